@@ -1,0 +1,36 @@
+import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
+import { DynamicModule, Module } from '@nestjs/common';
+import { GraphQLModule } from '@nestjs/graphql';
+import { AppConfig, CoreModule, WorkspaceResolver } from '@app/core';
+import { loggerModule } from './logger';
+
+@Module({})
+export class ApiModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    const development = config.nodeEnv !== 'production';
+    return {
+      module: ApiModule,
+      imports: [
+        loggerModule(config, 'api'),
+        CoreModule.forRoot(config),
+        GraphQLModule.forRoot<ApolloDriverConfig>({
+          driver: ApolloDriver,
+          path: '/graphql',
+          autoSchemaFile: true,
+          sortSchema: true,
+          playground: false,
+          introspection: development,
+          plugins: development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [],
+          context: ({ req }: { req: unknown }) => ({ req }),
+          formatError: (formatted) => ({
+            message: formatted.message,
+            path: formatted.path,
+            extensions: { code: formatted.extensions?.code ?? 'server_error', status: formatted.extensions?.status },
+          }),
+        }),
+      ],
+      providers: [WorkspaceResolver],
+    };
+  }
+}

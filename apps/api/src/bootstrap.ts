@@ -1,0 +1,19 @@
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Logger } from 'nestjs-pino';
+import { AppConfig, ExceptionsFilter, installBodyParsers } from '@app/core';
+import { ApiModule } from './api.module';
+
+/** Builds the api application (used by main.ts and by the end-to-end tests). */
+export async function createApi(config: AppConfig): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), { bodyParser: false, bufferLogs: true });
+  app.useLogger(app.get(Logger));
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.trustProxy);
+  app.set('etag', false);
+  installBodyParsers(app);
+  app.useGlobalFilters(new ExceptionsFilter());
+  app.enableShutdownHooks();
+  return app;
+}

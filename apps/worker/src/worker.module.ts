@@ -1,0 +1,45 @@
+import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import type { Job, Queue } from 'bullmq';
+import { AppConfig, CoreModule, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
+import { loggerModule } from '../../api/src/logger';
+
+@Processor(QUEUES.sweeps)
+export class SweepsProcessor extends WorkerHost {
+  constructor(private readonly sweeps: SweepRegistry) {
+    super();
+  }
+
+  process(_job: Job): Promise<Record<string, number>> {
+    return this.sweeps.runAll();
+  }
+}
+
+/** Registers the repeatable sweep and starts the outbox relay once every module is ready. */
+@Injectable()
+export class WorkerStartup implements OnApplicationBootstrap {
+  constructor(
+    @InjectQueue(QUEUES.sweeps) private readonly sweepsQueue: Queue,
+    private readonly relay: OutboxRelayService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.sweepsQueue.upsertJobScheduler('sweep-every-minute', { every: SWEEP_EVERY_MS }, { name: SWEEP_JOB });
+    await this.relay.start();
+  }
+}
+
+@Module({})
+export class WorkerModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        loggerModule(config, 'worker'),
+        CoreModule.forRoot(config),
+        BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
+      ],
+      providers: [OutboxRelayService, SweepsProcessor, WorkerStartup],
+    };
+  }
+}

@@ -1,0 +1,63 @@
+// GraphQL admin API: a bearer secret key (acts as its member) or ADMIN_TOKEN (the operator).
+import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { GqlExecutionContext } from '@nestjs/graphql';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AppConfig } from '../config/config';
+import { CONFIG } from '../config/config.token';
+import { Refusal } from '../errors/refusal';
+import { WorkspacesService } from '../workspaces/workspaces.service';
+import { AuthContext, canManage } from './auth-context';
+import type { AuthedRequest } from './secret-key.guard';
+
+type GraphqlRequest = AuthedRequest & { operator?: boolean };
+
+function sameSecret(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a).digest();
+  const db = createHash('sha256').update(b).digest();
+  return timingSafeEqual(da, db);
+}
+
+@Injectable()
+export class GraphqlAuthGuard implements CanActivate {
+  constructor(
+    private readonly workspaces: WorkspacesService,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = GqlExecutionContext.create(context).getContext<{ req: GraphqlRequest }>().req;
+    if (request.auth || request.operator) return true;
+    const header = request.headers.authorization ?? '';
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (token && this.config.adminToken && sameSecret(token, this.config.adminToken)) {
+      request.operator = true;
+      return true;
+    }
+    request.auth = await this.workspaces.authenticate(header);
+    return true;
+  }
+}
+
+function requestOf(context: ExecutionContext): GraphqlRequest {
+  return GqlExecutionContext.create(context).getContext<{ req: GraphqlRequest }>().req;
+}
+
+/** The member a GraphQL call acts as; the operator token alone does not name a workspace. */
+export const Member = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => {
+  const request = requestOf(context);
+  if (!request.auth) throw new Refusal('forbidden', 'This needs a secret key of the workspace, not the operator token.');
+  return request.auth;
+});
+
+/** Like Member, for owners and admins only. */
+export const Manager = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => {
+  const request = requestOf(context);
+  if (!request.auth) throw new Refusal('forbidden', 'This needs a secret key of a workspace owner or admin.');
+  if (!canManage(request.auth)) throw new Refusal('forbidden', 'Only workspace owners and admins may do this: ask one of them.');
+  return request.auth;
+});
+
+export const Operator = createParamDecorator((_data: unknown, context: ExecutionContext): true => {
+  if (!requestOf(context).operator) throw new Refusal('forbidden', 'Only the operator (ADMIN_TOKEN) may do this.');
+  return true;
+});

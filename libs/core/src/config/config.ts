@@ -1,0 +1,141 @@
+// Settings of decisions.md section 1, read once and validated; nothing else reads process.env.
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export interface AppConfig {
+  nodeEnv: 'development' | 'production' | 'test';
+  port: number;
+  baseUrl: string;
+  databaseUrl: string;
+  redisUrl: string;
+  /** Prefix of every BullMQ and rate-limit key, so several deployments (or test files) share one Redis. */
+  redisPrefix: string;
+  appSecret: string;
+  adminToken: string | null;
+  smtpUrl: string | null;
+  resendApiKey: string | null;
+  resendApiUrl: string;
+  emailFrom: string;
+  emailWebhookSecret: string | null;
+  trustProxy: boolean;
+  allowPrivateTargets: boolean;
+  logLevel: string;
+  /** Length of one "minute" of the webhook retry schedule; only tests shorten it. */
+  retryUnitMs: number;
+  /** Database pool size per process (1 on embedded PGlite). */
+  databasePoolSize: number;
+}
+
+type Env = Record<string, string | undefined>;
+
+const NODE_ENVS = ['development', 'production', 'test'] as const;
+
+function bool(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return false;
+  if (['true', '1', 'yes', 'on'].includes(raw.toLowerCase())) return true;
+  if (['false', '0', 'no', 'off'].includes(raw.toLowerCase())) return false;
+  throw new ConfigError(`${name} must be true or false, not "${raw}".`);
+}
+
+function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}, not "${raw}".`);
+  }
+  return value;
+}
+
+function url(env: Env, name: string, protocols: string[], fallback?: string): string {
+  const raw = env[name] || fallback;
+  if (!raw) throw new ConfigError(`${name} is required.`);
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ConfigError(`${name} must be a URL starting with ${protocols.join(' or ')}, not "${raw}".`);
+  }
+  if (!protocols.includes(parsed.protocol)) {
+    throw new ConfigError(`${name} must be a URL starting with ${protocols.join(' or ')}, not "${raw}".`);
+  }
+  return raw;
+}
+
+function optional(env: Env, name: string): string | null {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? null : raw;
+}
+
+/**
+ * Validates the environment. `resolved` carries what the launcher worked out itself
+ * (the embedded database or Redis, the generated development APP_SECRET).
+ */
+export function loadConfig(env: Env, resolved: { databaseUrl?: string; redisUrl?: string; appSecret?: string } = {}): AppConfig {
+  const nodeEnvRaw = env.NODE_ENV || 'development';
+  if (!(NODE_ENVS as readonly string[]).includes(nodeEnvRaw)) {
+    throw new ConfigError(`NODE_ENV must be development, production or test, not "${nodeEnvRaw}".`);
+  }
+  const nodeEnv = nodeEnvRaw as AppConfig['nodeEnv'];
+  const production = nodeEnv === 'production';
+  const port = int(env, 'PORT', 3000, 0, 65535);
+
+  const appSecret = env.APP_SECRET || resolved.appSecret;
+  if (!appSecret) {
+    throw new ConfigError('APP_SECRET is required when NODE_ENV=production: set it to 32 or more random characters.');
+  }
+  if (appSecret.length < 32) {
+    throw new ConfigError('APP_SECRET must be at least 32 characters long: generate one with `openssl rand -base64 48`.');
+  }
+
+  const allowPrivateTargets = bool(env, 'UNSAFE_ALLOW_PRIVATE_TARGETS');
+  if (allowPrivateTargets && production) {
+    throw new ConfigError('UNSAFE_ALLOW_PRIVATE_TARGETS is for tests only and is refused when NODE_ENV=production: unset it.');
+  }
+
+  const emailWebhookSecret = optional(env, 'EMAIL_WEBHOOK_SECRET');
+  if (emailWebhookSecret && !emailWebhookSecret.startsWith('whsec_')) {
+    throw new ConfigError('EMAIL_WEBHOOK_SECRET must be the whsec_… signing secret from the email provider.');
+  }
+  const smtpUrl = optional(env, 'SMTP_URL');
+  if (smtpUrl) url(env, 'SMTP_URL', ['smtp:', 'smtps:']);
+  const adminToken = optional(env, 'ADMIN_TOKEN');
+  if (adminToken && adminToken.length < 16) {
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters long.');
+  }
+
+  const databaseUrl = url(
+    { DATABASE_URL: env.DATABASE_URL || resolved.databaseUrl },
+    'DATABASE_URL',
+    ['postgres:', 'postgresql:'],
+    'postgres://postgres@127.0.0.1:5432/lifeline',
+  );
+  const embeddedDatabase = !env.DATABASE_URL && !!resolved.databaseUrl;
+
+  return {
+    nodeEnv,
+    port,
+    baseUrl: url(env, 'BASE_URL', ['http:', 'https:'], `http://localhost:${port}`).replace(/\/+$/, ''),
+    databaseUrl,
+    redisUrl: url({ REDIS_URL: env.REDIS_URL || resolved.redisUrl }, 'REDIS_URL', ['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+    redisPrefix: env.REDIS_PREFIX || 'lifeline',
+    appSecret,
+    adminToken,
+    smtpUrl,
+    resendApiKey: optional(env, 'RESEND_API_KEY'),
+    resendApiUrl: url(env, 'RESEND_API_URL', ['http:', 'https:'], 'https://api.resend.com').replace(/\/+$/, ''),
+    emailFrom: env.EMAIL_FROM || 'Lifeline <no-reply@localhost>',
+    emailWebhookSecret,
+    trustProxy: bool(env, 'TRUST_PROXY'),
+    allowPrivateTargets,
+    logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'warn' : 'info'),
+    retryUnitMs: production ? 60_000 : int(env, 'RETRY_UNIT_MS', 60_000, 1, 60_000),
+    databasePoolSize: embeddedDatabase ? 1 : int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+  };
+}

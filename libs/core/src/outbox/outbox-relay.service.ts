@@ -1,0 +1,114 @@
+// The worker's relay: claims unrelayed outbox rows (SKIP LOCKED, so several workers share the work),
+// lets every registered handler turn them into its own rows inside the same transaction, marks them
+// relayed, and only after commit runs the handlers' follow-ups (queueing jobs). A crash before commit
+// leaves the rows for the next pass; a crash after commit leaves durable rows that sweeps pick up.
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Client } from 'pg';
+import { DataSource, EntityManager } from 'typeorm';
+import type { AppConfig } from '../config/config';
+import { CONFIG } from '../config/config.token';
+import type { OutboxRow } from './outbox';
+
+export interface OutboxHandler {
+  readonly name: string;
+  /** Runs inside the relay transaction; may return work to do once it has committed. */
+  handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void>;
+}
+
+const BATCH = 500;
+const POLL_MS = 1_000;
+
+@Injectable()
+export class OutboxRelayService implements OnApplicationShutdown {
+  private readonly logger = new Logger('OutboxRelay');
+  private readonly handlers: OutboxHandler[] = [];
+  private listener: Client | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  register(handler: OutboxHandler): void {
+    this.handlers.push(handler);
+  }
+
+  /** Listens for new rows (NOTIFY from the outbox trigger) and polls as a fallback. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    try {
+      this.listener = new Client({ connectionString: this.config.databaseUrl });
+      await this.listener.connect();
+      this.listener.on('notification', () => this.kick());
+      this.listener.on('error', (error) => this.logger.warn(`outbox listener: ${error.message}`));
+      await this.listener.query('LISTEN lifeline_outbox');
+    } catch (error) {
+      this.logger.warn(`LISTEN unavailable, polling only: ${(error as Error).message}`);
+      this.listener = null;
+    }
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.kick();
+  }
+
+  /** Starts a relay pass, or asks the running one to go round again. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          while ((await this.relayOnce()) === BATCH && !this.stopped);
+        } catch (error) {
+          this.logger.error(`relay pass failed: ${(error as Error).message}`);
+        }
+      } while (this.again && !this.stopped);
+      this.running = null;
+    })();
+  }
+
+  /** One batch; returns how many rows it relayed. Exposed for tests. */
+  async relayOnce(): Promise<number> {
+    const followUps: Array<() => Promise<void>> = [];
+    const count = await this.dataSource.transaction(async (manager) => {
+      const raw: Array<Record<string, unknown>> = await manager.query(
+        `SELECT workspace_id, id, kind, person_id, payload, created_at FROM outbox
+          WHERE relayed_at IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
+      );
+      if (raw.length === 0) return 0;
+      const rows: OutboxRow[] = raw.map((r) => ({
+        workspaceId: r.workspace_id as string,
+        id: String(r.id),
+        kind: r.kind as OutboxRow['kind'],
+        personId: (r.person_id as string) ?? null,
+        payload: r.payload as Record<string, unknown>,
+        createdAt: r.created_at as Date,
+      }));
+      for (const handler of this.handlers) {
+        const followUp = await handler.handle(manager, rows);
+        if (followUp) followUps.push(followUp);
+      }
+      await manager.query(`UPDATE outbox SET relayed_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
+      return rows.length;
+    });
+    for (const followUp of followUps) {
+      await followUp().catch((error: Error) => this.logger.warn(`after relay: ${error.message}`));
+    }
+    return count;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    await this.listener?.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,131 @@
+// The embedded defaults of decisions.md section 1: PGlite when no PostgreSQL answers, a redis-server
+// from PATH when no Redis answers. Only used when DATABASE_URL / REDIS_URL are unset.
+import { spawn, ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createConnection, createServer } from 'node:net';
+import { delimiter, join } from 'node:path';
+import { ConfigError } from '../config/config';
+
+export interface Resolved {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+type Log = (line: string) => void;
+
+export const REDIS_FIXES =
+  'No Redis answers on 127.0.0.1:6379 and no redis-server is on PATH: install Redis (apt-get install redis-server), ' +
+  'set REDIS_URL to a running Redis, or run `docker compose up -d`.';
+
+/** True when something accepts TCP connections on host:port within the timeout. */
+export function portAnswers(port: number, host = '127.0.0.1', timeoutMs = 500): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ port, host });
+    const done = (answer: boolean) => {
+      socket.destroy();
+      resolve(answer);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once('connect', () => done(true));
+    socket.once('error', () => done(false));
+  });
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const nothing = async () => undefined;
+
+export async function resolveDatabase(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+  log: Log,
+  probe: { port: number } = { port: 5432 },
+): Promise<Resolved> {
+  if (env.DATABASE_URL) return { url: env.DATABASE_URL, embedded: false, stop: nothing };
+  if (await portAnswers(probe.port)) {
+    return { url: `postgres://postgres@127.0.0.1:${probe.port}/lifeline`, embedded: false, stop: nothing };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
+  const dir = join(dataDir, 'pg');
+  mkdirSync(dir, { recursive: true });
+  const db = await PGlite.create(dir);
+  const port = await freePort();
+  // PGlite is one connection; the socket server multiplexes the api, the worker and the CLI onto it.
+  const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 16 });
+  await server.start();
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
+  writeFileSync(join(dataDir, 'pg.url'), url);
+  log(`No PostgreSQL answers on 127.0.0.1:${probe.port} and DATABASE_URL is unset: using embedded PGlite in ${dir} (one connection).`);
+  return {
+    url,
+    embedded: true,
+    stop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+function findOnPath(binary: string, pathVar: string | undefined): string | null {
+  for (const dir of (pathVar ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, binary))) return join(dir, binary);
+  }
+  return null;
+}
+
+export async function resolveRedis(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+  log: Log,
+  probe: { port: number } = { port: 6379 },
+): Promise<Resolved> {
+  if (env.REDIS_URL) return { url: env.REDIS_URL, embedded: false, stop: nothing };
+  if (await portAnswers(probe.port)) return { url: `redis://127.0.0.1:${probe.port}`, embedded: false, stop: nothing };
+  const binary = findOnPath('redis-server', env.PATH);
+  if (!binary) throw new ConfigError(REDIS_FIXES);
+  const dir = join(dataDir, 'redis');
+  mkdirSync(dir, { recursive: true });
+  const port = await freePort();
+  const child: ChildProcess = spawn(binary, ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '60 1', '--appendonly', 'no'], {
+    stdio: 'ignore',
+  });
+  for (let i = 0; i < 100 && !(await portAnswers(port)); i++) await new Promise((r) => setTimeout(r, 50));
+  if (!(await portAnswers(port))) {
+    child.kill();
+    throw new ConfigError(`redis-server from ${binary} did not start. ${REDIS_FIXES}`);
+  }
+  log(`No Redis answers on 127.0.0.1:${probe.port} and REDIS_URL is unset: started ${binary} on port ${port} with its data in ${dir}.`);
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    embedded: true,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+/** Outside production APP_SECRET may be unset: one is generated once and kept in .data/app-secret. */
+export function developmentAppSecret(dataDir: string): string {
+  const file = join(dataDir, 'app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(36).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,53 @@
+import { Field, ID, InputType, ObjectType } from '@nestjs/graphql';
+
+@ObjectType('WorkspaceRef')
+export class WorkspaceRefType {
+  @Field(() => ID) id: string;
+  @Field() slug: string;
+}
+
+@ObjectType('Workspace')
+export class WorkspaceType {
+  @Field(() => ID) id: string;
+  @Field() slug: string;
+  @Field() name: string;
+  @Field({ description: 'app (has a Downloader stage) or web (a web app: no Downloader stage)' }) kind: string;
+  @Field() publicKey: string;
+  @Field() publicBaseUrl: string;
+  @Field(() => [String]) allowedOrigins: string[];
+  @Field() trialStage: boolean;
+  @Field() downloaderStage: boolean;
+  @Field(() => [String]) activationEvents: string[];
+}
+
+@ObjectType('CreatedWorkspace')
+export class CreatedWorkspaceType {
+  @Field(() => WorkspaceRefType) workspace: WorkspaceRefType;
+  @Field() publicKey: string;
+  @Field({ description: 'Shown once; only its hash is stored.' }) secretKey: string;
+  @Field() publicBaseUrl: string;
+}
+
+@ObjectType('CreatedKey')
+export class CreatedKeyType {
+  @Field(() => ID) keyId: string;
+  @Field() memberEmail: string;
+  @Field({ description: 'Shown once; only its hash is stored.' }) secretKey: string;
+}
+
+@InputType()
+export class CreateWorkspaceInput {
+  @Field() slug: string;
+  @Field() owner: string;
+  @Field(() => [String], { nullable: true }) origins?: string[];
+  @Field({ nullable: true }) web?: boolean;
+  @Field({ nullable: true }) name?: string;
+}
+
+@InputType()
+export class UpdateWorkspaceSettingsInput {
+  @Field(() => [String], { nullable: true }) allowedOrigins?: string[];
+  @Field({ nullable: true }) trialStage?: boolean;
+  @Field({ nullable: true }) downloaderStage?: boolean;
+  @Field(() => [String], { nullable: true }) activationEvents?: string[];
+}

@@ -1,0 +1,199 @@
+// Workspaces, members and keys (decisions.md sections 1 and 2).
+import { Inject, Injectable } from '@nestjs/common';
+import type { AppConfig } from '../config/config';
+import { CONFIG } from '../config/config.token';
+import { Refusal } from '../errors/refusal';
+import { newId } from '../ids';
+import type { AuthContext } from '../auth/auth-context';
+import { generatePublicKey, generateSecretKey, hashSecretKey, PUBLIC_KEY_PREFIX, SLUG_PATTERN } from './keys';
+import { normalizeOriginPattern } from './origin-rule';
+import { WorkspaceEntity } from './workspace.entity';
+import { WorkspacesRepository } from './workspaces.repository';
+
+export interface CreatedWorkspace {
+  workspace: { id: string; slug: string };
+  publicKey: string;
+  secretKey: string;
+  publicBaseUrl: string;
+}
+
+export interface WorkspaceSettingsInput {
+  allowedOrigins?: string[];
+  trialStage?: boolean;
+  downloaderStage?: boolean;
+  activationEvents?: string[];
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// A removed member's key must stop working at once in this process and within seconds elsewhere.
+const AUTH_CACHE_MS = 5_000;
+
+@Injectable()
+export class WorkspacesService {
+  private readonly authCache = new Map<string, { auth: AuthContext; until: number }>();
+
+  constructor(
+    private readonly repository: WorkspacesRepository,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  publicBaseUrl(publicKey: string): string {
+    return `${this.config.baseUrl}/api/in/${publicKey}`;
+  }
+
+  async create(input: { slug: string; owner: string; origins?: string[]; web?: boolean; name?: string }): Promise<CreatedWorkspace> {
+    const slug = input.slug.trim().toLowerCase();
+    if (!SLUG_PATTERN.test(slug)) {
+      throw new Refusal('invalid_field', 'slug must be 1 to 40 lowercase letters, digits or dashes, starting and ending with a letter or digit.');
+    }
+    const owner = input.owner.trim().toLowerCase();
+    if (!EMAIL.test(owner)) throw new Refusal('invalid_email', 'owner must be an email address, like owner@acme.test.');
+    const allowedOrigins = this.parseOrigins(input.origins ?? []);
+    if (await this.repository.findBySlug(slug)) {
+      throw new Refusal('conflict', `A workspace with slug "${slug}" already exists: choose another slug.`);
+    }
+    const workspaceId = newId('ws');
+    const memberId = newId('mem');
+    const publicKey = generatePublicKey();
+    const secretKey = generateSecretKey();
+    await this.repository.transaction(async (manager) => {
+      await this.repository.insertWorkspace(manager, {
+        id: workspaceId,
+        slug,
+        name: input.name ?? slug,
+        publicKey,
+        kind: input.web ? 'web' : 'app',
+        allowedOrigins,
+        trialStage: false,
+        downloaderStage: !input.web,
+        activationEvents: [],
+      });
+      await this.repository.insertMember(manager, { workspaceId, id: memberId, email: owner, role: 'owner' });
+      await this.repository.insertKey(manager, {
+        workspaceId,
+        id: newId('key'),
+        memberId,
+        keyHash: hashSecretKey(secretKey),
+        hint: secretKey.slice(-4),
+      });
+    });
+    return { workspace: { id: workspaceId, slug }, publicKey, secretKey, publicBaseUrl: this.publicBaseUrl(publicKey) };
+  }
+
+  /** A new secret key for a member; the member is added (role member) when not yet in the workspace. */
+  async createKey(slug: string, memberEmail: string, role: 'admin' | 'member' = 'member') {
+    const workspace = await this.requireWorkspace(slug);
+    const email = memberEmail.trim().toLowerCase();
+    if (!EMAIL.test(email)) throw new Refusal('invalid_email', 'member must be an email address, like dev@acme.test.');
+    const secretKey = generateSecretKey();
+    const keyId = newId('key');
+    const member = await this.repository.transaction(async (manager) => {
+      let found = await this.repository.findMember(workspace.id, email, manager);
+      if (found?.removedAt) {
+        throw new Refusal('no_longer_a_member', `${email} was removed from ${slug}: add them back before making a key.`);
+      }
+      if (!found) {
+        await this.repository.insertMember(manager, { workspaceId: workspace.id, id: newId('mem'), email, role });
+        found = await this.repository.findMember(workspace.id, email, manager);
+      }
+      await this.repository.insertKey(manager, {
+        workspaceId: workspace.id,
+        id: keyId,
+        memberId: found!.id,
+        keyHash: hashSecretKey(secretKey),
+        hint: secretKey.slice(-4),
+      });
+      return found!;
+    });
+    return { workspace: { id: workspace.id, slug }, member: { id: member.id, email, role: member.role }, keyId, secretKey };
+  }
+
+  async removeMember(slug: string, memberEmail: string) {
+    const workspace = await this.requireWorkspace(slug);
+    const email = memberEmail.trim().toLowerCase();
+    const member = await this.repository.findMember(workspace.id, email);
+    if (!member) throw new Refusal('not_found', `${email} is not a member of ${slug}: check the address.`);
+    await this.repository.markMemberRemoved(workspace.id, member.id);
+    for (const hash of await this.repository.keyHashesOfMember(workspace.id, member.id)) this.authCache.delete(hash);
+    return { workspace: { id: workspace.id, slug }, member: { id: member.id, email, removed: true } };
+  }
+
+  /** The secret-key guard's rules (decisions.md section 2). */
+  async authenticate(authorization: string | undefined): Promise<AuthContext> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) {
+      throw new Refusal('invalid_key', 'Send your secret key as "Authorization: Bearer sk_live_…"; find it in the workspace developer settings.');
+    }
+    const key = match[1];
+    if (key.startsWith(PUBLIC_KEY_PREFIX)) {
+      throw new Refusal('invalid_key', 'That is a public key: public keys belong in the website tag; send a secret key (sk_live_…) from your server.');
+    }
+    const hash = hashSecretKey(key);
+    const cached = this.authCache.get(hash);
+    if (cached && cached.until > Date.now()) return cached.auth;
+    const owner = await this.repository.findKeyOwner(hash);
+    if (!owner) {
+      throw new Refusal('invalid_key', 'That secret key is not a key of any workspace: copy it again from the workspace developer settings.');
+    }
+    if (owner.member.removedAt) {
+      throw new Refusal('no_longer_a_member', 'The person this key acts as has left the workspace: ask an owner for a key of your own.');
+    }
+    const auth: AuthContext = {
+      workspaceId: owner.workspace.id,
+      workspaceSlug: owner.workspace.slug,
+      memberId: owner.member.id,
+      memberEmail: owner.member.email,
+      role: owner.member.role,
+      keyId: owner.keyId,
+    };
+    this.authCache.set(hash, { auth, until: Date.now() + AUTH_CACHE_MS });
+    return auth;
+  }
+
+  async get(id: string): Promise<WorkspaceEntity> {
+    const workspace = await this.repository.findById(id);
+    if (!workspace) throw new Refusal('not_found', 'No such workspace.');
+    return workspace;
+  }
+
+  findByPublicKey(publicKey: string): Promise<WorkspaceEntity | null> {
+    return this.repository.findByPublicKey(publicKey);
+  }
+
+  async updateSettings(workspaceId: string, input: WorkspaceSettingsInput): Promise<WorkspaceEntity> {
+    const changes: Partial<WorkspaceEntity> = {};
+    if (input.allowedOrigins) changes.allowedOrigins = this.parseOrigins(input.allowedOrigins);
+    if (input.trialStage !== undefined) changes.trialStage = input.trialStage;
+    if (input.downloaderStage !== undefined) {
+      const workspace = await this.get(workspaceId);
+      if (workspace.kind === 'web' && input.downloaderStage) {
+        throw new Refusal('invalid_field', 'A web-app workspace has no Downloader stage: leave downloaderStage off.');
+      }
+      changes.downloaderStage = input.downloaderStage;
+    }
+    if (input.activationEvents) {
+      const bad = input.activationEvents.find((name) => !/^[a-z0-9_]{2,40}$/.test(name));
+      if (bad !== undefined) {
+        throw new Refusal('invalid_field', `activationEvents: "${bad}" is not an event name (2 to 40 of a-z, 0-9, _).`);
+      }
+      changes.activationEvents = [...new Set(input.activationEvents)];
+    }
+    return this.repository.updateSettings(workspaceId, changes);
+  }
+
+  private parseOrigins(origins: string[]): string[] {
+    return origins.map((raw) => {
+      const pattern = normalizeOriginPattern(raw);
+      if (!pattern) {
+        throw new Refusal('invalid_field', `"${raw}" is not an origin: use https://acme.test, https://*.acme.test or http://localhost:*.`);
+      }
+      return pattern;
+    });
+  }
+
+  private async requireWorkspace(slug: string): Promise<WorkspaceEntity> {
+    const workspace = await this.repository.findBySlug(slug);
+    if (!workspace) throw new Refusal('not_found', `No workspace has slug "${slug}": check the slug.`);
+    return workspace;
+  }
+}
