@@ -1,0 +1,2 @@
+// The client package for servers (interface.md "Client package"). Not built yet; see the issues.
+export {};

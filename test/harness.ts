@@ -1,0 +1,126 @@
+// End-to-end harness: each test file gets its own fresh database and Redis prefix, the real api
+// listening on a free port, and (when asked) the real worker in the same process.
+import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import { AppConfig, CreatedWorkspace, freePort, loadConfig, migrate, randomBase62, WorkspacesService } from '@app/core';
+import { createApi } from '../apps/api/src/bootstrap';
+import { createWorker } from '../apps/worker/src/bootstrap';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+const PG_ROOT = process.env.TEST_DATABASE_ROOT ?? 'postgres://postgres@127.0.0.1:5432';
+
+export interface Answer<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
+
+export interface TestApp {
+  url: string;
+  config: AppConfig;
+  app: INestApplication;
+  worker: INestApplicationContext | null;
+  db: DataSource;
+  close(): Promise<void>;
+  workspace(input?: { origins?: string[]; web?: boolean }): Promise<CreatedWorkspace>;
+  request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Answer<T>>;
+  gql<T = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ data: T; errors?: Array<{ message: string; extensions: { code: string } }> }>;
+}
+
+export function testDatabaseName(): string {
+  return `lifeline_test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBase62(10).toLowerCase()}`;
+}
+
+export async function dropDatabase(name: string): Promise<void> {
+  const client = new Client({ connectionString: `${PG_ROOT}/postgres` });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+  await client.end();
+}
+
+export async function testConfig(env: Record<string, string> = {}): Promise<{ config: AppConfig; database: string }> {
+  const database = testDatabaseName();
+  const port = await freePort();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    APP_SECRET: 'test-app-secret-0123456789-0123456789',
+    ADMIN_TOKEN,
+    DATABASE_URL: `${PG_ROOT}/${database}`,
+    REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `lt:${database}`,
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    UNSAFE_ALLOW_PRIVATE_TARGETS: 'true',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'error',
+    ...env,
+  });
+  return { config, database };
+}
+
+export async function startApp(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<TestApp> {
+  const { config, database } = await testConfig(options.env);
+  await migrate(config);
+  const app = await createApi(config);
+  await app.listen(config.port, '127.0.0.1');
+  const worker = options.worker ? await createWorker(config) : null;
+  const db = app.get(DataSource);
+  const url = config.baseUrl;
+
+  const request: TestApp['request'] = async (method, path, { key, body, raw, headers = {} } = {}) => {
+    const response = await fetch(url + path, {
+      method,
+      headers: {
+        ...(body !== undefined || raw !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...(key ? { authorization: `Bearer ${key}` } : {}),
+        ...headers,
+      },
+      body: raw ?? (body === undefined ? undefined : JSON.stringify(body)),
+    });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      // not JSON: keep the text
+    }
+    return { status: response.status, body: parsed as any, headers: response.headers };
+  };
+
+  return {
+    url,
+    config,
+    app,
+    worker,
+    db,
+    request,
+    async gql(query, variables = {}, key = ADMIN_TOKEN) {
+      const answer = await request('POST', '/graphql', { key, body: { query, variables } });
+      return answer.body;
+    },
+    workspace(input = {}) {
+      return app.get(WorkspacesService).create({ slug: `ws-${randomBase62(8).toLowerCase()}`, owner: 'owner@example.com', ...input });
+    },
+    async close() {
+      await worker?.close();
+      await app.close();
+      await dropDatabase(database);
+    },
+  };
+}
+
+/** Polls until check returns a truthy value (for work the worker does in the background). */
+export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  while (Date.now() < until) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (error) {
+      last = error;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${String(last)}` : ''}`);
+}

@@ -1,0 +1,135 @@
+// Running it (decisions.md section 1): embedded fallbacks, the start-up refusal, the CLI, migrations.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import Redis from 'ioredis';
+import { DataSource } from 'typeorm';
+import { ConfigError, dataSourceOptions, freePort, migrate, REDIS_FIXES, resolveDatabase, resolveRedis } from '@app/core';
+import { dropDatabase, testConfig } from './harness';
+
+const run = promisify(execFile);
+const root = resolve(__dirname, '..');
+const silent = () => undefined;
+
+describe('embedded fallbacks when nothing answers and the URL is unset', () => {
+  let dataDir: string;
+  beforeEach(() => {
+    dataDir = mkdtempSync(join(tmpdir(), 'lifeline-'));
+  });
+  afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+  it('runs on embedded PGlite in .data/pg, with the whole schema migrated', async () => {
+    const { stdout } = await run(process.execPath, ['-r', '@swc-node/register', 'test/support/embedded-database.ts', dataDir], { cwd: root });
+    const seen = JSON.parse(stdout.trim().split('\n').pop()!);
+    expect(seen.embedded).toBe(true);
+    expect(seen.log.join('\n')).toMatch(/embedded PGlite in .*pg \(one connection\)/);
+    expect(seen.tables).toBe(3);
+  }, 60_000);
+
+  it('starts a redis-server from PATH with its data in .data/redis', async () => {
+    const lines: string[] = [];
+    const redis = await resolveRedis({ PATH: process.env.PATH }, dataDir, (l) => lines.push(l), { port: await freePort() });
+    try {
+      expect(redis.embedded).toBe(true);
+      expect(lines.join('\n')).toContain(join(dataDir, 'redis'));
+      const client = new Redis(redis.url);
+      expect(await client.ping()).toBe('PONG');
+      await client.quit();
+    } finally {
+      await redis.stop();
+    }
+  });
+
+  it('with no redis-server on PATH, stops with the sentence naming the three fixes', async () => {
+    const attempt = resolveRedis({ PATH: dataDir }, dataDir, silent, { port: await freePort() });
+    await expect(attempt).rejects.toThrow(ConfigError);
+    await expect(resolveRedis({ PATH: dataDir }, dataDir, silent, { port: await freePort() })).rejects.toThrow(REDIS_FIXES);
+    expect(REDIS_FIXES).toMatch(/install Redis.*REDIS_URL.*docker compose up -d/);
+  });
+
+  it('a URL that is set is used as given, never replaced by a fallback', async () => {
+    const db = await resolveDatabase({ DATABASE_URL: 'postgres://u@db.example:5432/x' }, dataDir, silent);
+    expect(db).toMatchObject({ url: 'postgres://u@db.example:5432/x', embedded: false });
+  });
+});
+
+describe('configuration is validated at start', () => {
+  it('a wrong setting stops start-up with one sentence naming it', async () => {
+    const attempt = run(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, PORT: 'eighty', APP_SECRET: 'x'.repeat(40) },
+    });
+    await expect(attempt).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('PORT must be a whole number from 0 to 65535, not "eighty".') });
+  });
+
+  it('production without APP_SECRET refuses to start', async () => {
+    const attempt = run(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: 'production', APP_SECRET: '' },
+    });
+    await expect(attempt).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('APP_SECRET is required when NODE_ENV=production') });
+  });
+});
+
+describe('operator CLI prints exactly one JSON line', () => {
+  let databaseUrl: string;
+  let database: string;
+  beforeAll(async () => {
+    const made = await testConfig();
+    databaseUrl = made.config.databaseUrl;
+    database = made.database;
+  });
+  afterAll(() => dropDatabase(database));
+
+  const cli = async (...args: string[]) => {
+    const { stdout } = await run(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/cli.ts', ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: 'https://lifeline.example' },
+    }).catch((error) => error);
+    const lines = stdout.split('\n').filter(Boolean);
+    expect(lines).toHaveLength(1);
+    return JSON.parse(lines[0]);
+  };
+
+  it('workspace create, key create and member remove', async () => {
+    const created = await cli('workspace', 'create', '--slug', 'acme', '--owner', 'a@acme.test', '--origin', 'https://acme.test', '--web');
+    expect(Object.keys(created).sort()).toEqual(['publicBaseUrl', 'publicKey', 'secretKey', 'workspace']);
+    expect(created.workspace).toEqual({ id: expect.stringMatching(/^ws_/), slug: 'acme' });
+    expect(created.publicKey).toMatch(/^wk_[0-9A-Za-z]{24}$/);
+    expect(created.secretKey).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
+    expect(created.publicBaseUrl).toBe(`https://lifeline.example/api/in/${created.publicKey}`);
+
+    const key = await cli('key', 'create', '--workspace', 'acme', '--member', 'dev@acme.test');
+    expect(key.secretKey).toMatch(/^sk_live_/);
+    expect(key.member).toMatchObject({ email: 'dev@acme.test', role: 'member' });
+
+    const removed = await cli('member', 'remove', '--workspace', 'acme', '--member', 'dev@acme.test');
+    expect(removed.member).toMatchObject({ email: 'dev@acme.test', removed: true });
+
+    const again = await cli('workspace', 'create', '--slug', 'acme', '--owner', 'a@acme.test');
+    expect(again).toMatchObject({ ok: false, error: 'conflict' });
+  }, 60_000);
+});
+
+describe('migrations', () => {
+  it('round trip: up on an empty database, down, up again', async () => {
+    const { config, database } = await testConfig();
+    try {
+      expect(await migrate(config)).toEqual(['InitialSchema1763856000000']);
+      expect(await migrate(config)).toEqual([]);
+      const ds = new DataSource({ ...dataSourceOptions(config), extra: { max: 1 } });
+      await ds.initialize();
+      const tables = async () =>
+        (await ds.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'`))[0].n;
+      expect(await tables()).toBeGreaterThanOrEqual(20);
+      await ds.undoLastMigration();
+      expect(await tables()).toBe(0);
+      await ds.destroy();
+      expect(await migrate(config)).toEqual(['InitialSchema1763856000000']);
+    } finally {
+      await dropDatabase(database);
+    }
+  });
+});
