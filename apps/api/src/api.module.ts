@@ -3,6 +3,7 @@ import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { AppConfig, CoreModule, WorkspaceResolver } from '@app/core';
+import { EventsApiModule } from '@app/events';
 import { loggerModule } from './logger';
 
 @Module({})
@@ -29,6 +30,7 @@ export class ApiModule {
             extensions: { code: formatted.extensions?.code ?? 'server_error', status: formatted.extensions?.status },
           }),
         }),
+        EventsApiModule,
       ],
       providers: [WorkspaceResolver],
     };

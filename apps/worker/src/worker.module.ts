@@ -2,6 +2,7 @@ import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig, CoreModule, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
+import { EventsModule } from '@app/events';
 import { loggerModule } from '../../api/src/logger';
 
 @Processor(QUEUES.sweeps)
@@ -37,6 +38,7 @@ export class WorkerModule {
       imports: [
         loggerModule(config, 'worker'),
         CoreModule.forRoot(config),
+        EventsModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
       providers: [OutboxRelayService, SweepsProcessor, WorkerStartup],

@@ -1,0 +1,48 @@
+// interface.md rule 8: each post from a server or the website counts in a per-minute row (action,
+// answer, origin, minute); no bodies, no addresses. Counts gather in memory and are added to the
+// table every few seconds, so busy minutes do not contend on one row.
+import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { HeartbeatCount, TimelineRepository } from './timeline.repository';
+
+const FLUSH_MS = 2_000;
+
+@Injectable()
+export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
+  private readonly logger = new Logger('Heartbeat');
+  private counts = new Map<string, HeartbeatCount>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly timeline: TimelineRepository) {}
+
+  onModuleInit(): void {
+    this.timer = setInterval(() => void this.flush(), FLUSH_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.flush();
+  }
+
+  count(workspaceId: string, action: string, answer: string, origin: string): void {
+    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+    const key = `${workspaceId}|${minute}|${action}|${answer}|${origin}`;
+    const entry = this.counts.get(key);
+    if (entry) entry.count++;
+    else this.counts.set(key, { workspace_id: workspaceId, minute, action, answer, origin, count: 1 });
+  }
+
+  async flush(): Promise<void> {
+    if (this.counts.size === 0) return;
+    const batch = [...this.counts.values()];
+    this.counts = new Map();
+    await this.timeline.addHeartbeat(batch).catch((error: Error) => {
+      this.logger.warn(`heartbeat not saved, keeping it for the next flush: ${error.message}`);
+      for (const entry of batch) this.count(entry.workspace_id, entry.action, entry.answer, entry.origin);
+    });
+  }
+
+  read(workspaceId: string, since: Date) {
+    return this.timeline.heartbeat(workspaceId, since);
+  }
+}

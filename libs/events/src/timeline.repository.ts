@@ -1,0 +1,137 @@
+// The only code that queries the timeline (events), event names, idempotency keys and the heartbeat.
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+export interface TimelineRow {
+  workspace_id: string;
+  id: string;
+  occurred_at: string;
+  person_id: string;
+  type: string;
+  value: number | null;
+  properties: Record<string, unknown> | null;
+  detail: string | null;
+  source: Record<string, unknown> | null;
+  expires_at: string | null;
+}
+
+export interface StoredAnswer {
+  key: string;
+  status: string;
+  record_id: string | null;
+}
+
+export interface HeartbeatCount {
+  workspace_id: string;
+  minute: string;
+  action: string;
+  answer: string;
+  origin: string;
+  count: number;
+}
+
+@Injectable()
+export class TimelineRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async insertRows(m: EntityManager, rows: TimelineRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await m.query(
+      `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id text, id text, occurred_at timestamptz, person_id text,
+         type text, value numeric, properties jsonb, detail text, source jsonb, expires_at timestamptz)`,
+      [JSON.stringify(rows)],
+    );
+  }
+
+  async rememberNames(m: EntityManager, workspaceId: string, names: string[]): Promise<void> {
+    if (names.length === 0) return;
+    await m.query(
+      `INSERT INTO event_names (workspace_id, name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
+      [workspaceId, names],
+    );
+  }
+
+  /**
+   * Claims idempotency keys for this transaction. Keys already claimed (by an earlier post, or by a
+   * concurrent one, which this waits for) come back with the answer they were given.
+   */
+  async claimKeys(m: EntityManager, workspaceId: string, keys: string[]): Promise<Map<string, StoredAnswer>> {
+    const stored = new Map<string, StoredAnswer>();
+    if (keys.length === 0) return stored;
+    const claimed: Array<{ key: string }> = await m.query(
+      `INSERT INTO idempotency_keys (workspace_id, key, status) SELECT $1, unnest($2::text[]), 'pending'
+       ON CONFLICT DO NOTHING RETURNING key`,
+      [workspaceId, keys],
+    );
+    const mine = new Set(claimed.map((c) => c.key));
+    const taken = keys.filter((k) => !mine.has(k));
+    if (taken.length) {
+      const rows: StoredAnswer[] = await m.query(
+        `SELECT key, status, record_id FROM idempotency_keys WHERE workspace_id = $1 AND key = ANY($2::text[])`,
+        [workspaceId, taken],
+      );
+      for (const row of rows) stored.set(row.key, row);
+    }
+    return stored;
+  }
+
+  async recordAnswers(m: EntityManager, workspaceId: string, answers: StoredAnswer[]): Promise<void> {
+    if (answers.length === 0) return;
+    await m.query(
+      `UPDATE idempotency_keys k SET status = x.status, record_id = x.record_id
+         FROM jsonb_to_recordset($2::jsonb) AS x(key text, status text, record_id text)
+        WHERE k.workspace_id = $1 AND k.key = x.key`,
+      [workspaceId, JSON.stringify(answers)],
+    );
+  }
+
+  /** interface.md events rule 5: only the timeline row goes. */
+  async deleteExpired(now: Date): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM events WHERE expires_at IS NOT NULL AND expires_at <= $1`,
+      [now.toISOString()],
+    );
+    return result[1];
+  }
+
+  async deleteOldIdempotencyKeys(before: Date): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM idempotency_keys WHERE created_at < $1`, [before.toISOString()]);
+    return result[1];
+  }
+
+  async addHeartbeat(counts: HeartbeatCount[]): Promise<void> {
+    if (counts.length === 0) return;
+    await this.dataSource.query(
+      `INSERT INTO heartbeat (workspace_id, minute, action, answer, origin, count)
+       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id text, minute timestamptz, action text, answer text, origin text, count int)
+       ON CONFLICT (workspace_id, minute, action, answer, origin) DO UPDATE SET count = heartbeat.count + EXCLUDED.count`,
+      [JSON.stringify(counts)],
+    );
+  }
+
+  async deleteOldHeartbeat(before: Date): Promise<number> {
+    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM heartbeat WHERE minute < $1`, [before.toISOString()]);
+    return result[1];
+  }
+
+  heartbeat(workspaceId: string, since: Date): Promise<HeartbeatCount[]> {
+    return this.dataSource.query(
+      `SELECT workspace_id, minute, action, answer, origin, count FROM heartbeat
+        WHERE workspace_id = $1 AND minute >= $2 ORDER BY minute DESC, action, answer, origin LIMIT 10000`,
+      [workspaceId, since.toISOString()],
+    );
+  }
+
+  timeline(workspaceId: string, personId: string, limit: number): Promise<Array<TimelineRow & { received_at: Date }>> {
+    return this.dataSource.query(
+      `SELECT * FROM events WHERE workspace_id = $1 AND person_id = $2 ORDER BY occurred_at DESC, id DESC LIMIT $3`,
+      [workspaceId, personId, limit],
+    );
+  }
+
+  seenNames(workspaceId: string): Promise<Array<{ name: string; first_seen_at: Date }>> {
+    return this.dataSource.query(`SELECT name, first_seen_at FROM event_names WHERE workspace_id = $1 ORDER BY name`, [workspaceId]);
+  }
+}

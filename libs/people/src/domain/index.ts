@@ -1,0 +1,4 @@
+export * from './stage-ladder';
+export * from './identity';
+export * from './first-touch';
+export * from './engagement';

@@ -1,0 +1,12 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { PeopleReadRepository } from './people-read.repository';
+import { PeopleRepository } from './people.repository';
+import { IdentityEntity, ListEntity, PersonEntity, SubscriptionEntity } from './person.entity';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([PersonEntity, IdentityEntity, ListEntity, SubscriptionEntity])],
+  providers: [PeopleRepository, PeopleReadRepository],
+  exports: [PeopleRepository, PeopleReadRepository],
+})
+export class PeopleModule {}
