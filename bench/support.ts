@@ -1,0 +1,97 @@
+// Shared by the benchmarks: a real api (and worker) as child processes on a fresh local database.
+import { ChildProcess, spawn } from 'node:child_process';
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+import { freePort, migrate } from '@app/core';
+
+export const ROOT = resolve(__dirname, '..');
+export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
+const PG_ROOT = process.env.BENCH_DATABASE_ROOT ?? 'postgres://postgres@127.0.0.1:5432';
+
+export interface Service {
+  url: string;
+  databaseUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function resetDatabase(name: string): Promise<string> {
+  const client = new Client({ connectionString: `${PG_ROOT}/postgres` });
+  await client.connect();
+  await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await client.end();
+  const url = `${PG_ROOT}/${name}`;
+  await migrate({ databaseUrl: url, databasePoolSize: 1 });
+  return url;
+}
+
+export async function startService(database: string, apps: Array<'api' | 'worker'>, env: Record<string, string> = {}): Promise<Service> {
+  const databaseUrl = await resetDatabase(database);
+  const port = await freePort();
+  const childEnv = {
+    ...process.env,
+    NODE_ENV: 'production',
+    APP_SECRET: 'bench-app-secret-0123456789-0123456789',
+    ADMIN_TOKEN,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: 'redis://127.0.0.1:6379',
+    REDIS_PREFIX: `bench:${database}:${Date.now()}`,
+    PORT: String(port),
+    BASE_URL: `http://127.0.0.1:${port}`,
+    LOG_LEVEL: 'warn',
+    ...env,
+  };
+  const children: ChildProcess[] = apps.map((app) =>
+    spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] }),
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+    if (ok) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await new Promise((r) => setTimeout(r, 500));
+  return {
+    url,
+    databaseUrl,
+    stop: async () => {
+      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once('exit', r), c.kill('SIGTERM'))))));
+    },
+  };
+}
+
+export async function gql(url: string, query: string, variables: Record<string, unknown> = {}, key = ADMIN_TOKEN) {
+  const response = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = (await response.json()) as { data: any; errors?: unknown[] };
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}
+
+/** A workspace and `keys` secret keys (the 600-per-key limit applies to every key). */
+export async function workspaceWithKeys(url: string, slug: string, keys: number) {
+  const made = await gql(url, 'mutation($i: CreateWorkspaceInput!) { createWorkspace(input: $i) { workspace { id } secretKey publicKey } }', {
+    i: { slug, owner: `owner@${slug}.test` },
+  });
+  const secretKeys: string[] = [made.createWorkspace.secretKey];
+  for (let i = 1; i < keys; i++) {
+    const key = await gql(url, 'mutation($m: String!) { createKey(member: $m) { secretKey } }', { m: `bench${i}@${slug}.test` }, secretKeys[0]);
+    secretKeys.push(key.createKey.secretKey);
+  }
+  return { workspaceId: made.createWorkspace.workspace.id as string, publicKey: made.createWorkspace.publicKey as string, secretKeys };
+}
+
+/** Replaces the section named `title` in bench/RESULTS.md. */
+export function writeResults(title: string, body: string): void {
+  const file = join(ROOT, 'bench/RESULTS.md');
+  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\nMachine: 2 cores, 24 GiB; PostgreSQL 15 and Redis 7 on the same machine.\n';
+  const start = current.indexOf(`\n## ${title}\n`);
+  let next = start === -1 ? -1 : current.indexOf('\n## ', start + 4);
+  const section = `\n## ${title}\n\n${body.trim()}\n`;
+  const updated = start === -1 ? current.trimEnd() + '\n' + section : current.slice(0, start) + section + (next === -1 ? '' : current.slice(next));
+  writeFileSync(file, updated);
+  void appendFileSync;
+}

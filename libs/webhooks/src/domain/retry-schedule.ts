@@ -1,0 +1,20 @@
+// interface.md "Delivery rules" (Retry schedule, After last attempt) and "Limits" (Delivery attempts).
+
+/** Waits before attempts 2 to 6, in minutes: six attempts in all, about fifteen hours. */
+export const RETRY_DELAYS_MINUTES: readonly number[] = Object.freeze([1, 5, 30, 120, 720]);
+
+export const MAX_ATTEMPTS = 6;
+
+/**
+ * How long to wait before the next attempt, given how many attempts were already made.
+ * 0 attempts made: send now (0). After the sixth: null, the delivery is marked failed.
+ * unitMs is the length of a minute; tests pass a shorter one to run the schedule quickly.
+ */
+export function nextAttemptDelayMs(attemptsMade: number, unitMs = 60_000): number | null {
+  if (!Number.isInteger(attemptsMade) || attemptsMade < 0) {
+    throw new RangeError(`attemptsMade must be a whole number of attempts, got ${attemptsMade}`);
+  }
+  if (attemptsMade === 0) return 0;
+  if (attemptsMade >= MAX_ATTEMPTS) return null;
+  return RETRY_DELAYS_MINUTES[attemptsMade - 1] * unitMs;
+}

@@ -1,0 +1,75 @@
+// interface.md "Outgoing webhook body", "Outgoing webhook triggers" and "Automation http_request step";
+// decisions.md section 6 (data by trigger, one happening is one delivery, most specific type).
+
+export const TRIGGERS = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed'] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+/** Body types beyond the triggers: test (Send a test) and automation (an http_request step). */
+export const SPECIAL_TYPES = ['test', 'automation'] as const;
+export type WebhookType = Trigger | (typeof SPECIAL_TYPES)[number];
+
+// Most specific first: event is the catch-all (a reply is also an event, so email_in wins over it).
+const SPECIFICITY: readonly Trigger[] = ['stage_entered', 'email_in', 'subscribed', 'unsubscribed', 'field_changed', 'event'];
+
+export function isTrigger(value: unknown): value is Trigger {
+  return typeof value === 'string' && (TRIGGERS as readonly string[]).includes(value);
+}
+
+/**
+ * The type of the one delivery an address gets for a happening: the most specific of the
+ * happening's triggers, when the address hears any of them; null when it hears none.
+ * An address that asked only for event still hears a reply, typed email_in ("The body's type is
+ * always the most specific applicable name").
+ */
+export function mostSpecificTrigger(
+  happeningTriggers: readonly Trigger[],
+  listenedTriggers: readonly string[],
+): Trigger | null {
+  if (!happeningTriggers.some((trigger) => listenedTriggers.includes(trigger))) return null;
+  return SPECIFICITY.find((trigger) => happeningTriggers.includes(trigger)) ?? null;
+}
+
+export interface WebhookRecord {
+  id: string;
+  kind: 'person';
+  name: string;
+  email?: string | null;
+  stage?: string | null;
+}
+
+export interface WebhookBodyInput {
+  deliveryId: string;
+  type: WebhookType;
+  at: Date;
+  workspace: { id: string; slug: string };
+  record: WebhookRecord;
+  data: Record<string, unknown>;
+}
+
+/**
+ * The exact JSON text that is signed, stored and resent unchanged. Keys are written in the
+ * spec's order and nothing beyond the listed fields leaves the service.
+ */
+export function buildWebhookBody(input: WebhookBodyInput): string {
+  const record: Record<string, string> = { id: input.record.id, kind: input.record.kind, name: input.record.name };
+  if (input.record.email != null) record.email = input.record.email;
+  if (input.record.stage != null) record.stage = input.record.stage;
+  return JSON.stringify({
+    id: input.deliveryId,
+    type: input.type,
+    at: input.at.toISOString(),
+    workspace: { id: input.workspace.id, slug: input.workspace.slug },
+    record,
+    data: input.data,
+  });
+}
+
+/** data of an automation http_request body; trigger.event only when the trigger is an event. */
+export function automationStepData(
+  automation: { number: number; name: string },
+  trigger: { kind: string; event?: string | null },
+): Record<string, unknown> {
+  const triggerData: Record<string, string> = { kind: trigger.kind };
+  if (trigger.event != null) triggerData.event = trigger.event;
+  return { automation: { number: automation.number, name: automation.name }, trigger: triggerData };
+}

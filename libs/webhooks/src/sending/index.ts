@@ -1,0 +1,2 @@
+export * from './safe-post';
+export * from './safe-agent';

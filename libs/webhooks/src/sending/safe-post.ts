@@ -1,0 +1,109 @@
+// interface.md "Delivery rules" (Attempt time, Success, Failure, Address rule) and
+// "Automation http_request step" (the address is checked again at run time).
+import { request, type Dispatcher } from 'undici';
+import { checkWebhookUrl } from '../domain/address-rule';
+import { sharedSafeAgent } from './safe-agent';
+
+export interface PostOutcome {
+  /** A 2xx answer and nothing else. */
+  ok: boolean;
+  /** Present when the receiver answered with a status line. */
+  status?: number;
+  /** The first 500 characters of the answer body. */
+  bodyExcerpt?: string;
+  durationMs: number;
+  /** Present when the attempt did not complete: refused address, no connection, reset or timeout. */
+  error?: string;
+}
+
+export interface SafePostOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** Tests pass their own agent (e.g. with an injected resolver); services use the shared one. */
+  dispatcher?: Dispatcher;
+}
+
+const EXCERPT_CHARS = 500;
+// 500 characters take at most 2,000 UTF-8 bytes; past 64 KB the rest is not worth reading.
+const EXCERPT_BYTES = EXCERPT_CHARS * 4;
+const MAX_READ_BYTES = 64 * 1024;
+
+const DEFAULT_HEADERS = { 'content-type': 'application/json', 'user-agent': 'Lifeline-Webhooks/1.0' };
+
+/**
+ * POST one body to one receiver. Redirects are not followed (a 3xx is a failure), only a 2xx
+ * succeeds, and connect + headers + body read together are bounded by timeoutMs. Never throws.
+ */
+export async function safePost(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: SafePostOptions,
+): Promise<PostOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const check = checkWebhookUrl(url, { allowPrivate: opts.allowPrivate });
+  if (!check.ok) return { ok: false, durationMs: elapsed(), error: check.reason };
+
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(), opts.timeoutMs);
+  let status: number | undefined;
+  try {
+    const answer = await request(check.url, {
+      method: 'POST',
+      body,
+      headers: mergeHeaders(headers),
+      dispatcher: opts.dispatcher ?? sharedSafeAgent(opts.allowPrivate),
+      signal: controller.signal,
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+    status = answer.statusCode;
+    const bodyExcerpt = await readExcerpt(answer.body);
+    return { ok: status >= 200 && status < 300, status, bodyExcerpt, durationMs: elapsed() };
+  } catch (err) {
+    const error = controller.signal.aborted ? `No complete answer within ${opts.timeoutMs} ms.` : describe(err);
+    return { ok: false, ...(status === undefined ? {} : { status }), durationMs: elapsed(), error };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function mergeHeaders(headers: Record<string, string>): Record<string, string> {
+  const merged: Record<string, string> = { ...DEFAULT_HEADERS };
+  for (const [name, value] of Object.entries(headers)) merged[name.toLowerCase()] = value;
+  return merged;
+}
+
+async function readExcerpt(stream: AsyncIterable<Buffer>): Promise<string> {
+  const kept: Buffer[] = [];
+  let keptBytes = 0;
+  let seenBytes = 0;
+  for await (const chunk of stream) {
+    seenBytes += chunk.length;
+    if (keptBytes < EXCERPT_BYTES) {
+      kept.push(chunk);
+      keptBytes += chunk.length;
+    }
+    // Leaving the loop destroys the stream: a huge answer costs the socket, not the memory.
+    if (seenBytes > MAX_READ_BYTES) break;
+  }
+  const text = Buffer.concat(kept).subarray(0, EXCERPT_BYTES).toString('utf8').slice(0, EXCERPT_CHARS);
+  // Do not end on half of a surrogate pair.
+  return /[\uD800-\uDBFF]$/.test(text) ? text.slice(0, -1) : text;
+}
+
+function describe(err: unknown): string {
+  // Duck-typed: errors raised inside node or undici may come from another realm (instanceof fails).
+  const error = asError(err);
+  if (!error) return 'The post failed for an unknown reason.';
+  const cause = asError(error.cause);
+  if (cause?.code === 'ADDRESS_REFUSED') return cause.message;
+  if (error.code === 'ADDRESS_REFUSED' || !error.code || error.message.includes(error.code)) return error.message;
+  return `${error.message} (${error.code})`;
+}
+
+function asError(value: unknown): { message: string; code?: string; cause?: unknown } | null {
+  if (typeof value !== 'object' || value === null || typeof (value as Error).message !== 'string') return null;
+  return value as { message: string; code?: string; cause?: unknown };
+}
