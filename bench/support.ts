@@ -42,7 +42,8 @@ export async function startService(database: string, apps: Array<'api' | 'worker
     ...env,
   };
   const children: ChildProcess[] = apps.map((app) =>
-    spawn(process.execPath, ['-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] }),
+    // BENCH_PROFILE=dir writes a CPU profile of each process there (node --cpu-prof).
+    spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] }),
   );
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 200; i++) {

@@ -22,3 +22,4 @@ export * from './workspaces/workspaces.repository';
 export * from './workspaces/origin-rule';
 export * from './workspaces/keys';
 export * from './workspaces/graphql/workspace.resolver';
+export * from './database/prepared';

@@ -5,6 +5,7 @@ import { PeopleModule } from '@app/people';
 import { EventEntity, EventNameEntity, HeartbeatEntity } from './event.entity';
 import { HeartbeatService } from './heartbeat.service';
 import { IngestService } from './ingest/ingest.service';
+import { IngestRepository } from './ingest/ingest.repository';
 import { TimelineRepository } from './timeline.repository';
 
 const DAY_MS = 24 * 3600 * 1000;
@@ -12,7 +13,7 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (decisions.md section 5). */
 @Module({
   imports: [PeopleModule, TypeOrmModule.forFeature([EventEntity, EventNameEntity, HeartbeatEntity])],
-  providers: [TimelineRepository, IngestService, HeartbeatService],
+  providers: [TimelineRepository, IngestRepository, IngestService, HeartbeatService],
   exports: [PeopleModule, TimelineRepository, IngestService, HeartbeatService],
 })
 export class EventsModule implements OnModuleInit {

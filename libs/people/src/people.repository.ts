@@ -3,6 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedQuery } from '@app/core';
 
 export interface PersonRow {
   workspace_id: string;
@@ -58,7 +59,9 @@ export class PeopleRepository {
   /** Serializes posts that name the same identity keys, so one new key never makes two people. */
   async lockKeys(m: EntityManager, workspaceId: string, keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    await m.query(
+    await preparedQuery(
+      m,
+      'ingest_lock',
       `SELECT pg_advisory_xact_lock(h) FROM (
          SELECT DISTINCT hashtextextended($1 || ':' || k, 0) AS h FROM unnest($2::text[]) k ORDER BY h) s`,
       [workspaceId, keys],

@@ -2,13 +2,14 @@
 // lets every registered handler turn them into its own rows inside the same transaction, marks them
 // relayed, and only after commit runs the handlers' follow-ups (queueing jobs). A crash before commit
 // leaves the rows for the next pass; a crash after commit leaves durable rows that sweeps pick up.
+// Writers publish a kick on Redis after they commit; a short poll covers kicks lost while Redis is down.
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Client } from 'pg';
+import Redis from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
-import type { OutboxRow } from './outbox';
+import { outboxChannel, OutboxRow } from './outbox';
 
 export interface OutboxHandler {
   readonly name: string;
@@ -17,13 +18,13 @@ export interface OutboxHandler {
 }
 
 const BATCH = 500;
-const POLL_MS = 1_000;
+const POLL_MS = 250;
 
 @Injectable()
 export class OutboxRelayService implements OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
   private readonly handlers: OutboxHandler[] = [];
-  private listener: Client | null = null;
+  private listener: Redis | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -38,19 +39,13 @@ export class OutboxRelayService implements OnApplicationShutdown {
     this.handlers.push(handler);
   }
 
-  /** Listens for new rows (NOTIFY from the outbox trigger) and polls as a fallback. */
+  /** Listens for kicks on Redis and polls as a fallback. */
   async start(): Promise<void> {
     this.stopped = false;
-    try {
-      this.listener = new Client({ connectionString: this.config.databaseUrl });
-      await this.listener.connect();
-      this.listener.on('notification', () => this.kick());
-      this.listener.on('error', (error) => this.logger.warn(`outbox listener: ${error.message}`));
-      await this.listener.query('LISTEN lifeline_outbox');
-    } catch (error) {
-      this.logger.warn(`LISTEN unavailable, polling only: ${(error as Error).message}`);
-      this.listener = null;
-    }
+    this.listener = new Redis(this.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+    this.listener.on('error', (error) => this.logger.warn(`outbox listener: ${error.message}`));
+    this.listener.on('message', () => this.kick());
+    this.listener.subscribe(outboxChannel(this.config)).catch((error: Error) => this.logger.warn(`polling only: ${error.message}`));
     this.timer = setInterval(() => this.kick(), POLL_MS);
     this.kick();
   }
@@ -109,6 +104,6 @@ export class OutboxRelayService implements OnApplicationShutdown {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
     await this.running;
-    await this.listener?.end().catch(() => undefined);
+    this.listener?.disconnect();
   }
 }

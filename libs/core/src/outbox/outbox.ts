@@ -1,7 +1,13 @@
 // Happenings that other contexts react to, written in the same transaction as the row that caused
 // them (style guide: cross-context reactions go through the outbox, never in-memory emitters).
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type Redis from 'ioredis';
 import type { EntityManager } from 'typeorm';
+import type { AppConfig } from '../config/config';
+import { CONFIG } from '../config/config.token';
+import { REDIS } from '../redis/redis';
+
+export const outboxChannel = (config: Pick<AppConfig, 'redisPrefix'>) => `${config.redisPrefix}:outbox`;
 
 export type HappeningKind = 'event' | 'stage_entered' | 'subscribed' | 'unsubscribed' | 'email_in' | 'field_changed';
 
@@ -19,6 +25,19 @@ export interface OutboxRow extends Happening {
 
 @Injectable()
 export class OutboxWriter {
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /**
+   * Tells the worker's relay there is work, after the transaction that wrote the rows committed.
+   * Best effort: while Redis is down the relay's poll finds the rows anyway.
+   */
+  kick(): void {
+    this.redis.publish(outboxChannel(this.config), '1').catch(() => undefined);
+  }
+
   /** Must be called with the manager of the transaction that wrote the cause. */
   async write(manager: EntityManager, happenings: Happening[]): Promise<void> {
     if (happenings.length === 0) return;

@@ -4,7 +4,7 @@ export const REDIS = Symbol('REDIS');
 
 /** A client that fails fast while Redis is down, so a request never waits on it. */
 export function createRedis(url: string, options: RedisOptions = {}): Redis {
-  return new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false, ...options });
+  return new Redis(url, { enableOfflineQueue: false, enableAutoPipelining: true, maxRetriesPerRequest: 1, lazyConnect: false, ...options });
 }
 
 /** BullMQ wants blocking connections that retry for ever. */

@@ -31,6 +31,7 @@ const AUTH_CACHE_MS = 5_000;
 @Injectable()
 export class WorkspacesService {
   private readonly authCache = new Map<string, { auth: AuthContext; until: number }>();
+  private readonly workspaceCache = new Map<string, { workspace: WorkspaceEntity; until: number }>();
 
   constructor(
     private readonly repository: WorkspacesRepository,
@@ -150,9 +151,13 @@ export class WorkspacesService {
     return auth;
   }
 
+  /** Cached as briefly as keys are: settings changed here apply at once, elsewhere within seconds. */
   async get(id: string): Promise<WorkspaceEntity> {
+    const cached = this.workspaceCache.get(id);
+    if (cached && cached.until > Date.now()) return cached.workspace;
     const workspace = await this.repository.findById(id);
     if (!workspace) throw new Refusal('not_found', 'No such workspace.');
+    this.workspaceCache.set(id, { workspace, until: Date.now() + AUTH_CACHE_MS });
     return workspace;
   }
 
@@ -178,6 +183,7 @@ export class WorkspacesService {
       }
       changes.activationEvents = [...new Set(input.activationEvents)];
     }
+    this.workspaceCache.delete(workspaceId);
     return this.repository.updateSettings(workspaceId, changes);
   }
 

@@ -1,6 +1,6 @@
 // One transaction of POST /api/v1/events (or a public door): resolves people, applies each command,
 // and writes everything back with one statement per table. Rules live in the domain functions.
-import { Happening, newId, OutboxWriter, Refusal, WorkspaceEntity } from '@app/core';
+import { Happening, newId, Refusal, WorkspaceEntity } from '@app/core';
 import {
   firstTouchFrom,
   isEngagingEvent,
@@ -20,6 +20,7 @@ import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
 import { TimelineRepository, TimelineRow, StoredAnswer } from '../timeline.repository';
 import { eventData, happening } from './happenings';
+import { IngestRepository } from './ingest.repository';
 import { PersonState } from './person-state';
 
 export interface Success {
@@ -47,6 +48,7 @@ export class IngestUnit {
     private readonly workspace: WorkspaceEntity,
     private readonly peopleRepo: PeopleRepository,
     private readonly timeline: TimelineRepository,
+    private readonly store: IngestRepository,
     private readonly now: Date,
   ) {}
 
@@ -60,10 +62,9 @@ export class IngestUnit {
     const addresses = commands.flatMap((c) => (c.kind === 'subscribe' ? [c.list] : []));
     this.lists = new Map((await this.peopleRepo.findLists(this.m, ws, [...new Set(addresses)])).map((l) => [l.address, l]));
     const all = [...keys.values()];
-    const found = await this.peopleRepo.findIdentities(this.m, ws, all.map((k) => k.kind), all.map((k) => k.value));
-    for (const identity of found) this.keyToPerson.set(`${identity.kind}:${identity.value}`, identity.person_id);
-    const rows = await this.peopleRepo.loadPeople(this.m, ws, [...new Set(found.map((f) => f.person_id))]);
-    for (const row of rows) this.people.set(row.id, new PersonState(row, false));
+    const found = await this.store.load(this.m, ws, all.map((k) => k.kind), all.map((k) => k.value));
+    for (const identity of found.identities) this.keyToPerson.set(`${identity.kind}:${identity.value}`, identity.person_id);
+    for (const row of found.people) this.people.set(row.id, new PersonState(row, false));
   }
 
   async apply(command: Command): Promise<ItemResult> {
@@ -87,13 +88,16 @@ export class IngestUnit {
       return current;
     };
     const live = [...this.people.values()].filter((p) => !this.redirect.has(p.row.id));
-    await this.peopleRepo.insertPeople(this.m, live.filter((p) => p.isNew).map((p) => p.row));
-    await this.peopleRepo.insertIdentities(this.m, ws, this.newIdentities.map((i) => ({ ...i, person_id: follow(i.person_id) })));
-    await this.peopleRepo.updatePeople(this.m, live.filter((p) => !p.isNew && p.dirty).map((p) => p.row));
-    await this.timeline.insertRows(this.m, this.rows.map((r) => ({ ...r, person_id: follow(r.person_id) })));
-    await this.timeline.rememberNames(this.m, ws, [...this.names]);
-    await this.timeline.recordAnswers(this.m, ws, this.answers.map((a) => ({ ...a, record_id: a.record_id && follow(a.record_id) })));
-    await new OutboxWriter().write(this.m, this.happenings.map((h) => ({ ...h, personId: h.personId && follow(h.personId) })));
+    await this.store.write(this.m, {
+      workspaceId: ws,
+      newPeople: live.filter((p) => p.isNew).map((p) => p.row),
+      changedPeople: live.filter((p) => !p.isNew && p.dirty).map((p) => p.row),
+      identities: this.newIdentities.map((i) => ({ ...i, person_id: follow(i.person_id) })),
+      rows: this.rows.map((r) => ({ ...r, person_id: follow(r.person_id) })),
+      names: [...this.names],
+      answers: this.answers.map((a) => ({ ...a, record_id: a.record_id && follow(a.record_id) })),
+      happenings: this.happenings.map((h) => ({ ...h, personId: h.personId && follow(h.personId) })),
+    });
   }
 
   // --- commands ---------------------------------------------------------------------------------

@@ -286,21 +286,15 @@ CREATE TABLE outbox (
   relayed_at timestamptz,
   PRIMARY KEY (workspace_id, id)
 );
+-- No NOTIFY trigger: PostgreSQL serializes the commits of every transaction that notifies, which would
+-- cap ingest at a few hundred posts per second. Writers publish a Redis kick after commit instead.
 CREATE INDEX outbox_pending ON outbox (id) WHERE relayed_at IS NULL;
-
-CREATE FUNCTION outbox_notify() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('lifeline_outbox', '');
-  RETURN NULL;
-END $$;
-CREATE TRIGGER outbox_notify AFTER INSERT ON outbox FOR EACH STATEMENT EXECUTE FUNCTION outbox_notify();
 `;
 
 const DOWN = `
 DROP TABLE IF EXISTS outbox, heartbeat, door_receipts, door_connections, automation_runs, automations,
   delivery_attempts, deliveries, webhook_endpoints, messages, templates, subscriptions, lists,
   event_names, idempotency_keys, events, identities, people, api_keys, members, workspaces CASCADE;
-DROP FUNCTION IF EXISTS outbox_notify();
 `;
 
 export class InitialSchema1763856000000 implements MigrationInterface {

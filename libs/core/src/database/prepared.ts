@@ -1,0 +1,11 @@
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Runs a hot query as a named prepared statement on the transaction's own connection, so
+ * PostgreSQL parses and plans it once per connection instead of on every post.
+ */
+export async function preparedQuery<T = any>(m: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const client = (m.queryRunner as unknown as { databaseConnection?: { query: (q: object) => Promise<{ rows: T[] }> } })?.databaseConnection;
+  if (!client) return m.query(text, values);
+  return (await client.query({ name, text, values })).rows;
+}

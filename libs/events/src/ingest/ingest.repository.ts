@@ -1,0 +1,91 @@
+// The ingest transaction's reads and its single write. Everything one post (or batch) changes is
+// written by one statement with data-modifying CTEs: one round trip instead of one per table.
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Happening, preparedQuery } from '@app/core';
+import type { IdentityRow, PersonRow } from '@app/people';
+import type { StoredAnswer, TimelineRow } from '../timeline.repository';
+
+export interface IngestWrite {
+  workspaceId: string;
+  newPeople: PersonRow[];
+  changedPeople: PersonRow[];
+  identities: IdentityRow[];
+  rows: TimelineRow[];
+  names: string[];
+  answers: StoredAnswer[];
+  happenings: Happening[];
+}
+
+const PERSON = `workspace_id text, id text, name text, email text, stage text, stage_changed_at timestamptz,
+  purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz`;
+
+const WRITE = `
+WITH
+new_people AS (
+  INSERT INTO people (workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields,
+                      first_touch, first_touch_at, created_at, updated_at)
+  SELECT x.*, x.created_at FROM jsonb_to_recordset($1::jsonb -> 'newPeople') AS x(${PERSON})
+  RETURNING 1),
+changed_people AS (
+  UPDATE people p SET name = x.name, email = x.email, stage = x.stage, stage_changed_at = x.stage_changed_at,
+         purchases = x.purchases, engaged_at = x.engaged_at, os = x.os, fields = x.fields,
+         first_touch = x.first_touch, first_touch_at = x.first_touch_at, updated_at = now()
+    FROM jsonb_to_recordset($1::jsonb -> 'changedPeople') AS x(${PERSON})
+   WHERE p.workspace_id = x.workspace_id AND p.id = x.id
+  RETURNING 1),
+new_identities AS (
+  INSERT INTO identities (workspace_id, kind, value, person_id)
+  SELECT $2, x.kind, x.value, x.person_id FROM jsonb_to_recordset($1::jsonb -> 'identities') AS x(kind text, value text, person_id text)
+  ON CONFLICT DO NOTHING
+  RETURNING 1),
+timeline AS (
+  INSERT INTO events (workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at)
+  SELECT * FROM jsonb_to_recordset($1::jsonb -> 'rows') AS x(workspace_id text, id text, occurred_at timestamptz, person_id text,
+    type text, value numeric, properties jsonb, detail text, source jsonb, expires_at timestamptz)
+  RETURNING 1),
+names AS (
+  INSERT INTO event_names (workspace_id, name) SELECT $2, jsonb_array_elements_text($1::jsonb -> 'names')
+  ON CONFLICT DO NOTHING
+  RETURNING 1),
+answers AS (
+  UPDATE idempotency_keys k SET status = x.status, record_id = x.record_id
+    FROM jsonb_to_recordset($1::jsonb -> 'answers') AS x(key text, status text, record_id text)
+   WHERE k.workspace_id = $2 AND k.key = x.key
+  RETURNING 1),
+happenings AS (
+  INSERT INTO outbox (workspace_id, kind, person_id, payload)
+  SELECT x."workspaceId", x.kind, x."personId", x.payload FROM jsonb_to_recordset($1::jsonb -> 'happenings')
+    AS x("workspaceId" text, kind text, "personId" text, payload jsonb)
+  RETURNING 1)
+SELECT (SELECT count(*) FROM timeline) AS rows`;
+
+@Injectable()
+export class IngestRepository {
+  /** Identities of the given keys, each with its person's row. */
+  async load(m: EntityManager, workspaceId: string, kinds: string[], values: string[]): Promise<{ identities: IdentityRow[]; people: PersonRow[] }> {
+    if (kinds.length === 0) return { identities: [], people: [] };
+    const rows: Array<PersonRow & { identity_kind: string; identity_value: string }> = await preparedQuery(
+      m,
+      'ingest_load',
+      `SELECT i.kind AS identity_kind, i.value AS identity_value, p.workspace_id, p.id, p.name, p.email, p.stage,
+              p.stage_changed_at, p.purchases, p.engaged_at, p.os, p.fields, p.first_touch, p.first_touch_at, p.created_at
+         FROM identities i
+         JOIN unnest($2::text[], $3::text[]) AS k(kind, value) ON i.kind = k.kind AND i.value = k.value
+         JOIN people p ON p.workspace_id = i.workspace_id AND p.id = i.person_id
+        WHERE i.workspace_id = $1`,
+      [workspaceId, kinds, values],
+    );
+    const people = new Map<string, PersonRow>();
+    const identities = rows.map(({ identity_kind, identity_value, ...person }) => {
+      people.set(person.id, person);
+      return { kind: identity_kind, value: identity_value, person_id: person.id };
+    });
+    return { identities, people: [...people.values()] };
+  }
+
+  async write(m: EntityManager, write: IngestWrite): Promise<void> {
+    const { workspaceId, ...data } = write;
+    await preparedQuery(m, 'ingest_write', WRITE, [JSON.stringify(data), workspaceId]);
+  }
+}
