@@ -2,11 +2,13 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from './events.module';
 import { PeopleResolver } from './graphql/people.resolver';
 import { EventsController } from './http/events.controller';
+import { PublicDoorsController } from './http/public-doors.controller';
+import { TrackScript } from './tag/track-script.service';
 
-/** The api's doors onto events: REST and GraphQL. */
+/** The api's doors onto events: REST for servers, the public website doors and tag, GraphQL. */
 @Module({
   imports: [EventsModule],
-  controllers: [EventsController],
-  providers: [PeopleResolver],
+  controllers: [EventsController, PublicDoorsController],
+  providers: [PeopleResolver, TrackScript],
 })
 export class EventsApiModule {}

@@ -32,6 +32,8 @@ const AUTH_CACHE_MS = 5_000;
 export class WorkspacesService {
   private readonly authCache = new Map<string, { auth: AuthContext; until: number }>();
   private readonly workspaceCache = new Map<string, { workspace: WorkspaceEntity; until: number }>();
+  /** Public keys never change once made. */
+  private readonly publicKeys = new Map<string, string>();
 
   constructor(
     private readonly repository: WorkspacesRepository,
@@ -161,8 +163,12 @@ export class WorkspacesService {
     return workspace;
   }
 
-  findByPublicKey(publicKey: string): Promise<WorkspaceEntity | null> {
-    return this.repository.findByPublicKey(publicKey);
+  async findByPublicKey(publicKey: string): Promise<WorkspaceEntity | null> {
+    const id = this.publicKeys.get(publicKey);
+    if (id) return this.get(id);
+    const workspace = await this.repository.findByPublicKey(publicKey);
+    if (workspace) this.publicKeys.set(publicKey, workspace.id);
+    return workspace;
   }
 
   async updateSettings(workspaceId: string, input: WorkspaceSettingsInput): Promise<WorkspaceEntity> {

@@ -1,0 +1,178 @@
+// interface.md "Public website endpoints" rules 1-5, the public rows of Errors and Limits,
+// decisions.md section 3 (public answers carry ok and status only; honeypot posts).
+import { CreatedWorkspace } from '@app/core';
+import { startApp, TestApp } from './harness';
+
+let t: TestApp;
+let ws: CreatedWorkspace;
+const SITE = 'https://shop.example.com';
+beforeAll(async () => {
+  t = await startApp();
+});
+afterAll(() => t.close());
+beforeEach(async () => {
+  ws = await t.workspace({ origins: [SITE, 'https://*.blog.example.com'] });
+  await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
+});
+
+const door = (action: string, body: unknown, headers: Record<string, string> = { origin: SITE }, key = ws.publicKey) =>
+  t.request('POST', `/api/in/${key}/${action}`, { body, headers });
+const people = async () => Number((await t.db.query(`SELECT count(*) AS n FROM people WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);
+const consent = { text: 'Yes, send me the monthly news.' };
+
+describe('the four doors answer ok and status only, never a record id', () => {
+  it.each([
+    ['subscribe', { email: 'v@example.com', list: 'news', consent }, 'subscribed'],
+    ['identify', { email: 'v@example.com', name: 'Vi' }, 'created'],
+    ['event', { type: 'pageview', anon_id: 'anon-1', source: { path: '/' } }, 'recorded'],
+    ['support', { from: 'v@example.com', message: 'Hello?' }, 'recorded'],
+  ])('%s', async (action, body, status) => {
+    const answer = await door(action, body);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ ok: true, status });
+    expect(answer.headers.get('access-control-allow-origin')).toBe(SITE);
+  });
+});
+
+describe('rule 1: posts are accepted only from the sites the workspace names', () => {
+  it.each([
+    ['another site', { origin: 'https://evil.example.net' }],
+    ['no Origin at all', {} as Record<string, string>],
+    ['a lookalike of a wildcard', { origin: 'https://blog.example.com.evil.net' }],
+  ])('%s: 403 origin_not_allowed and nothing written', async (_case, headers) => {
+    const answer = await door('event', { type: 'pageview', anon_id: 'x' }, headers);
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toBe('origin_not_allowed');
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await people()).toBe(0);
+  });
+
+  it('a *.example.com pattern allows its subdomains', async () => {
+    expect((await door('event', { type: 'pageview', anon_id: 'x' }, { origin: 'https://en.blog.example.com' })).status).toBe(200);
+  });
+
+  it('CORS preflight is answered for allowed origins only', async () => {
+    const allowed = await t.request('OPTIONS', `/api/in/${ws.publicKey}/subscribe`, { headers: { origin: SITE, 'access-control-request-method': 'POST' } });
+    expect(allowed.status).toBe(204);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(SITE);
+    expect(allowed.headers.get('access-control-allow-headers')).toMatch(/content-type/i);
+    const refused = await t.request('OPTIONS', `/api/in/${ws.publicKey}/subscribe`, { headers: { origin: 'https://evil.example.net' } });
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('rule 2: hp and website are honeypots', () => {
+  it.each(['hp', 'website'])('a post with %s filled is accepted and thrown away', async (field) => {
+    const answer = await door('subscribe', { email: 'bot@example.com', list: 'news', consent, [field]: 'http://spam.example' });
+    expect(answer.body).toEqual({ ok: true, status: 'subscribed' });
+    expect(await people()).toBe(0);
+  });
+
+  it('an empty honeypot field is a person, not a bot', async () => {
+    expect((await door('subscribe', { email: 'human@example.com', list: 'news', consent, hp: '' })).body.status).toBe('subscribed');
+    expect(await people()).toBe(1);
+  });
+});
+
+describe('rules 3 and 4: an 8 KB cap, JSON objects only', () => {
+  it('a body over 8 KB answers 413 too_large', async () => {
+    const answer = await door('support', { from: 'big@example.com', message: 'x'.repeat(9 * 1024) });
+    expect(answer.status).toBe(413);
+    expect(answer.body.error).toBe('too_large');
+    expect(await people()).toBe(0);
+  });
+
+  it.each([['an array', '[1,2]'], ['a string', '"hi"'], ['broken JSON', '{"type":']])('%s answers invalid_json', async (_case, raw) => {
+    const answer = await t.request('POST', `/api/in/${ws.publicKey}/event`, { raw, headers: { origin: SITE } });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('invalid_json');
+  });
+});
+
+describe('the public rows of Errors', () => {
+  it('unknown_key for a public key that matches no workspace', async () => {
+    const answer = await door('event', { type: 'pageview', anon_id: 'x' }, { origin: SITE }, 'wk_000000000000000000000000');
+    expect(answer.status).toBe(404);
+    expect(answer.body.error).toBe('unknown_key');
+  });
+
+  it('unknown_action for a last path part that is not an action', async () => {
+    const answer = await door('purchase', { type: 'purchase', email: 'a@b.co' });
+    expect(answer.status).toBe(404);
+    expect(answer.body.error).toBe('unknown_action');
+  });
+
+  it('only built-in names: a custom name is unknown_event', async () => {
+    const answer = await door('event', { type: 'report_exported', anon_id: 'x' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('unknown_event');
+    expect(await people()).toBe(0);
+  });
+
+  it('consent.text is required on subscribe (a bare string is not enough)', async () => {
+    expect((await door('subscribe', { email: 'c@example.com', list: 'news', consent: 'Yes' })).body.error).toBe('missing_consent');
+    expect((await door('subscribe', { email: 'c@example.com', list: 'news', consent: {} })).body.error).toBe('missing_consent');
+    expect((await door('subscribe', { email: 'c@example.com', list: 'nope', consent })).body.error).toBe('unknown_list');
+    expect(await people()).toBe(0);
+  });
+
+  it('identify needs a key; support needs a message; an event needs an identity', async () => {
+    expect((await door('identify', { name: 'x' })).body.error).toBe('nothing_to_identify');
+    expect((await door('support', { from: 'a@example.com' })).body.error).toBe('empty_message');
+    expect((await door('event', { type: 'pageview' })).body.error).toBe('no_identity');
+  });
+
+  it('the visitor address is kept with the consent as proof', async () => {
+    await door('subscribe', { email: 'proof@example.com', list: 'news', consent, anon_id: 'tab-7' });
+    const [row] = await t.db.query(`SELECT consent, consent_ip, consent_text FROM subscriptions WHERE workspace_id = $1`, [ws.workspace.id]);
+    expect(row.consent_text).toBe(consent.text);
+    expect(row.consent_ip).toMatch(/127\.0\.0\.1/);
+  });
+});
+
+describe('rule 5: per-IP limits per workspace per ten minutes', () => {
+  it('support allows 10 per visitor IP, then 429 rate_limited with Retry-After and nothing written', async () => {
+    for (let i = 0; i < 10; i++) expect((await door('support', { from: `s${i}@example.com`, message: 'hi' })).status).toBe(200);
+    const answer = await door('support', { from: 'late@example.com', message: 'hi' });
+    expect(answer.status).toBe(429);
+    expect(answer.body.error).toBe('rate_limited');
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await people()).toBe(10);
+  });
+
+  it('subscribe allows 20 per visitor IP; another workspace counts apart', async () => {
+    const answers = await Promise.all(Array.from({ length: 21 }, (_, i) => door('subscribe', { email: `f${i}@example.com`, list: 'news', consent })));
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(1);
+    const other = await t.workspace({ origins: [SITE] });
+    await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, other.secretKey);
+    expect((await door('subscribe', { email: 'o@example.com', list: 'news', consent }, { origin: SITE }, other.publicKey)).status).toBe(200);
+  });
+});
+
+describe('the heartbeat records website posts with their origin', () => {
+  it('counts per action, answer and origin', async () => {
+    await door('event', { type: 'pageview', anon_id: 'h1' });
+    await door('event', { type: 'custom_thing', anon_id: 'h1' });
+    const rows = (await t.gql('{ heartbeat { action answer origin count } }', {}, ws.secretKey)).data.heartbeat;
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { action: 'event', answer: 'recorded', origin: SITE, count: 1 },
+        { action: 'event', answer: 'unknown_event', origin: SITE, count: 1 },
+      ]),
+    );
+  });
+});
+
+describe('GET track.js', () => {
+  it('serves the tag with the public address and script cache headers, never a secret', async () => {
+    const response = await fetch(`${t.url}/api/in/${ws.publicKey}/track.js`);
+    const code = await response.text();
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/javascript/);
+    expect(response.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    expect(code).toContain(JSON.stringify(`${t.url}/api/in/${ws.publicKey}`));
+    expect(code).not.toContain('sk_live_');
+    expect(Buffer.byteLength(code)).toBeLessThan(4096);
+  });
+});
