@@ -25,9 +25,13 @@
       id = w.localStorage.getItem(KEY);
       if (!id) w.localStorage.setItem(KEY, (id = randomId()));
     } catch (e) {
-      var found = d.cookie.match(/(?:^|; )lifeline_anon_id=([^;]+)/);
-      id = found ? decodeURIComponent(found[1]) : randomId();
-      d.cookie = KEY + '=' + id + '; path=/; max-age=63072000; SameSite=Lax';
+      try {
+        var found = d.cookie.match(/(?:^|; )lifeline_anon_id=([^;]+)/);
+        id = found ? decodeURIComponent(found[1]) : randomId();
+        d.cookie = KEY + '=' + id + '; path=/; max-age=63072000; SameSite=Lax';
+      } catch (e2) {
+        id = id || randomId(); // no storage at all (sandboxed frame): this page view only
+      }
     }
     return id;
   }
