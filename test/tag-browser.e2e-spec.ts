@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The website tag in a real browser (issue 4): a page on localhost from an allowed origin loads
 // track.js from the real api, navigates, clicks a download link and submits a subscribe form;
 // the person, their timeline and their consent are then read back through GraphQL.

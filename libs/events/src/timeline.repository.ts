@@ -35,24 +35,6 @@ export interface HeartbeatCount {
 export class TimelineRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async insertRows(m: EntityManager, rows: TimelineRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await m.query(
-      `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at)
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id text, id text, occurred_at timestamptz, person_id text,
-         type text, value numeric, properties jsonb, detail text, source jsonb, expires_at timestamptz)`,
-      [JSON.stringify(rows)],
-    );
-  }
-
-  async rememberNames(m: EntityManager, workspaceId: string, names: string[]): Promise<void> {
-    if (names.length === 0) return;
-    await m.query(
-      `INSERT INTO event_names (workspace_id, name) SELECT $1, unnest($2::text[]) ON CONFLICT DO NOTHING`,
-      [workspaceId, names],
-    );
-  }
-
   /**
    * Claims idempotency keys for this transaction. Keys already claimed (by an earlier post, or by a
    * concurrent one, which this waits for) come back with the answer they were given.
@@ -75,16 +57,6 @@ export class TimelineRepository {
       for (const row of rows) stored.set(row.key, row);
     }
     return stored;
-  }
-
-  async recordAnswers(m: EntityManager, workspaceId: string, answers: StoredAnswer[]): Promise<void> {
-    if (answers.length === 0) return;
-    await m.query(
-      `UPDATE idempotency_keys k SET status = x.status, record_id = x.record_id
-         FROM jsonb_to_recordset($2::jsonb) AS x(key text, status text, record_id text)
-        WHERE k.workspace_id = $1 AND k.key = x.key`,
-      [workspaceId, JSON.stringify(answers)],
-    );
   }
 
   /** interface.md events rule 5: only the timeline row goes. */

@@ -1,5 +1,5 @@
-// The only code that queries people, identities, lists and subscriptions. Multi-row writes go
-// through jsonb_to_recordset so a batch of 100 costs one statement per table, not one per item.
+// People, identities, lists and subscriptions: locks, merges and list work of the ingest transaction.
+// (Its bulk reads and writes are in libs/events/src/ingest/ingest.repository.ts, one statement each.)
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -45,9 +45,6 @@ export interface SubscriptionWrite {
   source: unknown;
 }
 
-const PERSON_COLUMNS = `workspace_id text, id text, name text, email text, stage text, stage_changed_at timestamptz,
-  purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz`;
-
 @Injectable()
 export class PeopleRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -65,58 +62,6 @@ export class PeopleRepository {
       `SELECT pg_advisory_xact_lock(h) FROM (
          SELECT DISTINCT hashtextextended($1 || ':' || k, 0) AS h FROM unnest($2::text[]) k ORDER BY h) s`,
       [workspaceId, keys],
-    );
-  }
-
-  findIdentities(m: EntityManager, workspaceId: string, kinds: string[], values: string[]): Promise<IdentityRow[]> {
-    if (kinds.length === 0) return Promise.resolve([]);
-    return m.query(
-      `SELECT i.kind, i.value, i.person_id FROM identities i
-        JOIN unnest($2::text[], $3::text[]) AS k(kind, value) ON i.kind = k.kind AND i.value = k.value
-       WHERE i.workspace_id = $1`,
-      [workspaceId, kinds, values],
-    );
-  }
-
-  loadPeople(m: EntityManager, workspaceId: string, ids: string[]): Promise<PersonRow[]> {
-    if (ids.length === 0) return Promise.resolve([]);
-    return m.query(
-      `SELECT workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields,
-              first_touch, first_touch_at, created_at
-         FROM people WHERE workspace_id = $1 AND id = ANY($2::text[])`,
-      [workspaceId, ids],
-    );
-  }
-
-  async insertPeople(m: EntityManager, rows: PersonRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await m.query(
-      `INSERT INTO people (workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields,
-                           first_touch, first_touch_at, created_at, updated_at)
-       SELECT x.*, x.created_at FROM jsonb_to_recordset($1::jsonb) AS x(${PERSON_COLUMNS})`,
-      [JSON.stringify(rows)],
-    );
-  }
-
-  async updatePeople(m: EntityManager, rows: PersonRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await m.query(
-      `UPDATE people p SET name = x.name, email = x.email, stage = x.stage, stage_changed_at = x.stage_changed_at,
-              purchases = x.purchases, engaged_at = x.engaged_at, os = x.os, fields = x.fields,
-              first_touch = x.first_touch, first_touch_at = x.first_touch_at, updated_at = now()
-         FROM jsonb_to_recordset($1::jsonb) AS x(${PERSON_COLUMNS})
-        WHERE p.workspace_id = x.workspace_id AND p.id = x.id`,
-      [JSON.stringify(rows)],
-    );
-  }
-
-  async insertIdentities(m: EntityManager, workspaceId: string, rows: IdentityRow[]): Promise<void> {
-    if (rows.length === 0) return;
-    await m.query(
-      `INSERT INTO identities (workspace_id, kind, value, person_id)
-       SELECT $1, x.kind, x.value, x.person_id FROM jsonb_to_recordset($2::jsonb) AS x(kind text, value text, person_id text)
-       ON CONFLICT DO NOTHING`,
-      [workspaceId, JSON.stringify(rows)],
     );
   }
 
