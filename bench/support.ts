@@ -22,6 +22,15 @@ export async function resetDatabase(name: string): Promise<string> {
   await client.end();
   const url = `${PG_ROOT}/${name}`;
   await migrate({ databaseUrl: url, databasePoolSize: 1 });
+  if (process.env.BENCH_EXPLAIN) {
+    // Logs the plan and timing of every statement slower than BENCH_EXPLAIN ms to PostgreSQL's log.
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE "${name}" SET session_preload_libraries = 'auto_explain'`);
+    await admin.query(`ALTER DATABASE "${name}" SET auto_explain.log_min_duration = '${Number(process.env.BENCH_EXPLAIN)}ms'`);
+    await admin.query(`ALTER DATABASE "${name}" SET auto_explain.log_analyze = on`);
+    await admin.end();
+  }
   return url;
 }
 
