@@ -176,3 +176,32 @@ describe('GET track.js', () => {
     expect(Buffer.byteLength(code)).toBeLessThan(4096);
   });
 });
+
+describe('client IP: the socket, or X-Forwarded-For only under TRUST_PROXY', () => {
+  const tenSupportPosts = async (app: TestApp, key: string, forwardedFor: (i: number) => string) => {
+    const answers = [];
+    for (let i = 0; i < 11; i++) {
+      answers.push(
+        await app.request('POST', `/api/in/${key}/support`, { body: { from: `x${i}@example.com`, message: 'hi' }, headers: { origin: SITE, 'x-forwarded-for': forwardedFor(i) } }),
+      );
+    }
+    return answers.map((a) => a.status);
+  };
+
+  it('without TRUST_PROXY a forged X-Forwarded-For does not escape the per-IP limit', async () => {
+    const statuses = await tenSupportPosts(t, ws.publicKey, (i) => `198.51.100.${i}`);
+    expect(statuses.slice(0, 10).every((s) => s === 200)).toBe(true);
+    expect(statuses[10]).toBe(429);
+  });
+
+  it('with TRUST_PROXY each forwarded visitor has a limit of their own', async () => {
+    const proxied = await startApp({ env: { TRUST_PROXY: 'true' } });
+    try {
+      const w = await proxied.workspace({ origins: [SITE] });
+      const statuses = await tenSupportPosts(proxied, w.publicKey, (i) => `198.51.100.${i}`);
+      expect(statuses.every((s) => s === 200)).toBe(true);
+    } finally {
+      await proxied.close();
+    }
+  });
+});

@@ -1,0 +1,42 @@
+// `npm start` (decisions.md section 1): the launcher migrates a new database, runs the api and the
+// worker as two processes, the first start creates workspace demo and prints its keys once, /health
+// answers, and Ctrl-C (SIGINT) stops both.
+import { spawn } from 'node:child_process';
+import { resolve } from 'node:path';
+import { freePort } from '@app/core';
+import { dropDatabase, testDatabaseName } from './harness';
+
+const root = resolve(__dirname, '..');
+
+it('starts api and worker, prints the demo keys, serves /health, and stops both on Ctrl-C', async () => {
+  const database = testDatabaseName();
+  const port = await freePort();
+  const child = spawn(process.execPath, ['scripts/start.js'], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`, PORT: String(port), LOG_LEVEL: 'warn', APP_SECRET: 'launcher-test-secret-0123456789-abcdef' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout.on('data', (chunk) => (output += chunk));
+  child.stderr.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
+  try {
+    let health: Response | null = null;
+    for (let i = 0; i < 120 && !(health?.ok && output.includes('worker started')); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => null);
+    }
+    expect(health?.status).toBe(200);
+    expect(output).toMatch(/Created workspace "demo"/);
+    expect(output).toMatch(/public key: +wk_[0-9A-Za-z]{24}/);
+    expect(output).toMatch(/secret key: +sk_live_[0-9A-Za-z]{32}/);
+    expect(output).toContain(`public address:  http://localhost:${port}/api/in/wk_`);
+    expect(output).toContain('worker started');
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+    expect(await fetch(`http://127.0.0.1:${port}/health`).catch(() => 'down')).toBe('down');
+  } finally {
+    if (child.exitCode === null) child.kill('SIGKILL');
+    await dropDatabase(database);
+  }
+}, 90_000);
