@@ -132,3 +132,11 @@ describe('the worker', () => {
     expect(schedulers.map((s) => s.key)).toContain('sweep-every-minute');
   });
 });
+
+describe('GraphQL landing page', () => {
+  it('is served at GET /graphql outside production', async () => {
+    const response = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html' } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toMatch(/<!DOCTYPE html>/i);
+  });
+});
