@@ -95,6 +95,25 @@ describe('stages are decided when an event arrives', () => {
   });
 });
 
+describe('merging inside one batch', () => {
+  it('a list join by a new person who is merged later in the same batch stays with the merged person', async () => {
+    await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
+    const older = await post({ type: 'identify', account_id: 'acct-1', name: 'Old' });
+    const answer = await post({
+      events: [
+        { type: 'subscribe', email: 'late@example.com', list: 'news', consent: 'Yes' },
+        { type: 'identify', email: 'late@example.com', account_id: 'acct-1' },
+      ],
+    });
+    expect(answer.body.results.map((r: { status: string }) => r.status)).toEqual(['subscribed', 'merged']);
+    const subs = await t.db.query(`SELECT person_id FROM subscriptions WHERE workspace_id = $1`, [ws.workspace.id]);
+    expect(subs).toEqual([{ person_id: older.body.id }]);
+    const p = await person('late@example.com');
+    expect(p.id).toBe(older.body.id);
+    expect(p.subscriptions).toHaveLength(1);
+  });
+});
+
 describe('first touch, os, engaged and the timeline', () => {
   it('first touch is set once from the first post with source data; referrer reduced to its host', async () => {
     await post({ type: 'pageview', email: 'ft@example.com', source: { path: '/pricing', referrer: 'https://news.example.org/item?id=3', os: 'mac' } });

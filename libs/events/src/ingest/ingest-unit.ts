@@ -264,8 +264,8 @@ export class IngestUnit {
     survivor.set('email', m.email);
     survivor.set('os', m.os);
     survivor.set('fields', m.fields);
-    const stored = plan.absorbedIds.filter((id) => !this.people.get(id)!.isNew);
-    if (stored.length) await this.peopleRepo.moveOnto(this.m, this.workspace.id, survivor.row.id, stored);
+    // New people may already own rows written during this transaction (a subscription), so all move.
+    await this.peopleRepo.moveOnto(this.m, this.workspace.id, survivor.row.id, plan.absorbedIds);
     for (const id of plan.absorbedIds) this.redirect.set(id, survivor.row.id);
     for (const [key, id] of this.keyToPerson) if (plan.absorbedIds.includes(id)) this.keyToPerson.set(key, survivor.row.id);
     this.timelineRow(survivor.row.id, 'merged', this.now, { properties: { absorbed: plan.absorbedIds } });
