@@ -1,25 +1,36 @@
-// interface.md "Event catalogue" and decisions.md section 5: names, and which are reserved.
+// interface.md "Event catalogue" and "Events endpoint" rule 6, decisions.md section 5: names, and which are reserved.
 import { Refusal } from '@app/core';
 
+/** Exactly the catalogue's twenty names, in its order. */
 export const BUILT_IN_EVENTS = [
   'pageview', 'configure', 'cta_click', 'waitlist_cta', 'measure_cta', 'download', 'activated', 'signup',
   'trial_started', 'purchase', 'credit_purchase', 'churned', 'subscription_cancelled', 'subscription_started',
   'subscription_renewed', 'refund', 'checkout_abandoned', 'sign_in', 'account_deleted', 'github_star',
 ] as const;
+export type BuiltInEvent = (typeof BUILT_IN_EVENTS)[number];
 
+/** Item types of the events endpoint that are actions, not events. */
 export const ACTIONS = ['identify', 'subscribe', 'support'] as const;
+export type Action = (typeof ACTIONS)[number];
 
 /** Timeline kinds the service writes itself. */
 export const TIMELINE_KINDS = [
   'email_sent', 'email_received', 'note', 'stage_changed', 'subscribed', 'unsubscribed', 'merged', 'test', 'automation', 'support',
 ] as const;
 
-/** Kept in one place; GET /api/v1/events shows it. */
-export const RESERVED_EVENT_NAMES: readonly string[] = [...new Set<string>([...BUILT_IN_EVENTS, ...ACTIONS, ...TIMELINE_KINDS])];
+// Automations list triggers and event names side by side, so a custom event may not take a trigger's name.
+export const TRIGGER_NAMES = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed'] as const;
+
+/** Names a custom event may not take. Kept in one place; GET /api/v1/events shows it. */
+export const RESERVED_EVENT_NAMES: readonly string[] = [...new Set<string>([...BUILT_IN_EVENTS, ...ACTIONS, ...TIMELINE_KINDS, ...TRIGGER_NAMES])];
+
+/** The catalogue's "Posted by: tag" names, the ones the website tag sends by itself. */
+export const TAG_EVENTS: readonly BuiltInEvent[] = ['pageview', 'configure', 'cta_click', 'waitlist_cta', 'measure_cta', 'download'];
 
 /**
- * Names the public website endpoint accepts: every built-in name. The catalogue's "Posted by" column
- * says who usually posts each, but the public rule is only "only built-in names".
+ * Names the public website endpoint accepts: every built-in name. The public route's rule is "only
+ * built-in names" and unknown_event there means "a name that is not built in", so a built-in name
+ * the catalogue lists under servers (signup from a static site's own form) is still accepted.
  */
 export const PUBLIC_EVENTS: readonly string[] = BUILT_IN_EVENTS;
 
@@ -27,21 +38,36 @@ export const CUSTOM_NAME_PATTERN = /^[a-z0-9_]{2,40}$/;
 
 const BUILT_IN: ReadonlySet<string> = new Set(BUILT_IN_EVENTS);
 const RESERVED: ReadonlySet<string> = new Set(RESERVED_EVENT_NAMES);
+const PUBLIC: ReadonlySet<string> = new Set(PUBLIC_EVENTS);
 
-export function isBuiltInEvent(name: string): boolean {
+export function isBuiltInEvent(name: string): name is BuiltInEvent {
   return BUILT_IN.has(name);
 }
 
+export function isAction(name: unknown): name is Action {
+  return typeof name === 'string' && (ACTIONS as readonly string[]).includes(name);
+}
+
+/**
+ * built_in, custom, or a Refusal: unknown_event when the name is missing, not a string or not
+ * 2 to 40 of a-z, 0-9 and _; reserved_event_name for a reserved name that is not built in.
+ */
 export function classifyEventName(name: unknown): 'built_in' | 'custom' | Refusal {
   if (typeof name !== 'string' || name === '') {
     return new Refusal('unknown_event', 'Name the event in type: a built-in name such as signup, or a custom name of 2 to 40 of a-z, 0-9 and _.');
   }
   if (BUILT_IN.has(name)) return 'built_in';
   if (RESERVED.has(name)) {
-    return new Refusal('reserved_event_name', `"${name}" is a name the service uses itself: choose another custom name.`);
+    return new Refusal('reserved_event_name', `"${name}" is a name the service uses itself: choose another name for your custom event.`);
   }
   if (!CUSTOM_NAME_PATTERN.test(name)) {
-    return new Refusal('unknown_event', `"${name.slice(0, 60)}" is not an event name: custom names are 2 to 40 lowercase letters, digits and underscores.`);
+    return new Refusal('unknown_event', `"${name.slice(0, 60)}" is not an event name: use a built-in name or 2 to 40 lowercase letters, digits and underscores.`);
   }
   return 'custom';
+}
+
+/** The public website endpoint's extra rule: only built-in names; anything else is unknown_event. */
+export function publicEventRefusal(name: string): Refusal | null {
+  if (PUBLIC.has(name)) return null;
+  return new Refusal('unknown_event', `"${name.slice(0, 60)}" is not a built-in event name: custom names are accepted only from servers, with a secret key.`);
 }

@@ -4,6 +4,7 @@
 export const STAGES = ['downloader', 'activated', 'account', 'trial', 'purchaser', 'repeat', 'churned'] as const;
 export type Stage = (typeof STAGES)[number];
 
+/** Display names; the wire and the database carry the lower-case names. */
 export const STAGE_NAMES: Record<Stage, string> = {
   downloader: 'Downloader',
   activated: 'Activated',
@@ -15,49 +16,69 @@ export const STAGE_NAMES: Record<Stage, string> = {
 };
 
 export interface StageSettings {
+  /** false for a web-app workspace: download then moves nobody. */
   downloaderStage: boolean;
+  /** The optional Trial stage, switched on by the workspace. */
   trialStage: boolean;
+  /** Built-in or custom names that also count as activated. */
   activationEvents: readonly string[];
 }
 
-// Low to high; churned sits outside the climb (it is reached only by churning).
-const RANK: Record<Stage, number> = { downloader: 1, activated: 2, account: 3, trial: 4, purchaser: 5, repeat: 6, churned: 5 };
-const PAID: ReadonlySet<Stage> = new Set(['purchaser', 'repeat', 'churned']);
 export const PURCHASE_EVENTS: ReadonlySet<string> = new Set(['purchase', 'credit_purchase']);
 export const CHURN_EVENTS: ReadonlySet<string> = new Set(['churned', 'subscription_cancelled']);
+/** Every built-in name that can move a stage; all others (and every custom name) move nobody. */
+export const STAGE_EVENTS: ReadonlySet<string> = new Set(['download', 'activated', 'signup', 'trial_started', ...PURCHASE_EVENTS, ...CHURN_EVENTS]);
 
-/** Moves up only: never down, and never out of a paid stage. */
-function climb(current: Stage | null, target: Stage): Stage | null {
-  if (current === null) return target;
-  if (PAID.has(current)) return null;
-  return RANK[target] > RANK[current] ? target : null;
+// Low to high. Churned is not on the climb: it is reached only by churning and left only by a purchase.
+const LADDER: readonly Stage[] = ['downloader', 'activated', 'account', 'trial', 'purchaser', 'repeat'];
+const PAID: ReadonlySet<Stage> = new Set(['purchaser', 'repeat', 'churned']);
+
+export function isStage(value: unknown): value is Stage {
+  return typeof value === 'string' && (STAGES as readonly string[]).includes(value);
+}
+
+export function isPaidStage(stage: Stage | null): boolean {
+  return stage !== null && PAID.has(stage);
+}
+
+/** The stages a climbing event aims at: its own, and activated when the workspace counts it as activation. */
+function climbTargets(eventType: string, settings: StageSettings): Stage[] {
+  const targets: Stage[] = [];
+  if (eventType === 'download' && settings.downloaderStage) targets.push('downloader');
+  if (eventType === 'activated' || settings.activationEvents.includes(eventType)) targets.push('activated');
+  if (eventType === 'signup') targets.push('account');
+  if (eventType === 'trial_started' && settings.trialStage) targets.push('trial');
+  return targets;
+}
+
+/** download, activated, signup and trial_started only move a person up, and never out of a paid stage. */
+function climb(current: Stage | null, targets: Stage[]): Stage | null {
+  if (isPaidStage(current)) return null;
+  const from = current === null ? -1 : LADDER.indexOf(current);
+  const best = Math.max(-1, ...targets.map((t) => LADDER.indexOf(t)));
+  return best > from ? LADDER[best] : null;
 }
 
 /**
  * The stage a person enters when eventType arrives, or null when nobody moves.
- * purchasesBefore counts the person's earlier purchases (purchase and credit_purchase alike):
- * with none, a purchase is the first purchase.
+ * purchasesBefore counts the person's earlier purchase and credit_purchase events. "First purchase"
+ * means purchasesBefore is 0, whatever the stage (none included): it makes Purchaser. A later one
+ * makes Repeat; a purchase while Repeat keeps Repeat; from Churned any purchase makes Purchaser.
  */
 export function nextStage(current: Stage | null, eventType: string, settings: StageSettings, purchasesBefore: number): Stage | null {
-  if (PURCHASE_EVENTS.has(eventType)) {
-    if (current === 'churned') return 'purchaser';
-    const target: Stage = purchasesBefore === 0 ? 'purchaser' : 'repeat';
-    return target === current ? null : target === 'purchaser' && current === 'repeat' ? null : target;
-  }
+  if (PURCHASE_EVENTS.has(eventType)) return afterPurchase(current, purchasesBefore);
   if (CHURN_EVENTS.has(eventType)) {
     if (current === 'purchaser' || current === 'repeat') return 'churned';
+    // A trial that ended is not a customer who left.
     if (current === 'trial') return 'account';
     return null;
   }
-  switch (eventType) {
-    case 'download':
-      return settings.downloaderStage ? climb(current, 'downloader') : null;
-    case 'signup':
-      return climb(current, 'account');
-    case 'trial_started':
-      return settings.trialStage ? climb(current, 'trial') : null;
-    case 'activated':
-      return climb(current, 'activated');
-  }
-  return settings.activationEvents.includes(eventType) ? climb(current, 'activated') : null;
+  return climb(current, climbTargets(eventType, settings));
+}
+
+function afterPurchase(current: Stage | null, purchasesBefore: number): Stage | null {
+  if (current === 'churned') return 'purchaser';
+  if (current === 'repeat') return null;
+  const target: Stage = purchasesBefore > 0 ? 'repeat' : 'purchaser';
+  return target === current ? null : target;
 }
