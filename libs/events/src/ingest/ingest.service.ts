@@ -3,7 +3,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { OutboxWriter, Refusal, WorkspaceEntity } from '@app/core';
 import { PeopleRepository } from '@app/people';
-import { Command, EventCommand, parseItem } from '../domain';
+import { Command, EventCommand, parseItem, publicEventRefusal } from '../domain';
 import { TimelineRepository } from '../timeline.repository';
 import { IngestUnit, ItemResult } from './ingest-unit';
 import { IngestRepository } from './ingest.repository';
@@ -35,11 +35,9 @@ export class IngestService {
   ) {}
 
   /** Parses one raw item, with the public door's extra rules. */
-  parse(raw: unknown, options: IngestOptions): Command | Refusal {
-    const command = parseItem(raw, { requireConsentText: options.publicDoor });
-    if (options.publicDoor && !(command instanceof Refusal) && command.kind === 'event' && command.custom) {
-      return new Refusal('unknown_event', `"${command.type}" is not a built-in event name: custom names are accepted only with a secret key.`);
-    }
+  parse(raw: unknown, options: IngestOptions, now = new Date()): Command | Refusal {
+    const command = parseItem(raw, { requireConsentText: options.publicDoor, now });
+    if (options.publicDoor && !(command instanceof Refusal) && command.kind === 'event') return publicEventRefusal(command.type) ?? command;
     return command;
   }
 
@@ -52,7 +50,7 @@ export class IngestService {
     const results: Array<ItemResult | undefined> = raws.map(() => undefined);
     const work: Array<{ index: number; command: Command }> = [];
     raws.forEach((raw, index) => {
-      const command = this.parse(raw, options);
+      const command = this.parse(raw, options, now);
       if (command instanceof Refusal) results[index] = command;
       else if (isExpired(command, now)) results[index] = { ok: true, status: 'expired' }; // writes nothing, not even the person
       else work.push({ index, command });
