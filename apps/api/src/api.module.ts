@@ -4,6 +4,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { AppConfig, CoreModule, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
+import { MessagingApiModule } from '@app/messaging';
 import { loggerModule } from './logger';
 
 @Module({})
@@ -31,6 +32,7 @@ export class ApiModule {
           }),
         }),
         EventsApiModule,
+        MessagingApiModule,
       ],
       providers: [WorkspaceResolver],
     };

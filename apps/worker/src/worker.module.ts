@@ -3,6 +3,7 @@ import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nest
 import type { Job, Queue } from 'bullmq';
 import { AppConfig, CoreModule, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
 import { EventsModule } from '@app/events';
+import { MessagingWorkerModule } from '@app/messaging';
 import { loggerModule } from '../../api/src/logger';
 
 @Processor(QUEUES.sweeps)
@@ -39,6 +40,7 @@ export class WorkerModule {
         loggerModule(config, 'worker'),
         CoreModule.forRoot(config),
         EventsModule,
+        MessagingWorkerModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
       providers: [OutboxRelayService, SweepsProcessor, WorkerStartup],

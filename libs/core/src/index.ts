@@ -23,3 +23,4 @@ export * from './workspaces/origin-rule';
 export * from './workspaces/keys';
 export * from './workspaces/graphql/workspace.resolver';
 export * from './database/prepared';
+export * from './database/migrations';

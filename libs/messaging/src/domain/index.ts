@@ -1,0 +1,6 @@
+export * from './message-input';
+export * from './message-query';
+export * from './markdown';
+export * from './template';
+export * from './email-door';
+export * from './email-webhook';

@@ -1,0 +1,137 @@
+// interface.md "Messages endpoints" (body: the same markup templates use) and decisions.md section 7:
+// Markdown with Liquid variables, rendered to a subject line, HTML and plain text.
+import { randomBytes } from 'node:crypto';
+import { Refusal } from '@app/core';
+import { Context, Liquid, Template } from 'liquidjs';
+import { markdownToHtml, markdownToText } from './markdown';
+import { normalizeSubject } from './message-input';
+
+export interface RenderContext {
+  person: { id: string; name: string | null; email: string | null; fields: Record<string, unknown> };
+  workspace?: Record<string, unknown>;
+}
+
+export interface RenderedMessage {
+  subject: string;
+  html: string;
+  text: string;
+}
+
+/**
+ * Every `{{ … }}` output becomes a slot token while Liquid runs; the values go back in after Markdown,
+ * HTML-escaped in the HTML and as they are in the text, so a value can inject neither HTML nor Markdown.
+ */
+interface Slots {
+  nonce: string;
+  values: string[];
+}
+
+const SLOTS = 'lifeline:slots';
+const MAX_CACHED = 500;
+
+function outputValue(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (Array.isArray(value)) return value.map(outputValue).join('');
+  if (value instanceof Date) return value.toISOString();
+  return String(value);
+}
+
+function toSlot(this: { context: Context }, value: unknown): string {
+  const slots = this.context.getRegister(SLOTS) as Slots | undefined;
+  const text = outputValue(value);
+  if (!slots || text === '') return text;
+  slots.values.push(text);
+  // 'x' is not a hex digit, so one slot's token is never a prefix of another's.
+  return `x${slots.nonce}x${slots.values.length - 1}x`;
+}
+
+function createEngine(): Liquid {
+  const engine = new Liquid({
+    strictFilters: true,
+    strictVariables: false,
+    ownPropertyOnly: true,
+    outputEscape: toSlot,
+    templates: {}, // no file system: a template can never read a file of the server
+    parseLimit: 100_000,
+    renderLimit: 1_000,
+    memoryLimit: 10_000_000,
+  });
+  // Tags that load other templates have nothing to load here; refusing them at parse time says so early.
+  for (const tag of ['include', 'render', 'layout', 'block']) delete engine.tags[tag];
+  return engine;
+}
+
+const engine = createEngine();
+const parsed = new Map<string, Template[]>();
+
+function parse(source: string): Template[] {
+  const hit = parsed.get(source);
+  if (hit) return hit;
+  const templates = engine.parse(source);
+  if (parsed.size >= MAX_CACHED) parsed.delete(parsed.keys().next().value as string);
+  parsed.set(source, templates);
+  return templates;
+}
+
+function liquidRefusal(part: 'subject' | 'body', error: unknown): Refusal {
+  const detail = (error instanceof Error ? error.message : String(error)).split('\n')[0].replace(/\.$/, '');
+  return new Refusal('invalid_field', `Fix the Liquid in the ${part} (${detail}), then send it again.`);
+}
+
+/** null when subject and body both parse as Liquid with known tags and filters. */
+export function validateTemplate(subject: string, body: string): Refusal | null {
+  for (const [part, source] of [['subject', subject], ['body', body]] as const) {
+    try {
+      parse(source);
+    } catch (error) {
+      return liquidRefusal(part, error);
+    }
+  }
+  return null;
+}
+
+async function renderLiquid(part: 'subject' | 'body', source: string, scope: object): Promise<{ output: string; slots: Slots }> {
+  const slots: Slots = { nonce: randomBytes(6).toString('hex'), values: [] };
+  try {
+    const context = new Context(scope, engine.options, {}, { liquid: engine });
+    context.setRegister(SLOTS, slots);
+    const output = (await engine.render(parse(source), context)) as string;
+    return { output, slots };
+  } catch (error) {
+    throw liquidRefusal(part, error);
+  }
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+function fillSlots(text: string, slots: Slots, encode: (value: string) => string): string {
+  return text.replace(new RegExp(`x${slots.nonce}x(\\d+)x`, 'g'), (_, i: string) => encode(slots.values[Number(i)] ?? ''));
+}
+
+function scopeOf(context: RenderContext): object {
+  const name = context.person.name ?? '';
+  return {
+    person: { ...context.person, name, first_name: name.trim().split(/\s+/)[0] ?? '', fields: context.person.fields ?? {} },
+    workspace: context.workspace ?? {},
+  };
+}
+
+/**
+ * Liquid first (unknown filters refused, a missing variable renders empty), then Markdown.
+ * Throws Refusal('invalid_field') when Liquid fails while rendering (for example over its time limit).
+ */
+export async function renderMessage(message: { subject: string; body: string }, context: RenderContext): Promise<RenderedMessage> {
+  const scope = scopeOf(context);
+  const subject = await renderLiquid('subject', message.subject, scope);
+  const body = await renderLiquid('body', message.body, scope);
+  const same = (value: string) => value;
+  return {
+    subject: normalizeSubject(fillSlots(subject.output, subject.slots, same)),
+    html: fillSlots(markdownToHtml(body.output), body.slots, escapeHtml).trim(),
+    text: fillSlots(markdownToText(body.output), body.slots, same),
+  };
+}

@@ -1,0 +1,99 @@
+// interface.md "Inbound doors", the email row; decisions.md section 7: the provider's webhook sets a
+// sent message's status, and a received email records a reply (direction in, engaged, email_in).
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppConfig, CONFIG, newId, OutboxWriter, Refusal } from '@app/core';
+import { emailDoorCommand, htmlToText, IncomingHeaders, mergeStatus, verifyEmailWebhook } from './domain';
+import { MessagesRepository } from './messages.repository';
+import { EMAIL_PROVIDER } from './messaging.tokens';
+import { EmailProvider, ResendEmailProvider } from './providers';
+
+const DOOR = 'email';
+
+@Injectable()
+export class EmailDoorService {
+  private readonly logger = new Logger('EmailDoor');
+
+  constructor(
+    private readonly messages: MessagesRepository,
+    private readonly outbox: OutboxWriter,
+    @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async receive(raw: Buffer | undefined, headers: IncomingHeaders): Promise<{ ok: true; status: string }> {
+    const secret = this.config.emailWebhookSecret;
+    if (!secret) throw new Refusal('not_found', 'The email door is off: set EMAIL_WEBHOOK_SECRET to turn it on.');
+    const verified = verifyEmailWebhook(secret, Buffer.isBuffer(raw) ? raw.toString('utf8') : '', headers);
+    if (verified instanceof Refusal) throw verified;
+    const command = emailDoorCommand(verified.payload);
+    if (command.kind === 'ignored') return this.once(verified.webhookId, async () => 'ignored');
+    if (command.kind === 'status') {
+      return this.once(verified.webhookId, async (m) => {
+        const message = await this.messages.byProviderIdForUpdate(m, command.providerId);
+        if (!message) return 'ignored';
+        const status = mergeStatus(message.status, command.status);
+        if (status !== message.status) await this.messages.setStatus(m, message.workspace_id, message.id, status, new Date());
+        return 'recorded';
+      });
+    }
+    // A reply: Resend's webhook names the email; its body and In-Reply-To are fetched before the transaction.
+    let text = command.text;
+    let inReplyTo = command.inReplyToProviderId;
+    if (command.bodyMissing && this.provider instanceof ResendEmailProvider) {
+      const fetched = await this.provider.fetchReceivedEmail(command.providerId).catch((error: Error) => {
+        this.logger.warn(`could not fetch received email ${command.providerId}: ${error.message}`);
+        return null;
+      });
+      text = fetched?.text ?? (fetched?.html ? htmlToText(fetched.html) : text);
+      const header = fetched?.headers['in-reply-to'];
+      if (!inReplyTo && typeof header === 'string') inReplyTo = header.replace(/[<>]/g, '');
+    }
+    const answered = (inReplyTo ? await this.messages.answered([inReplyTo]) : null) ?? (await this.messages.latestSentTo(command.from));
+    return this.once(verified.webhookId, async (m) => {
+      if (!answered) return 'ignored';
+      const person = await this.messages.lockPerson(m, answered.workspace_id, answered.person_id);
+      if (!person) return 'ignored';
+      const id = newId('msg');
+      const at = new Date();
+      await this.messages.insert(m, {
+        workspaceId: answered.workspace_id,
+        id,
+        personId: person.id,
+        direction: 'in',
+        at,
+        subject: command.subject,
+        text,
+        html: null,
+        templateId: null,
+        sendState: 'received',
+        address: command.from,
+      });
+      await this.messages.markEngaged(m, answered.workspace_id, person.id, at);
+      await this.outbox.write(m, [
+        {
+          workspaceId: answered.workspace_id,
+          kind: 'email_in',
+          personId: person.id,
+          payload: {
+            at: at.toISOString(),
+            data: {
+              email_in: { message: { id, subject: command.subject, text } },
+              event: { event: 'email_received', id, occurred_at: at.toISOString() },
+            },
+          },
+        },
+      ]);
+      return 'recorded';
+    });
+  }
+
+  /** Replays of the same webhook id change nothing: the receipt and the change commit together. */
+  private async once(webhookId: string, work: (m: import('typeorm').EntityManager) => Promise<string>): Promise<{ ok: true; status: string }> {
+    const status = await this.messages.transaction(async (m) => {
+      if (!(await this.messages.takeReceipt(m, DOOR, webhookId))) return 'replayed';
+      return work(m);
+    });
+    if (status === 'recorded') this.outbox.kick();
+    return { ok: true, status };
+  }
+}

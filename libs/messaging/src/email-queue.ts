@@ -1,0 +1,49 @@
+// The api's side of the email queue: hands a stored message to the worker and waits, with a bound,
+// for it to leave, so a slow provider never holds a request for long (decisions.md section 7).
+import { InjectQueue } from '@nestjs/bullmq';
+import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Queue, QueueEvents } from 'bullmq';
+import { AppConfig, bullConnection, CONFIG, QUEUES } from '@app/core';
+import { SEND_ATTEMPTS, SEND_EMAIL_JOB, SEND_WAIT_MS, SendEmailJob, SendEmailResult } from './jobs/email.job';
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
+}
+
+export function enqueueOptions(messageId: string) {
+  return { jobId: messageId, attempts: SEND_ATTEMPTS, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: { age: 3_600 }, removeOnFail: { age: 86_400 } };
+}
+
+@Injectable()
+export class EmailQueue implements OnModuleDestroy {
+  private readonly logger = new Logger('EmailQueue');
+  private events: QueueEvents | null = null;
+  readonly enabled: boolean;
+
+  constructor(
+    @InjectQueue(QUEUES.email) private readonly queue: Queue<SendEmailJob, SendEmailResult>,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {
+    this.enabled = !!(config.smtpUrl || config.resendApiKey);
+  }
+
+  /** The provider's id once the email left, or null when it did not leave within the wait (it still will). */
+  async sendAndWait(job: SendEmailJob): Promise<string | null> {
+    try {
+      this.events ??= new QueueEvents(QUEUES.email, { connection: bullConnection(this.config.redisUrl), prefix: this.config.redisPrefix });
+      const started = Date.now();
+      await within(this.events.waitUntilReady(), SEND_WAIT_MS);
+      const added = await within(this.queue.add(SEND_EMAIL_JOB, job, enqueueOptions(job.messageId)), SEND_WAIT_MS);
+      const result = await added.waitUntilFinished(this.events, Math.max(1, SEND_WAIT_MS - (Date.now() - started)));
+      return result?.providerId ?? null;
+    } catch (error) {
+      // Redis down or a slow provider: the message stays queued and the worker's sweep sends it.
+      this.logger.warn(`email ${job.messageId} not confirmed yet: ${(error as Error).message}`);
+      return null;
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.events?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,15 @@
+// The email queue's job: one message to send. Producer (api) and processor (worker) share it.
+export const SEND_EMAIL_JOB = 'send-email';
+
+export interface SendEmailJob {
+  workspaceId: string;
+  messageId: string;
+}
+
+export interface SendEmailResult {
+  providerId: string | null;
+}
+
+/** How long the api waits for the worker before answering without providerId (the email still leaves). */
+export const SEND_WAIT_MS = 5_000;
+export const SEND_ATTEMPTS = 3;

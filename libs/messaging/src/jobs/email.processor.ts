@@ -1,0 +1,70 @@
+// The worker's side: claim the message, send it through the provider, record the outcome. A claim is
+// taken before sending, so a message never leaves twice (a retry, the sweep and a second worker alike).
+import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Inject, Logger, OnModuleInit } from '@nestjs/common';
+import type { Job, Queue } from 'bullmq';
+import { AppConfig, CONFIG, QUEUES, SweepRegistry } from '@app/core';
+import { EmailProvider } from '../providers';
+import { enqueueOptions } from '../email-queue';
+import { MessagesRepository } from '../messages.repository';
+import { EMAIL_PROVIDER } from '../messaging.tokens';
+import { SEND_EMAIL_JOB, SendEmailJob, SendEmailResult } from './email.job';
+
+const STALE_QUEUED_MS = 60_000;
+const STALE_SENDING_MS = 10 * 60_000;
+
+@Processor(QUEUES.email)
+export class EmailProcessor extends WorkerHost implements OnModuleInit {
+  private readonly logger = new Logger('EmailProcessor');
+
+  constructor(
+    private readonly messages: MessagesRepository,
+    @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
+    @Inject(CONFIG) private readonly config: AppConfig,
+    @InjectQueue(QUEUES.email) private readonly queue: Queue<SendEmailJob, SendEmailResult>,
+    private readonly sweeps: SweepRegistry,
+  ) {
+    super();
+  }
+
+  onModuleInit(): void {
+    this.sweeps.register('unsent-email', () => this.requeueStale());
+  }
+
+  async process(job: Job<SendEmailJob, SendEmailResult>): Promise<SendEmailResult> {
+    const { workspaceId, messageId } = job.data;
+    const message = await this.messages.claim(workspaceId, messageId);
+    if (!message) return { providerId: (await this.messages.sendState(workspaceId, messageId))?.provider_id ?? null };
+    if (!this.provider) {
+      await this.messages.markFailed(workspaceId, messageId, 'No email provider is configured (SMTP_URL or RESEND_API_KEY).');
+      return { providerId: null };
+    }
+    try {
+      const { providerId } = await this.provider.send({
+        from: this.config.emailFrom,
+        to: message.address,
+        subject: message.subject,
+        html: message.html ?? '',
+        text: message.text,
+        headers: { 'X-Lifeline-Message': messageId },
+      });
+      await this.messages.markSent(workspaceId, messageId, providerId);
+      return { providerId };
+    } catch (error) {
+      const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      if (last) await this.messages.markFailed(workspaceId, messageId, (error as Error).message);
+      else await this.messages.release(workspaceId, messageId);
+      throw error;
+    }
+  }
+
+  /** Messages whose job was lost (Redis down when they were stored) go back on the queue. */
+  private async requeueStale(): Promise<number> {
+    const stale = await this.messages.waitingSince(new Date(Date.now() - STALE_QUEUED_MS), 500);
+    for (const row of stale) {
+      await this.queue.add(SEND_EMAIL_JOB, { workspaceId: row.workspace_id, messageId: row.id }, enqueueOptions(row.id));
+    }
+    const interrupted = await this.messages.failInterrupted(new Date(Date.now() - STALE_SENDING_MS), 'The worker stopped while sending; it is unknown whether the email left.');
+    return stale.length + interrupted;
+  }
+}

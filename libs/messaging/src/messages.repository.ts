@@ -1,0 +1,244 @@
+// The only code here that queries messages, their timeline rows and the email door's receipts.
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { PeopleRepository, PersonRow } from '@app/people';
+import type { MessageCursor } from './domain/message-query';
+import type { MessageStatus } from './domain';
+
+export type SendState = 'stored' | 'queued' | 'sending' | 'sent' | 'failed' | 'received';
+
+export interface MessageWrite {
+  workspaceId: string;
+  id: string;
+  personId: string;
+  direction: 'in' | 'out';
+  at: Date;
+  subject: string;
+  text: string;
+  html: string | null;
+  templateId: string | null;
+  sendState: SendState;
+  address: string;
+}
+
+/** A message with its person, as pages and threads show it. */
+export interface MessageRead {
+  id: string;
+  direction: 'in' | 'out';
+  at: Date;
+  at_key: string;
+  subject: string;
+  text: string;
+  provider_id: string | null;
+  status: MessageStatus | null;
+  address: string | null;
+  person_id: string;
+  person_name: string | null;
+  person_email: string | null;
+}
+
+export interface OutgoingRow {
+  workspace_id: string;
+  id: string;
+  person_id: string;
+  subject: string;
+  text: string;
+  html: string | null;
+  address: string;
+  send_state: SendState;
+  provider_id: string | null;
+}
+
+export interface PageFilter {
+  personId?: string;
+  direction?: 'in' | 'out';
+  since?: Date;
+  until?: Date;
+  cursor?: MessageCursor;
+  limit: number;
+}
+
+const PERSON_COLUMNS = `workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, first_touch_at, created_at, merged_into`;
+const READ = `SELECT m.id, m.direction, m.at, to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at_key,
+       m.subject, m.text, m.provider_id, m.status, m.address, m.person_id, p.name AS person_name, p.email AS person_email
+  FROM messages m JOIN people p ON p.workspace_id = m.workspace_id AND p.id = m.person_id`;
+const OUTGOING = `workspace_id, id, person_id, subject, text, html, address, send_state, provider_id`;
+
+@Injectable()
+export class MessagesRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly people: PeopleRepository,
+  ) {}
+
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /**
+   * Takes the ingest's advisory locks on every identity key of the person (so no post merges or
+   * rewrites them meanwhile) and reads the person as they now are, following merges.
+   */
+  async lockPerson(m: EntityManager, workspaceId: string, personId: string): Promise<PersonRow | null> {
+    let current = personId;
+    for (let hop = 0; hop < 10; hop++) {
+      const keys: Array<{ key: string }> = await m.query(
+        `SELECT kind || ':' || value AS key FROM identities WHERE workspace_id = $1 AND person_id = $2`,
+        [workspaceId, current],
+      );
+      await this.people.lockKeys(m, workspaceId, keys.map((k) => k.key));
+      const [row] = await m.query(`SELECT ${PERSON_COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2`, [workspaceId, current]);
+      if (!row) return null;
+      if (!row.merged_into) return row;
+      current = row.merged_into;
+    }
+    return null;
+  }
+
+  /** The message and its row on the person's timeline (the same id). */
+  async insert(m: EntityManager, w: MessageWrite): Promise<void> {
+    await m.query(
+      `INSERT INTO messages (workspace_id, id, person_id, direction, at, subject, text, html, template_id, send_state, address)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [w.workspaceId, w.id, w.personId, w.direction, w.at.toISOString(), w.subject, w.text, w.html, w.templateId, w.sendState, w.address],
+    );
+    await m.query(
+      `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [w.workspaceId, w.id, w.at.toISOString(), w.personId, w.direction === 'out' ? 'email_sent' : 'email_received', w.subject.slice(0, 500) || null],
+    );
+  }
+
+  /** decisions.md section 4: a reply makes the person engaged; the earliest engagement stays. */
+  async markEngaged(m: EntityManager, workspaceId: string, personId: string, at: Date): Promise<void> {
+    await m.query(
+      `UPDATE people SET engaged_at = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND (engaged_at IS NULL OR engaged_at > $3)`,
+      [workspaceId, personId, at.toISOString()],
+    );
+  }
+
+  async page(workspaceId: string, f: PageFilter): Promise<MessageRead[]> {
+    const where = ['m.workspace_id = $1'];
+    const args: unknown[] = [workspaceId];
+    if (f.personId) where.push(`m.person_id = $${args.push(f.personId)}`);
+    if (f.direction) where.push(`m.direction = $${args.push(f.direction)}`);
+    if (f.since) where.push(`m.at >= $${args.push(f.since.toISOString())}`);
+    if (f.until) where.push(`m.at <= $${args.push(f.until.toISOString())}`);
+    if (f.cursor) where.push(`(m.at, m.id) < ($${args.push(f.cursor.at)}::timestamptz, $${args.push(f.cursor.id)})`);
+    args.push(f.limit);
+    return this.dataSource.query(`${READ} WHERE ${where.join(' AND ')} ORDER BY m.at DESC, m.id DESC LIMIT $${args.length}`, args);
+  }
+
+  /** The person's latest messages, newest first. */
+  thread(workspaceId: string, personId: string, limit: number): Promise<MessageRead[]> {
+    return this.dataSource.query(`${READ} WHERE m.workspace_id = $1 AND m.person_id = $2 ORDER BY m.at DESC, m.id DESC LIMIT $3`, [
+      workspaceId,
+      personId,
+      limit,
+    ]);
+  }
+
+  async sendState(workspaceId: string, id: string): Promise<Pick<OutgoingRow, 'send_state' | 'provider_id'> | null> {
+    const [row] = await this.dataSource.query(`SELECT send_state, provider_id FROM messages WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    return row ?? null;
+  }
+
+  /** Claims a queued message for sending; null when it is not queued (already claimed, sent or failed). */
+  async claim(workspaceId: string, id: string): Promise<OutgoingRow | null> {
+    const [rows] = await this.dataSource.query(
+      `UPDATE messages SET send_state = 'sending', sending_since = now()
+        WHERE workspace_id = $1 AND id = $2 AND send_state = 'queued' RETURNING ${OUTGOING}`,
+      [workspaceId, id],
+    );
+    return rows[0] ?? null;
+  }
+
+  async markSent(workspaceId: string, id: string, providerId: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE messages SET send_state = 'sent', provider_id = $3, send_error = NULL WHERE workspace_id = $1 AND id = $2 AND send_state = 'sending'`,
+      [workspaceId, id, providerId],
+    );
+  }
+
+  /** Gives a claimed message back to the queue after an attempt that will be retried. */
+  async release(workspaceId: string, id: string): Promise<void> {
+    await this.dataSource.query(`UPDATE messages SET send_state = 'queued', sending_since = NULL WHERE workspace_id = $1 AND id = $2 AND send_state = 'sending'`, [
+      workspaceId,
+      id,
+    ]);
+  }
+
+  async markFailed(workspaceId: string, id: string, error: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE messages SET send_state = 'failed', send_error = $3 WHERE workspace_id = $1 AND id = $2 AND send_state = 'sending'`,
+      [workspaceId, id, error.slice(0, 1000)],
+    );
+  }
+
+  /** Queued messages older than `before`: their job was lost (Redis down at enqueue) or is late. */
+  waitingSince(before: Date, limit: number): Promise<Array<{ workspace_id: string; id: string }>> {
+    return this.dataSource.query(
+      `SELECT workspace_id, id FROM messages WHERE send_state = 'queued' AND created_at < $1 ORDER BY created_at LIMIT $2`,
+      [before.toISOString(), limit],
+    );
+  }
+
+  /**
+   * A claim older than `before` means the worker stopped mid-send. Whether the email left is unknown,
+   * and sending again could send it twice, so it is recorded as failed.
+   */
+  async failInterrupted(before: Date, error: string): Promise<number> {
+    const [, count]: [unknown[], number] = await this.dataSource.query(
+      `UPDATE messages SET send_state = 'failed', send_error = $2 WHERE send_state = 'sending' AND sending_since < $1`,
+      [before.toISOString(), error],
+    );
+    return count;
+  }
+
+  /** Locks the outgoing message the provider knows by this id. */
+  async byProviderIdForUpdate(m: EntityManager, providerId: string): Promise<{ workspace_id: string; id: string; status: MessageStatus | null } | null> {
+    const [row] = await m.query(
+      `SELECT workspace_id, id, status FROM messages WHERE provider_id = $1 AND direction = 'out' ORDER BY at DESC LIMIT 1 FOR UPDATE`,
+      [providerId],
+    );
+    return row ?? null;
+  }
+
+  async setStatus(m: EntityManager, workspaceId: string, id: string, status: MessageStatus, at: Date): Promise<void> {
+    await m.query(`UPDATE messages SET status = $3, status_at = $4 WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, status, at.toISOString()]);
+  }
+
+  /** The outgoing message a reply names: by the provider's id, its Message-ID, or our own id. */
+  async answered(ids: string[]): Promise<{ workspace_id: string; id: string; person_id: string } | null> {
+    if (ids.length === 0) return null;
+    const bracketed = ids.map((id) => `<${id}>`);
+    const local = ids.map((id) => id.split('@')[0]);
+    const [row] = await this.dataSource.query(
+      `SELECT workspace_id, id, person_id FROM messages
+        WHERE direction = 'out' AND (provider_id = ANY($1::text[]) OR provider_id = ANY($2::text[]) OR provider_id = ANY($3::text[]) OR id = ANY($3::text[]))
+        ORDER BY at DESC LIMIT 1`,
+      [ids, bracketed, local],
+    );
+    return row ?? null;
+  }
+
+  /** The most recent email sent to this address, in any workspace. */
+  async latestSentTo(address: string): Promise<{ workspace_id: string; id: string; person_id: string } | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT workspace_id, id, person_id FROM messages WHERE address = $1 AND direction = 'out' ORDER BY at DESC LIMIT 1`,
+      [address],
+    );
+    return row ?? null;
+  }
+
+  /** Replay protection of a door: false when this webhook id was already taken. */
+  async takeReceipt(m: EntityManager, door: string, webhookId: string): Promise<boolean> {
+    const rows: unknown[] = await m.query(`INSERT INTO door_receipts (door, webhook_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`, [door, webhookId]);
+    return rows.length === 1;
+  }
+
+  async deleteReceipts(door: string, before: Date): Promise<number> {
+    const [, count]: [unknown[], number] = await this.dataSource.query(`DELETE FROM door_receipts WHERE door = $1 AND received_at < $2`, [door, before.toISOString()]);
+    return count;
+  }
+}

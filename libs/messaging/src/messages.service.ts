@@ -1,0 +1,148 @@
+// interface.md "Messages endpoints": send (the engaged rule, templates, the timeline row), page and thread.
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AppConfig, AuthContext, CONFIG, newId, OutboxWriter, Refusal } from '@app/core';
+import { PeopleReadRepository, PersonRow } from '@app/people';
+import { encodeCursor, parseMessageQuery, parseSendMessage, renderMessage, validateTemplate } from './domain';
+import { EmailQueue } from './email-queue';
+import { MessageRead, MessagesRepository } from './messages.repository';
+import { TemplatesRepository } from './templates.repository';
+
+export interface MessageView {
+  id: string;
+  direction: 'in' | 'out';
+  at: string;
+  person: { id: string; name: string; email: string };
+  subject: string;
+  text: string;
+  providerId?: string;
+  status?: string;
+}
+
+export function messageView(row: MessageRead): MessageView {
+  return {
+    id: row.id,
+    direction: row.direction,
+    at: new Date(row.at).toISOString(),
+    person: { id: row.person_id, name: row.person_name ?? '', email: row.person_email ?? '' },
+    subject: row.subject,
+    text: row.text,
+    ...(row.provider_id ? { providerId: row.provider_id } : {}),
+    ...(row.status ? { status: row.status } : {}),
+  };
+}
+
+const THREAD_LIMIT = 500;
+
+@Injectable()
+export class MessagesService {
+  private readonly logger = new Logger('Messages');
+
+  constructor(
+    private readonly messages: MessagesRepository,
+    private readonly templates: TemplatesRepository,
+    private readonly people: PeopleReadRepository,
+    private readonly outbox: OutboxWriter,
+    private readonly queue: EmailQueue,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async send(auth: AuthContext, raw: unknown): Promise<{ ok: true; id: string; providerId?: string }> {
+    const input = parseSendMessage(raw);
+    if (input instanceof Refusal) throw input;
+    let source: { subject: string; body: string; templateId: string | null };
+    if (input.template) {
+      const template = await this.templates.byIdOrName(auth.workspaceId, input.template);
+      if (!template) throw new Refusal('unknown_template', `No template has the name or id "${input.template.slice(0, 80)}": create it first or check the name.`);
+      // A subject or body sent beside a template overrides the template's own.
+      source = { subject: input.subject ?? template.subject, body: input.body ?? template.body, templateId: template.id };
+    } else {
+      source = { subject: input.subject!, body: input.body!, templateId: null };
+    }
+    const invalid = validateTemplate(source.subject, source.body);
+    if (invalid) throw invalid;
+    const found = await this.findPerson(auth.workspaceId, input.to);
+    const rendered = await renderMessage(
+      { subject: source.subject, body: source.body },
+      { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} } },
+    );
+    const id = newId('msg');
+    const at = new Date();
+    const queued = this.queue.enabled;
+    await this.messages.transaction(async (m) => {
+      // Locks the person's identity keys so a concurrent merge cannot strand the message.
+      const person = await this.messages.lockPerson(m, auth.workspaceId, found.id);
+      if (!person) throw new Refusal('no_such_person', 'That person no longer exists: check the address or id.');
+      await this.messages.insert(m, {
+        workspaceId: auth.workspaceId,
+        id,
+        personId: person.id,
+        direction: 'out',
+        at,
+        subject: rendered.subject,
+        text: rendered.text,
+        html: rendered.html,
+        templateId: source.templateId,
+        sendState: queued ? 'queued' : 'stored',
+        address: person.email!,
+      });
+      await this.outbox.write(m, [
+        {
+          workspaceId: auth.workspaceId,
+          kind: 'event',
+          personId: person.id,
+          payload: { at: at.toISOString(), data: { event: { event: 'email_sent', id, occurred_at: at.toISOString() } } },
+        },
+      ]);
+    });
+    this.outbox.kick();
+    if (!queued) return { ok: true, id };
+    const providerId = await this.queue.sendAndWait({ workspaceId: auth.workspaceId, messageId: id });
+    return providerId ? { ok: true, id, providerId } : { ok: true, id };
+  }
+
+  /** Refusals in the spec's order: who, then an address, then the engaged rule. */
+  private async findPerson(workspaceId: string, to: { kind: 'email'; email: string } | { kind: 'id'; id: string }): Promise<PersonRow> {
+    const person = to.kind === 'email' ? await this.people.byEmail(workspaceId, to.email) : await this.people.byId(workspaceId, to.id);
+    if (!person) throw new Refusal('no_such_person', 'No record has that address or id: check it, or record the person first.');
+    if (!person.email) throw new Refusal('no_email', 'That person has no email address: identify them with one first.');
+    if (!person.engaged_at) {
+      throw new Refusal('not_engaged', 'Email goes only to people who bought, signed up, wrote in, replied or joined a list; this person has done none of these.');
+    }
+    return person;
+  }
+
+  async page(auth: AuthContext, query: Record<string, unknown>) {
+    const parsed = parseMessageQuery(query);
+    if (parsed instanceof Refusal) throw parsed;
+    let personId: string | undefined;
+    if (parsed.person) {
+      const person = parsed.person.includes('@') ? await this.people.byEmail(auth.workspaceId, parsed.person) : await this.people.byId(auth.workspaceId, parsed.person);
+      if (!person) return { ok: true as const, messages: [] };
+      personId = person.id;
+    }
+    const rows = await this.messages.page(auth.workspaceId, {
+      personId,
+      direction: parsed.direction,
+      since: parsed.since,
+      until: parsed.until,
+      cursor: parsed.cursor,
+      limit: parsed.limit + 1,
+    });
+    const more = rows.length > parsed.limit;
+    const shown = rows.slice(0, parsed.limit);
+    const last = shown[shown.length - 1];
+    return {
+      ok: true as const,
+      messages: shown.map(messageView),
+      ...(more && last ? { nextCursor: encodeCursor(new Date(last.at), last.id) } : {}),
+    };
+  }
+
+  async thread(auth: AuthContext, who: string) {
+    const decoded = decodeURIComponent(who);
+    const person = decoded.includes('@') ? await this.people.byEmail(auth.workspaceId, decoded) : await this.people.byId(auth.workspaceId, decoded);
+    if (!person) throw new Refusal('no_such_person', 'No record has that address or id: check it.');
+    const rows = await this.messages.thread(auth.workspaceId, person.id, THREAD_LIMIT);
+    return { ok: true as const, person: person.id, messages: rows.reverse().map(messageView) };
+  }
+}

@@ -1,0 +1,3 @@
+export * from './email-provider';
+export * from './smtp.provider';
+export * from './resend.provider';
