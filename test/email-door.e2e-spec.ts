@@ -1,0 +1,129 @@
+// interface.md "Inbound doors" (the email row) and decisions.md section 7: Standard Webhooks
+// signatures; delivery, open, click, bounce and complaint set a sent message's status; a received
+// email records a reply (direction in, engaged, email_in); replays of a webhook id change nothing.
+import { Webhook } from 'standardwebhooks';
+import { SMTPServer } from 'smtp-server';
+import { CreatedWorkspace, freePort } from '@app/core';
+import { startApp, TestApp } from './harness';
+
+const SECRET = 'whsec_' + Buffer.from('lifeline-email-door-test-secret').toString('base64');
+let t: TestApp;
+let ws: CreatedWorkspace;
+let smtp: SMTPServer;
+let n = 0;
+
+function signed(payload: unknown, secret = SECRET, id = `msg_${++n}`) {
+  const body = JSON.stringify(payload);
+  const timestamp = new Date();
+  const signature = new Webhook(secret).sign(id, timestamp, body);
+  return { raw: body, headers: { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(timestamp.getTime() / 1000)), 'webhook-signature': signature } };
+}
+const door = (s: { raw: string; headers: Record<string, string> }) => t.request('POST', '/api/webhooks/email', { raw: s.raw, headers: s.headers });
+
+beforeAll(async () => {
+  const port = await freePort();
+  smtp = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], onData: (stream, _s, cb) => stream.on('data', () => undefined).on('end', () => cb()) });
+  await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
+  t = await startApp({ worker: true, env: { EMAIL_WEBHOOK_SECRET: SECRET, SMTP_URL: `smtp://127.0.0.1:${port}` } });
+});
+afterAll(async () => {
+  await t.close();
+  await new Promise<void>((r) => smtp.close(() => r()));
+});
+beforeEach(async () => {
+  ws = await t.workspace();
+});
+
+async function sentMessage(email: string) {
+  await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'signup', email } });
+  const answer = await t.request('POST', '/api/v1/messages', { key: ws.secretKey, body: { to: email, subject: 'Hello there', body: 'First note' } });
+  expect(answer.body.providerId).toBeTruthy();
+  return answer.body as { id: string; providerId: string };
+}
+const status = async (id: string) => (await t.db.query(`SELECT status FROM messages WHERE id = $1`, [id]))[0].status;
+
+it('delivered, opened, clicked set the status; a late delivered does not undo opened; bounced wins', async () => {
+  const sent = await sentMessage('s@example.com');
+  const post = (type: string) => door(signed({ type, created_at: new Date().toISOString(), data: { email_id: sent.providerId } }));
+  expect((await post('email.delivered')).body).toEqual({ ok: true, status: 'recorded' });
+  expect(await status(sent.id)).toBe('delivered');
+  await post('email.opened');
+  await post('email.delivered');
+  expect(await status(sent.id)).toBe('opened');
+  await post('email.clicked');
+  expect(await status(sent.id)).toBe('clicked');
+  await post('email.bounced');
+  expect(await status(sent.id)).toBe('bounced');
+  const page = await t.request('GET', '/api/v1/messages', { key: ws.secretKey });
+  expect(page.body.messages[0]).toMatchObject({ id: sent.id, providerId: sent.providerId, status: 'bounced' });
+});
+
+it('complained sets the status', async () => {
+  const sent = await sentMessage('c@example.com');
+  await door(signed({ type: 'email.complained', data: { email_id: sent.providerId } }));
+  expect(await status(sent.id)).toBe('complained');
+});
+
+it('a bad signature answers 401 invalid_signature and writes nothing', async () => {
+  const sent = await sentMessage('b@example.com');
+  const forged = signed({ type: 'email.delivered', data: { email_id: sent.providerId } }, 'whsec_' + Buffer.from('someone-else').toString('base64'));
+  const answer = await door(forged);
+  expect(answer.status).toBe(401);
+  expect(answer.body.error).toBe('invalid_signature');
+  const tampered = signed({ type: 'email.delivered', data: { email_id: sent.providerId } });
+  tampered.raw = tampered.raw.replace('delivered', 'clicked');
+  expect((await door(tampered)).status).toBe(401);
+  expect((await door({ raw: '{}', headers: {} })).status).toBe(401);
+  expect(await status(sent.id)).toBeNull();
+});
+
+it('a replay of the same webhook id changes nothing', async () => {
+  const sent = await sentMessage('r@example.com');
+  const opened = signed({ type: 'email.opened', data: { email_id: sent.providerId } });
+  await door(opened);
+  await door(signed({ type: 'email.bounced', data: { email_id: sent.providerId } }));
+  const replay = await door(opened);
+  expect(replay.status).toBe(200);
+  expect(replay.body).toEqual({ ok: true, status: 'replayed' });
+  expect(await status(sent.id)).toBe('bounced');
+});
+
+it('a received email records a reply: direction in, the person engaged, email_in fired; its replay adds nothing', async () => {
+  await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'pageview', email: 'quiet@example.com' } });
+  await t.db.query(`UPDATE people SET engaged_at = now() WHERE workspace_id = $1`, [ws.workspace.id]);
+  const sent = await sentMessage('quiet@example.com');
+  await t.db.query(`UPDATE people SET engaged_at = NULL WHERE workspace_id = $1`, [ws.workspace.id]);
+  const reply = signed({
+    type: 'email.received',
+    data: { email_id: 'inbound-1', from: 'Quiet Person <Quiet@Example.com>', to: ['hello@lifeline.test'], subject: 'Re: Hello there', text: 'Thanks, got it!', in_reply_to: sent.providerId },
+  });
+  expect((await door(reply)).body).toEqual({ ok: true, status: 'recorded' });
+  expect((await door(reply)).body).toEqual({ ok: true, status: 'replayed' });
+  const thread = await t.request('GET', '/api/v1/people/quiet@example.com/messages', { key: ws.secretKey });
+  expect(thread.body.messages.map((m: { direction: string; subject: string; text: string }) => [m.direction, m.subject])).toEqual([
+    ['out', 'Hello there'],
+    ['in', 'Re: Hello there'],
+  ]);
+  expect(thread.body.messages[1].text).toBe('Thanks, got it!');
+  const [person] = await t.db.query(`SELECT engaged_at FROM people WHERE workspace_id = $1`, [ws.workspace.id]);
+  expect(person.engaged_at).not.toBeNull();
+  const [happening] = await t.db.query(`SELECT kind, payload FROM outbox WHERE workspace_id = $1 AND kind = 'email_in'`, [ws.workspace.id]);
+  expect(happening.payload.data.email_in.message).toMatchObject({ subject: 'Re: Hello there', text: 'Thanks, got it!' });
+  const timeline = await t.db.query(`SELECT type FROM events WHERE workspace_id = $1 AND type = 'email_received'`, [ws.workspace.id]);
+  expect(timeline).toHaveLength(1);
+});
+
+it('an event type the door does not map answers ignored', async () => {
+  expect((await door(signed({ type: 'domain.updated', data: { id: 'x' } }))).body).toEqual({ ok: true, status: 'ignored' });
+});
+
+it('with EMAIL_WEBHOOK_SECRET unset the door answers 404', async () => {
+  const off = await startApp();
+  try {
+    const answer = await off.request('POST', '/api/webhooks/email', { raw: '{}', headers: {} });
+    expect(answer.status).toBe(404);
+    expect(answer.body.error).toBe('not_found');
+  } finally {
+    await off.close();
+  }
+});
