@@ -199,3 +199,23 @@ describe("with Resend's API (a local stand-in)", () => {
     expect(post.body).toMatchObject({ to: ['r@example.com'], subject: 'Via Resend', text: expect.stringContaining('Hello there'), html: expect.stringContaining('Hello there') });
   });
 });
+
+describe('POST /api/v1/messages shares the 600 per ten minutes per key limit with events', () => {
+  it('after 600 posts of either kind a message answers 429 rate_limited and nothing is written', async () => {
+    const t = await startApp();
+    try {
+      const ws = await t.workspace();
+      await event(t, ws.secretKey, { type: 'signup', email: 'lim@example.com' });
+      for (let i = 0; i < 599; i += 50) {
+        await Promise.all(Array.from({ length: Math.min(50, 599 - i) }, () => t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'x' } })));
+      }
+      const answer = await send(t, ws.secretKey, { to: 'lim@example.com', subject: 'Too many', body: 'Hello' });
+      expect(answer.status).toBe(429);
+      expect(answer.body.error).toBe('rate_limited');
+      const rows = await t.db.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1`, [ws.workspace.id]);
+      expect(rows[0].n).toBe(0);
+    } finally {
+      await t.close();
+    }
+  });
+});
