@@ -22,7 +22,7 @@ it('starts api and worker, prints the demo keys, serves /health, and stops both 
   const exited = new Promise<number | null>((r) => child.on('exit', (code) => r(code)));
   try {
     let health: Response | null = null;
-    for (let i = 0; i < 120 && !(health?.ok && output.includes('worker started')); i++) {
+    for (let i = 0; i < 120 && !(health?.ok && output.includes('worker started') && output.includes('api listening')); i++) {
       await new Promise((r) => setTimeout(r, 250));
       health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => null);
     }

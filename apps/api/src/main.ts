@@ -11,8 +11,9 @@ async function main() {
     console.warn('UNSAFE_ALLOW_PRIVATE_TARGETS is on: outgoing posts may reach private addresses and plain http. For tests only.');
   }
   const app = await createApi(config);
-  await app.listen(config.port, process.env.HOST ?? '0.0.0.0');
+  await app.init();
   if (config.nodeEnv !== 'production') await createDemoWorkspace(app);
+  await app.listen(config.port, process.env.HOST ?? '0.0.0.0');
   console.log(`api listening on ${config.baseUrl} (GraphQL at ${config.baseUrl}/graphql)`);
 }
 
