@@ -5,6 +5,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { AppConfig, CoreModule, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
+import { WebhooksApiModule } from '@app/webhooks';
 import { loggerModule } from './logger';
 
 @Module({})
@@ -33,6 +34,7 @@ export class ApiModule {
         }),
         EventsApiModule,
         MessagingApiModule,
+        WebhooksApiModule,
       ],
       providers: [WorkspaceResolver],
     };

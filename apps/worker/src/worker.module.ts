@@ -4,6 +4,7 @@ import type { Job, Queue } from 'bullmq';
 import { AppConfig, CoreModule, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
+import { WebhooksWorkerModule } from '@app/webhooks';
 import { loggerModule } from '../../api/src/logger';
 
 @Processor(QUEUES.sweeps)
@@ -41,9 +42,10 @@ export class WorkerModule {
         CoreModule.forRoot(config),
         EventsModule,
         MessagingWorkerModule,
+        WebhooksWorkerModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
-      providers: [OutboxRelayService, SweepsProcessor, WorkerStartup],
+      providers: [SweepsProcessor, WorkerStartup],
     };
   }
 }

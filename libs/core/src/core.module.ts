@@ -6,6 +6,7 @@ import { CONFIG } from './config/config.token';
 import { dataSourceOptions } from './database/database';
 import { HealthController } from './health/health.controller';
 import { OutboxWriter } from './outbox/outbox';
+import { OutboxRelayService } from './outbox/outbox-relay.service';
 import { createRedis, bullConnection, REDIS } from './redis/redis';
 import { SweepRegistry } from './sweeps/sweeps';
 import { ApiKeyEntity, MemberEntity, WorkspaceEntity } from './workspaces/workspace.entity';
@@ -39,10 +40,11 @@ export class CoreModule {
         SecretKeyGuard,
         GraphqlAuthGuard,
         OutboxWriter,
+        OutboxRelayService,
         SweepRegistry,
         RateLimits,
       ],
-      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, SweepRegistry, RateLimits],
+      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits],
     };
   }
 }

@@ -1,0 +1,134 @@
+// npm run bench:webhooks — outgoing webhooks on a real api and worker (two processes, local PostgreSQL
+// and Redis): each event fans out to 10 addresses on a local receiver. Measures event-to-delivery
+// latency at a steady rate, deliveries per second in a burst, and, for comparison, bare HTTP posts
+// from Node (undici, keep-alive) to the same receiver.
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Agent, request } from 'undici';
+import { gql, startService, workspaceWithKeys, writeResults } from './support';
+
+const ENDPOINTS = 10;
+const STEADY_EVENTS_PER_S = Number(process.env.BENCH_RATE ?? 50);
+const STEADY_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const BURST_EVENTS = Number(process.env.BENCH_BURST ?? 1_000);
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function main() {
+  // The receiver: answers 200 at once and notes when each delivery arrived and when its event was sent.
+  const arrivals: Array<{ at: number; sent: number }> = [];
+  const receiver = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c) => chunks.push(c));
+    req.on('end', () => {
+      if (req.url !== '/bare') {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        arrivals.push({ at: Date.now(), sent: body.data?.properties?.sent ?? 0 });
+      }
+      res.writeHead(200).end('ok');
+    });
+  });
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
+  const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+
+  const service = await startService('lifeline_bench_webhooks', ['api', 'worker'], { NODE_ENV: 'development', UNSAFE_ALLOW_PRIVATE_TARGETS: 'true' });
+  try {
+    const { secretKeys } = await workspaceWithKeys(service.url, 'bench-webhooks', 4);
+    for (let i = 0; i < ENDPOINTS; i++) {
+      await gql(service.url, 'mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret } }', { i: { url: `${receiverUrl}/hook/${i}`, triggers: ['event'] } }, secretKeys[0]);
+    }
+    let posts = 0;
+    const postEvents = async (count: number) => {
+      const key = secretKeys[posts++ % secretKeys.length];
+      const events = Array.from({ length: count }, (_, i) => ({ type: 'pageview', email: `p${i % 200}@bench.test`, properties: { sent: Date.now() } }));
+      const answer = await fetch(`${service.url}/api/v1/events`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ events }),
+      });
+      if (!answer.ok) throw new Error(`events answered ${answer.status}: ${await answer.text()}`);
+    };
+    const waitFor = async (n: number, timeoutMs = 120_000) => {
+      const until = Date.now() + timeoutMs;
+      while (arrivals.length < n && Date.now() < until) await sleep(20);
+      if (arrivals.length < n) throw new Error(`only ${arrivals.length} of ${n} deliveries arrived`);
+    };
+
+    // Warm-up: people exist, connections are open, statements are planned.
+    for (let i = 0; i < 5; i++) await postEvents(20);
+    await waitFor(5 * 20 * ENDPOINTS);
+    arrivals.length = 0;
+
+    // Steady: a post of STEADY_EVENTS_PER_S / 10 events every 100 ms.
+    const perTick = Math.max(1, Math.round(STEADY_EVENTS_PER_S / 10));
+    const ticks = STEADY_SECONDS * 10;
+    const started = Date.now();
+    for (let i = 0; i < ticks; i++) {
+      void postEvents(perTick);
+      await sleep(Math.max(0, started + (i + 1) * 100 - Date.now()));
+    }
+    await waitFor(ticks * perTick * ENDPOINTS);
+    const latencies = arrivals.map((a) => a.at - a.sent).sort((a, b) => a - b);
+    const steadyRate = arrivals.length / ((arrivals.at(-1)!.at - started) / 1000);
+    arrivals.length = 0;
+    await sleep(1_000);
+
+    // Burst: BURST_EVENTS events posted at once in batches of 100; deliveries/s from first post to last arrival.
+    const burstStart = Date.now();
+    await Promise.all(Array.from({ length: Math.ceil(BURST_EVENTS / 100) }, () => postEvents(100)));
+    const posted = Date.now();
+    await waitFor(BURST_EVENTS * ENDPOINTS);
+    const burstEnd = Math.max(...arrivals.map((a) => a.at));
+    const burstRate = (BURST_EVENTS * ENDPOINTS) / ((burstEnd - burstStart) / 1000);
+    const burstLatencies = arrivals.map((a) => a.at - a.sent).sort((a, b) => a - b);
+
+    // Bare posts: undici from this process to the same receiver, 100 in flight, keep-alive.
+    const agent = new Agent({ connections: 100 });
+    let bare = 0;
+    const bareUntil = Date.now() + 5_000;
+    await Promise.all(
+      Array.from({ length: 100 }, async () => {
+        while (Date.now() < bareUntil) {
+          const answer = await request(`${receiverUrl}/bare`, { method: 'POST', body: '{"id":"x"}', headers: { 'content-type': 'application/json' }, dispatcher: agent });
+          await answer.body.text();
+          bare++;
+        }
+      }),
+    );
+    await agent.close();
+    const bareRate = bare / 5;
+
+    const table = [
+      '| run | deliveries/s | p50 event-to-delivery | p99 event-to-delivery | deliveries |',
+      '|---|---|---|---|---|',
+      `| steady, ${STEADY_EVENTS_PER_S} events/s × ${ENDPOINTS} addresses, ${STEADY_SECONDS} s | ${steadyRate.toFixed(0)} | ${percentile(latencies, 50)} ms | ${percentile(latencies, 99)} ms | ${latencies.length} |`,
+      `| burst, ${BURST_EVENTS} events × ${ENDPOINTS} addresses posted at once (posting took ${posted - burstStart} ms) | ${burstRate.toFixed(0)} | ${percentile(burstLatencies, 50)} ms | ${percentile(burstLatencies, 99)} ms | ${burstLatencies.length} |`,
+      `| bare undici posts from Node to the same receiver, 100 in flight | ${bareRate.toFixed(0)} | | | ${bare} |`,
+    ].join('\n');
+    const body = [
+      'Command: `npm run bench:webhooks` (api and worker as two processes, NODE_ENV=development with',
+      'UNSAFE_ALLOW_PRIVATE_TARGETS=true so the receiver may be on 127.0.0.1; the receiver runs in the bench',
+      'process and answers 200 at once; each `pageview` event fans out to 10 addresses that hear `event`).',
+      'Event-to-delivery: from just before the event is posted to its delivery arriving at the receiver',
+      '(post, outbox, relay, stored body, BullMQ job, claim, signed post, settle).',
+      '',
+      table,
+      '',
+      `Ratio to bare posts (burst): ${(burstRate / bareRate).toFixed(2)}.`,
+      'Targets: at least 1,000 deliveries/s and p50 under 100 ms.',
+      `Measured on ${new Date().toISOString().slice(0, 10)}.`,
+    ].join('\n');
+    console.log(body);
+    writeResults('Webhooks', body);
+  } finally {
+    await service.stop();
+    receiver.closeAllConnections();
+    receiver.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

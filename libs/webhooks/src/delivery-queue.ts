@@ -1,0 +1,40 @@
+// Puts delivery attempts on the webhook-delivery queue. Best effort and bounded in time: while Redis
+// is down the deliveries stay pending in PostgreSQL and the worker's poll queues them again later.
+import { InjectQueue } from '@nestjs/bullmq';
+import { Injectable, Logger } from '@nestjs/common';
+import type { Queue } from 'bullmq';
+import { QUEUES } from '@app/core';
+import { DELIVER_JOB, DeliveryJob, deliveryJobOptions, DeliveryJobRequest } from './jobs/delivery.job';
+
+const ENQUEUE_WAIT_MS = 2_000;
+
+function within<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms).unref()),
+  ]);
+}
+
+@Injectable()
+export class DeliveryQueue {
+  private readonly logger = new Logger('DeliveryQueue');
+
+  constructor(@InjectQueue(QUEUES.webhookDelivery) private readonly queue: Queue<DeliveryJob>) {}
+
+  /** True when every job reached Redis; false leaves them to the poll. Never throws. */
+  async enqueue(requests: DeliveryJobRequest[]): Promise<boolean> {
+    if (requests.length === 0) return true;
+    const jobs = requests.map(({ jobId, delayMs, workspaceId, deliveryId }) => ({
+      name: DELIVER_JOB,
+      data: { workspaceId, deliveryId },
+      opts: deliveryJobOptions(jobId, delayMs),
+    }));
+    try {
+      await within(this.queue.addBulk(jobs), ENQUEUE_WAIT_MS);
+      return true;
+    } catch (error) {
+      this.logger.warn(`${requests.length} delivery jobs not queued now, the poll will: ${(error as Error).message}`);
+      return false;
+    }
+  }
+}

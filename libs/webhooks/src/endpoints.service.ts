@@ -1,0 +1,98 @@
+// interface.md "Outgoing webhooks (configured in workspace settings)" and "Other resources": up to ten
+// addresses per workspace, each with a secret shown once and a choice of triggers; the address rule
+// is checked when saved; Retry and Send a test go through the same claimed delivery path.
+import { Inject, Injectable } from '@nestjs/common';
+import { AppConfig, CONFIG, newId, Refusal } from '@app/core';
+import { DeliveriesRepository, DeliveryRow } from './deliveries.repository';
+import { DeliveryQueue } from './delivery-queue';
+import { buildWebhookBody, checkWebhookUrl, generateEndpointSecret, isTrigger, sealSecret, TRIGGERS } from './domain';
+import { EndpointRow, EndpointsRepository } from './endpoints.repository';
+import { attemptJobId, manualRetryJobId } from './jobs/delivery.job';
+
+/** interface.md "Limits": outgoing webhook addresses per workspace. */
+export const MAX_ENDPOINTS_PER_WORKSPACE = 10;
+
+/** Who a test body names: nobody real, so a test never exposes a person (decisions in docs/decisions.md). */
+export const TEST_RECORD = { id: 'per_test', kind: 'person' as const, name: 'Test person', email: 'test@example.com' };
+
+@Injectable()
+export class EndpointsService {
+  constructor(
+    private readonly endpoints: EndpointsRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly queue: DeliveryQueue,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async create(workspaceId: string, input: { url: string; triggers: string[] }): Promise<{ endpoint: EndpointRow; secret: string }> {
+    const url = this.checkedUrl(input.url);
+    const triggers = checkedTriggers(input.triggers);
+    const secret = generateEndpointSecret();
+    const endpoint = await this.endpoints.createWithin(MAX_ENDPOINTS_PER_WORKSPACE, {
+      workspace_id: workspaceId,
+      id: newId('whe'),
+      url,
+      triggers,
+      secret_sealed: sealSecret(this.config.appSecret, secret),
+    });
+    if (!endpoint) {
+      throw new Refusal('limit_reached', `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook addresses: delete one before adding another.`);
+    }
+    return { endpoint, secret };
+  }
+
+  async update(workspaceId: string, id: string, input: { url?: string | null; triggers?: string[] | null }): Promise<EndpointRow> {
+    const changes = {
+      url: input.url == null ? undefined : this.checkedUrl(input.url),
+      triggers: input.triggers == null ? undefined : checkedTriggers(input.triggers),
+    };
+    const updated = await this.endpoints.update(workspaceId, id, changes);
+    if (!updated) throw notFound('webhook address', id);
+    return updated;
+  }
+
+  async delete(workspaceId: string, id: string): Promise<void> {
+    if (!(await this.endpoints.delete(workspaceId, id))) throw notFound('webhook address', id);
+  }
+
+  list(workspaceId: string): Promise<EndpointRow[]> {
+    return this.endpoints.list(workspaceId);
+  }
+
+  /** A manual Retry: due now and queued; an attempt already out settles it (see DeliveriesRepository.settle). */
+  async retry(workspaceId: string, deliveryId: string): Promise<DeliveryRow> {
+    const due = await this.deliveries.makeDue(workspaceId, deliveryId);
+    if (!due) throw notFound('delivery', deliveryId);
+    if (!due.inFlight) await this.queue.enqueue([{ workspaceId, deliveryId, jobId: manualRetryJobId(deliveryId) }]);
+    return (await this.deliveries.get(workspaceId, deliveryId))!;
+  }
+
+  /** Send a test: a real body of type test with data {}, stored and sent like any delivery. */
+  async sendTest(workspace: { id: string; slug: string }, endpointId: string): Promise<DeliveryRow> {
+    const endpoint = await this.endpoints.get(workspace.id, endpointId);
+    if (!endpoint) throw notFound('webhook address', endpointId);
+    const id = newId('dlv');
+    const body = buildWebhookBody({ deliveryId: id, type: 'test', at: new Date(), workspace, record: TEST_RECORD, data: {} });
+    await this.deliveries.insertOne({ workspaceId: workspace.id, id, endpointId, outboxId: null, type: 'test', body });
+    await this.queue.enqueue([{ workspaceId: workspace.id, deliveryId: id, jobId: attemptJobId(id, 0) }]);
+    return (await this.deliveries.get(workspace.id, id))!;
+  }
+
+  private checkedUrl(url: string): string {
+    const check = checkWebhookUrl(url, { allowPrivate: this.config.allowPrivateTargets });
+    if (!check.ok) throw new Refusal('invalid_field', check.reason, { field: 'url' });
+    return url.trim();
+  }
+}
+
+function checkedTriggers(triggers: string[]): string[] {
+  const unknown = triggers.filter((trigger) => !isTrigger(trigger));
+  if (unknown.length > 0 || triggers.length === 0) {
+    throw new Refusal('invalid_field', `Choose one or more triggers among ${TRIGGERS.join(', ')}.`, { field: 'triggers' });
+  }
+  return [...new Set(triggers)];
+}
+
+function notFound(what: string, id: string): Refusal {
+  return new Refusal('not_found', `No ${what} ${id} in this workspace: check the id.`);
+}

@@ -1,0 +1,52 @@
+// GraphQL shapes of outgoing webhooks (decisions.md section 9).
+import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+
+@ObjectType('DeliveryAttempt', { description: 'One attempt and the answer it received.' })
+export class DeliveryAttemptType {
+  @Field(() => Int) number: number;
+  @Field() startedAt: Date;
+  @Field(() => Int, { nullable: true, description: 'The HTTP status of the answer; absent when there was none.' }) status?: number;
+  @Field({ nullable: true, description: 'The first 500 characters of the answer body.' }) bodyExcerpt?: string;
+  @Field(() => Int, { nullable: true }) durationMs?: number;
+  @Field({ nullable: true, description: 'Why the attempt failed, when it did.' }) error?: string;
+}
+
+@ObjectType('Delivery')
+export class DeliveryType {
+  @Field(() => ID) id: string;
+  @Field() endpointId: string;
+  @Field() type: string;
+  @Field({ description: 'pending, succeeded or failed.' }) state: string;
+  @Field(() => Int, { description: 'Attempts made so far.' }) attemptCount: number;
+  @Field({ nullable: true }) nextAttemptAt?: Date;
+  @Field() createdAt: Date;
+  @Field({ description: 'The exact body sent, signed, on every attempt.' }) body: string;
+  workspaceId: string;
+}
+
+@ObjectType('WebhookEndpoint')
+export class WebhookEndpointType {
+  @Field(() => ID) id: string;
+  @Field() url: string;
+  @Field(() => [String]) triggers: string[];
+  @Field() createdAt: Date;
+  workspaceId: string;
+}
+
+@ObjectType('CreatedWebhookEndpoint')
+export class CreatedWebhookEndpointType {
+  @Field(() => WebhookEndpointType) endpoint: WebhookEndpointType;
+  @Field({ description: 'Shown once: the key of the X-Service-Signature HMAC.' }) secret: string;
+}
+
+@InputType()
+export class CreateWebhookEndpointInput {
+  @Field() url: string;
+  @Field(() => [String]) triggers: string[];
+}
+
+@InputType()
+export class UpdateWebhookEndpointInput {
+  @Field({ nullable: true }) url?: string;
+  @Field(() => [String], { nullable: true }) triggers?: string[];
+}

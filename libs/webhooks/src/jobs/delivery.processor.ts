@@ -1,0 +1,27 @@
+// The worker's side of the webhook-delivery queue: one job is one attempt (delivery.service.ts decides
+// whether it may go out). The poll and the sweep queue again what a lost job or a Redis outage left.
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import type { Job } from 'bullmq';
+import { QUEUES } from '@app/core';
+import { DeliveryQueue } from '../delivery-queue';
+import { AttemptOutcome, DeliveryService } from '../delivery.service';
+import { DeliveryJob } from './delivery.job';
+
+/** Attempts in flight per worker process; most of an attempt is waiting on the receiver. */
+export const DELIVERY_CONCURRENCY = 100;
+
+@Processor(QUEUES.webhookDelivery, { concurrency: DELIVERY_CONCURRENCY })
+export class DeliveryProcessor extends WorkerHost {
+  constructor(
+    private readonly deliveries: DeliveryService,
+    private readonly queue: DeliveryQueue,
+  ) {
+    super();
+  }
+
+  async process(job: Job<DeliveryJob>): Promise<AttemptOutcome> {
+    const { outcome, next } = await this.deliveries.attempt(job.data.workspaceId, job.data.deliveryId);
+    if (next) await this.queue.enqueue([next]);
+    return outcome;
+  }
+}

@@ -1,0 +1,10 @@
+import { Module } from '@nestjs/common';
+import { DeliveryResolver, EndpointsResolver } from './graphql/endpoints.resolver';
+import { WebhooksModule } from './webhooks.module';
+
+/** The api's door onto outgoing webhooks: GraphQL. */
+@Module({
+  imports: [WebhooksModule],
+  providers: [EndpointsResolver, DeliveryResolver],
+})
+export class WebhooksApiModule {}

@@ -1,0 +1,68 @@
+// The worker's part of outgoing webhooks: the relay handler, the delivery processor, the poll that
+// queues again what a lost job or a Redis outage left, and the sweeps (due deliveries, retention).
+import { Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { OutboxRelayService, SweepRegistry } from '@app/core';
+import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveryQueue } from './delivery-queue';
+import { DeliveryService } from './delivery.service';
+import { attemptJobId } from './jobs/delivery.job';
+import { DeliveryProcessor } from './jobs/delivery.processor';
+import { closeSafeAgents } from './sending';
+import { WebhookRelayService } from './webhook-relay.service';
+import { WebhooksModule } from './webhooks.module';
+
+/** How often the worker looks for due deliveries that have no job (besides the minute sweep). */
+export const DUE_POLL_MS = 2_000;
+/** A due delivery is left to its job for this long before the poll queues it again. */
+const DUE_GRACE_MS = 2_000;
+const DUE_BATCH = 1_000;
+const RETENTION_DAYS = 30;
+
+@Module({
+  imports: [WebhooksModule],
+  providers: [WebhookRelayService, DeliveryService, DeliveryProcessor],
+})
+export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown {
+  private readonly logger = new Logger('WebhooksWorker');
+  private timer: NodeJS.Timeout | null = null;
+  private polling: Promise<number> | null = null;
+
+  constructor(
+    private readonly relay: OutboxRelayService,
+    private readonly relayHandler: WebhookRelayService,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly queue: DeliveryQueue,
+    private readonly sweeps: SweepRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.relay.register(this.relayHandler);
+    this.sweeps.register('webhook-deliveries-due', () => this.queueDue());
+    this.sweeps.register('webhook-deliveries-retention', () =>
+      this.deliveries.deleteCreatedBefore(new Date(Date.now() - RETENTION_DAYS * 24 * 3600 * 1000)),
+    );
+    this.timer = setInterval(() => void this.queueDue().catch((error: Error) => this.logger.warn(`due poll: ${error.message}`)), DUE_POLL_MS);
+    this.timer.unref();
+  }
+
+  /** Queues every due, unclaimed delivery again; equal job ids make this a no-op for jobs still queued. */
+  queueDue(): Promise<number> {
+    this.polling ??= (async () => {
+      try {
+        const due = await this.deliveries.dueUnclaimed(DUE_GRACE_MS, DUE_BATCH);
+        await this.queue.enqueue(due.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts) })));
+        return due.length;
+      } finally {
+        this.polling = null;
+      }
+    })();
+    return this.polling;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.polling?.catch(() => undefined);
+    // In-flight posts finish first (close is graceful); a later post in this process opens a new agent.
+    await closeSafeAgents();
+  }
+}

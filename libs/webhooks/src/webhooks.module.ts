@@ -1,0 +1,15 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { QUEUES } from '@app/core';
+import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveryQueue } from './delivery-queue';
+import { EndpointsRepository } from './endpoints.repository';
+import { EndpointsService } from './endpoints.service';
+
+/** Shared by both apps: endpoints, deliveries and the delivery queue's producer side. */
+@Module({
+  imports: [BullModule.registerQueue({ name: QUEUES.webhookDelivery })],
+  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService],
+  exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService],
+})
+export class WebhooksModule {}
