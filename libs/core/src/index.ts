@@ -24,3 +24,4 @@ export * from './workspaces/keys';
 export * from './workspaces/graphql/workspace.resolver';
 export * from './database/prepared';
 export * from './database/migrations';
+export * from './batching/group-commit';

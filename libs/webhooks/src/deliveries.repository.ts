@@ -3,6 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { GroupCommit } from '@app/core';
 
 /** How long a claim holds an attempt: more than the ten seconds an attempt may take. */
 export const CLAIM_SECONDS = 30;
@@ -25,6 +26,17 @@ export interface ClaimedAttempt {
   secretSealed: string;
   /** The previous attempt was claimed and never finished: its worker stopped mid-attempt. */
   tookOver: boolean;
+}
+
+export interface DeliveryKey {
+  workspaceId: string;
+  deliveryId: string;
+}
+
+export interface Settlement {
+  state: string;
+  /** When still pending: how long until the next attempt is due. */
+  dueInMs: number;
 }
 
 export interface AttemptRecord {
@@ -80,33 +92,19 @@ export class DeliveriesRepository {
     );
   }
 
+  // Claims and settlements of concurrent attempts are written together (group commit): under load a
+  // worker pays one round trip per batch instead of two per attempt, alone it pays one per attempt.
+  private readonly claims = new GroupCommit<DeliveryKey, ClaimedAttempt | null>((keys) => this.claimMany(keys));
+  private readonly settlements = new GroupCommit<DeliveryKey & { attempt: AttemptRecord }, Settlement | null>((items) => this.settleMany(items));
+
   /**
    * Claims the next attempt: only a pending delivery that is due and not claimed (or whose claim
-   * expired) is taken, and taking it counts the attempt. Two claimers of one row: the second waits
-   * for the first's row lock, re-reads the row, finds the live claim and gets nothing.
+   * expired) is taken, and taking it counts the attempt. Two claimers of one row: the second skips the
+   * first's row lock, or sees its live claim, and gets nothing; an id asked twice in one batch is
+   * claimed once.
    */
-  async claim(workspaceId: string, deliveryId: string): Promise<ClaimedAttempt | null> {
-    const [rows] = await this.dataSource.query(
-      `WITH due AS (
-         SELECT workspace_id, id, claimed_until AS previous_claim FROM deliveries
-          WHERE workspace_id = $1 AND id = $2 AND state = 'pending' AND next_attempt_at <= now()
-            AND (claimed_until IS NULL OR claimed_until < now())
-          FOR UPDATE)
-       UPDATE deliveries d SET claimed_until = now() + interval '${CLAIM_SECONDS} seconds', attempts = d.attempts + 1
-         FROM due, webhook_endpoints e
-        WHERE d.workspace_id = due.workspace_id AND d.id = due.id AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id
-       RETURNING d.attempts, d.type, d.body, e.url, e.secret_sealed, due.previous_claim IS NOT NULL AS took_over`,
-      [workspaceId, deliveryId],
-    );
-    const row = rows?.[0];
-    if (!row) return null;
-    if (row.took_over) {
-      await this.dataSource.query(
-        `INSERT INTO delivery_attempts (workspace_id, delivery_id, number, error) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING`,
-        [workspaceId, deliveryId, row.attempts - 1, LOST_ATTEMPT],
-      );
-    }
-    return { number: row.attempts, type: row.type, body: row.body, url: row.url, secretSealed: row.secret_sealed, tookOver: row.took_over };
+  claim(workspaceId: string, deliveryId: string): Promise<ClaimedAttempt | null> {
+    return this.claims.submit({ workspaceId, deliveryId });
   }
 
   /**
@@ -115,38 +113,87 @@ export class DeliveriesRepository {
    * failed delivery due now instead of scheduling it. Returns the delivery's state and, when it is
    * still pending, how long until it is due; null when the claim was lost.
    */
-  async settle(workspaceId: string, deliveryId: string, attempt: AttemptRecord): Promise<{ state: string; dueInMs: number } | null> {
-    const [row] = await this.dataSource.query(
-      `WITH recorded AS (
+  settle(workspaceId: string, deliveryId: string, attempt: AttemptRecord): Promise<Settlement | null> {
+    return this.settlements.submit({ workspaceId, deliveryId, attempt });
+  }
+
+  private async claimMany(keys: DeliveryKey[]): Promise<Array<ClaimedAttempt | null>> {
+    const rows: Array<Record<string, unknown>> = await this.dataSource.query(
+      `WITH due AS (
+         SELECT d.workspace_id, d.id, d.claimed_until AS previous_claim
+           FROM deliveries d JOIN unnest($1::text[], $2::text[]) AS k(w, i) ON d.workspace_id = k.w AND d.id = k.i
+          WHERE d.state = 'pending' AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL OR d.claimed_until < now())
+          FOR UPDATE OF d SKIP LOCKED),
+       claimed AS (
+         UPDATE deliveries d SET claimed_until = now() + interval '${CLAIM_SECONDS} seconds', attempts = d.attempts + 1
+           FROM due, webhook_endpoints e
+          WHERE d.workspace_id = due.workspace_id AND d.id = due.id AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id
+         RETURNING d.workspace_id, d.id, d.attempts, d.type, d.body, e.url, e.secret_sealed, due.previous_claim IS NOT NULL AS took_over),
+       lost AS (
+         INSERT INTO delivery_attempts (workspace_id, delivery_id, number, error)
+         SELECT workspace_id, id, attempts - 1, $3 FROM claimed WHERE took_over
+         ON CONFLICT DO NOTHING)
+       SELECT * FROM claimed`,
+      [keys.map((k) => k.workspaceId), keys.map((k) => k.deliveryId), LOST_ATTEMPT],
+    );
+    const byKey = new Map(rows.map((row) => [`${row.workspace_id}/${row.id}`, row]));
+    return keys.map((k) => {
+      const key = `${k.workspaceId}/${k.deliveryId}`;
+      const row = byKey.get(key);
+      if (!row) return null;
+      byKey.delete(key); // an id asked twice in one batch goes out once
+      return {
+        number: row.attempts as number,
+        type: row.type as string,
+        body: row.body as string,
+        url: row.url as string,
+        secretSealed: row.secret_sealed as string,
+        tookOver: row.took_over as boolean,
+      };
+    });
+  }
+
+  private async settleMany(items: Array<DeliveryKey & { attempt: AttemptRecord }>): Promise<Array<Settlement | null>> {
+    const column = <T>(pick: (a: AttemptRecord) => T | undefined) => items.map((item) => pick(item.attempt) ?? null);
+    const rows: Array<{ workspace_id: string; id: string; state: string; due_in_ms: number | null }> = await this.dataSource.query(
+      `WITH u AS (
+         SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::timestamptz[], $5::int[], $6::int[], $7::text[], $8::text[], $9::bool[], $10::bigint[])
+           AS u(w, i, n, started_at, duration_ms, status_code, body_excerpt, error, ok, next_ms)),
+       recorded AS (
          INSERT INTO delivery_attempts (workspace_id, delivery_id, number, started_at, duration_ms, status_code, body_excerpt, error)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         SELECT w, i, n, started_at, duration_ms, status_code, body_excerpt, error FROM u
          ON CONFLICT (workspace_id, delivery_id, number) DO UPDATE SET started_at = EXCLUDED.started_at, duration_ms = EXCLUDED.duration_ms,
            status_code = EXCLUDED.status_code, body_excerpt = EXCLUDED.body_excerpt, error = EXCLUDED.error),
        settled AS (
-         UPDATE deliveries SET claimed_until = NULL,
-           state = CASE WHEN $9 THEN 'succeeded'
-                        WHEN next_attempt_at > claimed_until - interval '${CLAIM_SECONDS} seconds' THEN 'pending'
-                        WHEN $10::bigint IS NULL THEN 'failed' ELSE 'pending' END,
-           next_attempt_at = CASE WHEN $9 THEN NULL
-                        WHEN next_attempt_at > claimed_until - interval '${CLAIM_SECONDS} seconds' THEN next_attempt_at
-                        WHEN $10::bigint IS NULL THEN NULL ELSE now() + $10::bigint * interval '1 millisecond' END
-          WHERE workspace_id = $1 AND id = $2 AND attempts = $3 AND state = 'pending' AND claimed_until IS NOT NULL
-         RETURNING state, next_attempt_at)
-       SELECT state, GREATEST(0, ceil(EXTRACT(EPOCH FROM (next_attempt_at - now())) * 1000))::int AS due_in_ms FROM settled`,
+         UPDATE deliveries d SET claimed_until = NULL,
+           state = CASE WHEN u.ok THEN 'succeeded'
+                        WHEN d.next_attempt_at > d.claimed_until - interval '${CLAIM_SECONDS} seconds' THEN 'pending'
+                        WHEN u.next_ms IS NULL THEN 'failed' ELSE 'pending' END,
+           next_attempt_at = CASE WHEN u.ok THEN NULL
+                        WHEN d.next_attempt_at > d.claimed_until - interval '${CLAIM_SECONDS} seconds' THEN d.next_attempt_at
+                        WHEN u.next_ms IS NULL THEN NULL ELSE now() + u.next_ms * interval '1 millisecond' END
+           FROM u
+          WHERE d.workspace_id = u.w AND d.id = u.i AND d.attempts = u.n AND d.state = 'pending' AND d.claimed_until IS NOT NULL
+         RETURNING d.workspace_id, d.id, d.state, d.next_attempt_at)
+       SELECT workspace_id, id, state, GREATEST(0, ceil(EXTRACT(EPOCH FROM (next_attempt_at - now())) * 1000))::int AS due_in_ms FROM settled`,
       [
-        workspaceId,
-        deliveryId,
-        attempt.number,
-        attempt.startedAt,
-        attempt.durationMs,
-        attempt.status ?? null,
-        attempt.bodyExcerpt ?? null,
-        attempt.error ?? null,
-        attempt.ok,
-        attempt.nextDelayMs,
+        items.map((item) => item.workspaceId),
+        items.map((item) => item.deliveryId),
+        column((a) => a.number),
+        column((a) => a.startedAt),
+        column((a) => a.durationMs),
+        column((a) => a.status),
+        column((a) => a.bodyExcerpt),
+        column((a) => a.error),
+        column((a) => a.ok),
+        column((a) => a.nextDelayMs),
       ],
     );
-    return row ? { state: row.state, dueInMs: row.due_in_ms ?? 0 } : null;
+    const byKey = new Map(rows.map((row) => [`${row.workspace_id}/${row.id}`, row]));
+    return items.map((item) => {
+      const row = byKey.get(`${item.workspaceId}/${item.deliveryId}`);
+      return row ? { state: row.state, dueInMs: row.due_in_ms ?? 0 } : null;
+    });
   }
 
   /**

@@ -1,8 +1,9 @@
 // interface.md "Delivery rules": claim, send the stored bytes signed, record the answer, schedule the
 // next attempt (1, 5, 30, 120, 720 minutes) or mark the delivery failed after the sixth.
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, CONFIG } from '@app/core';
-import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveriesRepository, DeliveryKey } from './deliveries.repository';
+import { DeliveryQueue } from './delivery-queue';
 import { nextAttemptDelayMs, openSecret, signBody } from './domain';
 import { DeliveryJobRequest, attemptJobId } from './jobs/delivery.job';
 import { safePost } from './sending';
@@ -12,16 +13,55 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 
 export type AttemptOutcome = 'not-claimed' | 'succeeded' | 'failed' | 'scheduled' | 'claim-lost';
 
+/** First attempts the relay sends itself at once; past this many in flight they wait in the queue. */
+export const DIRECT_IN_FLIGHT = 1_000;
+
 @Injectable()
-export class DeliveryService {
+export class DeliveryService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Deliveries');
   // Opened secrets by sealed value: the AES-GCM open showed in the benchmark's profile at every attempt.
   private readonly secrets = new Map<string, string>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private closing = false;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
+    private readonly queue: DeliveryQueue,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /**
+   * The relay's follow-up for new deliveries: their first attempts start here and now, without a
+   * round through the queue, and only retries are queued. Past DIRECT_IN_FLIGHT, or while shutting
+   * down, they are queued instead. Nothing is lost either way: a delivery is durable before this runs,
+   * and one that is due, unclaimed and has no job is queued again by the worker's poll.
+   */
+  async startFirstAttempts(keys: DeliveryKey[]): Promise<void> {
+    const room = this.closing ? 0 : Math.max(0, DIRECT_IN_FLIGHT - this.inFlight.size);
+    for (const { workspaceId, deliveryId } of keys.slice(0, room)) {
+      const running: Promise<void> = this.attemptAndQueueNext(workspaceId, deliveryId)
+        .then(
+          () => undefined,
+          (error: Error) => this.logger.warn(`delivery ${deliveryId}: ${error.message}; the poll will queue it again`),
+        )
+        .finally(() => this.inFlight.delete(running));
+      this.inFlight.add(running);
+    }
+    await this.queue.enqueue(keys.slice(room).map((k) => ({ ...k, jobId: attemptJobId(k.deliveryId, 0) })));
+  }
+
+  /** One attempt; a retry it schedules goes on the queue. Used by the queue's processor too. */
+  async attemptAndQueueNext(workspaceId: string, deliveryId: string): Promise<AttemptOutcome> {
+    const { outcome, next } = await this.attempt(workspaceId, deliveryId);
+    if (next) await this.queue.enqueue([next]);
+    return outcome;
+  }
+
+  /** Shutdown: no new direct attempts; the ones out finish (each is bounded by ATTEMPT_TIMEOUT_MS). */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    await Promise.allSettled([...this.inFlight]);
+  }
 
   /** Makes one attempt when the delivery is claimable; returns what happened and the job for the next attempt. */
   async attempt(workspaceId: string, deliveryId: string): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {

@@ -1,15 +1,14 @@
 // interface.md "Outgoing webhook triggers" and decisions.md section 6: one happening is one delivery
 // per address that hears any of its triggers, typed with the most specific name. The body is built
 // once, here, and stored: every attempt sends the same bytes. Runs inside the outbox relay's
-// transaction; the jobs are queued after it commits (and the poll covers a crash in between).
+// transaction; their first attempts start after it commits (and the poll covers a crash in between).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId, OutboxHandler, OutboxRow } from '@app/core';
 import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
-import { DeliveryQueue } from './delivery-queue';
+import { DeliveryService } from './delivery.service';
 import { buildWebhookBody, isTrigger, mostSpecificTrigger, Trigger, WebhookRecord } from './domain';
 import { EndpointsRepository } from './endpoints.repository';
-import { attemptJobId } from './jobs/delivery.job';
 
 interface HappeningPayload {
   at?: string;
@@ -23,7 +22,7 @@ export class WebhookRelayService implements OutboxHandler {
   constructor(
     private readonly endpoints: EndpointsRepository,
     private readonly deliveries: DeliveriesRepository,
-    private readonly queue: DeliveryQueue,
+    private readonly sender: DeliveryService,
   ) {}
 
   async handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void> {
@@ -52,9 +51,7 @@ export class WebhookRelayService implements OutboxHandler {
       return { workspaceId: row.workspaceId, id, endpointId, outboxId: row.id, type, body: buildWebhookBody({ deliveryId: id, type, at, workspace, record, data }) };
     });
     const created = await this.deliveries.insert(manager, deliveries);
-    return async () => {
-      await this.queue.enqueue(created.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, 0) })));
-    };
+    return () => this.sender.startFirstAttempts(created.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id })));
   }
 
   /** The body's record (a merged person is shown as the person they became) and workspace slugs. */

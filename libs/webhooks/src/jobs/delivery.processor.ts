@@ -3,7 +3,6 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { QUEUES } from '@app/core';
-import { DeliveryQueue } from '../delivery-queue';
 import { AttemptOutcome, DeliveryService } from '../delivery.service';
 import { DeliveryJob } from './delivery.job';
 
@@ -12,16 +11,11 @@ export const DELIVERY_CONCURRENCY = 100;
 
 @Processor(QUEUES.webhookDelivery, { concurrency: DELIVERY_CONCURRENCY })
 export class DeliveryProcessor extends WorkerHost {
-  constructor(
-    private readonly deliveries: DeliveryService,
-    private readonly queue: DeliveryQueue,
-  ) {
+  constructor(private readonly deliveries: DeliveryService) {
     super();
   }
 
-  async process(job: Job<DeliveryJob>): Promise<AttemptOutcome> {
-    const { outcome, next } = await this.deliveries.attempt(job.data.workspaceId, job.data.deliveryId);
-    if (next) await this.queue.enqueue([next]);
-    return outcome;
+  process(job: Job<DeliveryJob>): Promise<AttemptOutcome> {
+    return this.deliveries.attemptAndQueueNext(job.data.workspaceId, job.data.deliveryId);
   }
 }
