@@ -2,11 +2,10 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
-import { AppConfig, CoreModule, WorkspaceResolver } from '@app/core';
+import { AppConfig, CoreModule, loggerModule, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
-import { loggerModule } from './logger';
 
 @Module({})
 export class ApiModule {

@@ -1,11 +1,10 @@
 import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CoreModule, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
+import { AppConfig, CoreModule, loggerModule, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
 import { WebhooksWorkerModule } from '@app/webhooks';
-import { loggerModule } from '../../api/src/logger';
 
 @Processor(QUEUES.sweeps)
 export class SweepsProcessor extends WorkerHost {

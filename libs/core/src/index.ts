@@ -25,3 +25,4 @@ export * from './workspaces/graphql/workspace.resolver';
 export * from './database/prepared';
 export * from './database/migrations';
 export * from './batching/group-commit';
+export * from './logging/logger';

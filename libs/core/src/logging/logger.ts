@@ -1,5 +1,5 @@
 import { LoggerModule } from 'nestjs-pino';
-import type { AppConfig } from '@app/core';
+import type { AppConfig } from '../config/config';
 
 /** Structured JSON logs; request bodies and keys are never logged. */
 export function loggerModule(config: AppConfig, name: string) {
