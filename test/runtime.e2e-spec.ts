@@ -1,5 +1,5 @@
 // Running it (decisions.md section 1): embedded fallbacks, the start-up refusal, the CLI, migrations.
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -70,6 +70,27 @@ describe('configuration is validated at start', () => {
       env: { ...process.env, NODE_ENV: 'production', APP_SECRET: '' },
     });
     await expect(attempt).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('APP_SECRET is required when NODE_ENV=production') });
+  });
+
+  it.each(['api', 'worker'])('the %s warns at start while UNSAFE_ALLOW_PRIVATE_TARGETS is on', async (app) => {
+    const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
+      cwd: root,
+      env: { ...process.env, UNSAFE_ALLOW_PRIVATE_TARGETS: 'true', NODE_ENV: 'development', APP_SECRET: 'x'.repeat(40) },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let stderr = '';
+    try {
+      await new Promise<void>((resolve, reject) => {
+        child.stderr!.on('data', (chunk) => {
+          stderr += chunk;
+          if (stderr.includes('UNSAFE_ALLOW_PRIVATE_TARGETS is on')) resolve();
+        });
+        child.on('exit', () => reject(new Error(`exited without the warning: ${stderr}`)));
+      });
+    } finally {
+      child.kill('SIGKILL');
+    }
+    expect(stderr).toContain('outgoing posts may reach private addresses and plain http. For tests only.');
   });
 });
 

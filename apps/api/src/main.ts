@@ -1,15 +1,13 @@
 // The api process. Start it through `npm start` / `npm run start:api`, which resolve the database
 // and Redis (embedded fallbacks included) and run migrations before this runs.
 import 'reflect-metadata';
-import { ConfigError, loadConfig } from '@app/core';
+import { ConfigError, loadConfig, warnAboutTestOnlySettings } from '@app/core';
 import { createApi } from './bootstrap';
 import { createDemoWorkspace } from './demo';
 
 async function main() {
   const config = loadConfig(process.env);
-  if (config.allowPrivateTargets) {
-    console.warn('UNSAFE_ALLOW_PRIVATE_TARGETS is on: outgoing posts may reach private addresses and plain http. For tests only.');
-  }
+  warnAboutTestOnlySettings(config);
   const app = await createApi(config);
   await app.init();
   if (config.nodeEnv !== 'production') await createDemoWorkspace(app);

@@ -42,7 +42,7 @@ export class DeliveryService implements BeforeApplicationShutdown {
       const running: Promise<void> = this.attemptAndQueueNext(workspaceId, deliveryId)
         .then(
           () => undefined,
-          (error: Error) => this.logger.warn(`delivery ${deliveryId}: ${error.message}; the poll will queue it again`),
+          (error: Error) => this.logger.warn(`delivery ${deliveryId}: ${error.message}; it is tried again once its claim, if it got one, has expired`),
         )
         .finally(() => this.inFlight.delete(running));
       this.inFlight.add(running);

@@ -54,12 +54,10 @@ export class EndpointsRepository {
   }
 
   /** Removes the endpoint with its delivery log (attempts go with their deliveries). */
+  /** Deletes the address; its deliveries and their attempts go with it (foreign keys, ON DELETE CASCADE). */
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      await manager.query(`DELETE FROM deliveries WHERE workspace_id = $1 AND endpoint_id = $2`, [workspaceId, id]);
-      const [, count] = await manager.query(`DELETE FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
-      return count > 0;
-    });
+    const [, count] = await this.dataSource.query(`DELETE FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    return count > 0;
   }
 
   /** The endpoints of these workspaces, read inside the relay's transaction. */

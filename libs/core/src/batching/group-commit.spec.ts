@@ -37,7 +37,24 @@ describe('GroupCommit', () => {
     expect(batches).toEqual([['a'], ['b', 'c'], ['d', 'e']]);
   });
 
-  it('a failed batch rejects its own callers only, and the next batch still runs', async () => {
+  it('a failed batch rejects no caller for another one\'s item: each is written again alone', async () => {
+    const gate = deferred<void>();
+    const batches: number[][] = [];
+    const commit = new GroupCommit<number, number>(async (items) => {
+      batches.push(items);
+      if (items.length === 1 && items[0] === 1) await gate.promise;
+      if (items.includes(13)) throw new Error('13 is refused');
+      return items;
+    });
+    const first = commit.submit(1);
+    const rest = [2, 13, 4].map((n) => commit.submit(n).then(String, (e: Error) => e.message));
+    gate.resolve();
+    expect(await first).toBe(1);
+    expect(await Promise.all(rest)).toEqual(['2', '13 is refused', '4']);
+    expect(batches).toEqual([[1], [2, 13, 4], [2], [13], [4]]);
+  });
+
+  it('a lone failed item is refused, and the next batch still runs', async () => {
     const gate = deferred<void>();
     let calls = 0;
     const commit = new GroupCommit<number, number>(async (items) => {

@@ -34,14 +34,28 @@ export class GroupCommit<I, O> {
     while (this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.maxBatch);
       try {
-        const results = await this.run(batch.map((w) => w.item));
-        if (results.length !== batch.length) throw new Error(`batch of ${batch.length} gave ${results.length} results`);
-        batch.forEach((w, i) => w.resolve(results[i]));
+        settle(batch, await this.run(batch.map((w) => w.item)));
       } catch (error) {
-        // One failed statement fails every caller in it; each decides what to do (nothing was written).
-        for (const w of batch) w.reject(error);
+        if (batch.length === 1) {
+          batch[0].reject(error);
+          continue;
+        }
+        // One bad item must not fail the others: nothing of the failed statement was written, so each
+        // item is written again on its own and only the ones that fail alone are refused.
+        for (const w of batch) {
+          try {
+            settle([w], await this.run([w.item]));
+          } catch (alone) {
+            w.reject(alone);
+          }
+        }
       }
     }
     this.running = false;
   }
+}
+
+function settle<I, O>(batch: Array<Waiting<I, O>>, results: O[]): void {
+  if (results.length !== batch.length) throw new Error(`batch of ${batch.length} gave ${results.length} results`);
+  batch.forEach((w, i) => w.resolve(results[i]));
 }

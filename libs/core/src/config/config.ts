@@ -139,3 +139,10 @@ export function loadConfig(env: Env, resolved: { databaseUrl?: string; redisUrl?
     databasePoolSize: embeddedDatabase ? 1 : int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
   };
 }
+
+/** decisions.md section 1: a warning at every start of either process while a test-only setting is on. */
+export function warnAboutTestOnlySettings(config: AppConfig): void {
+  if (config.allowPrivateTargets) {
+    console.warn('UNSAFE_ALLOW_PRIVATE_TARGETS is on: outgoing posts may reach private addresses and plain http. For tests only.');
+  }
+}
