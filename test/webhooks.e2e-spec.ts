@@ -8,7 +8,7 @@ import { createServer as createTcpServer, connect, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
-import { CreatedWorkspace } from '@app/core';
+import { CreatedWorkspace, SweepRegistry } from '@app/core';
 import { LOST_ATTEMPT } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { eventually, startApp, TestApp } from './harness';
@@ -303,6 +303,102 @@ describe('Outgoing webhooks settings (owners and admins, up to ten, address rule
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe('Outgoing webhooks settings: who may manage addresses, and whose', () => {
+  const UPDATE = 'mutation($id: ID!) { updateWebhookEndpoint(id: $id, input: {triggers: ["event"]}) { id } }';
+  const DELETE = 'mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }';
+  const RETRY = 'mutation($id: ID!) { retryDelivery(id: $id) { id } }';
+  const TEST = 'mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id } }';
+
+  it('a plain member is refused every change and Retry; an admin may manage addresses', async () => {
+    const r = await receiver();
+    const { endpoint: ep } = await endpoint(r.url, ['event']);
+    const delivery = await sendTest(ep.id);
+    await eventually(async () => r.received.length === 1);
+    const keyOf = async (email: string) => (await t.gql(`mutation { createKey(member: "${email}") { secretKey } }`, {}, ws.secretKey)).data.createKey.secretKey as string;
+    const member = await keyOf('plain@example.com');
+    for (const [query, id] of [[UPDATE, ep.id], [DELETE, ep.id], [RETRY, delivery.id], [TEST, ep.id]]) {
+      expect((await t.gql(query, { id }, member)).errors?.[0].extensions.code).toBe('forbidden');
+    }
+    expect(r.received).toHaveLength(1);
+
+    const admin = await keyOf('admin@example.com');
+    await t.db.query(`UPDATE members SET role = 'admin' WHERE workspace_id = $1 AND email = 'admin@example.com'`, [ws.workspace.id]);
+    expect((await t.gql('{ webhookEndpoints { id } }', {}, admin)).data.webhookEndpoints).toEqual([{ id: ep.id }]);
+    expect((await t.gql(UPDATE, { id: ep.id }, admin)).errors).toBeUndefined();
+    expect((await t.gql(RETRY, { id: delivery.id }, admin)).errors).toBeUndefined();
+    await eventually(async () => r.received.length === 2);
+    expect((await t.gql(DELETE, { id: ep.id }, admin)).data.deleteWebhookEndpoint).toBe(true);
+    await r.close();
+  });
+
+  it('another workspace can neither see nor touch an address or its deliveries (not_found)', async () => {
+    const r = await receiver();
+    const { endpoint: ep } = await endpoint(r.url, ['event']);
+    const delivery = await sendTest(ep.id);
+    await eventually(async () => r.received.length === 1);
+    const other = await t.workspace();
+    expect((await t.gql('{ webhookEndpoints { id } }', {}, other.secretKey)).data.webhookEndpoints).toEqual([]);
+    for (const [query, id] of [[UPDATE, ep.id], [DELETE, ep.id], [RETRY, delivery.id], [TEST, ep.id]]) {
+      expect((await t.gql(query, { id }, other.secretKey)).errors?.[0].extensions.code).toBe('not_found');
+    }
+    await sleep(300);
+    expect(r.received).toHaveLength(1);
+    expect(await deliveryLog()).toHaveLength(1);
+    await r.close();
+  });
+});
+
+describe('Delivery rules: the delivery log', () => {
+  it('shows the last twenty deliveries of an address, newest first', async () => {
+    const r = await receiver();
+    const { endpoint: ep } = await endpoint(r.url, ['event']);
+    const sent: string[] = [];
+    for (let i = 0; i < 25; i++) sent.push((await sendTest(ep.id)).id);
+    await eventually(async () => r.received.length === 25);
+    const log = await deliveryLog();
+    expect(log.map((d) => d.id)).toEqual(sent.slice(5).reverse());
+    await r.close();
+  });
+
+  it('a receiver that refuses the connection is a failed attempt whose error names the cause', async () => {
+    const closed = await receiver();
+    const url = closed.url;
+    await closed.close();
+    const { endpoint: ep } = await endpoint(url, ['event']);
+    await sendTest(ep.id);
+    await eventually(async () => (await deliveryLog())[0].attempts.length >= 1);
+    const [attempt] = (await deliveryLog())[0].attempts;
+    expect(attempt).toMatchObject({ number: 1, status: null, bodyExcerpt: null });
+    expect(attempt.error).toMatch(/ECONNREFUSED/);
+  });
+
+  it('deleting an address deletes its delivery log', async () => {
+    const r = await receiver();
+    const { endpoint: ep } = await endpoint(r.url, ['event']);
+    await sendTest(ep.id);
+    await eventually(async () => (await deliveryLog())[0]?.state === 'succeeded');
+    const count = async (table: string) => (await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`, [ws.workspace.id]))[0].n;
+    expect(await count('delivery_attempts')).toBe(1);
+    await t.gql('mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }', { id: ep.id }, ws.secretKey);
+    expect(await count('deliveries')).toBe(0);
+    expect(await count('delivery_attempts')).toBe(0);
+    await r.close();
+  });
+
+  it('the sweep deletes deliveries after thirty days (Retention)', async () => {
+    const r = await receiver();
+    const { endpoint: ep } = await endpoint(r.url, ['event']);
+    const old = await sendTest(ep.id);
+    const recent = await sendTest(ep.id);
+    await eventually(async () => r.received.length === 2);
+    await t.db.query(`UPDATE deliveries SET created_at = now() - interval '31 days' WHERE workspace_id = $1 AND id = $2`, [ws.workspace.id, old.id]);
+    await t.db.query(`UPDATE deliveries SET created_at = now() - interval '29 days' WHERE workspace_id = $1 AND id = $2`, [ws.workspace.id, recent.id]);
+    await t.worker!.get(SweepRegistry).runAll();
+    expect((await deliveryLog()).map((d) => d.id)).toEqual([recent.id]);
+    await r.close();
   });
 });
 
