@@ -137,6 +137,7 @@ describe('the body and headers of each trigger (Outgoing webhook body, Delivery 
     await eventually(async () => r.received.length === 1);
     const [x] = r.received;
     expect(x.body).toMatchObject({ id: delivery.id, type: 'test', data: {}, workspace: { id: ws.workspace.id, slug: ws.workspace.slug } });
+    expect(x.body.record).toEqual({ id: 'per_test', kind: 'person', name: 'Test person', email: 'test@example.com' });
     expect(x.headers['x-service-signature']).toBe(sign(secret, x.raw));
     await eventually(async () => (await deliveryLog())[0].state === 'succeeded');
     await r.close();
@@ -279,8 +280,8 @@ describe('Outgoing webhooks settings (owners and admins, up to ten, address rule
     expect((await t.gql('{ webhookEndpoints { id } }', {}, member)).errors![0].extensions.code).toBe('forbidden');
   });
 
-  it('the address rule refuses plain http, private, local and bare addresses when saved (UNSAFE_ALLOW_PRIVATE_TARGETS off)', async () => {
-    const strict = await startApp({ env: { UNSAFE_ALLOW_PRIVATE_TARGETS: 'false' } });
+  it('the address rule refuses plain http, private, local and bare addresses when saved, and again at each attempt (UNSAFE_ALLOW_PRIVATE_TARGETS off)', async () => {
+    const strict = await startApp({ worker: true, env: { UNSAFE_ALLOW_PRIVATE_TARGETS: 'false' } });
     try {
       const own = await strict.workspace();
       const attempt = (url: string) => strict.gql(CREATE, { input: { url, triggers: ['event'] } }, own.secretKey);
@@ -300,6 +301,17 @@ describe('Outgoing webhooks settings (owners and admins, up to ten, address rule
       const fine = await attempt('https://hooks.example.com/lifeline');
       expect(fine.errors).toBeUndefined();
       expect(fine.data.createWebhookEndpoint.endpoint.url).toBe('https://hooks.example.com/lifeline');
+
+      // Checked again at every attempt: an address that became private since it was saved is not posted to.
+      const r = await receiver();
+      const id = fine.data.createWebhookEndpoint.endpoint.id;
+      await strict.db.query(`UPDATE webhook_endpoints SET url = $1 WHERE workspace_id = $2 AND id = $3`, [r.url.replace('http:', 'https:'), own.workspace.id, id]);
+      await strict.gql('mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id } }', { id }, own.secretKey);
+      await eventually(async () => (await deliveryLog(strict, own.secretKey))[0].attempts.length >= 1);
+      const [tried] = (await deliveryLog(strict, own.secretKey))[0].attempts;
+      expect(tried).toMatchObject({ status: null, error: expect.stringContaining('Use a public address') });
+      expect(r.received).toHaveLength(0);
+      await r.close();
     } finally {
       await strict.close();
     }
