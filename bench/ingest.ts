@@ -97,13 +97,15 @@ const WHERE_THE_TIME_GOES = `Where the time goes (profiled with \`BENCH_PROFILE=
 - With the changes above the api process is the busiest single part (top during the single run: api 80% of a
   core, PostgreSQL ~60% over its backends, worker 20%, autocannon 10%; 9% idle). Tried and measured without gain:
   coalescing relay kicks (745 vs 718/s), 2 or 8 shared transactions in flight instead of 4 (779 and 628/s), a
-  pool of 4 instead of 10 (667/s). Reaching 2,000/s here needs about 2.7 times less CPU per event overall.
+  pool of 4 instead of 10 (667/s). Without the worker (\`BENCH_NO_WORKER=1\`) the single run gives 990/s
+  instead of 875/s, so the relay costs about 12%. Reaching 2,000/s here needs about 2.3 times less CPU
+  per event overall.
 - Not done yet, and the next steps if these targets matter: one outbox row per transaction instead of one
   per happening, a Unix socket to PostgreSQL where it runs on the same host, and moving the outbox relay's
   bookkeeping off the hot tables.`;
 
 async function main() {
-  const service = await startService('lifeline_bench_ingest', ['api', 'worker']);
+  const service = await startService('lifeline_bench_ingest', process.env.BENCH_NO_WORKER ? ['api'] : ['api', 'worker']);
   try {
     const { workspaceId, secretKeys } = await workspaceWithKeys(service.url, 'bench', 160);
     // warm-up

@@ -123,6 +123,21 @@ describe('the worker', () => {
     expect(relayed).toBeInstanceOf(Date);
   });
 
+  it('the sweep deletes happenings relayed more than a week ago, and keeps the rest', async () => {
+    const ws = await t.workspace();
+    const insert = (relayedDaysAgo: number | null) =>
+      t.db.query(
+        `INSERT INTO outbox (workspace_id, kind, payload, relayed_at) VALUES ($1, 'event', '{"n": ${relayedDaysAgo}}', now() - $2::int * interval '1 day') RETURNING id`,
+        [ws.workspace.id, relayedDaysAgo],
+      );
+    await insert(8);
+    await insert(6);
+    const { SweepRegistry } = await import('@app/core');
+    await t.worker!.get(SweepRegistry).runAll();
+    const left = await t.db.query(`SELECT payload->>'n' AS n FROM outbox WHERE workspace_id = $1 ORDER BY id`, [ws.workspace.id]);
+    expect(left).toEqual([{ n: '6' }]);
+  });
+
   it('registers the repeatable sweep', async () => {
     const { Queue } = await import('bullmq');
     const { bullConnection } = await import('@app/core');

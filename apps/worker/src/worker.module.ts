@@ -1,7 +1,7 @@
 import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
-import { DynamicModule, Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { DynamicModule, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CoreModule, loggerModule, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
+import { AppConfig, CoreModule, loggerModule, OUTBOX_RETENTION_DAYS, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
 import { WebhooksWorkerModule } from '@app/webhooks';
@@ -19,11 +19,16 @@ export class SweepsProcessor extends WorkerHost {
 
 /** Registers the repeatable sweep and starts the outbox relay once every module is ready. */
 @Injectable()
-export class WorkerStartup implements OnApplicationBootstrap {
+export class WorkerStartup implements OnModuleInit, OnApplicationBootstrap {
   constructor(
     @InjectQueue(QUEUES.sweeps) private readonly sweepsQueue: Queue,
     private readonly relay: OutboxRelayService,
+    private readonly sweeps: SweepRegistry,
   ) {}
+
+  onModuleInit(): void {
+    this.sweeps.register('outbox-retention', () => this.relay.deleteRelayedBefore(new Date(Date.now() - OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000)));
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     await this.sweepsQueue.upsertJobScheduler('sweep-every-minute', { every: SWEEP_EVERY_MS }, { name: SWEEP_JOB });

@@ -18,6 +18,8 @@ export interface OutboxHandler {
 }
 
 const BATCH = 500;
+/** Relayed happenings are kept this long, then the sweep deletes them. */
+export const OUTBOX_RETENTION_DAYS = 7;
 const POLL_MS = 250;
 
 @Injectable()
@@ -98,6 +100,19 @@ export class OutboxRelayService implements OnApplicationShutdown {
       await followUp().catch((error: Error) => this.logger.warn(`after relay: ${error.message}`));
     }
     return count;
+  }
+
+  /** Retention: deletes happenings relayed before `before`, a batch at a time; unrelayed ones stay. */
+  async deleteRelayedBefore(before: Date, batch = 5_000): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const [, count] = await this.dataSource.query(
+        `DELETE FROM outbox WHERE (workspace_id, id) IN (SELECT workspace_id, id FROM outbox WHERE relayed_at < $1 LIMIT $2)`,
+        [before, batch],
+      );
+      total += count;
+      if (count < batch) return total;
+    }
   }
 
   async onApplicationShutdown(): Promise<void> {
