@@ -110,6 +110,15 @@ describe('the public rows of Errors', () => {
     expect(await people()).toBe(0);
   });
 
+  it('the event door takes events only: an action posted there is unknown_event and writes nothing', async () => {
+    for (const type of ['subscribe', 'identify', 'support']) {
+      const answer = await door('event', { type, email: 'sneak@example.com', list: 'news', consent, message: 'hi' });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ ok: false, error: 'unknown_event', message: expect.stringContaining(`post it to the ${type} address`) });
+    }
+    expect(await people()).toBe(0);
+  });
+
   it('consent.text is required on subscribe (a bare string is not enough)', async () => {
     expect((await door('subscribe', { email: 'c@example.com', list: 'news', consent: 'Yes' })).body.error).toBe('missing_consent');
     expect((await door('subscribe', { email: 'c@example.com', list: 'news', consent: {} })).body.error).toBe('missing_consent');
@@ -139,6 +148,19 @@ describe('rule 5: per-IP limits per workspace per ten minutes', () => {
     expect(answer.body.error).toBe('rate_limited');
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await people()).toBe(10);
+  });
+
+  it.each([
+    ['identify', 60, (i: number) => ({ email: `i${i}@example.com` })],
+    ['event', 240, (i: number) => ({ type: 'pageview', anon_id: `v${i}` })],
+  ])('%s allows %i per visitor IP, then 429 with nothing written', async (action, limit, body) => {
+    const answers = await Promise.all(Array.from({ length: limit }, (_, i) => door(action as string, (body as (i: number) => object)(i))));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const before = await people();
+    const over = await door(action as string, (body as (i: number) => object)(limit));
+    expect(over.status).toBe(429);
+    expect(over.body.error).toBe('rate_limited');
+    expect(await people()).toBe(before);
   });
 
   it('subscribe allows 20 per visitor IP; another workspace counts apart', async () => {
@@ -194,12 +216,16 @@ describe('client IP: the socket, or X-Forwarded-For only under TRUST_PROXY', () 
     expect(statuses[10]).toBe(429);
   });
 
-  it('with TRUST_PROXY each forwarded visitor has a limit of their own', async () => {
+  it('with TRUST_PROXY each forwarded visitor has a limit of their own; only the proxy\'s own entry counts', async () => {
     const proxied = await startApp({ env: { TRUST_PROXY: 'true' } });
     try {
       const w = await proxied.workspace({ origins: [SITE] });
       const statuses = await tenSupportPosts(proxied, w.publicKey, (i) => `198.51.100.${i}`);
       expect(statuses.every((s) => s === 200)).toBe(true);
+      // A visitor who writes their own X-Forwarded-For entries ahead of the proxy's cannot pick a new address.
+      const forged = await tenSupportPosts(proxied, w.publicKey, (i) => `203.0.113.${i}, 198.51.100.77`);
+      expect(forged.slice(0, 10).every((s) => s === 200)).toBe(true);
+      expect(forged[10]).toBe(429);
     } finally {
       await proxied.close();
     }

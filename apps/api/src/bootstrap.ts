@@ -10,7 +10,8 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), { bodyParser: false, bufferLogs: true });
   app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
-  app.set('trust proxy', config.trustProxy);
+  // One proxy in front: the client IP is the entry that proxy added, never one the client wrote itself.
+  app.set('trust proxy', config.trustProxy ? 1 : false);
   app.set('etag', false);
   installBodyParsers(app);
   app.useGlobalFilters(new ExceptionsFilter());
