@@ -39,6 +39,46 @@ describe('concurrent posts naming the same new key make one person, never two', 
   });
 });
 
+describe('concurrent posts naming one person by different keys lose nothing', () => {
+  it('purchases posted at once by email and by account_id all count', async () => {
+    await post({ type: 'identify', email: 'two@example.com', account_id: 'acct-2' });
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        post({ events: [{ type: 'purchase', ...(i % 2 ? { email: 'two@example.com' } : { account_id: 'acct-2' }), properties: { i } }] }),
+      ),
+    );
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    const [row] = await t.db.query(`SELECT purchases, stage FROM people WHERE workspace_id = $1 AND email = 'two@example.com'`, [ws.workspace.id]);
+    expect(row).toEqual({ purchases: 30, stage: 'repeat' });
+  });
+
+  it('a merge at the same moment as posts by the absorbed person\'s other key leaves everything on the survivor', async () => {
+    for (let round = 0; round < 5; round++) {
+      const email = `m${round}@example.com`;
+      const account = `acct-m${round}`;
+      const anon = `anon-m${round}`;
+      await post({ type: 'pageview', email, anon_id: anon });
+      await post({ type: 'pageview', account_id: account });
+      await Promise.all([
+        post({ events: [{ type: 'identify', email, account_id: account }] }),
+        ...Array.from({ length: 6 }, () => post({ events: [{ type: 'purchase', account_id: account }] })),
+        ...Array.from({ length: 6 }, () => post({ events: [{ type: 'purchase', anon_id: anon }] })),
+      ]);
+      const people = await t.db.query(
+        `SELECT id, purchases FROM people WHERE workspace_id = $1 AND merged_into IS NULL AND id IN (SELECT person_id FROM identities WHERE workspace_id = $1 AND value = ANY($2::text[]))`,
+        [ws.workspace.id, [email, account, anon]],
+      );
+      expect(people).toHaveLength(1);
+      expect(people[0].purchases).toBe(12);
+      const stray = await t.db.query(
+        `SELECT count(*)::int AS n FROM events e JOIN people p ON p.workspace_id = e.workspace_id AND p.id = e.person_id WHERE e.workspace_id = $1 AND p.merged_into IS NOT NULL`,
+        [ws.workspace.id],
+      );
+      expect(stray[0].n).toBe(0);
+    }
+  });
+});
+
 describe('stages are decided when an event arrives', () => {
   it('climbs the ladder: download, activated, signup, purchase, second purchase, churned, purchase', async () => {
     const steps: Array<[string, string]> = [
