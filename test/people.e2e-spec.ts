@@ -208,6 +208,19 @@ describe('triggers are written to the outbox with the row that caused them', () 
     expect(event).toMatchObject({ event: 'signup', value: 0, properties: { via: 'google' }, id: expect.stringMatching(/^evt_/) });
     expect(rows.some((r) => r.kind === 'stage_entered')).toBe(true);
   });
+
+  it('field_changed also fires when a support post names someone, a post brings a new os, or a key adds the email', async () => {
+    await post({ type: 'pageview', anon_id: 'fc-1', source: { os: 'mac' } });
+    await post({ type: 'support', anon_id: 'fc-1', who: 'Fay', message: 'Hello' });
+    await post({ type: 'pageview', anon_id: 'fc-1', source: { os: 'win' } });
+    await post({ type: 'identify', anon_id: 'fc-1', email: 'fay@example.com' });
+    const changed = (await outbox()).filter((r) => r.kind === 'field_changed').map((r) => r.payload.data.field_changed);
+    expect(changed).toEqual([
+      { field: 'name', from: null, to: 'Fay' },
+      { field: 'os', from: 'mac', to: 'win' },
+      { field: 'email', from: null, to: 'fay@example.com' },
+    ]);
+  });
 });
 
 describe('nothing is lost if Redis is down', () => {

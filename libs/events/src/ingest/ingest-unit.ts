@@ -186,7 +186,10 @@ export class IngestUnit {
 
   private async applySupport(c: SupportCommand): Promise<ItemResult> {
     const { person } = await this.resolve(c.keys);
-    if (c.who && !person.row.name) person.set('name', c.who);
+    if (c.who && !person.row.name) {
+      if (!person.isNew) this.fieldChanged(person, 'name', null, c.who);
+      person.set('name', c.who);
+    }
     this.touch(person, c.source);
     this.engage(person);
     const properties: Record<string, unknown> = { message: c.message };
@@ -221,7 +224,10 @@ export class IngestUnit {
       if (this.keyToPerson.get(k) === person.row.id) continue;
       this.keyToPerson.set(k, person.row.id);
       this.newIdentities.push({ kind: key.kind, value: key.value, person_id: person.row.id });
-      if (key.kind === 'email' && !person.row.email) person.set('email', key.value);
+      if (key.kind === 'email' && !person.row.email) {
+        if (!person.isNew) this.fieldChanged(person, 'email', null, key.value);
+        person.set('email', key.value);
+      }
     }
     return { person, status };
   }
@@ -275,7 +281,10 @@ export class IngestUnit {
   private touch(person: PersonState, source: SourceInput | undefined): void {
     if (!source) return;
     const os = personOs(source.os);
-    if (os && os !== person.row.os) person.set('os', os);
+    if (os && os !== person.row.os) {
+      if (!person.isNew || person.row.os !== null) this.fieldChanged(person, 'os', person.row.os, os);
+      person.set('os', os);
+    }
     if (!person.row.first_touch) {
       const firstTouch = firstTouchFrom(source);
       if (firstTouch) {
