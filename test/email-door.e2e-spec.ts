@@ -113,6 +113,36 @@ it('a received email records a reply: direction in, the person engaged, email_in
   expect(timeline).toHaveLength(1);
 });
 
+it('a reply that names a message but comes from another address is not put on that person', async () => {
+  const sent = await sentMessage('owner@example.com');
+  const forged = signed({
+    type: 'email.received',
+    data: { email_id: 'inbound-forged', from: 'intruder@example.net', to: ['hello@lifeline.test'], subject: 'Re: Hello there', text: 'Let me in', in_reply_to: sent.providerId },
+  });
+  expect((await door(forged)).body).toEqual({ ok: true, status: 'ignored' });
+  const incoming = await t.db.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND direction = 'in'`, [ws.workspace.id]);
+  expect(incoming[0].n).toBe(0);
+});
+
+it('a thread asked for by an address with a percent sign answers no_such_person, not a failure', async () => {
+  const answer = await t.request('GET', '/api/v1/people/odd%25name@example.com/messages', { key: ws.secretKey });
+  expect(answer.status).toBe(404);
+  expect(answer.body.error).toBe('no_such_person');
+});
+
+it('the sweep forgets webhook ids after a day, long past the signature tolerance', async () => {
+  const sent = await sentMessage('kept@example.com');
+  const first = signed({ type: 'email.delivered', data: { email_id: sent.providerId } });
+  await door(first);
+  const second = signed({ type: 'email.opened', data: { email_id: sent.providerId } });
+  await door(second);
+  await t.db.query(`UPDATE door_receipts SET received_at = now() - interval '25 hours' WHERE webhook_id = $1`, [first.headers['webhook-id']]);
+  const { SweepRegistry } = await import('@app/core');
+  await t.worker!.get(SweepRegistry).runAll();
+  const left = await t.db.query(`SELECT webhook_id FROM door_receipts WHERE webhook_id = ANY($1::text[])`, [[first.headers['webhook-id'], second.headers['webhook-id']]]);
+  expect(left).toEqual([{ webhook_id: second.headers['webhook-id'] }]);
+});
+
 it('an event type the door does not map answers ignored', async () => {
   expect((await door(signed({ type: 'domain.updated', data: { id: 'x' } }))).body).toEqual({ ok: true, status: 'ignored' });
 });

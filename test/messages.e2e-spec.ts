@@ -73,6 +73,27 @@ describe('without a provider: stored, not sent', () => {
     expect(message.html).toContain('<h1>Hi Ada</h1>');
   });
 
+  it('templates keep the subject and body limits: when saved, and as filled in for the person', async () => {
+    const create = (i: Record<string, string>) => t.gql('mutation($i: CreateTemplateInput!) { createTemplate(input: $i) { id } }', { i }, ws.secretKey);
+    expect((await create({ name: 'short', subject: 'H', body: 'Hello there' })).errors![0].extensions.code).toBe('invalid_subject');
+    expect((await create({ name: 'empty', subject: 'Hello', body: 'x' })).errors![0].extensions.code).toBe('missing_body');
+    expect((await create({ name: 'nick', subject: '{{ person.fields.nickname }}', body: 'Hello there' })).errors).toBeUndefined();
+    const answer = await send(t, ws.secretKey, { to: 'ada@example.com', template: 'nick' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ ok: false, error: 'invalid_subject', message: expect.stringContaining('once filled in for this person') });
+    expect((await t.db.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1`, [ws.workspace.id]))[0].n).toBe(0);
+  });
+
+  it('a 20,000-character body is accepted even when JSON escapes make it over 64 KB', async () => {
+    const body = 'é'.repeat(20_000);
+    const raw = JSON.stringify({ to: 'ada@example.com', subject: 'Accents', body }).replace(/é/g, '\\u00e9');
+    expect(Buffer.byteLength(raw)).toBeGreaterThan(64 * 1024);
+    const answer = await t.request('POST', '/api/v1/messages', { key: ws.secretKey, raw });
+    expect(answer.status).toBe(200);
+    const [message] = await t.db.query(`SELECT text FROM messages WHERE id = $1`, [answer.body.id]);
+    expect(message.text).toBe(body);
+  });
+
   it('paging through 250 messages with limit 100 returns each exactly once, newest first', async () => {
     const sent: string[] = [];
     for (let i = 0; i < 250; i += 25) {

@@ -7,7 +7,7 @@ import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { EmailProvider, ResendEmailProvider } from './providers';
 
-const DOOR = 'email';
+export const EMAIL_DOOR = 'email';
 
 @Injectable()
 export class EmailDoorService {
@@ -48,7 +48,10 @@ export class EmailDoorService {
       const header = fetched?.headers['in-reply-to'];
       if (!inReplyTo && typeof header === 'string') inReplyTo = header.replace(/[<>]/g, '');
     }
-    const answered = (inReplyTo ? await this.messages.answered([inReplyTo]) : null) ?? (await this.messages.latestSentTo(command.from));
+    // The door is one address for every workspace and a sender writes its own headers: a reply counts
+    // as the answer to the message it names only when it comes from the address that message went to.
+    const named = inReplyTo ? await this.messages.answered([inReplyTo]) : null;
+    const answered = named && named.address?.toLowerCase() === command.from.toLowerCase() ? named : await this.messages.latestSentTo(command.from);
     return this.once(verified.webhookId, async (m) => {
       if (!answered) return 'ignored';
       const person = await this.messages.lockPerson(m, answered.workspace_id, answered.person_id);
@@ -90,7 +93,7 @@ export class EmailDoorService {
   /** Replays of the same webhook id change nothing: the receipt and the change commit together. */
   private async once(webhookId: string, work: (m: import('typeorm').EntityManager) => Promise<string>): Promise<{ ok: true; status: string }> {
     const status = await this.messages.transaction(async (m) => {
-      if (!(await this.messages.takeReceipt(m, DOOR, webhookId))) return 'replayed';
+      if (!(await this.messages.takeReceipt(m, EMAIL_DOOR, webhookId))) return 'replayed';
       return work(m);
     });
     if (status === 'recorded') this.outbox.kick();

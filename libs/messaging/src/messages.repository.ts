@@ -209,12 +209,12 @@ export class MessagesRepository {
   }
 
   /** The outgoing message a reply names: by the provider's id, its Message-ID, or our own id. */
-  async answered(ids: string[]): Promise<{ workspace_id: string; id: string; person_id: string } | null> {
+  async answered(ids: string[]): Promise<{ workspace_id: string; id: string; person_id: string; address: string | null } | null> {
     if (ids.length === 0) return null;
     const bracketed = ids.map((id) => `<${id}>`);
     const local = ids.map((id) => id.split('@')[0]);
     const [row] = await this.dataSource.query(
-      `SELECT workspace_id, id, person_id FROM messages
+      `SELECT workspace_id, id, person_id, address FROM messages
         WHERE direction = 'out' AND (provider_id = ANY($1::text[]) OR provider_id = ANY($2::text[]) OR provider_id = ANY($3::text[]) OR id = ANY($3::text[]))
         ORDER BY at DESC LIMIT 1`,
       [ids, bracketed, local],

@@ -2,7 +2,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, AuthContext, CONFIG, newId, OutboxWriter, Refusal } from '@app/core';
 import { PeopleReadRepository, PersonRow } from '@app/people';
-import { encodeCursor, parseMessageQuery, parseSendMessage, renderMessage, validateTemplate } from './domain';
+import { encodeCursor, parseBody, parseMessageQuery, parseSendMessage, parseSubject, renderMessage, validateTemplate } from './domain';
 import { EmailQueue } from './email-queue';
 import { MessageRead, MessagesRepository } from './messages.repository';
 import { TemplatesRepository } from './templates.repository';
@@ -65,6 +65,10 @@ export class MessagesService {
       { subject: source.subject, body: source.body },
       { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} } },
     );
+    // The limits hold for what is sent: a template filled in for this person is checked as it comes out.
+    for (const outcome of [parseSubject(rendered.subject), parseBody(rendered.text)]) {
+      if (outcome instanceof Refusal) throw new Refusal(outcome.code, `${outcome.message.replace(/\.$/, '')} once filled in for this person: check the template and the person's fields.`);
+    }
     const id = newId('msg');
     const at = new Date();
     const queued = this.queue.enabled;
@@ -139,8 +143,8 @@ export class MessagesService {
   }
 
   async thread(auth: AuthContext, who: string) {
-    const decoded = decodeURIComponent(who);
-    const person = decoded.includes('@') ? await this.people.byEmail(auth.workspaceId, decoded) : await this.people.byId(auth.workspaceId, decoded);
+    // The router has already decoded the path part; decoding again would misread a literal %.
+    const person = who.includes('@') ? await this.people.byEmail(auth.workspaceId, who) : await this.people.byId(auth.workspaceId, who);
     if (!person) throw new Refusal('no_such_person', 'No record has that address or id: check it.');
     const rows = await this.messages.thread(auth.workspaceId, person.id, THREAD_LIMIT);
     return { ok: true as const, person: person.id, messages: rows.reverse().map(messageView) };

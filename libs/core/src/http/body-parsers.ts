@@ -9,6 +9,8 @@ const anyType = () => true;
 export function installBodyParsers(app: { use: (...args: any[]) => unknown }): void {
   app.use('/api/webhooks', express.raw({ type: anyType, limit: '256kb' }));
   app.use('/api/in', express.json({ type: anyType, limit: '8kb', strict: false }));
+  // A message body may hold 20,000 characters, which JSON escapes can make six times as many bytes.
+  app.use('/api/v1/messages', express.json({ type: anyType, limit: '256kb', strict: false }));
   app.use('/api/v1', express.json({ type: anyType, limit: '64kb', strict: false }));
   app.use('/api/mcp', express.json({ type: anyType, limit: '64kb', strict: false }));
   app.use('/graphql', express.json({ limit: '1mb' }));

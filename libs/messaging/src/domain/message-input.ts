@@ -49,7 +49,7 @@ export function normalizeSubject(value: string): string {
   return value.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
 
-function parseSubject(raw: unknown): string | Refusal {
+export function parseSubject(raw: unknown): string | Refusal {
   const subject = typeof raw === 'string' ? normalizeSubject(raw) : '';
   const length = characterCount(subject);
   if (length < MESSAGE_LIMITS.subjectMin || length > MESSAGE_LIMITS.subjectMax) {
@@ -58,7 +58,7 @@ function parseSubject(raw: unknown): string | Refusal {
   return subject;
 }
 
-function parseBody(raw: unknown): string | Refusal {
+export function parseBody(raw: unknown): string | Refusal {
   const body = typeof raw === 'string' ? raw.trim() : '';
   const length = characterCount(body);
   if (length < MESSAGE_LIMITS.bodyMin || length > MESSAGE_LIMITS.bodyMax) {

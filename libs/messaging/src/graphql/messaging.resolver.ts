@@ -2,7 +2,7 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member, newId, Refusal } from '@app/core';
-import { validateTemplate } from '../domain';
+import { parseBody, parseSubject, validateTemplate } from '../domain';
 import { MessagesService } from '../messages.service';
 import { TemplatesRepository } from '../templates.repository';
 
@@ -60,6 +60,7 @@ export class MessagingResolver {
     if (!name || name.length > 200) throw new Refusal('invalid_field', 'name must be 1 to 200 characters.');
     const invalid = validateTemplate(input.subject, input.body);
     if (invalid) throw invalid;
+    for (const outcome of [parseSubject(input.subject), parseBody(input.body)]) if (outcome instanceof Refusal) throw outcome;
     const created = await this.templates.create(auth.workspaceId, { id: newId('tpl'), name, subject: input.subject, body: input.body });
     if (!created) throw new Refusal('conflict', `A template named "${name}" already exists: choose another name.`);
     return created;

@@ -6,6 +6,7 @@ import type { Job, Queue } from 'bullmq';
 import { AppConfig, CONFIG, QUEUES, SweepRegistry } from '@app/core';
 import { EmailProvider } from '../providers';
 import { enqueueOptions } from '../email-queue';
+import { EMAIL_DOOR } from '../email-door.service';
 import { MessagesRepository } from '../messages.repository';
 import { EMAIL_PROVIDER } from '../messaging.tokens';
 import { SEND_EMAIL_JOB, SendEmailJob, SendEmailResult } from './email.job';
@@ -29,6 +30,8 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
 
   onModuleInit(): void {
     this.sweeps.register('unsent-email', () => this.requeueStale());
+    // A signed post older than the signature's 5-minute tolerance is refused anyway: a day of receipts is plenty.
+    this.sweeps.register('email-door-receipts', () => this.messages.deleteReceipts(EMAIL_DOOR, new Date(Date.now() - 24 * 3600 * 1000)));
   }
 
   async process(job: Job<SendEmailJob, SendEmailResult>): Promise<SendEmailResult> {
