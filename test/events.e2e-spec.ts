@@ -234,3 +234,48 @@ describe('the secret-key guard on the events endpoint', () => {
     expect(answer.body.error).toBe('no_longer_a_member');
   });
 });
+
+describe('workspaces are apart (decisions.md section 2)', () => {
+  it('the same email and idempotency key in two workspaces make two people, and neither sees the other', async () => {
+    const other = await t.workspace();
+    const a = await post({ type: 'report_built', email: 'both@example.com', idempotency_key: 'same-key' });
+    const b = await post({ type: 'signup', email: 'both@example.com', idempotency_key: 'same-key' }, other.secretKey);
+    expect(a.body.status).toBe('recorded');
+    expect(b.body.status).toBe('recorded');
+    expect(a.body.id).not.toBe(b.body.id);
+    const ask = (key: string, query: string, variables: Record<string, unknown> = {}) => t.gql(query, variables, key);
+    const seen = await ask(other.secretKey, 'query($id: String) { person(id: $id) { id } }', { id: a.body.id });
+    expect(seen.data.person).toBeNull();
+    const mine = await ask(other.secretKey, '{ person(email: "both@example.com") { id stage timeline { type } } }');
+    expect(mine.data.person).toMatchObject({ id: b.body.id, stage: 'account', timeline: expect.not.arrayContaining([{ type: 'report_built' }]) });
+    const names = await ask(other.secretKey, '{ eventNames { name builtIn } }');
+    expect(names.data.eventNames.some((n: { name: string }) => n.name === 'report_built')).toBe(false);
+    const people = await ask(other.secretKey, '{ people { id } }');
+    expect(people.data.people).toEqual([{ id: b.body.id }]);
+  });
+});
+
+describe('GraphQL reads (person, people)', () => {
+  it('person(id) of an absorbed person answers the person they became; people(filter) filters by stage and engaged', async () => {
+    await post({ type: 'pageview', anon_id: 'reader-1' });
+    await post({ type: 'signup', email: 'reader@example.com' });
+    expect((await post({ type: 'identify', anon_id: 'reader-1', email: 'reader@example.com' })).body.status).toBe('merged');
+    await post({ type: 'pageview', email: 'lurker@example.com' });
+    const [absorbed] = await t.db.query(`SELECT id, merged_into FROM people WHERE workspace_id = $1 AND merged_into IS NOT NULL`, [ws.workspace.id]);
+    const byOldId = await t.gql('query($id: String) { person(id: $id) { id email stage } }', { id: absorbed.id }, ws.secretKey);
+    expect(byOldId.data.person).toEqual({ id: absorbed.merged_into, email: 'reader@example.com', stage: 'account' });
+    const accounts = await t.gql('{ people(filter: {stage: "account"}) { email } }', {}, ws.secretKey);
+    expect(accounts.data.people).toEqual([{ email: 'reader@example.com' }]);
+    const engaged = await t.gql('{ people(filter: {engaged: false}) { email } }', {}, ws.secretKey);
+    expect(engaged.data.people).toEqual([{ email: 'lurker@example.com' }]);
+  });
+});
+
+describe('rate limit per secret key', () => {
+  it('another key of the same workspace has a limit of its own', async () => {
+    const second = (await t.gql('mutation { createKey(member: "second@example.com") { secretKey } }', {}, ws.secretKey)).data.createKey.secretKey;
+    const answers = await Promise.all(Array.from({ length: 601 }, (_, i) => post({ type: 'pageview', anon_id: `rl-${i}` })));
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(1);
+    expect((await post({ type: 'pageview', anon_id: 'rl-other' }, second)).status).toBe(200);
+  });
+});
