@@ -103,6 +103,17 @@ describe('stages are decided when an event arrives', () => {
     ws = await t.workspace({ web: true });
     expect((await post({ type: 'download', email: 'web@example.com' })).body.status).toBe('recorded');
     expect((await person('web@example.com')).stage).toBeNull();
+    const refused = await settings({ downloaderStage: true });
+    expect(refused.errors![0]).toMatchObject({ extensions: { code: 'invalid_field' }, message: expect.stringContaining('no Downloader stage') });
+  });
+
+  it('updateWorkspaceSettings turns the Downloader stage off: a download then moves nobody', async () => {
+    expect((await settings({ downloaderStage: false })).data.updateWorkspaceSettings.downloaderStage).toBe(false);
+    await post({ type: 'download', email: 'dl@example.com' });
+    expect((await person('dl@example.com')).stage).toBeNull();
+    await settings({ downloaderStage: true });
+    await post({ type: 'download', email: 'dl2@example.com' });
+    expect((await person('dl2@example.com')).stage).toBe('downloader');
   });
 
   it('Trial only when the workspace switches it on, and a trial that ends goes back to Account', async () => {
