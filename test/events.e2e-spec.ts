@@ -5,7 +5,7 @@ import { startApp, TestApp } from './harness';
 let t: TestApp;
 let ws: CreatedWorkspace;
 beforeAll(async () => {
-  t = await startApp();
+  t = await startApp({ worker: true });
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -92,8 +92,10 @@ describe('rule 5: expiry removes only the timeline row', () => {
     const answer = await post({ type: 'signup', email: 'temp@example.com', expires_at: soon, source: { utm: { source: 'ads' } } });
     expect(answer.body.status).toBe('recorded');
     await new Promise((r) => setTimeout(r, 400));
-    const { TimelineRepository } = await import('@app/events');
-    expect(await t.app.get(TimelineRepository).deleteExpired(new Date())).toBe(1);
+    expect((await post({ type: 'support', from: 'temp@example.com', message: 'A note that stays' })).body.status).toBe('recorded');
+    const { SweepRegistry } = await import('@app/core');
+    expect(await t.worker!.get(SweepRegistry).runAll()).toMatchObject({ 'expired-events': 1 });
+    expect(await t.db.query(`SELECT type FROM events WHERE workspace_id = $1 AND type = 'support'`, [ws.workspace.id])).toHaveLength(1);
     const [person] = await t.db.query(`SELECT stage, first_touch FROM people WHERE workspace_id = $1`, [ws.workspace.id]);
     expect(person.stage).toBe('account');
     expect(person.first_touch.source).toBe('ads');
