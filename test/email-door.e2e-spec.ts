@@ -77,6 +77,24 @@ it('a bad signature answers 401 invalid_signature and writes nothing', async () 
   expect(await status(sent.id)).toBeNull();
 });
 
+it('a signature older or newer than five minutes is refused; svix-* headers work like webhook-*', async () => {
+  const sent = await sentMessage('t@example.com');
+  const body = JSON.stringify({ type: 'email.delivered', data: { email_id: sent.providerId } });
+  for (const skew of [-6 * 60_000, 6 * 60_000]) {
+    const at = new Date(Date.now() + skew);
+    const id = `msg_skew_${skew}`;
+    const headers = { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(SECRET).sign(id, at, body) };
+    const answer = await door({ raw: body, headers });
+    expect(answer.status).toBe(401);
+    expect(answer.body.error).toBe('invalid_signature');
+  }
+  expect(await status(sent.id)).toBeNull();
+  const ok = signed({ type: 'email.delivered', data: { email_id: sent.providerId } });
+  const svix = { 'svix-id': ok.headers['webhook-id'], 'svix-timestamp': ok.headers['webhook-timestamp'], 'svix-signature': ok.headers['webhook-signature'] };
+  expect((await door({ raw: ok.raw, headers: svix })).body).toEqual({ ok: true, status: 'recorded' });
+  expect(await status(sent.id)).toBe('delivered');
+});
+
 it('a replay of the same webhook id changes nothing', async () => {
   const sent = await sentMessage('r@example.com');
   const opened = signed({ type: 'email.opened', data: { email_id: sent.providerId } });

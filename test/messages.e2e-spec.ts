@@ -94,6 +94,20 @@ describe('without a provider: stored, not sent', () => {
     expect(message.text).toBe(body);
   });
 
+  it('another workspace cannot send to, list or read the thread of this workspace\'s people', async () => {
+    const [ada] = await t.db.query(`SELECT id FROM people WHERE workspace_id = $1`, [ws.workspace.id]);
+    expect((await send(t, ws.secretKey, { to: 'ada@example.com', subject: 'Hi', body: 'Hello there' })).status).toBe(200);
+    const other = await t.workspace();
+    for (const to of ['ada@example.com', ada.id]) {
+      const answer = await send(t, other.secretKey, { to, subject: 'Hi', body: 'Hello there' });
+      expect(answer.status).toBe(404);
+      expect(answer.body.error).toBe('no_such_person');
+      expect((await t.request('GET', `/api/v1/people/${encodeURIComponent(to)}/messages`, { key: other.secretKey })).body.error).toBe('no_such_person');
+    }
+    const page = await t.request('GET', '/api/v1/messages', { key: other.secretKey });
+    expect(page.body.messages).toEqual([]);
+  });
+
   it('paging through 250 messages with limit 100 returns each exactly once, newest first', async () => {
     const sent: string[] = [];
     for (let i = 0; i < 250; i += 25) {
@@ -233,6 +247,7 @@ describe('POST /api/v1/messages shares the 600 per ten minutes per key limit wit
       const answer = await send(t, ws.secretKey, { to: 'lim@example.com', subject: 'Too many', body: 'Hello' });
       expect(answer.status).toBe(429);
       expect(answer.body.error).toBe('rate_limited');
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
       const rows = await t.db.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1`, [ws.workspace.id]);
       expect(rows[0].n).toBe(0);
     } finally {
