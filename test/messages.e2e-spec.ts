@@ -3,9 +3,11 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
+import { Webhook } from 'standardwebhooks';
 import { CreatedWorkspace, freePort } from '@app/core';
 import { eventually, startApp, TestApp } from './harness';
 
+const DOOR_SECRET = 'whsec_' + Buffer.from('lifeline-resend-door-secret').toString('base64');
 const send = (t: TestApp, key: string, body: unknown) => t.request('POST', '/api/v1/messages', { key, body });
 const event = (t: TestApp, key: string, body: unknown) => t.request('POST', '/api/v1/events', { key, body });
 
@@ -205,18 +207,24 @@ describe("with Resend's API (a local stand-in)", () => {
   let t: TestApp;
   let stand: Server;
   const posts: Array<{ path: string; auth: string; body: any }> = [];
+  let received: unknown = {};
   beforeAll(async () => {
     stand = createServer((req: IncomingMessage, res) => {
       let raw = '';
       req.on('data', (c) => (raw += c));
       req.on('end', () => {
         posts.push({ path: req.url!, auth: String(req.headers.authorization), body: JSON.parse(raw || '{}') });
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: `re_${posts.length}` }));
+        const answer = (body: unknown) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+        // Resend's received email: the webhook names it, its text and headers are fetched here.
+        if (req.method === 'GET' && req.url!.startsWith('/emails/receiving/')) return answer(received);
+        const id = `re_${posts.length}`;
+        if (String(posts.at(-1)!.body.subject).startsWith('Slow')) return void setTimeout(() => answer({ id }), 7_000);
+        answer({ id });
       });
     });
     await new Promise<void>((r) => stand.listen(0, '127.0.0.1', r));
     const url = `http://127.0.0.1:${(stand.address() as AddressInfo).port}`;
-    t = await startApp({ worker: true, env: { RESEND_API_KEY: 're_test_key', RESEND_API_URL: url } });
+    t = await startApp({ worker: true, env: { RESEND_API_KEY: 're_test_key', RESEND_API_URL: url, EMAIL_WEBHOOK_SECRET: DOOR_SECRET } });
   });
   afterAll(async () => {
     await t.close();
@@ -233,6 +241,33 @@ describe("with Resend's API (a local stand-in)", () => {
     expect(post.auth).toBe('Bearer re_test_key');
     expect(post.body).toMatchObject({ to: ['r@example.com'], subject: 'Via Resend', text: expect.stringContaining('Hello there'), html: expect.stringContaining('Hello there') });
   });
+
+  it('a reply arrives as Resend sends it: the webhook names the email, its text and In-Reply-To are fetched', async () => {
+    const ws = await t.workspace();
+    await event(t, ws.secretKey, { type: 'signup', email: 'asker@example.com' });
+    const sent = (await send(t, ws.secretKey, { to: 'asker@example.com', subject: 'Question', body: 'How is it going?' })).body;
+    received = { id: 'in_42', text: 'Going well, thanks.', headers: { 'in-reply-to': `<${sent.providerId}>` } };
+    const payload = JSON.stringify({ type: 'email.received', data: { email_id: 'in_42', from: 'asker@example.com', to: ['hello@lifeline.test'], subject: 'Re: Question' } });
+    const at = new Date();
+    const headers = { 'webhook-id': 'msg_resend_reply', 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': new Webhook(DOOR_SECRET).sign('msg_resend_reply', at, payload) };
+    expect((await t.request('POST', '/api/webhooks/email', { raw: payload, headers })).body).toEqual({ ok: true, status: 'recorded' });
+    expect(posts.some((p) => p.path === '/emails/receiving/in_42')).toBe(true);
+    const thread = await t.request('GET', '/api/v1/people/asker@example.com/messages', { key: ws.secretKey });
+    expect(thread.body.messages.map((m: { direction: string; text: string }) => [m.direction, m.text])).toEqual([
+      ['out', expect.stringContaining('How is it going?')],
+      ['in', 'Going well, thanks.'],
+    ]);
+  });
+
+  it('a slow provider: the answer comes within about 5 s without providerId, and the email still leaves', async () => {
+    const ws = await t.workspace();
+    await event(t, ws.secretKey, { type: 'signup', email: 'patient@example.com' });
+    const started = Date.now();
+    const answer = await send(t, ws.secretKey, { to: 'patient@example.com', subject: 'Slow one', body: 'Take your time' });
+    expect(Date.now() - started).toBeLessThan(6_500);
+    expect(answer.body).toEqual({ ok: true, id: expect.stringMatching(/^msg_/) });
+    await eventually(async () => (await t.db.query(`SELECT send_state FROM messages WHERE id = $1`, [answer.body.id]))[0].send_state === 'sent', 15_000, 200);
+  }, 30_000);
 });
 
 describe('POST /api/v1/messages shares the 600 per ten minutes per key limit with events', () => {
