@@ -100,6 +100,10 @@ const WHERE_THE_TIME_GOES = `Where the time goes (profiled with \`BENCH_PROFILE=
   pool of 4 instead of 10 (667/s). Without the worker (\`BENCH_NO_WORKER=1\`) the single run gives 990/s
   instead of 875/s, so the relay costs about 12%. Reaching 2,000/s here needs about 2.3 times less CPU
   per event overall.
+- Runs on this shared VM vary by 10-15%: five runs on 2026-11-23 gave 772-875 single events/s and
+  2,794-3,940 events/s in batches. Locking the rows of the people a post names (added for correctness:
+  posts naming one person by different keys lost updates) measured within that noise: batch-only runs
+  3,514 vs 3,680 events/s without the lock, single-only 861 vs 853.
 - Not done yet, and the next steps if these targets matter: one outbox row per transaction instead of one
   per happening, a Unix socket to PostgreSQL where it runs on the same host, and moving the outbox relay's
   bookkeeping off the hot tables.`;
