@@ -219,6 +219,7 @@ describe("with Resend's API (a local stand-in)", () => {
         if (req.method === 'GET' && req.url!.startsWith('/emails/receiving/')) return answer(received);
         const id = `re_${posts.length}`;
         if (String(posts.at(-1)!.body.subject).startsWith('Slow')) return void setTimeout(() => answer({ id }), 7_000);
+        if (String(posts.at(-1)!.body.subject).startsWith('Broken')) return void res.writeHead(500, { 'content-type': 'application/json' }).end('{"message":"stand-in is down"}');
         answer({ id });
       });
     });
@@ -258,6 +259,17 @@ describe("with Resend's API (a local stand-in)", () => {
       ['in', 'Going well, thanks.'],
     ]);
   });
+
+  it('a provider that keeps failing: three tries, then the message is failed with the provider\'s words', async () => {
+    const ws = await t.workspace();
+    await event(t, ws.secretKey, { type: 'signup', email: 'unlucky@example.com' });
+    const answer = await send(t, ws.secretKey, { to: 'unlucky@example.com', subject: 'Broken send', body: 'Will not leave' });
+    expect(answer.body).toEqual({ ok: true, id: expect.stringMatching(/^msg_/) });
+    await eventually(async () => (await t.db.query(`SELECT send_state FROM messages WHERE id = $1`, [answer.body.id]))[0].send_state === 'failed', 25_000, 200);
+    expect(posts.filter((p) => p.body.subject === 'Broken send')).toHaveLength(3);
+    const [row] = await t.db.query(`SELECT send_error FROM messages WHERE id = $1`, [answer.body.id]);
+    expect(row.send_error).toContain('stand-in is down');
+  }, 40_000);
 
   it('a slow provider: the answer comes within about 5 s without providerId, and the email still leaves', async () => {
     const ws = await t.workspace();
