@@ -26,3 +26,4 @@ export * from './database/prepared';
 export * from './database/migrations';
 export * from './batching/group-commit';
 export * from './logging/logger';
+export * from './database/delete-in-batches';

@@ -2,12 +2,11 @@
 // sent message's status, and a received email records a reply (direction in, engaged, email_in).
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, OutboxWriter, Refusal } from '@app/core';
-import { emailDoorCommand, htmlToText, IncomingHeaders, mergeStatus, verifyEmailWebhook } from './domain';
+import { EMAIL_DOOR, emailDoorCommand, htmlToText, IncomingHeaders, mergeStatus, verifyEmailWebhook } from './domain';
 import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { EmailProvider, ResendEmailProvider } from './providers';
 
-export const EMAIL_DOOR = 'email';
 
 @Injectable()
 export class EmailDoorService {

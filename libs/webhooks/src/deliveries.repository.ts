@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { GroupCommit } from '@app/core';
+import { deleteInBatches, GroupCommit } from '@app/core';
 
 /** How long a claim holds an attempt: more than the ten seconds an attempt may take. */
 export const CLAIM_SECONDS = 30;
@@ -223,16 +223,8 @@ export class DeliveriesRepository {
   }
 
   /** Retention: deletes deliveries (and their attempts) created before `before`, a batch at a time. */
-  async deleteCreatedBefore(before: Date, batch = 5_000): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const [, count] = await this.dataSource.query(
-        `DELETE FROM deliveries WHERE (workspace_id, id) IN (SELECT workspace_id, id FROM deliveries WHERE created_at < $1 LIMIT $2)`,
-        [before, batch],
-      );
-      total += count;
-      if (count < batch) return total;
-    }
+  deleteCreatedBefore(before: Date): Promise<number> {
+    return deleteInBatches(this.dataSource, 'deliveries', 'created_at < $2', [before]);
   }
 
   async get(workspaceId: string, deliveryId: string): Promise<DeliveryRow | null> {

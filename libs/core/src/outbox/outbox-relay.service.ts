@@ -9,6 +9,7 @@ import Redis from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
+import { deleteInBatches } from '../database/delete-in-batches';
 import { outboxChannel, OutboxRow } from './outbox';
 
 export interface OutboxHandler {
@@ -103,16 +104,8 @@ export class OutboxRelayService implements OnApplicationShutdown {
   }
 
   /** Retention: deletes happenings relayed before `before`, a batch at a time; unrelayed ones stay. */
-  async deleteRelayedBefore(before: Date, batch = 5_000): Promise<number> {
-    let total = 0;
-    for (;;) {
-      const [, count] = await this.dataSource.query(
-        `DELETE FROM outbox WHERE (workspace_id, id) IN (SELECT workspace_id, id FROM outbox WHERE relayed_at < $1 LIMIT $2)`,
-        [before, batch],
-      );
-      total += count;
-      if (count < batch) return total;
-    }
+  deleteRelayedBefore(before: Date): Promise<number> {
+    return deleteInBatches(this.dataSource, 'outbox', 'relayed_at < $2', [before]);
   }
 
   async onApplicationShutdown(): Promise<void> {

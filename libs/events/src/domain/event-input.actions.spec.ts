@@ -182,3 +182,16 @@ describe('items and bodies', () => {
     expect(parseBody({ type: 'report_built', events: 3 })).toEqual({ batch: false, item: { type: 'report_built', events: 3 } });
   });
 });
+
+describe('a public door takes its own kind only', () => {
+  it.each(['identify', 'subscribe', 'support'])('%s at the event door is unknown_event, whatever its fields', (type) => {
+    const refused = parseItem({ type }, { ...browser, only: 'event' });
+    expect(codeOf(refused)).toBe('unknown_event');
+    expect((refused as Refusal).message).toContain(`post it to the ${type} address`);
+  });
+
+  it('an event at the event door, and an action at its own door, pass', () => {
+    expect(accepted(parseItem({ type: 'pageview', anon_id: 'v' }, { ...browser, only: 'event' })).kind).toBe('event');
+    expect(accepted(parseItem({ type: 'identify', anon_id: 'v' }, { ...browser, only: 'identify' })).kind).toBe('identify');
+  });
+});

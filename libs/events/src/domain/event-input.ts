@@ -225,11 +225,17 @@ export interface ParseOptions {
   requireConsentText: boolean;
   /** Time of arrival, the default occurred_at. */
   now?: Date;
+  /** A public door takes its own kind only (each has its own per-IP limit): another is unknown_event. */
+  only?: Command['kind'];
 }
 
 /** One item of POST /api/v1/events: identify, subscribe or support by its type, else an event. */
 export function parseItem(raw: unknown, options: ParseOptions = { requireConsentText: false }): Command | Refusal {
   if (!isObject(raw)) return new Refusal('invalid_json', 'Each item must be a JSON object with a type.');
+  const kind: Command['kind'] = raw.type === 'identify' || raw.type === 'subscribe' || raw.type === 'support' ? raw.type : 'event';
+  if (options.only && kind !== options.only) {
+    return new Refusal('unknown_event', `"${kind}" is not an event: post it to the ${kind} address instead.`);
+  }
   switch (raw.type) {
     case 'identify':
       return parseIdentifyItem(raw);

@@ -62,7 +62,7 @@ export class PublicDoorsController {
         this.heartbeat.count(workspace.id, action, 'honeypot', origin);
         return res.json({ ok: true, status: USUAL_STATUS[action] }); // accepted and thrown away
       }
-      const [result] = await this.ingest.ingest(workspace, [this.item(action, fields, req)], { publicDoor: true });
+      const [result] = await this.ingest.ingest(workspace, [this.item(action, fields, req)], { publicDoor: true, door: action });
       if (result instanceof Refusal) throw result;
       this.heartbeat.count(workspace.id, action, result.status, origin);
       res.json({ ok: true, status: result.status });
@@ -74,13 +74,7 @@ export class PublicDoorsController {
   }
 
   private item(action: PublicAction, fields: Record<string, unknown>, req: Request): Record<string, unknown> {
-    if (action === 'event') {
-      // Each action has its own door and its own per-IP limit: the event door takes events only.
-      if (typeof fields.type === 'string' && fields.type !== 'event' && (ACTIONS as readonly string[]).includes(fields.type)) {
-        throw new Refusal('unknown_event', `"${fields.type}" is not an event: post it to the ${fields.type} address instead.`);
-      }
-      return fields;
-    }
+    if (action === 'event') return fields;
     const item: Record<string, unknown> = { ...fields, type: action };
     // A browser's subscribe carries the visitor's address as proof of consent unless the page sent one.
     const consent = fields.consent;

@@ -259,17 +259,16 @@ export class IngestUnit {
   private async merge(states: PersonState[]): Promise<PersonState> {
     const plan = planMerge(states.map((s) => s.snapshot()));
     const survivor = this.people.get(plan.survivorId)!;
-    const m = plan.merged;
-    survivor.set('stage', m.stage);
-    survivor.set('stage_changed_at', m.stageChangedAt);
-    survivor.set('first_touch', m.firstTouch);
-    survivor.set('first_touch_at', m.firstTouchAt);
-    survivor.set('purchases', m.purchases);
-    survivor.set('engaged_at', m.engagedAt);
-    survivor.set('name', m.name);
-    survivor.set('email', m.email);
-    survivor.set('os', m.os);
-    survivor.set('fields', m.fields);
+    survivor.set('stage', plan.stage);
+    survivor.set('stage_changed_at', plan.stageChangedAt);
+    survivor.set('first_touch', plan.firstTouch);
+    survivor.set('first_touch_at', plan.firstTouchAt);
+    survivor.set('purchases', plan.purchases);
+    survivor.set('engaged_at', plan.engagedAt);
+    survivor.set('name', plan.name);
+    survivor.set('email', plan.email);
+    survivor.set('os', plan.os);
+    survivor.set('fields', plan.fields);
     // New people may already own rows written during this transaction (a subscription), so all move.
     await this.peopleRepo.moveOnto(this.m, this.workspace.id, survivor.row.id, plan.absorbedIds);
     for (const id of plan.absorbedIds) this.redirect.set(id, survivor.row.id);

@@ -11,6 +11,8 @@ import { IngestRepository } from './ingest.repository';
 export interface IngestOptions {
   /** The public door: consent.text required, only built-in event names. */
   publicDoor: boolean;
+  /** The public door's action: each has its own door and per-IP limit, so an item of another kind is refused. */
+  door?: Command['kind'];
 }
 
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
@@ -36,7 +38,7 @@ export class IngestService {
 
   /** Parses one raw item, with the public door's extra rules. */
   parse(raw: unknown, options: IngestOptions, now = new Date()): Command | Refusal {
-    const command = parseItem(raw, { requireConsentText: options.publicDoor, now });
+    const command = parseItem(raw, { requireConsentText: options.publicDoor, now, only: options.door });
     if (options.publicDoor && !(command instanceof Refusal) && command.kind === 'event') return publicEventRefusal(command.type) ?? command;
     return command;
   }

@@ -2,6 +2,9 @@
 // a verified Resend webhook event -> a status for a message that left, a reply, or nothing.
 import { isEmail, normalizeEmail } from '@app/people';
 
+/** The door's name in door_receipts (replay protection). */
+export const EMAIL_DOOR = 'email';
+
 export const MESSAGE_STATUSES = ['delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 

@@ -86,8 +86,6 @@ export interface MergedPerson {
 export interface MergePlan extends MergedPerson {
   survivorId: string;
   absorbedIds: string[];
-  /** The same values as the plan's own fields, grouped for callers that copy them at once. */
-  merged: MergedPerson;
 }
 
 /** Oldest first: createdAt, then id, so every process picks the same survivor. */
@@ -131,7 +129,7 @@ export function planMerge(people: PersonSnapshot[]): MergePlan {
     os: first((p) => p.os),
     fields: Object.assign({}, ...[...ordered].reverse().map((p) => p.fields ?? {})),
   };
-  return { survivorId: ordered[0].id, absorbedIds: ordered.slice(1).map((p) => p.id), ...merged, merged };
+  return { survivorId: ordered[0].id, absorbedIds: ordered.slice(1).map((p) => p.id), ...merged };
 }
 
 export type IdentifyStatus = 'created' | 'merged' | 'linked';
