@@ -5,6 +5,8 @@ import { OutboxRelayService, SweepRegistry } from '@app/core';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryService } from './delivery.service';
+import { EndpointHealthService } from './endpoint-health.service';
+import { EndpointRateLimit } from './endpoint-rate-limit';
 import { attemptJobId } from './jobs/delivery.job';
 import { DeliveryProcessor } from './jobs/delivery.processor';
 import { closeSafeAgents } from './sending';
@@ -20,7 +22,7 @@ const RETENTION_DAYS = 30;
 
 @Module({
   imports: [WebhooksModule],
-  providers: [WebhookRelayService, DeliveryService, DeliveryProcessor],
+  providers: [WebhookRelayService, DeliveryService, DeliveryProcessor, EndpointHealthService, EndpointRateLimit],
 })
 export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('WebhooksWorker');
@@ -33,6 +35,7 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
     private readonly deliveries: DeliveriesRepository,
     private readonly queue: DeliveryQueue,
     private readonly sweeps: SweepRegistry,
+    private readonly health: EndpointHealthService,
   ) {}
 
   onModuleInit(): void {
@@ -41,6 +44,7 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
     this.sweeps.register('webhook-deliveries-retention', () =>
       this.deliveries.deleteCreatedBefore(new Date(Date.now() - RETENTION_DAYS * 24 * 3600 * 1000)),
     );
+    this.sweeps.register('webhook-endpoint-health-retention', () => this.health.deleteOldCounts());
     this.timer = setInterval(() => void this.queueDue().catch((error: Error) => this.logger.warn(`due poll: ${error.message}`)), DUE_POLL_MS);
     this.timer.unref();
   }

@@ -8,6 +8,8 @@ export const DELIVER_JOB = 'deliver';
 export interface DeliveryJob {
   workspaceId: string;
   deliveryId: string;
+  /** A rate-limit slot reserved for this attempt (ms since the epoch), when the address has a limit. */
+  slotAt?: number;
 }
 
 export interface DeliveryJobRequest extends DeliveryJob {
