@@ -79,7 +79,7 @@ describe('the SDK client against /api/mcp', () => {
     const [person] = await t.db.query(`SELECT id, stage, email FROM people WHERE workspace_id = $1 AND email = 'buyer@example.com'`, [ws.workspace.id]);
     expect(person.stage).toBe('purchaser');
     const events = await t.db.query(`SELECT type, value FROM events WHERE workspace_id = $1 AND person_id = $2`, [ws.workspace.id, person.id]);
-    expect(events).toEqual([{ type: 'purchase', value: '49' }]);
+    expect(events).toEqual(expect.arrayContaining([{ type: 'purchase', value: '49' }, { type: 'stage_changed', value: null }]));
     await client.close();
   });
 
@@ -245,7 +245,7 @@ describe('the door itself', () => {
     expect(answer.status).toBe(429);
     expect(answer.body.error).toBe('rate_limited');
     expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
-  });
+  }, 120_000);
 
   it('never answers with a key', () => {
     expect(answers.length).toBeGreaterThan(20);
