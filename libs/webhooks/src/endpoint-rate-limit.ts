@@ -8,15 +8,19 @@ import { AppConfig, CONFIG, REDIS } from '@app/core';
 
 export const RATE_WINDOW_MS = 1_000;
 
-// KEYS[1]: the last N reserved slots (ms since the epoch, ascending). ARGV: N, window ms.
-// Slots never go down: each is at least now and at least the N-th previous slot plus the window.
-const RESERVE = `
+// Both scripts: now from Redis's clock (one clock for every worker), N and the window from ARGV,
+// and the length of the list at KEYS[1].
+const PREAMBLE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local n = tonumber(ARGV[1])
 local window = tonumber(ARGV[2])
 local len = redis.call('LLEN', KEYS[1])
-local slot = now
+`;
+
+// KEYS[1]: the last N reserved slots (ms since the epoch, ascending). ARGV: N, window ms.
+// Slots never go down: each is at least now and at least the N-th previous slot plus the window.
+const RESERVE = `${PREAMBLE}local slot = now
 if len >= n then
   local nth = tonumber(redis.call('LINDEX', KEYS[1], len - n))
   if nth + window > slot then slot = nth + window end
@@ -30,13 +34,7 @@ return {slot, slot - now}
 // KEYS[1]: the times of the last N posts actually started. Admits a post now when no second would then
 // hold more than N; otherwise answers how long to wait. Reserved slots are already that far apart, so
 // this only waits out timers that fired late and would have bunched posts together.
-const ADMIT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local n = tonumber(ARGV[1])
-local window = tonumber(ARGV[2])
-local len = redis.call('LLEN', KEYS[1])
-if len >= n then
+const ADMIT = `${PREAMBLE}if len >= n then
   local nth = tonumber(redis.call('LINDEX', KEYS[1], len - n))
   if nth + window > now then return nth + window - now end
 end

@@ -146,6 +146,6 @@ function checkedRateLimit(value: number | null | undefined): number | null | und
   return value;
 }
 
-export function notFound(what: string, id: string): Refusal {
+function notFound(what: string, id: string): Refusal {
   return new Refusal('not_found', `No ${what} ${id} in this workspace: check the id.`);
 }
