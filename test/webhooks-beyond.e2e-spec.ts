@@ -1,7 +1,9 @@
 // Outgoing webhooks beyond the spec (issue 19; decisions.md section 6, "Beyond the spec"): Standard
 // Webhooks headers verified with the standardwebhooks package, secret rotation, endpoint health
 // (410 Gone, the failure window), recover, replay and the per-address rate limit. RETRY_UNIT_MS=1 makes
-// a minute one millisecond: the retry schedule takes under a second and 5 days take 7.2 seconds.
+// a minute one millisecond: the retry schedule takes under a second and 5 days take 7.2 seconds. Only
+// the failure-window tests run with the default 5 days; elsewhere a year keeps a slow run from
+// disabling an address that is meant to fail for a while.
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { CreatedWorkspace } from '@app/core';
@@ -28,7 +30,7 @@ const CREATE = `mutation($input: CreateWebhookEndpointInput!) { createWebhookEnd
 let t: TestApp;
 let ws: CreatedWorkspace;
 beforeAll(async () => {
-  t = await startApp({ worker: true, env: { RETRY_UNIT_MS: String(UNIT_MS) } });
+  t = await startApp({ worker: true, env: { RETRY_UNIT_MS: String(UNIT_MS), WEBHOOK_DISABLE_AFTER_DAYS: '365' } });
 });
 afterAll(() => t.close());
 beforeEach(async () => {
@@ -172,13 +174,27 @@ describe('endpoint health', () => {
     await r.close();
   });
 
+});
+
+describe('endpoint health: the 5-day failure window', () => {
+  let main: TestApp;
+  beforeAll(async () => {
+    main = t;
+    t = await startApp({ worker: true, env: { RETRY_UNIT_MS: String(UNIT_MS) } });
+  });
+  afterAll(async () => {
+    await t.close();
+    t = main;
+  });
+
   it('an address whose every delivery failed for 5 days (test unit) is disabled, with the reason and time', async () => {
     const r = await receiver(() => 500);
     const { endpoint: ep } = await endpoint(r.url, ['event']);
     let disabledAt: string | null = null;
     const until = Date.now() + 30_000;
     while (!disabledAt && Date.now() < until) {
-      await sendTest(ep.id);
+      // Refused (conflict) once the address is disabled: the check below then sees it.
+      await t.gql('mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id } }', { id: ep.id }, ws.secretKey);
       await sleep(500);
       disabledAt = (await endpointNow(ep.id)).disabledAt;
     }
@@ -296,12 +312,13 @@ describe('per-address rate limit', () => {
     expect(r.received).toHaveLength(100);
     expect(new Set(r.received.map((x) => x.body.id)).size).toBe(100);
     const at = r.received.map((x) => x.at).sort((a, b) => a - b);
-    // Posts start at most five in any second; what the receiver sees also carries each post's own
-    // latency (the receiver, api and worker share this process's event loop), hence 300 ms of slack per
-    // window. Over the whole burst the rate shows exactly: 100 posts at 5 per second take at least
-    // 19 seconds (6 per second would take 16.5).
-    for (let i = 0; i + 5 < at.length; i++) expect(at[i + 5] - at[i]).toBeGreaterThanOrEqual(700);
-    expect(at[99] - at[0]).toBeGreaterThanOrEqual(19 * 1000 - 200);
+    // Posts start at most five in any second (on Redis's clock). The receiver, api and worker share this
+    // process's event loop, so a post may arrive late, which only pushes arrivals apart, except that a
+    // late post bunches with the ones after it. So the check is cumulative from the first arrival: the
+    // k-th arrives no sooner than k/5 seconds after it (300 ms for the first post's own latency). A limit
+    // of 6 per second fails it at the sixth post; 100 posts take at least 19 seconds.
+    for (let k = 0; k < at.length; k++) expect(at[k] - at[0]).toBeGreaterThanOrEqual(Math.floor(k / 5) * 1000 - 300);
+    expect(at[99] - at[0]).toBeGreaterThanOrEqual(19 * 1000 - 300);
     const log = await deliveries(ep.id);
     expect(log.every((d) => d.state === 'succeeded' && d.attemptCount === 1)).toBe(true);
 
