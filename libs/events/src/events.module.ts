@@ -1,7 +1,7 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SweepRegistry } from '@app/core';
-import { PeopleModule } from '@app/people';
+import { MergeParticipants, PeopleModule } from '@app/people';
 import { EventEntity, EventNameEntity, HeartbeatEntity } from './event.entity';
 import { HeartbeatService } from './heartbeat.service';
 import { IngestService } from './ingest/ingest.service';
@@ -20,9 +20,11 @@ export class EventsModule implements OnModuleInit {
   constructor(
     private readonly sweeps: SweepRegistry,
     private readonly timeline: TimelineRepository,
+    private readonly merges: MergeParticipants,
   ) {}
 
   onModuleInit(): void {
+    this.merges.register(this.timeline);
     this.sweeps.register('expired-events', () => this.timeline.deleteExpired(new Date()));
     this.sweeps.register('idempotency-keys', () => this.timeline.deleteOldIdempotencyKeys(new Date(Date.now() - 30 * DAY_MS)));
     this.sweeps.register('heartbeat', () => this.timeline.deleteOldHeartbeat(new Date(Date.now() - 8 * DAY_MS)));

@@ -2,6 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { MergeParticipant, PersonMerge } from '@app/people';
 
 export interface TimelineRow {
   workspace_id: string;
@@ -32,8 +33,19 @@ export interface HeartbeatCount {
 }
 
 @Injectable()
-export class TimelineRepository {
+export class TimelineRepository implements MergeParticipant {
+  readonly name = 'events';
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A merge's part here: the absorbed people's timeline rows become the survivor's. */
+  async movePeople(m: EntityManager, merge: PersonMerge): Promise<void> {
+    await m.query(`UPDATE events SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, [
+      merge.workspaceId,
+      merge.survivorId,
+      merge.absorbedIds,
+    ]);
+  }
 
   /**
    * Claims idempotency keys for this transaction. Keys already claimed (by an earlier post, or by a

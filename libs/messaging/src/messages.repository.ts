@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PeopleRepository, PersonRow } from '@app/people';
+import { MergeParticipant, PeopleRepository, PersonMerge, PersonRow } from '@app/people';
 import type { MessageCursor } from './domain/message-query';
 import type { MessageStatus } from './domain';
 
@@ -66,7 +66,9 @@ const READ = `SELECT m.id, m.direction, m.at, to_char(m.at AT TIME ZONE 'UTC', '
 const OUTGOING = `workspace_id, id, person_id, subject, text, html, address, send_state, provider_id`;
 
 @Injectable()
-export class MessagesRepository {
+export class MessagesRepository implements MergeParticipant {
+  readonly name = 'messages';
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly people: PeopleRepository,
@@ -74,6 +76,15 @@ export class MessagesRepository {
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
+  }
+
+  /** A merge's part here: the absorbed people's messages become the survivor's. */
+  async movePeople(m: EntityManager, merge: PersonMerge): Promise<void> {
+    await m.query(`UPDATE messages SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, [
+      merge.workspaceId,
+      merge.survivorId,
+      merge.absorbedIds,
+    ]);
   }
 
   /**

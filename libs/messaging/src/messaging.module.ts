@@ -1,8 +1,8 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Module, OnModuleDestroy, Inject } from '@nestjs/common';
+import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig, CONFIG, QUEUES } from '@app/core';
-import { PeopleModule } from '@app/people';
+import { MergeParticipants, PeopleModule } from '@app/people';
 import { EmailQueue } from './email-queue';
 import { MessageEntity, TemplateEntity } from './message.entity';
 import { MessagesRepository } from './messages.repository';
@@ -26,8 +26,16 @@ import { TemplatesRepository } from './templates.repository';
   ],
   exports: [PeopleModule, MessagesRepository, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
 })
-export class MessagingModule implements OnModuleDestroy {
-  constructor(@Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null) {}
+export class MessagingModule implements OnModuleInit, OnModuleDestroy {
+  constructor(
+    @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
+    private readonly merges: MergeParticipants,
+    private readonly messages: MessagesRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.merges.register(this.messages);
+  }
 
   async onModuleDestroy(): Promise<void> {
     await this.provider?.close?.();

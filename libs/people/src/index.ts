@@ -3,3 +3,4 @@ export * from './person.entity';
 export * from './people.repository';
 export * from './people-read.repository';
 export * from './people.module';
+export * from './merge/merge-participants';

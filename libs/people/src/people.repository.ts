@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '@app/core';
+import { MergeParticipants } from './merge/merge-participants';
 
 export interface PersonRow {
   workspace_id: string;
@@ -47,7 +48,10 @@ export interface SubscriptionWrite {
 
 @Injectable()
 export class PeopleRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly participants: MergeParticipants,
+  ) {}
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
@@ -65,13 +69,14 @@ export class PeopleRepository {
     );
   }
 
-  /** Moves everything of the absorbed people onto the survivor (decisions.md section 4). */
+  /**
+   * Moves everything of the absorbed people onto the survivor (decisions.md section 4): identities,
+   * subscriptions and the people rows here, then every other context's rows through its registered
+   * merge participant, all in the caller's transaction.
+   */
   async moveOnto(m: EntityManager, workspaceId: string, survivorId: string, absorbedIds: string[]): Promise<void> {
     const args = [workspaceId, survivorId, absorbedIds];
     await m.query(`UPDATE identities SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
-    await m.query(`UPDATE events SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
-    await m.query(`UPDATE messages SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
-    await m.query(`UPDATE automation_runs SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
     // A list both were on keeps the earliest consent.
     await m.query(
       `DELETE FROM subscriptions s USING subscriptions o
@@ -88,6 +93,7 @@ export class PeopleRepository {
     await m.query(`UPDATE subscriptions SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
     await m.query(`UPDATE people SET merged_into = $2, updated_at = now() WHERE workspace_id = $1 AND id = ANY($3::text[])`, args);
     await m.query(`UPDATE people SET merged_into = $2 WHERE workspace_id = $1 AND merged_into = ANY($3::text[])`, args);
+    await this.participants.moveAll(m, { workspaceId, survivorId, absorbedIds });
   }
 
   findLists(m: EntityManager, workspaceId: string, addresses: string[]): Promise<ListRow[]> {
