@@ -17,6 +17,12 @@ export interface TimelineRow {
   expires_at: string | null;
 }
 
+/** The columns of a timeline row this service writes (received_at is the database's). */
+export const TIMELINE_COLUMNS = 'workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at';
+/** TIMELINE_COLUMNS with their types, as jsonb_to_recordset reads them. */
+export const TIMELINE_RECORD = `workspace_id text, id text, occurred_at timestamptz, person_id text,
+    type text, value numeric, properties jsonb, detail text, source jsonb, expires_at timestamptz`;
+
 export interface StoredAnswer {
   key: string;
   status: string;
@@ -45,6 +51,12 @@ export class TimelineRepository implements MergeParticipant {
       merge.survivorId,
       merge.absorbedIds,
     ]);
+  }
+
+  /** Writes timeline rows the service makes itself outside the ingest (a message's email_sent row). */
+  async insertRows(m: EntityManager, rows: TimelineRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await m.query(`INSERT INTO events (${TIMELINE_COLUMNS}) SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${TIMELINE_RECORD})`, [JSON.stringify(rows)]);
   }
 
   /**

@@ -2,7 +2,8 @@ import { BullModule } from '@nestjs/bullmq';
 import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig, CONFIG, QUEUES } from '@app/core';
-import { MergeParticipants, PeopleModule } from '@app/people';
+import { EventsModule } from '@app/events';
+import { MergeParticipants } from '@app/people';
 import { EmailQueue } from './email-queue';
 import { MessageEntity, TemplateEntity } from './message.entity';
 import { MessagesRepository } from './messages.repository';
@@ -12,7 +13,7 @@ import { TemplatesRepository } from './templates.repository';
 
 /** Shared by both apps: messages, templates, the provider and the email queue. */
 @Module({
-  imports: [PeopleModule, TypeOrmModule.forFeature([MessageEntity, TemplateEntity]), BullModule.registerQueue({ name: QUEUES.email })],
+  imports: [EventsModule, TypeOrmModule.forFeature([MessageEntity, TemplateEntity]), BullModule.registerQueue({ name: QUEUES.email })],
   providers: [
     MessagesRepository,
     TemplatesRepository,
@@ -24,7 +25,7 @@ import { TemplatesRepository } from './templates.repository';
         createEmailProvider({ smtpUrl: config.smtpUrl ?? undefined, resendApiKey: config.resendApiKey ?? undefined, resendApiUrl: config.resendApiUrl }),
     },
   ],
-  exports: [PeopleModule, MessagesRepository, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
+  exports: [EventsModule, MessagesRepository, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
 })
 export class MessagingModule implements OnModuleInit, OnModuleDestroy {
   constructor(

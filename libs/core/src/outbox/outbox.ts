@@ -23,6 +23,18 @@ export interface OutboxRow extends Happening {
   createdAt: Date;
 }
 
+/**
+ * Happenings as a data-modifying CTE (`happenings`) reading `doc -> 'happenings'` (Happening objects),
+ * for a caller that writes its rows and their happenings with one statement (the ingest write).
+ */
+export function outboxWriteCte(doc: string): string {
+  return `happenings AS (
+  INSERT INTO outbox (workspace_id, kind, person_id, payload)
+  SELECT x."workspaceId", x.kind, x."personId", x.payload FROM jsonb_to_recordset(${doc} -> 'happenings')
+    AS x("workspaceId" text, kind text, "personId" text, payload jsonb)
+  RETURNING 1)`;
+}
+
 @Injectable()
 export class OutboxWriter {
   constructor(
