@@ -10,6 +10,7 @@ export * from './auth/secret-key.guard';
 export * from './auth/graphql-auth.guard';
 export * from './http/exceptions.filter';
 export * from './http/body-parsers';
+export * from './http/door';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay.service';
 export * from './sweeps/sweeps';

@@ -1,6 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
-import { SweepRegistry } from '@app/core';
+import { HEARTBEAT_COUNTER, SweepRegistry } from '@app/core';
 import { MergeParticipants, PeopleModule } from '@app/people';
 import { EventEntity, EventNameEntity, HeartbeatEntity } from './event.entity';
 import { HeartbeatService } from './heartbeat.service';
@@ -13,8 +13,8 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (decisions.md section 5). */
 @Module({
   imports: [PeopleModule, TypeOrmModule.forFeature([EventEntity, EventNameEntity, HeartbeatEntity])],
-  providers: [TimelineRepository, IngestRepository, IngestService, HeartbeatService],
-  exports: [PeopleModule, TimelineRepository, IngestService, HeartbeatService],
+  providers: [TimelineRepository, IngestRepository, IngestService, HeartbeatService, { provide: HEARTBEAT_COUNTER, useExisting: HeartbeatService }],
+  exports: [PeopleModule, TimelineRepository, IngestService, HeartbeatService, HEARTBEAT_COUNTER],
 })
 export class EventsModule implements OnModuleInit {
   constructor(

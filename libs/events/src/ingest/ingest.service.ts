@@ -1,11 +1,11 @@
 // interface.md "Events endpoint": parses each item, applies the batch in one transaction, and, when
 // that transaction fails unexpectedly, applies each item alone so one bad item keeps the others.
 import { Injectable, Logger } from '@nestjs/common';
-import { OutboxWriter, Refusal, WorkspaceEntity } from '@app/core';
+import { HEARTBEAT_ANSWER, OutboxWriter, Refusal, WorkspaceEntity } from '@app/core';
 import { PeopleRepository } from '@app/people';
-import { Command, EventCommand, parseItem, publicEventRefusal } from '../domain';
+import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
 import { TimelineRepository } from '../timeline.repository';
-import { IngestUnit, ItemResult } from './ingest-unit';
+import { IngestUnit, ItemResult, Success } from './ingest-unit';
 import { IngestRepository } from './ingest.repository';
 
 export interface IngestOptions {
@@ -41,6 +41,15 @@ export class IngestService {
     const command = parseItem(raw, { requireConsentText: options.publicDoor, now, only: options.door });
     if (options.publicDoor && !(command instanceof Refusal) && command.kind === 'event') return publicEventRefusal(command.type) ?? command;
     return command;
+  }
+
+  /** One post to a public website door (interface.md "Public website endpoints"). */
+  async ingestPublic(workspace: WorkspaceEntity, action: PublicAction, body: unknown, visitorIp: string | undefined): Promise<ItemResult> {
+    const item = publicItem(action, body, visitorIp);
+    if (item instanceof Refusal) return item;
+    if (isHoneypot(item)) return { ok: true, status: USUAL_STATUS[action], [HEARTBEAT_ANSWER]: 'honeypot' } as Success;
+    const [result] = await this.ingest(workspace, [item], { publicDoor: true, door: action });
+    return result;
   }
 
   /**
