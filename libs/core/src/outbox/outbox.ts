@@ -9,13 +9,28 @@ import { REDIS } from '../redis/redis';
 
 export const outboxChannel = (config: Pick<AppConfig, 'redisPrefix'>) => `${config.redisPrefix}:outbox`;
 
-export type HappeningKind = 'event' | 'stage_entered' | 'subscribed' | 'unsubscribed' | 'email_in' | 'field_changed';
+/** What can happen to a person; each kind is also an outgoing webhook trigger of the same name. */
+export const HAPPENING_KINDS = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed'] as const;
+export type HappeningKind = (typeof HAPPENING_KINDS)[number];
 
 export interface Happening {
   workspaceId: string;
   kind: HappeningKind;
   personId: string | null;
   payload: Record<string, unknown>;
+}
+
+/** The data of a happening per trigger that applies, most specific first (decisions.md section 6). */
+export type TriggerData = Partial<Record<HappeningKind, Record<string, unknown>>>;
+
+/**
+ * The one builder of a happening: its kind is the most specific trigger (the first key of `data`), and
+ * its payload carries the moment and the data per trigger, so each webhook address gets the most
+ * specific trigger it listens to.
+ */
+export function happening(workspaceId: string, personId: string | null, at: Date, data: TriggerData): Happening {
+  const kind = Object.keys(data)[0] as HappeningKind;
+  return { workspaceId, kind, personId, payload: { at: at.toISOString(), data } };
 }
 
 export interface OutboxRow extends Happening {
