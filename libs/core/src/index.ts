@@ -15,6 +15,7 @@ export * from './outbox/outbox';
 export * from './outbox/outbox-relay.service';
 export * from './sweeps/sweeps';
 export * from './queues/queues';
+export * from './graphql/grouped-loader';
 export * from './async/within';
 export * from './retention/retention';
 export * from './rate-limits/rate-limits';

@@ -1,8 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { HEARTBEAT_COUNTER, retainedSince, SweepRegistry } from '@app/core';
 import { MergeParticipants, PeopleModule } from '@app/people';
-import { EventEntity, EventNameEntity, HeartbeatEntity } from './event.entity';
 import { HeartbeatService } from './heartbeat.service';
 import { IngestService } from './ingest/ingest.service';
 import { IngestRepository } from './ingest/ingest.repository';
@@ -10,7 +8,7 @@ import { TimelineRepository } from './timeline.repository';
 
 /** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (decisions.md section 5). */
 @Module({
-  imports: [PeopleModule, TypeOrmModule.forFeature([EventEntity, EventNameEntity, HeartbeatEntity])],
+  imports: [PeopleModule],
   providers: [TimelineRepository, IngestRepository, IngestService, HeartbeatService, { provide: HEARTBEAT_COUNTER, useExisting: HeartbeatService }],
   exports: [PeopleModule, TimelineRepository, IngestService, HeartbeatService, HEARTBEAT_COUNTER],
 })

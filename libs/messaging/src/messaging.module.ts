@@ -1,11 +1,9 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig, CONFIG, QUEUES } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MergeParticipants } from '@app/people';
 import { EmailQueue } from './email-queue';
-import { MessageEntity, TemplateEntity } from './message.entity';
 import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { createEmailProvider, EmailProvider } from './providers';
@@ -13,7 +11,7 @@ import { TemplatesRepository } from './templates.repository';
 
 /** Shared by both apps: messages, templates, the provider and the email queue. */
 @Module({
-  imports: [EventsModule, TypeOrmModule.forFeature([MessageEntity, TemplateEntity]), BullModule.registerQueue({ name: QUEUES.email })],
+  imports: [EventsModule, BullModule.registerQueue({ name: QUEUES.email })],
   providers: [
     MessagesRepository,
     TemplatesRepository,
