@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { OUTBOX_RETENTION_DAYS, OutboxRelayService, Refusal } from '@app/core';
+import { OUTBOX_RETENTION_DAYS, OutboxRelayService, Refusal, retainedSince } from '@app/core';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { EndpointsService } from './endpoints.service';
@@ -42,7 +42,7 @@ export class DeliveryRecoveryService {
     const endpoint = await this.endpoints.enabledEndpoint(workspaceId, endpointId);
     checkedTime(since, 'since');
     checkedTime(until, 'until');
-    const kept = new Date(Date.now() - OUTBOX_RETENTION_DAYS * 24 * 3600_000);
+    const kept = retainedSince('outbox');
     if (since < kept) {
       throw new Refusal('invalid_field', `Happenings are kept ${OUTBOX_RETENTION_DAYS} days: choose a since after ${kept.toISOString()}.`, { field: 'since' });
     }

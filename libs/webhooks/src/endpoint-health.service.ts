@@ -2,8 +2,8 @@
 // memory and added to the database every 2 seconds (and at shutdown), so a busy address does not turn
 // its row into a point every settlement contends on. A crash loses at most those 2 seconds of counts.
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { AppConfig, CONFIG } from '@app/core';
-import { failingReason, failureWindowMs, goneReason, HealthTallies, SUCCESS_RATE_WINDOW_MS } from './domain';
+import { AppConfig, CONFIG, retainedSince } from '@app/core';
+import { failingReason, failureWindowMs, goneReason, HealthTallies } from './domain';
 import { EndpointsRepository } from './endpoints.repository';
 
 export const HEALTH_FLUSH_MS = 2_000;
@@ -57,7 +57,7 @@ export class EndpointHealthService implements OnModuleInit, OnApplicationShutdow
 
   /** The minute sweep: counts older than the success rate's day (and an hour's margin) go. */
   deleteOldCounts(): Promise<number> {
-    return this.endpoints.deleteHealthBefore(new Date(Date.now() - SUCCESS_RATE_WINDOW_MS - 3600_000));
+    return this.endpoints.deleteHealthBefore(retainedSince('webhookHealth'));
   }
 
   async onApplicationShutdown(): Promise<void> {
