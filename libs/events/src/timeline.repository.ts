@@ -2,6 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ActionStatus } from '@app/core';
 
 export interface TimelineRow {
   workspace_id: string;
@@ -18,7 +19,7 @@ export interface TimelineRow {
 
 export interface StoredAnswer {
   key: string;
-  status: string;
+  status: ActionStatus;
   record_id: string | null;
 }
 

@@ -2,9 +2,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { MessageStatus } from '@app/core';
 import { PeopleRepository, PersonRow } from '@app/people';
 import type { MessageCursor } from './domain/message-query';
-import type { MessageStatus } from './domain';
 
 export type SendState = 'stored' | 'queued' | 'sending' | 'sent' | 'failed' | 'received';
 

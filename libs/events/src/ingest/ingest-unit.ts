@@ -1,6 +1,6 @@
 // One transaction of POST /api/v1/events (or a public door): resolves people, applies each command,
 // and writes everything back with one statement per table. Rules live in the domain functions.
-import { Happening, newId, Refusal, WorkspaceEntity } from '@app/core';
+import { ActionSuccess, Happening, IdentifyStatus, newId, Refusal, WorkspaceEntity } from '@app/core';
 import {
   firstTouchFrom,
   isEngagingEvent,
@@ -13,7 +13,6 @@ import {
   SourceInput,
   Stage,
   IdentityKey,
-  IdentifyStatus,
   ListRow,
 } from '@app/people';
 import type { EntityManager } from 'typeorm';
@@ -23,11 +22,7 @@ import { eventData, happening } from './happenings';
 import { IngestRepository } from './ingest.repository';
 import { PersonState } from './person-state';
 
-export interface Success {
-  ok: true;
-  status: string;
-  id?: string;
-}
+export type Success = ActionSuccess;
 export type ItemResult = Success | Refusal;
 
 export class IngestUnit {
