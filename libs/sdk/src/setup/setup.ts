@@ -142,7 +142,7 @@ export function applyPlan(dir: string, changes: Change[]): string | null {
     try {
       fs.accessSync(change.created ? path.dirname(target) : target, fs.constants.W_OK);
     } catch (error) {
-      return `Cannot write ${change.file} (${(error as Error).message}): fix its permissions, then run setup again. Nothing was written.`;
+      return `Cannot write ${change.file} (${(error as Error).message}): fix its permissions, then run setup again.`;
     }
   }
   const done: Array<{ target: string; before: string | null }> = [];
@@ -157,7 +157,7 @@ export function applyPlan(dir: string, changes: Change[]): string | null {
         if (before === null) fs.rmSync(written, { force: true });
         else fs.writeFileSync(written, before);
       }
-      return `Cannot write ${change.file} (${(error as Error).message}): fix it, then run setup again. Nothing was written.`;
+      return `Cannot write ${change.file} (${(error as Error).message}): fix it, then run setup again.`;
     }
   }
   return null;
@@ -168,6 +168,12 @@ export interface SetupIo {
   print(line: string): void;
   /** Refusals; the bin sends them to stderr. */
   refuse(line: string): void;
+}
+
+function refuse(io: SetupIo, sentences: string[]): number {
+  for (const sentence of sentences) io.refuse(`Refused: ${sentence}`);
+  io.refuse('Nothing was written.');
+  return 1;
 }
 
 /** The command line: prints one sentence per change or refusal; answers the exit code. */
@@ -181,16 +187,12 @@ export function runSetup(argv: string[], io: SetupIo): number {
     if (rest[i] === '--dry-run') dryRun = true;
     else if (rest[i] === '--cwd' && rest[i + 1] !== undefined) dir = path.resolve(io.cwd, rest[++i]);
     else if (rest[i].startsWith('--cwd=')) dir = path.resolve(io.cwd, rest[i].slice('--cwd='.length));
-    else return io.refuse(`Refused: unknown option ${rest[i]}. ${USAGE}`), 1;
+    else return refuse(io, [`unknown option ${rest[i]}. ${USAGE}`]);
   }
-  if (command !== 'setup') return io.refuse(`Refused: ${command === undefined ? 'no command given' : `unknown command ${command}`}. ${USAGE}`), 1;
+  if (command !== 'setup') return refuse(io, [`${command === undefined ? 'no command given' : `unknown command ${command}`}. ${USAGE}`]);
 
   const plan = planSetup(dir);
-  if (plan.refusals.length > 0) {
-    for (const refusal of plan.refusals) io.refuse(`Refused: ${refusal}`);
-    io.refuse('Nothing was written.');
-    return 1;
-  }
+  if (plan.refusals.length > 0) return refuse(io, plan.refusals);
   for (const kept of plan.kept) io.print(kept);
   if (plan.changes.length === 0) {
     io.print('Lifeline is already in this project: nothing to change.');
@@ -202,7 +204,7 @@ export function runSetup(argv: string[], io: SetupIo): number {
     return 0;
   }
   const failure = applyPlan(dir, plan.changes);
-  if (failure) return io.refuse(`Refused: ${failure}`), 1;
+  if (failure) return refuse(io, [failure]);
   for (const change of plan.changes) io.print(change.said);
   if (plan.changes.some((change) => change.file === 'package.json')) io.print(`Now run ${plan.installCommand} to fetch ${PACKAGE_NAME}; setup runs nothing itself.`);
   io.print('Then put your keys in .env.local under the names listed in .env.example.');
