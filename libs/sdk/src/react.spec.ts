@@ -1,10 +1,12 @@
 // interface.md "Website tag" and "Client package (server-side)" rule 5: LifelineTag, rendered to HTML.
-import { createElement } from 'react';
-import { renderToStaticMarkup } from 'react-dom/server';
+import { createElement, FunctionComponent, ReactElement } from 'react';
 import { LifelineTag, LifelineTagProps } from './react';
 
+// react-dom ships without types here (no @types/react-dom); this is the one function the spec needs.
+const { renderToStaticMarkup } = require('react-dom/server') as { renderToStaticMarkup(element: ReactElement): string };
+
 const PUBLIC_KEY = 'wk_0123456789abcdefghijklmn';
-const render = (props?: LifelineTagProps) => renderToStaticMarkup(createElement(LifelineTag, props));
+const render = (props: LifelineTagProps = {}) => renderToStaticMarkup(createElement(LifelineTag as FunctionComponent<LifelineTagProps>, props));
 
 let errors: jest.SpyInstance;
 beforeEach(() => {
