@@ -47,3 +47,15 @@ it('with no key at all, renders nothing and names the setting', () => {
   expect(render()).toBe('');
   expect(errors.mock.calls[0][0]).toMatch(/NEXT_PUBLIC_LIFELINE_KEY/);
 });
+
+it('a url that is already the workspace\'s public address ({url}/api/in/wk_…) is used as it is', () => {
+  expect(render({ url: `https://lifeline.acme.test/api/in/${PUBLIC_KEY}/` })).toBe(`<script src="https://lifeline.acme.test/api/in/${PUBLIC_KEY}/track.js" async=""></script>`);
+  process.env.NEXT_PUBLIC_LIFELINE_URL = `https://lifeline.acme.test/api/in/${PUBLIC_KEY}`;
+  expect(render()).toContain(`src="https://lifeline.acme.test/api/in/${PUBLIC_KEY}/track.js"`);
+  expect(errors).not.toHaveBeenCalled();
+});
+
+it('a public address holding a secret key renders nothing either', () => {
+  expect(render({ url: 'https://lifeline.acme.test/api/in/sk_live_0123456789abcdefghijklmnopqrstuv' })).toBe('');
+  expect(errors.mock.calls[0][0]).toMatch(/secret key/);
+});

@@ -8,7 +8,10 @@ export const DEFAULT_TAG_URL = 'http://localhost:3000';
 export interface LifelineTagProps {
   /** The workspace's public key (wk_…). Default: NEXT_PUBLIC_LIFELINE_KEY. */
   publicKey?: string;
-  /** The service's public address. Default: NEXT_PUBLIC_LIFELINE_URL, else http://localhost:3000. */
+  /**
+   * The service's address, or the workspace's public address ({url}/api/in/wk_…, which names the key
+   * itself). Default: NEXT_PUBLIC_LIFELINE_URL, else http://localhost:3000.
+   */
   url?: string;
 }
 
@@ -21,17 +24,28 @@ function publicSettings(): { key?: string; url?: string } {
   }
 }
 
-/** The script's address: {url}/api/in/{publicKey}/track.js. */
+const PUBLIC_ADDRESS = /\/api\/in\/([^/?#]+)$/;
+
+/** The key inside a workspace's public address, if url is one. */
+function keyInAddress(url: string): string | undefined {
+  const found = PUBLIC_ADDRESS.exec(url.replace(/\/+$/, ''));
+  return found ? decodeURIComponent(found[1]) : undefined;
+}
+
+/** The script's address: {url}/api/in/{publicKey}/track.js, or {public address}/track.js. */
 export function tagScriptUrl(url: string, publicKey: string): string {
-  return `${url.replace(/\/+$/, '')}/api/in/${encodeURIComponent(publicKey)}/track.js`;
+  const base = url.replace(/\/+$/, '');
+  return keyInAddress(base) ? `${base}/track.js` : `${base}/api/in/${encodeURIComponent(publicKey)}/track.js`;
 }
 
 /** The tag's script, or nothing (with the reason in the console) for a missing or secret key. */
 export function LifelineTag(props: LifelineTagProps = {}): ReactElement | null {
   const settings = publicSettings();
-  const key = (props.publicKey ?? settings.key ?? '').trim();
   const url = (props.url ?? settings.url ?? '').trim() || DEFAULT_TAG_URL;
-  if (key.startsWith('sk_')) {
+  const given = (props.publicKey ?? settings.key ?? '').trim();
+  // A public address names its key itself; a secret key given anywhere is refused.
+  const key = keyInAddress(url) ?? given;
+  if (key.startsWith('sk_') || given.startsWith('sk_')) {
     console.error('LifelineTag renders nothing: it was given a secret key (sk_live_…), which must never reach a browser. Give it the public key (wk_…) instead, in NEXT_PUBLIC_LIFELINE_KEY or the publicKey prop, and keep the secret key on the server.');
     return null;
   }
