@@ -2,7 +2,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
-import { AppConfig, CoreModule, loggerModule, WorkspaceResolver } from '@app/core';
+import { AppConfig, CoreModule, loggerModule, MembersResolver, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
@@ -35,7 +35,7 @@ export class ApiModule {
         MessagingApiModule,
         WebhooksApiModule,
       ],
-      providers: [WorkspaceResolver],
+      providers: [WorkspaceResolver, MembersResolver],
     };
   }
 }

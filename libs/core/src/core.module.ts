@@ -12,6 +12,7 @@ import { SweepRegistry } from './sweeps/sweeps';
 import { ApiKeyEntity, MemberEntity, WorkspaceEntity } from './workspaces/workspace.entity';
 import { WorkspacesRepository } from './workspaces/workspaces.repository';
 import { WorkspacesService } from './workspaces/workspaces.service';
+import { MembersService } from './workspaces/members.service';
 import { SecretKeyGuard } from './auth/secret-key.guard';
 import { GraphqlAuthGuard } from './auth/graphql-auth.guard';
 import { RateLimits } from './rate-limits/rate-limits';
@@ -37,6 +38,7 @@ export class CoreModule {
         },
         WorkspacesRepository,
         WorkspacesService,
+        MembersService,
         SecretKeyGuard,
         GraphqlAuthGuard,
         OutboxWriter,
@@ -44,7 +46,7 @@ export class CoreModule {
         SweepRegistry,
         RateLimits,
       ],
-      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits],
+      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, MembersService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits],
     };
   }
 }
