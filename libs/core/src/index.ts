@@ -30,3 +30,5 @@ export * from './database/migrations';
 export * from './batching/group-commit';
 export * from './logging/logger';
 export * from './database/delete-in-batches';
+export * from './graphql/per-parent-loader';
+export * from './graphql/connection';

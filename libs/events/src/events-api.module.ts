@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from './events.module';
-import { PeopleResolver } from './graphql/people.resolver';
+import { PeopleResolver, PersonConnectionResolver } from './graphql/people.resolver';
+import { ListsResolver } from './graphql/lists.resolver';
+import { ActivityResolver } from './graphql/activity.resolver';
 import { EventsController } from './http/events.controller';
 import { PublicDoorsController } from './http/public-doors.controller';
 import { TrackScript } from './tag/track-script.service';
@@ -9,6 +11,6 @@ import { TrackScript } from './tag/track-script.service';
 @Module({
   imports: [EventsModule],
   controllers: [EventsController, PublicDoorsController],
-  providers: [PeopleResolver, TrackScript],
+  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, TrackScript],
 })
 export class EventsApiModule {}

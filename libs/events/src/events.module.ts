@@ -7,14 +7,16 @@ import { HeartbeatService } from './heartbeat.service';
 import { IngestService } from './ingest/ingest.service';
 import { IngestRepository } from './ingest/ingest.repository';
 import { TimelineRepository } from './timeline.repository';
+import { TimelineReadRepository } from './timeline-read.repository';
+import { TimelineService } from './timeline.service';
 
 const DAY_MS = 24 * 3600 * 1000;
 
 /** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (decisions.md section 5). */
 @Module({
   imports: [PeopleModule, TypeOrmModule.forFeature([EventEntity, EventNameEntity, HeartbeatEntity])],
-  providers: [TimelineRepository, IngestRepository, IngestService, HeartbeatService],
-  exports: [PeopleModule, TimelineRepository, IngestService, HeartbeatService],
+  providers: [TimelineRepository, TimelineReadRepository, TimelineService, IngestRepository, IngestService, HeartbeatService],
+  exports: [PeopleModule, TimelineRepository, TimelineService, IngestService, HeartbeatService],
 })
 export class EventsModule implements OnModuleInit {
   constructor(

@@ -3,3 +3,5 @@ export * from './person.entity';
 export * from './people.repository';
 export * from './people-read.repository';
 export * from './people.module';
+export * from './people-query.service';
+export * from './lists.service';

@@ -1,8 +1,7 @@
 // GraphQL: webhook addresses and their delivery log (decisions.md section 9), owners and admins only.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import DataLoader from 'dataloader';
-import { AuthContext, GraphqlAuthGuard, Manager } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, LoaderContext, Manager, perParent } from '@app/core';
 import { AttemptRow, DeliveriesRepository, DeliveryRow } from '../deliveries.repository';
 import { EndpointRow } from '../endpoints.repository';
 import { EndpointsService } from '../endpoints.service';
@@ -17,21 +16,6 @@ import {
 
 /** interface.md "Limits": delivery log shown. */
 export const DELIVERY_LOG_SIZE = 20;
-
-type Loaders = Map<string, DataLoader<string, any[]>>;
-
-function loader<T>(ctx: { loaders?: Loaders }, key: string, load: (ids: readonly string[]) => Promise<T[]>, keyOf: (row: T) => string) {
-  ctx.loaders ??= new Map();
-  let found = ctx.loaders.get(key);
-  if (!found) {
-    found = new DataLoader<string, T[]>(async (ids) => {
-      const rows = await load(ids);
-      return ids.map((id) => rows.filter((row) => keyOf(row) === id));
-    });
-    ctx.loaders.set(key, found);
-  }
-  return found as DataLoader<string, T[]>;
-}
 
 const endpointView = (row: EndpointRow): WebhookEndpointType => ({
   workspaceId: row.workspace_id,
@@ -103,8 +87,8 @@ export class EndpointsResolver {
   }
 
   @ResolveField(() => [DeliveryType], { description: 'The last twenty deliveries, newest first.' })
-  async deliveries(@Parent() endpoint: WebhookEndpointType, @Context() ctx: { loaders?: Loaders }) {
-    const rows = await loader(
+  async deliveries(@Parent() endpoint: WebhookEndpointType, @Context() ctx: LoaderContext) {
+    const rows = await perParent(
       ctx,
       `deliveries:${endpoint.workspaceId}`,
       (ids) => this.deliveryLog.latestOf(endpoint.workspaceId, ids, DELIVERY_LOG_SIZE),
@@ -120,8 +104,8 @@ export class DeliveryResolver {
   constructor(private readonly deliveries: DeliveriesRepository) {}
 
   @ResolveField(() => [DeliveryAttemptType], { description: 'Every attempt, first first, with the answer each received.' })
-  async attempts(@Parent() delivery: DeliveryType, @Context() ctx: { loaders?: Loaders }) {
-    const rows = await loader(
+  async attempts(@Parent() delivery: DeliveryType, @Context() ctx: LoaderContext) {
+    const rows = await perParent(
       ctx,
       `attempts:${delivery.workspaceId}`,
       (ids) => this.deliveries.attemptsOf(delivery.workspaceId, ids),
