@@ -60,8 +60,8 @@ describe('people(filter, first, after)', () => {
 
   it('first is at most 100; a made-up cursor is refused', async () => {
     const tooMany = await gql(PEOPLE, { first: 101 });
-    expect(tooMany.errors[0].extensions).toMatchObject({ code: 'invalid_field', status: 400 });
-    expect((await gql(PEOPLE, { after: 'bm9wZQ' })).errors[0].extensions.code).toBe('invalid_field');
+    expect(tooMany.errors![0].extensions).toMatchObject({ code: 'invalid_field', status: 400 });
+    expect((await gql(PEOPLE, { after: "bm9wZQ" })).errors![0].extensions.code).toBe('invalid_field');
   });
 
   it('another workspace\'s people are not found', async () => {
@@ -115,7 +115,7 @@ describe('a person', () => {
     expect(after[0].n).toBe(before[0].n);
     const person = (await gql('{ person(email: "noted@example.com") { stage engaged } }')).data.person;
     expect(person).toEqual({ stage: null, engaged: false });
-    expect((await gql('mutation { addNote(person: "nobody@example.com", text: "x") { id } }')).errors[0].extensions.code).toBe('no_such_person');
-    expect((await gql('mutation { addNote(person: "noted@example.com", text: "   ") { id } }')).errors[0].extensions.code).toBe('invalid_field');
+    expect((await gql('mutation { addNote(person: "nobody@example.com", text: "x") { id } }')).errors![0].extensions.code).toBe('no_such_person');
+    expect((await gql('mutation { addNote(person: "noted@example.com", text: "   ") { id } }')).errors![0].extensions.code).toBe('invalid_field');
   });
 });

@@ -3,6 +3,7 @@ import { EventsModule } from './events.module';
 import { PeopleResolver, PersonConnectionResolver } from './graphql/people.resolver';
 import { ListsResolver } from './graphql/lists.resolver';
 import { ActivityResolver } from './graphql/activity.resolver';
+import { ChartResolver } from './graphql/chart.resolver';
 import { EventsController } from './http/events.controller';
 import { PublicDoorsController } from './http/public-doors.controller';
 import { TrackScript } from './tag/track-script.service';
@@ -11,6 +12,6 @@ import { TrackScript } from './tag/track-script.service';
 @Module({
   imports: [EventsModule],
   controllers: [EventsController, PublicDoorsController],
-  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, TrackScript],
+  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, TrackScript],
 })
 export class EventsApiModule {}

@@ -9,14 +9,16 @@ import { IngestRepository } from './ingest/ingest.repository';
 import { TimelineRepository } from './timeline.repository';
 import { TimelineReadRepository } from './timeline-read.repository';
 import { TimelineService } from './timeline.service';
+import { ChartsRepository } from './charts/charts.repository';
+import { ChartsService } from './charts/charts.service';
 
 const DAY_MS = 24 * 3600 * 1000;
 
 /** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (decisions.md section 5). */
 @Module({
   imports: [PeopleModule, TypeOrmModule.forFeature([EventEntity, EventNameEntity, HeartbeatEntity])],
-  providers: [TimelineRepository, TimelineReadRepository, TimelineService, IngestRepository, IngestService, HeartbeatService],
-  exports: [PeopleModule, TimelineRepository, TimelineService, IngestService, HeartbeatService],
+  providers: [TimelineRepository, TimelineReadRepository, TimelineService, ChartsRepository, ChartsService, IngestRepository, IngestService, HeartbeatService],
+  exports: [PeopleModule, TimelineRepository, TimelineService, ChartsService, IngestService, HeartbeatService],
 })
 export class EventsModule implements OnModuleInit {
   constructor(

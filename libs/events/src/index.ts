@@ -3,6 +3,7 @@ export * from './event.entity';
 export * from './timeline.repository';
 export * from './timeline-read.repository';
 export * from './timeline.service';
+export * from './charts';
 export * from './heartbeat.service';
 export * from './ingest/ingest.service';
 export * from './ingest/ingest-unit';

@@ -3,6 +3,7 @@ import { MessageSending1763942400000 } from './1763942400000-message-sending';
 import { DeliveryEndpointKey1764028800000 } from './1764028800000-delivery-endpoint-key';
 import { OutboxRetention1764115200000 } from './1764115200000-outbox-retention';
 import { KeyLastUse1764300000000 } from './1764300000000-key-last-use';
+import { ChartIndex1764300100000 } from './1764300100000-chart-index';
 
 /** Every migration, oldest first. Later issues append here. */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   DeliveryEndpointKey1764028800000,
   OutboxRetention1764115200000,
   KeyLastUse1764300000000,
+  ChartIndex1764300100000,
 ];
