@@ -6,7 +6,7 @@ import { startApp, TestApp } from './harness';
 
 let t: TestApp;
 let ws: CreatedWorkspace;
-const CHART = `query($input: ChartInputType!) { chart(input: $input) { series { key points { at value } } } }`;
+const CHART = `query($input: ChartInput!) { chart(input: $input) { series { key points { at value } } } }`;
 
 beforeAll(async () => {
   t = await startApp();

@@ -4,7 +4,7 @@ import { Args, Field, Float, InputType, ObjectType, Query, Resolver } from '@nes
 import { AuthContext, GraphqlAuthGuard, Member } from '@app/core';
 import { ChartsService } from '../charts/charts.service';
 
-@InputType()
+@InputType('ChartInput')
 export class ChartInputType {
   @Field({ description: 'A built-in event name, or a custom name this workspace has seen.' }) event: string;
   @Field({ description: 'count (rows), sum_value (sum of value) or people (distinct people).' }) measure: string;
