@@ -115,3 +115,11 @@ describe('lists, heartbeat, event names and settings', () => {
     expect(refusal(bad)).toMatchObject({ code: 'invalid_field', status: 400 });
   });
 });
+
+describe('refusals over GraphQL', () => {
+  it('a field the schema lacks is invalid_field (400), naming it; a bad key is invalid_key (401) with the REST sentence', async () => {
+    expect(refusal(await gql('{ nope }'))).toMatchObject({ code: 'invalid_field', status: 400, message: expect.stringContaining('nope') });
+    const rest = await t.request('POST', '/api/v1/events', { key: 'sk_live_wrong', body: { type: 'pageview', email: 'a@example.com' } });
+    expect(refusal(await t.gql('{ workspace { slug } }', {}, 'sk_live_wrong'))).toEqual({ code: 'invalid_key', status: 401, message: rest.body.message });
+  });
+});

@@ -32,3 +32,4 @@ export * from './logging/logger';
 export * from './database/delete-in-batches';
 export * from './graphql/per-parent-loader';
 export * from './graphql/connection';
+export * from './graphql/format-error';
