@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { preparedPoolQuery } from '../database/prepared';
 import { ApiKeyEntity, MemberEntity, MemberRole, WorkspaceEntity } from './workspace.entity';
 
 export interface KeyOwnerRow {
@@ -25,6 +26,14 @@ export interface KeyListRow {
   member_id: string;
   member_email: string;
 }
+
+// Prepared once per connection: planning this join took longer than running it.
+const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used_at, w.id AS workspace_id, w.slug AS workspace_slug,
+       m.id AS member_id, m.email AS member_email, m.role, m.removed_at
+  FROM api_keys k
+  JOIN workspaces w ON w.id = k.workspace_id
+  JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
+ WHERE k.key_hash = ANY($1::text[])`;
 
 @Injectable()
 export class WorkspacesRepository {
@@ -59,15 +68,7 @@ export class WorkspacesRepository {
    * (the guard tells those apart). Read on every request: nothing caches a key.
    */
   findKeyOwners(keyHashes: readonly string[]): Promise<KeyOwnerRow[]> {
-    return this.dataSource.query(
-      `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used_at, w.id AS workspace_id, w.slug AS workspace_slug,
-              m.id AS member_id, m.email AS member_email, m.role, m.removed_at
-         FROM api_keys k
-         JOIN workspaces w ON w.id = k.workspace_id
-         JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
-        WHERE k.key_hash = ANY($1::text[])`,
-      [keyHashes],
-    );
+    return preparedPoolQuery(this.dataSource, 'key_owners', KEY_OWNERS, [keyHashes]);
   }
 
   async touchKeys(keys: Array<{ workspaceId: string; keyId: string }>): Promise<void> {

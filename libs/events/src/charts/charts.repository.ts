@@ -24,11 +24,14 @@ export function chartStatement(workspaceId: string, question: ChartQuestion): { 
   const key = question.breakdown ? `p.first_touch->>'${question.breakdown}'` : 'NULL::text';
   const join = question.breakdown ? 'JOIN people p ON p.workspace_id = e.workspace_id AND p.id = e.person_id' : '';
   return {
-    sql: `SELECT date_trunc($5, e.occurred_at, 'UTC') AS bucket, ${key} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
-            FROM events e ${join}
-           WHERE e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= $3 AND e.occurred_at <= $4
-             AND (e.expires_at IS NULL OR e.expires_at > now())
-           GROUP BY 1, 2`,
+    // Buckets in UTC wall time, made a timestamptz again once per bucket: date_trunc with a zone
+    // argument costs about half as much again per row (bench/RESULTS.md).
+    sql: `SELECT g.bucket AT TIME ZONE 'UTC' AS bucket, g.key, g.value FROM (
+            SELECT date_trunc($5, e.occurred_at AT TIME ZONE 'UTC') AS bucket, ${key} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
+              FROM events e ${join}
+             WHERE e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= $3 AND e.occurred_at <= $4
+               AND (e.expires_at IS NULL OR e.expires_at > now())
+             GROUP BY 1, 2) AS g`,
     args: [workspaceId, question.event, question.from.toISOString(), question.to.toISOString(), question.interval],
   };
 }
