@@ -5,6 +5,7 @@ import { ListsResolver } from './graphql/lists.resolver';
 import { ActivityResolver } from './graphql/activity.resolver';
 import { ChartResolver } from './graphql/chart.resolver';
 import { EventsController } from './http/events.controller';
+import { PublicDoorGuard } from './http/public-door.guard';
 import { PublicDoorsController } from './http/public-doors.controller';
 import { TrackScript } from './tag/track-script.service';
 
@@ -12,6 +13,6 @@ import { TrackScript } from './tag/track-script.service';
 @Module({
   imports: [EventsModule],
   controllers: [EventsController, PublicDoorsController],
-  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, TrackScript],
+  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, TrackScript, PublicDoorGuard],
 })
 export class EventsApiModule {}

@@ -1,5 +1,4 @@
 export * from './domain';
-export * from './event.entity';
 export * from './timeline.repository';
 export * from './timeline-read.repository';
 export * from './timeline.service';

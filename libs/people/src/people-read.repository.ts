@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { PersonRow } from './people.repository';
+import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
 
 /** The people filter of the admin API and the find_people tool (issue 11). */
 export interface PersonFilter {
@@ -46,8 +46,6 @@ export interface SubscriptionRead {
   granted_at: Date;
   source_label: string | null;
 }
-
-const COLUMNS = `workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, first_touch_at, created_at, merged_into`;
 
 @Injectable()
 export class PeopleReadRepository {

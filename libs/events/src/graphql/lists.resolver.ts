@@ -1,7 +1,7 @@
 // GraphQL: mailing lists with their subscriber counts (issue 11; decisions.md section 9 createList).
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, LoaderContext, Manager, Member, perParent } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member } from '@app/core';
 import { ListRow, ListsService } from '@app/people';
 import { CreateListInput, ListType } from './people.types';
 
@@ -29,10 +29,10 @@ export class ListsResolver {
   }
 
   @ResolveField(() => Int, { description: 'People subscribed now.' })
-  async subscriberCount(@Parent() list: ListView, @Context() ctx: LoaderContext) {
+  async subscriberCount(@Parent() list: ListView, @Context() ctx: { loaders?: Loaders }) {
     const load = async (ids: readonly string[]) =>
       [...(await this.lists.subscriberCounts(list.workspaceId, ids))].map(([listId, n]) => ({ listId, n }));
-    const [row] = await perParent(ctx, `subscribers:${list.workspaceId}`, load, (r) => r.listId).load(list.id);
+    const [row] = await groupedLoader(ctx, `subscribers:${list.workspaceId}`, load, (r) => r.listId).load(list.id);
     return row?.n ?? 0;
   }
 }

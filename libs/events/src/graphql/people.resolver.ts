@@ -2,7 +2,7 @@
 // section 9). Reads go through PeopleQueryService and TimelineService, as the MCP tools do.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, LoaderContext, Manager, Member, perParent } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member } from '@app/core';
 import { PeopleCount, PeopleQueryService, PersonFilter, PersonRow } from '@app/people';
 import type { TimelineRow } from '../timeline.repository';
 import { TimelineService } from '../timeline.service';
@@ -81,15 +81,15 @@ export class PeopleResolver {
   }
 
   @ResolveField(() => [IdentityType])
-  identities(@Parent() person: PersonView, @Context() ctx: LoaderContext) {
+  identities(@Parent() person: PersonView, @Context() ctx: { loaders?: Loaders }) {
     const name = `identities:${person.workspaceId}`;
-    return perParent(ctx, name, (ids) => this.people.identitiesOf(person.workspaceId, ids), (r) => r.person_id).load(person.id);
+    return groupedLoader(ctx, name, (ids) => this.people.identitiesOf(person.workspaceId, ids), (r) => r.person_id).load(person.id);
   }
 
   @ResolveField(() => [SubscriptionType], { description: 'With the consent words exactly as posted, the IP and the time.' })
-  async subscriptions(@Parent() person: PersonView, @Context() ctx: LoaderContext) {
+  async subscriptions(@Parent() person: PersonView, @Context() ctx: { loaders?: Loaders }) {
     const name = `subscriptions:${person.workspaceId}`;
-    const rows = await perParent(ctx, name, (ids) => this.people.subscriptionsOf(person.workspaceId, ids), (r) => r.person_id).load(person.id);
+    const rows = await groupedLoader(ctx, name, (ids) => this.people.subscriptionsOf(person.workspaceId, ids), (r) => r.person_id).load(person.id);
     return rows.map((s) => ({
       list: { workspaceId: person.workspaceId, id: s.list_id, address: s.address, name: s.name },
       status: s.status,
@@ -104,14 +104,14 @@ export class PeopleResolver {
   @ResolveField(() => TimelineConnectionType, { description: 'Newest first; first is 1 to 100 (default 50); types keeps only those kinds.' })
   async timeline(
     @Parent() person: PersonView,
-    @Context() ctx: LoaderContext,
+    @Context() ctx: { loaders?: Loaders },
     @Args('first', { type: () => Int, nullable: true }) first?: number,
     @Args('after', { nullable: true }) after?: string,
     @Args('types', { type: () => [String], nullable: true }) types?: string[],
   ) {
     const input = { first, after, types };
     const name = `timeline:${person.workspaceId}:${JSON.stringify(input)}`;
-    const rows = await perParent(ctx, name, (ids) => this.timelines.rowsOf(person.workspaceId, ids, input), (r) => r.person_id).load(person.id);
+    const rows = await groupedLoader(ctx, name, (ids) => this.timelines.rowsOf(person.workspaceId, ids, input), (r) => r.person_id).load(person.id);
     const page = this.timelines.page(rows, input);
     return { edges: page.edges.map((e) => ({ cursor: e.cursor, node: timelineEntryView(e.node) })), pageInfo: page.pageInfo };
   }

@@ -1,7 +1,7 @@
 // GraphQL: templates (decisions.md section 9 createTemplate), the messages page and a person's messages.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Field, ID, InputType, Int, Mutation, ObjectType, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, LoaderContext, Manager, Member, pageSize, perParent } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member, pageSize } from '@app/core';
 import { PersonType } from '@app/events';
 import { messageView, MessagesService } from '../messages.service';
 import { PersonMessagesRepository } from '../person-messages.repository';
@@ -110,10 +110,10 @@ export class PersonMessagesResolver {
   constructor(private readonly personMessages: PersonMessagesRepository) {}
 
   @ResolveField(() => [MessageType], { description: 'The person\'s latest emails in and out, newest first (first: 1 to 100, default 50).' })
-  async messages(@Parent() person: PersonType & { workspaceId: string }, @Context() ctx: LoaderContext, @Args('first', { type: () => Int, nullable: true }) first?: number) {
+  async messages(@Parent() person: PersonType & { workspaceId: string }, @Context() ctx: { loaders?: Loaders }, @Args('first', { type: () => Int, nullable: true }) first?: number) {
     const limit = pageSize(first);
     const name = `messages:${person.workspaceId}:${limit}`;
-    const rows = await perParent(ctx, name, (ids) => this.personMessages.latestOf(person.workspaceId, ids, limit), (r) => r.person_id).load(person.id);
+    const rows = await groupedLoader(ctx, name, (ids) => this.personMessages.latestOf(person.workspaceId, ids, limit), (r) => r.person_id).load(person.id);
     return rows.map(messageView);
   }
 }

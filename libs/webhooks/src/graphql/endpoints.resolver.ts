@@ -1,7 +1,7 @@
 // GraphQL: webhook addresses and their delivery log (decisions.md section 9), owners and admins only.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, LoaderContext, Manager, perParent } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager } from '@app/core';
 import { AttemptRow, DeliveriesRepository, DeliveryRow } from '../deliveries.repository';
 import { EndpointRow } from '../endpoints.repository';
 import { EndpointsService } from '../endpoints.service';
@@ -16,6 +16,8 @@ import {
 
 /** interface.md "Limits": delivery log shown. */
 export const DELIVERY_LOG_SIZE = 20;
+
+const loader = groupedLoader;
 
 const endpointView = (row: EndpointRow): WebhookEndpointType => ({
   workspaceId: row.workspace_id,
@@ -87,8 +89,8 @@ export class EndpointsResolver {
   }
 
   @ResolveField(() => [DeliveryType], { description: 'The last twenty deliveries, newest first.' })
-  async deliveries(@Parent() endpoint: WebhookEndpointType, @Context() ctx: LoaderContext) {
-    const rows = await perParent(
+  async deliveries(@Parent() endpoint: WebhookEndpointType, @Context() ctx: { loaders?: Loaders }) {
+    const rows = await loader(
       ctx,
       `deliveries:${endpoint.workspaceId}`,
       (ids) => this.deliveryLog.latestOf(endpoint.workspaceId, ids, DELIVERY_LOG_SIZE),
@@ -104,8 +106,8 @@ export class DeliveryResolver {
   constructor(private readonly deliveries: DeliveriesRepository) {}
 
   @ResolveField(() => [DeliveryAttemptType], { description: 'Every attempt, first first, with the answer each received.' })
-  async attempts(@Parent() delivery: DeliveryType, @Context() ctx: LoaderContext) {
-    const rows = await perParent(
+  async attempts(@Parent() delivery: DeliveryType, @Context() ctx: { loaders?: Loaders }) {
+    const rows = await loader(
       ctx,
       `attempts:${delivery.workspaceId}`,
       (ids) => this.deliveries.attemptsOf(delivery.workspaceId, ids),
