@@ -1,7 +1,7 @@
 // GraphQL refusals keep the REST code and sentence (issue 11 item 6; decisions.md section 3): the code
 // in extensions.code, its HTTP status in extensions.status; the answer itself stays HTTP 200.
 import type { GraphQLFormattedError } from 'graphql';
-import { REFUSAL_STATUS, RefusalCode } from '../errors/refusal';
+import { REFUSAL_STATUS, RefusalCode } from '../wire';
 
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
 // Apollo's own codes for a query that does not parse, names what the schema lacks, or has bad variables.
