@@ -15,6 +15,7 @@ import { WorkspacesService } from './workspaces/workspaces.service';
 import { SecretKeyGuard } from './auth/secret-key.guard';
 import { GraphqlAuthGuard } from './auth/graphql-auth.guard';
 import { RateLimits } from './rate-limits/rate-limits';
+import { DoorReceiptsRepository } from './inbound/door-receipts.repository';
 
 /** Shared infrastructure of both apps: configuration, database, Redis, queues, workspaces and keys. */
 @Global()
@@ -43,8 +44,9 @@ export class CoreModule {
         OutboxRelayService,
         SweepRegistry,
         RateLimits,
+        DoorReceiptsRepository,
       ],
-      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits],
+      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits, DoorReceiptsRepository],
     };
   }
 }

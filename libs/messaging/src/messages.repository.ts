@@ -1,4 +1,4 @@
-// The only code here that queries messages, their timeline rows and the email door's receipts.
+// The only code here that queries messages and their timeline rows.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -229,16 +229,5 @@ export class MessagesRepository {
       [address],
     );
     return row ?? null;
-  }
-
-  /** Replay protection of a door: false when this webhook id was already taken. */
-  async takeReceipt(m: EntityManager, door: string, webhookId: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(`INSERT INTO door_receipts (door, webhook_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`, [door, webhookId]);
-    return rows.length === 1;
-  }
-
-  async deleteReceipts(door: string, before: Date): Promise<number> {
-    const [, count]: [unknown[], number] = await this.dataSource.query(`DELETE FROM door_receipts WHERE door = $1 AND received_at < $2`, [door, before.toISOString()]);
-    return count;
   }
 }
