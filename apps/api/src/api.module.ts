@@ -6,6 +6,7 @@ import { AppConfig, CoreModule, loggerModule, WorkspaceResolver } from '@app/cor
 import { EventsApiModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
+import { DoorsApiModule } from '@app/doors';
 
 @Module({})
 export class ApiModule {
@@ -34,6 +35,7 @@ export class ApiModule {
         EventsApiModule,
         MessagingApiModule,
         WebhooksApiModule,
+        DoorsApiModule,
       ],
       providers: [WorkspaceResolver],
     };

@@ -5,6 +5,7 @@ import { AppConfig, CoreModule, loggerModule, OUTBOX_RETENTION_DAYS, OutboxRelay
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
 import { WebhooksWorkerModule } from '@app/webhooks';
+import { DoorsWorkerModule } from '@app/doors';
 
 @Processor(QUEUES.sweeps)
 export class SweepsProcessor extends WorkerHost {
@@ -47,6 +48,7 @@ export class WorkerModule {
         EventsModule,
         MessagingWorkerModule,
         WebhooksWorkerModule,
+        DoorsWorkerModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
       providers: [SweepsProcessor, WorkerStartup],
