@@ -44,7 +44,7 @@ export class DoorConnectionsRepository {
   }
 
   async delete(m: EntityManager, workspaceId: string, id: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(`DELETE FROM door_connections WHERE workspace_id = $1 AND id = $2 RETURNING 1`, [workspaceId, id]);
-    return rows.length === 1;
+    const [, count]: [unknown, number] = await m.query(`DELETE FROM door_connections WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    return count === 1;
   }
 }

@@ -39,7 +39,6 @@ function secretRefusal(kind: DoorKind, secret: string): Refusal | null {
   if (secret.length > MAX_SECRET) return field('secret', `at most ${MAX_SECRET} characters; paste the signing secret exactly as the provider shows it.`);
   if (kind === 'payment' && !/^whsec_\S+$/.test(secret)) return field('secret', 'paste the endpoint\'s signing secret from Stripe\'s dashboard; it starts with whsec_.');
   if (kind === 'auth_a' && !isStandardWebhookSecret(secret)) return field('secret', 'paste the endpoint\'s signing secret from Clerk\'s dashboard; it starts with whsec_.');
-  if (/\s/.test(secret)) return field('secret', 'paste the secret without spaces or line breaks.');
   return null;
 }
 
