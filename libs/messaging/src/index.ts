@@ -6,3 +6,4 @@ export * from './templates.repository';
 export * from './messaging.module';
 export * from './messaging-api.module';
 export * from './messaging-worker.module';
+export * from './messages.service';
