@@ -200,7 +200,7 @@ describe('auth_a (Clerk, Standard Webhooks)', () => {
     await r.close();
   });
 
-  it('wrong secret, stale timestamp, altered body, unknown token, oversized body, unmapped type and a replayed svix-id each change nothing', async () => {
+  it('wrong secret, stale timestamp, altered body, unknown token, oversized body, unmapped type, data the events endpoint refuses, and a replayed svix-id each change nothing', async () => {
     const ws = await t.workspace();
     const door = await connectDoor(t, ws, { kind: 'auth_a', secret: CLERK_SECRET });
     const payload = clerkUserCreated({ email: 'quiet@example.org' });
@@ -221,6 +221,17 @@ describe('auth_a (Clerk, Standard Webhooks)', () => {
     const unmapped = signed({ ...payload, type: 'user.updated' });
     expect((await postRaw(t, door.path, unmapped.raw, unmapped.headers)).body).toEqual({ ok: true, status: 'ignored' });
     expect(await footprint(t, ws, door.id)).toEqual({ ...start, receipts: 1 });
+
+    const invalid = signed(clerkUserCreated({ email: 'not-an-address' }));
+    const refusedByIngest = await postRaw(t, door.path, invalid.raw, invalid.headers);
+    expect(refusedByIngest.status).toBe(400);
+    expect(refusedByIngest.body.error).toBe('invalid_email');
+    expect(await footprint(t, ws, door.id)).toEqual({ ...start, receipts: 2 });
+    const log = (await t.gql(DOORS, {}, ws.secretKey)).data.doors[0].receipts;
+    expect(log.map((x: { eventId: string; type: string; answer: string; httpStatus: number }) => [x.eventId, x.type, x.answer, x.httpStatus])).toEqual([
+      [invalid.id, 'user.created', 'invalid_email', 400],
+      [unmapped.id, 'user.updated', 'ignored', 200],
+    ]);
 
     expect((await postRaw(t, door.path, good.raw, good.headers)).body).toEqual({ ok: true, status: 'recorded' });
     const recorded = await footprint(t, ws, door.id);

@@ -35,10 +35,15 @@ export class DoorReceiptsRepository {
     return row ? { answer: row.answer ?? 'recorded', httpStatus: row.http_status ?? 200 } : null;
   }
 
-  /** Keeps the first answer when two deliveries of one id race: both wrote the same, by idempotency key. */
+  /**
+   * Keeps the first answer when two deliveries of one id race (both wrote the same, by idempotency
+   * key); a refusal is replaced by the answer its redelivery got.
+   */
   async record(door: string, webhookId: string, type: string | null, answer: ReceiptAnswer): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO door_receipts (door, webhook_id, type, answer, http_status) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+      `INSERT INTO door_receipts (door, webhook_id, type, answer, http_status) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (door, webhook_id) DO UPDATE SET type = EXCLUDED.type, answer = EXCLUDED.answer, http_status = EXCLUDED.http_status, received_at = now()
+       WHERE door_receipts.http_status >= 400`,
       [door, webhookId, type, answer.answer, answer.httpStatus],
     );
   }
