@@ -157,6 +157,18 @@ describe('payment (Stripe)', () => {
       expect(await footprint(t, ws, door.id)).toEqual({ ...before, receipts: before.receipts + 1 });
     });
 
+    it('the sweep forgets receipts after 30 days, as long as idempotency keys are kept', async () => {
+      const fresh = JSON.stringify(stripeEvent('customer.created', { id: 'cus_S', object: 'customer', email: 'swept@example.com' }));
+      const old = JSON.stringify(stripeEvent('customer.updated', { id: 'cus_S', object: 'customer', email: 'swept@example.com' }));
+      await postRaw(t, door.path, fresh, stripeHeaders(fresh));
+      await postRaw(t, door.path, old, stripeHeaders(old));
+      await t.db.query(`UPDATE door_receipts SET received_at = now() - interval '31 days' WHERE webhook_id = $1`, [JSON.parse(old).id]);
+      const { SweepRegistry } = await import('@app/core');
+      await t.worker!.get(SweepRegistry).runAll();
+      const left = await t.db.query(`SELECT webhook_id FROM door_receipts WHERE webhook_id = ANY($1::text[])`, [[JSON.parse(fresh).id, JSON.parse(old).id]]);
+      expect(left).toEqual([{ webhook_id: JSON.parse(fresh).id }]);
+    });
+
     it('a redelivery of the same event id, newly signed, answers the same and writes nothing', async () => {
       expect((await postRaw(t, door.path, raw, stripeHeaders(raw))).body).toEqual({ ok: true, status: 'recorded' });
       const before = await footprint(t, ws, door.id);
