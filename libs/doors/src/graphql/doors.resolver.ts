@@ -2,8 +2,7 @@
 // section 8), owners and admins only.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import DataLoader from 'dataloader';
-import { AuthContext, GraphqlAuthGuard, Manager, ReceiptRow } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, ReceiptRow } from '@app/core';
 import { DoorRow } from '../door-connections.repository';
 import { DoorsService } from '../doors.service';
 import { ConnectDoorInput, ConnectedDoorType, DoorReceiptType, DoorType } from './doors.types';
@@ -51,11 +50,8 @@ export class DoorsResolver {
   }
 
   @ResolveField(() => [DoorReceiptType], { description: 'The last twenty posts the door answered, newest first.' })
-  async receipts(@Parent() door: DoorType, @Context() ctx: { doorReceipts?: DataLoader<string, ReceiptRow[]> }) {
-    ctx.doorReceipts ??= new DataLoader(async (ids: readonly string[]) => {
-      const rows = await this.doors.receiptsOf(ids, DOOR_RECEIPTS_SHOWN);
-      return ids.map((id) => rows.filter((row) => row.door === id));
-    });
-    return (await ctx.doorReceipts.load(door.id)).map(receiptView);
+  async receipts(@Parent() door: DoorType, @Context() ctx: { loaders?: Loaders }) {
+    const rows = await groupedLoader(ctx, 'door-receipts', (ids) => this.doors.receiptsOf(ids, DOOR_RECEIPTS_SHOWN), (row: ReceiptRow) => row.door).load(door.id);
+    return rows.map(receiptView);
   }
 }

@@ -3,7 +3,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CONFIG, DoorReceiptsRepository, QUEUES, SweepRegistry } from '@app/core';
+import { AppConfig, CONFIG, DoorReceiptsRepository, QUEUES, retainedSince, SweepRegistry } from '@app/core';
 import { EMAIL_DOOR } from '../domain';
 import { EmailProvider } from '../providers';
 import { enqueueOptions } from '../email-queue';
@@ -32,7 +32,7 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
   onModuleInit(): void {
     this.sweeps.register('unsent-email', () => this.requeueStale());
     // A signed post older than the signature's 5-minute tolerance is refused anyway: a day of receipts is plenty.
-    this.sweeps.register('email-door-receipts', () => this.receipts.deleteBefore(new Date(Date.now() - 24 * 3600 * 1000), { only: [EMAIL_DOOR] }));
+    this.sweeps.register('email-door-receipts', () => this.receipts.deleteBefore(retainedSince('doorReceipts'), { only: [EMAIL_DOOR] }));
   }
 
   async process(job: Job<SendEmailJob, SendEmailResult>): Promise<SendEmailResult> {
