@@ -19,7 +19,11 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc], '/node_modules/jose/.+\\.js$': ['@swc/jest', swcEsm] },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
-  moduleNameMapper: Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
+  moduleNameMapper: {
+    ...Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
+    // libs/sdk writes its relative imports with .js, as its ESM build needs; here they name the .ts files.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -2,7 +2,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
-import { AppConfig, CoreModule, loggerModule, WorkspaceResolver } from '@app/core';
+import { AppConfig, CoreModule, formatGraphqlError, loggerModule, MembersResolver, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
@@ -27,11 +27,7 @@ export class ApiModule {
           introspection: development,
           plugins: development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [],
           context: ({ req }: { req: unknown }) => ({ req }),
-          formatError: (formatted) => ({
-            message: formatted.message,
-            path: formatted.path,
-            extensions: { code: formatted.extensions?.code ?? 'server_error', status: formatted.extensions?.status },
-          }),
+          formatError: formatGraphqlError,
         }),
         EventsApiModule,
         MessagingApiModule,
@@ -39,7 +35,7 @@ export class ApiModule {
         McpApiModule,
         DoorsApiModule,
       ],
-      providers: [WorkspaceResolver],
+      providers: [WorkspaceResolver, MembersResolver],
     };
   }
 }

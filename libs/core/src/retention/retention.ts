@@ -15,6 +15,8 @@ export const RETENTION_MS = {
   doorReceipts: DAY_MS,
   /** Receipts of the third-party doors: their log, and replays of unsigned-time posts (GitHub), as long as idempotency keys. */
   thirdPartyDoorReceipts: 30 * DAY_MS,
+  /** Outgoing webhook addresses' attempt counts: the success rate reads the last day; an hour of margin. */
+  webhookHealth: DAY_MS + 3600 * 1000,
 } as const;
 
 /** The moment before which rows of this kind are deleted. */
