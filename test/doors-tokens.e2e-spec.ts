@@ -6,7 +6,7 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { exportJWK, SignJWT } from 'jose';
 import { startApp, TestApp } from './harness';
-import { alterOneByte, connectDoor, eventTypes, DOORS, footprint, person, postRaw, webhooksFor, workspaceWithReceiver } from './support/doors';
+import { alterOneByte, connectDoor, eventTypes, flatTimeline, DOORS, footprint, person, postRaw, webhooksFor, workspaceWithReceiver } from './support/doors';
 import { githubPing, githubSponsorship, githubStar, kindeEvent, kindeUser } from './support/provider-events';
 
 let t: TestApp;
@@ -129,7 +129,7 @@ describe('hosting (GitHub)', () => {
     expect(hooks.event.data).toMatchObject({ value: 5 });
     expect(hooks.event.record).toMatchObject({ name: 'monalisa', stage: 'purchaser' });
     const [row] = await t.db.query(`SELECT person_id FROM identities WHERE workspace_id = $1 AND value = 'github:2'`, [ws.workspace.id]);
-    const p = (await t.gql(`query($id: String) { person(id: $id) { stage engaged timeline { type value } } }`, { id: row.person_id }, ws.secretKey)).data.person;
+    const p = flatTimeline((await t.gql(`query($id: String) { person(id: $id) { stage engaged timeline(first: 50) { edges { node { type value } } } } }`, { id: row.person_id }, ws.secretKey)).data.person);
     expect(eventTypes(p).sort()).toEqual(['purchase', 'subscription_started']);
     expect(p).toMatchObject({ stage: 'purchaser', engaged: true });
     const cancelled = delivery('sponsorship', githubSponsorship('cancelled', { id: 2 }));

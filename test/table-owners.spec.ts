@@ -26,6 +26,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   webhook_endpoints: 'webhooks',
   deliveries: 'webhooks',
   delivery_attempts: 'webhooks',
+  webhook_endpoint_health: 'webhooks',
   automations: 'automations',
   automation_runs: 'automations',
   door_connections: 'doors',

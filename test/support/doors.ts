@@ -58,11 +58,11 @@ export function postRaw(t: TestApp, path: string, raw: string | Buffer, headers:
 
 export async function person(t: TestApp, ws: CreatedWorkspace, email: string) {
   const answer = await t.gql(
-    `query($email: String) { person(email: $email) { id name email stage engaged purchases identities { kind value } timeline { type value properties occurredAt } } }`,
+    `query($email: String) { person(email: $email) { id name email stage engaged purchases identities { kind value } timeline(first: 50) { edges { node { type value properties occurredAt } } } } }`,
     { email },
     ws.secretKey,
   );
-  return answer.data.person;
+  return flatTimeline(answer.data.person);
 }
 
 /** Rows a door post could write in this workspace (and the door's receipts). */
@@ -100,3 +100,8 @@ export function alterOneByte(raw: string, marker: string): string {
 
 /** The person's timeline event types, newest first, without the service's own stage_changed rows. */
 export const eventTypes = (p: { timeline: Array<{ type: string }> }) => p.timeline.map((e) => e.type).filter((type) => type !== 'stage_changed');
+
+/** A person read over GraphQL with its timeline connection's nodes as a plain list, newest first. */
+export function flatTimeline<T extends { timeline: { edges: Array<{ node: unknown }> } }>(p: T) {
+  return { ...p, timeline: p.timeline.edges.map((e) => e.node) as any[] };
+}
