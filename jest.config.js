@@ -9,13 +9,16 @@ const swc = {
   },
   module: { type: 'commonjs' },
 };
-const libs = ['core', 'people', 'events', 'messaging', 'webhooks', 'mcp', 'sdk'];
+// jose ships only ES modules: jest's CommonJS loader needs them compiled (node itself loads them with require).
+const swcEsm = { ...swc, jsc: { ...swc.jsc, parser: { syntax: 'ecmascript' } } };
+const libs = ['core', 'people', 'events', 'messaging', 'webhooks', 'mcp', 'sdk', 'doors'];
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
   testRegex: '(\\.spec|\\.e2e-spec)\\.ts$',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  transform: { '^.+\\.ts$': ['@swc/jest', swc] },
+  transform: { '^.+\\.ts$': ['@swc/jest', swc], '/node_modules/jose/.+\\.js$': ['@swc/jest', swcEsm] },
+  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper: {
     ...Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
     // libs/sdk writes its relative imports with .js, as its ESM build needs; here they name the .ts files.

@@ -22,7 +22,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   heartbeat: 'events',
   templates: 'messaging',
   messages: 'messaging',
-  door_receipts: 'messaging',
+  door_receipts: 'core',
   webhook_endpoints: 'webhooks',
   webhook_endpoint_health: 'webhooks',
   deliveries: 'webhooks',

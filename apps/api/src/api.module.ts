@@ -7,6 +7,7 @@ import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
+import { DoorsApiModule } from '@app/doors';
 
 @Module({})
 export class ApiModule {
@@ -32,6 +33,7 @@ export class ApiModule {
         MessagingApiModule,
         WebhooksApiModule,
         McpApiModule,
+        DoorsApiModule,
       ],
       providers: [WorkspaceResolver, MembersResolver],
     };

@@ -5,6 +5,7 @@ import { AppConfig, CoreModule, loggerModule, OutboxRelayService, QUEUES, retain
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
 import { WebhooksWorkerModule } from '@app/webhooks';
+import { DoorsWorkerModule } from '@app/doors';
 
 @Processor(QUEUES.sweeps)
 export class SweepsProcessor extends WorkerHost {
@@ -48,6 +49,7 @@ export class WorkerModule {
         EventsModule,
         MessagingWorkerModule,
         WebhooksWorkerModule,
+        DoorsWorkerModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
       providers: [SweepsProcessor, WorkerStartup],

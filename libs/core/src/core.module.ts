@@ -18,6 +18,7 @@ import { MembersService } from './workspaces/members.service';
 import { SecretKeyGuard } from './auth/secret-key.guard';
 import { GraphqlAuthGuard } from './auth/graphql-auth.guard';
 import { RateLimits } from './rate-limits/rate-limits';
+import { DoorReceiptsRepository } from './inbound/door-receipts.repository';
 
 /** Shared infrastructure of both apps: configuration, database, Redis, queues, workspaces and keys. */
 @Global()
@@ -47,9 +48,10 @@ export class CoreModule {
         OutboxRelayService,
         SweepRegistry,
         RateLimits,
+        DoorReceiptsRepository,
         { provide: APP_INTERCEPTOR, useClass: DoorInterceptor },
       ],
-      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, MembersService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits],
+      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, MembersService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits, DoorReceiptsRepository],
     };
   }
 }

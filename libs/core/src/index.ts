@@ -35,5 +35,6 @@ export * from './database/migrations';
 export * from './batching/group-commit';
 export * from './logging/logger';
 export * from './database/delete-in-batches';
+export * from './inbound';
 export * from './graphql/connection';
 export * from './graphql/format-error';

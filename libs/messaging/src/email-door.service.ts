@@ -1,7 +1,7 @@
 // interface.md "Inbound doors", the email row; decisions.md section 7: the provider's webhook sets a
 // sent message's status, and a received email records a reply (direction in, engaged, email_in).
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, CONFIG, happening, newId, OutboxWriter, Refusal } from '@app/core';
+import { AppConfig, CONFIG, DoorReceiptsRepository, happening, newId, OutboxWriter, Refusal } from '@app/core';
 import { EMAIL_DOOR, emailDoorCommand, htmlToText, IncomingHeaders, mergeStatus, verifyEmailWebhook } from './domain';
 import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
@@ -15,6 +15,7 @@ export class EmailDoorService {
   constructor(
     private readonly messages: MessagesRepository,
     private readonly outbox: OutboxWriter,
+    private readonly receipts: DoorReceiptsRepository,
     @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
@@ -22,7 +23,7 @@ export class EmailDoorService {
   async receive(raw: Buffer | undefined, headers: IncomingHeaders): Promise<{ ok: true; status: string }> {
     const secret = this.config.emailWebhookSecret;
     if (!secret) throw new Refusal('not_found', 'The email door is off: set EMAIL_WEBHOOK_SECRET to turn it on.');
-    const verified = verifyEmailWebhook(secret, Buffer.isBuffer(raw) ? raw.toString('utf8') : '', headers);
+    const verified = verifyEmailWebhook(secret, Buffer.isBuffer(raw) ? raw : Buffer.alloc(0), headers);
     if (verified instanceof Refusal) throw verified;
     const command = emailDoorCommand(verified.payload);
     if (command.kind === 'ignored') return this.once(verified.webhookId, async () => 'ignored');
@@ -84,7 +85,7 @@ export class EmailDoorService {
   /** Replays of the same webhook id change nothing: the receipt and the change commit together. */
   private async once(webhookId: string, work: (m: import('typeorm').EntityManager) => Promise<string>): Promise<{ ok: true; status: string }> {
     const status = await this.messages.transaction(async (m) => {
-      if (!(await this.messages.takeReceipt(m, EMAIL_DOOR, webhookId))) return 'replayed';
+      if (!(await this.receipts.take(m, EMAIL_DOOR, webhookId))) return 'replayed';
       return work(m);
     });
     if (status === 'recorded') this.outbox.kick();

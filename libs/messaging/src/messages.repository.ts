@@ -1,5 +1,5 @@
-// The only code that writes messages and the email door's receipts. A message's timeline row is
-// written by the events lib's TimelineRepository, in the same transaction.
+// The only code that writes messages (the email door's receipts are core's DoorReceiptsRepository).
+// A message's timeline row is written by the events lib's TimelineRepository, in the same transaction.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -234,16 +234,5 @@ export class MessagesRepository implements MergeParticipant {
       [address],
     );
     return row ?? null;
-  }
-
-  /** Replay protection of a door: false when this webhook id was already taken. */
-  async takeReceipt(m: EntityManager, door: string, webhookId: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(`INSERT INTO door_receipts (door, webhook_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`, [door, webhookId]);
-    return rows.length === 1;
-  }
-
-  async deleteReceipts(door: string, before: Date): Promise<number> {
-    const [, count]: [unknown[], number] = await this.dataSource.query(`DELETE FROM door_receipts WHERE door = $1 AND received_at < $2`, [door, before.toISOString()]);
-    return count;
   }
 }

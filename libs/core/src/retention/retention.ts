@@ -11,8 +11,10 @@ export const RETENTION_MS = {
   idempotencyKeys: 30 * DAY_MS,
   /** Heartbeat minutes: the view shows a week, the extra day covers time zones. */
   heartbeat: 8 * DAY_MS,
-  /** Third-party webhook ids, long past any signature tolerance. */
+  /** The email door's webhook ids, long past the signature's tolerance. */
   doorReceipts: DAY_MS,
+  /** Receipts of the third-party doors: their log, and replays of unsigned-time posts (GitHub), as long as idempotency keys. */
+  thirdPartyDoorReceipts: 30 * DAY_MS,
   /** Outgoing webhook addresses' attempt counts: the success rate reads the last day; an hour of margin. */
   webhookHealth: DAY_MS + 3600 * 1000,
 } as const;

@@ -3,7 +3,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CONFIG, QUEUES, retainedSince, SweepRegistry } from '@app/core';
+import { AppConfig, CONFIG, DoorReceiptsRepository, QUEUES, retainedSince, SweepRegistry } from '@app/core';
 import { EMAIL_DOOR } from '../domain';
 import { EmailProvider } from '../providers';
 import { enqueueOptions } from '../email-queue';
@@ -24,6 +24,7 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
     @Inject(CONFIG) private readonly config: AppConfig,
     @InjectQueue(QUEUES.email) private readonly queue: Queue<SendEmailJob, SendEmailResult>,
     private readonly sweeps: SweepRegistry,
+    private readonly receipts: DoorReceiptsRepository,
   ) {
     super();
   }
@@ -31,7 +32,7 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
   onModuleInit(): void {
     this.sweeps.register('unsent-email', () => this.requeueStale());
     // A signed post older than the signature's 5-minute tolerance is refused anyway: a day of receipts is plenty.
-    this.sweeps.register('email-door-receipts', () => this.messages.deleteReceipts(EMAIL_DOOR, retainedSince('doorReceipts')));
+    this.sweeps.register('email-door-receipts', () => this.receipts.deleteBefore(retainedSince('doorReceipts'), { only: [EMAIL_DOOR] }));
   }
 
   async process(job: Job<SendEmailJob, SendEmailResult>): Promise<SendEmailResult> {

@@ -4,6 +4,7 @@ import { DeliveryEndpointKey1764028800000 } from './1764028800000-delivery-endpo
 import { OutboxRetention1764115200000 } from './1764115200000-outbox-retention';
 import { KeyLastUse1764300000000 } from './1764300000000-key-last-use';
 import { ChartIndex1764300100000 } from './1764300100000-chart-index';
+import { DoorReceiptAnswers1764400000000 } from './1764400000000-door-receipt-answers';
 import { WebhookEndpointHealth1764800000000 } from './1764800000000-webhook-endpoint-health';
 
 /** Every migration, oldest first. Later issues append here, in timestamp order. */
@@ -14,5 +15,6 @@ export const MIGRATIONS = [
   OutboxRetention1764115200000,
   KeyLastUse1764300000000,
   ChartIndex1764300100000,
+  DoorReceiptAnswers1764400000000,
   WebhookEndpointHealth1764800000000,
 ];
