@@ -9,7 +9,7 @@ const swc = {
   },
   module: { type: 'commonjs' },
 };
-const libs = ['core', 'people', 'events', 'messaging', 'webhooks', 'mcp', 'sdk'];
+const libs = ['core', 'people', 'events', 'messaging', 'webhooks', 'automations', 'mcp', 'sdk'];
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',

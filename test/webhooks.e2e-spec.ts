@@ -1,53 +1,16 @@
 // Outgoing webhooks end to end: real receivers on 127.0.0.1, the real api and worker, PostgreSQL and
 // Redis (interface.md "Outgoing webhook body", "Outgoing webhook triggers", "Delivery rules";
 // decisions.md sections 6 and 9). RETRY_UNIT_MS=5 runs the 1, 5, 30, 120, 720-minute schedule in ms.
-import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createTcpServer, connect, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CreatedWorkspace, SweepRegistry } from '@app/core';
 import { LOST_ATTEMPT } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { eventually, startApp, TestApp } from './harness';
-
-interface Received {
-  path: string;
-  headers: IncomingMessage['headers'];
-  raw: string;
-  body: any;
-  answered: number | null;
-}
-
-/** A receiver on 127.0.0.1 that answers each post with what `answer` says (or never, for null). */
-async function receiver(answer: (n: number, req: IncomingMessage, res: ServerResponse) => number | null | void = () => 200) {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk) => (raw += chunk));
-    req.on('end', () => {
-      const entry: Received = { path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw || 'null'), answered: null };
-      received.push(entry);
-      const status = answer(received.length, req, res);
-      if (typeof status === 'number') {
-        entry.answered = status;
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${received.length}`);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    received,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+import { spawnWorker } from './support/child-worker';
+import { receiver } from './support/receiver';
 
 const sign = (secret: string, raw: string) => 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -422,23 +385,7 @@ describe('nothing is lost', () => {
     try {
       const own = await app.workspace();
       const { secret } = await endpoint(r.url, ['event'], app, own.secretKey);
-      const c = app.config;
-      const child = spawn(process.execPath, ['-r', '@swc-node/register', join(__dirname, '../apps/worker/src/main.ts')], {
-        cwd: join(__dirname, '..'),
-        stdio: 'ignore',
-        env: {
-          ...process.env,
-          NODE_ENV: 'test',
-          APP_SECRET: c.appSecret,
-          DATABASE_URL: c.databaseUrl,
-          REDIS_URL: c.redisUrl,
-          REDIS_PREFIX: c.redisPrefix,
-          UNSAFE_ALLOW_PRIVATE_TARGETS: 'true',
-          RETRY_UNIT_MS: '5',
-          LOG_LEVEL: 'error',
-        },
-      });
-      const exited = new Promise((resolve) => child.once('exit', resolve));
+      const { child, exited } = spawnWorker(app.config, { RETRY_UNIT_MS: '5' });
       await post({ type: 'pageview', email: 'kill@example.com' }, app, own.secretKey);
       await eventually(async () => r.received.length === 1, 30_000);
       child.kill('SIGKILL');

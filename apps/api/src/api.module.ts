@@ -2,6 +2,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
+import { AutomationsApiModule } from '@app/automations';
 import { AppConfig, CoreModule, loggerModule, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
@@ -34,6 +35,7 @@ export class ApiModule {
         EventsApiModule,
         MessagingApiModule,
         WebhooksApiModule,
+        AutomationsApiModule,
       ],
       providers: [WorkspaceResolver],
     };

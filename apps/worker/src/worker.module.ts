@@ -1,6 +1,7 @@
 import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
+import { AutomationsWorkerModule } from '@app/automations';
 import { AppConfig, CoreModule, loggerModule, OUTBOX_RETENTION_DAYS, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
@@ -47,6 +48,7 @@ export class WorkerModule {
         EventsModule,
         MessagingWorkerModule,
         WebhooksWorkerModule,
+        AutomationsWorkerModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
       providers: [SweepsProcessor, WorkerStartup],

@@ -27,3 +27,5 @@ export * from './database/migrations';
 export * from './batching/group-commit';
 export * from './logging/logger';
 export * from './database/delete-in-batches';
+export * from './runtime/within';
+export * from './workspaces/graphql/workspace.types';

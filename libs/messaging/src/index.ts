@@ -3,6 +3,7 @@ export * from './providers';
 export * from './message.entity';
 export * from './messages.repository';
 export * from './templates.repository';
+export * from './messages.service';
 export * from './messaging.module';
 export * from './messaging-api.module';
 export * from './messaging-worker.module';

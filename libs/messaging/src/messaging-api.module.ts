@@ -3,13 +3,12 @@ import { EmailDoorService } from './email-door.service';
 import { MessagingResolver } from './graphql/messaging.resolver';
 import { EmailDoorController } from './http/email-door.controller';
 import { MessagesController } from './http/messages.controller';
-import { MessagesService } from './messages.service';
 import { MessagingModule } from './messaging.module';
 
 /** The api's doors onto messaging: REST, the email door and GraphQL. */
 @Module({
   imports: [MessagingModule],
   controllers: [MessagesController, EmailDoorController],
-  providers: [MessagesService, EmailDoorService, MessagingResolver],
+  providers: [EmailDoorService, MessagingResolver],
 })
 export class MessagingApiModule {}

@@ -6,6 +6,7 @@ import { PeopleModule } from '@app/people';
 import { EmailQueue } from './email-queue';
 import { MessageEntity, TemplateEntity } from './message.entity';
 import { MessagesRepository } from './messages.repository';
+import { MessagesService } from './messages.service';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { createEmailProvider, EmailProvider } from './providers';
 import { TemplatesRepository } from './templates.repository';
@@ -15,6 +16,7 @@ import { TemplatesRepository } from './templates.repository';
   imports: [PeopleModule, TypeOrmModule.forFeature([MessageEntity, TemplateEntity]), BullModule.registerQueue({ name: QUEUES.email })],
   providers: [
     MessagesRepository,
+    MessagesService,
     TemplatesRepository,
     EmailQueue,
     {
@@ -24,7 +26,7 @@ import { TemplatesRepository } from './templates.repository';
         createEmailProvider({ smtpUrl: config.smtpUrl ?? undefined, resendApiKey: config.resendApiKey ?? undefined, resendApiUrl: config.resendApiUrl }),
     },
   ],
-  exports: [PeopleModule, MessagesRepository, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
+  exports: [PeopleModule, MessagesRepository, MessagesService, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
 })
 export class MessagingModule implements OnModuleDestroy {
   constructor(@Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null) {}

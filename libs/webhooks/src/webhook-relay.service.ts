@@ -7,7 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { newId, OutboxHandler, OutboxRow } from '@app/core';
 import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
 import { DeliveryService } from './delivery.service';
-import { buildWebhookBody, isTrigger, mostSpecificTrigger, Trigger, WebhookRecord } from './domain';
+import { buildWebhookBody, isTrigger, mostSpecificTrigger, personRecord, Trigger, WebhookRecord } from './domain';
 import { EndpointsRepository } from './endpoints.repository';
 
 interface HappeningPayload {
@@ -69,7 +69,7 @@ export class WebhookRelayService implements OutboxHandler {
             [withPerson.map((row) => row.workspaceId), withPerson.map((row) => row.personId)],
           );
     const records = new Map<string, WebhookRecord>();
-    for (const p of people) records.set(`${p.workspace_id}/${p.asked}`, { id: p.id, kind: 'person', name: p.name ?? '', email: p.email, stage: p.stage });
+    for (const p of people) records.set(`${p.workspace_id}/${p.asked}`, personRecord(p));
     const workspaces: Array<{ id: string; slug: string }> = await manager.query(`SELECT id, slug FROM workspaces WHERE id = ANY($1::text[])`, [
       [...new Set(rows.map((row) => row.workspaceId))],
     ]);

@@ -2,6 +2,7 @@ import { InitialSchema1763856000000 } from './1763856000000-initial-schema';
 import { MessageSending1763942400000 } from './1763942400000-message-sending';
 import { DeliveryEndpointKey1764028800000 } from './1764028800000-delivery-endpoint-key';
 import { OutboxRetention1764115200000 } from './1764115200000-outbox-retention';
+import { AutomationRuns1764500000000 } from './1764500000000-automation-runs';
 
 /** Every migration, oldest first. Later issues append here. */
-export const MIGRATIONS = [InitialSchema1763856000000, MessageSending1763942400000, DeliveryEndpointKey1764028800000, OutboxRetention1764115200000];
+export const MIGRATIONS = [InitialSchema1763856000000, MessageSending1763942400000, DeliveryEndpointKey1764028800000, OutboxRetention1764115200000, AutomationRuns1764500000000];

@@ -1,0 +1,17 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Module } from '@nestjs/common';
+import { QUEUES } from '@app/core';
+import { EventsModule } from '@app/events';
+import { MessagingModule } from '@app/messaging';
+import { AutomationsRepository } from './automations.repository';
+import { AutomationsService } from './automations.service';
+import { RunQueue } from './run-queue';
+import { RunsRepository } from './runs.repository';
+
+/** Shared by both apps: automations, runs and the automations queue's producer side. */
+@Module({
+  imports: [EventsModule, MessagingModule, BullModule.registerQueue({ name: QUEUES.automations })],
+  providers: [AutomationsRepository, RunsRepository, RunQueue, AutomationsService],
+  exports: [EventsModule, MessagingModule, AutomationsRepository, RunsRepository, RunQueue, AutomationsService],
+})
+export class AutomationsModule {}
