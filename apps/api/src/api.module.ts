@@ -1,9 +1,10 @@
+import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { AutomationsApiModule } from '@app/automations';
-import { AppConfig, CoreModule, loggerModule, WorkspaceResolver } from '@app/core';
+import { AppConfig, CoreModule, isRefusal, loggerModule, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
@@ -26,11 +27,16 @@ export class ApiModule {
           introspection: development,
           plugins: development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [],
           context: ({ req }: { req: unknown }) => ({ req }),
-          formatError: (formatted) => ({
-            message: formatted.message,
-            path: formatted.path,
-            extensions: { code: formatted.extensions?.code ?? 'server_error', status: formatted.extensions?.status },
-          }),
+          formatError: (formatted, error) => {
+            // Field resolvers run without the exception filter: a Refusal thrown there is read here.
+            const refusal = unwrapResolverError(error);
+            if (isRefusal(refusal)) return { message: refusal.message, path: formatted.path, extensions: { code: refusal.code, status: refusal.status } };
+            return {
+              message: formatted.message,
+              path: formatted.path,
+              extensions: { code: formatted.extensions?.code ?? 'server_error', status: formatted.extensions?.status },
+            };
+          },
         }),
         EventsApiModule,
         MessagingApiModule,

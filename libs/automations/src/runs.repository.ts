@@ -103,7 +103,8 @@ export class RunsRepository {
   /** Takes the run for its next step when it is due and nobody holds it; null otherwise. */
   async claim(workspaceId: string, runId: string): Promise<ClaimedRun | null> {
     const claim = randomUUID();
-    const [row] = await this.dataSource.query(
+    // An UPDATE answers [rows, count] through TypeORM.
+    const [[row]] = await this.dataSource.query(
       `WITH before AS (
          SELECT workspace_id, id, claimed_until, state FROM automation_runs
           WHERE workspace_id = $1 AND id = $2 AND state IN ('running', 'waiting') AND due_at <= now()
