@@ -6,6 +6,7 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { AutomationsApiModule } from '@app/automations';
 import { AppConfig, CoreModule, isRefusal, loggerModule, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
+import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
 
@@ -42,6 +43,7 @@ export class ApiModule {
         MessagingApiModule,
         WebhooksApiModule,
         AutomationsApiModule,
+        McpApiModule,
       ],
       providers: [WorkspaceResolver],
     };

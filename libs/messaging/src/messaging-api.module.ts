@@ -10,5 +10,6 @@ import { MessagingModule } from './messaging.module';
   imports: [MessagingModule],
   controllers: [MessagesController, EmailDoorController],
   providers: [EmailDoorService, MessagingResolver],
+  exports: [MessagingModule],
 })
 export class MessagingApiModule {}
