@@ -2,14 +2,14 @@
 // http_request step", "Inbound automation address", "Limits"; decisions.md section 6): real receivers
 // on 127.0.0.1, a real SMTP server, the real api and worker, PostgreSQL and Redis.
 import { createHmac } from 'node:crypto';
-import { SMTPServer } from 'smtp-server';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { bullConnection, CreatedWorkspace, freePort, OutboxRelayService, QUEUES, SweepRegistry } from '@app/core';
+import { bullConnection, CreatedWorkspace, OutboxRelayService, QUEUES, SweepRegistry } from '@app/core';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { eventually, startApp, TestApp } from './harness';
 import { spawnWorker } from './support/child-worker';
 import { receiver } from './support/receiver';
+import { Mail, smtpServer } from './support/smtp';
 
 const APP_SECRET = 'test-app-secret-0123456789-0123456789';
 const sign = (secret: string, raw: string) => 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
@@ -23,26 +23,17 @@ const STATUS = `mutation($id: ID!, $status: String!) { setAutomationStatus(id: $
 
 let t: TestApp;
 let ws: CreatedWorkspace;
-let smtp: SMTPServer;
-const mails: Array<{ to: string[]; raw: string }> = [];
+let smtp: Awaited<ReturnType<typeof smtpServer>>;
+let mails: Mail[];
 
 beforeAll(async () => {
-  const port = await freePort();
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, callback) {
-      let raw = '';
-      stream.on('data', (chunk) => (raw += chunk));
-      stream.on('end', () => (mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw }), callback()));
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
-  t = await startApp({ worker: true, env: { SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' } });
+  smtp = await smtpServer();
+  mails = smtp.received;
+  t = await startApp({ worker: true, env: { SMTP_URL: smtp.url, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' } });
 });
 afterAll(async () => {
   await t.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await smtp.close();
 });
 beforeEach(async () => {
   ws = await t.workspace();
@@ -419,6 +410,23 @@ describe('steps, run in order by the worker, and their log lines', () => {
     await t.worker!.get(SweepRegistry).runAll();
     expect((await runsOf(automation.id)).map((r) => r.id)).toEqual([recent.id]);
     expect(await runsOf(waiting.automation.id)).toHaveLength(1);
+  });
+});
+
+describe('people', () => {
+  it('a run follows its person into a merge', async () => {
+    const { automation, address } = await running({ name: 'Long', trigger: { kind: 'webhook' }, steps: [{ kind: 'wait', seconds: 3600 }] });
+    await post({ type: 'signup', email: 'kept@example.com' });
+    await post({ type: 'pageview', anon_id: 'absorbed-visitor' });
+    const [kept] = await t.db.query(`SELECT id FROM people WHERE workspace_id = $1 AND email = 'kept@example.com'`, [ws.workspace.id]);
+    expect((await startAt(address!, { anon_id: 'absorbed-visitor' })).body.status).toBe('started');
+    const [before] = await eventually(async () => {
+      const runs = await runsOf(automation.id);
+      return runs[0]?.status === 'waiting' && runs;
+    });
+    expect(before.person.id).not.toBe(kept.id);
+    expect((await post({ type: 'identify', email: 'kept@example.com', anon_id: 'absorbed-visitor' })).body.status).toBe('merged');
+    expect((await runsOf(automation.id))[0].person.id).toBe(kept.id);
   });
 });
 

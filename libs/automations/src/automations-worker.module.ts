@@ -1,8 +1,8 @@
 // The worker's part of automations: the relay handler (triggers from the outbox), the run processor,
 // the poll that queues again runs whose job was lost (Redis down or restarted, a worker killed), and
 // the sweeps (due runs, retention of runs and their logs: 30 days after they end).
-import { Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { OutboxRelayService, SweepRegistry } from '@app/core';
+import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DuePoll, OutboxRelayService, SweepRegistry } from '@app/core';
 import { AutomationRelayService } from './automation-relay.service';
 import { AutomationsModule } from './automations.module';
 import { RunProcessor } from './jobs/run.processor';
@@ -24,9 +24,12 @@ export const RUN_RETENTION_DAYS = 30;
   providers: [AutomationRelayService, RunService, RunProcessor, HttpRequestStep, SendEmailStep],
 })
 export class AutomationsWorkerModule implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('AutomationsWorker');
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<number> | null = null;
+  // Equal job ids (run and step) make queueing again a no-op for jobs still in Redis.
+  private readonly poll = new DuePoll('AutomationsWorker', async () => {
+    const due = await this.runs.due(DUE_GRACE_MS, DUE_BATCH);
+    await this.queue.enqueue(due);
+    return due.length;
+  });
 
   constructor(
     private readonly relay: OutboxRelayService,
@@ -38,28 +41,12 @@ export class AutomationsWorkerModule implements OnModuleInit, OnApplicationShutd
 
   onModuleInit(): void {
     this.relay.register(this.relayHandler);
-    this.sweeps.register('automation-runs-due', () => this.queueDue());
+    this.sweeps.register('automation-runs-due', () => this.poll.run());
     this.sweeps.register('automation-runs-retention', () => this.runs.deleteEndedBefore(new Date(Date.now() - RUN_RETENTION_DAYS * 24 * 3600 * 1000)));
-    this.timer = setInterval(() => void this.queueDue().catch((error: Error) => this.logger.warn(`due poll: ${error.message}`)), RUNS_DUE_POLL_MS);
-    this.timer.unref();
-  }
-
-  /** Queues every due, unheld run again; equal job ids make this a no-op for jobs still queued. */
-  queueDue(): Promise<number> {
-    this.polling ??= (async () => {
-      try {
-        const due = await this.runs.due(DUE_GRACE_MS, DUE_BATCH);
-        await this.queue.enqueue(due);
-        return due.length;
-      } finally {
-        this.polling = null;
-      }
-    })();
-    return this.polling;
+    this.poll.start(RUNS_DUE_POLL_MS);
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.polling?.catch(() => undefined);
+    await this.poll.stop();
   }
 }

@@ -29,3 +29,4 @@ export * from './logging/logger';
 export * from './database/delete-in-batches';
 export * from './runtime/within';
 export * from './workspaces/graphql/workspace.types';
+export * from './queues/due-poll';
