@@ -352,7 +352,7 @@ describe('steps, run in order by the worker, and their log lines', () => {
 
   it('send_email: an engaged person gets the template through SMTP; a refusal (not_engaged) is the line and fails the run there', async () => {
     const r = await receiver();
-    await t.gql('mutation($i: CreateTemplateInput!) { createTemplate(input: $i) { id } }', { i: { name: 'welcome', subject: 'Welcome {{ person.name }}', body: 'Hello **{{ person.name }}**.' } }, ws.secretKey);
+    await t.gql('mutation($i: CreateTemplateInput!) { createTemplate(input: $i) { id } }', { i: { name: 'welcome', subject: 'Welcome {{ person.name }}', body: 'Hello **{{ person.name }}**, on {{ properties.plan }}.' } }, ws.secretKey);
     await post({ type: 'signup', email: 'ada@example.com' });
     await post({ type: 'identify', email: 'ada@example.com', name: 'Ada' });
     const { automation, address } = await running({
@@ -360,13 +360,14 @@ describe('steps, run in order by the worker, and their log lines', () => {
       trigger: { kind: 'webhook' },
       steps: [{ kind: 'send_email', template: 'welcome' }, { kind: 'http_request', url: r.url }],
     });
-    expect((await startAt(address!, { email: 'ada@example.com' })).body.status).toBe('started');
+    expect((await startAt(address!, { email: 'ada@example.com', properties: { plan: 'gold-plan' } })).body.status).toBe('started');
     const [sent] = await finished(automation.id);
     expect(sent.status).toBe('finished');
     expect(linesOf(sent)[1]).toMatch(/^sent email welcome \(msg_\w+\)$/);
     const mail = await eventually(async () => mails.find((m) => m.raw.includes('Welcome Ada')));
     expect(mail.to).toEqual(['ada@example.com']);
-    expect(mail.raw).toContain('<strong>Ada</strong>');
+    expect(mail.raw).toContain('<strong>Ada</strong>, on gold-plan.'); // the template reads the run's properties
+    expect(JSON.stringify(sent.log)).not.toContain('gold-plan');
 
     expect((await startAt(address!, { email: 'lurker@example.com' })).body.status).toBe('started');
     const [refused] = await finished(automation.id, 2);

@@ -53,8 +53,13 @@ export class MessagesService {
   /**
    * The same send for the workspace's own work (an automation's send_email step): the same rules and
    * refusals; without waiting for the provider, the email is handed to the queue and leaves from there.
+   * `properties` are the run's facts, which the template reads as {{ properties.name }}.
    */
-  async sendFor(workspaceId: string, raw: unknown, options: { waitForProvider: boolean }): Promise<{ ok: true; id: string; providerId?: string }> {
+  async sendFor(
+    workspaceId: string,
+    raw: unknown,
+    options: { waitForProvider: boolean; properties?: Record<string, unknown> },
+  ): Promise<{ ok: true; id: string; providerId?: string }> {
     const input = parseSendMessage(raw);
     if (input instanceof Refusal) throw input;
     let source: { subject: string; body: string; templateId: string | null };
@@ -71,7 +76,7 @@ export class MessagesService {
     const found = await this.findPerson(workspaceId, input.to);
     const rendered = await renderMessage(
       { subject: source.subject, body: source.body },
-      { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} } },
+      { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} }, properties: options.properties },
     );
     // The limits hold for what is sent: a template filled in for this person is checked as it comes out.
     for (const outcome of [parseSubject(rendered.subject), parseBody(rendered.text)]) {
