@@ -7,9 +7,9 @@ import { AppConfig, CONFIG, newId, Refusal } from '@app/core';
 import { isBuiltInEvent, TimelineRepository } from '@app/events';
 import { TemplatesRepository } from '@app/messaging';
 import { PeopleReadRepository } from '@app/people';
-import { checkWebhookUrl } from '@app/webhooks';
+import { checkWebhookUrl, deriveWorkspaceStepSecret } from '@app/webhooks';
 import { AUTOMATION_STATUSES, AutomationRow, AutomationsRepository, AutomationStatus } from './automations.repository';
-import { automationAddress, AutomationStep, AutomationTrigger, parseSteps, parseTrigger, RawStep, stepSecret } from './domain';
+import { automationAddress, AutomationStep, AutomationTrigger, parseSteps, parseTrigger, RawStep } from './domain';
 
 export interface AutomationInput {
   name?: string | null;
@@ -71,7 +71,7 @@ export class AutomationsService {
 
   /** The workspace's http_request signing secret (derived, never stored). */
   signingSecret(workspaceId: string): string {
-    return stepSecret(this.config.appSecret, workspaceId);
+    return deriveWorkspaceStepSecret(this.config.appSecret, workspaceId);
   }
 
   private async checkedTrigger(workspaceId: string, raw: NonNullable<AutomationInput['trigger']>): Promise<AutomationTrigger> {

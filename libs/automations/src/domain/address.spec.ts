@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { addressSignature, automationAddress, stepSecret, verifiedAutomationId } from './address';
+import { deriveWorkspaceStepSecret as stepSecret, signAutomationAddress as addressSignature } from '@app/webhooks';
+import { automationAddress, verifiedAutomationId } from './address';
 
 const SECRET = 'app-secret-0123456789-0123456789-0123';
 

@@ -6,8 +6,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, newId } from '@app/core';
 import { PeopleReadRepository } from '@app/people';
-import { ATTEMPT_TIMEOUT_MS, automationStepData, buildWebhookBody, personRecord, safePost, signBody } from '@app/webhooks';
-import { httpRequestLine, stepSecret, triggerFacts } from '../domain';
+import { ATTEMPT_TIMEOUT_MS, automationStepData, buildWebhookBody, deriveWorkspaceStepSecret, personRecord, safePost, signBody } from '@app/webhooks';
+import { httpRequestLine, triggerFacts } from '../domain';
 import type { StepContext, StepOutcome } from './step';
 
 @Injectable()
@@ -31,7 +31,7 @@ export class HttpRequestStep {
     const headers = {
       'X-Service-Delivery': id,
       'X-Service-Event': 'automation',
-      'X-Service-Signature': signBody(stepSecret(this.config.appSecret, workspace.id), body),
+      'X-Service-Signature': signBody(deriveWorkspaceStepSecret(this.config.appSecret, workspace.id), body),
     };
     const answer = await safePost(step.url, body, headers, { timeoutMs: ATTEMPT_TIMEOUT_MS, allowPrivate: this.config.allowPrivateTargets });
     return { line: httpRequestLine(step.url, answer), next: 'continue' };
