@@ -2,7 +2,7 @@
 // the poll that queues again runs whose job was lost (Redis down or restarted, a worker killed), and
 // the sweeps (due runs, retention of runs and their logs: 30 days after they end).
 import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DuePoll, OutboxRelayService, SweepRegistry } from '@app/core';
+import { DuePoll, OutboxRelayService, retainedSince, SweepRegistry } from '@app/core';
 import { AutomationRelayService } from './automation-relay.service';
 import { AutomationsModule } from './automations.module';
 import { RunProcessor } from './jobs/run.processor';
@@ -17,7 +17,6 @@ export const RUNS_DUE_POLL_MS = 2_000;
 /** A due run is left to its job for this long before the poll queues it again. */
 const DUE_GRACE_MS = 2_000;
 const DUE_BATCH = 1_000;
-export const RUN_RETENTION_DAYS = 30;
 
 @Module({
   imports: [AutomationsModule],
@@ -42,7 +41,7 @@ export class AutomationsWorkerModule implements OnModuleInit, OnApplicationShutd
   onModuleInit(): void {
     this.relay.register(this.relayHandler);
     this.sweeps.register('automation-runs-due', () => this.poll.run());
-    this.sweeps.register('automation-runs-retention', () => this.runs.deleteEndedBefore(new Date(Date.now() - RUN_RETENTION_DAYS * 24 * 3600 * 1000)));
+    this.sweeps.register('automation-runs-retention', () => this.runs.deleteEndedBefore(retainedSince('automationRuns')));
     this.poll.start(RUNS_DUE_POLL_MS);
   }
 

@@ -28,6 +28,8 @@ export class StartService {
 
   async start(addressPart: string, raw: Buffer | undefined): Promise<{ ok: true; status: StartStatus }> {
     const automation = await this.automationAt(addressPart);
+    // Counted here, after the signature, not by the door pipeline's @RateLimit (which runs first):
+    // posts with a wrong signature must not spend a real address's allowance.
     await this.limits.consume('automation', automation.id);
     const body = parseStartBody(raw);
     if (body instanceof Refusal) throw body;

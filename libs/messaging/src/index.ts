@@ -1,6 +1,5 @@
 export * from './domain';
 export * from './providers';
-export * from './message.entity';
 export * from './messages.repository';
 export * from './templates.repository';
 export * from './messages.service';

@@ -3,8 +3,7 @@
 // read by an owner or admin: never in the list, a log line or an error.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import DataLoader from 'dataloader';
-import { AuthContext, canManage, GraphqlAuthGuard, Manager, Member, Refusal } from '@app/core';
+import { AuthContext, canManage, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member, Refusal } from '@app/core';
 import { AutomationRow } from '../automations.repository';
 import { AutomationsService } from '../automations.service';
 import { RunRow, RunsRepository } from '../runs.repository';
@@ -32,8 +31,6 @@ const runView = (row: RunRow): AutomationRunType => ({
   person: row.person_id ? { id: row.person_id } : undefined,
   log: row.log.map((entry) => ({ at: new Date(entry.at), line: entry.line })),
 });
-
-type Loaders = Map<string, DataLoader<string, RunRow[]>>;
 
 @Resolver(() => AutomationType)
 @UseGuards(GraphqlAuthGuard)
@@ -82,20 +79,11 @@ export class AutomationsResolver {
   @ResolveField(() => [AutomationRunType], { description: 'The latest runs, newest first, with their log lines.' })
   async runs(
     @Parent() automation: AutomationType,
-    @Context() ctx: { automationRuns?: Loaders },
+    @Context() ctx: { loaders?: Loaders },
     @Args('first', { type: () => Int, nullable: true, defaultValue: RUNS_SHOWN.default }) first: number,
   ) {
     const shown = Math.min(Math.max(first, 1), RUNS_SHOWN.max);
-    ctx.automationRuns ??= new Map();
-    const key = `${automation.workspaceId}:${shown}`;
-    let loader = ctx.automationRuns.get(key);
-    if (!loader) {
-      loader = new DataLoader<string, RunRow[]>(async (ids) => {
-        const rows = await this.runLog.latestOf(automation.workspaceId, ids, shown);
-        return ids.map((id) => rows.filter((row) => row.automation_id === id));
-      });
-      ctx.automationRuns.set(key, loader);
-    }
+    const loader = groupedLoader(ctx, `automation-runs:${automation.workspaceId}:${shown}`, (ids) => this.runLog.latestOf(automation.workspaceId, ids, shown), (row: RunRow) => row.automation_id);
     return (await loader.load(automation.id)).map(runView);
   }
 }

@@ -2,8 +2,9 @@
 // start address, a wait, the poll) and the processor share it. The claim in PostgreSQL, not the job,
 // decides whether a step runs, so a job that arrives twice, late or early does no harm.
 import type { JobsOptions } from 'bullmq';
+import { JOBS } from '@app/core';
 
-export const ADVANCE_RUN_JOB = 'advance-run';
+export const ADVANCE_RUN_JOB = JOBS.advanceRun.name;
 
 export interface RunJob {
   workspaceId: string;
