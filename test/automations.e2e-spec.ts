@@ -473,7 +473,8 @@ describe('nothing is lost', () => {
         own.secretKey,
       );
       expect((await startAt(address!, { email: 'survivor@example.com' }, app)).body.status).toBe('started');
-      await eventually(async () => (await runsOf(automation.id, app, own.secretKey))[0]?.status === 'waiting', 40_000, 100);
+      // A child worker compiles the whole app as it starts: on a busy machine that takes up to a minute.
+      await eventually(async () => (await runsOf(automation.id, app, own.secretKey))[0]?.status === 'waiting', 90_000, 100);
       child.kill('SIGKILL');
       await exited;
       // Redis restarted empty: the delayed job is gone; the run's state in PostgreSQL is all that is left.
@@ -500,5 +501,5 @@ describe('nothing is lost', () => {
       await worker?.close();
       await app.close();
     }
-  }, 120_000);
+  }, 180_000);
 });
