@@ -128,6 +128,8 @@ describe('operator CLI prints exactly one JSON line', () => {
 
     const removed = await cli('member', 'remove', '--workspace', 'acme', '--member', 'dev@acme.test');
     expect(removed.member).toMatchObject({ email: 'dev@acme.test', removed: true });
+    const lastOwner = await cli('member', 'remove', '--workspace', 'acme', '--member', 'a@acme.test');
+    expect(lastOwner).toMatchObject({ ok: false, error: 'last_owner' });
 
     const again = await cli('workspace', 'create', '--slug', 'acme', '--owner', 'a@acme.test');
     expect(again).toMatchObject({ ok: false, error: 'conflict' });

@@ -4,7 +4,7 @@ import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { AutomationsApiModule } from '@app/automations';
-import { AppConfig, CoreModule, isRefusal, loggerModule, WorkspaceResolver } from '@app/core';
+import { AppConfig, CoreModule, formatGraphqlError, isRefusal, loggerModule, MembersResolver, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
@@ -31,12 +31,7 @@ export class ApiModule {
           formatError: (formatted, error) => {
             // Field resolvers run without the exception filter: a Refusal thrown there is read here.
             const refusal = unwrapResolverError(error);
-            if (isRefusal(refusal)) return { message: refusal.message, path: formatted.path, extensions: { code: refusal.code, status: refusal.status } };
-            return {
-              message: formatted.message,
-              path: formatted.path,
-              extensions: { code: formatted.extensions?.code ?? 'server_error', status: formatted.extensions?.status },
-            };
+            return formatGraphqlError(isRefusal(refusal) ? { ...formatted, message: refusal.message, extensions: { code: refusal.code } } : formatted);
           },
         }),
         EventsApiModule,
@@ -45,7 +40,7 @@ export class ApiModule {
         AutomationsApiModule,
         McpApiModule,
       ],
-      providers: [WorkspaceResolver],
+      providers: [WorkspaceResolver, MembersResolver],
     };
   }
 }

@@ -22,6 +22,8 @@ import {
   WorkspaceEntity,
   WorkspacesRepository,
   WorkspacesService,
+  MembersService,
+  SHELL_ACTOR,
 } from '@app/core';
 
 @Module({})
@@ -33,7 +35,7 @@ class CliModule {
         TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true, extra: { max: 1 } }),
         TypeOrmModule.forFeature([WorkspaceEntity, MemberEntity, ApiKeyEntity]),
       ],
-      providers: [{ provide: CONFIG, useValue: config }, WorkspacesRepository, WorkspacesService],
+      providers: [{ provide: CONFIG, useValue: config }, WorkspacesRepository, WorkspacesService, MembersService],
     };
   }
 }
@@ -69,7 +71,7 @@ function required(args: CliArgs, name: string): string {
   return value;
 }
 
-async function run(service: WorkspacesService, args: CliArgs): Promise<unknown> {
+async function run(service: WorkspacesService, members: MembersService, args: CliArgs): Promise<unknown> {
   const command = args.words.slice(0, 2).join(' ');
   switch (command) {
     case 'workspace create':
@@ -80,11 +82,11 @@ async function run(service: WorkspacesService, args: CliArgs): Promise<unknown> 
         web: args.flags.has('web'),
       });
     case 'key create': {
-      const created = await service.createKey(required(args, 'workspace'), required(args, 'member'));
+      const created = await members.createKey(required(args, 'workspace'), required(args, 'member'));
       return { workspace: created.workspace, member: created.member, keyId: created.keyId, secretKey: created.secretKey };
     }
     case 'member remove':
-      return service.removeMember(required(args, 'workspace'), required(args, 'member'));
+      return members.remove(SHELL_ACTOR, required(args, 'workspace'), required(args, 'member'));
     default:
       throw new Refusal('invalid_field', 'Use one of: workspace create, key create, member remove.');
   }
@@ -109,7 +111,7 @@ async function main(): Promise<number> {
     await migrate(config);
     const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: false });
     try {
-      print(await run(app.get(WorkspacesService), parseArgs(process.argv.slice(2))));
+      print(await run(app.get(WorkspacesService), app.get(MembersService), parseArgs(process.argv.slice(2))));
       return 0;
     } finally {
       await app.close();

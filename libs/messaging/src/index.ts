@@ -6,3 +6,4 @@ export * from './messages.service';
 export * from './messaging.module';
 export * from './messaging-api.module';
 export * from './messaging-worker.module';
+export * from './templates.service';

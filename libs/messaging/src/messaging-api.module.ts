@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { EmailDoorService } from './email-door.service';
-import { MessagingResolver } from './graphql/messaging.resolver';
+import { MessagingResolver, PersonMessagesResolver } from './graphql/messaging.resolver';
+import { PersonMessagesRepository } from './person-messages.repository';
+import { TemplatesService } from './templates.service';
 import { EmailDoorController } from './http/email-door.controller';
 import { MessagesController } from './http/messages.controller';
 import { MessagingModule } from './messaging.module';
@@ -9,7 +11,7 @@ import { MessagingModule } from './messaging.module';
 @Module({
   imports: [MessagingModule],
   controllers: [MessagesController, EmailDoorController],
-  providers: [EmailDoorService, MessagingResolver],
-  exports: [MessagingModule],
+  providers: [EmailDoorService, TemplatesService, PersonMessagesRepository, MessagingResolver, PersonMessagesResolver],
+  exports: [MessagingModule, TemplatesService],
 })
 export class MessagingApiModule {}

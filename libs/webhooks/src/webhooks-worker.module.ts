@@ -5,6 +5,8 @@ import { DuePoll, OutboxRelayService, retainedSince, SweepRegistry } from '@app/
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryService } from './delivery.service';
+import { EndpointHealthService } from './endpoint-health.service';
+import { EndpointRateLimit } from './endpoint-rate-limit';
 import { attemptJobId } from './jobs/delivery.job';
 import { DeliveryProcessor } from './jobs/delivery.processor';
 import { closeSafeAgents } from './sending';
@@ -19,7 +21,7 @@ const DUE_BATCH = 1_000;
 
 @Module({
   imports: [WebhooksModule],
-  providers: [WebhookRelayService, DeliveryService, DeliveryProcessor],
+  providers: [WebhookRelayService, DeliveryService, DeliveryProcessor, EndpointHealthService, EndpointRateLimit],
 })
 export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown {
   // Equal job ids make queueing again a no-op for jobs still queued.
@@ -35,12 +37,14 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
     private readonly deliveries: DeliveriesRepository,
     private readonly queue: DeliveryQueue,
     private readonly sweeps: SweepRegistry,
+    private readonly health: EndpointHealthService,
   ) {}
 
   onModuleInit(): void {
     this.relay.register(this.relayHandler);
     this.sweeps.register('webhook-deliveries-due', () => this.queueDue());
     this.sweeps.register('webhook-deliveries-retention', () => this.deliveries.deleteCreatedBefore(retainedSince('deliveries')));
+    this.sweeps.register('webhook-endpoint-health-retention', () => this.health.deleteOldCounts());
     this.poll.start(DUE_POLL_MS);
   }
 

@@ -6,7 +6,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, newId } from '@app/core';
 import { PeopleReadRepository } from '@app/people';
-import { ATTEMPT_TIMEOUT_MS, automationStepData, buildWebhookBody, deriveWorkspaceStepSecret, personRecord, safePost, signBody } from '@app/webhooks';
+import { ATTEMPT_TIMEOUT_MS, automationStepData, buildWebhookBody, deriveWorkspaceStepSecret, personRecord, postSigned } from '@app/webhooks';
 import { httpRequestLine, triggerFacts } from '../domain';
 import type { StepContext, StepOutcome } from './step';
 
@@ -28,12 +28,13 @@ export class HttpRequestStep {
       record: person ? personRecord(person) : { id: run.person_id ?? '', kind: 'person', name: '' },
       data: automationStepData(automation, triggerFacts(run.trigger)),
     });
-    const headers = {
-      'X-Service-Delivery': id,
-      'X-Service-Event': 'automation',
-      'X-Service-Signature': signBody(deriveWorkspaceStepSecret(this.config.appSecret, workspace.id), body),
-    };
-    const answer = await safePost(step.url, body, headers, { timeoutMs: ATTEMPT_TIMEOUT_MS, allowPrivate: this.config.allowPrivateTargets });
+    // The same signed post as outgoing webhooks: X-Service-* and the Standard Webhooks headers.
+    const answer = await postSigned(
+      step.url,
+      { id, type: 'automation', body },
+      { secret: deriveWorkspaceStepSecret(this.config.appSecret, workspace.id) },
+      { timeoutMs: ATTEMPT_TIMEOUT_MS, allowPrivate: this.config.allowPrivateTargets },
+    );
     return { line: httpRequestLine(step.url, answer), next: 'continue' };
   }
 }

@@ -34,6 +34,7 @@ export const REFUSAL_STATUS = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  last_owner: 409,
   too_large: 413,
   not_engaged: 422,
   no_email: 422,
