@@ -150,6 +150,9 @@ describe('triggers: each kind starts a run; a paused or draft automation starts 
     expect(x.headers['x-service-signature']).toBe(sign(stepSecretOf(ws.workspace.id), x.raw));
     expect(x.headers['x-service-event']).toBe('automation');
     expect(x.headers['x-service-delivery']).toBe(x.body.id);
+    // The same signed post as outgoing webhooks: the Standard Webhooks headers come along.
+    expect(x.headers['webhook-id']).toBe(x.body.id);
+    expect(x.headers['webhook-signature']).toMatch(/^v1,/);
     expect(Object.keys(x.body)).toEqual(['id', 'type', 'at', 'workspace', 'record', 'data']);
     expect(x.body).toMatchObject({
       type: 'automation',
