@@ -24,6 +24,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   messages: 'messaging',
   door_receipts: 'messaging',
   webhook_endpoints: 'webhooks',
+  webhook_endpoint_health: 'webhooks',
   deliveries: 'webhooks',
   delivery_attempts: 'webhooks',
   automations: 'automations',
