@@ -11,7 +11,7 @@ const swc = {
 };
 // jose ships only ES modules: jest's CommonJS loader needs them compiled (node itself loads them with require).
 const swcEsm = { ...swc, jsc: { ...swc.jsc, parser: { syntax: 'ecmascript' } } };
-const libs = ['core', 'people', 'events', 'messaging', 'webhooks', 'mcp', 'sdk', 'doors'];
+const libs = ['core', 'people', 'events', 'messaging', 'webhooks', 'mcp', 'sdk', 'doors', 'automations'];
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',

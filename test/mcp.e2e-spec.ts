@@ -52,7 +52,7 @@ async function raw(body: unknown, headers: Record<string, string> = {}, key: str
   return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null };
 }
 
-const TOOLS = ['track_event', 'identify_person', 'find_people', 'get_person', 'list_messages', 'send_email', 'chart_events', 'list_lists'];
+const TOOLS = ['track_event', 'identify_person', 'find_people', 'get_person', 'list_messages', 'send_email', 'chart_events', 'list_lists', 'list_automations'];
 
 describe('the SDK client against /api/mcp', () => {
   it('initializes and lists every tool with a description and an input schema', async () => {
@@ -132,6 +132,22 @@ describe('the SDK client against /api/mcp', () => {
     expect(refusalOf(await call(client, 'get_person', { id: 'per_nobody' })).error).toBe('no_such_person');
     const lists = await call(client, 'list_lists');
     expect(lists.structuredContent.lists).toEqual([expect.objectContaining({ address: 'news', name: 'News' })]);
+    await client.close();
+  });
+
+  it('list_automations lists them by number, never with a start address', async () => {
+    const CREATE = 'mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { address } }';
+    const made = await t.gql(CREATE, { input: { name: 'Hook', trigger: { kind: 'webhook' }, steps: [{ kind: 'wait', seconds: 60 }] } }, ws.secretKey);
+    const address: string = made.data.createAutomation.address;
+    await t.gql(CREATE, { input: { name: 'On signup', trigger: { kind: 'event', event: 'signup' }, steps: [] } }, ws.secretKey);
+    const client = await connect();
+    const listed = await call(client, 'list_automations');
+    expect(listed.structuredContent.automations).toEqual([
+      expect.objectContaining({ number: 1, name: 'Hook', status: 'draft', trigger: { kind: 'webhook' }, steps: [{ kind: 'wait', seconds: 60 }] }),
+      expect.objectContaining({ number: 2, name: 'On signup', trigger: { kind: 'event', event: 'signup' } }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(address.split('.').pop());
+    expect(JSON.stringify(listed)).not.toContain('/api/webhooks/automation/');
     await client.close();
   });
 

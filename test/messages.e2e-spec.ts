@@ -2,10 +2,10 @@
 // Errors and Limits; decisions.md sections 3 and 7. Real SMTP (smtp-server) and a Resend stand-in.
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
 import { Webhook } from 'standardwebhooks';
-import { CreatedWorkspace, freePort } from '@app/core';
+import { CreatedWorkspace } from '@app/core';
 import { eventually, startApp, TestApp } from './harness';
+import { Mail, smtpServer } from './support/smtp';
 
 const DOOR_SECRET = 'whsec_' + Buffer.from('lifeline-resend-door-secret').toString('base64');
 const send = (t: TestApp, key: string, body: unknown) => t.request('POST', '/api/v1/messages', { key, body });
@@ -163,28 +163,16 @@ describe('without a provider: stored, not sent', () => {
 
 describe('with SMTP: the email really leaves', () => {
   let t: TestApp;
-  let smtp: SMTPServer;
-  const received: Array<{ to: string[]; raw: string }> = [];
+  let smtp: Awaited<ReturnType<typeof smtpServer>>;
+  let received: Mail[];
   beforeAll(async () => {
-    const port = await freePort();
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        let raw = '';
-        stream.on('data', (chunk) => (raw += chunk));
-        stream.on('end', () => {
-          received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
-          callback();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
-    t = await startApp({ worker: true, env: { SMTP_URL: `smtp://127.0.0.1:${port}`, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' } });
+    smtp = await smtpServer();
+    received = smtp.received;
+    t = await startApp({ worker: true, env: { SMTP_URL: smtp.url, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' } });
   });
   afterAll(async () => {
     await t.close();
-    await new Promise<void>((r) => smtp.close(() => r()));
+    await smtp.close();
   });
 
   it('sends through the worker; the answer carries providerId; subject, recipient, HTML and text arrive', async () => {

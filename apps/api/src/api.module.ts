@@ -1,8 +1,10 @@
+import { unwrapResolverError } from '@apollo/server/errors';
 import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
-import { AppConfig, CoreModule, formatGraphqlError, loggerModule, MembersResolver, WorkspaceResolver } from '@app/core';
+import { AutomationsApiModule } from '@app/automations';
+import { AppConfig, CoreModule, formatGraphqlError, isRefusal, loggerModule, MembersResolver, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
@@ -27,11 +29,16 @@ export class ApiModule {
           introspection: development,
           plugins: development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [],
           context: ({ req }: { req: unknown }) => ({ req }),
-          formatError: formatGraphqlError,
+          formatError: (formatted, error) => {
+            // Field resolvers run without the exception filter: a Refusal thrown there is read here.
+            const refusal = unwrapResolverError(error);
+            return formatGraphqlError(isRefusal(refusal) ? { ...formatted, message: refusal.message, extensions: { code: refusal.code } } : formatted);
+          },
         }),
         EventsApiModule,
         MessagingApiModule,
         WebhooksApiModule,
+        AutomationsApiModule,
         McpApiModule,
         DoorsApiModule,
       ],

@@ -1,6 +1,7 @@
 import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
+import { AutomationsWorkerModule } from '@app/automations';
 import { AppConfig, CoreModule, loggerModule, OutboxRelayService, QUEUES, retainedSince, SCHEDULES, SweepRegistry } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
@@ -50,6 +51,7 @@ export class WorkerModule {
         MessagingWorkerModule,
         WebhooksWorkerModule,
         DoorsWorkerModule,
+        AutomationsWorkerModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
       providers: [SweepsProcessor, WorkerStartup],

@@ -36,5 +36,7 @@ export * from './batching/group-commit';
 export * from './logging/logger';
 export * from './database/delete-in-batches';
 export * from './inbound';
+export * from './workspaces/graphql/workspace.types';
+export * from './queues/due-poll';
 export * from './graphql/connection';
 export * from './graphql/format-error';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AutomationsModule } from '@app/automations';
 import { EventsModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
 import { McpController } from './http/mcp.controller';
@@ -7,7 +8,7 @@ import { ToolsService } from './tools/tools.service';
 
 /** The api's tool door (interface.md "Tool door", decisions.md section 10). */
 @Module({
-  imports: [EventsModule, MessagingApiModule],
+  imports: [EventsModule, MessagingApiModule, AutomationsModule],
   controllers: [McpController],
   providers: [ToolsService, ToolDoorGuard],
 })

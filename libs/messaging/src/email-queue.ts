@@ -39,6 +39,15 @@ export class EmailQueue implements OnModuleDestroy {
     }
   }
 
+  /** Hands the message to the worker without waiting; while Redis is down the sweep queues it later. */
+  async enqueue(job: SendEmailJob): Promise<void> {
+    try {
+      await within(this.queue.add(SEND_EMAIL_JOB, job, enqueueOptions(job.messageId)), SEND_WAIT_MS);
+    } catch (error) {
+      this.logger.warn(`email ${job.messageId} not queued now, the sweep will: ${(error as Error).message}`);
+    }
+  }
+
   async onModuleDestroy(): Promise<void> {
     await this.events?.close().catch(() => undefined);
   }

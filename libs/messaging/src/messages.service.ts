@@ -35,12 +35,25 @@ export class MessagesService {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async send(auth: AuthContext, raw: unknown): Promise<SendSuccess> {
+  send(auth: AuthContext, raw: unknown): Promise<SendSuccess> {
+    return this.sendFor(auth.workspaceId, raw, { waitForProvider: true });
+  }
+
+  /**
+   * The same send for the workspace's own work (an automation's send_email step): the same rules and
+   * refusals; without waiting for the provider, the email is handed to the queue and leaves from there.
+   * `properties` are the run's facts, which the template reads as {{ properties.name }}.
+   */
+  async sendFor(
+    workspaceId: string,
+    raw: unknown,
+    options: { waitForProvider: boolean; properties?: Record<string, unknown> },
+  ): Promise<SendSuccess> {
     const input = parseSendMessage(raw);
     if (input instanceof Refusal) throw input;
     let source: { subject: string; body: string; templateId: string | null };
     if (input.template) {
-      const template = await this.templates.byIdOrName(auth.workspaceId, input.template);
+      const template = await this.templates.byIdOrName(workspaceId, input.template);
       if (!template) throw new Refusal('unknown_template', `No template has the name or id "${input.template.slice(0, 80)}": create it first or check the name.`);
       // A subject or body sent beside a template overrides the template's own.
       source = { subject: input.subject ?? template.subject, body: input.body ?? template.body, templateId: template.id };
@@ -49,10 +62,10 @@ export class MessagesService {
     }
     const invalid = validateTemplate(source.subject, source.body);
     if (invalid) throw invalid;
-    const found = await this.findPerson(auth.workspaceId, input.to);
+    const found = await this.findPerson(workspaceId, input.to);
     const rendered = await renderMessage(
       { subject: source.subject, body: source.body },
-      { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} } },
+      { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} }, properties: options.properties },
     );
     // The limits hold for what is sent: a template filled in for this person is checked as it comes out.
     for (const outcome of [parseSubject(rendered.subject), parseBody(rendered.text)]) {
@@ -63,10 +76,10 @@ export class MessagesService {
     const queued = this.queue.enabled;
     await this.messages.transaction(async (m) => {
       // Locks the person's identity keys so a concurrent merge cannot strand the message.
-      const person = await this.messages.lockPerson(m, auth.workspaceId, found.id);
+      const person = await this.messages.lockPerson(m, workspaceId, found.id);
       if (!person) throw new Refusal('no_such_person', 'That person no longer exists: check the address or id.');
       await this.messages.insert(m, {
-        workspaceId: auth.workspaceId,
+        workspaceId,
         id,
         personId: person.id,
         direction: 'out',
@@ -78,11 +91,15 @@ export class MessagesService {
         sendState: queued ? 'queued' : 'stored',
         address: person.email!,
       });
-      await this.outbox.write(m, [happening(auth.workspaceId, person.id, at, { event: { event: 'email_sent', id, occurred_at: at.toISOString() } })]);
+      await this.outbox.write(m, [happening(workspaceId, person.id, at, { event: { event: 'email_sent', id, occurred_at: at.toISOString() } })]);
     });
     this.outbox.kick();
     if (!queued) return { ok: true, id };
-    const providerId = await this.queue.sendAndWait({ workspaceId: auth.workspaceId, messageId: id });
+    if (!options.waitForProvider) {
+      await this.queue.enqueue({ workspaceId, messageId: id });
+      return { ok: true, id };
+    }
+    const providerId = await this.queue.sendAndWait({ workspaceId, messageId: id });
     return providerId ? { ok: true, id, providerId } : { ok: true, id };
   }
 

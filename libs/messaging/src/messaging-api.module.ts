@@ -5,14 +5,13 @@ import { PersonMessagesRepository } from './person-messages.repository';
 import { TemplatesService } from './templates.service';
 import { EmailDoorController } from './http/email-door.controller';
 import { MessagesController } from './http/messages.controller';
-import { MessagesService } from './messages.service';
 import { MessagingModule } from './messaging.module';
 
 /** The api's doors onto messaging: REST, the email door and GraphQL. */
 @Module({
   imports: [MessagingModule],
   controllers: [MessagesController, EmailDoorController],
-  providers: [MessagesService, EmailDoorService, TemplatesService, PersonMessagesRepository, MessagingResolver, PersonMessagesResolver],
-  exports: [MessagesService, TemplatesService],
+  providers: [EmailDoorService, TemplatesService, PersonMessagesRepository, MessagingResolver, PersonMessagesResolver],
+  exports: [MessagingModule, TemplatesService],
 })
 export class MessagingApiModule {}

@@ -5,6 +5,7 @@ import { EventsModule } from '@app/events';
 import { MergeParticipants } from '@app/people';
 import { EmailQueue } from './email-queue';
 import { MessagesRepository } from './messages.repository';
+import { MessagesService } from './messages.service';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { createEmailProvider, EmailProvider } from './providers';
 import { TemplatesRepository } from './templates.repository';
@@ -14,6 +15,7 @@ import { TemplatesRepository } from './templates.repository';
   imports: [EventsModule, BullModule.registerQueue({ name: QUEUES.email })],
   providers: [
     MessagesRepository,
+    MessagesService,
     TemplatesRepository,
     EmailQueue,
     {
@@ -23,7 +25,7 @@ import { TemplatesRepository } from './templates.repository';
         createEmailProvider({ smtpUrl: config.smtpUrl ?? undefined, resendApiKey: config.resendApiKey ?? undefined, resendApiUrl: config.resendApiUrl }),
     },
   ],
-  exports: [EventsModule, MessagesRepository, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
+  exports: [EventsModule, MessagesRepository, MessagesService, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
 })
 export class MessagingModule implements OnModuleInit, OnModuleDestroy {
   constructor(

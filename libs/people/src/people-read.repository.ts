@@ -2,6 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { IdentityKind } from './domain';
 import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
 
 /** The people filter of the admin API and the find_people tool (issue 11). */
@@ -63,11 +64,16 @@ export class PeopleReadRepository {
     return null;
   }
 
-  async byEmail(workspaceId: string, email: string): Promise<PersonRow | null> {
+  byEmail(workspaceId: string, email: string): Promise<PersonRow | null> {
+    return this.byIdentity(workspaceId, 'email', email.trim().toLowerCase());
+  }
+
+  /** The person an identity key (already normalized) belongs to; a merge moves keys to the survivor. */
+  async byIdentity(workspaceId: string, kind: IdentityKind, value: string): Promise<PersonRow | null> {
     const [row] = await this.dataSource.query(
       `SELECT p.${COLUMNS.split(', ').join(', p.')} FROM identities i JOIN people p ON p.workspace_id = i.workspace_id AND p.id = i.person_id
-        WHERE i.workspace_id = $1 AND i.kind = 'email' AND i.value = $2`,
-      [workspaceId, email.trim().toLowerCase()],
+        WHERE i.workspace_id = $1 AND i.kind = $2 AND i.value = $3`,
+      [workspaceId, kind, value],
     );
     return row ?? null;
   }

@@ -1,7 +1,7 @@
 // The worker's part of outgoing webhooks: the relay handler, the delivery processor, the poll that
 // queues again what a lost job or a Redis outage left, and the sweeps (due deliveries, retention).
-import { Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { OutboxRelayService, retainedSince, SweepRegistry } from '@app/core';
+import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DuePoll, OutboxRelayService, retainedSince, SweepRegistry } from '@app/core';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryService } from './delivery.service';
@@ -24,9 +24,12 @@ const DUE_BATCH = 1_000;
   providers: [WebhookRelayService, DeliveryService, DeliveryProcessor, EndpointHealthService, EndpointRateLimit],
 })
 export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown {
-  private readonly logger = new Logger('WebhooksWorker');
-  private timer: NodeJS.Timeout | null = null;
-  private polling: Promise<number> | null = null;
+  // Equal job ids make queueing again a no-op for jobs still queued.
+  private readonly poll = new DuePoll('WebhooksWorker', async () => {
+    const due = await this.deliveries.dueUnclaimed(DUE_GRACE_MS, DUE_BATCH);
+    await this.queue.enqueue(due.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts) })));
+    return due.length;
+  });
 
   constructor(
     private readonly relay: OutboxRelayService,
@@ -42,27 +45,16 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
     this.sweeps.register('webhook-deliveries-due', () => this.queueDue());
     this.sweeps.register('webhook-deliveries-retention', () => this.deliveries.deleteCreatedBefore(retainedSince('deliveries')));
     this.sweeps.register('webhook-endpoint-health-retention', () => this.health.deleteOldCounts());
-    this.timer = setInterval(() => void this.queueDue().catch((error: Error) => this.logger.warn(`due poll: ${error.message}`)), DUE_POLL_MS);
-    this.timer.unref();
+    this.poll.start(DUE_POLL_MS);
   }
 
-  /** Queues every due, unclaimed delivery again; equal job ids make this a no-op for jobs still queued. */
+  /** Queues every due, unclaimed delivery again. */
   queueDue(): Promise<number> {
-    this.polling ??= (async () => {
-      try {
-        const due = await this.deliveries.dueUnclaimed(DUE_GRACE_MS, DUE_BATCH);
-        await this.queue.enqueue(due.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts) })));
-        return due.length;
-      } finally {
-        this.polling = null;
-      }
-    })();
-    return this.polling;
+    return this.poll.run();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.polling?.catch(() => undefined);
+    await this.poll.stop();
     // In-flight posts finish first (close is graceful); a later post in this process opens a new agent.
     await closeSafeAgents();
   }

@@ -15,6 +15,8 @@ export const JOBS = {
   deliver: { queue: QUEUES.webhookDelivery, name: 'deliver' },
   /** One stored message to send (libs/messaging/src/jobs/email.job.ts). */
   sendEmail: { queue: QUEUES.email, name: 'send-email' },
+  /** Advance one automation run from its next step (libs/automations/src/jobs/run.job.ts). */
+  advanceRun: { queue: QUEUES.automations, name: 'advance-run' },
   /** Every registered sweep (SweepRegistry). */
   sweep: { queue: QUEUES.sweeps, name: 'sweep' },
 } as const satisfies Record<string, { queue: QueueName; name: string }>;

@@ -5,6 +5,8 @@ const DAY_MS = 24 * 3600 * 1000;
 export const RETENTION_MS = {
   /** Relayed outbox happenings. */
   outbox: 7 * DAY_MS,
+  /** Automation runs and their logs, counted from the end of the run (a run still going is kept). */
+  automationRuns: 30 * DAY_MS,
   /** Webhook deliveries and their attempts. */
   deliveries: 30 * DAY_MS,
   /** Idempotency keys: a repeat within this answers the first answer. */

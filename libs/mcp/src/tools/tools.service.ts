@@ -1,8 +1,10 @@
 // Every tool of the tool door (decisions.md section 10 names them), built once with their services.
 import { Injectable } from '@nestjs/common';
+import { AutomationsService } from '@app/automations';
 import { ChartsService, IngestService, TimelineService } from '@app/events';
 import { MessagesService } from '@app/messaging';
 import { ListsService, PeopleQueryService } from '@app/people';
+import { automationTools } from './automations.tools';
 import { chartTools } from './charts.tools';
 import { eventTools } from './events.tools';
 import { messageTools } from './messages.tools';
@@ -13,7 +15,7 @@ import type { ToolDefinition } from './tool';
 export class ToolsService {
   readonly all: ToolDefinition[];
 
-  constructor(ingest: IngestService, messages: MessagesService, people: PeopleQueryService, timeline: TimelineService, lists: ListsService, charts: ChartsService) {
-    this.all = [...eventTools(ingest), ...peopleTools(people, timeline, lists), ...messageTools(messages), ...chartTools(charts)] as unknown as ToolDefinition[];
+  constructor(ingest: IngestService, messages: MessagesService, people: PeopleQueryService, timeline: TimelineService, lists: ListsService, charts: ChartsService, automations: AutomationsService) {
+    this.all = [...eventTools(ingest), ...peopleTools(people, timeline, lists), ...messageTools(messages), ...chartTools(charts), ...automationTools(automations)] as unknown as ToolDefinition[];
   }
 }

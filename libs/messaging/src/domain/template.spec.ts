@@ -18,6 +18,12 @@ describe('renderMessage: Liquid variables inside Markdown', () => {
     expect(out.subject).toBe('Hi there');
     expect(out.text).toBe('Plan: .');
   });
+  it('offers an automation run\'s properties, escaped in the HTML like every value', async () => {
+    const out = await renderMessage({ subject: 'Your {{ properties.plan }} plan', body: 'Code: {{ properties.coupon }}' }, { ...ada(), properties: { plan: 'pro', coupon: '<b>X</b>' } });
+    expect(out.subject).toBe('Your pro plan');
+    expect(out.html).toBe('<p>Code: &lt;b&gt;X&lt;/b&gt;</p>');
+    expect((await renderMessage({ subject: 'Hi {{ properties.plan }}there', body: 'Hello' }, ada())).subject).toBe('Hi there');
+  });
   it('offers workspace values and the first name', async () => {
     const out = await renderMessage({ subject: '{{ workspace.name }}', body: 'Dear {{ person.first_name }}' }, ada());
     expect(out.subject).toBe('Acme');

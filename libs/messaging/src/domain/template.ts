@@ -9,6 +9,8 @@ import { normalizeSubject } from './message-input';
 export interface RenderContext {
   person: { id: string; name: string | null; email: string | null; fields: Record<string, unknown> };
   workspace?: Record<string, unknown>;
+  /** The facts an automation's start post carried ({{ properties.plan }}); empty elsewhere. */
+  properties?: Record<string, unknown>;
 }
 
 export interface RenderedMessage {
@@ -117,6 +119,7 @@ function scopeOf(context: RenderContext): object {
   return {
     person: { ...context.person, name, first_name: name.trim().split(/\s+/)[0] ?? '', fields: context.person.fields ?? {} },
     workspace: context.workspace ?? {},
+    properties: context.properties ?? {},
   };
 }
 

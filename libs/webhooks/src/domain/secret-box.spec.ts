@@ -59,8 +59,8 @@ describe('secret box: stored webhook secrets are encrypted under APP_SECRET', ()
 
 describe('workspace step secret is derived rather than stored', () => {
   it('is the HMAC of the workspace id under APP_SECRET (checked against openssl)', () => {
-    // printf 'workspace-step-secret:wsp_01' | openssl dgst -sha256 -hmac 'app-secret-for-tests' -binary | base64 | tr '+/' '-_' | tr -d '='
-    expect(deriveWorkspaceStepSecret(APP_SECRET, 'wsp_01')).toBe('whsec_XTSQZgh6OO3d_v6lv1zN-OsKZyOHL3BlgrvvyWoCVyw');
+    // printf 'step:wsp_01' | openssl dgst -sha256 -hmac 'app-secret-for-tests' -binary | base64 | tr '+/' '-_' | tr -d '='
+    expect(deriveWorkspaceStepSecret(APP_SECRET, 'wsp_01')).toBe('whsec_yMfMOItDRdaDR6W920M3dPiKq77hLt8MW1cXUQpeJ0Q');
   });
 
   it('is the same every time for one workspace and differs between workspaces', () => {

@@ -45,11 +45,11 @@ export function openSecret(appSecret: string, sealed: string): string {
 }
 
 /**
- * The workspace's signing secret for automation http_request steps: derived, never stored,
- * so it is the same on every process and after every restart.
+ * The workspace's signing secret for automation http_request steps: derived, never stored, so it is
+ * the same on every process and after every restart (decisions.md section 6: HMAC of step:{workspace_id}).
  */
 export function deriveWorkspaceStepSecret(appSecret: string, workspaceId: string): string {
-  const mac = createHmac('sha256', appSecret).update(`workspace-step-secret:${workspaceId}`).digest('base64url');
+  const mac = createHmac('sha256', appSecret).update(`step:${workspaceId}`).digest('base64url');
   return `whsec_${mac}`;
 }
 

@@ -39,6 +39,11 @@ export interface WebhookRecord {
   stage?: string | null;
 }
 
+/** The body's record of a person as they are now (a person without a name has name ""). */
+export function personRecord(person: { id: string; name: string | null; email: string | null; stage: string | null }): WebhookRecord {
+  return { id: person.id, kind: 'person', name: person.name ?? '', email: person.email, stage: person.stage };
+}
+
 export interface WebhookBodyInput {
   deliveryId: string;
   type: WebhookType;

@@ -2,6 +2,7 @@ import { InitialSchema1763856000000 } from './1763856000000-initial-schema';
 import { MessageSending1763942400000 } from './1763942400000-message-sending';
 import { DeliveryEndpointKey1764028800000 } from './1764028800000-delivery-endpoint-key';
 import { OutboxRetention1764115200000 } from './1764115200000-outbox-retention';
+import { AutomationRuns1764500000000 } from './1764500000000-automation-runs';
 import { KeyLastUse1764300000000 } from './1764300000000-key-last-use';
 import { ChartIndex1764300100000 } from './1764300100000-chart-index';
 import { DoorReceiptAnswers1764400000000 } from './1764400000000-door-receipt-answers';
@@ -16,5 +17,6 @@ export const MIGRATIONS = [
   KeyLastUse1764300000000,
   ChartIndex1764300100000,
   DoorReceiptAnswers1764400000000,
+  AutomationRuns1764500000000,
   WebhookEndpointHealth1764800000000,
 ];

@@ -1,0 +1,60 @@
+// issue 13 item 2: the triggers other than webhook are fed from the outbox, in the same relay pass
+// that feeds outgoing webhooks, inside its transaction: a trigger is never lost when a process dies,
+// and a run is unique per automation and happening, so a replayed outbox row starts nothing twice.
+// The runs' first steps are queued after the relay commits (the poll covers a crash in between).
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { newId, OutboxHandler, OutboxRow } from '@app/core';
+import { AutomationsRepository } from './automations.repository';
+import { AutomationTrigger, HappeningData, startedLine, triggerMatches } from './domain';
+import { RunQueue } from './run-queue';
+import { NewRun, RunsRepository } from './runs.repository';
+
+@Injectable()
+export class AutomationRelayService implements OutboxHandler {
+  readonly name = 'automations';
+
+  constructor(
+    private readonly automations: AutomationsRepository,
+    private readonly runs: RunsRepository,
+    private readonly queue: RunQueue,
+  ) {}
+
+  async handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void> {
+    const aboutPeople = rows.filter((row) => row.personId);
+    if (aboutPeople.length === 0) return;
+    const automations = await this.automations.runningFedByHappenings(manager, [...new Set(aboutPeople.map((row) => row.workspaceId))]);
+    if (automations.length === 0) return;
+
+    const runs: NewRun[] = [];
+    for (const row of aboutPeople) {
+      const data = ((row.payload as { data?: HappeningData }).data ?? {}) as HappeningData;
+      for (const automation of automations) {
+        if (automation.workspace_id !== row.workspaceId || !triggerMatches(automation.trigger, data)) continue;
+        runs.push({
+          workspaceId: row.workspaceId,
+          id: newId('run'),
+          automationId: automation.id,
+          personId: row.personId!,
+          outboxId: row.id,
+          trigger: automation.trigger,
+          steps: automation.steps,
+          properties: null,
+          firstLine: startedLine(asHappened(automation.trigger, data)),
+        });
+      }
+    }
+    const created = await this.runs.insert(manager, runs);
+    if (created.length === 0) return;
+    return async () => {
+      await this.queue.enqueue(created);
+    };
+  }
+}
+
+/** The trigger as this happening fired it: the stage entered or the list joined, for the log line. */
+function asHappened(trigger: AutomationTrigger, data: HappeningData): AutomationTrigger {
+  if (trigger.kind === 'stage_entered') return { ...trigger, stage: String(data.stage_entered?.stage ?? '') };
+  if (trigger.kind === 'subscribed') return { ...trigger, list: String((data.subscribed?.list as { address?: string } | undefined)?.address ?? '') };
+  return trigger;
+}

@@ -1,0 +1,51 @@
+// The worker's part of automations: the relay handler (triggers from the outbox), the run processor,
+// the poll that queues again runs whose job was lost (Redis down or restarted, a worker killed), and
+// the sweeps (due runs, retention of runs and their logs: 30 days after they end).
+import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
+import { DuePoll, OutboxRelayService, retainedSince, SweepRegistry } from '@app/core';
+import { AutomationRelayService } from './automation-relay.service';
+import { AutomationsModule } from './automations.module';
+import { RunProcessor } from './jobs/run.processor';
+import { RunQueue } from './run-queue';
+import { RunService } from './run.service';
+import { RunsRepository } from './runs.repository';
+import { HttpRequestStep } from './steps/http-request.step';
+import { SendEmailStep } from './steps/send-email.step';
+
+/** How often the worker looks for due runs that have no job (besides the minute sweep). */
+export const RUNS_DUE_POLL_MS = 2_000;
+/** A due run is left to its job for this long before the poll queues it again. */
+const DUE_GRACE_MS = 2_000;
+const DUE_BATCH = 1_000;
+
+@Module({
+  imports: [AutomationsModule],
+  providers: [AutomationRelayService, RunService, RunProcessor, HttpRequestStep, SendEmailStep],
+})
+export class AutomationsWorkerModule implements OnModuleInit, OnApplicationShutdown {
+  // Equal job ids (run and step) make queueing again a no-op for jobs still in Redis.
+  private readonly poll = new DuePoll('AutomationsWorker', async () => {
+    const due = await this.runs.due(DUE_GRACE_MS, DUE_BATCH);
+    await this.queue.enqueue(due);
+    return due.length;
+  });
+
+  constructor(
+    private readonly relay: OutboxRelayService,
+    private readonly relayHandler: AutomationRelayService,
+    private readonly runs: RunsRepository,
+    private readonly queue: RunQueue,
+    private readonly sweeps: SweepRegistry,
+  ) {}
+
+  onModuleInit(): void {
+    this.relay.register(this.relayHandler);
+    this.sweeps.register('automation-runs-due', () => this.poll.run());
+    this.sweeps.register('automation-runs-retention', () => this.runs.deleteEndedBefore(retainedSince('automationRuns')));
+    this.poll.start(RUNS_DUE_POLL_MS);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.poll.stop();
+  }
+}

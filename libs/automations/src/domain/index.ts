@@ -1,0 +1,5 @@
+export * from './address';
+export * from './trigger';
+export * from './steps';
+export * from './start-body';
+export * from './run-log';

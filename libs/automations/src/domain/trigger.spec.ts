@@ -1,0 +1,66 @@
+import { Refusal } from '@app/core';
+import { parseTrigger, triggerFacts, triggerMatches } from './trigger';
+
+const signup = { event: { event: 'signup', id: 'evt_1', occurred_at: '2026-01-01T00:00:00.000Z' } };
+const custom = { event: { event: 'report_viewed', id: 'evt_2', occurred_at: '2026-01-01T00:00:00.000Z' } };
+const enteredAccount = { stage_entered: { stage: 'account', from: null, object: 'person' } };
+const joinedNews = { subscribed: { list: { address: 'news', name: 'News' } }, event: { event: 'subscribed', id: 'evt_3', occurred_at: 'x' } };
+
+describe('triggerMatches: which happenings start an automation', () => {
+  it.each([
+    ['an event trigger hears its own event name', { kind: 'event', event: 'signup' }, signup, true],
+    ['an event trigger hears a custom name', { kind: 'event', event: 'report_viewed' }, custom, true],
+    ['an event trigger ignores other names', { kind: 'event', event: 'purchase' }, signup, false],
+    ['an event trigger ignores a stage change', { kind: 'event', event: 'signup' }, enteredAccount, false],
+    ['stage_entered without a stage hears any stage', { kind: 'stage_entered' }, enteredAccount, true],
+    ['stage_entered with a stage hears that stage', { kind: 'stage_entered', stage: 'account' }, enteredAccount, true],
+    ['stage_entered with a stage ignores another', { kind: 'stage_entered', stage: 'purchaser' }, enteredAccount, false],
+    ['stage_entered ignores events', { kind: 'stage_entered' }, signup, false],
+    ['subscribed without a list hears any list', { kind: 'subscribed' }, joinedNews, true],
+    ['subscribed with a list hears that list', { kind: 'subscribed', list: 'news' }, joinedNews, true],
+    ['subscribed with a list ignores another', { kind: 'subscribed', list: 'offers' }, joinedNews, false],
+    ['subscribed ignores events', { kind: 'subscribed' }, signup, false],
+    ['webhook is never started by a happening', { kind: 'webhook' }, signup, false],
+  ] as const)('%s', (_name, trigger, data, expected) => {
+    expect(triggerMatches(trigger as any, data as any)).toBe(expected);
+  });
+});
+
+describe('parseTrigger: the trigger is checked when saved', () => {
+  it.each([
+    [{ kind: 'event', event: 'signup' }, { kind: 'event', event: 'signup' }],
+    [{ kind: 'event', event: 'report_viewed' }, { kind: 'event', event: 'report_viewed' }],
+    [{ kind: 'stage_entered' }, { kind: 'stage_entered' }],
+    [{ kind: 'stage_entered', stage: ' Account ' }, { kind: 'stage_entered', stage: 'account' }],
+    [{ kind: 'subscribed', list: 'news' }, { kind: 'subscribed', list: 'news' }],
+    [{ kind: 'subscribed', list: null }, { kind: 'subscribed' }],
+    [{ kind: 'webhook' }, { kind: 'webhook' }],
+  ])('accepts %j', (raw, expected) => {
+    expect(parseTrigger(raw)).toEqual(expected);
+  });
+
+  it.each([
+    ['an unknown kind', { kind: 'purchase' }, 'invalid_field', 'trigger.kind'],
+    ['no kind', {}, 'invalid_field', 'trigger.kind'],
+    ['an event trigger without a name', { kind: 'event' }, 'unknown_event', 'trigger.event'],
+    ['an event name that is no name', { kind: 'event', event: 'Not A Name' }, 'unknown_event', 'trigger.event'],
+    ['a reserved name', { kind: 'event', event: 'email_sent' }, 'reserved_event_name', 'trigger.event'],
+    ['an unknown stage', { kind: 'stage_entered', stage: 'vip' }, 'invalid_field', 'trigger.stage'],
+    ['an empty list', { kind: 'subscribed', list: ' ' }, 'invalid_field', 'trigger.list'],
+    ['a field of another kind', { kind: 'webhook', event: 'signup' }, 'invalid_field', 'trigger.event'],
+    ['a stage on an event trigger', { kind: 'event', event: 'signup', stage: 'account' }, 'invalid_field', 'trigger.stage'],
+  ])('refuses %s', (_name, raw, code, field) => {
+    const refused = parseTrigger(raw as any) as Refusal;
+    expect(refused).toBeInstanceOf(Refusal);
+    expect(refused.code).toBe(code);
+    expect(refused.extra.field).toBe(field);
+  });
+});
+
+describe('triggerFacts: the http_request body names the trigger', () => {
+  it('gives the event only for an event trigger', () => {
+    expect(triggerFacts({ kind: 'event', event: 'signup' })).toEqual({ kind: 'event', event: 'signup' });
+    expect(triggerFacts({ kind: 'stage_entered', stage: 'account' })).toEqual({ kind: 'stage_entered' });
+    expect(triggerFacts({ kind: 'webhook' })).toEqual({ kind: 'webhook' });
+  });
+});

@@ -1,0 +1,86 @@
+// decisions.md section 6: an automation's trigger is an event name, stage_entered (optionally one
+// stage), subscribed (optionally one list address), or webhook (its own address). The kinds other
+// than webhook are matched against the outbox's happenings (decisions.md section 6 "data by trigger").
+import { Refusal } from '@app/core';
+import { classifyEventName } from '@app/events';
+import { isStage, STAGES } from '@app/people';
+
+export const TRIGGER_KINDS = ['event', 'stage_entered', 'subscribed', 'webhook'] as const;
+export type TriggerKind = (typeof TRIGGER_KINDS)[number];
+
+export interface AutomationTrigger {
+  kind: TriggerKind;
+  /** kind event: a built-in name or a custom name the workspace has seen. */
+  event?: string;
+  /** kind stage_entered: only this stage; any stage when absent. */
+  stage?: string;
+  /** kind subscribed: only this list's address; any list when absent. */
+  list?: string;
+}
+
+/** What a happening carries per trigger it fires (the outbox payload's data). */
+export type HappeningData = Record<string, Record<string, unknown> | undefined>;
+
+const FIELDS_OF: Record<TriggerKind, ReadonlyArray<keyof AutomationTrigger>> = {
+  event: ['event'],
+  stage_entered: ['stage'],
+  subscribed: ['list'],
+  webhook: [],
+};
+
+const invalid = (field: string, message: string) => new Refusal('invalid_field', message, { field });
+
+/**
+ * The trigger's shape: a known kind and only that kind's own fields. Whether a custom event name was
+ * seen and whether a list exists are the service's checks (they read the workspace).
+ */
+export function parseTrigger(raw: { kind?: unknown; event?: unknown; stage?: unknown; list?: unknown }): AutomationTrigger | Refusal {
+  const kind = raw.kind;
+  if (typeof kind !== 'string' || !(TRIGGER_KINDS as readonly string[]).includes(kind)) {
+    return invalid('trigger.kind', `Set trigger.kind to one of ${TRIGGER_KINDS.join(', ')}.`);
+  }
+  const own = FIELDS_OF[kind as TriggerKind];
+  for (const field of ['event', 'stage', 'list'] as const) {
+    if (raw[field] != null && !own.includes(field)) {
+      return invalid(`trigger.${field}`, `A ${kind} trigger takes no ${field}: remove trigger.${field}.`);
+    }
+  }
+  const trigger: AutomationTrigger = { kind: kind as TriggerKind };
+  if (kind === 'event') {
+    const named = classifyEventName(raw.event);
+    if (named instanceof Refusal) return new Refusal(named.code, `trigger.event: ${named.message}`, { field: 'trigger.event' });
+    trigger.event = raw.event as string;
+  }
+  if (kind === 'stage_entered' && raw.stage != null) {
+    const stage = typeof raw.stage === 'string' ? raw.stage.trim().toLowerCase() : '';
+    if (!isStage(stage)) return invalid('trigger.stage', `Set trigger.stage to one of ${STAGES.join(', ')}, or leave it out for any stage.`);
+    trigger.stage = stage;
+  }
+  if (kind === 'subscribed' && raw.list != null) {
+    const list = typeof raw.list === 'string' ? raw.list.trim() : '';
+    if (!list) return invalid('trigger.list', 'Set trigger.list to a list address, or leave it out for any list.');
+    trigger.list = list;
+  }
+  return trigger;
+}
+
+/** Does a happening (its data per trigger) start an automation with this trigger? Never for webhook. */
+export function triggerMatches(trigger: AutomationTrigger, data: HappeningData): boolean {
+  switch (trigger.kind) {
+    case 'event':
+      return data.event?.event === trigger.event;
+    case 'stage_entered':
+      return !!data.stage_entered && (trigger.stage === undefined || data.stage_entered.stage === trigger.stage);
+    case 'subscribed': {
+      const list = data.subscribed?.list as { address?: unknown } | undefined;
+      return !!data.subscribed && (trigger.list === undefined || list?.address === trigger.list);
+    }
+    case 'webhook':
+      return false;
+  }
+}
+
+/** The trigger as an http_request body names it: kind, and event when the trigger is an event. */
+export function triggerFacts(trigger: AutomationTrigger): { kind: string; event?: string } {
+  return trigger.kind === 'event' ? { kind: trigger.kind, event: trigger.event } : { kind: trigger.kind };
+}

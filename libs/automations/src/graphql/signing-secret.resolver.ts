@@ -1,0 +1,16 @@
+// interface.md "Authentication" rule 5 and decisions.md section 6: the workspace's http_request
+// signing secret is derived, not stored, and readable by owners and admins as
+// workspace{automationSigningSecret}.
+import { ResolveField, Resolver } from '@nestjs/graphql';
+import { AuthContext, Manager, WorkspaceType } from '@app/core';
+import { AutomationsService } from '../automations.service';
+
+@Resolver(() => WorkspaceType)
+export class SigningSecretResolver {
+  constructor(private readonly automations: AutomationsService) {}
+
+  @ResolveField(() => String, { description: 'The whsec_ secret that signs automation http_request posts (owners and admins only).' })
+  automationSigningSecret(@Manager() auth: AuthContext) {
+    return this.automations.signingSecret(auth.workspaceId);
+  }
+}

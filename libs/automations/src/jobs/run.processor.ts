@@ -1,0 +1,29 @@
+// The worker's side of the automations queue: one job advances one run (run.service.ts decides
+// whether it may). Errors are logged, not thrown: the run stays due and the poll queues it again.
+import { Processor, WorkerHost } from '@nestjs/bullmq';
+import { Logger } from '@nestjs/common';
+import type { Job } from 'bullmq';
+import { QUEUES } from '@app/core';
+import { AdvanceOutcome, RunService } from '../run.service';
+import { RunJob } from './run.job';
+
+/** Runs in flight per worker process; most of a step is waiting on a receiver or the database. */
+export const RUN_CONCURRENCY = 50;
+
+@Processor(QUEUES.automations, { concurrency: RUN_CONCURRENCY })
+export class RunProcessor extends WorkerHost {
+  private readonly logger = new Logger('AutomationRuns');
+
+  constructor(private readonly runs: RunService) {
+    super();
+  }
+
+  async process(job: Job<RunJob>): Promise<AdvanceOutcome | 'error'> {
+    try {
+      return await this.runs.advance(job.data.workspaceId, job.data.runId);
+    } catch (error) {
+      this.logger.error(`run ${job.data.runId}: ${(error as Error).message}; it is taken up again once its claim expires`);
+      return 'error';
+    }
+  }
+}

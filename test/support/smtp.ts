@@ -1,0 +1,27 @@
+// The SMTP test server: a real SMTP server on 127.0.0.1 that keeps every mail it is given.
+import { SMTPServer } from 'smtp-server';
+import { freePort } from '@app/core';
+
+export interface Mail {
+  to: string[];
+  raw: string;
+}
+
+export async function smtpServer(): Promise<{ url: string; received: Mail[]; close(): Promise<void> }> {
+  const received: Mail[] = [];
+  const port = await freePort();
+  const smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, callback) {
+      let raw = '';
+      stream.on('data', (chunk) => (raw += chunk));
+      stream.on('end', () => {
+        received.push({ to: session.envelope.rcptTo.map((r) => r.address), raw });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
+  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => smtp.close(() => r())) };
+}
