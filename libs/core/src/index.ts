@@ -10,6 +10,8 @@ export * from './auth/secret-key.guard';
 export * from './auth/graphql-auth.guard';
 export * from './http/exceptions.filter';
 export * from './http/body-parsers';
+export * from './http/client-error';
+export * from './http/hostile-input';
 export * from './outbox/outbox';
 export * from './outbox/outbox-relay.service';
 export * from './sweeps/sweeps';
