@@ -2,7 +2,7 @@ import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
-import { AppConfig, CoreModule, loggerModule, WorkspaceResolver } from '@app/core';
+import { AppConfig, CoreModule, GRAPHQL_PARSE_OPTIONS, loggerModule, queryLimitsPlugin, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
@@ -23,7 +23,8 @@ export class ApiModule {
           sortSchema: true,
           playground: false,
           introspection: development,
-          plugins: development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [],
+          plugins: [queryLimitsPlugin(), ...(development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [])],
+          parseOptions: GRAPHQL_PARSE_OPTIONS,
           context: ({ req }: { req: unknown }) => ({ req }),
           formatError: (formatted) => ({
             message: formatted.message,

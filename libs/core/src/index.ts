@@ -29,3 +29,5 @@ export * from './database/migrations';
 export * from './batching/group-commit';
 export * from './logging/logger';
 export * from './database/delete-in-batches';
+export * from './graphql/page-size';
+export * from './graphql/query-limits';

@@ -5,6 +5,7 @@
 import express, { NextFunction, Request, Response } from 'express';
 import { Refusal } from '../errors/refusal';
 import { sendRefusal } from './exceptions.filter';
+import { documentSizeRefusal } from '../graphql/query-limits';
 import { hostileJsonRefusal, hostileRequestLineRefusal } from './hostile-input';
 
 const anyType = () => true;
@@ -49,6 +50,14 @@ const checkRawJsonBody: Middleware = (req, res, next) => {
   checkParsed(parsed, req, res, next);
 };
 
+/** GraphQL documents with too many fields or aliases are refused before Apollo validates them. */
+const checkGraphqlDocument: Middleware = (req, res, next) => {
+  const source = req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query;
+  const refusal = documentSizeRefusal(source);
+  if (refusal) return sendRefusalFor(req, res, refusal);
+  next();
+};
+
 export function installBodyParsers(app: { use: (...args: any[]) => unknown }): void {
   app.use(checkRequestLine);
   app.use('/api/webhooks', express.raw({ type: anyType, limit: '256kb' }), checkRawJsonBody);
@@ -57,7 +66,7 @@ export function installBodyParsers(app: { use: (...args: any[]) => unknown }): v
   app.use('/api/v1/messages', express.json({ type: anyType, limit: '256kb', strict: false }), checkJsonBody);
   app.use('/api/v1', express.json({ type: anyType, limit: '64kb', strict: false }), checkJsonBody);
   app.use('/api/mcp', express.json({ type: anyType, limit: '64kb', strict: false }), checkJsonBody);
-  app.use(GRAPHQL_PATH, express.json({ limit: '256kb' }), checkJsonBody);
+  app.use(GRAPHQL_PATH, express.json({ limit: '256kb' }), checkJsonBody, checkGraphqlDocument);
   app.use(bodyParserRefusal);
 }
 

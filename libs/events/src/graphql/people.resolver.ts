@@ -2,7 +2,7 @@
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import DataLoader from 'dataloader';
-import { AuthContext, GraphqlAuthGuard, Manager, Member, newId, Refusal } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, Manager, Member, newId, pageSize, Refusal } from '@app/core';
 import { PeopleReadRepository, PeopleRepository, PersonRow } from '@app/people';
 import { BUILT_IN_EVENTS } from '../domain';
 import { HeartbeatService } from '../heartbeat.service';
@@ -73,7 +73,7 @@ export class PeopleResolver {
 
   @Query(() => [PersonType])
   async people(@Member() auth: AuthContext, @Args('filter', { nullable: true }) filter?: PeopleFilter) {
-    const rows = await this.read.list(auth.workspaceId, { ...filter, first: filter?.first ?? 50 });
+    const rows = await this.read.list(auth.workspaceId, { ...filter, first: pageSize(filter?.first, 50, 'filter.first') });
     return rows.map(personView);
   }
 
@@ -98,7 +98,7 @@ export class PeopleResolver {
 
   @ResolveField(() => [TimelineEntryType], { description: 'Newest first.' })
   async timeline(@Parent() person: PersonView, @Args('first', { type: () => Int, defaultValue: 100 }) first: number) {
-    const rows = await this.timelineRepository.timeline(person.workspaceId, person.id, Math.min(Math.max(first, 1), 500));
+    const rows = await this.timelineRepository.timeline(person.workspaceId, person.id, pageSize(first, 100));
     return rows.map((r) => ({
       id: r.id,
       type: r.type,
