@@ -5,11 +5,12 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';
+import { AddressResolver } from './sending/address-resolver';
 
 /** Shared by both apps: endpoints, deliveries and the delivery queue's producer side. */
 @Module({
   imports: [BullModule.registerQueue({ name: QUEUES.webhookDelivery })],
-  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService],
-  exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService],
+  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, AddressResolver],
+  exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, AddressResolver],
 })
 export class WebhooksModule {}
