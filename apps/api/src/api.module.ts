@@ -23,7 +23,7 @@ export class ApiModule {
           sortSchema: true,
           playground: false,
           introspection: development,
-          plugins: [queryLimitsPlugin(), ...(development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [])],
+          plugins: [queryLimitsPlugin(config.graphqlStatementTimeoutMs), ...(development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [])],
           parseOptions: GRAPHQL_PARSE_OPTIONS,
           context: ({ req }: { req: unknown }) => ({ req }),
           formatError: (formatted) => ({

@@ -31,3 +31,4 @@ export * from './logging/logger';
 export * from './database/delete-in-batches';
 export * from './graphql/page-size';
 export * from './graphql/query-limits';
+export * from './database/read-timeout';

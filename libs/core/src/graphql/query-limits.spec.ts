@@ -77,3 +77,27 @@ describe('document size, before validation', () => {
     expect(documentSizeRefusal(undefined)).toBeNull();
   });
 });
+
+describe('queryLimitsPlugin arms the read scope for queries only', () => {
+  const { queryLimitsPlugin } = jest.requireActual('./query-limits') as typeof import('./query-limits');
+  const { readScope } = jest.requireActual('../database/read-timeout') as typeof import('../database/read-timeout');
+
+  async function scopeAfter(source: string): Promise<number> {
+    const plugin = queryLimitsPlugin(1234);
+    await plugin.serverWillStart!({ schema } as never);
+    const listener = (await plugin.requestDidStart!({} as never))!;
+    const document = parse(source);
+    const operation = document.definitions[0] as never;
+    const scope = { timeoutMs: 0 };
+    await readScope.run(scope, () => listener.didResolveOperation!({ document, operation, operationName: null, request: { variables: {} } } as never));
+    return scope.timeoutMs;
+  }
+
+  it('a query gets the statement timeout', async () => {
+    expect(await scopeAfter('{ node { name } }')).toBe(1234);
+  });
+
+  it('a mutation does not', async () => {
+    expect(await scopeAfter('mutation { node { name } }')).toBe(0);
+  });
+});

@@ -6,6 +6,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DocumentNode, GraphQLError, GraphQLSchema, isListType, getNullableType, Kind, parse, validate, ValidationRule, visit } from 'graphql';
 import { Refusal } from '../errors/refusal';
+import { readScope } from '../database/read-timeout';
 import { pageSizeRefusal } from './page-size';
 
 // graphql-depth-limit ships no types; its one export is a rule factory.
@@ -120,8 +121,11 @@ export function queryLimitsError(schema: GraphQLSchema, document: DocumentNode, 
   return null;
 }
 
-/** Apollo plugin: queryLimitsError once the operation is validated and chosen (documentSizeError runs before Apollo, see body-parsers). */
-export function queryLimitsPlugin(): ApolloServerPlugin {
+/**
+ * Apollo plugin: queryLimitsError once the operation is validated and chosen (documentSizeRefusal
+ * runs before Apollo, see body-parsers), and a read's statements bounded by `statementTimeoutMs`.
+ */
+export function queryLimitsPlugin(statementTimeoutMs: number): ApolloServerPlugin {
   let schema: GraphQLSchema;
   return {
     async serverWillStart(service) {
@@ -129,9 +133,11 @@ export function queryLimitsPlugin(): ApolloServerPlugin {
     },
     async requestDidStart() {
       return {
-        async didResolveOperation({ document, operationName, request }) {
+        async didResolveOperation({ document, operationName, request, operation }) {
           const error = queryLimitsError(schema, document, operationName ?? undefined, request.variables ?? {});
           if (error) throw error;
+          const scope = readScope.getStore();
+          if (scope && operation?.operation === 'query') scope.timeoutMs = statementTimeoutMs;
         },
       };
     },

@@ -5,6 +5,7 @@
 import express, { NextFunction, Request, Response } from 'express';
 import { Refusal } from '../errors/refusal';
 import { sendRefusal } from './exceptions.filter';
+import { readScope } from '../database/read-timeout';
 import { documentSizeRefusal } from '../graphql/query-limits';
 import { hostileJsonRefusal, hostileRequestLineRefusal } from './hostile-input';
 
@@ -58,6 +59,9 @@ const checkGraphqlDocument: Middleware = (req, res, next) => {
   next();
 };
 
+/** The rest of a GraphQL request runs in a read scope; queryLimitsPlugin arms it for query operations. */
+const enterReadScope: Middleware = (_req, _res, next) => readScope.run({ timeoutMs: 0 }, next);
+
 export function installBodyParsers(app: { use: (...args: any[]) => unknown }): void {
   app.use(checkRequestLine);
   app.use('/api/webhooks', express.raw({ type: anyType, limit: '256kb' }), checkRawJsonBody);
@@ -66,7 +70,7 @@ export function installBodyParsers(app: { use: (...args: any[]) => unknown }): v
   app.use('/api/v1/messages', express.json({ type: anyType, limit: '256kb', strict: false }), checkJsonBody);
   app.use('/api/v1', express.json({ type: anyType, limit: '64kb', strict: false }), checkJsonBody);
   app.use('/api/mcp', express.json({ type: anyType, limit: '64kb', strict: false }), checkJsonBody);
-  app.use(GRAPHQL_PATH, express.json({ limit: '256kb' }), checkJsonBody, checkGraphqlDocument);
+  app.use(GRAPHQL_PATH, express.json({ limit: '256kb' }), checkJsonBody, checkGraphqlDocument, enterReadScope);
   app.use(bodyParserRefusal);
 }
 
