@@ -4,6 +4,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { AppConfig, CoreModule, GRAPHQL_PARSE_OPTIONS, loggerModule, queryLimitsPlugin, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
+import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
 
@@ -35,6 +36,7 @@ export class ApiModule {
         EventsApiModule,
         MessagingApiModule,
         WebhooksApiModule,
+        McpApiModule,
       ],
       providers: [WorkspaceResolver],
     };

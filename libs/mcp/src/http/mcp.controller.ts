@@ -1,0 +1,69 @@
+// interface.md "Tool door": POST /api/mcp speaks MCP over streamable HTTP, stateless (one POST in, one
+// JSON answer out); GET and DELETE answer 405. The door pipeline counts the rate limit (600 calls per
+// key per ten minutes) and the heartbeat of refused posts; each tool call counts its own answer.
+import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { AppConfig, Auth, AuthContext, CONFIG, CountHeartbeat, RateLimit, Refusal, WorkspacesService } from '@app/core';
+import { HeartbeatService } from '@app/events';
+import { protectedResourceMetadata } from '../domain/protocol';
+import { ToolDoorGuard } from '../tool-caller';
+import { buildToolServer } from '../tool-server';
+import { ToolsService } from '../tools/tools.service';
+
+const ORIGIN = 'mcp';
+
+@Controller()
+export class McpController {
+  constructor(
+    private readonly workspaces: WorkspacesService,
+    private readonly heartbeat: HeartbeatService,
+    private readonly tools: ToolsService,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Post('api/mcp')
+  @HttpCode(200)
+  @UseGuards(ToolDoorGuard)
+  @RateLimit('mcp')
+  @CountHeartbeat({ action: (req) => calledTool(req.body) ?? 'mcp', origin: () => ORIGIN })
+  async post(@Auth() auth: AuthContext, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const workspace = await this.workspaces.get(auth.workspaceId);
+    const counted = (tool: string, answer: string) => this.heartbeat.count(auth.workspaceId, tool, answer, ORIGIN);
+    const server = buildToolServer(this.tools.all, { auth, workspace }, counted, calledTool(req.body));
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    res.on('close', () => void Promise.all([transport.close(), server.close()]).catch(() => undefined));
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  }
+
+  @Get('api/mcp')
+  get(): never {
+    throw methodNotAllowed();
+  }
+
+  @Delete('api/mcp')
+  delete(): never {
+    throw methodNotAllowed();
+  }
+
+  /** RFC 9728, where the 401's WWW-Authenticate header points (also at the path-suffixed address). */
+  @Get(['.well-known/oauth-protected-resource', '.well-known/oauth-protected-resource/api/mcp'])
+  protectedResource() {
+    return protectedResourceMetadata(this.config.baseUrl);
+  }
+}
+
+function methodNotAllowed(): Refusal {
+  return new Refusal(
+    'method_not_allowed',
+    'The tool door takes POST only: POST JSON-RPC messages (initialize, tools/list, tools/call) to /api/mcp with "Authorization: Bearer sk_live_…", "Content-Type: application/json" and "Accept: application/json, text/event-stream".',
+    { headers: { Allow: 'POST' } },
+  );
+}
+
+/** The tool a JSON-RPC post calls, for the heartbeat; null for initialize, tools/list and the like. */
+function calledTool(body: unknown): string | null {
+  const message = body as { method?: unknown; params?: { name?: unknown } } | null;
+  return message?.method === 'tools/call' && typeof message.params?.name === 'string' ? message.params.name.slice(0, 40) : null;
+}
