@@ -64,15 +64,23 @@ const jsonBody = fc.oneof(
   { weight: 1, arbitrary: nestedValue },
 );
 
-const email = fc.oneof(fc.constantFrom('ada@example.com', 'Bob@Example.com ', 'x@y.z'), fc.emailAddress(), text);
+// Near-valid bodies mostly carry ordinary text, so most of them get past the hostile-input step to the door's own rules.
+const mild = fc.oneof({ weight: 12, arbitrary: fc.string({ maxLength: 30 }) }, { weight: 1, arbitrary: text });
+const email = fc.oneof(fc.constantFrom('ada@example.com', 'Bob@Example.com ', 'x@y.z'), fc.emailAddress(), mild);
 /** Bodies close to what each door accepts, with hostile values where its fields are, to reach past the first check. */
 const almostValid = {
-  event: fc.record({ type: fc.constantFrom('signup', 'pageview', 'purchase', 'custom_thing', 'trial_started'), email, anon_id: text, properties: value, value: scalar, occurred_at: text, utm: value }, { requiredKeys: ['type'] }),
-  subscribe: fc.record({ email, list: fc.constantFrom('news', 'nope'), consent: fc.oneof(fc.record({ text, ip: text, granted_at: text }, { requiredKeys: ['text'] }), text), name: text }, { requiredKeys: ['email', 'list', 'consent'] }),
-  identify: fc.record({ email, anon_id: text, account_id: text, name: text, fields: value }, { requiredKeys: [] }),
-  support: fc.record({ from: email, message: text, subject: text }, { requiredKeys: ['message'] }),
-  message: fc.record({ to: email, subject: text, body: text, template: text }, { requiredKeys: ['to'] }),
+  event: fc.record({ type: fc.constantFrom('signup', 'pageview', 'purchase', 'custom_thing', 'trial_started'), email, anon_id: mild, properties: fc.dictionary(mild, mild, { maxKeys: 3 }), value: scalar, occurred_at: mild, utm: fc.record({ source: mild, medium: mild }) }, { requiredKeys: ['type'] }),
+  subscribe: fc.record({ email, list: fc.constantFrom('news', 'nope'), consent: fc.oneof(fc.record({ text: mild, ip: mild, granted_at: mild }, { requiredKeys: ['text'] }), mild), name: mild }, { requiredKeys: ['email', 'list', 'consent'] }),
+  identify: fc.record({ email, anon_id: mild, account_id: mild, name: mild, fields: fc.dictionary(mild, mild, { maxKeys: 3 }) }, { requiredKeys: [] }),
+  support: fc.record({ from: email, message: mild, subject: mild }, { requiredKeys: ['message'] }),
+  message: fc.record({ to: email, subject: mild, body: mild, template: mild }, { requiredKeys: ['to'] }),
 };
+const mcpCall = fc.record({
+  jsonrpc: fc.constantFrom('2.0', '1.0'),
+  id: fc.oneof(fc.integer(), mild),
+  method: fc.constantFrom('tools/call', 'tools/list', 'initialize', 'nope'),
+  params: fc.record({ name: fc.constantFrom('track_event', 'identify_person', 'find_people', 'get_person', 'list_messages', 'send_email', 'chart_events', 'nope'), arguments: fc.oneof(almostValid.event, almostValid.identify, almostValid.message, value) }, { requiredKeys: [] }),
+}, { requiredKeys: ['jsonrpc', 'method'] });
 const anyAlmostValid = fc.oneof(...Object.values(almostValid).map((a) => a as fc.Arbitrary<unknown>), fc.record({ events: fc.array(almostValid.event, { maxLength: 5 }) }));
 
 /** The bytes sent: mostly JSON (near-valid or hostile), sometimes broken, binary, deep, or too large. */
@@ -157,6 +165,8 @@ interface Route {
   /** Query strings of the route's own (default: generated hostile ones). */
   query?: fc.Arbitrary<string>;
   graphql?: boolean;
+  /** Refusals may also be JSON-RPC errors ({jsonrpc, error:{code, message}}). */
+  jsonRpc?: boolean;
 }
 
 const ROUTES: Route[] = [
@@ -182,7 +192,15 @@ const ROUTES: Route[] = [
   // Doors still being built answer not_found in the envelope today; the same rows then fuzz them.
   { name: 'POST /api/webhooks/{kind}/{token}', method: 'POST', path: (_ws, s) => `/api/webhooks/payment/${s ?? 'tok_nothing'}`, segment: true, body: rawBody },
   { name: 'POST /api/webhooks/automation/{address}', method: 'POST', path: (_ws, s) => `/api/webhooks/automation/${s ?? 'aut_0.sig'}`, segment: true, body: rawBody },
-  { name: 'POST /api/mcp', method: 'POST', path: () => '/api/mcp', body: rawBody },
+  // The tool door speaks JSON-RPC: the MCP transport's own refusals (406, unknown method) come in its shape.
+  {
+    name: 'POST /api/mcp',
+    method: 'POST',
+    path: () => '/api/mcp',
+    body: rawBodyOf(mcpCall),
+    jsonRpc: true,
+    fixedHeaders: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+  },
   { name: 'an unknown route', method: 'PATCH', path: (_ws, s) => `/api/v1/${s ?? 'nothing'}`, segment: true, body: rawBody },
 ];
 
@@ -237,6 +255,10 @@ function expectRefusalShape(route: Route, status: number, text: string): void {
     body = JSON.parse(text);
   } catch {
     throw new Error(`${route.name} answered ${status} with a body that is not JSON: ${text.slice(0, 200)}`);
+  }
+  if (route.jsonRpc && body?.jsonrpc === '2.0') {
+    expect(typeof body.error?.code === 'number' && typeof body.error?.message === 'string').toBe(true);
+    return;
   }
   if (route.graphql) {
     expect(Array.isArray(body.errors) && body.errors.length > 0).toBe(true);

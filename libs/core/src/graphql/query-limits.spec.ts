@@ -72,6 +72,13 @@ describe('document size, before validation', () => {
     expect(documentSizeRefusal(`{ ${'tags '.repeat(QUERY_LIMITS.fields)}}`)).toBeNull();
   });
 
+  it('refuses a string literal holding a NUL', () => {
+    expect(documentSizeRefusal('{ search(filter: {name: "a\\u0000b"}) { name } }')?.message).toMatch(/^A string in the query contains a NUL character/);
+    // graphql-js refuses a lone surrogate escape as a syntax error itself; Apollo answers that.
+    expect(documentSizeRefusal('{ search(filter: {name: "\\ud800"}) { name } }')).toBeNull();
+    expect(documentSizeRefusal('{ search(filter: {name: "😀"}) { name } }')).toBeNull();
+  });
+
   it('leaves what does not parse to Apollo', () => {
     expect(documentSizeRefusal('{ node { ')).toBeNull();
     expect(documentSizeRefusal(undefined)).toBeNull();

@@ -7,6 +7,7 @@ import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexit
 import { DocumentNode, GraphQLError, GraphQLSchema, isListType, getNullableType, Kind, parse, validate, ValidationRule, visit } from 'graphql';
 import { Refusal } from '../errors/refusal';
 import { readScope } from '../database/read-timeout';
+import { unstorableText } from '../http/hostile-input';
 import { pageSizeRefusal } from './page-size';
 
 // graphql-depth-limit ships no types; its one export is a rule factory.
@@ -58,17 +59,21 @@ export const pagedCost: ComplexityEstimator = ({ type, field, args, childComplex
   return 1 + size * Math.max(childComplexity, 1);
 };
 
-/** Field nodes as written (fragments counted once) and how many of them carry an alias. */
-export function countFields(document: DocumentNode): { aliases: number; fields: number } {
+/** Field nodes as written (fragments counted once), how many carry an alias, and any string literal no door may store. */
+export function countFields(document: DocumentNode): { aliases: number; fields: number; hostileString: string | null } {
   let aliases = 0;
   let fields = 0;
+  let hostileString: string | null = null;
   visit(document, {
     [Kind.FIELD](node) {
       fields++;
       if (node.alias) aliases++;
     },
+    [Kind.STRING](node) {
+      hostileString ??= unstorableText(node.value);
+    },
   });
-  return { aliases, fields };
+  return { aliases, fields, hostileString };
 }
 
 function asGraphqlError(refusal: Refusal): GraphQLError {
@@ -97,7 +102,10 @@ export function documentSizeRefusal(source: unknown): Refusal | null {
   } catch {
     return null;
   }
-  const { aliases, fields } = countFields(document);
+  const { aliases, fields, hostileString } = countFields(document);
+  if (hostileString) {
+    return new Refusal('invalid_field', `A string in the query contains ${hostileString}, which cannot be stored: remove it and send it again.`, { field: 'query' });
+  }
   if (aliases > QUERY_LIMITS.aliases) return tooMuchRefusal(`The query has ${aliases} aliases; at most ${QUERY_LIMITS.aliases} are allowed: split it into several requests.`);
   if (fields > QUERY_LIMITS.fields) return tooMuchRefusal(`The query selects ${fields} fields; at most ${QUERY_LIMITS.fields} are allowed: split it into several requests.`);
   return null;

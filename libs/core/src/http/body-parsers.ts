@@ -54,10 +54,20 @@ const checkRawJsonBody: Middleware = (req, res, next) => {
 /** GraphQL documents with too many fields or aliases are refused before Apollo validates them. */
 const checkGraphqlDocument: Middleware = (req, res, next) => {
   const source = req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query;
-  const refusal = documentSizeRefusal(source);
+  const refusal = documentSizeRefusal(source) ?? (req.method === 'GET' ? getVariablesRefusal(req.query.variables) : null);
   if (refusal) return sendRefusalFor(req, res, refusal);
   next();
 };
+
+/** A GET carries its variables as JSON text in the query string: checked like a body's. */
+function getVariablesRefusal(variables: unknown): Refusal | null {
+  if (typeof variables !== 'string') return null;
+  try {
+    return hostileJsonRefusal(JSON.parse(variables), 'variables');
+  } catch {
+    return null; // not JSON: Apollo answers it
+  }
+}
 
 /** The rest of a GraphQL request runs in a read scope; queryLimitsPlugin arms it for query operations. */
 const enterReadScope: Middleware = (_req, _res, next) => readScope.run({ timeoutMs: 0 }, next);
