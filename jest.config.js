@@ -16,7 +16,11 @@ module.exports = {
   testRegex: '(\\.spec|\\.e2e-spec)\\.ts$',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
-  moduleNameMapper: Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
+  moduleNameMapper: {
+    ...Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
+    // libs/sdk writes its relative imports with .js, as its ESM build needs; here they name the .ts files.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   testTimeout: 30000,
   maxWorkers: 2,
 };

@@ -1,4 +1,5 @@
 export * from './errors/refusal';
+export * from './wire';
 export * from './ids';
 export * from './config/config';
 export * from './config/config.token';

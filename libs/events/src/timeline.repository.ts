@@ -2,6 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ActionStatus } from '@app/core';
 import type { MergeParticipant, PersonMerge } from '@app/people';
 
 export interface TimelineRow {
@@ -25,7 +26,7 @@ export const TIMELINE_RECORD = `workspace_id text, id text, occurred_at timestam
 
 export interface StoredAnswer {
   key: string;
-  status: string;
+  status: ActionStatus;
   record_id: string | null;
 }
 
