@@ -47,8 +47,9 @@ describe('cost', () => {
     expect(check('{ nodes(first: 100) { items(first: 100) { name child { name } } } }')?.message).toMatch(/could read about 30101 items/);
   });
 
-  it('counts an unpaged list as 50 items', () => {
-    expect(check('{ nodes(first: 100) { items { items { name } } } }')?.message).toMatch(/over the limit/);
+  it('counts an unpaged list as 10 items', () => {
+    expect(check('{ nodes(first: 100) { items { items { name } } } }')).toBeNull(); // 1 + 100 * (1 + 10 * (1 + 10 * 1)) = 11,101
+    expect(check('{ nodes(first: 100) { items { items { items { name } } } } }')?.message).toMatch(/could read about 111101 items/);
   });
 
   it('does not count the edges of a connection twice', () => {

@@ -32,8 +32,11 @@ export const QUERY_LIMITS = {
 /** Apollo's parse options: a document over the token budget is refused before it is validated. */
 export const GRAPHQL_PARSE_OPTIONS = { maxTokens: QUERY_LIMITS.tokens };
 
-/** What a list field without a page argument is taken to return (resolvers default to 50). */
-const UNPAGED_LIST_SIZE = 50;
+/**
+ * What a list field without a page argument is taken to return: such lists are short by rule here
+ * (webhook addresses at most 10, the delivery log 20, attempts 6, a person's identities and lists).
+ */
+export const UNPAGED_LIST_SIZE = 10;
 
 function pageArgument(args: Record<string, any>): { name: string; value: unknown } | null {
   if (args.first !== undefined && args.first !== null) return { name: 'first', value: args.first };
