@@ -6,7 +6,7 @@ import { createServer as createTcpServer, connect, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { CreatedWorkspace, SweepRegistry } from '@app/core';
-import { LOST_ATTEMPT } from '@app/webhooks';
+import { AddressResolver, LOST_ATTEMPT } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { Factories } from './factories';
 import { eventually, startApp, TestApp } from './harness';
@@ -246,6 +246,8 @@ describe('Outgoing webhooks settings (owners and admins, up to ten, address rule
 
   it('the address rule refuses plain http, private, local and bare addresses when saved, and again at each attempt (UNSAFE_ALLOW_PRIVATE_TARGETS off)', async () => {
     const strict = await startApp({ worker: true, env: { UNSAFE_ALLOW_PRIVATE_TARGETS: 'false' } });
+    // Saving resolves the name; this machine has no DNS, so the test stands for it with a public answer.
+    strict.app.get(AddressResolver).resolveHost = async () => [{ address: '93.184.216.34' }];
     try {
       const own = await strict.workspace();
       const attempt = (url: string) => strict.gql(CREATE, { input: { url, triggers: ['event'] } }, own.secretKey);

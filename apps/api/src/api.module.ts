@@ -4,7 +4,7 @@ import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { AutomationsApiModule } from '@app/automations';
-import { AppConfig, CoreModule, formatGraphqlError, isRefusal, loggerModule, MembersResolver, WorkspaceResolver } from '@app/core';
+import { AppConfig, CoreModule, formatGraphqlError, GRAPHQL_PARSE_OPTIONS, isRefusal, loggerModule, MembersResolver, queryLimitsPlugin, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
@@ -27,7 +27,8 @@ export class ApiModule {
           sortSchema: true,
           playground: false,
           introspection: development,
-          plugins: development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [],
+          plugins: [queryLimitsPlugin(config.graphqlStatementTimeoutMs), ...(development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [])],
+          parseOptions: GRAPHQL_PARSE_OPTIONS,
           context: ({ req }: { req: unknown }) => ({ req }),
           formatError: (formatted, error) => {
             // Field resolvers run without the exception filter: a Refusal thrown there is read here.

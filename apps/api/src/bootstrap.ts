@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, ExceptionsFilter, installBodyParsers } from '@app/core';
+import { answerClientErrorsInEnvelope, AppConfig, ExceptionsFilter, installBodyParsers } from '@app/core';
 import { ApiModule } from './api.module';
 
 /** Builds the api application (used by main.ts and by the end-to-end tests). */
@@ -14,6 +14,7 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   app.set('trust proxy', config.trustProxy ? 1 : false);
   app.set('etag', false);
   installBodyParsers(app);
+  answerClientErrorsInEnvelope(app.getHttpServer());
   app.useGlobalFilters(new ExceptionsFilter());
   app.enableShutdownHooks();
   return app;

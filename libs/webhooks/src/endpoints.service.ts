@@ -5,9 +5,10 @@ import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/core';
 import { DeliveriesRepository, DeliveryRow } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
-import { buildWebhookBody, checkWebhookUrl, generateEndpointSecret, isTrigger, sealSecret, TRIGGERS } from './domain';
+import { buildWebhookBody, generateEndpointSecret, isTrigger, sealSecret, TRIGGERS } from './domain';
 import { EndpointRow, EndpointsRepository } from './endpoints.repository';
 import { attemptJobId, manualRetryJobId } from './jobs/delivery.job';
+import { AddressResolver } from './sending/address-resolver';
 
 /** interface.md "Limits": outgoing webhook addresses per workspace. */
 export const MAX_ENDPOINTS_PER_WORKSPACE = 10;
@@ -25,11 +26,12 @@ export class EndpointsService {
     private readonly endpoints: EndpointsRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly queue: DeliveryQueue,
+    private readonly addresses: AddressResolver,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
   async create(workspaceId: string, input: { url: string; triggers: string[]; rateLimitPerSecond?: number | null }): Promise<{ endpoint: EndpointRow; secret: string }> {
-    const url = this.checkedUrl(input.url);
+    const url = await this.addresses.checkedAddress(input.url);
     const triggers = checkedTriggers(input.triggers);
     const rateLimit = checkedRateLimit(input.rateLimitPerSecond);
     const secret = generateEndpointSecret();
@@ -54,7 +56,7 @@ export class EndpointsService {
     input: { url?: string | null; triggers?: string[] | null; rateLimitPerSecond?: number | null },
   ): Promise<EndpointRow> {
     const changes = {
-      url: input.url == null ? undefined : this.checkedUrl(input.url),
+      url: input.url == null ? undefined : await this.addresses.checkedAddress(input.url),
       triggers: input.triggers == null ? undefined : checkedTriggers(input.triggers),
       rateLimitPerSecond: checkedRateLimit(input.rateLimitPerSecond),
     };
@@ -118,12 +120,6 @@ export class EndpointsService {
     await this.deliveries.insertOne({ workspaceId: workspace.id, id, endpointId, outboxId: null, type: 'test', body });
     await this.queue.enqueue([{ workspaceId: workspace.id, deliveryId: id, jobId: attemptJobId(id, 0) }]);
     return (await this.deliveries.get(workspace.id, id))!;
-  }
-
-  private checkedUrl(url: string): string {
-    const check = checkWebhookUrl(url, { allowPrivate: this.config.allowPrivateTargets });
-    if (!check.ok) throw new Refusal('invalid_field', check.reason, { field: 'url' });
-    return url.trim();
   }
 }
 

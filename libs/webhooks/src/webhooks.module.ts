@@ -7,11 +7,12 @@ import { DeliveryRecoveryService } from './delivery-recovery.service';
 import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';
 import { HappeningDeliveries } from './happening-deliveries';
+import { AddressResolver } from './sending/address-resolver';
 
 /** Shared by both apps: endpoints, deliveries and the delivery queue's producer side. */
 @Module({
   imports: [BullModule.registerQueue({ name: QUEUES.webhookDelivery })],
-  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService],
-  exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService],
+  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver],
+  exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver],
 })
 export class WebhooksModule {}

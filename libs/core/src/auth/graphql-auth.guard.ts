@@ -4,13 +4,14 @@ import { GqlExecutionContext } from '@nestjs/graphql';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
+import { RateLimits } from '../rate-limits/rate-limits';
 import { Refusal } from '../errors/refusal';
 import { WorkspacesService } from '../workspaces/workspaces.service';
 import type { AuthContext } from './auth-context';
 import { forbiddenSentence, Permission, roleAllows } from './roles';
 import type { AuthedRequest } from './secret-key.guard';
 
-type GraphqlRequest = AuthedRequest & { operator?: boolean };
+type GraphqlRequest = AuthedRequest & { operator?: boolean; authenticated?: Promise<void> };
 
 function sameSecret(a: string, b: string): boolean {
   const da = createHash('sha256').update(a).digest();
@@ -22,20 +23,29 @@ function sameSecret(a: string, b: string): boolean {
 export class GraphqlAuthGuard implements CanActivate {
   constructor(
     private readonly workspaces: WorkspacesService,
+    private readonly limits: RateLimits,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const request = GqlExecutionContext.create(context).getContext<{ req: GraphqlRequest }>().req;
     if (request.auth || request.operator) return true;
+    // Fields of one request run at once: they share one authentication and one rate-limit count.
+    request.authenticated ??= this.authenticate(request);
+    await request.authenticated;
+    return true;
+  }
+
+  private async authenticate(request: GraphqlRequest): Promise<void> {
     const header = request.headers.authorization ?? '';
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
     if (token && this.config.adminToken && sameSecret(token, this.config.adminToken)) {
-      request.operator = true;
-      return true;
+      request.operator = true; // the deployment's own token: not rate limited
+      return;
     }
-    request.auth = await this.workspaces.authenticate(header);
-    return true;
+    const auth = await this.workspaces.authenticate(header);
+    await this.limits.consume('graphql', auth.keyId);
+    request.auth = auth;
   }
 }
 

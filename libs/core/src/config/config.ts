@@ -31,6 +31,8 @@ export interface AppConfig {
   webhookDisableAfterDays: number;
   /** Database pool size per process (1 on embedded PGlite). */
   databasePoolSize: number;
+  /** Longest a statement of a GraphQL read may run (docs/security.md "GraphQL"). */
+  graphqlStatementTimeoutMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -140,6 +142,7 @@ export function loadConfig(env: Env, resolved: { databaseUrl?: string; redisUrl?
     retryUnitMs: production ? 60_000 : int(env, 'RETRY_UNIT_MS', 60_000, 1, 60_000),
     webhookDisableAfterDays: int(env, 'WEBHOOK_DISABLE_AFTER_DAYS', 5, 1, 365),
     databasePoolSize: embeddedDatabase ? 1 : int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
+    graphqlStatementTimeoutMs: int(env, 'GRAPHQL_STATEMENT_TIMEOUT_MS', 10_000, 10, 600_000),
   };
 }
 

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { MIGRATIONS } from './migrations';
+import { ScopedTimeoutClient } from './read-timeout';
 
 export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>): DataSourceOptions {
   return {
@@ -13,7 +14,7 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'datab
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { max: config.databasePoolSize, idleTimeoutMillis: 30_000 },
+    extra: { max: config.databasePoolSize, idleTimeoutMillis: 30_000, Client: ScopedTimeoutClient },
   };
 }
 

@@ -1,4 +1,5 @@
-import { decodeCursor, encodeCursor, pageOf, pageSize } from './connection';
+import { decodeCursor, encodeCursor, pageOf } from './connection';
+import { pageSize } from './page-size';
 
 describe('connections', () => {
   it('first is 1 to 100, 50 when absent', () => {

@@ -2,21 +2,10 @@
 import { Field, ObjectType } from '@nestjs/graphql';
 import { Refusal } from '../errors/refusal';
 
-export const MAX_PAGE_SIZE = 100;
-
 @ObjectType('PageInfo')
 export class PageInfoType {
   @Field() hasNextPage: boolean;
   @Field({ nullable: true, description: 'Pass as after to read the next page.' }) endCursor?: string;
-}
-
-/** first must be 1 to 100; absent, `fallback`. */
-export function pageSize(first: number | null | undefined, fallback = 50): number {
-  if (first === null || first === undefined) return fallback;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) {
-    throw new Refusal('invalid_field', `first must be 1 to ${MAX_PAGE_SIZE}: read further pages with after.`);
-  }
-  return first;
 }
 
 /** A position in a list ordered by (time, id), newest first: opaque to clients. */

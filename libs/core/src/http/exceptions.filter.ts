@@ -45,6 +45,10 @@ export class ExceptionsFilter implements ExceptionFilter {
   private toRefusal(exception: unknown): Refusal {
     if (exception instanceof Refusal) return exception;
     if (exception instanceof HttpException) return refusalFromHttpException(exception);
+    // 57014: PostgreSQL cancelled the statement (a GraphQL read over its statement timeout).
+    if ((exception as { driverError?: { code?: string } })?.driverError?.code === '57014') {
+      return new Refusal('server_error', 'The read took too long and was stopped; nothing was changed: ask for smaller pages or a shorter period.');
+    }
     this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
     return new Refusal('server_error', SERVER_ERROR);
   }

@@ -15,6 +15,8 @@ export const LIMITS = {
   server: 600,
   mcp: 600,
   automation: 600,
+  // Beyond the spec: GraphQL reads and writes per secret key (docs/security.md "GraphQL").
+  graphql: 1200,
   'public:subscribe': 20,
   'public:identify': 60,
   'public:event': 240,
@@ -55,7 +57,7 @@ export class RateLimits implements OnApplicationShutdown {
     } catch (result) {
       if (result instanceof RateLimiterRes) {
         const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-        throw new Refusal('rate_limited', `Over ${LIMITS[name]} posts in ten minutes: wait ${retryAfter} seconds and send it again.`, {
+        throw new Refusal('rate_limited', `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} seconds and send it again.`, {
           retryAfter,
         });
       }

@@ -1,5 +1,5 @@
 // interface.md "Delivery rules" (Address rule); decisions.md section 1 (UNSAFE_ALLOW_PRIVATE_TARGETS).
-import { checkWebhookUrl, isPublicAddress } from './address-rule';
+import { checkWebhookAddress, checkWebhookUrl, isPublicAddress, MAX_ADDRESS_LENGTH, type ResolveHost } from './address-rule';
 
 const strict = { allowPrivate: false };
 const unsafe = { allowPrivate: true };
@@ -160,5 +160,66 @@ describe('resolved addresses checked at send time', () => {
     ['', false],
   ])('isPublicAddress(%s) is %s', (ip, expected) => {
     expect(isPublicAddress(ip)).toBe(expected);
+  });
+});
+
+describe(`an address is at most ${MAX_ADDRESS_LENGTH} characters`, () => {
+  const at = (length: number) => `https://hooks.example.com/${'p'.repeat(length - 'https://hooks.example.com/'.length)}`;
+  it('accepts exactly the limit and refuses one more, even under allowPrivate', () => {
+    expect(checkWebhookUrl(at(MAX_ADDRESS_LENGTH), strict).ok).toBe(true);
+    expect(checkWebhookUrl(at(MAX_ADDRESS_LENGTH + 1), strict)).toEqual({ ok: false, reason: 'Use an address of at most 2,048 characters.' });
+    expect(checkWebhookUrl(at(10_020), unsafe).ok).toBe(false);
+  });
+});
+
+describe('when saved, the name is resolved and every address must be public', () => {
+  const dns: Record<string, string[]> = {
+    'hooks.example.com': ['93.184.216.34', '2606:2800:220:1:248:1893:25c8:1946'],
+    'loopback.example.com': ['127.0.0.1'],
+    'private.example.com': ['10.0.0.5'],
+    'metadata.example.com': ['169.254.169.254'],
+    'v6-loopback.example.com': ['::1'],
+    'one-bad-of-two.example.com': ['93.184.216.34', '192.168.1.10'],
+  };
+  const resolve: ResolveHost = async (host) => {
+    const found = dns[host];
+    if (!found) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
+    return found.map((address) => ({ address }));
+  };
+  const saved = (url: string, allowPrivate = false) => checkWebhookAddress(url, { allowPrivate, resolve });
+
+  it('accepts a name whose every address is public', async () => {
+    expect((await saved('https://hooks.example.com/in')).ok).toBe(true);
+  });
+
+  it.each([
+    ['loopback.example.com', '127.0.0.1'],
+    ['private.example.com', '10.0.0.5'],
+    ['metadata.example.com', '169.254.169.254'],
+    ['v6-loopback.example.com', '::1'],
+    ['one-bad-of-two.example.com', '192.168.1.10'],
+  ])('refuses %s, which resolves to %s', async (host, address) => {
+    expect(await saved(`https://${host}/in`)).toEqual({ ok: false, reason: `${host} resolves to ${address}, which is not a public address: use an address on the public internet.` });
+  });
+
+  it('refuses a name that does not resolve, saying so', async () => {
+    const result = await saved('https://nowhere.example.com/in');
+    expect(result).toEqual({ ok: false, reason: expect.stringMatching(/^nowhere\.example\.com does not resolve to any address: check the host name/) });
+  });
+
+  it('still applies the rule before resolving (no DNS asked for plain http)', async () => {
+    const asked: string[] = [];
+    const result = await checkWebhookAddress('http://hooks.example.com/', { allowPrivate: false, resolve: async (h) => (asked.push(h), []) });
+    expect(result.ok).toBe(false);
+    expect(asked).toEqual([]);
+  });
+
+  it('judges IP literals without DNS', async () => {
+    expect((await saved('https://8.8.8.8/')).ok).toBe(true);
+    expect((await saved('https://127.0.0.1/')).ok).toBe(false);
+  });
+
+  it('resolves nothing under allowPrivate (tests only)', async () => {
+    expect((await saved('http://loopback.example.com/', true)).ok).toBe(true);
   });
 });

@@ -6,9 +6,18 @@
 // URL parser accepts (2130706433, 0x7f000001, 0177.0.0.1 and 127.1 all arrive here as 127.0.0.1).
 // IPv4-mapped IPv6 literals (::ffff:a.b.c.d) are always refused: no public service needs them.
 // Under allowPrivate (tests only) http, private addresses and local or bare names are all allowed.
+//
+// When saved (checkWebhookAddress) the name is also resolved and every address it resolves to must
+// be public; at send time the safe agent checks again what it connects to (DNS may change between).
 import * as ipaddr from 'ipaddr.js';
 
 export type WebhookUrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+/** Longest address accepted (as Svix and browsers' practical limit; the 10,020-character one was not). */
+export const MAX_ADDRESS_LENGTH = 2048;
+
+/** Resolves a host name to every address it has; injected so tests can stand for DNS. */
+export type ResolveHost = (hostname: string) => Promise<Array<{ address: string; family?: number }>>;
 
 // IPv6 global unicast is 2000::/3; anything outside it is not a public destination.
 const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
@@ -24,10 +33,12 @@ const REASONS = {
   bareHost: 'Use a full public host name with a dot in it, such as hooks.example.com.',
   mappedV6: 'Use the plain public IPv4 address or a host name instead of an IPv4-mapped IPv6 address.',
   privateIp: 'Use a public address; private, loopback, link-local, carrier-grade NAT, metadata and reserved addresses are not allowed.',
+  tooLong: `Use an address of at most ${MAX_ADDRESS_LENGTH.toLocaleString('en-US')} characters.`,
 } as const;
 
 /** Is this URL allowed as an outgoing webhook or automation target? Checked when saved and again at send time. */
 export function checkWebhookUrl(url: string, opts: { allowPrivate: boolean }): WebhookUrlCheck {
+  if (url.length > MAX_ADDRESS_LENGTH) return refuse(REASONS.tooLong);
   let parsed: URL;
   try {
     parsed = new URL(url.trim());
@@ -57,6 +68,29 @@ export function checkWebhookUrl(url: string, opts: { allowPrivate: boolean }): W
   }
   if (!host.includes('.')) return refuse(REASONS.bareHost);
   return { ok: true, url: parsed };
+}
+
+/**
+ * The check when an address is saved: checkWebhookUrl, then the host name resolved with `resolve`
+ * and every address it resolves to public. A name that does not resolve is refused: a typo found
+ * now is better than a delivery that retries for a day. IP literals were judged by checkWebhookUrl.
+ */
+export async function checkWebhookAddress(url: string, opts: { allowPrivate: boolean; resolve: ResolveHost }): Promise<WebhookUrlCheck> {
+  const check = checkWebhookUrl(url, opts);
+  if (!check.ok || opts.allowPrivate || ipLiteral(check.url.hostname)) return check;
+  const host = check.url.hostname.replace(/\.+$/, '');
+  let found: Array<{ address: string }>;
+  try {
+    found = await opts.resolve(host);
+  } catch {
+    found = [];
+  }
+  if (found.length === 0) {
+    return refuse(`${host.slice(0, 100)} does not resolve to any address: check the host name, or publish its DNS record before saving the address.`);
+  }
+  const refused = found.find((entry) => !isPublicAddress(entry.address));
+  if (refused) return refuse(`${host.slice(0, 100)} resolves to ${refused.address}, which is not a public address: use an address on the public internet.`);
+  return check;
 }
 
 /** Is a resolved address (from DNS, at send time) one we may connect to? */

@@ -1,3 +1,4 @@
 export * from './safe-post';
 export * from './safe-agent';
 export * from './signed-post';
+export * from './address-resolver';

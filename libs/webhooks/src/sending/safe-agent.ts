@@ -29,7 +29,8 @@ export class AddressRefusedError extends Error {
   }
 }
 
-const systemResolve: ResolveAll = (hostname) =>
+/** The operating system's resolver (getaddrinfo), every address of the name. */
+export const systemResolve: ResolveAll = (hostname) =>
   new Promise((resolve, reject) => {
     dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
   });

@@ -1,0 +1,111 @@
+// Issue 17, item 2 and docs/security.md "GraphQL": depth, alias, node and cost limits, `first` at
+// most 100, a rate limit per key; a query that would stall the service is refused before it runs.
+import { CreatedWorkspace, MAX_PAGE_SIZE, QUERY_LIMITS, RateLimits, LIMITS, WorkspacesService } from '@app/core';
+import { startApp, TestApp } from './harness';
+
+let t: TestApp;
+let ws: CreatedWorkspace;
+
+beforeAll(async () => {
+  t = await startApp();
+  ws = await t.workspace();
+  // Enough people with timelines that an unbounded read would be real work.
+  const events = Array.from({ length: 100 }, (_, i) => ({ type: 'pageview', anon_id: `visitor-${i % 40}`, properties: { i } }));
+  const answer = await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { events } });
+  expect(answer.status).toBe(200);
+});
+afterAll(() => t.close());
+
+const member = (query: string, variables: Record<string, unknown> = {}) => t.request('POST', '/graphql', { key: ws.secretKey, body: { query, variables } });
+
+function refusedAsInvalidField(answer: { status: number; body: any }, pattern: RegExp) {
+  expect(answer.status).toBe(400);
+  expect(answer.body.data ?? null).toBeNull();
+  expect(answer.body.errors).toEqual([{ message: expect.stringMatching(pattern), extensions: { code: 'invalid_field', status: 400 } }]);
+}
+
+describe('the 300-alias query of the issue', () => {
+  const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: people(filter: {first: 100000}) { id timeline { id type properties } }`).join('\n');
+
+  it('is refused within a second while a concurrent event post is answered normally', async () => {
+    const started = Date.now();
+    let elapsed = Infinity;
+    const [query, post] = await Promise.all([
+      member(`{ ${aliases} }`).then((answer) => {
+        elapsed = Date.now() - started;
+        return answer;
+      }),
+      t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'signup', email: 'during@example.com' } }),
+    ]);
+    refusedAsInvalidField(query, /300 aliases; at most 30/);
+    expect(elapsed).toBeLessThan(1000);
+    expect(post.status).toBe(200);
+    expect(post.body).toEqual({ ok: true, status: 'recorded', id: expect.any(String) });
+  });
+
+  it('with few aliases it is still refused, for its page size', async () => {
+    refusedAsInvalidField(await member('{ a: people(filter: {first: 100000}) { id } }'), /^filter\.first must be a whole number from 1 to 100/);
+  });
+});
+
+describe(`first is at most ${MAX_PAGE_SIZE} everywhere`, () => {
+  it.each([
+    ['people filter, literal', '{ people(filter: {first: 101}) { id } }', {}, /^filter\.first /],
+    ['people filter, through a variable', 'query($f: PeopleFilter) { people(filter: $f) { id } }', { f: { first: 5000 } }, /^filter\.first /],
+    ['a nested timeline', '{ people(filter: {first: 1}) { timeline(first: 500) { id } } }', {}, /^first /],
+    ['zero', '{ people(filter: {first: 0}) { id } }', {}, /^filter\.first /],
+    ['messages page limit', '{ messagesPage(limit: 1000) { messages { id } } }', {}, /^limit /],
+  ])('%s is refused', async (_name, query, variables, pattern) => {
+    refusedAsInvalidField(await member(query, variables), pattern);
+  });
+
+  it('100 is accepted and answers', async () => {
+    const answer = await member('{ people(filter: {first: 100}) { id timeline(first: 100) { id } } }');
+    expect(answer.body.errors).toBeUndefined();
+    const people = Number((await t.db.query('SELECT count(*) AS n FROM people WHERE workspace_id = $1', [ws.workspace.id]))[0].n);
+    expect(answer.body.data.people).toHaveLength(people);
+  });
+});
+
+// Depth is proven in libs/core/src/graphql/query-limits.spec.ts: this schema nests at most 3 levels.
+describe('node and cost limits', () => {
+  it('fragments are expanded when counting cost', async () => {
+    const query = `fragment P on Person { id timeline(first: 100) { id type } }
+      { a: people(filter: {first: 100}) { ...P } b: people(filter: {first: 100}) { ...P } c: people(filter: {first: 100}) { ...P } }`;
+    refusedAsInvalidField(await member(query), /could read about \d+ items, over the limit of 20000/);
+  });
+
+  it('a cheap query with aliases under the limit runs', async () => {
+    const query = `{ ${Array.from({ length: QUERY_LIMITS.aliases }, (_, i) => `l${i}: lists { id }`).join(' ')} }`;
+    const answer = await member(query);
+    expect(answer.status).toBe(200);
+    expect(answer.body.errors).toBeUndefined();
+  });
+
+  it('a document over the token budget is refused before validation', async () => {
+    const answer = await member(`{ ${'lists { id } '.repeat(5_000)} }`);
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors[0].message).toMatch(/more th\w+ 10000 tokens/);
+  });
+
+  it('introspection (GraphiQL) still runs', async () => {
+    const answer = await member('{ __schema { types { name fields { name args { name type { name kind ofType { name kind ofType { name } } } } } } } }');
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.__schema.types.length).toBeGreaterThan(10);
+  });
+});
+
+describe('a rate limit per key', () => {
+  it(`over ${LIMITS.graphql} requests in ten minutes answers rate_limited, and other keys are not affected`, async () => {
+    const other = await t.workspace();
+    const auth = await t.app.get(WorkspacesService).authenticate(`Bearer ${other.secretKey}`);
+    const limits = t.app.get(RateLimits);
+    for (let i = 0; i < LIMITS.graphql; i += 100) {
+      await Promise.all(Array.from({ length: 100 }, () => limits.consume('graphql', auth.keyId)));
+    }
+    const refused = await t.request('POST', '/graphql', { key: other.secretKey, body: { query: '{ lists { id } }' } });
+    expect(refused.body.errors[0].extensions.code).toBe('rate_limited');
+    const fine = await member('{ lists { id } }');
+    expect(fine.body.errors).toBeUndefined();
+  });
+});

@@ -1,0 +1,33 @@
+// docs/security.md "GraphQL": statements of a GraphQL read run under a statement timeout; outside a
+// read scope the same pooled connection runs without one. One connection, so both share it.
+import { readScope } from '@app/core';
+import { startApp, TestApp } from './harness';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startApp({ env: { DATABASE_POOL_SIZE: '1' } });
+});
+afterAll(() => t.close());
+
+describe('the read scope bounds statement time', () => {
+  it('a statement inside an armed scope is cancelled at its timeout (57014)', async () => {
+    await expect(readScope.run({ timeoutMs: 100 }, () => t.db.query('SELECT pg_sleep(2)'))).rejects.toMatchObject({ driverError: { code: '57014' } });
+  });
+
+  it('the same connection outside the scope has no timeout again', async () => {
+    await readScope.run({ timeoutMs: 100 }, () => t.db.query('SELECT 1'));
+    const [{ statement_timeout }] = await t.db.query('SHOW statement_timeout');
+    expect(statement_timeout).toBe('0');
+    await expect(t.db.query('SELECT pg_sleep(0.3)')).resolves.toBeDefined();
+  });
+
+  it('a scope not armed (a mutation) sets no timeout', async () => {
+    const [{ statement_timeout }] = await readScope.run({ timeoutMs: 0 }, () => t.db.query('SHOW statement_timeout'));
+    expect(statement_timeout).toBe('0');
+  });
+
+  it('an armed scope shows its timeout', async () => {
+    const [{ statement_timeout }] = await readScope.run({ timeoutMs: 1500 }, () => t.db.query('SHOW statement_timeout'));
+    expect(statement_timeout).toBe('1500ms');
+  });
+});
