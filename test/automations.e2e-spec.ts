@@ -5,6 +5,7 @@ import { createHmac } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
 import { bullConnection, CreatedWorkspace, OutboxRelayService, QUEUES, SweepRegistry } from '@app/core';
+import { AddressResolver } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { eventually, startApp, TestApp } from './harness';
 import { spawnWorker } from './support/child-worker';
@@ -439,6 +440,8 @@ describe('a private address is refused when saved and again at run time (UNSAFE_
     const strict = await startApp({ worker: true, env: { UNSAFE_ALLOW_PRIVATE_TARGETS: 'false' } });
     const r = await receiver();
     try {
+      // This machine has no DNS: the save-time check resolves through a stand-in with a public answer.
+      strict.app.get(AddressResolver).resolveHost = async () => [{ address: '93.184.216.34' }];
       const own = await strict.workspace();
       const attempt = (url: string) => strict.gql(CREATE, { input: { name: 'x', trigger: { kind: 'webhook' }, steps: [{ kind: 'http_request', url }] } }, own.secretKey);
       for (const url of ['http://hooks.example.com/x', 'https://127.0.0.1/x', 'https://10.0.0.1/x', 'https://localhost/x', 'https://intranet/x']) {

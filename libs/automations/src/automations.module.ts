@@ -4,6 +4,7 @@ import { QUEUES } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingModule } from '@app/messaging';
 import { MergeParticipants } from '@app/people';
+import { WebhooksModule } from '@app/webhooks';
 import { AutomationsRepository } from './automations.repository';
 import { AutomationsService } from './automations.service';
 import { RunQueue } from './run-queue';
@@ -11,7 +12,7 @@ import { RunsRepository } from './runs.repository';
 
 /** Shared by both apps: automations, runs and the automations queue's producer side. */
 @Module({
-  imports: [EventsModule, MessagingModule, BullModule.registerQueue({ name: QUEUES.automations })],
+  imports: [EventsModule, MessagingModule, WebhooksModule, BullModule.registerQueue({ name: QUEUES.automations })],
   providers: [AutomationsRepository, RunsRepository, RunQueue, AutomationsService],
   exports: [EventsModule, MessagingModule, AutomationsRepository, RunsRepository, RunQueue, AutomationsService],
 })

@@ -7,7 +7,7 @@ import { AppConfig, CONFIG, newId, Refusal } from '@app/core';
 import { isBuiltInEvent, TimelineRepository } from '@app/events';
 import { TemplatesRepository } from '@app/messaging';
 import { PeopleReadRepository } from '@app/people';
-import { checkWebhookUrl, deriveWorkspaceStepSecret } from '@app/webhooks';
+import { AddressResolver, deriveWorkspaceStepSecret } from '@app/webhooks';
 import { AUTOMATION_STATUSES, AutomationRow, AutomationsRepository, AutomationStatus } from './automations.repository';
 import { automationAddress, AutomationStep, AutomationTrigger, parseSteps, parseTrigger, RawStep } from './domain';
 
@@ -26,6 +26,7 @@ export class AutomationsService {
     private readonly timeline: TimelineRepository,
     private readonly people: PeopleReadRepository,
     private readonly templates: TemplatesRepository,
+    private readonly addresses: AddressResolver,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -102,8 +103,10 @@ export class AutomationsService {
     if (steps instanceof Refusal) throw steps;
     for (const [index, step] of steps.entries()) {
       if (step.kind === 'http_request') {
-        const check = checkWebhookUrl(step.url, { allowPrivate: this.config.allowPrivateTargets });
-        if (!check.ok) throw new Refusal('invalid_field', `steps[${index}].url: ${check.reason}`, { field: `steps[${index}].url` });
+        // Resolved when saved, as webhook endpoints are (every address it resolves to must be public).
+        step.url = await this.addresses.checkedAddress(step.url, `steps[${index}].url`).catch((refusal: Refusal) => {
+          throw new Refusal('invalid_field', `steps[${index}].url: ${refusal.message}`, { field: `steps[${index}].url` });
+        });
       }
       if (step.kind === 'send_email' && !(await this.templates.byIdOrName(workspaceId, step.template))) {
         throw new Refusal('unknown_template', `steps[${index}].template: no template has the name or id "${step.template.slice(0, 80)}": create it first.`, {
