@@ -9,7 +9,9 @@ const swc = {
   },
   module: { type: 'commonjs' },
 };
-const libs = ['core', 'people', 'events', 'messaging', 'webhooks', 'mcp', 'sdk'];
+// Every libs/* is an @app/<name> alias, so new libs need no change here.
+const { readdirSync, existsSync } = require('node:fs');
+const libs = readdirSync(`${__dirname}/libs`).filter((l) => existsSync(`${__dirname}/libs/${l}/src/index.ts`));
 module.exports = {
   testEnvironment: 'node',
   rootDir: '.',
@@ -17,6 +19,8 @@ module.exports = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
   moduleNameMapper: Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
+  // Finds (or installs, as root) the browser of the website tag tests: `npm test` needs no manual step.
+  globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30000,
   maxWorkers: 2,
 };
