@@ -61,7 +61,7 @@ describe('configuration is validated at start', () => {
       cwd: root,
       env: { ...process.env, PORT: 'eighty', APP_SECRET: 'x'.repeat(40) },
     });
-    await expect(attempt).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('PORT must be a whole number from 0 to 65535, not "eighty".') });
+    await expect(attempt).rejects.toMatchObject({ code: 78, stderr: expect.stringContaining('PORT must be a whole number from 0 to 65535, not "eighty".') });
   });
 
   it('production without APP_SECRET refuses to start', async () => {
@@ -69,7 +69,7 @@ describe('configuration is validated at start', () => {
       cwd: root,
       env: { ...process.env, NODE_ENV: 'production', APP_SECRET: '' },
     });
-    await expect(attempt).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('APP_SECRET is required when NODE_ENV=production') });
+    await expect(attempt).rejects.toMatchObject({ code: 78, stderr: expect.stringContaining('APP_SECRET is required when NODE_ENV=production') });
   });
 
   it.each(['api', 'worker'])('the %s warns at start while UNSAFE_ALLOW_PRIVATE_TARGETS is on', async (app) => {

@@ -146,3 +146,18 @@ export function warnAboutTestOnlySettings(config: AppConfig): void {
     console.warn('UNSAFE_ALLOW_PRIVATE_TARGETS is on: outgoing posts may reach private addresses and plain http. For tests only.');
   }
 }
+
+/**
+ * Reads `.env` from the working directory when there is one. Variables already set in the
+ * environment win over the file (as with `node --env-file`).
+ */
+export function loadDotEnv(dir: string = process.cwd()): boolean {
+  const file = `${dir.replace(/\/+$/, '')}/.env`;
+  try {
+    process.loadEnvFile(file);
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new ConfigError(`${file} could not be read: ${(error as Error).message}`);
+  }
+}

@@ -29,6 +29,21 @@ export class WorkspacesRepository {
     return this.dataSource.getRepository(WorkspaceEntity).findOneBy({ publicKey });
   }
 
+  listWorkspaces(): Promise<WorkspaceEntity[]> {
+    return this.dataSource.getRepository(WorkspaceEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Keys of a workspace with their member's email; only the hint of each, never a hash. */
+  async listKeys(workspaceId: string): Promise<Array<{ id: string; hint: string; email: string; role: string; revokedAt: Date | null; createdAt: Date }>> {
+    const rows: Array<{ id: string; hint: string; email: string; role: string; revoked_at: Date | null; created_at: Date }> = await this.dataSource.query(
+      `SELECT k.id, k.hint, m.email, m.role, k.revoked_at, k.created_at
+         FROM api_keys k JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
+        WHERE k.workspace_id = $1 ORDER BY k.created_at, k.id`,
+      [workspaceId],
+    );
+    return rows.map((r) => ({ id: r.id, hint: r.hint, email: r.email, role: r.role, revokedAt: r.revoked_at, createdAt: r.created_at }));
+  }
+
   async countWorkspaces(): Promise<number> {
     return this.dataSource.getRepository(WorkspaceEntity).count();
   }

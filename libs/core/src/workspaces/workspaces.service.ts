@@ -111,6 +111,19 @@ export class WorkspacesService {
     return { workspace: { id: workspace.id, slug }, member: { id: member.id, email, role: member.role }, keyId, secretKey };
   }
 
+  /** Every workspace with its public address (operator CLI). */
+  async list() {
+    const workspaces = await this.repository.listWorkspaces();
+    return workspaces.map((w) => ({ id: w.id, slug: w.slug, name: w.name, kind: w.kind, publicKey: w.publicKey, publicBaseUrl: this.publicBaseUrl(w.publicKey) }));
+  }
+
+  /** A workspace's keys as hints (the last four characters), never the secrets. */
+  async listKeys(slug: string) {
+    const workspace = await this.requireWorkspace(slug);
+    const keys = await this.repository.listKeys(workspace.id);
+    return keys.map((k) => ({ keyId: k.id, hint: `sk_live_…${k.hint}`, member: k.email, role: k.role, revoked: k.revokedAt !== null, createdAt: k.createdAt }));
+  }
+
   async removeMember(slug: string, memberEmail: string) {
     const workspace = await this.requireWorkspace(slug);
     const email = memberEmail.trim().toLowerCase();

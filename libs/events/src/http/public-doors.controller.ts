@@ -6,7 +6,7 @@ import type { Request, Response } from 'express';
 import { originAllowed, RateLimits, Refusal, sendRefusal, WorkspaceEntity, WorkspacesService } from '@app/core';
 import { HeartbeatService } from '../heartbeat.service';
 import { IngestService } from '../ingest/ingest.service';
-import { TRACK_SCRIPT_HEADERS, TrackScript } from '../tag/track-script.service';
+import { pickEncoding, TRACK_SCRIPT_HEADERS, TrackScript } from '../tag/track-script.service';
 
 const ACTIONS = ['subscribe', 'identify', 'event', 'support'] as const;
 type PublicAction = (typeof ACTIONS)[number];
@@ -27,9 +27,14 @@ export class PublicDoorsController {
   ) {}
 
   @Get('track.js')
-  async script(@Param('publicKey') publicKey: string, @Res() res: Response) {
+  async script(@Param('publicKey') publicKey: string, @Req() req: Request, @Res() res: Response) {
     await this.workspace(publicKey);
-    res.set(TRACK_SCRIPT_HEADERS).send(await this.trackScript.render(this.workspaces.publicBaseUrl(publicKey)));
+    const script = await this.trackScript.render(this.workspaces.publicBaseUrl(publicKey));
+    res.set(TRACK_SCRIPT_HEADERS).set({ ETag: script.etag, Vary: 'Accept-Encoding' });
+    if (req.headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === script.etag)) return res.status(304).end();
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    if (encoding !== 'identity') res.set('Content-Encoding', encoding);
+    res.send(script[encoding]);
   }
 
   @Options(':action')
