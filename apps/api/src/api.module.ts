@@ -1,4 +1,4 @@
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
@@ -6,6 +6,7 @@ import { AppConfig, CoreModule, loggerModule, WorkspaceResolver } from '@app/cor
 import { EventsApiModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
+import { ExplorerAssetsController, explorerLandingPage } from './explorer/explorer';
 
 @Module({})
 export class ApiModule {
@@ -23,7 +24,8 @@ export class ApiModule {
           sortSchema: true,
           playground: false,
           introspection: development,
-          plugins: development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [],
+          // The explorer is served by the api itself (offline); production shows none (no CDN page either).
+          plugins: [development ? explorerLandingPage('/graphql') : ApolloServerPluginLandingPageDisabled()],
           context: ({ req }: { req: unknown }) => ({ req }),
           formatError: (formatted) => ({
             message: formatted.message,
@@ -35,6 +37,7 @@ export class ApiModule {
         MessagingApiModule,
         WebhooksApiModule,
       ],
+      controllers: development ? [ExplorerAssetsController] : [],
       providers: [WorkspaceResolver],
     };
   }
