@@ -2,7 +2,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
-import { AppConfig, CoreModule, loggerModule, WorkspaceResolver } from '@app/core';
+import { AppConfig, CoreModule, loggerModule, ObservabilityModule, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
@@ -33,6 +33,7 @@ export class ApiModule {
             extensions: { code: formatted.extensions?.code ?? 'server_error', status: formatted.extensions?.status },
           }),
         }),
+        ObservabilityModule,
         EventsApiModule,
         MessagingApiModule,
         WebhooksApiModule,

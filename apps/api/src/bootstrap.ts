@@ -2,8 +2,9 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, ExceptionsFilter, installBodyParsers, QuietNestLogger, requestContext } from '@app/core';
+import { AppConfig, ExceptionsFilter, installBodyParsers, Metrics, QuietNestLogger, requestContext } from '@app/core';
 import { ApiModule } from './api.module';
+import { installOpenApi } from './openapi';
 
 /** Builds the api application (used by main.ts and by the end-to-end tests). */
 export async function createApi(config: AppConfig): Promise<INestApplication> {
@@ -14,7 +15,9 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   app.set('trust proxy', config.trustProxy ? 1 : false);
   app.set('etag', false);
   app.use(requestContext);
+  app.use(app.get(Metrics).middleware);
   installBodyParsers(app);
   app.useGlobalFilters(new ExceptionsFilter());
+  installOpenApi(app, config);
   return app;
 }

@@ -1,7 +1,7 @@
 import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CoreModule, loggerModule, OUTBOX_RETENTION_DAYS, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry } from '@app/core';
+import { AppConfig, CoreModule, loggerModule, OUTBOX_RETENTION_DAYS, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry, WorkerHeartbeat } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
 import { WebhooksWorkerModule } from '@app/webhooks';
@@ -49,7 +49,7 @@ export class WorkerModule {
         WebhooksWorkerModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
-      providers: [SweepsProcessor, WorkerStartup],
+      providers: [SweepsProcessor, WorkerStartup, WorkerHeartbeat],
     };
   }
 }

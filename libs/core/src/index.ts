@@ -32,3 +32,6 @@ export * from './database/migrations';
 export * from './batching/group-commit';
 export * from './logging/logger';
 export * from './database/delete-in-batches';
+export * from './observability/metrics';
+export * from './observability/worker-heartbeat';
+export * from './observability/observability.module';

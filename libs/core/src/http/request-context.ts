@@ -24,6 +24,7 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
   res.json = (body: unknown) => {
     const code = refusalCodeOf(body);
     if (code) res.locals.refusal = code;
+    res.locals.answer = body; // for the metrics' count of event items (observability/metrics.ts)
     return json(body);
   };
   next();
