@@ -55,7 +55,8 @@ export async function startService(database: string, apps: Array<'api' | 'worker
     spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] }),
   );
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  // Up to 90 s: on a shared, loaded machine the api and worker can take most of a minute to start.
+  for (let i = 0; i < 900; i++) {
     const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
     if (ok) break;
     await new Promise((r) => setTimeout(r, 100));

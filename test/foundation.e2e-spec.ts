@@ -1,4 +1,5 @@
 // Foundation: health, the error envelope, the GraphQL admin API and its key guard, the worker.
+import { Factories } from './factories';
 import { eventually, startApp, TestApp } from './harness';
 
 let t: TestApp;
@@ -115,7 +116,7 @@ describe('GraphQL createWorkspace (operator only)', () => {
 describe('the worker', () => {
   it('relays outbox rows written by the api', async () => {
     const ws = await t.workspace();
-    await t.db.query(`INSERT INTO outbox (workspace_id, kind, payload) VALUES ($1, 'event', '{}')`, [ws.workspace.id]);
+    await new Factories(t.db).outbox(ws.workspace.id);
     const relayed = await eventually(async () => {
       const [row] = await t.db.query('SELECT relayed_at FROM outbox WHERE workspace_id = $1', [ws.workspace.id]);
       return row.relayed_at;
@@ -125,11 +126,8 @@ describe('the worker', () => {
 
   it('the sweep deletes happenings relayed more than a week ago, and keeps the rest', async () => {
     const ws = await t.workspace();
-    const insert = (relayedDaysAgo: number | null) =>
-      t.db.query(
-        `INSERT INTO outbox (workspace_id, kind, payload, relayed_at) VALUES ($1, 'event', '{"n": ${relayedDaysAgo}}', now() - $2::int * interval '1 day') RETURNING id`,
-        [ws.workspace.id, relayedDaysAgo],
-      );
+    const insert = (relayedDaysAgo: number) =>
+      new Factories(t.db).outbox(ws.workspace.id, { payload: { n: relayedDaysAgo }, relayed_at: new Date(Date.now() - relayedDaysAgo * 24 * 3600 * 1000) });
     await insert(8);
     await insert(6);
     const { SweepRegistry } = await import('@app/core');

@@ -11,6 +11,7 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { CreatedWorkspace, SweepRegistry } from '@app/core';
 import { LOST_ATTEMPT } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
+import { Factories } from './factories';
 import { eventually, startApp, TestApp } from './harness';
 
 interface Received {
@@ -406,8 +407,9 @@ describe('Delivery rules: the delivery log', () => {
     const old = await sendTest(ep.id);
     const recent = await sendTest(ep.id);
     await eventually(async () => r.received.length === 2);
-    await t.db.query(`UPDATE deliveries SET created_at = now() - interval '31 days' WHERE workspace_id = $1 AND id = $2`, [ws.workspace.id, old.id]);
-    await t.db.query(`UPDATE deliveries SET created_at = now() - interval '29 days' WHERE workspace_id = $1 AND id = $2`, [ws.workspace.id, recent.id]);
+    const make = new Factories(t.db);
+    await make.age('deliveries', 'created_at', '31 days', { workspace_id: ws.workspace.id, id: old.id });
+    await make.age('deliveries', 'created_at', '29 days', { workspace_id: ws.workspace.id, id: recent.id });
     await t.worker!.get(SweepRegistry).runAll();
     expect((await deliveryLog()).map((d) => d.id)).toEqual([recent.id]);
     await r.close();

@@ -4,6 +4,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { AppConfig, CoreModule, loggerModule, ObservabilityModule, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
+import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
 import { ExplorerAssetsController, explorerLandingPage } from './explorer/explorer';
@@ -37,6 +38,7 @@ export class ApiModule {
         EventsApiModule,
         MessagingApiModule,
         WebhooksApiModule,
+        McpApiModule,
       ],
       controllers: development ? [ExplorerAssetsController] : [],
       providers: [WorkspaceResolver],

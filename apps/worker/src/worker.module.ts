@@ -1,7 +1,7 @@
 import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CoreModule, loggerModule, OUTBOX_RETENTION_DAYS, OutboxRelayService, QUEUES, SWEEP_EVERY_MS, SWEEP_JOB, SweepRegistry, WorkerHeartbeat } from '@app/core';
+import { AppConfig, CoreModule, loggerModule, OutboxRelayService, QUEUES, retainedSince, SCHEDULES, SweepRegistry, WorkerHeartbeat } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
 import { WebhooksWorkerModule } from '@app/webhooks';
@@ -27,11 +27,12 @@ export class WorkerStartup implements OnModuleInit, OnApplicationBootstrap {
   ) {}
 
   onModuleInit(): void {
-    this.sweeps.register('outbox-retention', () => this.relay.deleteRelayedBefore(new Date(Date.now() - OUTBOX_RETENTION_DAYS * 24 * 3600 * 1000)));
+    this.sweeps.register('outbox-retention', () => this.relay.deleteRelayedBefore(retainedSince('outbox')));
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.sweepsQueue.upsertJobScheduler('sweep-every-minute', { every: SWEEP_EVERY_MS }, { name: SWEEP_JOB });
+    const { id, everyMs, job } = SCHEDULES.sweepEveryMinute;
+    await this.sweepsQueue.upsertJobScheduler(id, { every: everyMs }, { name: job.name });
     await this.relay.start();
   }
 }

@@ -1,10 +1,12 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import type { AppConfig } from './config/config';
 import { CONFIG } from './config/config.token';
 import { dataSourceOptions } from './database/database';
 import { HealthController } from './health/health.controller';
+import { DoorInterceptor } from './http/door';
 import { OutboxWriter } from './outbox/outbox';
 import { OutboxRelayService } from './outbox/outbox-relay.service';
 import { createRedis, bullConnection, REDIS } from './redis/redis';
@@ -43,6 +45,7 @@ export class CoreModule {
         OutboxRelayService,
         SweepRegistry,
         RateLimits,
+        { provide: APP_INTERCEPTOR, useClass: DoorInterceptor },
       ],
       exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits],
     };

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { EventsModule } from './events.module';
 import { PeopleResolver } from './graphql/people.resolver';
 import { EventsController } from './http/events.controller';
+import { PublicDoorGuard } from './http/public-door.guard';
 import { PublicDoorsController } from './http/public-doors.controller';
 import { TrackScript } from './tag/track-script.service';
 
@@ -9,6 +10,6 @@ import { TrackScript } from './tag/track-script.service';
 @Module({
   imports: [EventsModule],
   controllers: [EventsController, PublicDoorsController],
-  providers: [PeopleResolver, TrackScript],
+  providers: [PeopleResolver, TrackScript, PublicDoorGuard],
 })
 export class EventsApiModule {}

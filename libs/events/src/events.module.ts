@@ -1,30 +1,28 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { SweepRegistry } from '@app/core';
-import { PeopleModule } from '@app/people';
-import { EventEntity, EventNameEntity, HeartbeatEntity } from './event.entity';
+import { HEARTBEAT_COUNTER, retainedSince, SweepRegistry } from '@app/core';
+import { MergeParticipants, PeopleModule } from '@app/people';
 import { HeartbeatService } from './heartbeat.service';
 import { IngestService } from './ingest/ingest.service';
 import { IngestRepository } from './ingest/ingest.repository';
 import { TimelineRepository } from './timeline.repository';
 
-const DAY_MS = 24 * 3600 * 1000;
-
 /** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (decisions.md section 5). */
 @Module({
-  imports: [PeopleModule, TypeOrmModule.forFeature([EventEntity, EventNameEntity, HeartbeatEntity])],
-  providers: [TimelineRepository, IngestRepository, IngestService, HeartbeatService],
-  exports: [PeopleModule, TimelineRepository, IngestService, HeartbeatService],
+  imports: [PeopleModule],
+  providers: [TimelineRepository, IngestRepository, IngestService, HeartbeatService, { provide: HEARTBEAT_COUNTER, useExisting: HeartbeatService }],
+  exports: [PeopleModule, TimelineRepository, IngestService, HeartbeatService, HEARTBEAT_COUNTER],
 })
 export class EventsModule implements OnModuleInit {
   constructor(
     private readonly sweeps: SweepRegistry,
     private readonly timeline: TimelineRepository,
+    private readonly merges: MergeParticipants,
   ) {}
 
   onModuleInit(): void {
+    this.merges.register(this.timeline);
     this.sweeps.register('expired-events', () => this.timeline.deleteExpired(new Date()));
-    this.sweeps.register('idempotency-keys', () => this.timeline.deleteOldIdempotencyKeys(new Date(Date.now() - 30 * DAY_MS)));
-    this.sweeps.register('heartbeat', () => this.timeline.deleteOldHeartbeat(new Date(Date.now() - 8 * DAY_MS)));
+    this.sweeps.register('idempotency-keys', () => this.timeline.deleteOldIdempotencyKeys(retainedSince('idempotencyKeys')));
+    this.sweeps.register('heartbeat', () => this.timeline.deleteOldHeartbeat(retainedSince('heartbeat')));
   }
 }

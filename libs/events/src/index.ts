@@ -1,5 +1,4 @@
 export * from './domain';
-export * from './event.entity';
 export * from './timeline.repository';
 export * from './heartbeat.service';
 export * from './ingest/ingest.service';

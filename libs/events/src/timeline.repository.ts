@@ -2,6 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { MergeParticipant, PersonMerge } from '@app/people';
 
 export interface TimelineRow {
   workspace_id: string;
@@ -15,6 +16,12 @@ export interface TimelineRow {
   source: Record<string, unknown> | null;
   expires_at: string | null;
 }
+
+/** The columns of a timeline row this service writes (received_at is the database's). */
+export const TIMELINE_COLUMNS = 'workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at';
+/** TIMELINE_COLUMNS with their types, as jsonb_to_recordset reads them. */
+export const TIMELINE_RECORD = `workspace_id text, id text, occurred_at timestamptz, person_id text,
+    type text, value numeric, properties jsonb, detail text, source jsonb, expires_at timestamptz`;
 
 export interface StoredAnswer {
   key: string;
@@ -32,8 +39,25 @@ export interface HeartbeatCount {
 }
 
 @Injectable()
-export class TimelineRepository {
+export class TimelineRepository implements MergeParticipant {
+  readonly name = 'events';
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** A merge's part here: the absorbed people's timeline rows become the survivor's. */
+  async movePeople(m: EntityManager, merge: PersonMerge): Promise<void> {
+    await m.query(`UPDATE events SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, [
+      merge.workspaceId,
+      merge.survivorId,
+      merge.absorbedIds,
+    ]);
+  }
+
+  /** Writes timeline rows the service makes itself outside the ingest (a message's email_sent row). */
+  async insertRows(m: EntityManager, rows: TimelineRow[]): Promise<void> {
+    if (rows.length === 0) return;
+    await m.query(`INSERT INTO events (${TIMELINE_COLUMNS}) SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${TIMELINE_RECORD})`, [JSON.stringify(rows)]);
+  }
 
   /**
    * Claims idempotency keys for this transaction. Keys already claimed (by an earlier post, or by a

@@ -1,7 +1,7 @@
 // interface.md "Inbound doors", the email row; decisions.md section 7: the provider's webhook sets a
 // sent message's status, and a received email records a reply (direction in, engaged, email_in).
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, CONFIG, newId, OutboxWriter, Refusal } from '@app/core';
+import { AppConfig, CONFIG, happening, newId, OutboxWriter, Refusal } from '@app/core';
 import { EMAIL_DOOR, emailDoorCommand, htmlToText, IncomingHeaders, mergeStatus, verifyEmailWebhook } from './domain';
 import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
@@ -72,18 +72,10 @@ export class EmailDoorService {
       });
       await this.messages.markEngaged(m, answered.workspace_id, person.id, at);
       await this.outbox.write(m, [
-        {
-          workspaceId: answered.workspace_id,
-          kind: 'email_in',
-          personId: person.id,
-          payload: {
-            at: at.toISOString(),
-            data: {
-              email_in: { message: { id, subject: command.subject, text } },
-              event: { event: 'email_received', id, occurred_at: at.toISOString() },
-            },
-          },
-        },
+        happening(answered.workspace_id, person.id, at, {
+          email_in: { message: { id, subject: command.subject, text } },
+          event: { event: 'email_received', id, occurred_at: at.toISOString() },
+        }),
       ]);
       return 'recorded';
     });

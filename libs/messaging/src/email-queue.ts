@@ -3,12 +3,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
-import { AppConfig, bullConnection, CONFIG, QUEUES } from '@app/core';
+import { AppConfig, bullConnection, CONFIG, QUEUES, within } from '@app/core';
 import { SEND_ATTEMPTS, SEND_EMAIL_JOB, SEND_WAIT_MS, SendEmailJob, SendEmailResult } from './jobs/email.job';
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`no answer within ${ms} ms`)), ms).unref())]);
-}
 
 export function enqueueOptions(messageId: string) {
   return { jobId: messageId, attempts: SEND_ATTEMPTS, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: { age: 3_600 }, removeOnFail: { age: 86_400 } };

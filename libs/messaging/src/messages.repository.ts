@@ -1,8 +1,10 @@
-// The only code here that queries messages, their timeline rows and the email door's receipts.
+// The only code that writes messages and the email door's receipts. A message's timeline row is
+// written by the events lib's TimelineRepository, in the same transaction.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { PeopleRepository, PersonRow } from '@app/people';
+import { TimelineRepository } from '@app/events';
+import { MergeParticipant, PeopleRepository, PersonMerge, PersonRow } from '@app/people';
 import type { MessageCursor } from './domain/message-query';
 import type { MessageStatus } from './domain';
 
@@ -59,41 +61,37 @@ export interface PageFilter {
   limit: number;
 }
 
-const PERSON_COLUMNS = `workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, first_touch_at, created_at, merged_into`;
 const READ = `SELECT m.id, m.direction, m.at, to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at_key,
        m.subject, m.text, m.provider_id, m.status, m.address, m.person_id, p.name AS person_name, p.email AS person_email
   FROM messages m JOIN people p ON p.workspace_id = m.workspace_id AND p.id = m.person_id`;
 const OUTGOING = `workspace_id, id, person_id, subject, text, html, address, send_state, provider_id`;
 
 @Injectable()
-export class MessagesRepository {
+export class MessagesRepository implements MergeParticipant {
+  readonly name = 'messages';
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly people: PeopleRepository,
+    private readonly timeline: TimelineRepository,
   ) {}
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
   }
 
-  /**
-   * Takes the ingest's advisory locks on every identity key of the person (so no post merges or
-   * rewrites them meanwhile) and reads the person as they now are, following merges.
-   */
-  async lockPerson(m: EntityManager, workspaceId: string, personId: string): Promise<PersonRow | null> {
-    let current = personId;
-    for (let hop = 0; hop < 10; hop++) {
-      const keys: Array<{ key: string }> = await m.query(
-        `SELECT kind || ':' || value AS key FROM identities WHERE workspace_id = $1 AND person_id = $2`,
-        [workspaceId, current],
-      );
-      await this.people.lockKeys(m, workspaceId, keys.map((k) => k.key));
-      const [row] = await m.query(`SELECT ${PERSON_COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2`, [workspaceId, current]);
-      if (!row) return null;
-      if (!row.merged_into) return row;
-      current = row.merged_into;
-    }
-    return null;
+  /** A merge's part here: the absorbed people's messages become the survivor's. */
+  async movePeople(m: EntityManager, merge: PersonMerge): Promise<void> {
+    await m.query(`UPDATE messages SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, [
+      merge.workspaceId,
+      merge.survivorId,
+      merge.absorbedIds,
+    ]);
+  }
+
+  /** The person, locked against merges and posts meanwhile (see PeopleRepository.lockPerson). */
+  lockPerson(m: EntityManager, workspaceId: string, personId: string): Promise<PersonRow | null> {
+    return this.people.lockPerson(m, workspaceId, personId);
   }
 
   /** The message and its row on the person's timeline (the same id). */
@@ -103,18 +101,25 @@ export class MessagesRepository {
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [w.workspaceId, w.id, w.personId, w.direction, w.at.toISOString(), w.subject, w.text, w.html, w.templateId, w.sendState, w.address],
     );
-    await m.query(
-      `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, detail) VALUES ($1, $2, $3, $4, $5, $6)`,
-      [w.workspaceId, w.id, w.at.toISOString(), w.personId, w.direction === 'out' ? 'email_sent' : 'email_received', w.subject.slice(0, 500) || null],
-    );
+    await this.timeline.insertRows(m, [
+      {
+        workspace_id: w.workspaceId,
+        id: w.id,
+        occurred_at: w.at.toISOString(),
+        person_id: w.personId,
+        type: w.direction === 'out' ? 'email_sent' : 'email_received',
+        value: null,
+        properties: null,
+        detail: w.subject.slice(0, 500) || null,
+        source: null,
+        expires_at: null,
+      },
+    ]);
   }
 
-  /** decisions.md section 4: a reply makes the person engaged; the earliest engagement stays. */
-  async markEngaged(m: EntityManager, workspaceId: string, personId: string, at: Date): Promise<void> {
-    await m.query(
-      `UPDATE people SET engaged_at = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND (engaged_at IS NULL OR engaged_at > $3)`,
-      [workspaceId, personId, at.toISOString()],
-    );
+  /** decisions.md section 4: a reply makes the person engaged (written by the people lib). */
+  markEngaged(m: EntityManager, workspaceId: string, personId: string, at: Date): Promise<void> {
+    return this.people.markEngaged(m, workspaceId, personId, at);
   }
 
   async page(workspaceId: string, f: PageFilter): Promise<MessageRead[]> {

@@ -1,6 +1,6 @@
 // interface.md "Messages endpoints": send (the engaged rule, templates, the timeline row), page and thread.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, AuthContext, CONFIG, newId, OutboxWriter, Refusal } from '@app/core';
+import { AppConfig, AuthContext, CONFIG, happening, newId, OutboxWriter, Refusal } from '@app/core';
 import { PeopleReadRepository, PersonRow } from '@app/people';
 import { encodeCursor, parseBody, parseMessageQuery, parseSendMessage, parseSubject, renderMessage, validateTemplate } from './domain';
 import { EmailQueue } from './email-queue';
@@ -89,14 +89,7 @@ export class MessagesService {
         sendState: queued ? 'queued' : 'stored',
         address: person.email!,
       });
-      await this.outbox.write(m, [
-        {
-          workspaceId: auth.workspaceId,
-          kind: 'event',
-          personId: person.id,
-          payload: { at: at.toISOString(), data: { event: { event: 'email_sent', id, occurred_at: at.toISOString() } } },
-        },
-      ]);
+      await this.outbox.write(m, [happening(auth.workspaceId, person.id, at, { event: { event: 'email_sent', id, occurred_at: at.toISOString() } })]);
     });
     this.outbox.kick();
     if (!queued) return { ok: true, id };

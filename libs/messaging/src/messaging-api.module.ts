@@ -11,5 +11,6 @@ import { MessagingModule } from './messaging.module';
   imports: [MessagingModule],
   controllers: [MessagesController, EmailDoorController],
   providers: [MessagesService, EmailDoorService, MessagingResolver],
+  exports: [MessagesService],
 })
 export class MessagingApiModule {}

@@ -1,10 +1,9 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Module, OnModuleDestroy, Inject } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { AppConfig, CONFIG, QUEUES } from '@app/core';
-import { PeopleModule } from '@app/people';
+import { EventsModule } from '@app/events';
+import { MergeParticipants } from '@app/people';
 import { EmailQueue } from './email-queue';
-import { MessageEntity, TemplateEntity } from './message.entity';
 import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { createEmailProvider, EmailProvider } from './providers';
@@ -12,7 +11,7 @@ import { TemplatesRepository } from './templates.repository';
 
 /** Shared by both apps: messages, templates, the provider and the email queue. */
 @Module({
-  imports: [PeopleModule, TypeOrmModule.forFeature([MessageEntity, TemplateEntity]), BullModule.registerQueue({ name: QUEUES.email })],
+  imports: [EventsModule, BullModule.registerQueue({ name: QUEUES.email })],
   providers: [
     MessagesRepository,
     TemplatesRepository,
@@ -24,10 +23,18 @@ import { TemplatesRepository } from './templates.repository';
         createEmailProvider({ smtpUrl: config.smtpUrl ?? undefined, resendApiKey: config.resendApiKey ?? undefined, resendApiUrl: config.resendApiUrl }),
     },
   ],
-  exports: [PeopleModule, MessagesRepository, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
+  exports: [EventsModule, MessagesRepository, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
 })
-export class MessagingModule implements OnModuleDestroy {
-  constructor(@Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null) {}
+export class MessagingModule implements OnModuleInit, OnModuleDestroy {
+  constructor(
+    @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
+    private readonly merges: MergeParticipants,
+    private readonly messages: MessagesRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.merges.register(this.messages);
+  }
 
   async onModuleDestroy(): Promise<void> {
     await this.provider?.close?.();

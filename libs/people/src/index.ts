@@ -1,5 +1,5 @@
 export * from './domain';
-export * from './person.entity';
 export * from './people.repository';
 export * from './people-read.repository';
 export * from './people.module';
+export * from './merge/merge-participants';

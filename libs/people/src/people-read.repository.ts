@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { PersonRow } from './people.repository';
+import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
 
 export interface PersonFilter {
   stage?: string;
@@ -23,8 +23,6 @@ export interface SubscriptionRead {
   granted_at: Date;
   source_label: string | null;
 }
-
-const COLUMNS = `workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, first_touch_at, created_at, merged_into`;
 
 @Injectable()
 export class PeopleReadRepository {

@@ -1,9 +1,10 @@
-// People, identities, lists and subscriptions: locks, merges and list work of the ingest transaction.
-// (Its bulk reads and writes are in libs/events/src/ingest/ingest.repository.ts, one statement each.)
+// People, identities, lists and subscriptions: the only code that writes them. Locks, merges and list
+// work of the ingest transaction; its bulk write is composed from peopleWriteCtes below (one statement).
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { preparedQuery } from '@app/core';
+import { MergeParticipants } from './merge/merge-participants';
 
 export interface PersonRow {
   workspace_id: string;
@@ -45,9 +46,52 @@ export interface SubscriptionWrite {
   source: unknown;
 }
 
+/** Every column of a person row, as PersonRow (plus merged_into) names them. */
+export const PERSON_COLUMNS = `workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, first_touch_at, created_at, merged_into`;
+
+/** The person columns as jsonb_to_recordset reads them, in the people table's order. */
+const PERSON_RECORD = `workspace_id text, id text, name text, email text, stage text, stage_changed_at timestamptz,
+  purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz`;
+
+/**
+ * The ingest's writes of people and identities, as data-modifying CTEs (new_people, changed_people,
+ * new_identities) reading `doc -> 'newPeople' | 'changedPeople' | 'identities'`, so a caller composes
+ * them with its own into one statement: one round trip for a whole post. `workspace` is the SQL
+ * parameter of the workspace id (e.g. `$2`).
+ */
+export function peopleWriteCtes(doc: string, workspace: string): string {
+  return `new_people AS (
+  INSERT INTO people (workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields,
+                      first_touch, first_touch_at, created_at, updated_at)
+  SELECT x.*, x.created_at FROM jsonb_to_recordset(${doc} -> 'newPeople') AS x(${PERSON_RECORD})
+  RETURNING 1),
+changed_people AS (
+  UPDATE people p SET name = x.name, email = x.email, stage = x.stage, stage_changed_at = x.stage_changed_at,
+         purchases = x.purchases, engaged_at = x.engaged_at, os = x.os, fields = x.fields,
+         first_touch = x.first_touch, first_touch_at = x.first_touch_at, updated_at = now()
+    FROM jsonb_to_recordset(${doc} -> 'changedPeople') AS x(${PERSON_RECORD})
+   WHERE p.workspace_id = x.workspace_id AND p.id = x.id
+  RETURNING 1),
+new_identities AS (
+  INSERT INTO identities (workspace_id, kind, value, person_id)
+  SELECT ${workspace}, x.kind, x.value, x.person_id FROM jsonb_to_recordset(${doc} -> 'identities') AS x(kind text, value text, person_id text)
+  ON CONFLICT DO NOTHING
+  RETURNING 1)`;
+}
+
+/** What peopleWriteCtes reads from its document. */
+export interface PeopleWrite {
+  newPeople: PersonRow[];
+  changedPeople: PersonRow[];
+  identities: IdentityRow[];
+}
+
 @Injectable()
 export class PeopleRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly participants: MergeParticipants,
+  ) {}
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
@@ -65,13 +109,14 @@ export class PeopleRepository {
     );
   }
 
-  /** Moves everything of the absorbed people onto the survivor (decisions.md section 4). */
+  /**
+   * Moves everything of the absorbed people onto the survivor (decisions.md section 4): identities,
+   * subscriptions and the people rows here, then every other context's rows through its registered
+   * merge participant, all in the caller's transaction.
+   */
   async moveOnto(m: EntityManager, workspaceId: string, survivorId: string, absorbedIds: string[]): Promise<void> {
     const args = [workspaceId, survivorId, absorbedIds];
     await m.query(`UPDATE identities SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
-    await m.query(`UPDATE events SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
-    await m.query(`UPDATE messages SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
-    await m.query(`UPDATE automation_runs SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
     // A list both were on keeps the earliest consent.
     await m.query(
       `DELETE FROM subscriptions s USING subscriptions o
@@ -88,6 +133,35 @@ export class PeopleRepository {
     await m.query(`UPDATE subscriptions SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
     await m.query(`UPDATE people SET merged_into = $2, updated_at = now() WHERE workspace_id = $1 AND id = ANY($3::text[])`, args);
     await m.query(`UPDATE people SET merged_into = $2 WHERE workspace_id = $1 AND merged_into = ANY($3::text[])`, args);
+    await this.participants.moveAll(m, { workspaceId, survivorId, absorbedIds });
+  }
+
+  /**
+   * Takes the ingest's advisory locks on every identity key of the person (so no post merges or
+   * rewrites them meanwhile) and reads the person as they now are, following merges.
+   */
+  async lockPerson(m: EntityManager, workspaceId: string, personId: string): Promise<PersonRow | null> {
+    let current = personId;
+    for (let hop = 0; hop < 10; hop++) {
+      const keys: Array<{ key: string }> = await m.query(
+        `SELECT kind || ':' || value AS key FROM identities WHERE workspace_id = $1 AND person_id = $2`,
+        [workspaceId, current],
+      );
+      await this.lockKeys(m, workspaceId, keys.map((k) => k.key));
+      const [row] = await m.query(`SELECT ${PERSON_COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2`, [workspaceId, current]);
+      if (!row) return null;
+      if (!row.merged_into) return row;
+      current = row.merged_into;
+    }
+    return null;
+  }
+
+  /** decisions.md section 4: a reply makes the person engaged; the earliest engagement stays. */
+  async markEngaged(m: EntityManager, workspaceId: string, personId: string, at: Date): Promise<void> {
+    await m.query(
+      `UPDATE people SET engaged_at = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND (engaged_at IS NULL OR engaged_at > $3)`,
+      [workspaceId, personId, at.toISOString()],
+    );
   }
 
   findLists(m: EntityManager, workspaceId: string, addresses: string[]): Promise<ListRow[]> {

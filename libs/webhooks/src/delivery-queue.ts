@@ -3,17 +3,10 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { QUEUES } from '@app/core';
+import { QUEUES, within } from '@app/core';
 import { DELIVER_JOB, DeliveryJob, deliveryJobOptions, DeliveryJobRequest } from './jobs/delivery.job';
 
 const ENQUEUE_WAIT_MS = 2_000;
-
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  return Promise.race([
-    promise,
-    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`Redis did not answer within ${ms} ms`)), ms).unref()),
-  ]);
-}
 
 @Injectable()
 export class DeliveryQueue {
@@ -30,7 +23,7 @@ export class DeliveryQueue {
       opts: deliveryJobOptions(jobId, delayMs),
     }));
     try {
-      await within(this.queue.addBulk(jobs), ENQUEUE_WAIT_MS);
+      await within(this.queue.addBulk(jobs), ENQUEUE_WAIT_MS, 'Redis did not answer');
       return true;
     } catch (error) {
       this.logger.warn(`${requests.length} delivery jobs not queued now, the poll will: ${(error as Error).message}`);

@@ -1,7 +1,7 @@
 // The worker's part of outgoing webhooks: the relay handler, the delivery processor, the poll that
 // queues again what a lost job or a Redis outage left, and the sweeps (due deliveries, retention).
 import { Logger, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { OutboxRelayService, SweepRegistry } from '@app/core';
+import { OutboxRelayService, retainedSince, SweepRegistry } from '@app/core';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryService } from './delivery.service';
@@ -16,7 +16,6 @@ export const DUE_POLL_MS = 2_000;
 /** A due delivery is left to its job for this long before the poll queues it again. */
 const DUE_GRACE_MS = 2_000;
 const DUE_BATCH = 1_000;
-const RETENTION_DAYS = 30;
 
 @Module({
   imports: [WebhooksModule],
@@ -38,9 +37,7 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
   onModuleInit(): void {
     this.relay.register(this.relayHandler);
     this.sweeps.register('webhook-deliveries-due', () => this.queueDue());
-    this.sweeps.register('webhook-deliveries-retention', () =>
-      this.deliveries.deleteCreatedBefore(new Date(Date.now() - RETENTION_DAYS * 24 * 3600 * 1000)),
-    );
+    this.sweeps.register('webhook-deliveries-retention', () => this.deliveries.deleteCreatedBefore(retainedSince('deliveries')));
     this.timer = setInterval(() => void this.queueDue().catch((error: Error) => this.logger.warn(`due poll: ${error.message}`)), DUE_POLL_MS);
     this.timer.unref();
   }

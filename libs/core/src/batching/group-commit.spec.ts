@@ -1,4 +1,4 @@
-import { GroupCommit } from './group-commit';
+import { GroupCommit, GroupCommitLanes, runIsolated } from './group-commit';
 
 function deferred<T>() {
   let resolve!: (value: T) => void;
@@ -75,5 +75,52 @@ describe('GroupCommit', () => {
   it('a runner that answers the wrong number of results fails the batch instead of mismatching callers', async () => {
     const commit = new GroupCommit<number, number>(async () => [1, 2]);
     await expect(commit.submit(7)).rejects.toThrow('batch of 1 gave 2 results');
+  });
+});
+
+describe('GroupCommit with batches in flight at once', () => {
+  it('starts up to maxInFlight batches together and the next when one finishes', async () => {
+    const gates = [deferred<void>(), deferred<void>()];
+    const batches: number[][] = [];
+    const commit = new GroupCommit<number, number>(async (items) => {
+      batches.push(items);
+      if (batches.length <= 2) await gates[batches.length - 1].promise;
+      return items;
+    }, 10, 2);
+    const all = [1, 2, 3, 4].map((n) => commit.submit(n));
+    expect(batches).toEqual([[1], [2]]);
+    gates[0].resolve();
+    gates[1].resolve();
+    expect(await Promise.all(all)).toEqual([1, 2, 3, 4]);
+    expect(batches).toEqual([[1], [2], [3, 4]]);
+    expect(commit.idle).toBe(true);
+  });
+});
+
+describe('GroupCommitLanes', () => {
+  it('keeps one lane per key, batching only items of the same key, and drops a lane once idle', async () => {
+    const batches: Array<[string, number[]]> = [];
+    const gate = deferred<void>();
+    const lanes = new GroupCommitLanes<number, number>(async (key, items) => {
+      batches.push([key, items]);
+      await gate.promise;
+      return items.map((n) => n + 100);
+    });
+    const results = [lanes.submit('a', 1), lanes.submit('b', 2), lanes.submit('a', 3), lanes.submit('a', 4)];
+    expect(lanes.size).toBe(2);
+    gate.resolve();
+    expect(await Promise.all(results)).toEqual([101, 102, 103, 104]);
+    expect(batches).toEqual([['a', [1]], ['b', [2]], ['a', [3, 4]]]);
+    expect(lanes.size).toBe(0);
+  });
+});
+
+describe('runIsolated', () => {
+  it('answers each item its own outcome when the shared run fails', async () => {
+    const outcomes = await runIsolated(async (items: number[]) => {
+      if (items.includes(2)) throw new Error(`bad ${items.join(',')}`);
+      return items.map((n) => n * 2);
+    }, [1, 2, 3]);
+    expect(outcomes).toEqual([{ ok: true, value: 2 }, { ok: false, error: new Error('bad 2') }, { ok: true, value: 6 }]);
   });
 });

@@ -16,6 +16,7 @@ export const REFUSAL_STATUS = {
   reserved_event_name: 400,
   too_many_items: 400,
   invalid_field: 400,
+  unsupported_protocol_version: 400,
   invalid_key: 401,
   invalid_token: 401,
   invalid_signature: 401,

@@ -22,8 +22,11 @@ export function refusalFromHttpException(exception: HttpException): Refusal {
 export function sendRefusal(response: Response, refusal: Refusal): void {
   const retryAfter = refusal.extra.retryAfter;
   if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
+  const headers = refusal.extra.headers as Record<string, string> | undefined;
+  for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
   const body = refusal.toBody();
   delete body.retryAfter;
+  delete body.headers;
   response.status(refusal.status).json(body);
 }
 

@@ -10,6 +10,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { deleteInBatches } from '../database/delete-in-batches';
+import { RETENTION_MS } from '../retention/retention';
 import { outboxChannel, OutboxRow } from './outbox';
 
 export interface OutboxHandler {
@@ -19,8 +20,8 @@ export interface OutboxHandler {
 }
 
 const BATCH = 500;
-/** Relayed happenings are kept this long, then the sweep deletes them. */
-export const OUTBOX_RETENTION_DAYS = 7;
+/** Relayed happenings are kept this long, then the sweep deletes them (RETENTION_MS.outbox). */
+export const OUTBOX_RETENTION_DAYS = RETENTION_MS.outbox / (24 * 3600 * 1000);
 const POLL_MS = 250;
 
 @Injectable()

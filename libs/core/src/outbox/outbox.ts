@@ -9,7 +9,9 @@ import { REDIS } from '../redis/redis';
 
 export const outboxChannel = (config: Pick<AppConfig, 'redisPrefix'>) => `${config.redisPrefix}:outbox`;
 
-export type HappeningKind = 'event' | 'stage_entered' | 'subscribed' | 'unsubscribed' | 'email_in' | 'field_changed';
+/** What can happen to a person; each kind is also an outgoing webhook trigger of the same name. */
+export const HAPPENING_KINDS = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed'] as const;
+export type HappeningKind = (typeof HAPPENING_KINDS)[number];
 
 export interface Happening {
   workspaceId: string;
@@ -18,9 +20,34 @@ export interface Happening {
   payload: Record<string, unknown>;
 }
 
+/** The data of a happening per trigger that applies, most specific first (decisions.md section 6). */
+export type TriggerData = Partial<Record<HappeningKind, Record<string, unknown>>>;
+
+/**
+ * The one builder of a happening: its kind is the most specific trigger (the first key of `data`), and
+ * its payload carries the moment and the data per trigger, so each webhook address gets the most
+ * specific trigger it listens to.
+ */
+export function happening(workspaceId: string, personId: string | null, at: Date, data: TriggerData): Happening {
+  const kind = Object.keys(data)[0] as HappeningKind;
+  return { workspaceId, kind, personId, payload: { at: at.toISOString(), data } };
+}
+
 export interface OutboxRow extends Happening {
   id: string;
   createdAt: Date;
+}
+
+/**
+ * Happenings as a data-modifying CTE (`happenings`) reading `doc -> 'happenings'` (Happening objects),
+ * for a caller that writes its rows and their happenings with one statement (the ingest write).
+ */
+export function outboxWriteCte(doc: string): string {
+  return `happenings AS (
+  INSERT INTO outbox (workspace_id, kind, person_id, payload)
+  SELECT x."workspaceId", x.kind, x."personId", x.payload FROM jsonb_to_recordset(${doc} -> 'happenings')
+    AS x("workspaceId" text, kind text, "personId" text, payload jsonb)
+  RETURNING 1)`;
 }
 
 @Injectable()

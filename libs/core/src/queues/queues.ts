@@ -1,4 +1,5 @@
-// Queue and job names, imported by producers (api) and processors (worker).
+// Every queue, job and schedule in one typed catalog (like Immich's JOBS_TO_QUEUE), imported by
+// producers (api) and processors (worker). A job's payload type lives beside its processor.
 export const QUEUES = {
   webhookDelivery: 'webhook-delivery',
   automations: 'automations',
@@ -6,5 +7,22 @@ export const QUEUES = {
   email: 'email',
 } as const;
 
-export const SWEEP_JOB = 'sweep';
-export const SWEEP_EVERY_MS = 60_000;
+export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+
+/** Each job: the queue it goes on and its name there. */
+export const JOBS = {
+  /** One attempt at one webhook delivery (libs/webhooks/src/jobs/delivery.job.ts). */
+  deliver: { queue: QUEUES.webhookDelivery, name: 'deliver' },
+  /** One stored message to send (libs/messaging/src/jobs/email.job.ts). */
+  sendEmail: { queue: QUEUES.email, name: 'send-email' },
+  /** Every registered sweep (SweepRegistry). */
+  sweep: { queue: QUEUES.sweeps, name: 'sweep' },
+} as const satisfies Record<string, { queue: QueueName; name: string }>;
+
+/** Repeatable jobs the worker schedules at start. */
+export const SCHEDULES = {
+  sweepEveryMinute: { id: 'sweep-every-minute', job: JOBS.sweep, everyMs: 60_000 },
+} as const;
+
+export const SWEEP_JOB = JOBS.sweep.name;
+export const SWEEP_EVERY_MS = SCHEDULES.sweepEveryMinute.everyMs;

@@ -229,10 +229,16 @@ export interface ParseOptions {
   only?: Command['kind'];
 }
 
+/** The action of an item: identify, subscribe or support by its type, else an event (anything else too). */
+export function itemAction(raw: unknown): Command['kind'] {
+  const type = isObject(raw) ? raw.type : undefined;
+  return type === 'identify' || type === 'subscribe' || type === 'support' ? type : 'event';
+}
+
 /** One item of POST /api/v1/events: identify, subscribe or support by its type, else an event. */
 export function parseItem(raw: unknown, options: ParseOptions = { requireConsentText: false }): Command | Refusal {
   if (!isObject(raw)) return new Refusal('invalid_json', 'Each item must be a JSON object with a type.');
-  const kind: Command['kind'] = raw.type === 'identify' || raw.type === 'subscribe' || raw.type === 'support' ? raw.type : 'event';
+  const kind = itemAction(raw);
   if (options.only && kind !== options.only) {
     return new Refusal('unknown_event', `"${kind}" is not an event: post it to the ${kind} address instead.`);
   }

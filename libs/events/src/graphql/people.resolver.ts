@@ -1,8 +1,7 @@
 // GraphQL reads of what the events endpoint writes (decisions.md section 9), and createList.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import DataLoader from 'dataloader';
-import { AuthContext, GraphqlAuthGuard, Manager, Member, newId, Refusal } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member, newId, Refusal } from '@app/core';
 import { PeopleReadRepository, PeopleRepository, PersonRow } from '@app/people';
 import { BUILT_IN_EVENTS } from '../domain';
 import { HeartbeatService } from '../heartbeat.service';
@@ -20,7 +19,6 @@ import {
 } from './people.types';
 
 type PersonView = PersonType & { workspaceId: string };
-type Loaders = Map<string, DataLoader<string, any[]>>;
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
@@ -41,17 +39,7 @@ export function personView(row: PersonRow): PersonView {
 }
 
 function loader<T extends { person_id: string }>(ctx: { loaders?: Loaders }, name: string, workspaceId: string, load: (ids: readonly string[]) => Promise<T[]>) {
-  ctx.loaders ??= new Map();
-  const key = `${name}:${workspaceId}`;
-  let found = ctx.loaders.get(key);
-  if (!found) {
-    found = new DataLoader<string, T[]>(async (ids) => {
-      const rows = await load(ids);
-      return ids.map((id) => rows.filter((r) => r.person_id === id));
-    });
-    ctx.loaders.set(key, found);
-  }
-  return found as DataLoader<string, T[]>;
+  return groupedLoader(ctx, `${name}:${workspaceId}`, load, (row) => row.person_id);
 }
 
 @Resolver(() => PersonType)

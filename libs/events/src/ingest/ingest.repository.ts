@@ -1,48 +1,28 @@
 // The ingest transaction's reads and its single write. Everything one post (or batch) changes is
-// written by one statement with data-modifying CTEs: one round trip instead of one per table.
+// written by one statement with data-modifying CTEs: one round trip instead of one per table. The
+// people and outbox parts come from their owners (peopleWriteCtes, outboxWriteCte).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Happening, preparedQuery } from '@app/core';
-import type { IdentityRow, PersonRow } from '@app/people';
-import type { StoredAnswer, TimelineRow } from '../timeline.repository';
+import { Happening, outboxWriteCte, preparedQuery } from '@app/core';
+import { IdentityRow, peopleWriteCtes, PeopleWrite, PersonRow } from '@app/people';
+import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_RECORD, TimelineRow } from '../timeline.repository';
 
-export interface IngestWrite {
+export interface IngestWrite extends PeopleWrite {
   workspaceId: string;
-  newPeople: PersonRow[];
-  changedPeople: PersonRow[];
-  identities: IdentityRow[];
   rows: TimelineRow[];
   names: string[];
   answers: StoredAnswer[];
   happenings: Happening[];
 }
 
-const PERSON = `workspace_id text, id text, name text, email text, stage text, stage_changed_at timestamptz,
-  purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz`;
-
+// Events' own writes (timeline, names, idempotency answers) beside the people's and the outbox's, each
+// written from the fragment its owner provides.
 const WRITE = `
 WITH
-new_people AS (
-  INSERT INTO people (workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields,
-                      first_touch, first_touch_at, created_at, updated_at)
-  SELECT x.*, x.created_at FROM jsonb_to_recordset($1::jsonb -> 'newPeople') AS x(${PERSON})
-  RETURNING 1),
-changed_people AS (
-  UPDATE people p SET name = x.name, email = x.email, stage = x.stage, stage_changed_at = x.stage_changed_at,
-         purchases = x.purchases, engaged_at = x.engaged_at, os = x.os, fields = x.fields,
-         first_touch = x.first_touch, first_touch_at = x.first_touch_at, updated_at = now()
-    FROM jsonb_to_recordset($1::jsonb -> 'changedPeople') AS x(${PERSON})
-   WHERE p.workspace_id = x.workspace_id AND p.id = x.id
-  RETURNING 1),
-new_identities AS (
-  INSERT INTO identities (workspace_id, kind, value, person_id)
-  SELECT $2, x.kind, x.value, x.person_id FROM jsonb_to_recordset($1::jsonb -> 'identities') AS x(kind text, value text, person_id text)
-  ON CONFLICT DO NOTHING
-  RETURNING 1),
+${peopleWriteCtes('$1::jsonb', '$2')},
 timeline AS (
-  INSERT INTO events (workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at)
-  SELECT * FROM jsonb_to_recordset($1::jsonb -> 'rows') AS x(workspace_id text, id text, occurred_at timestamptz, person_id text,
-    type text, value numeric, properties jsonb, detail text, source jsonb, expires_at timestamptz)
+  INSERT INTO events (${TIMELINE_COLUMNS})
+  SELECT * FROM jsonb_to_recordset($1::jsonb -> 'rows') AS x(${TIMELINE_RECORD})
   RETURNING 1),
 names AS (
   INSERT INTO event_names (workspace_id, name) SELECT $2, jsonb_array_elements_text($1::jsonb -> 'names')
@@ -53,11 +33,7 @@ answers AS (
     FROM jsonb_to_recordset($1::jsonb -> 'answers') AS x(key text, status text, record_id text)
    WHERE k.workspace_id = $2 AND k.key = x.key
   RETURNING 1),
-happenings AS (
-  INSERT INTO outbox (workspace_id, kind, person_id, payload)
-  SELECT x."workspaceId", x.kind, x."personId", x.payload FROM jsonb_to_recordset($1::jsonb -> 'happenings')
-    AS x("workspaceId" text, kind text, "personId" text, payload jsonb)
-  RETURNING 1)
+${outboxWriteCte('$1::jsonb')}
 SELECT (SELECT count(*) FROM timeline) AS rows`;
 
 @Injectable()

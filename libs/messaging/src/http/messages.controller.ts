@@ -1,20 +1,17 @@
 // POST and GET /api/v1/messages, GET /api/v1/people/{id or email}/messages (interface.md "Messages endpoints").
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { Auth, AuthContext, RateLimits, SecretKeyGuard } from '@app/core';
+import { Auth, AuthContext, RateLimit, SecretKeyGuard } from '@app/core';
 import { MessagesService } from '../messages.service';
 
 @Controller('api/v1')
 @UseGuards(SecretKeyGuard)
 export class MessagesController {
-  constructor(
-    private readonly messages: MessagesService,
-    private readonly limits: RateLimits,
-  ) {}
+  constructor(private readonly messages: MessagesService) {}
 
   @Post('messages')
   @HttpCode(200)
-  async send(@Auth() auth: AuthContext, @Body() body: unknown) {
-    await this.limits.consume('server', auth.keyId);
+  @RateLimit('server')
+  send(@Auth() auth: AuthContext, @Body() body: unknown) {
     return this.messages.send(auth, body);
   }
 

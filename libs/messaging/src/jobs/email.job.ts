@@ -1,5 +1,7 @@
 // The email queue's job: one message to send. Producer (api) and processor (worker) share it.
-export const SEND_EMAIL_JOB = 'send-email';
+import { JOBS } from '@app/core';
+
+export const SEND_EMAIL_JOB = JOBS.sendEmail.name;
 
 export interface SendEmailJob {
   workspaceId: string;

@@ -3,7 +3,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CONFIG, QUEUES, SweepRegistry } from '@app/core';
+import { AppConfig, CONFIG, QUEUES, retainedSince, SweepRegistry } from '@app/core';
 import { EMAIL_DOOR } from '../domain';
 import { EmailProvider } from '../providers';
 import { enqueueOptions } from '../email-queue';
@@ -31,7 +31,7 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
   onModuleInit(): void {
     this.sweeps.register('unsent-email', () => this.requeueStale());
     // A signed post older than the signature's 5-minute tolerance is refused anyway: a day of receipts is plenty.
-    this.sweeps.register('email-door-receipts', () => this.messages.deleteReceipts(EMAIL_DOOR, new Date(Date.now() - 24 * 3600 * 1000)));
+    this.sweeps.register('email-door-receipts', () => this.messages.deleteReceipts(EMAIL_DOOR, retainedSince('doorReceipts')));
   }
 
   async process(job: Job<SendEmailJob, SendEmailResult>): Promise<SendEmailResult> {

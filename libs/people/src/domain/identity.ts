@@ -70,18 +70,8 @@ export interface PersonSnapshot {
   fields?: Record<string, string | number>;
 }
 
-export interface MergedPerson {
-  stage: Stage | null;
-  stageChangedAt: Date | null;
-  firstTouch: Record<string, unknown> | null;
-  firstTouchAt: Date | null;
-  purchases: number;
-  engagedAt: Date | null;
-  name: string | null;
-  email: string | null;
-  os: string | null;
-  fields: Record<string, string | number>;
-}
+/** The survivor's values after a merge: a snapshot's values, every one decided. */
+export type MergedPerson = Omit<PersonSnapshot, 'id' | 'createdAt'> & Required<Pick<PersonSnapshot, 'os' | 'fields'>>;
 
 export interface MergePlan extends MergedPerson {
   survivorId: string;

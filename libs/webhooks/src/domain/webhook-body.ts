@@ -1,8 +1,10 @@
 // interface.md "Outgoing webhook body", "Outgoing webhook triggers" and "Automation http_request step";
 // decisions.md section 6 (data by trigger, one happening is one delivery, most specific type).
+import { HAPPENING_KINDS, type HappeningKind } from '@app/core';
 
-export const TRIGGERS = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed'] as const;
-export type Trigger = (typeof TRIGGERS)[number];
+/** The triggers are the happening kinds: a new kind of happening is a new trigger. */
+export const TRIGGERS = HAPPENING_KINDS;
+export type Trigger = HappeningKind;
 
 /** Body types beyond the triggers: test (Send a test) and automation (an http_request step). */
 export const SPECIAL_TYPES = ['test', 'automation'] as const;

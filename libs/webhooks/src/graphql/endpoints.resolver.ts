@@ -1,8 +1,7 @@
 // GraphQL: webhook addresses and their delivery log (decisions.md section 9), owners and admins only.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import DataLoader from 'dataloader';
-import { AuthContext, GraphqlAuthGuard, Manager } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager } from '@app/core';
 import { AttemptRow, DeliveriesRepository, DeliveryRow } from '../deliveries.repository';
 import { EndpointRow } from '../endpoints.repository';
 import { EndpointsService } from '../endpoints.service';
@@ -18,20 +17,7 @@ import {
 /** interface.md "Limits": delivery log shown. */
 export const DELIVERY_LOG_SIZE = 20;
 
-type Loaders = Map<string, DataLoader<string, any[]>>;
-
-function loader<T>(ctx: { loaders?: Loaders }, key: string, load: (ids: readonly string[]) => Promise<T[]>, keyOf: (row: T) => string) {
-  ctx.loaders ??= new Map();
-  let found = ctx.loaders.get(key);
-  if (!found) {
-    found = new DataLoader<string, T[]>(async (ids) => {
-      const rows = await load(ids);
-      return ids.map((id) => rows.filter((row) => keyOf(row) === id));
-    });
-    ctx.loaders.set(key, found);
-  }
-  return found as DataLoader<string, T[]>;
-}
+const loader = groupedLoader;
 
 const endpointView = (row: EndpointRow): WebhookEndpointType => ({
   workspaceId: row.workspace_id,

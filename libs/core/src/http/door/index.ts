@@ -1,0 +1,2 @@
+export * from './door-answers';
+export * from './door-pipeline';

@@ -1,0 +1,21 @@
+// How long each kind of row is kept (interface.md "Delivery rules" Retention, decisions.md section 5),
+// in one place; each owner's sweep deletes what is older.
+const DAY_MS = 24 * 3600 * 1000;
+
+export const RETENTION_MS = {
+  /** Relayed outbox happenings. */
+  outbox: 7 * DAY_MS,
+  /** Webhook deliveries and their attempts. */
+  deliveries: 30 * DAY_MS,
+  /** Idempotency keys: a repeat within this answers the first answer. */
+  idempotencyKeys: 30 * DAY_MS,
+  /** Heartbeat minutes: the view shows a week, the extra day covers time zones. */
+  heartbeat: 8 * DAY_MS,
+  /** Third-party webhook ids, long past any signature tolerance. */
+  doorReceipts: DAY_MS,
+} as const;
+
+/** The moment before which rows of this kind are deleted. */
+export function retainedSince(kind: keyof typeof RETENTION_MS, now = Date.now()): Date {
+  return new Date(now - RETENTION_MS[kind]);
+}

@@ -1,0 +1,35 @@
+// The public website doors' gate (interface.md "Public website endpoints"): the public key names the
+// workspace (unknown_key), the path an action (unknown_action), and only the sites the workspace names
+// may post (origin_not_allowed); the answer then carries CORS headers for that origin.
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import type { Response } from 'express';
+import { DoorRequest, originAllowed, Refusal, WorkspaceEntity, WorkspacesService } from '@app/core';
+import { PublicAction, publicAction } from '../domain';
+
+export type PublicDoorRequest = DoorRequest & { publicDoor?: { workspace: WorkspaceEntity; action?: PublicAction; origin?: string } };
+
+@Injectable()
+export class PublicDoorGuard implements CanActivate {
+  constructor(private readonly workspaces: WorkspacesService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<PublicDoorRequest>();
+    const workspace = await this.workspaces.findByPublicKey(String(req.params.publicKey));
+    if (!workspace) throw new Refusal('unknown_key', 'No workspace has that public key: copy the public address again from the workspace settings.');
+    req.doorWorkspaceId = workspace.id;
+    req.publicDoor = { workspace };
+    if (req.params.action === undefined) return true;
+    const action = publicAction(String(req.params.action));
+    if (action instanceof Refusal) throw action;
+    const origin = req.headers.origin;
+    if (!originAllowed(origin, workspace.allowedOrigins)) {
+      throw new Refusal('origin_not_allowed', `Posts are accepted only from the sites the workspace names${origin ? `, not ${origin.slice(0, 100)}` : ''}: add the site to the allowed origins.`);
+    }
+    context.switchToHttp().getResponse<Response>().set({ 'Access-Control-Allow-Origin': origin!, Vary: 'Origin' });
+    req.publicDoor = { workspace, action, origin: origin! };
+    return true;
+  }
+}
+
+/** What the guard found; only for handlers behind it. */
+export const publicDoorOf = (req: DoorRequest) => (req as PublicDoorRequest).publicDoor!;

@@ -1,0 +1,139 @@
+// The people of one ingest transaction (decisions.md section 4): finds or creates the person a post's
+// keys name, merges the people two keys name into the older, and keeps every change in memory until
+// the unit writes them back with one statement.
+import { newId, WorkspaceEntity } from '@app/core';
+import { firstTouchFrom, IdentifyStatus, IdentityKey, IdentityRow, keyString, PeopleRepository, PeopleWrite, PersonRow, personOs, planMerge, SourceInput } from '@app/people';
+import type { EntityManager } from 'typeorm';
+import type { IngestLog } from './ingest-log';
+import { PersonState } from './person-state';
+
+export class PersonResolution {
+  private readonly people = new Map<string, PersonState>();
+  private readonly keyToPerson = new Map<string, string>();
+  private readonly redirect = new Map<string, string>();
+  private readonly newIdentities: IdentityRow[] = [];
+
+  constructor(
+    private readonly m: EntityManager,
+    private readonly workspace: WorkspaceEntity,
+    private readonly peopleRepo: PeopleRepository,
+    private readonly log: IngestLog,
+    private readonly now: Date,
+  ) {}
+
+  /** The identities and people the post's keys already name (read and locked by the unit). */
+  seed(found: { identities: IdentityRow[]; people: PersonRow[] }): void {
+    for (const identity of found.identities) this.keyToPerson.set(`${identity.kind}:${identity.value}`, identity.person_id);
+    for (const row of found.people) this.people.set(row.id, new PersonState(row, false));
+  }
+
+  /** Finds or creates the person the keys name; keys of two people merge them into the older. */
+  async resolve(keys: IdentityKey[]): Promise<{ person: PersonState; status: IdentifyStatus }> {
+    const ids = [...new Set(keys.map((k) => this.keyToPerson.get(keyString(k))).filter((id): id is string => !!id))];
+    let person: PersonState;
+    let status: IdentifyStatus = 'linked';
+    if (ids.length === 0) {
+      person = this.create(keys);
+      status = 'created';
+    } else if (ids.length === 1) {
+      person = this.people.get(ids[0])!;
+    } else {
+      person = await this.merge(ids.map((id) => this.people.get(id)!));
+      status = 'merged';
+    }
+    for (const key of keys) {
+      const k = keyString(key);
+      if (this.keyToPerson.get(k) === person.row.id) continue;
+      this.keyToPerson.set(k, person.row.id);
+      this.newIdentities.push({ kind: key.kind, value: key.value, person_id: person.row.id });
+      if (key.kind === 'email' && !person.row.email) {
+        if (!person.isNew) this.log.fieldChanged(person, 'email', null, key.value);
+        person.set('email', key.value);
+      }
+    }
+    return { person, status };
+  }
+
+  /** The person an id now is: itself, or the survivor of the merges that absorbed it. */
+  follow(id: string): string {
+    let current = id;
+    while (this.redirect.has(current)) current = this.redirect.get(current)!;
+    return current;
+  }
+
+  /** What to write back: new and changed people (the absorbed are written by the merge), new identities. */
+  written(): PeopleWrite {
+    const live = [...this.people.values()].filter((p) => !this.redirect.has(p.row.id));
+    return {
+      newPeople: live.filter((p) => p.isNew).map((p) => p.row),
+      changedPeople: live.filter((p) => !p.isNew && p.dirty).map((p) => p.row),
+      identities: this.newIdentities.map((i) => ({ ...i, person_id: this.follow(i.person_id) })),
+    };
+  }
+
+  /** A post's source: the person's os (a change fires field_changed) and, once, their first touch. */
+  touch(person: PersonState, source: SourceInput | undefined): void {
+    if (!source) return;
+    const os = personOs(source.os);
+    if (os && os !== person.row.os) {
+      if (!person.isNew || person.row.os !== null) this.log.fieldChanged(person, 'os', person.row.os, os);
+      person.set('os', os);
+    }
+    if (!person.row.first_touch) {
+      const firstTouch = firstTouchFrom(source);
+      if (firstTouch) {
+        person.set('first_touch', firstTouch as unknown as Record<string, unknown>);
+        person.set('first_touch_at', this.now);
+      }
+    }
+  }
+
+  engage(person: PersonState): void {
+    if (!person.row.engaged_at) person.set('engaged_at', this.now);
+  }
+
+  private create(keys: IdentityKey[]): PersonState {
+    const id = newId('per');
+    const state = new PersonState(
+      {
+        workspace_id: this.workspace.id,
+        id,
+        name: null,
+        email: keys.find((k) => k.kind === 'email')?.value ?? null,
+        stage: null,
+        stage_changed_at: null,
+        purchases: 0,
+        engaged_at: null,
+        os: null,
+        fields: {},
+        first_touch: null,
+        first_touch_at: null,
+        created_at: this.now,
+      },
+      true,
+    );
+    this.people.set(id, state);
+    return state;
+  }
+
+  private async merge(states: PersonState[]): Promise<PersonState> {
+    const plan = planMerge(states.map((s) => s.snapshot()));
+    const survivor = this.people.get(plan.survivorId)!;
+    survivor.set('stage', plan.stage);
+    survivor.set('stage_changed_at', plan.stageChangedAt);
+    survivor.set('first_touch', plan.firstTouch);
+    survivor.set('first_touch_at', plan.firstTouchAt);
+    survivor.set('purchases', plan.purchases);
+    survivor.set('engaged_at', plan.engagedAt);
+    survivor.set('name', plan.name);
+    survivor.set('email', plan.email);
+    survivor.set('os', plan.os);
+    survivor.set('fields', plan.fields);
+    // New people may already own rows written during this transaction (a subscription), so all move.
+    await this.peopleRepo.moveOnto(this.m, this.workspace.id, survivor.row.id, plan.absorbedIds);
+    for (const id of plan.absorbedIds) this.redirect.set(id, survivor.row.id);
+    for (const [key, id] of this.keyToPerson) if (plan.absorbedIds.includes(id)) this.keyToPerson.set(key, survivor.row.id);
+    this.log.timelineRow(survivor.row.id, 'merged', this.now, { properties: { absorbed: plan.absorbedIds } });
+    return survivor;
+  }
+}

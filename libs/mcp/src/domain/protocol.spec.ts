@@ -1,0 +1,28 @@
+import { Refusal } from '@app/core';
+import { DEFAULT_PROTOCOL_VERSION, protectedResourceMetadata, protocolVersionOf, SUPPORTED_PROTOCOL_VERSIONS } from './protocol';
+
+describe('MCP-Protocol-Version (decisions.md section 10)', () => {
+  it.each(SUPPORTED_PROTOCOL_VERSIONS)('serves %s', (version) => {
+    expect(protocolVersionOf(version)).toBe(version);
+  });
+
+  it('takes a request without the header as 2025-03-26', () => {
+    expect(protocolVersionOf(undefined)).toBe(DEFAULT_PROTOCOL_VERSION);
+    expect(DEFAULT_PROTOCOL_VERSION).toBe('2025-03-26');
+  });
+
+  it.each(['1999-01-01', '2024-11-05', 'latest'])('refuses %s naming the supported versions', (version) => {
+    const answer = protocolVersionOf(version);
+    expect(answer).toBeInstanceOf(Refusal);
+    const refusal = answer as Refusal;
+    expect(refusal.code).toBe('unsupported_protocol_version');
+    expect(refusal.status).toBe(400);
+    for (const v of SUPPORTED_PROTOCOL_VERSIONS) expect(refusal.message).toContain(v);
+  });
+});
+
+describe('protected-resource metadata (RFC 9728)', () => {
+  it('names the tool door as the resource', () => {
+    expect(protectedResourceMetadata('https://lifeline.test').resource).toBe('https://lifeline.test/api/mcp');
+  });
+});

@@ -1,0 +1,257 @@
+// The tool door (interface.md "Tool door", decisions.md section 10), driven by the MCP SDK's own client
+// over HTTP against the running app, and by raw fetch for what a client library would hide.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CreatedWorkspace } from '@app/core';
+import { startApp, TestApp } from './harness';
+
+let t: TestApp;
+let ws: CreatedWorkspace;
+const answers: string[] = [];
+
+beforeAll(async () => {
+  t = await startApp();
+  ws = await t.workspace();
+});
+afterAll(() => t.close());
+
+async function connect(key = ws.secretKey): Promise<Client> {
+  const client = new Client({ name: 'lifeline-test', version: '1.0.0' });
+  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  await client.connect(transport);
+  return client;
+}
+
+type ToolAnswer = { isError?: boolean; structuredContent?: any; content: Array<{ type: string; text: string }> };
+
+async function call(client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const answer = (await client.callTool({ name, arguments: args })) as ToolAnswer;
+  answers.push(JSON.stringify(answer));
+  return answer;
+}
+
+function refusalOf(answer: ToolAnswer): { ok: false; error: string; message: string } {
+  expect(answer.isError).toBe(true);
+  return JSON.parse(answer.content[0].text);
+}
+
+/** A raw JSON-RPC post, as a client built from fetch alone would send it. */
+async function raw(body: unknown, headers: Record<string, string> = {}, key: string | null = ws.secretKey) {
+  const response = await fetch(`${t.url}/api/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...(key ? { authorization: `Bearer ${key}` } : {}),
+      ...headers,
+    },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  answers.push(text);
+  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null };
+}
+
+const TOOLS = ['track_event', 'identify_person', 'get_person', 'list_lists', 'list_messages', 'send_email'];
+
+describe('the SDK client against /api/mcp', () => {
+  it('initializes and lists every tool with a description and an input schema', async () => {
+    const client = await connect();
+    expect(client.getServerVersion()?.name).toBe('lifeline');
+    const { tools } = await client.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(TOOLS));
+    for (const tool of tools) {
+      expect(tool.description!.length).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe('object');
+      expect(tool.outputSchema?.type).toBe('object');
+    }
+    const track = tools.find((tool) => tool.name === 'track_event')!;
+    expect(track.inputSchema.required).toEqual(['type']);
+    expect(Object.keys(track.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['email', 'anon_id', 'account_id', 'value', 'idempotency_key']));
+    await client.close();
+  });
+
+  it('track_event records the event through the ingest service: stage, value and timeline row', async () => {
+    const client = await connect();
+    const answer = await call(client, 'track_event', { type: 'purchase', email: 'Buyer@Example.com', value: 49 });
+    expect(answer.isError).toBeFalsy();
+    expect(answer.structuredContent).toMatchObject({ ok: true, status: 'recorded' });
+    const [person] = await t.db.query(`SELECT id, stage, email FROM people WHERE workspace_id = $1 AND email = 'buyer@example.com'`, [ws.workspace.id]);
+    expect(person.stage).toBe('purchaser');
+    const events = await t.db.query(`SELECT type, value FROM events WHERE workspace_id = $1 AND person_id = $2`, [ws.workspace.id, person.id]);
+    expect(events).toEqual(expect.arrayContaining([{ type: 'purchase', value: '49' }, { type: 'stage_changed', value: null }]));
+    await client.close();
+  });
+
+  it('track_event keeps the events rules: no identity is refused with the REST code and sentence', async () => {
+    const client = await connect();
+    const refusal = refusalOf(await call(client, 'track_event', { type: 'signup' }));
+    expect(refusal.error).toBe('no_identity');
+    expect(refusal.message).toMatch(/email, anon_id or account_id/);
+    expect(refusalOf(await call(client, 'track_event', { type: 'identify', email: 'a@b.co' })).error).toBe('unknown_event');
+    await client.close();
+  });
+
+  it('arguments that break the input schema are refused as invalid_field in the REST shape', async () => {
+    const client = await connect();
+    const refusal = refusalOf(await call(client, 'track_event', { type: 'purchase', email: 'x@example.com', value: 'lots' }));
+    expect(refusal).toMatchObject({ ok: false, error: 'invalid_field' });
+    expect(refusal.message).toMatch(/value/);
+    await client.close();
+  });
+
+  it('identify_person joins keys into one person: created, then linked', async () => {
+    const client = await connect();
+    const first = await call(client, 'identify_person', { email: 'ida@example.com', name: 'Ida' });
+    expect(first.structuredContent).toMatchObject({ ok: true, status: 'created' });
+    const second = await call(client, 'identify_person', { email: 'ida@example.com', anon_id: 'anon-ida', fields: { plan: 'pro' } });
+    expect(second.structuredContent).toMatchObject({ ok: true, status: 'linked', id: first.structuredContent.id });
+    const identities = await t.db.query(`SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2 ORDER BY kind`, [ws.workspace.id, first.structuredContent.id]);
+    expect(identities).toEqual([
+      { kind: 'anon_id', value: 'anon-ida' },
+      { kind: 'email', value: 'ida@example.com' },
+    ]);
+    await client.close();
+  });
+
+  it('get_person answers the record, identities, consent words and the timeline; an unknown one is no_such_person', async () => {
+    await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
+    await t.request('POST', '/api/v1/events', {
+      key: ws.secretKey,
+      body: { type: 'subscribe', email: 'gil@example.com', list: 'news', consent: { text: 'Yes, send me the news.', ip: '203.0.113.9' } },
+    });
+    const client = await connect();
+    await call(client, 'track_event', { type: 'signup', email: 'gil@example.com' });
+    const answer = await call(client, 'get_person', { email: 'gil@example.com' });
+    expect(answer.isError).toBeFalsy();
+    const card = answer.structuredContent;
+    expect(card.person).toMatchObject({ email: 'gil@example.com', stage: 'account', engaged: true });
+    expect(card.identities).toEqual([{ kind: 'email', value: 'gil@example.com' }]);
+    expect(card.subscriptions).toEqual([expect.objectContaining({ consentText: 'Yes, send me the news.', consentIp: '203.0.113.9', list: { address: 'news', name: 'News' } })]);
+    expect(card.timeline.map((row: { type: string }) => row.type)).toContain('signup');
+    expect(refusalOf(await call(client, 'get_person', { id: 'per_nobody' })).error).toBe('no_such_person');
+    const lists = await call(client, 'list_lists');
+    expect(lists.structuredContent.lists).toEqual([expect.objectContaining({ address: 'news', name: 'News' })]);
+    await client.close();
+  });
+
+  it('send_email keeps the engaged rule; list_messages reads what was sent', async () => {
+    const client = await connect();
+    await call(client, 'identify_person', { email: 'stranger@example.com' });
+    expect(refusalOf(await call(client, 'send_email', { to: 'stranger@example.com', subject: 'Hello', body: 'Hi there' })).error).toBe('not_engaged');
+    await call(client, 'track_event', { type: 'signup', email: 'friend@example.com' });
+    const sent = await call(client, 'send_email', { to: 'friend@example.com', subject: 'Welcome', body: 'Hello {{ person.email }}' });
+    expect(sent.structuredContent).toMatchObject({ ok: true });
+    const [row] = await t.db.query(`SELECT subject FROM messages WHERE workspace_id = $1 AND id = $2`, [ws.workspace.id, sent.structuredContent.id]);
+    expect(row.subject).toBe('Welcome');
+    const page = await call(client, 'list_messages', { person: 'friend@example.com', direction: 'out', limit: 10 });
+    expect(page.structuredContent.messages.map((m: { id: string }) => m.id)).toEqual([sent.structuredContent.id]);
+    expect(refusalOf(await call(client, 'list_messages', { limit: 500 })).error).toBe('invalid_field');
+    await client.close();
+  });
+
+  it('counts each tool call in the heartbeat under its name, origin mcp', async () => {
+    const client = await connect();
+    await call(client, 'track_event', { type: 'pageview', anon_id: 'hb-anon' });
+    await client.close();
+    const answer = await t.gql('{ heartbeat { action answer origin count } }', {}, ws.secretKey);
+    expect(answer.data.heartbeat).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'track_event', answer: 'recorded', origin: 'mcp' })]));
+    expect(answer.data.heartbeat).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'track_event', answer: 'no_identity', origin: 'mcp' })]));
+  });
+});
+
+describe('the door itself', () => {
+  const list = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+
+  it('serves a request without MCP-Protocol-Version (taken as 2025-03-26), stateless, with no session id', async () => {
+    const answer = await raw(list);
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('mcp-session-id')).toBeNull();
+    expect(answer.body.result.tools.map((tool: { name: string }) => tool.name)).toEqual(expect.arrayContaining(TOOLS));
+  });
+
+  it('refuses an unsupported protocol version with 400, naming the supported ones', async () => {
+    const answer = await raw(list, { 'mcp-protocol-version': '1999-01-01' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe('unsupported_protocol_version');
+    expect(answer.body.message).toMatch(/2025-03-26.*2025-06-18.*2025-11-25/);
+    expect((await raw(list, { 'mcp-protocol-version': '2025-06-18' })).status).toBe(200);
+  });
+
+  it('refuses a request with an Origin header (a browser)', async () => {
+    const answer = await raw(list, { origin: 'https://evil.test' });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toBe('use_the_public_key_from_browsers');
+  });
+
+  it('refuses a body over 64 KB with 413 too_large', async () => {
+    const big = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'track_event', arguments: { type: 'x', email: 'a@b.co', detail: 'x'.repeat(65 * 1024) } } };
+    const answer = await raw(big);
+    expect(answer.status).toBe(413);
+    expect(answer.body.error).toBe('too_large');
+  });
+
+  it.each([
+    ['no bearer', null],
+    ['an unknown key', 'sk_live_' + 'x'.repeat(32)],
+    ['a public key', 'public'],
+  ])('answers %s with 401 invalid_key and WWW-Authenticate pointing at the metadata', async (_name, key) => {
+    const answer = await raw(list, {}, key === 'public' ? ws.publicKey : key);
+    expect(answer.status).toBe(401);
+    expect(answer.body.error).toBe('invalid_key');
+    expect(answer.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${t.url}/.well-known/oauth-protected-resource"`);
+    if (key === 'public') expect(answer.body.message).toMatch(/tag/);
+  });
+
+  it('serves the RFC 9728 protected-resource document', async () => {
+    const answer = await t.request('GET', '/.well-known/oauth-protected-resource');
+    expect(answer.status).toBe(200);
+    expect(answer.body.resource).toBe(`${t.url}/api/mcp`);
+  });
+
+  it('answers a removed member with 403 no_longer_a_member', async () => {
+    const made = await t.gql('mutation { createKey(member: "leaver@example.com") { secretKey } }', {}, ws.secretKey);
+    const key = made.data.createKey.secretKey;
+    expect((await raw(list, {}, key)).status).toBe(200);
+    await t.gql('mutation { removeMember(member: "leaver@example.com") }', {}, ws.secretKey);
+    const answer = await raw(list, {}, key);
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toBe('no_longer_a_member');
+  });
+
+  it.each(['GET', 'DELETE'])('answers %s with 405, Allow: POST and what to post', async (method) => {
+    const answer = await t.request(method, '/api/mcp', { key: ws.secretKey });
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe('POST');
+    expect(answer.body.message).toMatch(/POST/);
+  });
+
+  it('keeps other workspaces apart: a tool reads only its own workspace', async () => {
+    const other = await t.workspace();
+    await t.request('POST', '/api/v1/events', { key: other.secretKey, body: { type: 'signup', email: 'theirs@example.com' } });
+    const answer = await raw({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_person', arguments: { email: 'theirs@example.com' } } });
+    expect(answer.body.result.isError).toBe(true);
+    expect(JSON.parse(answer.body.result.content[0].text).error).toBe('no_such_person');
+  });
+
+  it('allows 600 calls per key in ten minutes, then 429 rate_limited with Retry-After', async () => {
+    const made = await t.gql('mutation { createKey(member: "busy@example.com") { secretKey } }', {}, ws.secretKey);
+    const key = made.data.createKey.secretKey;
+    for (let i = 0; i < 600; i += 50) {
+      const batch = await Promise.all(Array.from({ length: 50 }, () => raw(list, {}, key)));
+      expect(batch.every((answer) => answer.status === 200)).toBe(true);
+    }
+    const answer = await raw(list, {}, key);
+    expect(answer.status).toBe(429);
+    expect(answer.body.error).toBe('rate_limited');
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+  }, 120_000);
+
+  it('never answers with a key', () => {
+    expect(answers.length).toBeGreaterThan(20);
+    for (const text of answers) {
+      expect(text).not.toMatch(/sk_live_[A-Za-z0-9]{8}/);
+      expect(text).not.toContain(ws.publicKey);
+    }
+  });
+});

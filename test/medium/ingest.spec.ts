@@ -1,0 +1,70 @@
+// The ingest write (interface.md "Events endpoint") against the real database: what one post writes,
+// how many round trips it costs, and the idempotency race between two posts with one key.
+import { Client } from 'pg';
+import { WorkspaceEntity, WorkspacesService } from '@app/core';
+import { IngestService } from '@app/events';
+import { Medium, startMedium } from './medium';
+
+let t: Medium;
+let workspace: WorkspaceEntity;
+beforeAll(async () => {
+  t = await startMedium();
+  const made = await t.get(WorkspacesService).create({ slug: 'medium-ingest', owner: 'owner@example.com' });
+  workspace = await t.get(WorkspacesService).get(made.workspace.id);
+});
+afterAll(() => t.close());
+
+const ingest = (items: unknown[]) => t.get(IngestService).ingest(workspace, items, { publicDoor: false });
+const rows = (sql: string, args: unknown[] = []) => t.db.query(sql, [workspace.id, ...args]);
+
+describe('the ingest write', () => {
+  it('a first post writes the person, the identity, the timeline row and the happening together', async () => {
+    const [result] = await ingest([{ type: 'signup', email: 'new@example.com', source: { os: 'mac' } }]);
+    expect(result).toEqual({ ok: true, status: 'recorded', id: expect.stringMatching(/^per_/) });
+    const id = (result as { id: string }).id;
+    expect(await rows(`SELECT id, email, os, stage FROM people WHERE workspace_id = $1 AND id = $2`, [id])).toEqual([
+      { id, email: 'new@example.com', os: 'mac', stage: expect.any(String) },
+    ]);
+    expect(await rows(`SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2`, [id])).toEqual([{ kind: 'email', value: 'new@example.com' }]);
+    const timeline = await rows(`SELECT type FROM events WHERE workspace_id = $1 AND person_id = $2 ORDER BY type`, [id]);
+    expect(timeline.map((r: { type: string }) => r.type)).toContain('signup');
+    const happenings = await rows(`SELECT kind FROM outbox WHERE workspace_id = $1 AND person_id = $2`, [id]);
+    expect(happenings.map((h: { kind: string }) => h.kind)).toContain('event');
+  });
+
+  it('a returning person is found by a key and changed in place, not made twice', async () => {
+    const [first] = await ingest([{ type: 'identify', email: 'back@example.com', name: 'Ada' }]);
+    const [again] = await ingest([{ type: 'purchase', email: 'back@example.com' }]);
+    expect((again as { id: string }).id).toBe((first as { id: string }).id);
+    expect(await rows(`SELECT name, purchases FROM people WHERE workspace_id = $1 AND email = 'back@example.com'`)).toEqual([{ name: 'Ada', purchases: 1 }]);
+  });
+
+  // bench/RESULTS.md: round trips, not SQL, set the price of a post. BEGIN, the key locks, the load of
+  // the people, the one write statement, COMMIT: five, however many tables the post touches.
+  it('a post costs five round trips to PostgreSQL, a batch of a hundred the same five', async () => {
+    const spy = jest.spyOn(Client.prototype, 'query');
+    try {
+      await ingest([{ type: 'signup', email: 'trips@example.com' }]);
+      expect(spy).toHaveBeenCalledTimes(5);
+      spy.mockClear();
+      await ingest(Array.from({ length: 100 }, (_, i) => ({ type: 'pageview', email: `batch-${i}@example.com` })));
+      expect(spy).toHaveBeenCalledTimes(5);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
+  // A batch is its own transaction, so these are three transactions claiming one key at once: the
+  // first claim wins, the others wait for its commit and answer what it answered.
+  it('three transactions racing with one idempotency key record one event and give the same answer', async () => {
+    const post = (n: number) => ingest([{ type: 'purchase', email: 'race@example.com', idempotency_key: 'order-77' }, { type: 'pageview', anon_id: `racer-${n}` }]);
+    const answers = await Promise.all([post(1), post(2), post(3)]);
+    const first = answers.map((a) => a[0]);
+    expect(first[0]).toEqual({ ok: true, status: 'recorded', id: expect.stringMatching(/^per_/) });
+    expect(first[1]).toEqual(first[0]);
+    expect(first[2]).toEqual(first[0]);
+    const id = (first[0] as { id: string }).id;
+    expect(await rows(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'purchase' AND person_id = $2`, [id])).toEqual([{ n: 1 }]);
+    expect(await rows(`SELECT status, record_id FROM idempotency_keys WHERE workspace_id = $1 AND key = 'order-77'`)).toEqual([{ status: 'recorded', record_id: id }]);
+  });
+});

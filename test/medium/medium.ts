@@ -1,0 +1,44 @@
+// The middle tier: repositories and services of every context against the real PostgreSQL (a fresh
+// database per file, migrated) and Redis, with no HTTP and no worker loops. Nest builds the graph so
+// the registries (merge participants, sweeps, outbox handlers) are filled exactly as in the apps.
+import { Module, type INestApplicationContext, type Type } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { AppConfig, CoreModule, migrate } from '@app/core';
+import { EventsModule } from '@app/events';
+import { MessagingModule } from '@app/messaging';
+import { WebhooksModule } from '@app/webhooks';
+import { Factories } from '../factories';
+import { dropDatabase, testConfig } from '../harness';
+
+export interface Medium {
+  config: AppConfig;
+  db: DataSource;
+  make: Factories;
+  get<T>(type: Type<T> | string | symbol): T;
+  close(): Promise<void>;
+}
+
+@Module({ imports: [EventsModule, MessagingModule, WebhooksModule] })
+class ContextsModule {}
+
+export async function startMedium(): Promise<Medium> {
+  const { config, database } = await testConfig();
+  await migrate(config);
+  const context: INestApplicationContext = await NestFactory.createApplicationContext(
+    { module: class MediumModule {}, imports: [CoreModule.forRoot(config), ContextsModule] },
+    { logger: ['error'] },
+  );
+  await context.init();
+  const db = context.get(DataSource);
+  return {
+    config,
+    db,
+    make: new Factories(db),
+    get: (type) => context.get(type as never, { strict: false }),
+    async close() {
+      await context.close();
+      await dropDatabase(database);
+    },
+  };
+}

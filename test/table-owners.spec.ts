@@ -1,0 +1,117 @@
+// One owner per table (docs/architecture.md): reads the SQL in every lib's source and fails when a
+// lib writes (INSERT, UPDATE, DELETE, or a TypeORM repository write) a table another context owns,
+// or a table this list does not name. Another context's rows change through its owner's repository,
+// an owner-provided SQL fragment (peopleWriteCtes, outboxWriteCte) or a merge participant.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import ts from 'typescript';
+
+/** Every table of the schema and the lib that owns it. */
+export const TABLE_OWNERS: Record<string, string> = {
+  workspaces: 'core',
+  members: 'core',
+  api_keys: 'core',
+  outbox: 'core',
+  people: 'people',
+  identities: 'people',
+  lists: 'people',
+  subscriptions: 'people',
+  events: 'events',
+  event_names: 'events',
+  idempotency_keys: 'events',
+  heartbeat: 'events',
+  templates: 'messaging',
+  messages: 'messaging',
+  door_receipts: 'messaging',
+  webhook_endpoints: 'webhooks',
+  deliveries: 'webhooks',
+  delivery_attempts: 'webhooks',
+  automations: 'automations',
+  automation_runs: 'automations',
+  door_connections: 'doors',
+};
+
+const ROOT = join(__dirname, '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return name === 'migrations' ? [] : sourceFiles(path);
+    return path.endsWith('.ts') && !path.endsWith('.spec.ts') ? [path] : [];
+  });
+}
+
+/** The text of every string and template literal in a file (a template hole becomes `${}`, no name). */
+function literals(text: string): string[] {
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) found.push(node.text);
+    else if (ts.isTemplateExpression(node)) found.push([node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('${}'));
+    ts.forEachChild(node, visit);
+  };
+  visit(ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2022, true));
+  return found;
+}
+
+/** Entity classes to their tables, from `@Entity('table') export class Name`. */
+function entityTables(files: string[]): Map<string, string> {
+  const tables = new Map<string, string>();
+  for (const file of files) {
+    for (const match of readFileSync(file, 'utf8').matchAll(/@Entity\('(\w+)'\)\s*export class (\w+)/g)) tables.set(match[2], match[1]);
+  }
+  return tables;
+}
+
+/** The tables a file writes, from its SQL and its TypeORM repository writes. */
+export function writtenTables(text: string, entities: Map<string, string> = new Map()): Set<string> {
+  const tables = new Set<string>();
+  for (const sql of literals(text)) {
+    for (const match of sql.matchAll(/(?<!\b(?:FOR|DO|KEY)\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)/gi)) tables.add(match[1].toLowerCase());
+  }
+  for (const match of text.matchAll(/deleteInBatches\([^,]+,\s*'(\w+)'/g)) tables.add(match[1]);
+  for (const match of text.matchAll(/getRepository\((\w+)\)\s*\.(?:insert|update|save|delete|upsert|remove|softDelete)\b/g)) {
+    tables.add(entities.get(match[1]) ?? `entity ${match[1]}`);
+  }
+  return tables;
+}
+
+describe('one owner per table', () => {
+  const libs = readdirSync(join(ROOT, 'libs')).filter((name) => statSync(join(ROOT, 'libs', name, 'src')).isDirectory());
+  const all = libs.flatMap((lib) => sourceFiles(join(ROOT, 'libs', lib, 'src')));
+  const entities = entityTables(all);
+
+  it.each(libs)('libs/%s writes only the tables it owns', (lib) => {
+    const strays: string[] = [];
+    for (const file of sourceFiles(join(ROOT, 'libs', lib, 'src'))) {
+      for (const table of writtenTables(readFileSync(file, 'utf8'), entities)) {
+        const owner = TABLE_OWNERS[table];
+        if (owner !== lib) strays.push(`${relative(ROOT, file)} writes ${table} (${owner ? `owned by ${owner}` : 'a table TABLE_OWNERS does not name'})`);
+      }
+    }
+    expect(strays).toEqual([]);
+  });
+
+  it('every table of the schema has an owner', () => {
+    const schema = readdirSync(join(ROOT, 'libs/core/src/database/migrations'))
+      .map((name) => readFileSync(join(ROOT, 'libs/core/src/database/migrations', name), 'utf8'))
+      .join('\n');
+    const created = [...schema.matchAll(/CREATE TABLE (?:IF NOT EXISTS )?(\w+)/g)].map((m) => m[1]);
+    expect(created.filter((table) => !TABLE_OWNERS[table])).toEqual([]);
+  });
+
+  // The reader itself, so a change to it cannot silently pass everything.
+  it.each([
+    ['INSERT INTO people (id) VALUES ($1)', ['people']],
+    ['UPDATE events SET person_id = $2', ['events']],
+    ['DELETE FROM subscriptions s USING subscriptions o', ['subscriptions']],
+    ['SELECT * FROM people FOR UPDATE OF p', []],
+    ['INSERT INTO heartbeat (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET count = 1', ['heartbeat']],
+  ])('reads %s as writing %j', (sql, tables) => {
+    expect([...writtenTables(`const q = \`${sql}\`;`)]).toEqual(tables);
+  });
+
+  it('reads writes in a comment as nothing, and a TypeORM write as its entity table', () => {
+    const text = `// UPDATE people is said here only\nrepo.getRepository(MemberEntity).update({ id }, {});`;
+    expect([...writtenTables(text, new Map([['MemberEntity', 'members']]))]).toEqual(['members']);
+  });
+});
