@@ -27,7 +27,7 @@ describe('embedded fallbacks when nothing answers and the URL is unset', () => {
     expect(seen.embedded).toBe(true);
     expect(seen.log.join('\n')).toMatch(/embedded PGlite in .*pg \(one connection\)/);
     expect(seen.tables).toBe(3);
-  }, 60_000);
+  }, 600_000); // a new PGlite data folder takes minutes to initialise on a busy machine
 
   it('starts a redis-server from PATH with its data in .data/redis', async () => {
     const lines: string[] = [];
@@ -63,7 +63,7 @@ describe('configuration is validated at start', () => {
       env: { ...process.env, PORT: 'eighty', APP_SECRET: 'x'.repeat(40) },
     });
     await expect(attempt).rejects.toMatchObject({ code: 78, stderr: expect.stringContaining('PORT must be a whole number from 0 to 65535, not "eighty".') });
-  });
+  }, 120_000);
 
   it('production without APP_SECRET refuses to start', async () => {
     const attempt = run(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
@@ -71,7 +71,7 @@ describe('configuration is validated at start', () => {
       env: { ...process.env, NODE_ENV: 'production', APP_SECRET: '' },
     });
     await expect(attempt).rejects.toMatchObject({ code: 78, stderr: expect.stringContaining('APP_SECRET is required when NODE_ENV=production') });
-  });
+  }, 120_000);
 
   it.each(['api', 'worker'])('the %s warns at start while UNSAFE_ALLOW_PRIVATE_TARGETS is on', async (app) => {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
