@@ -132,7 +132,7 @@ describe('operator CLI prints exactly one JSON line', () => {
 
     const again = await cli('workspace', 'create', '--slug', 'acme', '--owner', 'a@acme.test');
     expect(again).toMatchObject({ ok: false, error: 'conflict' });
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('CLI help, lists and addresses (issue 16)', () => {
@@ -159,7 +159,7 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     const wrong = await raw(['key', 'list', '--workspace', 'x', '--colour', 'red']);
     expect(wrong.code).toBe(1);
     expect(JSON.parse(wrong.stdout)).toMatchObject({ ok: false, error: 'invalid_field', message: expect.stringContaining('usage is key list --workspace SLUG') });
-  }, 60_000);
+  }, 240_000);
 
   it('workspace list and key list show hints, never secrets; publicBaseUrl follows PORT when BASE_URL is unset', async () => {
     const created = JSON.parse((await raw(['workspace', 'create', '--slug', 'listed', '--owner', 'o@listed.test'], { PORT: '4321' })).stdout);
@@ -169,7 +169,7 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     const keys = (await raw(['key', 'list', '--workspace', 'listed'])).stdout;
     expect(JSON.parse(keys).keys).toEqual([expect.objectContaining({ member: 'o@listed.test', role: 'owner', hint: `sk_live_…${created.secretKey.slice(-4)}`, revoked: false })]);
     expect(keys).not.toContain(created.secretKey);
-  }, 60_000);
+  }, 240_000);
 
   it('a stale .data/pg.url from an ended embedded run is removed and explained', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lifeline-stale-'));
@@ -189,7 +189,7 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     const answer = await raw(['workspace', 'list'], { DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/x` });
     expect(answer.code).toBe(1);
     expect(JSON.parse(answer.stdout)).toEqual({ ok: false, error: 'invalid_config', message: expect.stringMatching(/^PostgreSQL at 127\.0\.0\.1:\d+ cannot be reached \(nothing accepts connections there\): start PostgreSQL, or set DATABASE_URL/) });
-  }, 60_000);
+  }, 240_000);
 });
 
 describe('migrations under the advisory lock (issue 16)', () => {
