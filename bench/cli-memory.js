@@ -29,14 +29,12 @@ const rss = (pid) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/V
 
 async function main() {
   execFileSync(process.execPath, ['dist/apps/api/src/migrate.js'], { cwd: root, env });
-  const bare = timed(['-e', '0'], 5);
-  const compiled = timed(['dist/apps/api/src/cli.js', 'workspace', 'list'], 5);
-  const viaRun = timed(['scripts/run.js', 'apps/api/src/cli', 'workspace', 'list'], 5);
-  const old = timed(['-r', '@swc-node/register', 'apps/api/src/cli.ts', 'workspace', 'list'], 3);
-  console.log(`node -e 0:                      ${bare.wall} ms wall, ${bare.cpu} ms CPU`);
-  console.log(`CLI compiled (dist):            ${compiled.wall} ms wall, ${compiled.cpu} ms CPU`);
-  console.log(`CLI via npm run cli (run.js):   ${viaRun.wall} ms wall, ${viaRun.cpu} ms CPU`);
-  console.log(`CLI compiled at each call (old): ${old.wall} ms wall, ${old.cpu} ms CPU`);
+  const runs = Number(process.env.BENCH_RUNS || 5);
+  const line = (name, t) => console.log(`${name.padEnd(34)} ${t.wall} ms wall, ${t.cpu} ms CPU (median of ${runs})`);
+  line('node -e 0', timed(['-e', '0'], runs));
+  line('CLI compiled (dist)', timed(['dist/apps/api/src/cli.js', 'workspace', 'list'], runs));
+  line('CLI via npm run cli (run.js)', timed(['scripts/run.js', 'apps/api/src/cli', 'workspace', 'list'], runs));
+  line('CLI compiled at each call (old)', timed(['-r', '@swc-node/register', 'apps/api/src/cli.ts', 'workspace', 'list'], runs));
 
   const launcher = spawn(process.execPath, ['dist/libs/core/src/runtime/launcher.js'], { cwd: root, env: { ...env, PORT: '3995', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';

@@ -92,7 +92,7 @@ describe('configuration is validated at start', () => {
       child.kill('SIGKILL');
     }
     expect(stderr).toContain('outgoing posts may reach private addresses and plain http. For tests only.');
-  });
+  }, 120_000);
 });
 
 describe('operator CLI prints exactly one JSON line', () => {
