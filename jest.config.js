@@ -18,7 +18,11 @@ module.exports = {
   testRegex: '(\\.spec|\\.e2e-spec)\\.ts$',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc] },
-  moduleNameMapper: Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
+  moduleNameMapper: {
+    ...Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
+    // libs/sdk writes its relative imports with .js, as its ESM build needs; here they name the .ts files.
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+  },
   // Finds (or installs, as root) the browser of the website tag tests: `npm test` needs no manual step.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30000,

@@ -248,12 +248,13 @@ describe('workspaces are apart (decisions.md section 2)', () => {
     const ask = (key: string, query: string, variables: Record<string, unknown> = {}) => t.gql(query, variables, key);
     const seen = await ask(other.secretKey, 'query($id: String) { person(id: $id) { id } }', { id: a.body.id });
     expect(seen.data.person).toBeNull();
-    const mine = await ask(other.secretKey, '{ person(email: "both@example.com") { id stage timeline { type } } }');
-    expect(mine.data.person).toMatchObject({ id: b.body.id, stage: 'account', timeline: expect.not.arrayContaining([{ type: 'report_built' }]) });
+    const mine = await ask(other.secretKey, '{ person(email: "both@example.com") { id stage timeline { edges { node { type } } } } }');
+    expect(mine.data.person).toMatchObject({ id: b.body.id, stage: 'account' });
+    expect(mine.data.person.timeline.edges.map((e: { node: unknown }) => e.node)).not.toContainEqual({ type: 'report_built' });
     const names = await ask(other.secretKey, '{ eventNames { name builtIn } }');
     expect(names.data.eventNames.some((n: { name: string }) => n.name === 'report_built')).toBe(false);
-    const people = await ask(other.secretKey, '{ people { id } }');
-    expect(people.data.people).toEqual([{ id: b.body.id }]);
+    const people = await ask(other.secretKey, '{ people { edges { node { id } } } }');
+    expect(people.data.people.edges).toEqual([{ node: { id: b.body.id } }]);
   });
 });
 
@@ -266,10 +267,10 @@ describe('GraphQL reads (person, people)', () => {
     const [absorbed] = await t.db.query(`SELECT id, merged_into FROM people WHERE workspace_id = $1 AND merged_into IS NOT NULL`, [ws.workspace.id]);
     const byOldId = await t.gql('query($id: String) { person(id: $id) { id email stage } }', { id: absorbed.id }, ws.secretKey);
     expect(byOldId.data.person).toEqual({ id: absorbed.merged_into, email: 'reader@example.com', stage: 'account' });
-    const accounts = await t.gql('{ people(filter: {stage: "account"}) { email } }', {}, ws.secretKey);
-    expect(accounts.data.people).toEqual([{ email: 'reader@example.com' }]);
-    const engaged = await t.gql('{ people(filter: {engaged: false}) { email } }', {}, ws.secretKey);
-    expect(engaged.data.people).toEqual([{ email: 'lurker@example.com' }]);
+    const accounts = await t.gql('{ people(filter: {stage: "account"}) { edges { node { email } } } }', {}, ws.secretKey);
+    expect(accounts.data.people.edges).toEqual([{ node: { email: 'reader@example.com' } }]);
+    const engaged = await t.gql('{ people(filter: {engaged: false}) { edges { node { email } } } }', {}, ws.secretKey);
+    expect(engaged.data.people.edges).toEqual([{ node: { email: 'lurker@example.com' } }]);
   });
 });
 

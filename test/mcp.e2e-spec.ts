@@ -52,7 +52,7 @@ async function raw(body: unknown, headers: Record<string, string> = {}, key: str
   return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null };
 }
 
-const TOOLS = ['track_event', 'identify_person', 'get_person', 'list_lists', 'list_messages', 'send_email'];
+const TOOLS = ['track_event', 'identify_person', 'find_people', 'get_person', 'list_messages', 'send_email', 'chart_events', 'list_lists'];
 
 describe('the SDK client against /api/mcp', () => {
   it('initializes and lists every tool with a description and an input schema', async () => {
@@ -147,6 +147,34 @@ describe('the SDK client against /api/mcp', () => {
     const page = await call(client, 'list_messages', { person: 'friend@example.com', direction: 'out', limit: 10 });
     expect(page.structuredContent.messages.map((m: { id: string }) => m.id)).toEqual([sent.structuredContent.id]);
     expect(refusalOf(await call(client, 'list_messages', { limit: 500 })).error).toBe('invalid_field');
+    await client.close();
+  });
+
+  it('find_people filters by stage, list, anon_id and name, at most 50', async () => {
+    const client = await connect();
+    await call(client, 'identify_person', { email: 'finder@example.com', anon_id: 'anon-finder', name: 'Fiona Finder' });
+    await call(client, 'track_event', { type: 'purchase', email: 'finder@example.com', value: 5 });
+    const byStage = await call(client, 'find_people', { stage: 'purchaser' });
+    expect(byStage.structuredContent.people.map((p: { email: string }) => p.email)).toEqual(expect.arrayContaining(['finder@example.com', 'buyer@example.com']));
+    expect(byStage.structuredContent.people.every((p: { stage: string }) => p.stage === 'purchaser')).toBe(true);
+    const byAnon = await call(client, 'find_people', { anon_id: 'anon-finder' });
+    expect(byAnon.structuredContent.people).toEqual([expect.objectContaining({ email: 'finder@example.com', name: 'Fiona Finder' })]);
+    const byName = await call(client, 'find_people', { name: 'fiona' });
+    expect(byName.structuredContent.people.map((p: { email: string }) => p.email)).toEqual(['finder@example.com']);
+    const byList = await call(client, 'find_people', { list: 'news' });
+    expect(byList.structuredContent.people.map((p: { email: string }) => p.email)).toEqual(['gil@example.com']);
+    expect(refusalOf(await call(client, 'find_people', { limit: 51 })).error).toBe('invalid_field');
+    await client.close();
+  });
+
+  it('chart_events answers the charts service: sums by day, and a custom name only once seen', async () => {
+    const client = await connect();
+    const day = new Date().toISOString().slice(0, 10);
+    const chart = await call(client, 'chart_events', { event: 'purchase', measure: 'sum_value', interval: 'day', from: `${day}T00:00:00Z`, to: `${day}T23:59:59Z` });
+    expect(chart.isError).toBeFalsy();
+    expect(chart.structuredContent.series).toEqual([{ key: 'all', points: [{ at: `${day}T00:00:00.000Z`, value: 54 }] }]);
+    const unseen = refusalOf(await call(client, 'chart_events', { event: 'never_seen', measure: 'count', interval: 'day', from: `${day}T00:00:00Z`, to: `${day}T23:59:59Z` }));
+    expect(unseen.error).toBe('unknown_event');
     await client.close();
   });
 

@@ -14,14 +14,16 @@ beforeEach(async () => {
 });
 
 const post = (body: unknown) => t.request('POST', '/api/v1/events', { key: ws.secretKey, body });
-const person = async (email: string) =>
-  (await t.gql(
+const person = async (email: string) => {
+  const found = (await t.gql(
     `query($email: String) { person(email: $email) { id name email stage os engaged purchases fields firstTouch
        identities { kind value } subscriptions { list { address } consentText consent consentIp grantedAt sourceLabel }
-       timeline { type detail properties value } } }`,
+       timeline(first: 100) { edges { node { type detail properties value } } } } }`,
     { email },
     ws.secretKey,
   )).data.person;
+  return found && { ...found, timeline: found.timeline.edges.map((e: { node: unknown }) => e.node) };
+};
 const settings = (input: Record<string, unknown>) =>
   t.gql('mutation($input: UpdateWorkspaceSettingsInput!) { updateWorkspaceSettings(input: $input) { trialStage downloaderStage activationEvents } }', { input }, ws.secretKey);
 const outbox = async () =>

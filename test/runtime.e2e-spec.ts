@@ -129,6 +129,8 @@ describe('operator CLI prints exactly one JSON line', () => {
 
     const removed = await cli('member', 'remove', '--workspace', 'acme', '--member', 'dev@acme.test');
     expect(removed.member).toMatchObject({ email: 'dev@acme.test', removed: true });
+    const lastOwner = await cli('member', 'remove', '--workspace', 'acme', '--member', 'a@acme.test');
+    expect(lastOwner).toMatchObject({ ok: false, error: 'last_owner' });
 
     const again = await cli('workspace', 'create', '--slug', 'acme', '--owner', 'a@acme.test');
     expect(again).toMatchObject({ ok: false, error: 'conflict' });
@@ -167,7 +169,7 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     const list = JSON.parse((await raw(['workspace', 'list'], { BASE_URL: 'https://x.example' })).stdout);
     expect(list.workspaces).toEqual([expect.objectContaining({ slug: 'listed', publicKey: created.publicKey, publicBaseUrl: `https://x.example/api/in/${created.publicKey}` })]);
     const keys = (await raw(['key', 'list', '--workspace', 'listed'])).stdout;
-    expect(JSON.parse(keys).keys).toEqual([expect.objectContaining({ member: 'o@listed.test', role: 'owner', hint: `sk_live_…${created.secretKey.slice(-4)}`, revoked: false })]);
+    expect(JSON.parse(keys).keys).toEqual([expect.objectContaining({ member: 'o@listed.test', hint: `sk_live_…${created.secretKey.slice(-4)}`, revoked: false })]);
     expect(keys).not.toContain(created.secretKey);
   }, 240_000);
 

@@ -77,9 +77,10 @@ it('a visitor is tracked from first pageview to subscription, with consent kept 
 
   const query = `query($email: String) { person(email: $email) { id stage engaged fields firstTouch identities { kind value }
     subscriptions { list { address } consentText }
-    timeline(first: 50) { type properties source } } }`;
+    timeline(first: 50) { edges { node { type properties source } } } } }`;
   const person = await eventually(async () => {
-    const p = (await t.gql(query, { email: 'ada@shop.test' }, ws.secretKey)).data.person;
+    const found = (await t.gql(query, { email: 'ada@shop.test' }, ws.secretKey)).data.person;
+    const p = found && { ...found, timeline: found.timeline.edges.map((e: { node: unknown }) => e.node) };
     return p && p.timeline.filter((e: { type: string }) => e.type === 'pageview').length >= 3 && p.timeline.some((e: { properties: any }) => e.properties?.href) ? p : null;
   });
   expect(person.identities).toEqual(expect.arrayContaining([{ kind: 'anon_id', value: anonId }, { kind: 'email', value: 'ada@shop.test' }]));

@@ -3,7 +3,6 @@
 // decisions.md sections 6 and 9). RETRY_UNIT_MS=5 runs the 1, 5, 30, 120, 720-minute schedule in ms.
 import { spawn } from 'node:child_process';
 import { createHmac } from 'node:crypto';
-import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createServer as createTcpServer, connect, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -13,42 +12,7 @@ import { LOST_ATTEMPT } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { Factories } from './factories';
 import { eventually, startApp, TestApp } from './harness';
-
-interface Received {
-  path: string;
-  headers: IncomingMessage['headers'];
-  raw: string;
-  body: any;
-  answered: number | null;
-}
-
-/** A receiver on 127.0.0.1 that answers each post with what `answer` says (or never, for null). */
-async function receiver(answer: (n: number, req: IncomingMessage, res: ServerResponse) => number | null | void = () => 200) {
-  const received: Received[] = [];
-  const server: Server = createServer((req, res) => {
-    let raw = '';
-    req.on('data', (chunk) => (raw += chunk));
-    req.on('end', () => {
-      const entry: Received = { path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw || 'null'), answered: null };
-      received.push(entry);
-      const status = answer(received.length, req, res);
-      if (typeof status === 'number') {
-        entry.answered = status;
-        res.writeHead(status, { 'content-type': 'text/plain' }).end(`answer ${received.length}`);
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
-    url,
-    received,
-    close: () => {
-      server.closeAllConnections();
-      return new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
-}
+import { receiver } from './support/receiver';
 
 const sign = (secret: string, raw: string) => 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

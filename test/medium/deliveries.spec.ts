@@ -31,7 +31,19 @@ describe('claims', () => {
     const { id } = await t.make.delivery(ws, endpoint, { body: '{"n":1}' });
     const claims = await Promise.all(Array.from({ length: 5 }, () => deliveries.claim(ws, id)));
     const won = claims.filter((c) => c !== null);
-    expect(won).toEqual([{ number: 1, type: 'event', body: '{"n":1}', url: 'https://receiver.example.com/hook', secretSealed: 'sealed', tookOver: false }]);
+    expect(won).toEqual([
+      {
+        number: 1,
+        type: 'event',
+        body: '{"n":1}',
+        endpointId: endpoint,
+        url: 'https://receiver.example.com/hook',
+        secretSealed: 'sealed',
+        previousSecretSealed: null,
+        rateLimitPerSecond: null,
+        tookOver: false,
+      },
+    ]);
     expect(await row(id)).toEqual({ state: 'pending', attempts: 1, claimed: true });
   });
 

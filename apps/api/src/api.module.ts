@@ -2,7 +2,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
-import { AppConfig, CoreModule, loggerModule, ObservabilityModule, WorkspaceResolver } from '@app/core';
+import { AppConfig, CoreModule, formatGraphqlError, loggerModule, MembersResolver, ObservabilityModule, WorkspaceResolver } from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
@@ -28,11 +28,7 @@ export class ApiModule {
           // The explorer is served by the api itself (offline); production shows none (no CDN page either).
           plugins: [development ? explorerLandingPage('/graphql') : ApolloServerPluginLandingPageDisabled()],
           context: ({ req }: { req: unknown }) => ({ req }),
-          formatError: (formatted) => ({
-            message: formatted.message,
-            path: formatted.path,
-            extensions: { code: formatted.extensions?.code ?? 'server_error', status: formatted.extensions?.status },
-          }),
+          formatError: formatGraphqlError,
         }),
         ObservabilityModule,
         EventsApiModule,
@@ -41,7 +37,7 @@ export class ApiModule {
         McpApiModule,
       ],
       controllers: development ? [ExplorerAssetsController] : [],
-      providers: [WorkspaceResolver],
+      providers: [WorkspaceResolver, MembersResolver],
     };
   }
 }

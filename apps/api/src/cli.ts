@@ -15,11 +15,13 @@ import {
   loadConfig,
   loadDotEnv,
   MemberEntity,
+  MembersService,
   migrate,
   Refusal,
   WorkspaceEntity,
   WorkspacesRepository,
   WorkspacesService,
+  SHELL_ACTOR,
 } from '@app/core';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -30,7 +32,7 @@ interface Command {
   about: string;
   options: Options;
   required: string[];
-  run(service: WorkspacesService, values: Values): Promise<unknown>;
+  run(services: { workspaces: WorkspacesService; members: MembersService }, values: Values): Promise<unknown>;
 }
 
 const text = (v: Values, name: string) => v[name] as string;
@@ -41,22 +43,22 @@ export const COMMANDS: Record<string, Command> = {
     about: 'Creates a workspace with its owner; prints its public key, the owner\'s secret key (shown once) and its public address. --web makes a web-app workspace (no Downloader stage).',
     options: { slug: { type: 'string' }, owner: { type: 'string' }, origin: { type: 'string', multiple: true }, web: { type: 'boolean' } },
     required: ['slug', 'owner'],
-    run: (s, v) => s.create({ slug: text(v, 'slug'), owner: text(v, 'owner'), origins: (v.origin as string[]) ?? [], web: v.web === true }),
+    run: ({ workspaces: s }, v) => s.create({ slug: text(v, 'slug'), owner: text(v, 'owner'), origins: (v.origin as string[]) ?? [], web: v.web === true }),
   },
   'workspace list': {
     usage: 'workspace list',
     about: 'Lists every workspace with its public key and public address.',
     options: {},
     required: [],
-    run: async (s) => ({ workspaces: await s.list() }),
+    run: async ({ workspaces: s }) => ({ workspaces: await s.list() }),
   },
   'key create': {
     usage: 'key create --workspace SLUG --member EMAIL',
     about: 'Creates a secret key acting as the member (added as a member when new); the key is shown once.',
     options: { workspace: { type: 'string' }, member: { type: 'string' } },
     required: ['workspace', 'member'],
-    run: async (s, v) => {
-      const created = await s.createKey(text(v, 'workspace'), text(v, 'member'));
+    run: async ({ members }, v) => {
+      const created = await members.createKey(text(v, 'workspace'), text(v, 'member'));
       return { workspace: created.workspace, member: created.member, keyId: created.keyId, secretKey: created.secretKey };
     },
   },
@@ -65,14 +67,14 @@ export const COMMANDS: Record<string, Command> = {
     about: 'Lists a workspace\'s keys by id, member and hint (the last four characters); never a secret.',
     options: { workspace: { type: 'string' } },
     required: ['workspace'],
-    run: async (s, v) => ({ keys: await s.listKeys(text(v, 'workspace')) }),
+    run: async ({ workspaces: s }, v) => ({ keys: await s.listKeys(text(v, 'workspace')) }),
   },
   'member remove': {
     usage: 'member remove --workspace SLUG --member EMAIL',
     about: 'Removes a member; their keys are refused from then on.',
     options: { workspace: { type: 'string' }, member: { type: 'string' } },
     required: ['workspace', 'member'],
-    run: (s, v) => s.removeMember(text(v, 'workspace'), text(v, 'member')),
+    run: ({ members }, v) => members.remove(SHELL_ACTOR, text(v, 'workspace'), text(v, 'member')),
   },
 };
 
@@ -144,7 +146,8 @@ async function main(): Promise<number> {
     const dataSource = new DataSource({ ...dataSourceOptions(config), entities: [WorkspaceEntity, MemberEntity, ApiKeyEntity], extra: { max: 1 } });
     await dataSource.initialize();
     try {
-      print(await parsed.command.run(new WorkspacesService(new WorkspacesRepository(dataSource), config), parsed.values));
+      const repository = new WorkspacesRepository(dataSource);
+      print(await parsed.command.run({ workspaces: new WorkspacesService(repository, config), members: new MembersService(repository) }, parsed.values));
       return 0;
     } finally {
       await dataSource.destroy();

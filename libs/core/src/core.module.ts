@@ -14,6 +14,7 @@ import { SweepRegistry } from './sweeps/sweeps';
 import { ApiKeyEntity, MemberEntity, WorkspaceEntity } from './workspaces/workspace.entity';
 import { WorkspacesRepository } from './workspaces/workspaces.repository';
 import { WorkspacesService } from './workspaces/workspaces.service';
+import { MembersService } from './workspaces/members.service';
 import { SecretKeyGuard } from './auth/secret-key.guard';
 import { GraphqlAuthGuard } from './auth/graphql-auth.guard';
 import { RateLimits } from './rate-limits/rate-limits';
@@ -39,6 +40,7 @@ export class CoreModule {
         },
         WorkspacesRepository,
         WorkspacesService,
+        MembersService,
         SecretKeyGuard,
         GraphqlAuthGuard,
         OutboxWriter,
@@ -47,7 +49,7 @@ export class CoreModule {
         RateLimits,
         { provide: APP_INTERCEPTOR, useClass: DoorInterceptor },
       ],
-      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits],
+      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, MembersService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits],
     };
   }
 }

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { EventsModule } from './events.module';
-import { PeopleResolver } from './graphql/people.resolver';
+import { PeopleResolver, PersonConnectionResolver } from './graphql/people.resolver';
+import { ListsResolver } from './graphql/lists.resolver';
+import { ActivityResolver } from './graphql/activity.resolver';
+import { ChartResolver } from './graphql/chart.resolver';
 import { EventsController } from './http/events.controller';
 import { PublicDoorGuard } from './http/public-door.guard';
 import { PublicDoorsController } from './http/public-doors.controller';
@@ -10,6 +13,6 @@ import { TrackScript } from './tag/track-script.service';
 @Module({
   imports: [EventsModule],
   controllers: [EventsController, PublicDoorsController],
-  providers: [PeopleResolver, TrackScript, PublicDoorGuard],
+  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, TrackScript, PublicDoorGuard],
 })
 export class EventsApiModule {}

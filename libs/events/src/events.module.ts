@@ -5,12 +5,26 @@ import { HeartbeatService } from './heartbeat.service';
 import { IngestService } from './ingest/ingest.service';
 import { IngestRepository } from './ingest/ingest.repository';
 import { TimelineRepository } from './timeline.repository';
+import { TimelineReadRepository } from './timeline-read.repository';
+import { TimelineService } from './timeline.service';
+import { ChartsRepository } from './charts/charts.repository';
+import { ChartsService } from './charts/charts.service';
 
 /** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (decisions.md section 5). */
 @Module({
   imports: [PeopleModule],
-  providers: [TimelineRepository, IngestRepository, IngestService, HeartbeatService, { provide: HEARTBEAT_COUNTER, useExisting: HeartbeatService }],
-  exports: [PeopleModule, TimelineRepository, IngestService, HeartbeatService, HEARTBEAT_COUNTER],
+  providers: [
+    TimelineRepository,
+    TimelineReadRepository,
+    TimelineService,
+    ChartsRepository,
+    ChartsService,
+    IngestRepository,
+    IngestService,
+    HeartbeatService,
+    { provide: HEARTBEAT_COUNTER, useExisting: HeartbeatService },
+  ],
+  exports: [PeopleModule, TimelineRepository, TimelineService, ChartsService, IngestService, HeartbeatService, HEARTBEAT_COUNTER],
 })
 export class EventsModule implements OnModuleInit {
   constructor(

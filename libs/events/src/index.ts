@@ -1,8 +1,12 @@
 export * from './domain';
 export * from './timeline.repository';
+export * from './timeline-read.repository';
+export * from './timeline.service';
+export * from './charts';
 export * from './heartbeat.service';
 export * from './ingest/ingest.service';
 export * from './ingest/ingest-unit';
 export * from './events.module';
 export * from './events-api.module';
-export { personView } from './graphql/people.resolver';
+export { personView, timelineEntryView } from './graphql/people.resolver';
+export { PersonType, TimelineEntryType, ListType } from './graphql/people.types';

@@ -2,6 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ActionStatus } from '@app/core';
 import type { MergeParticipant, PersonMerge } from '@app/people';
 
 export interface TimelineRow {
@@ -25,7 +26,7 @@ export const TIMELINE_RECORD = `workspace_id text, id text, occurred_at timestam
 
 export interface StoredAnswer {
   key: string;
-  status: string;
+  status: ActionStatus;
   record_id: string | null;
 }
 
@@ -129,5 +130,15 @@ export class TimelineRepository implements MergeParticipant {
 
   seenNames(workspaceId: string): Promise<Array<{ name: string; first_seen_at: Date }>> {
     return this.dataSource.query(`SELECT name, first_seen_at FROM event_names WHERE workspace_id = $1 ORDER BY name`, [workspaceId]);
+  }
+
+  /** A note an owner or admin wrote on a person's timeline (issue 11): a row of kind note and nothing else. */
+  async insertNote(row: { workspaceId: string; id: string; personId: string; text: string; author: string }): Promise<TimelineRow> {
+    const [inserted] = await this.dataSource.query(
+      `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, detail, properties)
+       VALUES ($1, $2, now(), $3, 'note', $4, $5) RETURNING workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at`,
+      [row.workspaceId, row.id, row.personId, row.text, { author: row.author }],
+    );
+    return inserted;
   }
 }

@@ -1,7 +1,9 @@
-// interface.md "Authentication", tool door row: who a tool call acts as. One function, so a connector's
-// OAuth access token (answered invalid_token when stale) can join the pasted secret key here later.
-import { AuthContext, Refusal, WorkspacesService } from '@app/core';
-import { protectedResourceAddress } from './domain/protocol';
+// interface.md "Authentication", tool door row, and decisions.md section 10: who may call the tool
+// door. The bearer check is one function, so a connector's OAuth access token (answered
+// invalid_token when stale) can join the pasted secret key here later.
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { AppConfig, AuthContext, AuthedRequest, CONFIG, Refusal, WorkspacesService } from '@app/core';
+import { protectedResourceAddress, protocolVersionOf } from './domain/protocol';
 
 export async function authenticateToolCaller(workspaces: WorkspacesService, authorization: string | undefined, baseUrl: string): Promise<AuthContext> {
   try {
@@ -14,5 +16,28 @@ export async function authenticateToolCaller(workspaces: WorkspacesService, auth
       });
     }
     throw error;
+  }
+}
+
+/** Not from a browser, a known bearer, a protocol version we speak: in that order. */
+@Injectable()
+export class ToolDoorGuard implements CanActivate {
+  constructor(
+    private readonly workspaces: WorkspacesService,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const req = context.switchToHttp().getRequest<AuthedRequest>();
+    if (req.headers.origin !== undefined) {
+      throw new Refusal(
+        'use_the_public_key_from_browsers',
+        'Browsers may not call the tool door: from a web page, post to your public address with the public key (wk_…); call /api/mcp from a server or an MCP client.',
+      );
+    }
+    req.auth = await authenticateToolCaller(this.workspaces, req.headers.authorization, this.config.baseUrl);
+    const version = protocolVersionOf(req.headers['mcp-protocol-version']);
+    if (version instanceof Refusal) throw version;
+    return true;
   }
 }

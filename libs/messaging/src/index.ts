@@ -5,4 +5,5 @@ export * from './templates.repository';
 export * from './messaging.module';
 export * from './messaging-api.module';
 export * from './messaging-worker.module';
+export * from './templates.service';
 export * from './messages.service';

@@ -3,10 +3,10 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { MessageStatus } from '@app/core';
 import { TimelineRepository } from '@app/events';
 import { MergeParticipant, PeopleRepository, PersonMerge, PersonRow } from '@app/people';
 import type { MessageCursor } from './domain/message-query';
-import type { MessageStatus } from './domain';
 
 export type SendState = 'stored' | 'queued' | 'sending' | 'sent' | 'failed' | 'received';
 

@@ -1,24 +1,13 @@
 // interface.md "Messages endpoints": send (the engaged rule, templates, the timeline row), page and thread.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, AuthContext, CONFIG, happening, newId, OutboxWriter, Refusal } from '@app/core';
+import { AppConfig, AuthContext, CONFIG, happening, Message, MessagePage, MessageThread, newId, OutboxWriter, Refusal, SendSuccess } from '@app/core';
 import { PeopleReadRepository, PersonRow } from '@app/people';
 import { encodeCursor, parseBody, parseMessageQuery, parseSendMessage, parseSubject, renderMessage, validateTemplate } from './domain';
 import { EmailQueue } from './email-queue';
 import { MessageRead, MessagesRepository } from './messages.repository';
 import { TemplatesRepository } from './templates.repository';
 
-export interface MessageView {
-  id: string;
-  direction: 'in' | 'out';
-  at: string;
-  person: { id: string; name: string; email: string };
-  subject: string;
-  text: string;
-  providerId?: string;
-  status?: string;
-}
-
-export function messageView(row: MessageRead): MessageView {
+export function messageView(row: MessageRead): Message {
   return {
     id: row.id,
     direction: row.direction,
@@ -46,7 +35,7 @@ export class MessagesService {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async send(auth: AuthContext, raw: unknown): Promise<{ ok: true; id: string; providerId?: string }> {
+  async send(auth: AuthContext, raw: unknown): Promise<SendSuccess> {
     const input = parseSendMessage(raw);
     if (input instanceof Refusal) throw input;
     let source: { subject: string; body: string; templateId: string | null };
@@ -108,7 +97,7 @@ export class MessagesService {
     return person;
   }
 
-  async page(auth: AuthContext, query: Record<string, unknown>) {
+  async page(auth: AuthContext, query: Record<string, unknown>): Promise<MessagePage> {
     const parsed = parseMessageQuery(query);
     if (parsed instanceof Refusal) throw parsed;
     let personId: string | undefined;
@@ -135,7 +124,7 @@ export class MessagesService {
     };
   }
 
-  async thread(auth: AuthContext, who: string) {
+  async thread(auth: AuthContext, who: string): Promise<MessageThread> {
     // The router has already decoded the path part; decoding again would misread a literal %.
     const person = who.includes('@') ? await this.people.byEmail(auth.workspaceId, who) : await this.people.byId(auth.workspaceId, who);
     if (!person) throw new Refusal('no_such_person', 'No record has that address or id: check it.');

@@ -1,6 +1,8 @@
 import { Module } from '@nestjs/common';
 import { EmailDoorService } from './email-door.service';
-import { MessagingResolver } from './graphql/messaging.resolver';
+import { MessagingResolver, PersonMessagesResolver } from './graphql/messaging.resolver';
+import { PersonMessagesRepository } from './person-messages.repository';
+import { TemplatesService } from './templates.service';
 import { EmailDoorController } from './http/email-door.controller';
 import { MessagesController } from './http/messages.controller';
 import { MessagesService } from './messages.service';
@@ -10,7 +12,7 @@ import { MessagingModule } from './messaging.module';
 @Module({
   imports: [MessagingModule],
   controllers: [MessagesController, EmailDoorController],
-  providers: [MessagesService, EmailDoorService, MessagingResolver],
-  exports: [MessagesService],
+  providers: [MessagesService, EmailDoorService, TemplatesService, PersonMessagesRepository, MessagingResolver, PersonMessagesResolver],
+  exports: [MessagesService, TemplatesService],
 })
 export class MessagingApiModule {}

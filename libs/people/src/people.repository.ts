@@ -203,4 +203,13 @@ export class PeopleRepository {
     );
     return rows[0] ?? null;
   }
+
+  /** A list's shown name; its address (what forms post) never changes. */
+  async renameList(workspaceId: string, listId: string, name: string): Promise<ListRow | null> {
+    const [rows]: [ListRow[], number] = await this.dataSource.query(
+      `UPDATE lists SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING id, address, name`,
+      [workspaceId, listId, name],
+    );
+    return rows[0] ?? null;
+  }
 }

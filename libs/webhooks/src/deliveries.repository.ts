@@ -15,6 +15,10 @@ export interface NewDelivery {
   outboxId: string | null;
   type: string;
   body: string;
+  /** failed: made for a disabled address, kept so it can be recovered; pending (the default) otherwise. */
+  state?: 'pending' | 'failed';
+  /** When it is due, from now (replays are paced); now by default. */
+  dueInMs?: number;
 }
 
 export interface ClaimedAttempt {
@@ -22,8 +26,12 @@ export interface ClaimedAttempt {
   number: number;
   type: string;
   body: string;
+  endpointId: string;
   url: string;
   secretSealed: string;
+  /** The secret a rotation replaced, while it still signs. */
+  previousSecretSealed: string | null;
+  rateLimitPerSecond: number | null;
   /** The previous attempt was claimed and never finished: its worker stopped mid-attempt. */
   tookOver: boolean;
 }
@@ -81,14 +89,24 @@ export class DeliveriesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Stores new deliveries due now; a delivery already made for the same outbox row and endpoint is kept. */
-  async insert(manager: EntityManager, rows: NewDelivery[]): Promise<Array<{ workspace_id: string; id: string }>> {
+  async insert(manager: EntityManager, rows: NewDelivery[]): Promise<Array<{ workspace_id: string; id: string; state: string }>> {
     if (rows.length === 0) return [];
     return manager.query(
-      `INSERT INTO deliveries (workspace_id, id, endpoint_id, outbox_id, type, body, next_attempt_at)
-       SELECT w, i, e, o, t, b, now() FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[]) AS u(w, i, e, o, t, b)
+      `INSERT INTO deliveries (workspace_id, id, endpoint_id, outbox_id, type, body, state, next_attempt_at)
+       SELECT w, i, e, o, t, b, coalesce(s, 'pending'), CASE WHEN s = 'failed' THEN NULL ELSE now() + coalesce(ms, 0) * interval '1 millisecond' END
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::bigint[], $5::text[], $6::text[], $7::text[], $8::int[]) AS u(w, i, e, o, t, b, s, ms)
        ON CONFLICT (workspace_id, outbox_id, endpoint_id) DO NOTHING
-       RETURNING workspace_id, id`,
-      [rows.map((r) => r.workspaceId), rows.map((r) => r.id), rows.map((r) => r.endpointId), rows.map((r) => r.outboxId), rows.map((r) => r.type), rows.map((r) => r.body)],
+       RETURNING workspace_id, id, state`,
+      [
+        rows.map((r) => r.workspaceId),
+        rows.map((r) => r.id),
+        rows.map((r) => r.endpointId),
+        rows.map((r) => r.outboxId),
+        rows.map((r) => r.type),
+        rows.map((r) => r.body),
+        rows.map((r) => r.state ?? null),
+        rows.map((r) => (r.dueInMs === undefined ? null : Math.round(r.dueInMs))),
+      ],
     );
   }
 
@@ -99,7 +117,8 @@ export class DeliveriesRepository {
 
   /**
    * Claims the next attempt: only a pending delivery that is due and not claimed (or whose claim
-   * expired) is taken, and taking it counts the attempt. Two claimers of one row: the second skips the
+   * expired) is taken, and taking it counts the attempt. A due delivery of a disabled address is not
+   * sent: it becomes failed (to be recovered once the address is enabled). Two claimers of one row: the second skips the
    * first's row lock, or sees its live claim, and gets nothing; an id asked twice in one batch is
    * claimed once.
    */
@@ -128,7 +147,15 @@ export class DeliveriesRepository {
          UPDATE deliveries d SET claimed_until = now() + interval '${CLAIM_SECONDS} seconds', attempts = d.attempts + 1
            FROM due, webhook_endpoints e
           WHERE d.workspace_id = due.workspace_id AND d.id = due.id AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id
-         RETURNING d.workspace_id, d.id, d.attempts, d.type, d.body, e.url, e.secret_sealed, due.previous_claim IS NOT NULL AS took_over),
+            AND e.disabled_at IS NULL
+         RETURNING d.workspace_id, d.id, d.endpoint_id, d.attempts, d.type, d.body, e.url, e.secret_sealed,
+           CASE WHEN e.previous_secret_until > now() THEN e.previous_secret_sealed END AS previous_secret_sealed,
+           e.rate_limit_per_second, due.previous_claim IS NOT NULL AS took_over),
+       held AS (
+         UPDATE deliveries d SET state = 'failed', next_attempt_at = NULL, claimed_until = NULL
+           FROM due, webhook_endpoints e
+          WHERE d.workspace_id = due.workspace_id AND d.id = due.id AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id
+            AND e.disabled_at IS NOT NULL),
        lost AS (
          INSERT INTO delivery_attempts (workspace_id, delivery_id, number, error)
          SELECT workspace_id, id, attempts - 1, $3 FROM claimed WHERE took_over
@@ -146,8 +173,11 @@ export class DeliveriesRepository {
         number: row.attempts as number,
         type: row.type as string,
         body: row.body as string,
+        endpointId: row.endpoint_id as string,
         url: row.url as string,
         secretSealed: row.secret_sealed as string,
+        previousSecretSealed: (row.previous_secret_sealed as string | null) ?? null,
+        rateLimitPerSecond: (row.rate_limit_per_second as number | null) ?? null,
         tookOver: row.took_over as boolean,
       };
     });
@@ -209,6 +239,36 @@ export class DeliveriesRepository {
     );
     const row = rows?.[0];
     return row ? { attempts: row.attempts, inFlight: row.in_flight } : null;
+  }
+
+  /**
+   * Gives a claimed attempt back unsent (the address's rate limit has no room until later): the
+   * attempt is not counted and the delivery is due again after `dueInMs`.
+   */
+  async release(workspaceId: string, deliveryId: string, number: number, dueInMs: number): Promise<boolean> {
+    const [, count] = await this.dataSource.query(
+      `UPDATE deliveries SET claimed_until = NULL, attempts = attempts - 1, next_attempt_at = now() + $4::int * interval '1 millisecond'
+        WHERE workspace_id = $1 AND id = $2 AND attempts = $3 AND state = 'pending' AND claimed_until IS NOT NULL`,
+      [workspaceId, deliveryId, number, Math.round(dueInMs)],
+    );
+    return count > 0;
+  }
+
+  /**
+   * Recover: every failed delivery of the address created since `since` becomes pending again, due one
+   * after another `everyMs` apart in the order they were made. A delivery two recoveries both pick
+   * is taken by one (the state is checked again under the row lock).
+   */
+  async makeFailedDue(workspaceId: string, endpointId: string, since: Date, everyMs: number): Promise<Array<{ id: string; attempts: number; due_in_ms: number }>> {
+    const [rows] = await this.dataSource.query(
+      `UPDATE deliveries d SET state = 'pending', next_attempt_at = now() + p.n * $4::float8 * interval '1 millisecond'
+         FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) - 1 AS n FROM deliveries
+                WHERE workspace_id = $1 AND endpoint_id = $2 AND state = 'failed' AND created_at >= $3) p
+        WHERE d.workspace_id = $1 AND d.id = p.id AND d.state = 'failed'
+       RETURNING d.id, d.attempts, (p.n * $4::float8)::int AS due_in_ms`,
+      [workspaceId, endpointId, since, everyMs],
+    );
+    return (rows as Array<{ id: string; attempts: number; due_in_ms: number }>).sort((a, b) => a.due_in_ms - b.due_in_ms);
   }
 
   /** Pending deliveries due for at least `graceMs` and not claimed: their job was lost or never queued. */

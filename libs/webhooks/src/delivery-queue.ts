@@ -17,9 +17,9 @@ export class DeliveryQueue {
   /** True when every job reached Redis; false leaves them to the poll. Never throws. */
   async enqueue(requests: DeliveryJobRequest[]): Promise<boolean> {
     if (requests.length === 0) return true;
-    const jobs = requests.map(({ jobId, delayMs, workspaceId, deliveryId }) => ({
+    const jobs = requests.map(({ jobId, delayMs, workspaceId, deliveryId, slotAt }) => ({
       name: DELIVER_JOB,
-      data: { workspaceId, deliveryId },
+      data: slotAt === undefined ? { workspaceId, deliveryId } : { workspaceId, deliveryId, slotAt },
       opts: deliveryJobOptions(jobId, delayMs),
     }));
     try {

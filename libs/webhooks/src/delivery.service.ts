@@ -1,17 +1,25 @@
 // interface.md "Delivery rules": claim, send the stored bytes signed, record the answer, schedule the
-// next attempt (1, 5, 30, 120, 720 minutes) or mark the delivery failed after the sixth.
+// next attempt (1, 5, 30, 120, 720 minutes) or mark the delivery failed after the sixth. Beyond the
+// spec (issue 19): the address's rate limit, its health, and 410 Gone disabling it.
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, CONFIG } from '@app/core';
-import { DeliveriesRepository, DeliveryKey } from './deliveries.repository';
+import { ClaimedAttempt, DeliveriesRepository, DeliveryKey } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
-import { nextAttemptDelayMs, openSecret, signBody } from './domain';
+import { nextAttemptDelayMs, openSecret } from './domain';
+import { EndpointHealthService } from './endpoint-health.service';
+import { EndpointRateLimit, RATE_WINDOW_MS, Slot } from './endpoint-rate-limit';
 import { DeliveryJobRequest, attemptJobId } from './jobs/delivery.job';
-import { safePost } from './sending';
+import { postSigned } from './sending';
 
 /** One attempt gets ten seconds (interface.md "Limits": Attempt time for an outgoing webhook). */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 
-export type AttemptOutcome = 'not-claimed' | 'succeeded' | 'failed' | 'scheduled' | 'claim-lost';
+export type AttemptOutcome = 'not-claimed' | 'succeeded' | 'failed' | 'scheduled' | 'deferred' | 'claim-lost';
+
+/** A rate-limit slot this near is waited for with the claim held; a later one gives the claim back. */
+export const SLOT_HOLD_MS = 2_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** First attempts the relay sends itself at once; past this many in flight they wait in the queue. */
 export const DIRECT_IN_FLIGHT = 1_000;
@@ -27,6 +35,8 @@ export class DeliveryService implements BeforeApplicationShutdown {
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly queue: DeliveryQueue,
+    private readonly health: EndpointHealthService,
+    private readonly rateLimit: EndpointRateLimit,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -51,8 +61,8 @@ export class DeliveryService implements BeforeApplicationShutdown {
   }
 
   /** One attempt; a retry it schedules goes on the queue. Used by the queue's processor too. */
-  async attemptAndQueueNext(workspaceId: string, deliveryId: string): Promise<AttemptOutcome> {
-    const { outcome, next } = await this.attempt(workspaceId, deliveryId);
+  async attemptAndQueueNext(workspaceId: string, deliveryId: string, slotAt?: number): Promise<AttemptOutcome> {
+    const { outcome, next } = await this.attempt(workspaceId, deliveryId, slotAt);
     if (next) await this.queue.enqueue([next]);
     return outcome;
   }
@@ -63,23 +73,28 @@ export class DeliveryService implements BeforeApplicationShutdown {
     await Promise.allSettled([...this.inFlight]);
   }
 
-  /** Makes one attempt when the delivery is claimable; returns what happened and the job for the next attempt. */
-  async attempt(workspaceId: string, deliveryId: string): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {
+  /**
+   * Makes one attempt when the delivery is claimable; returns what happened and the job for the next
+   * attempt. `slotAt` is a rate-limit slot reserved for this delivery earlier (see waitForSlot).
+   */
+  async attempt(workspaceId: string, deliveryId: string, slotAt?: number): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {
     const claimed = await this.deliveries.claim(workspaceId, deliveryId);
     if (!claimed) return { outcome: 'not-claimed' };
     if (claimed.tookOver) this.logger.warn(`delivery ${deliveryId}: attempt ${claimed.number - 1} was interrupted; sending attempt ${claimed.number}`);
 
+    if (claimed.rateLimitPerSecond) {
+      const deferred = await this.waitForSlot(workspaceId, deliveryId, claimed, slotAt);
+      if (deferred) return deferred;
+    }
     const startedAt = new Date();
-    const answer = await safePost(
-      claimed.url,
-      claimed.body,
-      {
-        'X-Service-Delivery': deliveryId,
-        'X-Service-Event': claimed.type,
-        'X-Service-Signature': signBody(this.secretOf(claimed.secretSealed), claimed.body),
-      },
-      { timeoutMs: ATTEMPT_TIMEOUT_MS, allowPrivate: this.config.allowPrivateTargets },
-    );
+    const secrets = { secret: this.secretOf(claimed.secretSealed), previous: claimed.previousSecretSealed ? this.secretOf(claimed.previousSecretSealed) : null };
+    const answer = await postSigned(claimed.url, { id: deliveryId, type: claimed.type, body: claimed.body }, secrets, {
+      timeoutMs: ATTEMPT_TIMEOUT_MS,
+      allowPrivate: this.config.allowPrivateTargets,
+    });
+    const gone = answer.status === 410;
+    if (gone) await this.health.gone(workspaceId, claimed.endpointId);
+    this.health.record(workspaceId, claimed.endpointId, answer.ok);
     const settled = await this.deliveries.settle(workspaceId, deliveryId, {
       number: claimed.number,
       startedAt,
@@ -88,11 +103,51 @@ export class DeliveryService implements BeforeApplicationShutdown {
       status: answer.status,
       bodyExcerpt: answer.bodyExcerpt,
       error: answer.error ?? (answer.ok ? undefined : describeStatus(answer.status)),
-      nextDelayMs: answer.ok ? null : nextAttemptDelayMs(claimed.number, this.config.retryUnitMs),
+      // 410 Gone: the address is disabled, so no retry is scheduled; the delivery is failed, to be recovered.
+      nextDelayMs: answer.ok || gone ? null : nextAttemptDelayMs(claimed.number, this.config.retryUnitMs),
     });
     if (!settled) return { outcome: 'claim-lost' };
     if (settled.state !== 'pending') return { outcome: settled.state as 'succeeded' | 'failed' };
     return { outcome: 'scheduled', next: { workspaceId, deliveryId, jobId: attemptJobId(deliveryId, claimed.number), delayMs: settled.dueInMs } };
+  }
+
+  /**
+   * The address's rate limit: waits for a slot that is near, or gives the claim back and queues the
+   * attempt for its slot (the attempt is not counted, nothing is lost). A slot reserved earlier is used
+   * unless it has long passed (the job ran late): then a fresh one is reserved.
+   */
+  private async waitForSlot(workspaceId: string, deliveryId: string, claimed: ClaimedAttempt, slotAt?: number): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest } | null> {
+    let slot: Slot;
+    if (slotAt !== undefined && slotAt > Date.now() - RATE_WINDOW_MS) {
+      slot = { at: slotAt, waitMs: Math.max(0, slotAt - Date.now()) };
+    } else {
+      try {
+        slot = await this.rateLimit.reserve(workspaceId, claimed.endpointId, claimed.rateLimitPerSecond!);
+      } catch (error) {
+        this.logger.warn(`delivery ${deliveryId}: rate limit unknown (${(error as Error).message}); tried again in a second`);
+        slot = { at: Date.now() + RATE_WINDOW_MS, waitMs: RATE_WINDOW_MS + SLOT_HOLD_MS };
+      }
+    }
+    if (slot.waitMs <= SLOT_HOLD_MS) {
+      if (slot.waitMs > 0) await sleep(slot.waitMs);
+      await this.admitted(workspaceId, claimed);
+      return null;
+    }
+    if (!(await this.deliveries.release(workspaceId, deliveryId, claimed.number, slot.waitMs))) return { outcome: 'claim-lost' };
+    return {
+      outcome: 'deferred',
+      next: { workspaceId, deliveryId, slotAt: slot.at, jobId: `${attemptJobId(deliveryId, claimed.number - 1)}-at-${slot.at}`, delayMs: slot.waitMs },
+    };
+  }
+
+  /** Waits until a post may start without any second holding more than the limit (timers fire late). */
+  private async admitted(workspaceId: string, claimed: ClaimedAttempt): Promise<void> {
+    // Reserved slots are already spaced: a wait here is a late timer's few ms, so a few tries keep well within the claim.
+    for (let tries = 0; tries < 5; tries++) {
+      const waitMs = await this.rateLimit.admit(workspaceId, claimed.endpointId, claimed.rateLimitPerSecond!).catch(() => 0);
+      if (waitMs <= 0) return;
+      await sleep(waitMs);
+    }
   }
 
   private secretOf(sealed: string): string {

@@ -12,6 +12,10 @@ import { attemptJobId, manualRetryJobId } from './jobs/delivery.job';
 /** interface.md "Limits": outgoing webhook addresses per workspace. */
 export const MAX_ENDPOINTS_PER_WORKSPACE = 10;
 
+/** How long a rotated-out secret keeps signing beside the new one. */
+export const ROTATION_OVERLAP_MS = 24 * 3600_000;
+export const MAX_RATE_LIMIT_PER_SECOND = 10_000;
+
 /** Who a test body names: nobody real, so a test never exposes a person (decisions in docs/decisions.md). */
 export const TEST_RECORD = { id: 'per_test', kind: 'person' as const, name: 'Test person', email: 'test@example.com' };
 
@@ -24,9 +28,10 @@ export class EndpointsService {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(workspaceId: string, input: { url: string; triggers: string[] }): Promise<{ endpoint: EndpointRow; secret: string }> {
+  async create(workspaceId: string, input: { url: string; triggers: string[]; rateLimitPerSecond?: number | null }): Promise<{ endpoint: EndpointRow; secret: string }> {
     const url = this.checkedUrl(input.url);
     const triggers = checkedTriggers(input.triggers);
+    const rateLimit = checkedRateLimit(input.rateLimitPerSecond);
     const secret = generateEndpointSecret();
     const endpoint = await this.endpoints.createWithin(MAX_ENDPOINTS_PER_WORKSPACE, {
       workspace_id: workspaceId,
@@ -34,6 +39,7 @@ export class EndpointsService {
       url,
       triggers,
       secret_sealed: sealSecret(this.config.appSecret, secret),
+      rate_limit_per_second: rateLimit ?? null,
     });
     if (!endpoint) {
       throw new Refusal('limit_reached', `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook addresses: delete one before adding another.`);
@@ -41,10 +47,16 @@ export class EndpointsService {
     return { endpoint, secret };
   }
 
-  async update(workspaceId: string, id: string, input: { url?: string | null; triggers?: string[] | null }): Promise<EndpointRow> {
+  /** rateLimitPerSecond: absent keeps it, null removes it. */
+  async update(
+    workspaceId: string,
+    id: string,
+    input: { url?: string | null; triggers?: string[] | null; rateLimitPerSecond?: number | null },
+  ): Promise<EndpointRow> {
     const changes = {
       url: input.url == null ? undefined : this.checkedUrl(input.url),
       triggers: input.triggers == null ? undefined : checkedTriggers(input.triggers),
+      rateLimitPerSecond: checkedRateLimit(input.rateLimitPerSecond),
     };
     const updated = await this.endpoints.update(workspaceId, id, changes);
     if (!updated) throw notFound('webhook address', id);
@@ -59,8 +71,39 @@ export class EndpointsService {
     return this.endpoints.list(workspaceId);
   }
 
+  /**
+   * A new secret, shown once; the one it replaces keeps signing beside it for 24 hours (Standard
+   * Webhooks: webhook-signature carries both), so receivers can switch without missing a delivery.
+   */
+  async rotateSecret(workspaceId: string, id: string): Promise<{ secret: string }> {
+    const secret = generateEndpointSecret();
+    const previousUntil = new Date(Date.now() + ROTATION_OVERLAP_MS);
+    if (!(await this.endpoints.rotateSecret(workspaceId, id, sealSecret(this.config.appSecret, secret), previousUntil))) throw notFound('webhook address', id);
+    return { secret };
+  }
+
+  /** Enabled again; what failed while it was disabled stays failed until recovered (recoverDeliveries). */
+  async enable(workspaceId: string, id: string): Promise<EndpointRow> {
+    const enabled = await this.endpoints.enable(workspaceId, id);
+    if (!enabled) throw notFound('webhook address', id);
+    return enabled;
+  }
+
+  /** The address, refused when unknown or disabled (nothing is sent to a disabled address). */
+  async enabledEndpoint(workspaceId: string, id: string): Promise<EndpointRow> {
+    const endpoint = await this.endpoints.get(workspaceId, id);
+    if (!endpoint) throw notFound('webhook address', id);
+    if (endpoint.disabled_at) {
+      throw new Refusal('conflict', `The address ${id} is disabled (${endpoint.disabled_reason ?? 'by hand'}): enable it with enableWebhookEndpoint first.`);
+    }
+    return endpoint;
+  }
+
   /** A manual Retry: due now and queued; an attempt already out settles it (see DeliveriesRepository.settle). */
   async retry(workspaceId: string, deliveryId: string): Promise<DeliveryRow> {
+    const delivery = await this.deliveries.get(workspaceId, deliveryId);
+    if (!delivery) throw notFound('delivery', deliveryId);
+    await this.enabledEndpoint(workspaceId, delivery.endpoint_id);
     const due = await this.deliveries.makeDue(workspaceId, deliveryId);
     if (!due) throw notFound('delivery', deliveryId);
     if (!due.inFlight) await this.queue.enqueue([{ workspaceId, deliveryId, jobId: manualRetryJobId(deliveryId) }]);
@@ -69,8 +112,7 @@ export class EndpointsService {
 
   /** Send a test: a real body of type test with data {}, stored and sent like any delivery. */
   async sendTest(workspace: { id: string; slug: string }, endpointId: string): Promise<DeliveryRow> {
-    const endpoint = await this.endpoints.get(workspace.id, endpointId);
-    if (!endpoint) throw notFound('webhook address', endpointId);
+    await this.enabledEndpoint(workspace.id, endpointId);
     const id = newId('dlv');
     const body = buildWebhookBody({ deliveryId: id, type: 'test', at: new Date(), workspace, record: TEST_RECORD, data: {} });
     await this.deliveries.insertOne({ workspaceId: workspace.id, id, endpointId, outboxId: null, type: 'test', body });
@@ -91,6 +133,17 @@ function checkedTriggers(triggers: string[]): string[] {
     throw new Refusal('invalid_field', `Choose one or more triggers among ${TRIGGERS.join(', ')}.`, { field: 'triggers' });
   }
   return [...new Set(triggers)];
+}
+
+/** Optional; a whole number of posts per second. */
+function checkedRateLimit(value: number | null | undefined): number | null | undefined {
+  if (value == null) return value;
+  if (!Number.isInteger(value) || value < 1 || value > MAX_RATE_LIMIT_PER_SECOND) {
+    throw new Refusal('invalid_field', `rateLimitPerSecond is a whole number from 1 to ${MAX_RATE_LIMIT_PER_SECOND}, or null for no limit.`, {
+      field: 'rateLimitPerSecond',
+    });
+  }
+  return value;
 }
 
 function notFound(what: string, id: string): Refusal {

@@ -5,6 +5,8 @@ import { OutboxRelayService, retainedSince, SweepRegistry } from '@app/core';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryService } from './delivery.service';
+import { EndpointHealthService } from './endpoint-health.service';
+import { EndpointRateLimit } from './endpoint-rate-limit';
 import { attemptJobId } from './jobs/delivery.job';
 import { DeliveryProcessor } from './jobs/delivery.processor';
 import { closeSafeAgents } from './sending';
@@ -19,7 +21,7 @@ const DUE_BATCH = 1_000;
 
 @Module({
   imports: [WebhooksModule],
-  providers: [WebhookRelayService, DeliveryService, DeliveryProcessor],
+  providers: [WebhookRelayService, DeliveryService, DeliveryProcessor, EndpointHealthService, EndpointRateLimit],
 })
 export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('WebhooksWorker');
@@ -32,12 +34,14 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
     private readonly deliveries: DeliveriesRepository,
     private readonly queue: DeliveryQueue,
     private readonly sweeps: SweepRegistry,
+    private readonly health: EndpointHealthService,
   ) {}
 
   onModuleInit(): void {
     this.relay.register(this.relayHandler);
     this.sweeps.register('webhook-deliveries-due', () => this.queueDue());
     this.sweeps.register('webhook-deliveries-retention', () => this.deliveries.deleteCreatedBefore(retainedSince('deliveries')));
+    this.sweeps.register('webhook-endpoint-health-retention', () => this.health.deleteOldCounts());
     this.timer = setInterval(() => void this.queueDue().catch((error: Error) => this.logger.warn(`due poll: ${error.message}`)), DUE_POLL_MS);
     this.timer.unref();
   }

@@ -3,13 +3,15 @@ import { Module } from '@nestjs/common';
 import { QUEUES } from '@app/core';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
+import { DeliveryRecoveryService } from './delivery-recovery.service';
 import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';
+import { HappeningDeliveries } from './happening-deliveries';
 
 /** Shared by both apps: endpoints, deliveries and the delivery queue's producer side. */
 @Module({
   imports: [BullModule.registerQueue({ name: QUEUES.webhookDelivery })],
-  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService],
-  exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService],
+  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService],
+  exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService],
 })
 export class WebhooksModule {}

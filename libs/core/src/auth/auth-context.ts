@@ -1,4 +1,5 @@
 import type { MemberRole } from '../workspaces/workspace.entity';
+import { roleAllows } from './roles';
 
 /** Who a request acts as: a member of one workspace (through a secret key), or the operator. */
 export interface AuthContext {
@@ -14,6 +15,7 @@ export interface OperatorContext {
   operator: true;
 }
 
+/** Owners and admins (roles.ts). */
 export function canManage(auth: AuthContext): boolean {
-  return auth.role === 'owner' || auth.role === 'admin';
+  return roleAllows(auth.role, 'change');
 }

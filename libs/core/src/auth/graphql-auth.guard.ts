@@ -6,7 +6,8 @@ import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { Refusal } from '../errors/refusal';
 import { WorkspacesService } from '../workspaces/workspaces.service';
-import { AuthContext, canManage } from './auth-context';
+import type { AuthContext } from './auth-context';
+import { forbiddenSentence, Permission, roleAllows } from './roles';
 import type { AuthedRequest } from './secret-key.guard';
 
 type GraphqlRequest = AuthedRequest & { operator?: boolean };
@@ -42,22 +43,27 @@ function requestOf(context: ExecutionContext): GraphqlRequest {
   return GqlExecutionContext.create(context).getContext<{ req: GraphqlRequest }>().req;
 }
 
-/** The member a GraphQL call acts as; the operator token alone does not name a workspace. */
-export const Member = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => {
+/** Asks roles.ts whether the caller holds the permission; refuses with forbidden otherwise. */
+function authorize(context: ExecutionContext, permission: Exclude<Permission, 'create_workspace'>): AuthContext {
   const request = requestOf(context);
-  if (!request.auth) throw new Refusal('forbidden', 'This needs a secret key of the workspace, not the operator token.');
+  if (!request.auth) {
+    const sentence = permission === 'change' ? 'a secret key of a workspace owner or admin' : 'a secret key of the workspace';
+    throw new Refusal('forbidden', `This needs ${sentence}, not the operator token.`);
+  }
+  if (!roleAllows(request.auth.role, permission)) throw new Refusal('forbidden', forbiddenSentence(permission));
   return request.auth;
-});
+}
 
-/** Like Member, for owners and admins only. */
-export const Manager = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => {
-  const request = requestOf(context);
-  if (!request.auth) throw new Refusal('forbidden', 'This needs a secret key of a workspace owner or admin.');
-  if (!canManage(request.auth)) throw new Refusal('forbidden', 'Only workspace owners and admins may do this: ask one of them.');
-  return request.auth;
-});
+/** The member a GraphQL call acts as (permission read); the operator token alone names no workspace. */
+export const Member = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => authorize(context, 'read'));
 
+/** Like Member, with permission change: owners and admins only. */
+export const Manager = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => authorize(context, 'change'));
+
+/** The operator token (permission create_workspace). */
 export const Operator = createParamDecorator((_data: unknown, context: ExecutionContext): true => {
-  if (!requestOf(context).operator) throw new Refusal('forbidden', 'Only the operator (ADMIN_TOKEN) may do this.');
+  if (!requestOf(context).operator) {
+    throw new Refusal('forbidden', forbiddenSentence('create_workspace'));
+  }
   return true;
 });

@@ -29,6 +29,8 @@ export interface AppConfig {
   logLevel: string;
   /** Length of one "minute" of the webhook retry schedule; only tests shorten it. */
   retryUnitMs: number;
+  /** An outgoing webhook address whose every delivery failed this many days is disabled (issue 19). */
+  webhookDisableAfterDays: number;
   /** Database pool size per process (1 on embedded PGlite). */
   databasePoolSize: number;
 }
@@ -138,6 +140,7 @@ export function loadConfig(env: Env, resolved: { databaseUrl?: string; redisUrl?
     allowPrivateTargets,
     logLevel: env.LOG_LEVEL || (nodeEnv === 'test' ? 'warn' : 'info'),
     retryUnitMs: production ? 60_000 : int(env, 'RETRY_UNIT_MS', 60_000, 1, 60_000),
+    webhookDisableAfterDays: int(env, 'WEBHOOK_DISABLE_AFTER_DAYS', 5, 1, 365),
     databasePoolSize: embeddedDatabase ? 1 : int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
   };
 }

@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 
 /**
  * Runs a hot query as a named prepared statement on the transaction's own connection, so
@@ -8,4 +8,11 @@ export async function preparedQuery<T = any>(m: EntityManager, name: string, tex
   const client = (m.queryRunner as unknown as { databaseConnection?: { query: (q: object) => Promise<{ rows: T[] }> } })?.databaseConnection;
   if (!client) return m.query(text, values);
   return (await client.query({ name, text, values })).rows;
+}
+
+/** preparedQuery outside a transaction: on whichever pooled connection is free (each prepares it once). */
+export async function preparedPoolQuery<T = any>(dataSource: DataSource, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const pool = (dataSource.driver as unknown as { master?: { query: (q: object) => Promise<{ rows: T[] }> } }).master;
+  if (!pool) return dataSource.query(text, values);
+  return (await pool.query({ name, text, values })).rows;
 }

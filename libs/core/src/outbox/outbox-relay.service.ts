@@ -20,6 +20,15 @@ export interface OutboxHandler {
 }
 
 const BATCH = 500;
+
+const toOutboxRow = (r: Record<string, unknown>): OutboxRow => ({
+  workspaceId: r.workspace_id as string,
+  id: String(r.id),
+  kind: r.kind as OutboxRow['kind'],
+  personId: (r.person_id as string) ?? null,
+  payload: r.payload as Record<string, unknown>,
+  createdAt: r.created_at as Date,
+});
 /** Relayed happenings are kept this long, then the sweep deletes them (RETENTION_MS.outbox). */
 export const OUTBOX_RETENTION_DAYS = RETENTION_MS.outbox / (24 * 3600 * 1000);
 const POLL_MS = 250;
@@ -83,14 +92,7 @@ export class OutboxRelayService implements OnApplicationShutdown {
           WHERE relayed_at IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
       );
       if (raw.length === 0) return 0;
-      const rows: OutboxRow[] = raw.map((r) => ({
-        workspaceId: r.workspace_id as string,
-        id: String(r.id),
-        kind: r.kind as OutboxRow['kind'],
-        personId: (r.person_id as string) ?? null,
-        payload: r.payload as Record<string, unknown>,
-        createdAt: r.created_at as Date,
-      }));
+      const rows = raw.map(toOutboxRow);
       for (const handler of this.handlers) {
         const followUp = await handler.handle(manager, rows);
         if (followUp) followUps.push(followUp);
@@ -102,6 +104,20 @@ export class OutboxRelayService implements OnApplicationShutdown {
       await followUp().catch((error: Error) => this.logger.warn(`after relay: ${error.message}`));
     }
     return count;
+  }
+
+  /**
+   * Happenings of one workspace that occurred in [since, until) and were relayed, oldest first, a page
+   * at a time after `afterId` (replays read them again while they are retained).
+   */
+  async relayedBetween(workspaceId: string, since: Date, until: Date, afterId: string | null, limit: number): Promise<OutboxRow[]> {
+    const raw: Array<Record<string, unknown>> = await this.dataSource.query(
+      `SELECT workspace_id, id, kind, person_id, payload, created_at FROM outbox
+        WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3 AND relayed_at IS NOT NULL AND id > $4
+        ORDER BY id LIMIT $5`,
+      [workspaceId, since, until, afterId ?? '0', limit],
+    );
+    return raw.map(toOutboxRow);
   }
 
   /** Retention: deletes happenings relayed before `before`, a batch at a time; unrelayed ones stay. */

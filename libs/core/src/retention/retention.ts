@@ -13,6 +13,8 @@ export const RETENTION_MS = {
   heartbeat: 8 * DAY_MS,
   /** Third-party webhook ids, long past any signature tolerance. */
   doorReceipts: DAY_MS,
+  /** Outgoing webhook addresses' attempt counts: the success rate reads the last day; an hour of margin. */
+  webhookHealth: DAY_MS + 3600 * 1000,
 } as const;
 
 /** The moment before which rows of this kind are deleted. */

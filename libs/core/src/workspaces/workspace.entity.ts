@@ -36,5 +36,6 @@ export class ApiKeyEntity {
   /** The last four characters, to tell keys apart in a list. */
   @Column('text') hint: string;
   @Column('timestamptz', { name: 'revoked_at', nullable: true }) revokedAt: Date | null;
+  @Column('timestamptz', { name: 'last_used_at', nullable: true }) lastUsedAt: Date | null;
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' }) createdAt: Date;
 }

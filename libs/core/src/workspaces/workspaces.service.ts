@@ -1,5 +1,6 @@
 // Workspaces, members and keys (decisions.md sections 1 and 2).
 import { Inject, Injectable } from '@nestjs/common';
+import DataLoader from 'dataloader';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { Refusal } from '../errors/refusal';
@@ -8,7 +9,7 @@ import type { AuthContext } from '../auth/auth-context';
 import { generatePublicKey, generateSecretKey, hashSecretKey, PUBLIC_KEY_PREFIX, SLUG_PATTERN } from './keys';
 import { normalizeOriginPattern } from './origin-rule';
 import { WorkspaceEntity } from './workspace.entity';
-import { WorkspacesRepository } from './workspaces.repository';
+import { KeyOwnerRow, WorkspacesRepository } from './workspaces.repository';
 
 export interface CreatedWorkspace {
   workspace: { id: string; slug: string };
@@ -25,12 +26,24 @@ export interface WorkspaceSettingsInput {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-// A removed member's key must stop working at once in this process and within seconds elsewhere.
-const AUTH_CACHE_MS = 5_000;
+// Settings changed here apply at once, in other processes within seconds. Keys are never cached.
+const WORKSPACE_CACHE_MS = 5_000;
+const LAST_USE_EVERY_MS = 60_000;
 
 @Injectable()
 export class WorkspacesService {
-  private readonly authCache = new Map<string, { auth: AuthContext; until: number }>();
+  /**
+   * Every request reads its key from the database, so a revoked key or a removed member is refused at
+   * once by every process; lookups arriving in the same tick share one statement (bench/RESULTS.md).
+   */
+  private readonly keyOwners = new DataLoader<string, KeyOwnerRow | null>(
+    async (hashes) => {
+      const rows = await this.repository.findKeyOwners(hashes);
+      return hashes.map((hash) => rows.find((r) => r.key_hash === hash) ?? null);
+    },
+    { cache: false, maxBatchSize: 100 },
+  );
+  private readonly lastUseWritten = new Map<string, number>();
   private readonly workspaceCache = new Map<string, { workspace: WorkspaceEntity; until: number }>();
   /** Public keys never change once made. */
   private readonly publicKeys = new Map<string, string>();
@@ -83,34 +96,6 @@ export class WorkspacesService {
     return { workspace: { id: workspaceId, slug }, publicKey, secretKey, publicBaseUrl: this.publicBaseUrl(publicKey) };
   }
 
-  /** A new secret key for a member; the member is added (role member) when not yet in the workspace. */
-  async createKey(slug: string, memberEmail: string, role: 'admin' | 'member' = 'member') {
-    const workspace = await this.requireWorkspace(slug);
-    const email = memberEmail.trim().toLowerCase();
-    if (!EMAIL.test(email)) throw new Refusal('invalid_email', 'member must be an email address, like dev@acme.test.');
-    const secretKey = generateSecretKey();
-    const keyId = newId('key');
-    const member = await this.repository.transaction(async (manager) => {
-      let found = await this.repository.findMember(workspace.id, email, manager);
-      if (found?.removedAt) {
-        throw new Refusal('no_longer_a_member', `${email} was removed from ${slug}: add them back before making a key.`);
-      }
-      if (!found) {
-        await this.repository.insertMember(manager, { workspaceId: workspace.id, id: newId('mem'), email, role });
-        found = await this.repository.findMember(workspace.id, email, manager);
-      }
-      await this.repository.insertKey(manager, {
-        workspaceId: workspace.id,
-        id: keyId,
-        memberId: found!.id,
-        keyHash: hashSecretKey(secretKey),
-        hint: secretKey.slice(-4),
-      });
-      return found!;
-    });
-    return { workspace: { id: workspace.id, slug }, member: { id: member.id, email, role: member.role }, keyId, secretKey };
-  }
-
   /** Every workspace with its public address (operator CLI). */
   async list() {
     const workspaces = await this.repository.listWorkspaces();
@@ -119,19 +104,10 @@ export class WorkspacesService {
 
   /** A workspace's keys as hints (the last four characters), never the secrets. */
   async listKeys(slug: string) {
-    const workspace = await this.requireWorkspace(slug);
+    const workspace = await this.repository.findBySlug(slug);
+    if (!workspace) throw new Refusal('not_found', `No workspace has slug "${slug}": check the slug.`);
     const keys = await this.repository.listKeys(workspace.id);
-    return keys.map((k) => ({ keyId: k.id, hint: `sk_live_…${k.hint}`, member: k.email, role: k.role, revoked: k.revokedAt !== null, createdAt: k.createdAt }));
-  }
-
-  async removeMember(slug: string, memberEmail: string) {
-    const workspace = await this.requireWorkspace(slug);
-    const email = memberEmail.trim().toLowerCase();
-    const member = await this.repository.findMember(workspace.id, email);
-    if (!member) throw new Refusal('not_found', `${email} is not a member of ${slug}: check the address.`);
-    await this.repository.markMemberRemoved(workspace.id, member.id);
-    for (const hash of await this.repository.keyHashesOfMember(workspace.id, member.id)) this.authCache.delete(hash);
-    return { workspace: { id: workspace.id, slug }, member: { id: member.id, email, removed: true } };
+    return keys.map((k) => ({ keyId: k.id, hint: `sk_live_…${k.hint}`, member: k.member_email, revoked: k.revoked_at !== null, createdAt: k.created_at, lastUsedAt: k.last_used_at }));
   }
 
   /** The secret-key guard's rules (decisions.md section 2). */
@@ -144,26 +120,34 @@ export class WorkspacesService {
     if (key.startsWith(PUBLIC_KEY_PREFIX)) {
       throw new Refusal('invalid_key', 'That is a public key: public keys belong in the website tag; send a secret key (sk_live_…) from your server.');
     }
-    const hash = hashSecretKey(key);
-    const cached = this.authCache.get(hash);
-    if (cached && cached.until > Date.now()) return cached.auth;
-    const owner = await this.repository.findKeyOwner(hash);
+    const owner = await this.keyOwners.load(hashSecretKey(key));
     if (!owner) {
       throw new Refusal('invalid_key', 'That secret key is not a key of any workspace: copy it again from the workspace developer settings.');
     }
-    if (owner.member.removedAt) {
+    if (owner.removed_at) {
       throw new Refusal('no_longer_a_member', 'The person this key acts as has left the workspace: ask an owner for a key of your own.');
     }
-    const auth: AuthContext = {
-      workspaceId: owner.workspace.id,
-      workspaceSlug: owner.workspace.slug,
-      memberId: owner.member.id,
-      memberEmail: owner.member.email,
-      role: owner.member.role,
-      keyId: owner.keyId,
+    if (owner.revoked_at) {
+      throw new Refusal('invalid_key', 'That secret key was revoked: ask an owner or admin of the workspace for a new one.');
+    }
+    this.noteUse(owner);
+    return {
+      workspaceId: owner.workspace_id,
+      workspaceSlug: owner.workspace_slug,
+      memberId: owner.member_id,
+      memberEmail: owner.member_email,
+      role: owner.role,
+      keyId: owner.key_id,
     };
-    this.authCache.set(hash, { auth, until: Date.now() + AUTH_CACHE_MS });
-    return auth;
+  }
+
+  /** Writes a key's last use at most once a minute per process, never in the request's way. */
+  private noteUse(owner: KeyOwnerRow): void {
+    const now = Date.now();
+    const written = this.lastUseWritten.get(owner.key_id) ?? (owner.last_used_at ? new Date(owner.last_used_at).getTime() : 0);
+    if (now - written < LAST_USE_EVERY_MS) return;
+    this.lastUseWritten.set(owner.key_id, now);
+    this.repository.touchKeys([{ workspaceId: owner.workspace_id, keyId: owner.key_id }]).catch(() => undefined);
   }
 
   /** Cached as briefly as keys are: settings changed here apply at once, elsewhere within seconds. */
@@ -172,7 +156,7 @@ export class WorkspacesService {
     if (cached && cached.until > Date.now()) return cached.workspace;
     const workspace = await this.repository.findById(id);
     if (!workspace) throw new Refusal('not_found', 'No such workspace.');
-    this.workspaceCache.set(id, { workspace, until: Date.now() + AUTH_CACHE_MS });
+    this.workspaceCache.set(id, { workspace, until: Date.now() + WORKSPACE_CACHE_MS });
     return workspace;
   }
 
@@ -214,11 +198,5 @@ export class WorkspacesService {
       }
       return pattern;
     });
-  }
-
-  private async requireWorkspace(slug: string): Promise<WorkspaceEntity> {
-    const workspace = await this.repository.findBySlug(slug);
-    if (!workspace) throw new Refusal('not_found', `No workspace has slug "${slug}": check the slug.`);
-    return workspace;
   }
 }

@@ -1,6 +1,6 @@
 // interface.md "Resources and their fields", "Events endpoint" and "Errors", decisions.md sections 3 and 5:
 // one posted item -> a typed command or a Refusal.
-import { Refusal } from '@app/core';
+import { MAX_BATCH_ITEMS, Refusal } from '@app/core';
 import { IdentityKey, identityKeys, isEmail, MAX_EMAIL_LENGTH, MAX_ID_LENGTH, normalizeEmail, parseSource, SOURCE_TEXT_MAX, SourceInput } from '@app/people';
 import { classifyEventName } from './catalogue';
 import type { Command, Consent, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from './commands';
@@ -8,7 +8,7 @@ import { invalidField, isAbsent, isIpAddress, isObject, isPlainObject, Obj, opti
 
 /** Every limit of posted input, in one place (interface.md "Limits" and this project's own). */
 export const LIMITS = {
-  batchItems: 100,
+  batchItems: MAX_BATCH_ITEMS,
   customName: { min: 2, max: 40 },
   email: MAX_EMAIL_LENGTH,
   identityId: MAX_ID_LENGTH,

@@ -1,26 +1,24 @@
-// GraphQL reads of what the events endpoint writes (decisions.md section 9), and createList.
+// GraphQL: people, their timelines, identities and subscriptions, and notes (issue 11; decisions.md
+// section 9). Reads go through PeopleQueryService and TimelineService, as the MCP tools do.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member, newId, Refusal } from '@app/core';
-import { PeopleReadRepository, PeopleRepository, PersonRow } from '@app/people';
-import { BUILT_IN_EVENTS } from '../domain';
-import { HeartbeatService } from '../heartbeat.service';
-import { TimelineRepository } from '../timeline.repository';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member } from '@app/core';
+import { PeopleCount, PeopleQueryService, PersonFilter, PersonRow } from '@app/people';
+import type { TimelineRow } from '../timeline.repository';
+import { TimelineService } from '../timeline.service';
 import {
-  CreateListInput,
-  EventNameType,
-  HeartbeatRowType,
   IdentityType,
-  ListType,
   PeopleFilter,
+  PersonConnectionType,
   PersonType,
   SubscriptionType,
+  TimelineConnectionType,
   TimelineEntryType,
 } from './people.types';
 
 type PersonView = PersonType & { workspaceId: string };
-
-const WEEK_MS = 7 * 24 * 3600 * 1000;
+type ConnectionView = PersonConnectionType & { workspaceId: string; filter: PersonFilter };
+type CountContext = { peopleCounts?: Map<string, Promise<PeopleCount>> };
 
 export function personView(row: PersonRow): PersonView {
   return {
@@ -38,43 +36,62 @@ export function personView(row: PersonRow): PersonView {
   };
 }
 
-function loader<T extends { person_id: string }>(ctx: { loaders?: Loaders }, name: string, workspaceId: string, load: (ids: readonly string[]) => Promise<T[]>) {
-  return groupedLoader(ctx, `${name}:${workspaceId}`, load, (row) => row.person_id);
+export function timelineEntryView(r: TimelineRow): TimelineEntryType {
+  return {
+    id: r.id,
+    type: r.type,
+    occurredAt: new Date(r.occurred_at),
+    value: r.value === null ? undefined : Number(r.value),
+    properties: r.properties ?? undefined,
+    detail: r.detail ?? undefined,
+    source: r.source ?? undefined,
+    expiresAt: r.expires_at ? new Date(r.expires_at) : undefined,
+  };
 }
 
 @Resolver(() => PersonType)
 @UseGuards(GraphqlAuthGuard)
 export class PeopleResolver {
   constructor(
-    private readonly read: PeopleReadRepository,
-    private readonly peopleRepository: PeopleRepository,
-    private readonly timelineRepository: TimelineRepository,
-    private readonly heartbeatService: HeartbeatService,
+    private readonly people: PeopleQueryService,
+    private readonly timelines: TimelineService,
   ) {}
 
   @Query(() => PersonType, { nullable: true, description: 'A person by record id or email.' })
   async person(@Member() auth: AuthContext, @Args('id', { nullable: true }) id?: string, @Args('email', { nullable: true }) email?: string) {
-    if (!id && !email) throw new Refusal('invalid_field', 'Name the person with id or email.');
-    const row = id ? await this.read.byId(auth.workspaceId, id) : await this.read.byEmail(auth.workspaceId, email!);
+    const row = await this.people.get(auth.workspaceId, { id, email });
     return row ? personView(row) : null;
   }
 
-  @Query(() => [PersonType])
-  async people(@Member() auth: AuthContext, @Args('filter', { nullable: true }) filter?: PeopleFilter) {
-    const rows = await this.read.list(auth.workspaceId, { ...filter, first: filter?.first ?? 50 });
-    return rows.map(personView);
+  @Query(() => PersonConnectionType, { name: 'people', description: 'Newest first; first is 1 to 100 (default 50).' })
+  async findPeople(
+    @Member() auth: AuthContext,
+    @Args('filter', { nullable: true }) filter?: PeopleFilter,
+    @Args('first', { type: () => Int, nullable: true }) first?: number,
+    @Args('after', { nullable: true }) after?: string,
+  ): Promise<ConnectionView> {
+    const page = await this.people.find(auth.workspaceId, { filter: filter ?? {}, first, after });
+    const edges = page.edges.map((e) => ({ cursor: e.cursor, node: personView(e.node) }));
+    return { workspaceId: auth.workspaceId, filter: filter ?? {}, edges, pageInfo: page.pageInfo };
+  }
+
+  @Mutation(() => TimelineEntryType, { description: 'A note on the person\'s timeline (kind note): it moves no stage and fires nothing.' })
+  async addNote(@Manager() auth: AuthContext, @Args('person', { description: 'Record id or email.' }) person: string, @Args('text') text: string) {
+    return timelineEntryView(await this.timelines.addNote(auth.workspaceId, auth.memberEmail, person, text));
   }
 
   @ResolveField(() => [IdentityType])
   identities(@Parent() person: PersonView, @Context() ctx: { loaders?: Loaders }) {
-    return loader(ctx, 'identities', person.workspaceId, (ids) => this.read.identitiesOf(person.workspaceId, ids)).load(person.id);
+    const name = `identities:${person.workspaceId}`;
+    return groupedLoader(ctx, name, (ids) => this.people.identitiesOf(person.workspaceId, ids), (r) => r.person_id).load(person.id);
   }
 
-  @ResolveField(() => [SubscriptionType])
+  @ResolveField(() => [SubscriptionType], { description: 'With the consent words exactly as posted, the IP and the time.' })
   async subscriptions(@Parent() person: PersonView, @Context() ctx: { loaders?: Loaders }) {
-    const rows = await loader(ctx, 'subscriptions', person.workspaceId, (ids) => this.read.subscriptionsOf(person.workspaceId, ids)).load(person.id);
+    const name = `subscriptions:${person.workspaceId}`;
+    const rows = await groupedLoader(ctx, name, (ids) => this.people.subscriptionsOf(person.workspaceId, ids), (r) => r.person_id).load(person.id);
     return rows.map((s) => ({
-      list: { id: s.list_id, address: s.address, name: s.name },
+      list: { workspaceId: person.workspaceId, id: s.list_id, address: s.address, name: s.name },
       status: s.status,
       consentText: s.consent_text,
       consent: s.consent,
@@ -84,51 +101,43 @@ export class PeopleResolver {
     }));
   }
 
-  @ResolveField(() => [TimelineEntryType], { description: 'Newest first.' })
-  async timeline(@Parent() person: PersonView, @Args('first', { type: () => Int, defaultValue: 100 }) first: number) {
-    const rows = await this.timelineRepository.timeline(person.workspaceId, person.id, Math.min(Math.max(first, 1), 500));
-    return rows.map((r) => ({
-      id: r.id,
-      type: r.type,
-      occurredAt: new Date(r.occurred_at),
-      value: r.value === null ? undefined : Number(r.value),
-      properties: r.properties ?? undefined,
-      detail: r.detail ?? undefined,
-      source: r.source ?? undefined,
-      expiresAt: r.expires_at ? new Date(r.expires_at) : undefined,
-    }));
+  @ResolveField(() => TimelineConnectionType, { description: 'Newest first; first is 1 to 100 (default 50); types keeps only those kinds.' })
+  async timeline(
+    @Parent() person: PersonView,
+    @Context() ctx: { loaders?: Loaders },
+    @Args('first', { type: () => Int, nullable: true }) first?: number,
+    @Args('after', { nullable: true }) after?: string,
+    @Args('types', { type: () => [String], nullable: true }) types?: string[],
+  ) {
+    const input = { first, after, types };
+    const name = `timeline:${person.workspaceId}:${JSON.stringify(input)}`;
+    const rows = await groupedLoader(ctx, name, (ids) => this.timelines.rowsOf(person.workspaceId, ids, input), (r) => r.person_id).load(person.id);
+    const page = this.timelines.page(rows, input);
+    return { edges: page.edges.map((e) => ({ cursor: e.cursor, node: timelineEntryView(e.node) })), pageInfo: page.pageInfo };
+  }
+}
+
+@Resolver(() => PersonConnectionType)
+@UseGuards(GraphqlAuthGuard)
+export class PersonConnectionResolver {
+  constructor(private readonly people: PeopleQueryService) {}
+
+  @ResolveField(() => Int, { description: 'How many match, counted up to 10,000 (then 10,000 and totalCountExact false).' })
+  async totalCount(@Parent() connection: ConnectionView, @Context() ctx: CountContext) {
+    return (await this.countOnce(connection, ctx)).count;
   }
 
-  @Query(() => [EventNameType], { description: 'Built-in names and the custom names this workspace has seen.' })
-  async eventNames(@Member() auth: AuthContext) {
-    const seen = await this.timelineRepository.seenNames(auth.workspaceId);
-    return [...BUILT_IN_EVENTS.map((name) => ({ name, builtIn: true })), ...seen.map((s) => ({ name: s.name, builtIn: false }))];
+  @ResolveField(() => Boolean)
+  async totalCountExact(@Parent() connection: ConnectionView, @Context() ctx: CountContext) {
+    return (await this.countOnce(connection, ctx)).exact;
   }
 
-  @Query(() => [HeartbeatRowType], { description: 'Posts per minute from the website and servers, at most the last week.' })
-  async heartbeat(@Member() auth: AuthContext, @Args('since', { nullable: true }) since?: Date) {
-    await this.heartbeatService.flush();
-    const floor = new Date(Date.now() - WEEK_MS);
-    const from = since && since > floor ? since : floor;
-    const rows = await this.heartbeatService.read(auth.workspaceId, from);
-    return rows.map((r) => ({ minute: new Date(r.minute), action: r.action, answer: r.answer, origin: r.origin, count: r.count }));
-  }
-
-  @Query(() => [ListType])
-  lists(@Member() auth: AuthContext) {
-    return this.read.lists(auth.workspaceId);
-  }
-
-  @Mutation(() => ListType)
-  async createList(@Manager() auth: AuthContext, @Args('input') input: CreateListInput) {
-    const address = input.address.trim().toLowerCase();
-    if (!/^[a-z0-9][a-z0-9_.-]{0,62}$/.test(address)) {
-      throw new Refusal('invalid_field', 'address must be 1 to 63 of a-z, 0-9, _ . - (for example newsletter).');
-    }
-    const name = input.name.trim();
-    if (!name || name.length > 200) throw new Refusal('invalid_field', 'name must be 1 to 200 characters.');
-    const list = await this.peopleRepository.createList(auth.workspaceId, newId('list'), address, name);
-    if (!list) throw new Refusal('conflict', `A list with address "${address}" already exists: choose another address.`);
-    return list;
+  /** totalCount and totalCountExact of one connection share one count. */
+  private countOnce(connection: ConnectionView, ctx: CountContext): Promise<PeopleCount> {
+    ctx.peopleCounts ??= new Map();
+    const key = `${connection.workspaceId}:${JSON.stringify(connection.filter)}`;
+    let count = ctx.peopleCounts.get(key);
+    if (!count) ctx.peopleCounts.set(key, (count = this.people.count(connection.workspaceId, connection.filter)));
+    return count;
   }
 }

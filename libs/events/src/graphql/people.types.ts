@@ -1,4 +1,5 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { PageInfoType } from '@app/core';
 import GraphQLJSON from './json.scalar';
 
 @ObjectType('Identity')
@@ -68,10 +69,38 @@ export class HeartbeatRowType {
 
 @InputType()
 export class PeopleFilter {
-  @Field({ nullable: true }) stage?: string;
-  @Field({ nullable: true }) email?: string;
+  @Field({ nullable: true, description: 'Any of the person\'s emails, exactly (any case).' }) email?: string;
+  @Field({ nullable: true, description: 'Part of the name, any case.' }) name?: string;
+  @Field({ nullable: true }) anonId?: string;
+  @Field({ nullable: true }) accountId?: string;
+  @Field({ nullable: true, description: 'downloader, activated, account, trial, purchaser, repeat or churned' }) stage?: string;
+  @Field({ nullable: true, description: 'A list address: people subscribed to it now.' }) list?: string;
   @Field({ nullable: true }) engaged?: boolean;
-  @Field(() => Int, { nullable: true, defaultValue: 50 }) first?: number;
+  @Field({ nullable: true, description: 'Part of a name, email, account id or anon id, any case.' }) search?: string;
+}
+
+@ObjectType('PersonEdge')
+export class PersonEdgeType {
+  @Field() cursor: string;
+  @Field(() => PersonType) node: PersonType;
+}
+
+@ObjectType('PersonConnection')
+export class PersonConnectionType {
+  @Field(() => [PersonEdgeType]) edges: PersonEdgeType[];
+  @Field(() => PageInfoType) pageInfo: PageInfoType;
+}
+
+@ObjectType('TimelineEdge')
+export class TimelineEdgeType {
+  @Field() cursor: string;
+  @Field(() => TimelineEntryType) node: TimelineEntryType;
+}
+
+@ObjectType('TimelineConnection')
+export class TimelineConnectionType {
+  @Field(() => [TimelineEdgeType]) edges: TimelineEdgeType[];
+  @Field(() => PageInfoType) pageInfo: PageInfoType;
 }
 
 @InputType()

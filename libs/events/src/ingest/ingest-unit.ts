@@ -1,7 +1,7 @@
 // One transaction of POST /api/v1/events (or a public door): resolves people (PersonResolution),
 // applies each command, and writes everything back with one statement. Rules live in the domain
 // functions; what the commands write besides people gathers in the IngestLog.
-import { Refusal, WorkspaceEntity } from '@app/core';
+import { ActionSuccess, Refusal, WorkspaceEntity } from '@app/core';
 import { isEngagingEvent, IdentityKey, keyString, ListRow, nextStage, PeopleRepository, PURCHASE_EVENTS, Stage } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
@@ -12,11 +12,7 @@ import { IngestRepository } from './ingest.repository';
 import { PersonResolution } from './person-resolution';
 import type { PersonState } from './person-state';
 
-export interface Success {
-  ok: true;
-  status: string;
-  id?: string;
-}
+export type Success = ActionSuccess;
 export type ItemResult = Success | Refusal;
 
 export class IngestUnit {

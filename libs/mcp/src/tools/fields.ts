@@ -12,12 +12,3 @@ export const answerShape = {
   status: z.string().describe('What happened, in the words of the events endpoint.'),
   id: z.string().optional().describe('The record it landed on.'),
 };
-
-export const personSummaryShape = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  email: z.string().nullable(),
-  stage: z.string().nullable(),
-  engaged: z.boolean(),
-  createdAt: z.string(),
-});

@@ -1,60 +1,79 @@
-// get_person and list_lists: the same reads as the GraphQL person and lists fields.
+// find_people, get_person and list_lists: the same services as the GraphQL people, person and lists fields.
 import { z } from 'zod';
 import { Refusal } from '@app/core';
-import type { TimelineRepository } from '@app/events';
-import type { PeopleReadRepository } from '@app/people';
+import type { TimelineService } from '@app/events';
+import type { ListsService, PeopleQueryService, PersonRow } from '@app/people';
 import { defineTool } from './tool';
 
+const FIND_AT_MOST = 50;
 const TIMELINE_ROWS = 50;
 
-export function peopleTools(read: PeopleReadRepository, timeline: TimelineRepository) {
+const personShape = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  stage: z.string().nullable(),
+  engaged: z.boolean(),
+  createdAt: z.string(),
+});
+
+function summary(row: PersonRow): z.infer<typeof personShape> {
+  return { id: row.id, name: row.name, email: row.email, stage: row.stage, engaged: !!row.engaged_at, createdAt: new Date(row.created_at).toISOString() };
+}
+
+export function peopleTools(people: PeopleQueryService, timeline: TimelineService, lists: ListsService) {
+  const findPeople = defineTool({
+    name: 'find_people',
+    description:
+      'Find people in the workspace, newest first, at most 50. Filter by email, name (part of it, any case), anon_id, account_id, lifecycle stage (downloader, activated, account, trial, purchaser, repeat, churned) or list (a list address: people subscribed to it now). Filters combine with AND; with none, the newest people. Read one in full with get_person.',
+    input: {
+      email: z.string().optional(),
+      name: z.string().optional(),
+      anon_id: z.string().optional(),
+      account_id: z.string().optional(),
+      stage: z.string().optional(),
+      list: z.string().optional().describe('A list address, as list_lists shows it.'),
+      limit: z.number().int().optional().describe(`1 to ${FIND_AT_MOST}; default ${FIND_AT_MOST}.`),
+    },
+    output: { people: z.array(personShape) },
+    run: async ({ auth }, input) => {
+      const limit = input.limit ?? FIND_AT_MOST;
+      if (limit < 1 || limit > FIND_AT_MOST) throw new Refusal('invalid_field', `limit must be 1 to ${FIND_AT_MOST}.`);
+      const filter = { email: input.email, name: input.name, anonId: input.anon_id, accountId: input.account_id, stage: input.stage, list: input.list };
+      const page = await people.find(auth.workspaceId, { filter, first: limit });
+      return { people: page.edges.map((edge) => summary(edge.node)) };
+    },
+  });
+
   const getPerson = defineTool({
     name: 'get_person',
     description:
-      "Read one person by record id or email: name, email, lifecycle stage, first touch (source, medium, campaign), identities, list subscriptions with the exact consent words they agreed to, and the last 50 timeline rows, newest first.",
+      'Read one person by record id or email: name, email, lifecycle stage, first touch (source, medium, campaign), identities, list subscriptions with the exact consent words they agreed to, and the last 50 timeline rows, newest first.',
     input: {
       id: z.string().optional().describe('The record id (per_…).'),
       email: z.string().optional(),
     },
     output: {
-      person: z.object({
-        id: z.string(),
-        name: z.string().nullable(),
-        email: z.string().nullable(),
-        stage: z.string().nullable(),
+      person: personShape.extend({
         os: z.string().nullable(),
-        engaged: z.boolean(),
         purchases: z.number(),
         fields: z.record(z.string(), z.unknown()),
         firstTouch: z.record(z.string(), z.unknown()).nullable(),
-        createdAt: z.string(),
       }),
       identities: z.array(z.object({ kind: z.string(), value: z.string() })),
       subscriptions: z.array(z.record(z.string(), z.unknown())),
       timeline: z.array(z.record(z.string(), z.unknown())),
     },
     run: async ({ auth }, input) => {
-      if (!input.id && !input.email) throw new Refusal('invalid_field', 'Name the person with id or email.');
-      const row = input.id ? await read.byId(auth.workspaceId, input.id) : await read.byEmail(auth.workspaceId, input.email!);
+      const row = await people.get(auth.workspaceId, { id: input.id, email: input.email });
       if (!row) throw new Refusal('no_such_person', 'No record has that address or id: check it, or find people with find_people.');
       const [identities, subscriptions, rows] = await Promise.all([
-        read.identitiesOf(auth.workspaceId, [row.id]),
-        read.subscriptionsOf(auth.workspaceId, [row.id]),
-        timeline.timeline(auth.workspaceId, row.id, TIMELINE_ROWS),
+        people.identitiesOf(auth.workspaceId, [row.id]),
+        people.subscriptionsOf(auth.workspaceId, [row.id]),
+        timeline.rowsOf(auth.workspaceId, [row.id], { first: TIMELINE_ROWS }),
       ]);
       return {
-        person: {
-          id: row.id,
-          name: row.name,
-          email: row.email,
-          stage: row.stage,
-          os: row.os,
-          engaged: !!row.engaged_at,
-          purchases: row.purchases,
-          fields: row.fields,
-          firstTouch: row.first_touch,
-          createdAt: new Date(row.created_at).toISOString(),
-        },
+        person: { ...summary(row), os: row.os, purchases: row.purchases, fields: row.fields, firstTouch: row.first_touch },
         identities: identities.map(({ kind, value }) => ({ kind, value })),
         subscriptions: subscriptions.map((s) => ({
           list: { address: s.address, name: s.name },
@@ -64,7 +83,7 @@ export function peopleTools(read: PeopleReadRepository, timeline: TimelineReposi
           grantedAt: new Date(s.granted_at).toISOString(),
           sourceLabel: s.source_label,
         })),
-        timeline: rows.map((r) => ({
+        timeline: timeline.page(rows, { first: TIMELINE_ROWS }).edges.map(({ node: r }) => ({
           id: r.id,
           type: r.type,
           occurredAt: new Date(r.occurred_at).toISOString(),
@@ -81,8 +100,8 @@ export function peopleTools(read: PeopleReadRepository, timeline: TimelineReposi
     description: "The workspace's mailing lists: each list's address (what a subscribe post names) and name.",
     input: {},
     output: { lists: z.array(z.object({ id: z.string(), address: z.string(), name: z.string() })) },
-    run: async ({ auth }) => ({ lists: (await read.lists(auth.workspaceId)).map(({ id, address, name }) => ({ id, address, name })) }),
+    run: async ({ auth }) => ({ lists: (await lists.list(auth.workspaceId)).map(({ id, address, name }) => ({ id, address, name })) }),
   });
 
-  return [getPerson, listLists];
+  return [findPeople, getPerson, listLists];
 }

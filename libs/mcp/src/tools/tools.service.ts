@@ -1,8 +1,9 @@
 // Every tool of the tool door (decisions.md section 10 names them), built once with their services.
 import { Injectable } from '@nestjs/common';
-import { IngestService, TimelineRepository } from '@app/events';
+import { ChartsService, IngestService, TimelineService } from '@app/events';
 import { MessagesService } from '@app/messaging';
-import { PeopleReadRepository } from '@app/people';
+import { ListsService, PeopleQueryService } from '@app/people';
+import { chartTools } from './charts.tools';
 import { eventTools } from './events.tools';
 import { messageTools } from './messages.tools';
 import { peopleTools } from './people.tools';
@@ -12,7 +13,7 @@ import type { ToolDefinition } from './tool';
 export class ToolsService {
   readonly all: ToolDefinition[];
 
-  constructor(ingest: IngestService, messages: MessagesService, read: PeopleReadRepository, timeline: TimelineRepository) {
-    this.all = [...eventTools(ingest), ...peopleTools(read, timeline), ...messageTools(messages)] as unknown as ToolDefinition[];
+  constructor(ingest: IngestService, messages: MessagesService, people: PeopleQueryService, timeline: TimelineService, lists: ListsService, charts: ChartsService) {
+    this.all = [...eventTools(ingest), ...peopleTools(people, timeline, lists), ...messageTools(messages), ...chartTools(charts)] as unknown as ToolDefinition[];
   }
 }

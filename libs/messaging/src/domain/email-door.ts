@@ -1,12 +1,10 @@
 // interface.md "Message" (status) and "Inbound doors" (email row); decisions.md sections 7 and 8:
 // a verified Resend webhook event -> a status for a message that left, a reply, or nothing.
+import type { MessageStatus } from '@app/core';
 import { isEmail, normalizeEmail } from '@app/people';
 
 /** The door's name in door_receipts (replay protection). */
 export const EMAIL_DOOR = 'email';
-
-export const MESSAGE_STATUSES = ['delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
-export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export type EmailDoorCommand =
   | { kind: 'status'; providerId: string; status: MessageStatus }

@@ -1,10 +1,11 @@
-// GraphQL: templates (decisions.md section 9 createTemplate) and the messages page.
+// GraphQL: templates (decisions.md section 9 createTemplate), the messages page and a person's messages.
 import { UseGuards } from '@nestjs/common';
-import { Args, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, Manager, Member, newId, Refusal } from '@app/core';
-import { parseBody, parseSubject, validateTemplate } from '../domain';
-import { MessagesService } from '../messages.service';
-import { TemplatesRepository } from '../templates.repository';
+import { Args, Context, Field, ID, InputType, Int, Mutation, ObjectType, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member, pageSize } from '@app/core';
+import { PersonType } from '@app/events';
+import { messageView, MessagesService } from '../messages.service';
+import { PersonMessagesRepository } from '../person-messages.repository';
+import { TemplatesService } from '../templates.service';
 
 @ObjectType('Template')
 class TemplateType {
@@ -19,6 +20,20 @@ class CreateTemplateInput {
   @Field() name: string;
   @Field() subject: string;
   @Field() body: string;
+}
+
+@InputType()
+class UpdateTemplateInput {
+  @Field({ nullable: true }) name?: string;
+  @Field({ nullable: true }) subject?: string;
+  @Field({ nullable: true }) body?: string;
+}
+
+@ObjectType('TemplatePreview')
+class TemplatePreviewType {
+  @Field() subject: string;
+  @Field() html: string;
+  @Field() text: string;
 }
 
 @ObjectType('MessagePerson')
@@ -50,40 +65,55 @@ class MessagePageType {
 @UseGuards(GraphqlAuthGuard)
 export class MessagingResolver {
   constructor(
-    private readonly templates: TemplatesRepository,
+    private readonly templates: TemplatesService,
     private readonly messages: MessagesService,
   ) {}
 
   @Mutation(() => TemplateType, { description: 'Markdown with Liquid variables; a template with a syntax error is refused.' })
-  async createTemplate(@Manager() auth: AuthContext, @Args('input') input: CreateTemplateInput) {
-    const name = input.name.trim();
-    if (!name || name.length > 200) throw new Refusal('invalid_field', 'name must be 1 to 200 characters.');
-    const invalid = validateTemplate(input.subject, input.body);
-    if (invalid) throw invalid;
-    for (const outcome of [parseSubject(input.subject), parseBody(input.body)]) if (outcome instanceof Refusal) throw outcome;
-    const created = await this.templates.create(auth.workspaceId, { id: newId('tpl'), name, subject: input.subject, body: input.body });
-    if (!created) throw new Refusal('conflict', `A template named "${name}" already exists: choose another name.`);
-    return created;
+  createTemplate(@Manager() auth: AuthContext, @Args('input') input: CreateTemplateInput) {
+    return this.templates.create(auth.workspaceId, input);
   }
 
-  @Query(() => [TemplateType])
-  templatesList(@Member() auth: AuthContext) {
+  @Mutation(() => TemplateType, { description: 'Changes the fields given; the same checks as createTemplate.' })
+  updateTemplate(@Manager() auth: AuthContext, @Args('id', { description: 'Id or name.' }) id: string, @Args('input') input: UpdateTemplateInput) {
+    return this.templates.update(auth.workspaceId, id, input);
+  }
+
+  @Query(() => TemplatePreviewType, { description: 'The template filled in for a person (record id or email), as it would be sent; nothing is sent.' })
+  previewTemplate(@Member() auth: AuthContext, @Args('id', { description: 'Id or name.' }) id: string, @Args('person') person: string) {
+    return this.templates.preview(auth.workspaceId, id, person);
+  }
+
+  @Query(() => [TemplateType], { name: 'templates', description: 'By name.' })
+  allTemplates(@Member() auth: AuthContext) {
     return this.templates.list(auth.workspaceId);
   }
 
-  @Query(() => MessagePageType, { description: 'Newest first; the same filters as GET /api/v1/messages.' })
+  @Query(() => MessagePageType, { name: 'messages', description: 'Newest first; the same filters and limits as GET /api/v1/messages.' })
   messagesPage(
     @Member() auth: AuthContext,
-    @Args('person', { nullable: true }) person?: string,
-    @Args('direction', { nullable: true }) direction?: string,
-    @Args('limit', { type: () => Int, nullable: true }) limit?: number,
+    @Args('since', { nullable: true, description: 'ISO 8601 date or date-time, inclusive.' }) since?: string,
+    @Args('until', { nullable: true, description: 'ISO 8601 date or date-time, inclusive.' }) until?: string,
+    @Args('person', { nullable: true, description: 'Record id or email.' }) person?: string,
+    @Args('direction', { nullable: true, description: 'in or out' }) direction?: string,
+    @Args('limit', { type: () => Int, nullable: true, description: '1 to 100, default 50.' }) limit?: number,
     @Args('cursor', { nullable: true }) cursor?: string,
   ) {
-    const query: Record<string, unknown> = {};
-    if (person) query.person = person;
-    if (direction) query.direction = direction;
-    if (limit !== undefined && limit !== null) query.limit = String(limit);
-    if (cursor) query.cursor = cursor;
-    return this.messages.page(auth, query);
+    const given = { since, until, person, direction, limit: limit === null || limit === undefined ? undefined : String(limit), cursor };
+    return this.messages.page(auth, Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== null)));
+  }
+}
+
+@Resolver(() => PersonType)
+@UseGuards(GraphqlAuthGuard)
+export class PersonMessagesResolver {
+  constructor(private readonly personMessages: PersonMessagesRepository) {}
+
+  @ResolveField(() => [MessageType], { description: 'The person\'s latest emails in and out, newest first (first: 1 to 100, default 50).' })
+  async messages(@Parent() person: PersonType & { workspaceId: string }, @Context() ctx: { loaders?: Loaders }, @Args('first', { type: () => Int, nullable: true }) first?: number) {
+    const limit = pageSize(first);
+    const name = `messages:${person.workspaceId}:${limit}`;
+    const rows = await groupedLoader(ctx, name, (ids) => this.personMessages.latestOf(person.workspaceId, ids, limit), (r) => r.person_id).load(person.id);
+    return rows.map(messageView);
   }
 }

@@ -1,15 +1,9 @@
 // interface.md "source object" and decisions.md section 4 (first touch).
-import { Refusal } from '@app/core';
+import { Refusal, WireSource } from '@app/core';
 import { MAX_ID_LENGTH } from './identity';
 
-export interface SourceInput {
-  path?: string;
-  referrer?: string;
-  os?: string;
-  anon_id?: string;
-  utm?: { source?: string; medium?: string; campaign?: string; term?: string; content?: string };
-  click_id?: string;
-}
+/** A parsed source object: its wire shape (the wire module is shared with the client package). */
+export type SourceInput = WireSource;
 
 // A type alias rather than an interface, so a FirstTouch is storable as a plain JSON record.
 export type FirstTouch = {

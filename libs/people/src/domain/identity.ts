@@ -1,5 +1,6 @@
 // interface.md "What the service does" rule 3 and decisions.md section 4: identity keys, and how
 // two people become one.
+import type { IdentifyStatus } from '@app/core';
 import type { Stage } from './stage-ladder';
 
 export type IdentityKind = 'email' | 'anon_id' | 'account_id';
@@ -122,7 +123,6 @@ export function planMerge(people: PersonSnapshot[]): MergePlan {
   return { survivorId: ordered[0].id, absorbedIds: ordered.slice(1).map((p) => p.id), ...merged };
 }
 
-export type IdentifyStatus = 'created' | 'merged' | 'linked';
 
 /**
  * decisions.md section 4: created when no key named anybody yet, merged when the keys named two or

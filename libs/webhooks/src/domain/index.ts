@@ -3,3 +3,4 @@ export * from './retry-schedule';
 export * from './signature';
 export * from './secret-box';
 export * from './webhook-body';
+export * from './endpoint-health';

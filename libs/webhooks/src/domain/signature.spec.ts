@@ -1,5 +1,5 @@
 // interface.md "Delivery rules" (Headers) and "Authentication" rule 4.
-import { generateEndpointSecret, signBody, verifySignature } from './signature';
+import { generateEndpointSecret, signBody, signStandard, standardWebhookKey, verifySignature } from './signature';
 
 const SECRET = 'whsec_0123456789abcdefABCDEF0123456789';
 const BODY = '{"id":"dlv_1","type":"test"}';
@@ -60,5 +60,26 @@ describe('endpoint secret', () => {
   it('is different every time', () => {
     const secrets = new Set(Array.from({ length: 50 }, () => generateEndpointSecret()));
     expect(secrets.size).toBe(50);
+  });
+});
+
+describe('Standard Webhooks signature (decisions.md section 6, Beyond the spec)', () => {
+  // The standardwebhooks package is the reference: what it signs and verifies, we must match.
+  const { Webhook } = jest.requireActual<typeof import('standardwebhooks')>('standardwebhooks');
+  const secret = 'whsec_' + Buffer.alloc(24, 1).toString('base64');
+
+  it('is v1, and the base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" under the decoded secret', () => {
+    expect(signStandard([secret], 'dlv_1', 1_700_000_000, BODY)).toBe(new Webhook(secret).sign('dlv_1', new Date(1_700_000_000_000), BODY));
+    expect(signStandard([SECRET], 'dlv_1', 1_700_000_000, UNICODE_BODY)).toBe(new Webhook(SECRET).sign('dlv_1', new Date(1_700_000_000_000), UNICODE_BODY));
+  });
+
+  it('carries one signature per secret, space-separated, newest first', () => {
+    const both = signStandard([SECRET, secret], 'dlv_1', 1_700_000_000, BODY).split(' ');
+    expect(both).toEqual([signStandard([SECRET], 'dlv_1', 1_700_000_000, BODY), signStandard([secret], 'dlv_1', 1_700_000_000, BODY)]);
+  });
+
+  it('the key is the part after whsec_ decoded from base64 (base64url reads the same)', () => {
+    expect(standardWebhookKey(secret)).toEqual(Buffer.alloc(24, 1));
+    expect(standardWebhookKey('whsec_' + Buffer.alloc(32, 250).toString('base64url'))).toEqual(Buffer.alloc(32, 250));
   });
 });

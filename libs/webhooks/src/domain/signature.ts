@@ -26,3 +26,29 @@ export function verifySignature(secret: string, body: string | Buffer, header: s
 export function generateEndpointSecret(): string {
   return ENDPOINT_SECRET_PREFIX + randomBase62(32);
 }
+
+// Standard Webhooks (decisions.md section 6, "Beyond the spec"): webhook-signature is
+// v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">, keyed with the secret after whsec_ decoded
+// from base64, as the standardwebhooks package does. Node's decoder also takes base64url, so a
+// secret written in either alphabet gives the same key.
+const standardKeys = new Map<string, Buffer>();
+
+/** The HMAC key Standard Webhooks derives from a whsec_ secret. */
+export function standardWebhookKey(secret: string): Buffer {
+  let key = standardKeys.get(secret);
+  if (!key) {
+    key = Buffer.from(secret.startsWith(ENDPOINT_SECRET_PREFIX) ? secret.slice(ENDPOINT_SECRET_PREFIX.length) : secret, 'base64');
+    if (standardKeys.size >= 10_000) standardKeys.clear();
+    standardKeys.set(secret, key);
+  }
+  return key;
+}
+
+/**
+ * The webhook-signature value: one v1 signature per secret, space-separated (a rotated secret and
+ * the one it replaces both sign during the overlap, newest first).
+ */
+export function signStandard(secrets: readonly string[], id: string, timestampSeconds: number, body: string | Buffer): string {
+  const signed = Buffer.concat([Buffer.from(`${id}.${timestampSeconds}.`), typeof body === 'string' ? Buffer.from(body) : body]);
+  return secrets.map((secret) => 'v1,' + createHmac('sha256', standardWebhookKey(secret)).update(signed).digest('base64')).join(' ');
+}

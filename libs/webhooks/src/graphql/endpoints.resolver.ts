@@ -1,15 +1,18 @@
 // GraphQL: webhook addresses and their delivery log (decisions.md section 9), owners and admins only.
 import { UseGuards } from '@nestjs/common';
-import { Args, Context, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager } from '@app/core';
 import { AttemptRow, DeliveriesRepository, DeliveryRow } from '../deliveries.repository';
-import { EndpointRow } from '../endpoints.repository';
+import { DeliveryRecoveryService } from '../delivery-recovery.service';
+import { successRate, SUCCESS_RATE_WINDOW_MS } from '../domain';
+import { EndpointRow, EndpointsRepository, EndpointSuccessRate } from '../endpoints.repository';
 import { EndpointsService } from '../endpoints.service';
 import {
   CreatedWebhookEndpointType,
   CreateWebhookEndpointInput,
   DeliveryAttemptType,
   DeliveryType,
+  RotatedWebhookSecretType,
   UpdateWebhookEndpointInput,
   WebhookEndpointType,
 } from './endpoints.types';
@@ -25,6 +28,10 @@ const endpointView = (row: EndpointRow): WebhookEndpointType => ({
   url: row.url,
   triggers: row.triggers,
   createdAt: new Date(row.created_at),
+  disabledAt: row.disabled_at ? new Date(row.disabled_at) : undefined,
+  disabledReason: row.disabled_reason ?? undefined,
+  lastSuccessAt: row.last_success_at ? new Date(row.last_success_at) : undefined,
+  rateLimitPerSecond: row.rate_limit_per_second ?? undefined,
 });
 
 const deliveryView = (row: DeliveryRow): DeliveryType => ({
@@ -53,7 +60,9 @@ const attemptView = (row: AttemptRow): DeliveryAttemptType => ({
 export class EndpointsResolver {
   constructor(
     private readonly endpoints: EndpointsService,
+    private readonly recovery: DeliveryRecoveryService,
     private readonly deliveryLog: DeliveriesRepository,
+    private readonly endpointRows: EndpointsRepository,
   ) {}
 
   @Query(() => [WebhookEndpointType], { description: 'The workspace outgoing webhook addresses, oldest first.' })
@@ -86,6 +95,42 @@ export class EndpointsResolver {
   @Mutation(() => DeliveryType, { description: 'Posts a real body of type test (data {}) to the address.' })
   async sendTestDelivery(@Manager() auth: AuthContext, @Args('endpointId', { type: () => ID }) endpointId: string) {
     return deliveryView(await this.endpoints.sendTest({ id: auth.workspaceId, slug: auth.workspaceSlug }, endpointId));
+  }
+
+  @Mutation(() => RotatedWebhookSecretType, { description: 'A new secret, shown once; the previous one keeps signing beside it for 24 hours.' })
+  async rotateWebhookSecret(@Manager() auth: AuthContext, @Args('endpointId', { type: () => ID }) endpointId: string) {
+    return this.endpoints.rotateSecret(auth.workspaceId, endpointId);
+  }
+
+  @Mutation(() => WebhookEndpointType, { description: 'Sends to a disabled address again; what failed meanwhile waits for recoverDeliveries.' })
+  async enableWebhookEndpoint(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string) {
+    return endpointView(await this.endpoints.enable(auth.workspaceId, id));
+  }
+
+  @Mutation(() => Int, { description: 'Sends every failed delivery of the address made since then again, in order, at a bounded rate; answers how many.' })
+  async recoverDeliveries(@Manager() auth: AuthContext, @Args('endpointId', { type: () => ID }) endpointId: string, @Args('since') since: Date) {
+    return this.recovery.recover(auth.workspaceId, endpointId, since);
+  }
+
+  @Mutation(() => Int, { description: 'Sends the happenings of [since, until) again as new deliveries (kept 7 days); answers how many.' })
+  async replayEvents(
+    @Manager() auth: AuthContext,
+    @Args('endpointId', { type: () => ID }) endpointId: string,
+    @Args('since') since: Date,
+    @Args('until') until: Date,
+  ) {
+    return this.recovery.replay(auth.workspaceId, endpointId, since, until);
+  }
+
+  @ResolveField(() => Float, { nullable: true, description: 'Succeeded attempts over all attempts in the last day, 0 to 1; absent when none.' })
+  async successRate(@Parent() endpoint: WebhookEndpointType, @Context() ctx: { loaders?: Loaders }) {
+    const [counts] = await loader(
+      ctx,
+      `success:${endpoint.workspaceId}`,
+      (ids) => this.endpointRows.successCounts(endpoint.workspaceId, ids, new Date(Date.now() - SUCCESS_RATE_WINDOW_MS)),
+      (row: EndpointSuccessRate) => row.endpoint_id,
+    ).load(endpoint.id);
+    return counts ? successRate(counts.succeeded, counts.failed) : null;
   }
 
   @ResolveField(() => [DeliveryType], { description: 'The last twenty deliveries, newest first.' })

@@ -30,6 +30,10 @@ export class WebhookEndpointType {
   @Field() url: string;
   @Field(() => [String]) triggers: string[];
   @Field() createdAt: Date;
+  @Field({ nullable: true, description: 'When the address was disabled; nothing is sent to it until it is enabled again.' }) disabledAt?: Date;
+  @Field({ nullable: true, description: 'Why: 410 Gone, or every delivery failed for days.' }) disabledReason?: string;
+  @Field({ nullable: true, description: 'The last successful attempt.' }) lastSuccessAt?: Date;
+  @Field(() => Int, { nullable: true, description: 'At most this many posts per second; absent: no limit.' }) rateLimitPerSecond?: number;
   workspaceId: string;
 }
 
@@ -39,14 +43,21 @@ export class CreatedWebhookEndpointType {
   @Field({ description: 'Shown once: the key of the X-Service-Signature HMAC.' }) secret: string;
 }
 
+@ObjectType('RotatedWebhookSecret')
+export class RotatedWebhookSecretType {
+  @Field({ description: 'Shown once. The previous secret keeps signing beside it for 24 hours.' }) secret: string;
+}
+
 @InputType()
 export class CreateWebhookEndpointInput {
   @Field() url: string;
   @Field(() => [String]) triggers: string[];
+  @Field(() => Int, { nullable: true, description: 'At most this many posts per second (1 to 10,000); absent: no limit.' }) rateLimitPerSecond?: number;
 }
 
 @InputType()
 export class UpdateWebhookEndpointInput {
   @Field({ nullable: true }) url?: string;
   @Field(() => [String], { nullable: true }) triggers?: string[];
+  @Field(() => Int, { nullable: true, description: 'A new limit; null removes it; absent keeps it.' }) rateLimitPerSecond?: number | null;
 }

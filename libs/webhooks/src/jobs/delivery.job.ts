@@ -9,6 +9,8 @@ export const DELIVER_JOB = JOBS.deliver.name;
 export interface DeliveryJob {
   workspaceId: string;
   deliveryId: string;
+  /** A rate-limit slot reserved for this attempt (ms since the epoch), when the address has a limit. */
+  slotAt?: number;
 }
 
 export interface DeliveryJobRequest extends DeliveryJob {

@@ -16,6 +16,6 @@ export class DeliveryProcessor extends WorkerHost {
   }
 
   process(job: Job<DeliveryJob>): Promise<AttemptOutcome> {
-    return this.deliveries.attemptAndQueueNext(job.data.workspaceId, job.data.deliveryId);
+    return this.deliveries.attemptAndQueueNext(job.data.workspaceId, job.data.deliveryId, job.data.slotAt);
   }
 }

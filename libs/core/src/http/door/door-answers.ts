@@ -2,12 +2,10 @@
 // item answers its result or its refusal; a batch answers 200 when every item went through and 207
 // partial_failure otherwise, each result with its index. Shaped here and nowhere else.
 import { Refusal } from '../../errors/refusal';
+import { ActionSuccess, BatchItemResult, BatchRefusal, BatchSuccess, PARTIAL_FAILURE } from '../../wire';
 
-export interface ItemSuccess {
-  ok: true;
-  status: string;
-  id?: string;
-}
+/** An item's success, as the wire module (shared with the client package) shapes it. */
+export type ItemSuccess = ActionSuccess;
 export type ItemOutcome = ItemSuccess | Refusal;
 
 /**
@@ -34,10 +32,10 @@ export class BatchAnswer {
     return this.outcomes.every((o) => !(o instanceof Refusal)) ? 200 : 207;
   }
 
-  body() {
-    const results = this.outcomes.map((o, index) => (o instanceof Refusal ? { index, ...o.toBody() } : { index, ...o }));
-    if (this.status === 200) return { ok: true as const, results };
-    return { ok: false as const, error: 'partial_failure', message: 'Some items were refused; each result says why. The others were recorded.', results };
+  body(): BatchSuccess | BatchRefusal {
+    const results: BatchItemResult[] = this.outcomes.map((o, index) => (o instanceof Refusal ? { index, ...o.toBody() } : { index, ...o }));
+    if (this.status === 200) return { ok: true, results };
+    return { ok: false, error: PARTIAL_FAILURE, message: 'Some items were refused; each result says why. The others were recorded.', results };
   }
 }
 

@@ -5,7 +5,6 @@ import { GraphqlAuthGuard, Manager, Member, Operator } from '../../auth/graphql-
 import { WorkspaceEntity } from '../workspace.entity';
 import { WorkspacesService } from '../workspaces.service';
 import {
-  CreatedKeyType,
   CreatedWorkspaceType,
   CreateWorkspaceInput,
   UpdateWorkspaceSettingsInput,
@@ -30,18 +29,6 @@ export class WorkspaceResolver {
   @Mutation(() => WorkspaceType)
   async updateWorkspaceSettings(@Manager() auth: AuthContext, @Args('input') input: UpdateWorkspaceSettingsInput) {
     return this.view(await this.workspaces.updateSettings(auth.workspaceId, input));
-  }
-
-  @Mutation(() => CreatedKeyType, { description: 'A new secret key acting as the given member (added as a member when new).' })
-  async createKey(@Manager() auth: AuthContext, @Args('member') member: string) {
-    const created = await this.workspaces.createKey(auth.workspaceSlug, member);
-    return { keyId: created.keyId, memberEmail: created.member.email, secretKey: created.secretKey };
-  }
-
-  @Mutation(() => Boolean, { description: 'Removes a member; their keys answer no_longer_a_member from then on.' })
-  async removeMember(@Manager() auth: AuthContext, @Args('member') member: string) {
-    await this.workspaces.removeMember(auth.workspaceSlug, member);
-    return true;
   }
 
   private view(workspace: WorkspaceEntity): WorkspaceType {

@@ -51,3 +51,21 @@ export class UpdateWorkspaceSettingsInput {
   @Field({ nullable: true }) downloaderStage?: boolean;
   @Field(() => [String], { nullable: true }) activationEvents?: string[];
 }
+
+@ObjectType('Member')
+export class MemberType {
+  @Field(() => ID) id: string;
+  @Field() email: string;
+  @Field({ description: 'owner, admin or member' }) role: string;
+  @Field() createdAt: Date;
+}
+
+@ObjectType('Key')
+export class KeyType {
+  @Field(() => ID) id: string;
+  @Field({ description: 'The last four characters of the key; the key itself is never shown again.' }) hint: string;
+  @Field() memberEmail: string;
+  @Field() createdAt: Date;
+  @Field({ nullable: true, description: 'Written at most once a minute.' }) lastUsedAt?: Date;
+  @Field({ nullable: true }) revokedAt?: Date;
+}

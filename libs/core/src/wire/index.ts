@@ -1,0 +1,217 @@
+// The wire: what the key-authenticated endpoints take and answer (interface.md "Resources and their
+// fields", "Answers of the key-authenticated endpoints", "Message page and thread", "Errors";
+// decisions.md section 3). Shared by the server and the client package (libs/sdk compiles this file
+// into itself), so it imports nothing, not even from core.
+
+/** Every refusal code with the HTTP status it answers. */
+export const REFUSAL_STATUS = {
+  invalid_json: 400,
+  invalid_email: 400,
+  unknown_list: 400,
+  missing_consent: 400,
+  nothing_to_identify: 400,
+  no_identity: 400,
+  unknown_event: 400,
+  invalid_expiry: 400,
+  empty_message: 400,
+  missing_body: 400,
+  invalid_subject: 400,
+  reserved_event_name: 400,
+  too_many_items: 400,
+  invalid_field: 400,
+  unsupported_protocol_version: 400,
+  invalid_key: 401,
+  invalid_token: 401,
+  invalid_signature: 401,
+  origin_not_allowed: 403,
+  no_longer_a_member: 403,
+  use_the_public_key_from_browsers: 403,
+  forbidden: 403,
+  unknown_key: 404,
+  unknown_action: 404,
+  no_such_person: 404,
+  unknown_template: 404,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  last_owner: 409,
+  too_large: 413,
+  not_engaged: 422,
+  no_email: 422,
+  limit_reached: 422,
+  rate_limited: 429,
+  server_error: 500,
+} as const;
+
+export type RefusalCode = keyof typeof REFUSAL_STATUS;
+
+/** A batch where some items were refused answers 207 with this code and every item's result. */
+export const PARTIAL_FAILURE = 'partial_failure';
+
+/** Every code an answer's error field can carry. */
+export type WireErrorCode = RefusalCode | typeof PARTIAL_FAILURE;
+
+/** The refusal envelope: a code and a sentence naming the fix. */
+export interface WireRefusal {
+  ok: false;
+  error: WireErrorCode;
+  message: string;
+}
+
+export const EVENT_STATUSES = ['recorded', 'expired'] as const;
+export const IDENTIFY_STATUSES = ['created', 'merged', 'linked'] as const;
+export const SUBSCRIBE_STATUSES = ['subscribed', 'already_subscribed'] as const;
+export const SUPPORT_STATUSES = ['recorded'] as const;
+
+export type EventStatus = (typeof EVENT_STATUSES)[number];
+export type IdentifyStatus = (typeof IDENTIFY_STATUSES)[number];
+export type SubscribeStatus = (typeof SUBSCRIBE_STATUSES)[number];
+export type SupportStatus = (typeof SUPPORT_STATUSES)[number];
+export type ActionStatus = EventStatus | IdentifyStatus | SubscribeStatus | SupportStatus;
+
+/** A success of POST /api/v1/events: id is the record the post landed on (absent for expired). */
+export interface ActionSuccess<S extends ActionStatus = ActionStatus> {
+  ok: true;
+  status: S;
+  id?: string;
+}
+
+/** One item's result in a batch answer, in the order sent. */
+export type BatchItemResult = ({ index: number } & ActionSuccess) | ({ index: number } & WireRefusal);
+
+/** A batch whose items were all ok. */
+export interface BatchSuccess {
+  ok: true;
+  results: BatchItemResult[];
+}
+
+/** A batch that was refused whole (no results) or in part (partial_failure, with results). */
+export interface BatchRefusal extends WireRefusal {
+  results?: BatchItemResult[];
+}
+
+export const MESSAGE_DIRECTIONS = ['in', 'out'] as const;
+export const MESSAGE_STATUSES = ['delivered', 'opened', 'clicked', 'bounced', 'complained'] as const;
+export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export interface Message {
+  id: string;
+  direction: MessageDirection;
+  /** ISO 8601. */
+  at: string;
+  person: { id: string; name: string; email: string };
+  subject: string;
+  text: string;
+  /** The email provider's id, for one that left. */
+  providerId?: string;
+  /** What the provider last said about one that left. */
+  status?: MessageStatus;
+}
+
+/** GET /api/v1/messages: newest first; pass nextCursor back as cursor for the next page. */
+export interface MessagePage {
+  ok: true;
+  messages: Message[];
+  nextCursor?: string;
+}
+
+/** GET /api/v1/people/{id or email}/messages: oldest first. */
+export interface MessageThread {
+  ok: true;
+  /** The person's record id. */
+  person: string;
+  messages: Message[];
+}
+
+/** POST /api/v1/messages: id is the row on the person's timeline. */
+export interface SendSuccess {
+  ok: true;
+  id: string;
+  /** Present when a provider key is set and the email really left. */
+  providerId?: string;
+}
+
+// What is posted, by its wire names (snake_case).
+
+export interface WireSource {
+  path?: string;
+  referrer?: string;
+  os?: string;
+  anon_id?: string;
+  utm?: { source?: string; medium?: string; campaign?: string; term?: string; content?: string };
+  click_id?: string;
+}
+
+export interface WireIdentity {
+  email?: string;
+  anon_id?: string;
+  account_id?: string;
+}
+
+export interface WireEvent extends WireIdentity {
+  type: string;
+  value?: number;
+  properties?: Record<string, unknown>;
+  occurred_at?: string;
+  expires_at?: string;
+  idempotency_key?: string;
+  detail?: string;
+  source?: WireSource;
+}
+
+export interface WireIdentify extends WireIdentity {
+  type: 'identify';
+  name?: string;
+  fields?: Record<string, string | number | null>;
+  source?: WireSource;
+}
+
+export interface WireConsent {
+  text: string;
+  ip?: string;
+  granted_at?: string;
+}
+
+export interface WireSubscribe {
+  type: 'subscribe';
+  email: string;
+  list: string;
+  consent: string | WireConsent;
+  anon_id?: string;
+  source_label?: string;
+  source?: WireSource;
+}
+
+export interface WireSupport {
+  type: 'support';
+  message: string;
+  from?: string;
+  who?: string;
+  topic?: string;
+  version?: string;
+  anon_id?: string;
+  account_id?: string;
+  source?: WireSource;
+}
+
+export type WireItem = WireEvent | WireIdentify | WireSubscribe | WireSupport;
+
+export interface WireSendMessage {
+  to: string;
+  subject?: string;
+  body?: string;
+  template?: string;
+}
+
+export interface WireMessageQuery {
+  since?: string;
+  until?: string;
+  person?: string;
+  direction?: MessageDirection;
+  limit?: string;
+  cursor?: string;
+}
+
+/** Items in one batch (interface.md "Limits"). */
+export const MAX_BATCH_ITEMS = 100;

@@ -1,0 +1,20 @@
+// Charts (decisions.md section 12) for the admin API and the MCP tool chart_events.
+import { Injectable } from '@nestjs/common';
+import { Refusal } from '@app/core';
+import { ChartInput, ChartSeries, chartSeries, parseChartInput } from './chart-rule';
+import { ChartsRepository } from './charts.repository';
+
+@Injectable()
+export class ChartsService {
+  constructor(private readonly charts: ChartsRepository) {}
+
+  async chart(workspaceId: string, input: ChartInput): Promise<{ series: ChartSeries[] }> {
+    const question = parseChartInput(input);
+    const rows = await this.charts.chart(workspaceId, question);
+    // A custom name with rows was seen; only an empty answer needs asking (interface.md events rule 7).
+    if (!question.builtIn && rows.length === 0 && !(await this.charts.seen(workspaceId, question.event))) {
+      throw new Refusal('unknown_event', `This workspace has not seen "${question.event}" yet: a custom name can be charted once an event of that name arrived.`);
+    }
+    return { series: chartSeries(question, rows) };
+  }
+}

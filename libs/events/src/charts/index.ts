@@ -1,0 +1,3 @@
+export * from './chart-rule';
+export * from './charts.service';
+export * from './charts.repository';

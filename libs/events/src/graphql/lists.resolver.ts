@@ -1,0 +1,38 @@
+// GraphQL: mailing lists with their subscriber counts (issue 11; decisions.md section 9 createList).
+import { UseGuards } from '@nestjs/common';
+import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member } from '@app/core';
+import { ListRow, ListsService } from '@app/people';
+import { CreateListInput, ListType } from './people.types';
+
+type ListView = ListType & { workspaceId: string };
+const listView = (workspaceId: string, row: ListRow): ListView => ({ workspaceId, ...row });
+
+@Resolver(() => ListType)
+@UseGuards(GraphqlAuthGuard)
+export class ListsResolver {
+  constructor(private readonly lists: ListsService) {}
+
+  @Query(() => [ListType], { name: 'lists', description: 'Oldest first.' })
+  async allLists(@Member() auth: AuthContext) {
+    return (await this.lists.list(auth.workspaceId)).map((row) => listView(auth.workspaceId, row));
+  }
+
+  @Mutation(() => ListType)
+  async createList(@Manager() auth: AuthContext, @Args('input') input: CreateListInput) {
+    return listView(auth.workspaceId, await this.lists.create(auth.workspaceId, input));
+  }
+
+  @Mutation(() => ListType, { description: 'A new name; the address forms post to stays.' })
+  async renameList(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string, @Args('name') name: string) {
+    return listView(auth.workspaceId, await this.lists.rename(auth.workspaceId, id, name));
+  }
+
+  @ResolveField(() => Int, { description: 'People subscribed now.' })
+  async subscriberCount(@Parent() list: ListView, @Context() ctx: { loaders?: Loaders }) {
+    const load = async (ids: readonly string[]) =>
+      [...(await this.lists.subscriberCounts(list.workspaceId, ids))].map(([listId, n]) => ({ listId, n }));
+    const [row] = await groupedLoader(ctx, `subscribers:${list.workspaceId}`, load, (r) => r.listId).load(list.id);
+    return row?.n ?? 0;
+  }
+}

@@ -1,0 +1,49 @@
+// A person's timeline as pages, and notes (issue 11), for the admin API and the MCP tools.
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, newId, pageOf, pageSize, Refusal } from '@app/core';
+import { PeopleQueryService } from '@app/people';
+import { TimelinePageRow, TimelineReadRepository } from './timeline-read.repository';
+import { TimelineRepository, TimelineRow } from './timeline.repository';
+
+export interface TimelinePageInput {
+  /** 1 to 100, default 50. */
+  first?: number | null;
+  after?: string | null;
+  /** Only these kinds (event names, note, stage_changed...). */
+  types?: string[] | null;
+}
+
+export const NOTE_MAX_CHARS = 10_000;
+
+@Injectable()
+export class TimelineService {
+  constructor(
+    private readonly read: TimelineReadRepository,
+    private readonly timeline: TimelineRepository,
+    private readonly people: PeopleQueryService,
+  ) {}
+
+  /** The rows of many people's pages (first + 1 each), newest first, in one statement; shape each with page(). */
+  rowsOf(workspaceId: string, personIds: readonly string[], input: TimelinePageInput): Promise<TimelinePageRow[]> {
+    return this.read.pages(workspaceId, personIds, {
+      limit: pageSize(input.first) + 1,
+      types: input.types ?? undefined,
+      after: decodeCursor(input.after),
+    });
+  }
+
+  /** One person's rows (from rowsOf) as a connection page. */
+  page(rows: TimelinePageRow[], input: TimelinePageInput) {
+    return pageOf(rows, pageSize(input.first), (row) => ({ atMicros: row.at_micros, id: row.id }));
+  }
+
+  /** A note on the timeline: never an event, so it moves no stage, engages nobody and fires nothing. */
+  async addNote(workspaceId: string, author: string, person: string, text: string): Promise<TimelineRow> {
+    const words = text.trim();
+    if (!words || [...words].length > NOTE_MAX_CHARS) throw new Refusal('invalid_field', `text must be 1 to ${NOTE_MAX_CHARS} characters.`);
+    const who = person.includes('@') ? { email: person } : { id: person };
+    const found = await this.people.get(workspaceId, who);
+    if (!found) throw new Refusal('no_such_person', `No record has the address or id "${person}": check it.`);
+    return this.timeline.insertNote({ workspaceId, id: newId('evt'), personId: found.id, text: words, author });
+  }
+}

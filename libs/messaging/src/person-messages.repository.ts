@@ -1,0 +1,23 @@
+// A page of people's messages in one statement, for the person field of the admin API (issue 11).
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { MessageRead } from './messages.repository';
+
+@Injectable()
+export class PersonMessagesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Each person's latest `limit` messages, newest first, on the messages_person index. */
+  latestOf(workspaceId: string, personIds: readonly string[], limit: number): Promise<MessageRead[]> {
+    return this.dataSource.query(
+      `SELECT m.id, m.direction, m.at, m.subject, m.text, m.provider_id, m.status, m.address, m.person_id,
+              p.name AS person_name, p.email AS person_email
+         FROM unnest($2::text[]) AS who(id)
+         JOIN people p ON p.workspace_id = $1 AND p.id = who.id
+         CROSS JOIN LATERAL (
+           SELECT * FROM messages WHERE workspace_id = $1 AND person_id = who.id ORDER BY at DESC, id DESC LIMIT $3) AS m`,
+      [workspaceId, personIds, limit],
+    );
+  }
+}

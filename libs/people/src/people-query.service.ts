@@ -1,0 +1,49 @@
+// Finding and reading people, for the GraphQL admin API and the MCP tools find_people / get_person
+// (issue 11): plain inputs in, plain rows out, pages of at most 100.
+import { Injectable } from '@nestjs/common';
+import { decodeCursor, pageOf, pageSize, Refusal } from '@app/core';
+import { COUNT_BOUND, PeopleReadRepository, PersonFilter, PersonListRow, SubscriptionRead } from './people-read.repository';
+import type { PersonRow } from './people.repository';
+
+export interface PeoplePage {
+  edges: Array<{ cursor: string; node: PersonListRow }>;
+  pageInfo: { hasNextPage: boolean; endCursor?: string };
+}
+
+export interface PeopleCount {
+  /** Exact up to COUNT_BOUND; past it, COUNT_BOUND and exact false. */
+  count: number;
+  exact: boolean;
+}
+
+@Injectable()
+export class PeopleQueryService {
+  constructor(private readonly read: PeopleReadRepository) {}
+
+  /** Newest first. first: 1 to 100 (default 50); after: an endCursor of the page before. */
+  async find(workspaceId: string, input: { filter?: PersonFilter; first?: number | null; after?: string | null }): Promise<PeoplePage> {
+    const first = pageSize(input.first);
+    const rows = await this.read.page(workspaceId, { filter: input.filter ?? {}, limit: first + 1, after: decodeCursor(input.after) });
+    return pageOf(rows, first, (row) => ({ atMicros: row.at_micros, id: row.id }));
+  }
+
+  async count(workspaceId: string, filter: PersonFilter = {}): Promise<PeopleCount> {
+    const n = await this.read.count(workspaceId, filter);
+    return n > COUNT_BOUND ? { count: COUNT_BOUND, exact: false } : { count: n, exact: true };
+  }
+
+  /** By record id (an absorbed id leads to the person it became) or by any of their emails. */
+  async get(workspaceId: string, who: { id?: string | null; email?: string | null }): Promise<PersonRow | null> {
+    if (who.id) return this.read.byId(workspaceId, who.id);
+    if (who.email) return this.read.byEmail(workspaceId, who.email);
+    throw new Refusal('invalid_field', 'Name the person with id or email.');
+  }
+
+  identitiesOf(workspaceId: string, personIds: readonly string[]) {
+    return this.read.identitiesOf(workspaceId, personIds);
+  }
+
+  subscriptionsOf(workspaceId: string, personIds: readonly string[]): Promise<SubscriptionRead[]> {
+    return this.read.subscriptionsOf(workspaceId, personIds);
+  }
+}

@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// `npx @lifeline/sdk setup [--dry-run] [--cwd DIR]` (decisions.md section 11); the work is in setup.ts.
+import { runSetup } from './setup.js';
+
+process.exitCode = runSetup(process.argv.slice(2), {
+  cwd: process.cwd(),
+  print: (line) => console.log(line),
+  refuse: (line) => console.error(line),
+});

@@ -1,0 +1,78 @@
+// interface.md "Outgoing webhook triggers" and decisions.md section 6: one happening is one delivery
+// per address that hears any of its triggers, typed with the most specific name. The body is built
+// once, here, and stored: every attempt sends the same bytes. Used by the relay (new happenings) and
+// by replayEvents (happenings of a window sent again as new deliveries).
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { newId, OutboxRow } from '@app/core';
+import { NewDelivery } from './deliveries.repository';
+import { buildWebhookBody, isTrigger, mostSpecificTrigger, Trigger, WebhookRecord } from './domain';
+import { EndpointRow } from './endpoints.repository';
+
+interface HappeningPayload {
+  at?: string;
+  data?: Record<string, Record<string, unknown>>;
+}
+
+export type HearingEndpoint = Pick<EndpointRow, 'workspace_id' | 'id' | 'triggers' | 'disabled_at'>;
+
+@Injectable()
+export class HappeningDeliveries {
+  /**
+   * The deliveries these happenings make for these addresses, in happening order. An address that is
+   * disabled gets its deliveries as failed: nothing is sent, and they can be recovered later.
+   */
+  async make(manager: EntityManager, rows: OutboxRow[], endpoints: HearingEndpoint[], linkOutbox = true): Promise<NewDelivery[]> {
+    const matches: Array<{ row: OutboxRow; endpoint: HearingEndpoint; type: Trigger; data: Record<string, unknown> }> = [];
+    for (const row of rows) {
+      const data = (row.payload as HappeningPayload).data ?? {};
+      const triggers = Object.keys(data).filter(isTrigger);
+      for (const endpoint of endpoints) {
+        if (endpoint.workspace_id !== row.workspaceId) continue;
+        const type = mostSpecificTrigger(triggers, endpoint.triggers);
+        if (type) matches.push({ row, endpoint, type, data: data[type] ?? {} });
+      }
+    }
+    if (matches.length === 0) return [];
+
+    const { records, slugs } = await this.context(manager, matches.map((m) => m.row));
+    return matches.map(({ row, endpoint, type, data }) => {
+      const id = newId('dlv');
+      const record = (row.personId && records.get(`${row.workspaceId}/${row.personId}`)) || { id: row.personId ?? '', kind: 'person' as const, name: '' };
+      const at = new Date((row.payload as HappeningPayload).at ?? row.createdAt);
+      const workspace = { id: row.workspaceId, slug: slugs.get(row.workspaceId) ?? '' };
+      return {
+        workspaceId: row.workspaceId,
+        id,
+        endpointId: endpoint.id,
+        // A replay makes new deliveries, which the (outbox row, address) key would refuse.
+        outboxId: linkOutbox ? row.id : null,
+        type,
+        body: buildWebhookBody({ deliveryId: id, type, at, workspace, record, data }),
+        ...(endpoint.disabled_at ? { state: 'failed' as const } : {}),
+      };
+    });
+  }
+
+  /** The body's record (a merged person is shown as the person they became) and workspace slugs. */
+  private async context(manager: EntityManager, rows: OutboxRow[]) {
+    const withPerson = rows.filter((row) => row.personId);
+    const people: Array<{ workspace_id: string; asked: string; id: string; name: string | null; email: string | null; stage: string | null }> =
+      withPerson.length === 0
+        ? []
+        : await manager.query(
+            `SELECT p.workspace_id, p.id AS asked, coalesce(s.id, p.id) AS id, coalesce(s.name, p.name) AS name,
+                    coalesce(s.email, p.email) AS email, coalesce(s.stage, p.stage) AS stage
+               FROM unnest($1::text[], $2::text[]) AS k(w, p_id)
+               JOIN people p ON p.workspace_id = k.w AND p.id = k.p_id
+               LEFT JOIN people s ON p.merged_into IS NOT NULL AND s.workspace_id = p.workspace_id AND s.id = p.merged_into`,
+            [withPerson.map((row) => row.workspaceId), withPerson.map((row) => row.personId)],
+          );
+    const records = new Map<string, WebhookRecord>();
+    for (const p of people) records.set(`${p.workspace_id}/${p.asked}`, { id: p.id, kind: 'person', name: p.name ?? '', email: p.email, stage: p.stage });
+    const workspaces: Array<{ id: string; slug: string }> = await manager.query(`SELECT id, slug FROM workspaces WHERE id = ANY($1::text[])`, [
+      [...new Set(rows.map((row) => row.workspaceId))],
+    ]);
+    return { records, slugs: new Map(workspaces.map((w) => [w.id, w.slug])) };
+  }
+}

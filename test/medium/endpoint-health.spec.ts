@@ -1,0 +1,91 @@
+// Issue 19 at the repositories: a disabled address gets no attempts, recover picks exactly the failed
+// deliveries since a time (once, in order, paced), a rate-limited attempt is given back uncounted, and
+// health flushes disable an address failing for the whole window.
+import { DeliveriesRepository, EndpointsRepository } from '@app/webhooks';
+import { Medium, startMedium } from './medium';
+
+let t: Medium;
+let ws: string;
+let deliveries: DeliveriesRepository;
+let endpoints: EndpointsRepository;
+beforeAll(async () => {
+  t = await startMedium();
+  ws = (await t.make.workspace()).id;
+  deliveries = t.get(DeliveriesRepository);
+  endpoints = t.get(EndpointsRepository);
+});
+afterAll(() => t.close());
+
+const row = async (id: string) =>
+  (await t.db.query(`SELECT state, attempts, claimed_until IS NOT NULL AS claimed FROM deliveries WHERE workspace_id = $1 AND id = $2`, [ws, id]))[0];
+
+describe('a disabled address', () => {
+  it('is not claimed: its due delivery becomes failed without counting an attempt', async () => {
+    const endpoint = (await t.make.endpoint(ws, { disabled_at: new Date(), disabled_reason: 'test' })).id as string;
+    const { id } = await t.make.delivery(ws, endpoint);
+    expect(await deliveries.claim(ws, id as string)).toBeNull();
+    expect(await row(id as string)).toEqual({ state: 'failed', attempts: 0, claimed: false });
+  });
+});
+
+describe('recover', () => {
+  it('makes exactly the failed deliveries since the time due again, in order and paced; a second recovery finds none', async () => {
+    const endpoint = (await t.make.endpoint(ws)).id as string;
+    const old = await t.make.delivery(ws, endpoint, { state: 'failed', attempts: 6, next_attempt_at: null, created_at: new Date(Date.now() - 3600_000) });
+    const since = new Date(Date.now() - 60_000);
+    const failed = [];
+    for (let i = 0; i < 3; i++) failed.push(await t.make.delivery(ws, endpoint, { state: 'failed', attempts: 6, next_attempt_at: null, created_at: new Date(Date.now() - 30_000 + i) }));
+    const done = await t.make.delivery(ws, endpoint, { state: 'succeeded', attempts: 1, next_attempt_at: null });
+    const [first, second] = await Promise.all([deliveries.makeFailedDue(ws, endpoint, since, 100), deliveries.makeFailedDue(ws, endpoint, since, 100)]);
+    const picked = [...first, ...second];
+    expect(picked.map((d) => d.id)).toEqual(failed.map((d) => d.id));
+    expect(picked.map((d) => d.due_in_ms)).toEqual([0, 100, 200]);
+    expect(await row(old.id as string)).toMatchObject({ state: 'failed' });
+    expect(await row(done.id as string)).toMatchObject({ state: 'succeeded' });
+    // The next attempt is the seventh.
+    const claim = await deliveries.claim(ws, failed[0].id as string);
+    expect(claim).toMatchObject({ number: 7 });
+  });
+});
+
+describe('rate limit', () => {
+  it('a released attempt is not counted and the delivery waits for its slot, unclaimed', async () => {
+    const endpoint = (await t.make.endpoint(ws, { rate_limit_per_second: 5 })).id as string;
+    const { id } = await t.make.delivery(ws, endpoint);
+    const claim = await deliveries.claim(ws, id as string);
+    expect(claim).toMatchObject({ number: 1, rateLimitPerSecond: 5, endpointId: endpoint });
+    expect(await deliveries.release(ws, id as string, 1, 60_000)).toBe(true);
+    expect(await row(id as string)).toEqual({ state: 'pending', attempts: 0, claimed: false });
+    expect(await deliveries.claim(ws, id as string)).toBeNull(); // not due for a minute
+  });
+});
+
+describe('health flushes', () => {
+  const WINDOW = 5 * 24 * 3600_000;
+  const days = (n: number) => new Date(Date.now() - n * 24 * 3600_000);
+  const reason = (since: Date) => `failing since ${since.toISOString()}`;
+  const tally = (endpointId: string, ok: boolean, at: Date) => ({
+    workspaceId: ws,
+    endpointId,
+    lastSuccessAt: ok ? at : null,
+    firstFailureAfterSuccess: ok ? null : at,
+    buckets: [{ bucket: Math.floor(at.getTime() / 300_000) * 300_000, succeeded: ok ? 1 : 0, failed: ok ? 0 : 1 }],
+  });
+
+  it('a failure 5 days after the first one with no success between disables the address; a success keeps it', async () => {
+    const failing = (await t.make.endpoint(ws, { failing_since: days(6) })).id as string;
+    const recovering = (await t.make.endpoint(ws, { failing_since: days(6) })).id as string;
+    const disabled = await endpoints.recordHealth([tally(failing, false, new Date()), tally(recovering, true, new Date())], new Date(), WINDOW, reason);
+    expect(disabled).toEqual([{ workspaceId: ws, endpointId: failing }]);
+    const rows = await t.db.query(`SELECT id, disabled_at IS NOT NULL AS disabled, disabled_reason, failing_since FROM webhook_endpoints WHERE id = ANY($1)`, [[failing, recovering]]);
+    expect(rows.find((r: any) => r.id === failing)).toMatchObject({ disabled: true, disabled_reason: expect.stringContaining('failing since') });
+    expect(rows.find((r: any) => r.id === recovering)).toMatchObject({ disabled: false, failing_since: null });
+    const rate = await endpoints.successCounts(ws, [failing, recovering], days(1));
+    expect(rate.sort((a, b) => a.endpoint_id.localeCompare(b.endpoint_id))).toEqual(
+      [
+        { endpoint_id: failing, succeeded: 0, failed: 1 },
+        { endpoint_id: recovering, succeeded: 1, failed: 0 },
+      ].sort((a, b) => a.endpoint_id.localeCompare(b.endpoint_id)),
+    );
+  });
+});
