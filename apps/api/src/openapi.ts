@@ -18,6 +18,17 @@ export function openApiDocument(app: INestApplication, config: AppConfig): OpenA
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A secret key (sk_live_…), or ADMIN_TOKEN where the operator is meant.' })
     .build();
   const document = SwaggerModule.createDocument(app, base);
+  // A parameter read by a guard rather than @Param() is still in the path: name every one of them.
+  for (const [path, operations] of Object.entries(document.paths)) {
+    for (const operation of Object.values(operations) as Array<{ parameters?: Array<{ name: string; in: string }> }>) {
+      if (typeof operation !== 'object' || !operation) continue;
+      for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
+        if (!(operation.parameters ?? []).some((p) => p.in === 'path' && p.name === name)) {
+          (operation.parameters ??= []).push({ name, in: 'path', required: true, schema: { type: 'string' } } as never);
+        }
+      }
+    }
+  }
   // Nothing generated here uses 3.0-only keywords (nullable, exclusive bounds as booleans), so the
   // document is valid 3.1 as it stands.
   return { ...document, openapi: '3.1.0' };
