@@ -1,5 +1,7 @@
 // interface.md "Public website endpoints" rules 1-5, the public rows of Errors and Limits,
 // decisions.md section 3 (public answers carry ok and status only; honeypot posts).
+import { get } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { CreatedWorkspace } from '@app/core';
 import { startApp, TestApp } from './harness';
 
@@ -196,6 +198,44 @@ describe('GET track.js', () => {
     expect(code).toContain(JSON.stringify(`${t.url}/api/in/${ws.publicKey}`));
     expect(code).not.toContain('sk_live_');
     expect(Buffer.byteLength(code)).toBeLessThan(4096);
+  });
+});
+
+describe('GET track.js compressed and cached (issue 16)', () => {
+  const raw = (path: string, headers: Record<string, string>) =>
+    new Promise<{ status: number; headers: Record<string, any>; body: Buffer }>((resolve, reject) => {
+      get(`${t.url}${path}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }));
+      }).on('error', reject);
+    });
+  const path = () => `/api/in/${ws.publicKey}/track.js`;
+
+  it('answers br, gzip or plain as asked, the same script each way, with a long cache, Vary and an ETag', async () => {
+    const plain = await raw(path(), {});
+    const br = await raw(path(), { 'accept-encoding': 'gzip, deflate, br' });
+    const gzip = await raw(path(), { 'accept-encoding': 'gzip;q=1, br;q=0' });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(brotliDecompressSync(br.body).toString()).toBe(plain.body.toString());
+    expect(gunzipSync(gzip.body).toString()).toBe(plain.body.toString());
+    expect(br.body.length).toBeLessThan(plain.body.length);
+    expect(plain.headers['cache-control']).toBe('public, max-age=86400, stale-while-revalidate=604800');
+    expect(plain.headers.vary).toMatch(/Accept-Encoding/);
+    expect(plain.headers.etag).toMatch(/^"[\w-]+"$/);
+    expect(br.headers.etag).toBe(plain.headers.etag);
+  });
+
+  it('an If-None-Match with the ETag gets a 304 and no body; another workspace has another ETag', async () => {
+    const first = await raw(path(), {});
+    const again = await raw(path(), { 'if-none-match': first.headers.etag });
+    expect(again.status).toBe(304);
+    expect(again.body.length).toBe(0);
+    expect((await raw(path(), { 'if-none-match': '"something-else"' })).status).toBe(200);
+    const other = await t.workspace({ origins: [SITE] });
+    expect((await raw(`/api/in/${other.publicKey}/track.js`, {})).headers.etag).not.toBe(first.headers.etag);
   });
 });
 

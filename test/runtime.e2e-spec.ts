@@ -1,12 +1,13 @@
 // Running it (decisions.md section 1): embedded fallbacks, the start-up refusal, the CLI, migrations.
 import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { Client } from 'pg';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { ConfigError, MIGRATIONS, dataSourceOptions, freePort, migrate, REDIS_FIXES, resolveDatabase, resolveRedis } from '@app/core';
+import { commandDatabaseUrl, ConfigError, MIGRATIONS, dataSourceOptions, freePort, migrate, REDIS_FIXES, resolveDatabase, resolveRedis } from '@app/core';
 import { dropDatabase, testConfig } from './harness';
 
 const run = promisify(execFile);
@@ -26,7 +27,7 @@ describe('embedded fallbacks when nothing answers and the URL is unset', () => {
     expect(seen.embedded).toBe(true);
     expect(seen.log.join('\n')).toMatch(/embedded PGlite in .*pg \(one connection\)/);
     expect(seen.tables).toBe(3);
-  }, 60_000);
+  }, 600_000); // a new PGlite data folder takes minutes to initialise on a busy machine
 
   it('starts a redis-server from PATH with its data in .data/redis', async () => {
     const lines: string[] = [];
@@ -61,16 +62,16 @@ describe('configuration is validated at start', () => {
       cwd: root,
       env: { ...process.env, PORT: 'eighty', APP_SECRET: 'x'.repeat(40) },
     });
-    await expect(attempt).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('PORT must be a whole number from 0 to 65535, not "eighty".') });
-  });
+    await expect(attempt).rejects.toMatchObject({ code: 78, stderr: expect.stringContaining('PORT must be a whole number from 0 to 65535, not "eighty".') });
+  }, 120_000);
 
   it('production without APP_SECRET refuses to start', async () => {
     const attempt = run(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
       cwd: root,
       env: { ...process.env, NODE_ENV: 'production', APP_SECRET: '' },
     });
-    await expect(attempt).rejects.toMatchObject({ code: 1, stderr: expect.stringContaining('APP_SECRET is required when NODE_ENV=production') });
-  });
+    await expect(attempt).rejects.toMatchObject({ code: 78, stderr: expect.stringContaining('APP_SECRET is required when NODE_ENV=production') });
+  }, 120_000);
 
   it.each(['api', 'worker'])('the %s warns at start while UNSAFE_ALLOW_PRIVATE_TARGETS is on', async (app) => {
     const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
@@ -91,7 +92,7 @@ describe('configuration is validated at start', () => {
       child.kill('SIGKILL');
     }
     expect(stderr).toContain('outgoing posts may reach private addresses and plain http. For tests only.');
-  });
+  }, 120_000);
 });
 
 describe('operator CLI prints exactly one JSON line', () => {
@@ -105,7 +106,7 @@ describe('operator CLI prints exactly one JSON line', () => {
   afterAll(() => dropDatabase(database));
 
   const cli = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/cli.ts', ...args], {
+    const { stdout } = await run(process.execPath, ['scripts/run.js', 'apps/api/src/cli', ...args], {
       cwd: root,
       env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: 'https://lifeline.example' },
     }).catch((error) => error);
@@ -133,7 +134,101 @@ describe('operator CLI prints exactly one JSON line', () => {
 
     const again = await cli('workspace', 'create', '--slug', 'acme', '--owner', 'a@acme.test');
     expect(again).toMatchObject({ ok: false, error: 'conflict' });
-  }, 60_000);
+  }, 240_000);
+});
+
+describe('CLI help, lists and addresses (issue 16)', () => {
+  let databaseUrl: string;
+  let database: string;
+  beforeAll(async () => {
+    const made = await testConfig();
+    databaseUrl = made.config.databaseUrl;
+    database = made.database;
+  });
+  afterAll(() => dropDatabase(database));
+
+  const raw = (args: string[], env: Record<string, string | undefined> = {}) =>
+    run(process.execPath, ['scripts/run.js', 'apps/api/src/cli', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: '', ...env } }).catch(
+      (error) => error,
+    ) as Promise<{ stdout: string; code?: number }>;
+
+  it('--help and help COMMAND print usage and exit 0; a wrong option is a refusal naming the usage', async () => {
+    const help = await raw(['--help']);
+    expect(help.code).toBeUndefined();
+    for (const command of ['workspace create', 'workspace list', 'key create', 'key list', 'member remove']) expect(help.stdout).toContain(command);
+    const one = await raw(['help', 'key', 'list']);
+    expect(one.stdout).toMatch(/^Usage: npm run -s cli -- key list --workspace SLUG\n/);
+    const wrong = await raw(['key', 'list', '--workspace', 'x', '--colour', 'red']);
+    expect(wrong.code).toBe(1);
+    expect(JSON.parse(wrong.stdout)).toMatchObject({ ok: false, error: 'invalid_field', message: expect.stringContaining('usage is key list --workspace SLUG') });
+  }, 240_000);
+
+  it('workspace list and key list show hints, never secrets; publicBaseUrl follows PORT when BASE_URL is unset', async () => {
+    const created = JSON.parse((await raw(['workspace', 'create', '--slug', 'listed', '--owner', 'o@listed.test'], { PORT: '4321' })).stdout);
+    expect(created.publicBaseUrl).toBe(`http://localhost:4321/api/in/${created.publicKey}`);
+    const list = JSON.parse((await raw(['workspace', 'list'], { BASE_URL: 'https://x.example' })).stdout);
+    expect(list.workspaces).toEqual([expect.objectContaining({ slug: 'listed', publicKey: created.publicKey, publicBaseUrl: `https://x.example/api/in/${created.publicKey}` })]);
+    const keys = (await raw(['key', 'list', '--workspace', 'listed'])).stdout;
+    expect(JSON.parse(keys).keys).toEqual([expect.objectContaining({ member: 'o@listed.test', hint: `sk_live_…${created.secretKey.slice(-4)}`, revoked: false })]);
+    expect(keys).not.toContain(created.secretKey);
+  }, 240_000);
+
+  it('a stale .data/pg.url from an ended embedded run is removed and explained', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lifeline-stale-'));
+    try {
+      writeFileSync(join(dir, 'pg.url'), `postgres://postgres@127.0.0.1:${await freePort()}/postgres`);
+      const attempt = commandDatabaseUrl({}, dir, { port: await freePort() });
+      await expect(attempt).rejects.toThrow(/no longer runs and nothing answers on 127\.0\.0\.1:\d+: start the service with `npm start` first/);
+      expect(existsSync(join(dir, 'pg.url'))).toBe(false);
+      writeFileSync(join(dir, 'pg.url'), `postgres://postgres@127.0.0.1:${await freePort()}/postgres`);
+      expect(await commandDatabaseUrl({}, dir, { port: 5432 })).toBeUndefined(); // a PostgreSQL answers: the default is used
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('an unreachable database is one sentence naming DATABASE_URL', async () => {
+    const answer = await raw(['workspace', 'list'], { DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/x` });
+    expect(answer.code).toBe(1);
+    expect(JSON.parse(answer.stdout)).toEqual({ ok: false, error: 'invalid_config', message: expect.stringMatching(/^PostgreSQL at 127\.0\.0\.1:\d+ cannot be reached \(nothing accepts connections there\): start PostgreSQL, or set DATABASE_URL/) });
+  }, 240_000);
+});
+
+describe('migrations under the advisory lock (issue 16)', () => {
+  it('ten processes migrating one empty database at once: it is migrated exactly once and all succeed', async () => {
+    const { config, database } = await testConfig();
+    try {
+      require('../scripts/build').build({ changed: true });
+      const runs = await Promise.all(
+        Array.from({ length: 10 }, () => run(process.execPath, ['dist/apps/api/src/migrate.js'], { cwd: root, env: { ...process.env, DATABASE_URL: config.databaseUrl } })),
+      );
+      const outputs = runs.map((r) => r.stdout);
+      expect(outputs.filter((o) => /Ran \d+ migration\(s\)/.test(o))).toHaveLength(1);
+      expect(outputs.filter((o) => o.includes('The database is up to date.'))).toHaveLength(9);
+      const client = new Client({ connectionString: config.databaseUrl });
+      await client.connect();
+      const rows = (await client.query('SELECT name FROM migrations')).rows.map((r) => r.name);
+      await client.end();
+      expect(rows.sort()).toEqual(MIGRATIONS.map((m) => m.name).sort());
+    } finally {
+      await dropDatabase(database);
+    }
+  }, 180_000);
+
+  it('npm run migrate -- --show and -- --revert', async () => {
+    const { config, database } = await testConfig();
+    const migrateCmd = (...args: string[]) => run(process.execPath, ['scripts/run.js', 'apps/api/src/migrate', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: config.databaseUrl } });
+    try {
+      await migrate(config);
+      const newest = MIGRATIONS[MIGRATIONS.length - 1].name;
+      expect((await migrateCmd('--revert')).stdout).toBe(`Reverted ${newest}.\n`);
+      const shown = (await migrateCmd('--show')).stdout.trim().split('\n');
+      expect(shown).toEqual(MIGRATIONS.map((m) => `[${m.name === newest ? ' ' : 'x'}] ${m.name}`));
+      expect((await migrateCmd()).stdout).toBe(`Ran 1 migration(s): ${newest}.\n`);
+    } finally {
+      await dropDatabase(database);
+    }
+  }, 120_000);
 });
 
 describe('migrations', () => {

@@ -1,15 +1,27 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import { ApolloServerPluginLandingPageLocalDefault } from '@apollo/server/plugin/landingPage/default';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { AutomationsApiModule } from '@app/automations';
-import { AppConfig, CoreModule, formatGraphqlError, GRAPHQL_PARSE_OPTIONS, isRefusal, loggerModule, MembersResolver, queryLimitsPlugin, WorkspaceResolver } from '@app/core';
+import {
+  AppConfig,
+  CoreModule,
+  formatGraphqlError,
+  GRAPHQL_PARSE_OPTIONS,
+  isRefusal,
+  loggerModule,
+  MembersResolver,
+  ObservabilityModule,
+  queryLimitsPlugin,
+  WorkspaceResolver,
+} from '@app/core';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
 import { DoorsApiModule } from '@app/doors';
+import { ExplorerAssetsController, explorerLandingPage } from './explorer/explorer';
 
 @Module({})
 export class ApiModule {
@@ -27,7 +39,8 @@ export class ApiModule {
           sortSchema: true,
           playground: false,
           introspection: development,
-          plugins: [queryLimitsPlugin(config.graphqlStatementTimeoutMs), ...(development ? [ApolloServerPluginLandingPageLocalDefault({ embed: true })] : [])],
+          // The explorer is served by the api itself (offline); production shows none (no CDN page either).
+          plugins: [queryLimitsPlugin(config.graphqlStatementTimeoutMs), development ? explorerLandingPage('/graphql') : ApolloServerPluginLandingPageDisabled()],
           parseOptions: GRAPHQL_PARSE_OPTIONS,
           context: ({ req }: { req: unknown }) => ({ req }),
           formatError: (formatted, error) => {
@@ -36,6 +49,7 @@ export class ApiModule {
             return formatGraphqlError(isRefusal(refusal) ? { ...formatted, message: refusal.message, extensions: { code: refusal.code } } : formatted);
           },
         }),
+        ObservabilityModule,
         EventsApiModule,
         MessagingApiModule,
         WebhooksApiModule,
@@ -43,6 +57,7 @@ export class ApiModule {
         McpApiModule,
         DoorsApiModule,
       ],
+      controllers: development ? [ExplorerAssetsController] : [],
       providers: [WorkspaceResolver, MembersResolver],
     };
   }

@@ -2,20 +2,23 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { answerClientErrorsInEnvelope, AppConfig, ExceptionsFilter, installBodyParsers } from '@app/core';
+import { answerClientErrorsInEnvelope, AppConfig, ExceptionsFilter, installBodyParsers, Metrics, QuietNestLogger, requestContext } from '@app/core';
 import { ApiModule } from './api.module';
+import { installOpenApi } from './openapi';
 
 /** Builds the api application (used by main.ts and by the end-to-end tests). */
 export async function createApi(config: AppConfig): Promise<INestApplication> {
   const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), { bodyParser: false, bufferLogs: true });
-  app.useLogger(app.get(Logger));
+  app.useLogger(new QuietNestLogger(app.get(Logger)));
   app.disable('x-powered-by');
   // One proxy in front: the client IP is the entry that proxy added, never one the client wrote itself.
   app.set('trust proxy', config.trustProxy ? 1 : false);
   app.set('etag', false);
+  app.use(requestContext);
+  app.use(app.get(Metrics).middleware);
   installBodyParsers(app);
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.useGlobalFilters(new ExceptionsFilter());
-  app.enableShutdownHooks();
+  installOpenApi(app, config);
   return app;
 }

@@ -1,124 +1,161 @@
-// Operator CLI of decisions.md section 1 (stable: scripts rely on it). Prints exactly one JSON line.
-//   npm run cli -- workspace create --slug acme --owner owner@acme.test [--origin https://acme.test]... [--web]
-//   npm run cli -- key create --workspace acme --member dev@acme.test
-//   npm run cli -- member remove --workspace acme --member dev@acme.test
+// Operator CLI of decisions.md section 1 (stable: scripts rely on it). Each command prints exactly one
+// JSON line; `--help` and `help COMMAND` print usage text. `npm run cli` runs the compiled JavaScript
+// (scripts/run.js), so a call costs well under a second.
 import 'reflect-metadata';
-import { DynamicModule, Module } from '@nestjs/common';
-import { NestFactory } from '@nestjs/core';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { parseArgs as parseNodeArgs, ParseArgsConfig } from 'node:util';
+import { DataSource } from 'typeorm';
 import {
   ApiKeyEntity,
-  AppConfig,
-  CONFIG,
+  commandDatabaseUrl,
   ConfigError,
+  databaseUnreachable,
   dataSourceOptions,
   developmentAppSecret,
   loadConfig,
+  loadDotEnv,
   MemberEntity,
+  MembersService,
   migrate,
   Refusal,
   WorkspaceEntity,
   WorkspacesRepository,
   WorkspacesService,
-  MembersService,
   SHELL_ACTOR,
 } from '@app/core';
 
-@Module({})
-class CliModule {
-  static forRoot(config: AppConfig): DynamicModule {
-    return {
-      module: CliModule,
-      imports: [
-        TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true, extra: { max: 1 } }),
-        TypeOrmModule.forFeature([WorkspaceEntity, MemberEntity, ApiKeyEntity]),
-      ],
-      providers: [{ provide: CONFIG, useValue: config }, WorkspacesRepository, WorkspacesService, MembersService],
-    };
-  }
+type Options = NonNullable<ParseArgsConfig['options']>;
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+interface Command {
+  usage: string;
+  about: string;
+  options: Options;
+  required: string[];
+  run(services: { workspaces: WorkspacesService; members: MembersService }, values: Values): Promise<unknown>;
 }
 
-export interface CliArgs {
-  words: string[];
-  options: Record<string, string[]>;
-  flags: Set<string>;
-}
+const text = (v: Values, name: string) => v[name] as string;
 
-export function parseArgs(argv: string[]): CliArgs {
-  const words: string[] = [];
-  const options: Record<string, string[]> = {};
-  const flags = new Set<string>();
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) {
-      words.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split('=', 2);
-    const next = argv[i + 1];
-    if (inline !== undefined) (options[name] ??= []).push(inline);
-    else if (next !== undefined && !next.startsWith('--')) (options[name] ??= []).push(argv[++i]);
-    else flags.add(name);
-  }
-  return { words, options, flags };
-}
-
-function required(args: CliArgs, name: string): string {
-  const value = args.options[name]?.[0];
-  if (!value) throw new Refusal('invalid_field', `--${name} is required.`);
-  return value;
-}
-
-async function run(service: WorkspacesService, members: MembersService, args: CliArgs): Promise<unknown> {
-  const command = args.words.slice(0, 2).join(' ');
-  switch (command) {
-    case 'workspace create':
-      return service.create({
-        slug: required(args, 'slug'),
-        owner: required(args, 'owner'),
-        origins: args.options.origin ?? [],
-        web: args.flags.has('web'),
-      });
-    case 'key create': {
-      const created = await members.createKey(required(args, 'workspace'), required(args, 'member'));
+export const COMMANDS: Record<string, Command> = {
+  'workspace create': {
+    usage: 'workspace create --slug SLUG --owner EMAIL [--origin ORIGIN]... [--web]',
+    about: 'Creates a workspace with its owner; prints its public key, the owner\'s secret key (shown once) and its public address. --web makes a web-app workspace (no Downloader stage).',
+    options: { slug: { type: 'string' }, owner: { type: 'string' }, origin: { type: 'string', multiple: true }, web: { type: 'boolean' } },
+    required: ['slug', 'owner'],
+    run: ({ workspaces: s }, v) => s.create({ slug: text(v, 'slug'), owner: text(v, 'owner'), origins: (v.origin as string[]) ?? [], web: v.web === true }),
+  },
+  'workspace list': {
+    usage: 'workspace list',
+    about: 'Lists every workspace with its public key and public address.',
+    options: {},
+    required: [],
+    run: async ({ workspaces: s }) => ({ workspaces: await s.list() }),
+  },
+  'key create': {
+    usage: 'key create --workspace SLUG --member EMAIL',
+    about: 'Creates a secret key acting as the member (added as a member when new); the key is shown once.',
+    options: { workspace: { type: 'string' }, member: { type: 'string' } },
+    required: ['workspace', 'member'],
+    run: async ({ members }, v) => {
+      const created = await members.createKey(text(v, 'workspace'), text(v, 'member'));
       return { workspace: created.workspace, member: created.member, keyId: created.keyId, secretKey: created.secretKey };
-    }
-    case 'member remove':
-      return members.remove(SHELL_ACTOR, required(args, 'workspace'), required(args, 'member'));
-    default:
-      throw new Refusal('invalid_field', 'Use one of: workspace create, key create, member remove.');
-  }
+    },
+  },
+  'key list': {
+    usage: 'key list --workspace SLUG',
+    about: 'Lists a workspace\'s keys by id, member and hint (the last four characters); never a secret.',
+    options: { workspace: { type: 'string' } },
+    required: ['workspace'],
+    run: async ({ workspaces: s }, v) => ({ keys: await s.listKeys(text(v, 'workspace')) }),
+  },
+  'member remove': {
+    usage: 'member remove --workspace SLUG --member EMAIL',
+    about: 'Removes a member; their keys are refused from then on.',
+    options: { workspace: { type: 'string' }, member: { type: 'string' } },
+    required: ['workspace', 'member'],
+    run: ({ members }, v) => members.remove(SHELL_ACTOR, text(v, 'workspace'), text(v, 'member')),
+  },
+};
+
+const PROGRAM = 'npm run -s cli --';
+
+export function usage(name?: string): string {
+  const command = name ? COMMANDS[name] : undefined;
+  if (command) return `Usage: ${PROGRAM} ${command.usage}\n\n${command.about}\n`;
+  const lines = Object.values(COMMANDS).map((c) => `  ${c.usage}`);
+  return [
+    `Usage: ${PROGRAM} <command> [options]`,
+    '',
+    'Commands:',
+    ...lines,
+    '  help [COMMAND]',
+    '',
+    'Each command prints one JSON line; a refusal is {"ok":false,"error":…,"message":…} and exits 1.',
+    'The database is DATABASE_URL, else the embedded one a running `npm start` uses; addresses follow BASE_URL (else PORT).',
+    '',
+  ].join('\n');
 }
 
-/** The running service's embedded PGlite (if any) is reachable through the address it wrote down. */
-function databaseUrl(root: string): string | undefined {
-  if (process.env.DATABASE_URL) return process.env.DATABASE_URL;
-  const file = join(root, '.data', 'pg.url');
-  return existsSync(file) ? readFileSync(file, 'utf8').trim() : undefined;
+export type Parsed = { help: string } | { command: Command; values: Values };
+
+/** The command and its options, or the help text asked for; a mistake is a Refusal naming the fix. */
+export function parseCommand(argv: string[]): Parsed {
+  const words: string[] = [];
+  while (words.length < 2 && argv[words.length] && !argv[words.length].startsWith('-')) words.push(argv[words.length]);
+  const rest = argv.slice(words.length);
+  if (words[0] === 'help' || (!words.length && (rest.includes('--help') || rest.includes('-h') || !rest.length))) {
+    const asked = words[0] === 'help' ? argv.slice(1, 3).join(' ') : '';
+    if (asked && !COMMANDS[asked]) throw new Refusal('invalid_field', `"${asked}" is not a command: use one of ${Object.keys(COMMANDS).join(', ')}.`);
+    return { help: usage(asked || undefined) };
+  }
+  const name = words.join(' ');
+  const command = COMMANDS[name];
+  if (!command) throw new Refusal('invalid_field', `"${name}" is not a command: use one of ${Object.keys(COMMANDS).join(', ')} (or --help).`);
+  if (rest.includes('--help') || rest.includes('-h')) return { help: usage(name) };
+  let values: Values;
+  try {
+    values = parseNodeArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }).values as Values;
+  } catch (error) {
+    throw new Refusal('invalid_field', `${(error as Error).message.split('\n')[0].replace(/\.$/, '')}: usage is ${command.usage}.`);
+  }
+  const missing = command.required.find((option) => !values[option]);
+  if (missing) throw new Refusal('invalid_field', `--${missing} is required: usage is ${command.usage}.`);
+  return { command, values };
 }
 
 async function main(): Promise<number> {
-  const root = resolve(__dirname, '../../..');
+  const root = resolve(__dirname, '../../..').replace(/\/dist$/, '');
   const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+  let databaseUrl: string | undefined;
   try {
+    const parsed = parseCommand(process.argv.slice(2));
+    if ('help' in parsed) {
+      process.stdout.write(parsed.help);
+      return 0;
+    }
+    loadDotEnv();
     const production = process.env.NODE_ENV === 'production';
     const config = loadConfig(process.env, {
-      databaseUrl: databaseUrl(root),
+      databaseUrl: await commandDatabaseUrl(process.env, join(root, '.data')),
       appSecret: process.env.APP_SECRET || (production ? undefined : developmentAppSecret(join(root, '.data'))),
     });
+    databaseUrl = config.databaseUrl;
     await migrate(config);
-    const app = await NestFactory.createApplicationContext(CliModule.forRoot(config), { logger: false });
+    // No Nest application: the one service and its repository on one connection start faster.
+    const dataSource = new DataSource({ ...dataSourceOptions(config), entities: [WorkspaceEntity, MemberEntity, ApiKeyEntity], extra: { max: 1 } });
+    await dataSource.initialize();
     try {
-      print(await run(app.get(WorkspacesService), app.get(MembersService), parseArgs(process.argv.slice(2))));
+      const repository = new WorkspacesRepository(dataSource);
+      print(await parsed.command.run({ workspaces: new WorkspacesService(repository, config), members: new MembersService(repository) }, parsed.values));
       return 0;
     } finally {
-      await app.close();
+      await dataSource.destroy();
     }
   } catch (error) {
+    const unreachable = databaseUrl ? databaseUnreachable(error, databaseUrl) : null;
     if (error instanceof Refusal) print(error.toBody());
-    else if (error instanceof ConfigError) print({ ok: false, error: 'invalid_config', message: error.message });
+    else if (error instanceof ConfigError || unreachable) print({ ok: false, error: 'invalid_config', message: (unreachable ?? (error as Error)).message });
     else print({ ok: false, error: 'server_error', message: (error as Error).message });
     return 1;
   }

@@ -1,21 +1,15 @@
 // decisions.md section 1: the first start on an empty database (outside production) creates
-// workspace demo, allowed origins http://localhost:*, and prints its keys and public address once.
+// workspace demo, allowed origins http://localhost:*; main.ts prints its keys once (startup-box.ts).
 import type { INestApplication } from '@nestjs/common';
-import { Refusal, WorkspacesRepository, WorkspacesService } from '@app/core';
+import { CreatedWorkspace, Refusal, WorkspacesRepository, WorkspacesService } from '@app/core';
 
-export async function createDemoWorkspace(app: INestApplication): Promise<void> {
-  if ((await app.get(WorkspacesRepository).countWorkspaces()) > 0) return;
+/** The demo workspace when this start created it, else null. */
+export async function createDemoWorkspace(app: INestApplication): Promise<CreatedWorkspace | null> {
+  if ((await app.get(WorkspacesRepository).countWorkspaces()) > 0) return null;
   try {
-    const demo = await app.get(WorkspacesService).create({ slug: 'demo', owner: 'owner@demo.test', origins: ['http://localhost:*'] });
-    console.log(
-      [
-        'Created workspace "demo" (shown once, keep the secret key):',
-        `  public key:      ${demo.publicKey}`,
-        `  secret key:      ${demo.secretKey}`,
-        `  public address:  ${demo.publicBaseUrl}`,
-      ].join('\n'),
-    );
+    return await app.get(WorkspacesService).create({ slug: 'demo', owner: 'owner@demo.test', origins: ['http://localhost:*'] });
   } catch (error) {
     if (!(error instanceof Refusal && error.code === 'conflict')) throw error; // another api made it first
+    return null;
   }
 }

@@ -1,21 +1,16 @@
-// The api process. Start it through `npm start` / `npm run start:api`, which resolve the database
-// and Redis (embedded fallbacks included) and run migrations before this runs.
+// The api process: `npm start` runs it through the launcher; `npm run start:prod:api` (or a container)
+// runs it alone. libs/core/src/runtime/start-process.ts checks settings and migrations first.
 import 'reflect-metadata';
-import { ConfigError, loadConfig, warnAboutTestOnlySettings } from '@app/core';
+import { startProcess } from '@app/core';
 import { createApi } from './bootstrap';
 import { createDemoWorkspace } from './demo';
+import { startupBox } from './startup-box';
 
-async function main() {
-  const config = loadConfig(process.env);
-  warnAboutTestOnlySettings(config);
+startProcess('api', async (config) => {
   const app = await createApi(config);
   await app.init();
-  if (config.nodeEnv !== 'production') await createDemoWorkspace(app);
+  const demo = config.nodeEnv !== 'production' ? await createDemoWorkspace(app) : null;
   await app.listen(config.port, process.env.HOST ?? '0.0.0.0');
-  console.log(`api listening on ${config.baseUrl} (GraphQL at ${config.baseUrl}/graphql)`);
-}
-
-main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
+  console.log(startupBox(config, demo));
+  return { stop: () => app.close() };
 });

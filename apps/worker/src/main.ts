@@ -1,17 +1,11 @@
-// The worker process: BullMQ processors, the outbox relay and the sweeps. On SIGTERM/SIGINT
-// in-flight jobs finish (BullMQ's close waits for them) before the process exits.
+// The worker process: BullMQ processors, the outbox relay and the sweeps. On SIGTERM/SIGINT in-flight
+// jobs finish (BullMQ's close waits for them) before the process exits (start-process.ts).
 import 'reflect-metadata';
-import { ConfigError, loadConfig, warnAboutTestOnlySettings } from '@app/core';
+import { startProcess } from '@app/core';
 import { createWorker } from './bootstrap';
 
-async function main() {
-  const config = loadConfig(process.env);
-  warnAboutTestOnlySettings(config);
-  await createWorker(config);
+startProcess('worker', async (config) => {
+  const app = await createWorker(config);
   console.log('worker started');
-}
-
-main().catch((error) => {
-  console.error(error instanceof ConfigError ? error.message : error);
-  process.exit(1);
+  return { stop: () => app.close() };
 });

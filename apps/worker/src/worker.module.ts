@@ -2,7 +2,7 @@ import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AutomationsWorkerModule } from '@app/automations';
-import { AppConfig, CoreModule, loggerModule, OutboxRelayService, QUEUES, retainedSince, SCHEDULES, SweepRegistry } from '@app/core';
+import { AppConfig, CoreModule, loggerModule, OutboxRelayService, QUEUES, retainedSince, SCHEDULES, SweepRegistry, WorkerHeartbeat } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
 import { WebhooksWorkerModule } from '@app/webhooks';
@@ -54,7 +54,7 @@ export class WorkerModule {
         AutomationsWorkerModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],
-      providers: [SweepsProcessor, WorkerStartup],
+      providers: [SweepsProcessor, WorkerStartup, WorkerHeartbeat],
     };
   }
 }

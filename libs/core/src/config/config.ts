@@ -1,4 +1,6 @@
 // Settings of decisions.md section 1, read once and validated; nothing else reads process.env.
+import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -151,4 +153,22 @@ export function warnAboutTestOnlySettings(config: AppConfig): void {
   if (config.allowPrivateTargets) {
     console.warn('UNSAFE_ALLOW_PRIVATE_TARGETS is on: outgoing posts may reach private addresses and plain http. For tests only.');
   }
+}
+
+/**
+ * Reads `.env` from the working directory when there is one. Variables already set in the
+ * environment win over the file (as with `node --env-file`).
+ */
+export function loadDotEnv(dir: string = process.cwd(), env: NodeJS.ProcessEnv = process.env): boolean {
+  const file = `${dir.replace(/\/+$/, '')}/.env`;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
+    throw new ConfigError(`${file} could not be read: ${(error as Error).message}`);
+  }
+  // Node's own .env parser (the one behind --env-file).
+  for (const [name, value] of Object.entries(parseEnv(text))) if (env[name] === undefined) env[name] = value;
+  return true;
 }

@@ -1,6 +1,6 @@
 // TypeORM on PostgreSQL: schema changes only through migrations, never synchronize.
 import { Client } from 'pg';
-import { DataSource, DataSourceOptions } from 'typeorm';
+import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { MIGRATIONS } from './migrations';
 import { ScopedTimeoutClient } from './read-timeout';
@@ -30,23 +30,11 @@ export async function ensureDatabase(databaseUrl: string): Promise<void> {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
     if (found.rowCount === 0) {
       await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
-        if (error.code !== '42P04') throw error; // created meanwhile by another process
+        // created meanwhile by another process (42P04, or 23505 when both inserted at once)
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
       });
     }
   } finally {
     await client.end();
-  }
-}
-
-/** Creates the database if needed and brings its schema up to date. */
-export async function migrate(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>): Promise<string[]> {
-  await ensureDatabase(config.databaseUrl);
-  const dataSource = new DataSource({ ...dataSourceOptions(config), extra: { max: 1 } });
-  await dataSource.initialize();
-  try {
-    const ran = await dataSource.runMigrations({ transaction: 'each' });
-    return ran.map((m) => m.name);
-  } finally {
-    await dataSource.destroy();
   }
 }

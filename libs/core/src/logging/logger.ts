@@ -1,4 +1,7 @@
-import { LoggerModule } from 'nestjs-pino';
+import type { LoggerService } from '@nestjs/common';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Logger, LoggerModule } from 'nestjs-pino';
+import pinoPretty from 'pino-pretty';
 import type { AppConfig } from '../config/config';
 
 /**
@@ -9,15 +12,55 @@ export function loggedUrl(url: string): string {
   return url.replace(/\/api\/in\/wk_[^/?]+/, '/api/in/wk_…').replace(/(\/api\/webhooks\/automation\/[^/?]*?)\.[^/?]*/, '$1.…');
 }
 
-/** Structured JSON logs; request bodies and keys are never logged. */
+type Res = ServerResponse & { locals?: { refusal?: string } };
+
+const path = (req: IncomingMessage) => loggedUrl(req.url ?? '').split('?')[0];
+
+/**
+ * Logs through pino: one JSON line per entry in production (and tests), human lines through
+ * pino-pretty in development. Each request's line carries its id and, for a refusal, the code.
+ * Request bodies and keys are never logged.
+ */
 export function loggerModule(config: AppConfig, name: string) {
-  return LoggerModule.forRoot({
-    pinoHttp: {
-      name,
-      level: config.logLevel,
-      autoLogging: config.nodeEnv !== 'test',
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-      serializers: { req: (req: { method: string; url: string }) => ({ method: req.method, url: loggedUrl(req.url) }) },
-    },
-  });
+  const pretty = config.nodeEnv === 'development';
+  const options = {
+    name,
+    level: config.logLevel,
+    autoLogging: config.nodeEnv !== 'test',
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    serializers: { req: (req: { id?: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: path(req as unknown as IncomingMessage) }) },
+    customSuccessObject: (_req: IncomingMessage, res: Res, value: Record<string, unknown>) =>
+      res.locals?.refusal ? { ...value, refusal: res.locals.refusal } : value,
+    customSuccessMessage: (req: IncomingMessage, res: Res, responseTime: number) =>
+      `${req.method} ${path(req)} ${res.statusCode}${res.locals?.refusal ? ` ${res.locals.refusal}` : ''} ${Math.round(responseTime)} ms`,
+    customErrorMessage: (req: IncomingMessage, res: Res) => `${req.method} ${path(req)} ${res.statusCode} failed`,
+  };
+  const stream = pretty
+    ? pinoPretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,req,res,responseTime,context,refusal', singleLine: false })
+    : undefined;
+  return LoggerModule.forRoot({ pinoHttp: stream ? [options, stream] : options });
+}
+
+/** Nest's own start-up chatter (every module and route, one line each) below debug; the rest as is. */
+const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'GraphQLModule']);
+
+export class QuietNestLogger implements LoggerService {
+  constructor(private readonly logger: Logger) {}
+
+  log(message: unknown, ...rest: unknown[]) {
+    if (START_UP_CONTEXTS.has(String(rest[rest.length - 1]))) return this.logger.debug(message, ...rest);
+    this.logger.log(message, ...rest);
+  }
+  error(message: unknown, ...rest: unknown[]) {
+    this.logger.error(message, ...rest);
+  }
+  warn(message: unknown, ...rest: unknown[]) {
+    this.logger.warn(message, ...rest);
+  }
+  debug(message: unknown, ...rest: unknown[]) {
+    this.logger.debug(message, ...rest);
+  }
+  verbose(message: unknown, ...rest: unknown[]) {
+    this.logger.verbose(message, ...rest);
+  }
 }

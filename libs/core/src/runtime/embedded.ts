@@ -2,7 +2,7 @@
 // from PATH when no Redis answers. Only used when DATABASE_URL / REDIS_URL are unset.
 import { spawn, ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createConnection, createServer } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { ConfigError } from '../config/config';
@@ -47,6 +47,28 @@ export function freePort(): Promise<number> {
 
 const nothing = async () => undefined;
 
+/** Where a running `npm start` on embedded PGlite writes its address, for the CLI. */
+export const PG_URL_FILE = 'pg.url';
+
+/**
+ * The database the CLI should use: DATABASE_URL; else the address a running `npm start` on embedded
+ * PGlite wrote down. An address nobody answers on any more is stale (that run ended without removing
+ * it): it is removed, and when no PostgreSQL answers either the caller is told what to do.
+ */
+export async function commandDatabaseUrl(env: Record<string, string | undefined>, dataDir: string, probe = { port: 5432 }): Promise<string | undefined> {
+  if (env.DATABASE_URL) return env.DATABASE_URL;
+  const file = join(dataDir, PG_URL_FILE);
+  if (!existsSync(file)) return undefined;
+  const url = readFileSync(file, 'utf8').trim();
+  if (await portAnswers(Number(new URL(url).port))) return url;
+  rmSync(file, { force: true });
+  if (await portAnswers(probe.port)) return undefined;
+  throw new ConfigError(
+    `The embedded database of an earlier \`npm start\` (${url}) no longer runs and nothing answers on 127.0.0.1:${probe.port}: ` +
+      'start the service with `npm start` first (its data is in .data/pg), or set DATABASE_URL.',
+  );
+}
+
 export async function resolveDatabase(
   env: Record<string, string | undefined>,
   dataDir: string,
@@ -67,12 +89,13 @@ export async function resolveDatabase(
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 16 });
   await server.start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
-  writeFileSync(join(dataDir, 'pg.url'), url);
+  writeFileSync(join(dataDir, PG_URL_FILE), url);
   log(`No PostgreSQL answers on 127.0.0.1:${probe.port} and DATABASE_URL is unset: using embedded PGlite in ${dir} (one connection).`);
   return {
     url,
     embedded: true,
     stop: async () => {
+      rmSync(join(dataDir, PG_URL_FILE), { force: true });
       await server.stop();
       await db.close();
     },

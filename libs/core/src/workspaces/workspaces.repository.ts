@@ -55,6 +55,10 @@ export class WorkspacesRepository {
     return this.dataSource.getRepository(WorkspaceEntity).findOneBy({ publicKey });
   }
 
+  listWorkspaces(): Promise<WorkspaceEntity[]> {
+    return this.dataSource.getRepository(WorkspaceEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
   async countWorkspaces(): Promise<number> {
     return this.dataSource.getRepository(WorkspaceEntity).count();
   }

@@ -96,6 +96,20 @@ export class WorkspacesService {
     return { workspace: { id: workspaceId, slug }, publicKey, secretKey, publicBaseUrl: this.publicBaseUrl(publicKey) };
   }
 
+  /** Every workspace with its public address (operator CLI). */
+  async list() {
+    const workspaces = await this.repository.listWorkspaces();
+    return workspaces.map((w) => ({ id: w.id, slug: w.slug, name: w.name, kind: w.kind, publicKey: w.publicKey, publicBaseUrl: this.publicBaseUrl(w.publicKey) }));
+  }
+
+  /** A workspace's keys as hints (the last four characters), never the secrets. */
+  async listKeys(slug: string) {
+    const workspace = await this.repository.findBySlug(slug);
+    if (!workspace) throw new Refusal('not_found', `No workspace has slug "${slug}": check the slug.`);
+    const keys = await this.repository.listKeys(workspace.id);
+    return keys.map((k) => ({ keyId: k.id, hint: `sk_live_…${k.hint}`, member: k.member_email, revoked: k.revoked_at !== null, createdAt: k.created_at, lastUsedAt: k.last_used_at }));
+  }
+
   /** The secret-key guard's rules (decisions.md section 2). */
   async authenticate(authorization: string | undefined): Promise<AuthContext> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');

@@ -6,7 +6,7 @@ import { Controller, Get, HttpCode, Options, Post, Req, Res, UseGuards } from '@
 import type { Request, Response } from 'express';
 import { byVisitor, CountHeartbeat, RateLimit, statusAnswer, WorkspacesService } from '@app/core';
 import { IngestService } from '../ingest/ingest.service';
-import { TRACK_SCRIPT_HEADERS, TrackScript } from '../tag/track-script.service';
+import { pickEncoding, TRACK_SCRIPT_HEADERS, TrackScript } from '../tag/track-script.service';
 import { publicDoorOf, PublicDoorGuard } from './public-door.guard';
 
 @Controller('api/in/:publicKey')
@@ -20,7 +20,12 @@ export class PublicDoorsController {
 
   @Get('track.js')
   async script(@Req() req: Request, @Res() res: Response) {
-    res.set(TRACK_SCRIPT_HEADERS).send(await this.trackScript.render(this.workspaces.publicBaseUrl(publicDoorOf(req).workspace.publicKey)));
+    const script = await this.trackScript.render(this.workspaces.publicBaseUrl(publicDoorOf(req).workspace.publicKey));
+    res.set(TRACK_SCRIPT_HEADERS).set({ ETag: script.etag, Vary: 'Accept-Encoding' });
+    if (req.headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === script.etag)) return res.status(304).end();
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    if (encoding !== 'identity') res.set('Content-Encoding', encoding);
+    res.send(script[encoding]);
   }
 
   @Options(':action')

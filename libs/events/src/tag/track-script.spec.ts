@@ -41,6 +41,6 @@ describe('the website tag script', () => {
 
   it('is served as UTF-8 JavaScript that a script tag may cache for five minutes', () => {
     expect(TRACK_SCRIPT_HEADERS['Content-Type']).toBe('application/javascript; charset=utf-8');
-    expect(TRACK_SCRIPT_HEADERS['Cache-Control']).toBe('public, max-age=300, stale-while-revalidate=86400');
+    expect(TRACK_SCRIPT_HEADERS['Cache-Control']).toBe('public, max-age=86400, stale-while-revalidate=604800');
   });
 });

@@ -1,6 +1,8 @@
 // interface.md "Website tag": the script served at {base_url}/api/in/<public_key>/track.js.
-// track.source.js is minified once with terser; each request only puts the workspace's public address
-// in place of the placeholder, as a JSON string that nothing inside can end early.
+// track.source.js is minified once with terser (by `npm run build` into track.min.js, else once at
+// start); each request only puts the workspace's public address in place of the placeholder, as a
+// JSON string that nothing inside can end early.
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { minify } from 'terser';
@@ -8,11 +10,16 @@ import { minify } from 'terser';
 export const TRACK_SCRIPT_PLACEHOLDER = '__LIFELINE_ENDPOINT__';
 
 export const TRACK_SCRIPT_SOURCE = join(__dirname, 'track.source.js');
+/** Written by `npm run build` beside the compiled code; absent when running from the sources. */
+export const TRACK_SCRIPT_MINIFIED = join(__dirname, 'track.min.js');
 
-/** Headers for GET track.js: a script tag may cache it briefly and use a stale copy while it refreshes. */
+/**
+ * Headers for GET track.js: browsers keep it a day and may use a stale copy for a week while they
+ * revalidate it with its ETag (an unchanged tag then costs a 304).
+ */
 export const TRACK_SCRIPT_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'Content-Type': 'application/javascript; charset=utf-8',
-  'Cache-Control': 'public, max-age=300, stale-while-revalidate=86400',
+  'Cache-Control': 'public, max-age=86400, stale-while-revalidate=604800',
   'Cross-Origin-Resource-Policy': 'cross-origin',
   'X-Content-Type-Options': 'nosniff',
 });
@@ -48,9 +55,14 @@ export function trackScriptRenderer(minified: string): (endpoint: string) => str
 
 let loading: Promise<(endpoint: string) => string> | null = null;
 
-/** The renderer for track.js; the first call minifies, later calls share that work. */
+async function minified(): Promise<string> {
+  if (existsSync(TRACK_SCRIPT_MINIFIED)) return readFile(TRACK_SCRIPT_MINIFIED, 'utf8');
+  return minifyTrackScript();
+}
+
+/** The renderer for track.js; the first call minifies (or reads the build's copy), later calls share that work. */
 export function loadTrackScript(): Promise<(endpoint: string) => string> {
-  loading ??= minifyTrackScript()
+  loading ??= minified()
     .then(trackScriptRenderer)
     .catch((error: unknown) => {
       loading = null; // a failed start is not cached: the next request tries again

@@ -1,0 +1,91 @@
+// The GraphQL explorer (issue 16): GraphiQL 3 with React 18, all served by the api itself from the
+// installed packages, so it works with no network beyond the service. Apollo shows it as its landing
+// page (GET /graphql from a browser); the scripts and styles are under /graphiql/.
+import type { ApolloServerPlugin } from '@apollo/server';
+import { Controller, Get, Param, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+
+/** The files the page loads, by the name it loads them under. */
+const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
+  'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'application/javascript; charset=utf-8' },
+  'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'application/javascript; charset=utf-8' },
+  'graphiql.min.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'application/javascript; charset=utf-8' },
+  'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
+};
+
+export const EXPLORER_ASSET_PATH = '/graphiql';
+
+/** The page; `version` (a hash of the assets) makes each build's asset URLs new, so they cache for a year. */
+export function explorerHtml(graphqlPath: string, version: string): string {
+  const asset = (name: string) => `${EXPLORER_ASSET_PATH}/${name}?v=${version}`;
+  const headers = JSON.stringify(JSON.stringify({ Authorization: 'Bearer sk_live_…' }, null, 2));
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>Lifeline GraphQL explorer</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="stylesheet" href="${asset('graphiql.min.css')}">
+<style>html, body, #graphiql { height: 100%; margin: 0; }</style>
+</head>
+<body>
+<div id="graphiql">Loading the explorer…</div>
+<script src="${asset('react.production.min.js')}"></script>
+<script src="${asset('react-dom.production.min.js')}"></script>
+<script src="${asset('graphiql.min.js')}"></script>
+<script>
+  // Put your secret key (or ADMIN_TOKEN) in the Headers tab below.
+  const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(graphqlPath)} });
+  ReactDOM.createRoot(document.getElementById('graphiql')).render(
+    React.createElement(GraphiQL, { fetcher, defaultHeaders: ${headers}, defaultEditorToolsVisibility: 'headers' }),
+  );
+</script>
+</body>
+</html>
+`;
+}
+
+interface Loaded {
+  body: Buffer;
+  type: string;
+}
+
+let loaded: { files: Map<string, Loaded>; version: string } | null = null;
+
+function assets() {
+  if (!loaded) {
+    const files = new Map<string, Loaded>();
+    const hash = createHash('sha256');
+    for (const [name, { pkg, file, type }] of Object.entries(ASSETS)) {
+      // Packages' "exports" hide their umd/ folders from require.resolve; their package.json is exported.
+      const body = readFileSync(join(dirname(require.resolve(`${pkg}/package.json`)), file));
+      hash.update(body);
+      files.set(name, { body, type });
+    }
+    loaded = { files, version: hash.digest('hex').slice(0, 12) };
+  }
+  return loaded;
+}
+
+/** Apollo's landing page replaced by the GraphiQL page. */
+export function explorerLandingPage(graphqlPath: string): ApolloServerPlugin {
+  return {
+    async serverWillStart() {
+      const html = explorerHtml(graphqlPath, assets().version);
+      return { async renderLandingPage() { return { html }; } };
+    },
+  };
+}
+
+@Controller(EXPLORER_ASSET_PATH.slice(1))
+export class ExplorerAssetsController {
+  @Get(':name')
+  asset(@Param('name') name: string, @Res() res: Response) {
+    const file = Object.hasOwn(ASSETS, name) ? assets().files.get(name) : undefined;
+    if (!file) return res.status(404).json({ ok: false, error: 'not_found', message: `No explorer file is named "${name}".` });
+    res.set({ 'Content-Type': file.type, 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' }).send(file.body);
+  }
+}

@@ -1,0 +1,83 @@
+// Schema changes under one PostgreSQL advisory lock (issue 16): any number of api, worker, CLI and
+// `npm run migrate` processes starting at once on one database migrate it exactly once; the others
+// wait on the lock, then find nothing pending. The lock is held by its own connection, so a process
+// that dies mid-way releases it with that connection.
+import { Client } from 'pg';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/config';
+import { dataSourceOptions, ensureDatabase } from './database';
+import { MIGRATIONS } from './migrations';
+
+type Settings = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>;
+type Log = (line: string) => void;
+
+/** pg_advisory_lock key of the migrations: "lifeline" in ASCII, fits a bigint. */
+export const MIGRATION_LOCK_KEY = '7811666963486590565';
+
+export interface MigrationState {
+  name: string;
+  applied: boolean;
+}
+
+async function underLock<T>(settings: Settings, log: Log, work: (dataSource: DataSource) => Promise<T>): Promise<T> {
+  await ensureDatabase(settings.databaseUrl);
+  const lock = new Client({ connectionString: settings.databaseUrl });
+  await lock.connect();
+  try {
+    const taken = await lock.query('SELECT pg_try_advisory_lock($1::bigint) AS taken', [MIGRATION_LOCK_KEY]);
+    if (!taken.rows[0].taken) {
+      log('Another process is migrating this database: waiting for it to finish.');
+      await lock.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
+    }
+    const dataSource = new DataSource({ ...dataSourceOptions(settings), extra: { max: 1 } });
+    await dataSource.initialize();
+    try {
+      return await work(dataSource);
+    } finally {
+      await dataSource.destroy();
+      await lock.query('SELECT pg_advisory_unlock($1::bigint)', [MIGRATION_LOCK_KEY]).catch(() => undefined);
+    }
+  } finally {
+    await lock.end().catch(() => undefined);
+  }
+}
+
+/** Names of the migrations recorded as run (none on a database never migrated). */
+export async function appliedMigrations(dataSource: Pick<DataSource, 'query'>): Promise<string[]> {
+  const [{ present }] = await dataSource.query(`SELECT to_regclass('migrations') IS NOT NULL AS present`);
+  if (!present) return [];
+  return (await dataSource.query('SELECT name FROM migrations ORDER BY id')).map((row: { name: string }) => row.name);
+}
+
+/** Every migration the code knows, oldest first, with whether it has run. */
+export function migrationStates(applied: string[]): MigrationState[] {
+  const done = new Set(applied);
+  return MIGRATIONS.map((migration) => ({ name: migration.name, applied: done.has(migration.name) }));
+}
+
+/** Creates the database if needed and brings its schema up to date; returns the migrations it ran. */
+export async function migrate(settings: Settings, log: Log = () => undefined): Promise<string[]> {
+  return underLock(settings, log, async (dataSource) => (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name));
+}
+
+/** Undoes the newest migration that has run; returns its name (null when none has run). */
+export async function revertMigration(settings: Settings, log: Log = () => undefined): Promise<string | null> {
+  return underLock(settings, log, async (dataSource) => {
+    const applied = await appliedMigrations(dataSource);
+    if (!applied.length) return null;
+    await dataSource.undoLastMigration({ transaction: 'each' });
+    return applied[applied.length - 1];
+  });
+}
+
+/** The state of every migration, read without the lock. */
+export async function showMigrations(settings: Settings): Promise<MigrationState[]> {
+  await ensureDatabase(settings.databaseUrl);
+  const dataSource = new DataSource({ ...dataSourceOptions(settings), extra: { max: 1 } });
+  await dataSource.initialize();
+  try {
+    return migrationStates(await appliedMigrations(dataSource));
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,48 @@
+// The worker's health for the api's readiness (issue 16): the worker writes a key that expires unless
+// renewed, so a worker that is gone or stuck disappears from /health/ready within HEARTBEAT_TTL_MS.
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import type Redis from 'ioredis';
+import type { AppConfig } from '../config/config';
+import { CONFIG } from '../config/config.token';
+import { REDIS } from '../redis/redis';
+
+export const HEARTBEAT_EVERY_MS = 5_000;
+export const HEARTBEAT_TTL_MS = 20_000;
+
+export interface Heartbeat {
+  at: string;
+  pid: number;
+  rss: number;
+}
+
+const keyOf = (prefix: string) => `${prefix}:worker:heartbeat`;
+
+export async function readWorkerHeartbeat(redis: Redis, prefix: string): Promise<Heartbeat | null> {
+  const raw = await redis.get(keyOf(prefix));
+  return raw ? (JSON.parse(raw) as Heartbeat) : null;
+}
+
+@Injectable()
+export class WorkerHeartbeat implements OnApplicationBootstrap, OnModuleDestroy {
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.beat();
+    this.timer = setInterval(() => void this.beat().catch(() => undefined), HEARTBEAT_EVERY_MS).unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.redis.del(keyOf(this.config.redisPrefix)).catch(() => undefined);
+  }
+
+  private async beat(): Promise<void> {
+    const heartbeat: Heartbeat = { at: new Date().toISOString(), pid: process.pid, rss: process.memoryUsage.rss() };
+    await this.redis.set(keyOf(this.config.redisPrefix), JSON.stringify(heartbeat), 'PX', HEARTBEAT_TTL_MS);
+  }
+}

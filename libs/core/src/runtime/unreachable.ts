@@ -1,0 +1,66 @@
+// A database or Redis that cannot be reached is one sentence naming the setting and the fixes
+// (issue 16), never a stack trace or a retry loop in the logs.
+import Redis from 'ioredis';
+import { ConfigError } from '../config/config';
+
+const NETWORK_CODES: Record<string, string> = {
+  ECONNREFUSED: 'nothing accepts connections there',
+  ENOTFOUND: 'that host name does not resolve',
+  EAI_AGAIN: 'that host name does not resolve',
+  ETIMEDOUT: 'the connection timed out',
+  EHOSTUNREACH: 'that host cannot be reached',
+  ECONNRESET: 'the connection was reset',
+};
+
+function where(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.hostname}:${parsed.port || (parsed.protocol.startsWith('redis') ? 6379 : 5432)}`;
+  } catch {
+    return 'the address given';
+  }
+}
+
+function reason(error: unknown): string | null {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  const inner = (error as { errors?: unknown[] })?.errors?.[0] as { code?: string } | undefined;
+  const network = NETWORK_CODES[code ?? ''] ?? NETWORK_CODES[inner?.code ?? ''];
+  if (network) return network;
+  if (code === '28P01' || code === '28000') return 'the user or password is refused';
+  if (code === '3D000') return 'that database does not exist';
+  if (/NOAUTH|WRONGPASS/.test(message ?? '')) return 'the password is refused';
+  return null;
+}
+
+/** The sentence for a connection failure to PostgreSQL, or null when the error is something else. */
+export function databaseUnreachable(error: unknown, url: string): ConfigError | null {
+  const why = reason(error);
+  if (!why) return null;
+  return new ConfigError(
+    `PostgreSQL at ${where(url)} cannot be reached (${why}): start PostgreSQL, or set DATABASE_URL to one that runs` +
+      ' (outside production, leave DATABASE_URL unset with nothing on 127.0.0.1:5432 to use embedded PGlite).',
+  );
+}
+
+/** The sentence for a connection failure to Redis, or null when the error is something else. */
+export function redisUnreachable(error: unknown, url: string): ConfigError | null {
+  const why = reason(error);
+  if (!why) return null;
+  return new ConfigError(
+    `Redis at ${where(url)} cannot be reached (${why}): start Redis (apt-get install redis-server), set REDIS_URL to one that runs, or run \`docker compose up -d\`.`,
+  );
+}
+
+/** Pings Redis once, without retries; a failure is the one sentence of redisUnreachable. */
+export async function ensureRedisReachable(url: string, timeoutMs = 3_000): Promise<void> {
+  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
+  client.on('error', () => undefined); // the failure is reported below, once
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    throw redisUnreachable(error, url) ?? error;
+  } finally {
+    client.disconnect();
+  }
+}

@@ -1,0 +1,95 @@
+#!/usr/bin/env node
+// `npm run build`: every apps/* and libs/* TypeScript file to plain CommonJS in dist/ (same layout),
+// the @app/<lib> aliases rewritten to relative requires by swc, other files (track.source.js...)
+// copied, and the website tag minified once. Type checking is tsc's job (`npm run typecheck`, run
+// first by `npm run build`). `--changed` only redoes files newer than their output (the CLI's fast path).
+const { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { dirname, join, relative } = require('node:path');
+
+const root = join(__dirname, '..');
+const out = join(root, 'dist');
+
+/** Every libs/<name> with a src/index.ts is @app/<name>: new libs need no change here. */
+function aliases() {
+  const libs = readdirSync(join(root, 'libs')).filter((name) => existsSync(join(root, 'libs', name, 'src', 'index.ts')));
+  return Object.fromEntries(libs.map((name) => [`@app/${name}`, [`libs/${name}/src`]]));
+}
+
+function* sources(dir) {
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) yield* sources(path);
+    else if (!/\.(spec|e2e-spec)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield path;
+  }
+}
+
+/** Written beside and renamed into place, so a process loading dist/ meanwhile never reads half a file. */
+function writeAtomic(target, content) {
+  const temporary = `${target}.${process.pid}.tmp`;
+  writeFileSync(temporary, content);
+  renameSync(temporary, target);
+}
+
+function newer(source, target) {
+  return !existsSync(target) || statSync(source).mtimeMs > statSync(target).mtimeMs;
+}
+
+function build({ changed = false } = {}) {
+  const swc = require('@swc/core');
+  const options = {
+    sourceMaps: true,
+    jsc: {
+      parser: { syntax: 'typescript', decorators: true },
+      transform: { legacyDecorator: true, decoratorMetadata: true },
+      target: 'es2022',
+      keepClassNames: true,
+      baseUrl: root,
+      paths: aliases(),
+    },
+    module: { type: 'commonjs' },
+  };
+  let compiled = 0;
+  for (const top of ['apps', 'libs']) {
+    for (const source of sources(join(root, top))) {
+      const isTs = source.endsWith('.ts');
+      const target = join(out, relative(root, isTs ? source.replace(/\.ts$/, '.js') : source));
+      if (changed && !newer(source, target)) continue;
+      mkdirSync(dirname(target), { recursive: true });
+      if (!isTs) {
+        copyFileSync(source, `${target}.${process.pid}.tmp`);
+        renameSync(`${target}.${process.pid}.tmp`, target);
+        continue;
+      }
+      const result = swc.transformFileSync(source, { ...options, filename: source, sourceFileName: relative(dirname(target), source) });
+      writeAtomic(`${target}.map`, result.map);
+      writeAtomic(target, `${result.code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
+      compiled++;
+    }
+  }
+  return compiled;
+}
+
+async function minifyTag() {
+  const tag = join(out, 'libs/events/src/tag/track-script.js');
+  if (!existsSync(tag)) return;
+  const source = join(root, 'libs/events/src/tag/track.source.js');
+  const minified = join(out, 'libs/events/src/tag/track.min.js');
+  if (existsSync(minified) && !newer(source, minified)) return;
+  const { minifyTrackScript, TRACK_SCRIPT_MINIFIED } = require(tag);
+  writeAtomic(TRACK_SCRIPT_MINIFIED, await minifyTrackScript());
+}
+
+module.exports = { build, aliases };
+
+if (require.main === module) {
+  const changed = process.argv.includes('--changed');
+  const started = Date.now();
+  const compiled = build({ changed });
+  minifyTag().then(
+    () => console.log(`dist/: ${compiled} files compiled in ${Date.now() - started} ms`),
+    (error) => {
+      console.error(error.message);
+      process.exit(1);
+    },
+  );
+}
