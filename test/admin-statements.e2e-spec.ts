@@ -32,8 +32,9 @@ const QUERY = `query($first: Int) { people(first: $first) { edges { node { id em
   timeline(first: 5) { edges { node { type } } }
   messages(first: 5) { subject } } } } }`;
 
-// Work the api does in the background (the outbox relay, heartbeat flushes, a key's last use) is not the request's.
-const BACKGROUND = /outbox|heartbeat|deliveries|last_used_at = now\(\)/i;
+// Work the api does in the background (the outbox relay, heartbeat flushes, a key's last use) is not the request's,
+// nor is the read timeout's own SET, sent ahead of a connection's first read without waiting for it.
+const BACKGROUND = /outbox|heartbeat|deliveries|last_used_at = now\(\)|^SET statement_timeout/i;
 
 /** Every statement sent to PostgreSQL while the request runs, through pg's own Client. */
 async function statementsOf(first: number): Promise<string[]> {

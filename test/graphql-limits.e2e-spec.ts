@@ -25,7 +25,7 @@ function refusedAsInvalidField(answer: { status: number; body: any }, pattern: R
 }
 
 describe('the 300-alias query of the issue', () => {
-  const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: people(filter: {first: 100000}) { id timeline { id type properties } }`).join('\n');
+  const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: people(first: 100000) { edges { node { id timeline { edges { node { id type properties } } } } } }`).join('\n');
 
   it('is refused within a second while a concurrent event post is answered normally', async () => {
     const started = Date.now();
@@ -44,34 +44,34 @@ describe('the 300-alias query of the issue', () => {
   });
 
   it('with few aliases it is still refused, for its page size', async () => {
-    refusedAsInvalidField(await member('{ a: people(filter: {first: 100000}) { id } }'), /^filter\.first must be a whole number from 1 to 100/);
+    refusedAsInvalidField(await member('{ a: people(first: 100000) { edges { node { id } } } }'), /^first must be a whole number from 1 to 100/);
   });
 });
 
 describe(`first is at most ${MAX_PAGE_SIZE} everywhere`, () => {
   it.each([
-    ['people filter, literal', '{ people(filter: {first: 101}) { id } }', {}, /^filter\.first /],
-    ['people filter, through a variable', 'query($f: PeopleFilter) { people(filter: $f) { id } }', { f: { first: 5000 } }, /^filter\.first /],
-    ['a nested timeline', '{ people(filter: {first: 1}) { timeline(first: 500) { id } } }', {}, /^first /],
-    ['zero', '{ people(filter: {first: 0}) { id } }', {}, /^filter\.first /],
-    ['messages page limit', '{ messagesPage(limit: 1000) { messages { id } } }', {}, /^limit /],
+    ['people, literal', '{ people(first: 101) { edges { node { id } } } }', {}, /^first /],
+    ['people, through a variable', 'query($f: Int) { people(first: $f) { edges { node { id } } } }', { f: 5000 }, /^first /],
+    ['a nested timeline', '{ people(first: 1) { edges { node { timeline(first: 500) { edges { node { id } } } } } } }', {}, /^first /],
+    ['zero', '{ people(first: 0) { edges { node { id } } } }', {}, /^first /],
+    ['messages page limit', '{ messages(limit: 1000) { messages { id } } }', {}, /^limit /],
   ])('%s is refused', async (_name, query, variables, pattern) => {
     refusedAsInvalidField(await member(query, variables), pattern);
   });
 
   it('100 is accepted and answers', async () => {
-    const answer = await member('{ people(filter: {first: 100}) { id timeline(first: 100) { id } } }');
+    const answer = await member('{ people(first: 100) { edges { node { id timeline(first: 100) { edges { node { id } } } } } } }');
     expect(answer.body.errors).toBeUndefined();
     const people = Number((await t.db.query('SELECT count(*) AS n FROM people WHERE workspace_id = $1', [ws.workspace.id]))[0].n);
-    expect(answer.body.data.people).toHaveLength(people);
+    expect(answer.body.data.people.edges).toHaveLength(people);
   });
 });
 
 // Depth is proven in libs/core/src/graphql/query-limits.spec.ts: this schema nests at most 3 levels.
 describe('node and cost limits', () => {
   it('fragments are expanded when counting cost', async () => {
-    const query = `fragment P on Person { id timeline(first: 100) { id type } }
-      { a: people(filter: {first: 100}) { ...P } b: people(filter: {first: 100}) { ...P } c: people(filter: {first: 100}) { ...P } }`;
+    const query = `fragment P on Person { id timeline(first: 100) { edges { node { id type } } } }
+      { a: people(first: 100) { edges { node { ...P } } } b: people(first: 100) { edges { node { ...P } } } c: people(first: 100) { edges { node { ...P } } } }`;
     refusedAsInvalidField(await member(query), /could read about \d+ items, over the limit of 20000/);
   });
 

@@ -55,6 +55,8 @@ export const pagedCost: ComplexityEstimator = ({ type, field, args, childComplex
     const refusal = pageSizeRefusal(page.value, page.name);
     if (refusal) throw asGraphqlError(refusal);
   }
+  // A connection's edges and an edge's node only wrap the item: the item costs what it selects.
+  if ((field.name === 'edges' && /Connection$/.test(type.name)) || (field.name === 'node' && /Edge$/.test(type.name))) return childComplexity;
   // A list inside a page type (edges of a Connection, messages of a MessagePage) was multiplied by its parent's page size.
   const inPage = /(Connection|Page)$/.test(type.name);
   if (!page && (inPage || !isListType(getNullableType(field.type)))) return 1 + childComplexity;
