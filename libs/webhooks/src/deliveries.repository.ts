@@ -4,82 +4,12 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { deleteInBatches, GroupCommit } from '@app/core';
+import type { NewDelivery, ClaimedAttempt, DeliveryKey, Settlement, AttemptRecord, DeliveryRow, AttemptRow } from './deliveries.types';
 
 /** How long a claim holds an attempt: more than the ten seconds an attempt may take. */
 export const CLAIM_SECONDS = 30;
 
-export interface NewDelivery {
-  workspaceId: string;
-  id: string;
-  endpointId: string;
-  outboxId: string | null;
-  type: string;
-  body: string;
-  /** failed: made for a disabled address, kept so it can be recovered; pending (the default) otherwise. */
-  state?: 'pending' | 'failed';
-  /** When it is due, from now (replays are paced); now by default. */
-  dueInMs?: number;
-}
-
-export interface ClaimedAttempt {
-  /** The number of this attempt (1 for the first). */
-  number: number;
-  type: string;
-  body: string;
-  endpointId: string;
-  url: string;
-  secretSealed: string;
-  /** The secret a rotation replaced, while it still signs. */
-  previousSecretSealed: string | null;
-  rateLimitPerSecond: number | null;
-  /** The previous attempt was claimed and never finished: its worker stopped mid-attempt. */
-  tookOver: boolean;
-}
-
-export interface DeliveryKey {
-  workspaceId: string;
-  deliveryId: string;
-}
-
-export interface Settlement {
-  state: string;
-  /** When still pending: how long until the next attempt is due. */
-  dueInMs: number;
-}
-
-export interface AttemptRecord {
-  number: number;
-  startedAt: Date;
-  ok: boolean;
-  durationMs: number;
-  status?: number;
-  bodyExcerpt?: string;
-  error?: string;
-  /** Wait before the next attempt; null when this was the last one. */
-  nextDelayMs: number | null;
-}
-
-export interface DeliveryRow {
-  workspace_id: string;
-  id: string;
-  endpoint_id: string;
-  type: string;
-  body: string;
-  state: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  next_attempt_at: Date | null;
-  created_at: Date;
-}
-
-export interface AttemptRow {
-  delivery_id: string;
-  number: number;
-  started_at: Date;
-  duration_ms: number | null;
-  status_code: number | null;
-  body_excerpt: string | null;
-  error: string | null;
-}
+export type { NewDelivery, ClaimedAttempt, DeliveryKey, Settlement, AttemptRecord, DeliveryRow, AttemptRow } from './deliveries.types';
 
 const DELIVERY_COLUMNS = 'd.workspace_id, d.id, d.endpoint_id, d.type, d.body, d.state, d.attempts, d.next_attempt_at, d.created_at';
 export const LOST_ATTEMPT = 'The worker stopped during this attempt; whether the receiver got it is unknown.';

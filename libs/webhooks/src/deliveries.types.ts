@@ -1,0 +1,74 @@
+// The rows and records of deliveries and their attempts, as DeliveriesRepository reads and writes them.
+
+export interface NewDelivery {
+  workspaceId: string;
+  id: string;
+  endpointId: string;
+  outboxId: string | null;
+  type: string;
+  body: string;
+  /** failed: made for a disabled address, kept so it can be recovered; pending (the default) otherwise. */
+  state?: 'pending' | 'failed';
+  /** When it is due, from now (replays are paced); now by default. */
+  dueInMs?: number;
+}
+
+export interface ClaimedAttempt {
+  /** The number of this attempt (1 for the first). */
+  number: number;
+  type: string;
+  body: string;
+  endpointId: string;
+  url: string;
+  secretSealed: string;
+  /** The secret a rotation replaced, while it still signs. */
+  previousSecretSealed: string | null;
+  rateLimitPerSecond: number | null;
+  /** The previous attempt was claimed and never finished: its worker stopped mid-attempt. */
+  tookOver: boolean;
+}
+
+export interface DeliveryKey {
+  workspaceId: string;
+  deliveryId: string;
+}
+
+export interface Settlement {
+  state: string;
+  /** When still pending: how long until the next attempt is due. */
+  dueInMs: number;
+}
+
+export interface AttemptRecord {
+  number: number;
+  startedAt: Date;
+  ok: boolean;
+  durationMs: number;
+  status?: number;
+  bodyExcerpt?: string;
+  error?: string;
+  /** Wait before the next attempt; null when this was the last one. */
+  nextDelayMs: number | null;
+}
+
+export interface DeliveryRow {
+  workspace_id: string;
+  id: string;
+  endpoint_id: string;
+  type: string;
+  body: string;
+  state: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  next_attempt_at: Date | null;
+  created_at: Date;
+}
+
+export interface AttemptRow {
+  delivery_id: string;
+  number: number;
+  started_at: Date;
+  duration_ms: number | null;
+  status_code: number | null;
+  body_excerpt: string | null;
+  error: string | null;
+}
