@@ -1,0 +1,79 @@
+// The one statement of a chart (decisions.md section 12; docs/decisions.md "Charts over a million events").
+// Up to MAX_CHART_BRANCHES buckets, each bucket is a branch of the statement over its own time range,
+// joined by UNION ALL: the planner estimates every branch from its own range, Parallel Append spreads
+// the branches over parallel workers, and a bucket's distinct people are sorted bucket by bucket in
+// memory. Past that, or for count and sum_value broken down (which join every row to its person, and
+// a branch per bucket would hash the workspace's people once per bucket), one branch holds the whole
+// range and groups rows by bucket; expression statistics on the buckets (migration 1765000000000) let
+// the planner aggregate it in parallel.
+import { bucketEnd, ChartQuestion } from './chart-rule';
+
+/** Past this many buckets, one branch: planning costs about 0.2 ms a branch. */
+export const MAX_CHART_BRANCHES = 100;
+
+export interface ChartBranch {
+  /** The bucket's start when the branch holds exactly one bucket; else buckets come from date_trunc. */
+  bucket?: Date;
+  /** Rows with lo <= occurred_at < hi (and occurred_at <= to). */
+  lo: Date;
+  hi: Date;
+}
+
+/** Whole buckets only, so that no bucket's rows are split between branches. */
+export function chartBranches(question: ChartQuestion): ChartBranch[] {
+  const { buckets, interval, from } = question;
+  const perBucket = buckets.length <= MAX_CHART_BRANCHES && (!question.breakdown || question.measure === 'people');
+  if (!perBucket) return [{ lo: from, hi: bucketEnd(buckets[buckets.length - 1], interval) }];
+  return buckets.map((bucket) => ({ bucket, lo: bucket > from ? bucket : from, hi: bucketEnd(bucket, interval) }));
+}
+
+// "C" compares ids bytewise: the same distinct ids, sorted faster than by the database's collation.
+const MEASURE_SQL = {
+  count: 'count(*)',
+  sum_value: 'coalesce(sum(e.value), 0)',
+  people: 'count(DISTINCT e.person_id COLLATE "C")',
+} as const;
+
+/**
+ * The statement of a chart: values per UTC bucket (and first-touch key). Rows past their expires_at but
+ * not yet swept are left out, as if already deleted (interface.md events rule 5).
+ */
+export function chartStatement(workspaceId: string, question: ChartQuestion): { sql: string; args: unknown[] } {
+  const args: unknown[] = [workspaceId, question.event, question.to.toISOString()];
+  const arg = (value: Date) => `$${args.push(value.toISOString())}::timestamptz`;
+  const branches = chartBranches(question).map((branch) => {
+    const where = `e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= ${arg(branch.lo)} AND e.occurred_at < ${arg(branch.hi)}
+        AND e.occurred_at <= $3::timestamptz AND (e.expires_at IS NULL OR e.expires_at > now())`;
+    return branch.bucket ? bucketSql(question, where, arg(branch.bucket)) : rangeSql(question, where);
+  });
+  return { sql: branches.join('\nUNION ALL\n'), args };
+}
+
+// interval and breakdown are names parseChartInput checked against fixed lists.
+const keySql = (question: ChartQuestion) => (question.breakdown ? `p.first_touch->>'${question.breakdown}'` : 'NULL::text');
+const PEOPLE_JOIN = 'JOIN people p ON p.workspace_id = e.workspace_id AND p.id = e.person_id';
+
+/** One bucket: every row is in it, so no per-row bucket arithmetic; empty, no row. */
+function bucketSql(question: ChartQuestion, where: string, bucket: string): string {
+  const key = keySql(question);
+  if (!question.breakdown) {
+    return `SELECT ${bucket} AS bucket, NULL::text AS key, ${MEASURE_SQL[question.measure]}::float8 AS value FROM events e WHERE ${where} HAVING count(*) > 0`;
+  }
+  if (question.measure === 'people') {
+    // The bucket's distinct people first, then each one's first touch once.
+    return `SELECT ${bucket} AS bucket, ${key} AS key, count(*)::float8 AS value
+      FROM (SELECT DISTINCT e.person_id FROM events e WHERE ${where}) d JOIN people p ON p.workspace_id = $1 AND p.id = d.person_id GROUP BY 2`;
+  }
+  return `SELECT ${bucket} AS bucket, ${key} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value FROM events e ${PEOPLE_JOIN} WHERE ${where} GROUP BY 2`;
+}
+
+/**
+ * Many buckets: rows grouped by their bucket in UTC wall time, made a timestamptz again once per group
+ * (date_trunc with a zone argument costs about half as much again per row). The date_trunc expression
+ * must stay as written: the expression statistics of migration 1765000000000 match it.
+ */
+function rangeSql(question: ChartQuestion, where: string): string {
+  return `SELECT g.bucket AT TIME ZONE 'UTC' AS bucket, g.key, g.value FROM (
+      SELECT date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AS bucket, ${keySql(question)} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
+        FROM events e ${question.breakdown ? PEOPLE_JOIN : ''} WHERE ${where} GROUP BY 1, 2) AS g`;
+}
