@@ -1,6 +1,7 @@
 // chart(input) on both shapes of its statement (libs/events/src/charts/chart-statement.ts): a branch per
-// bucket (up to 100 buckets) and one branch over the whole range (more buckets, or count and sum_value
-// broken down), against values worked out by hand; bounds inside a bucket; and the plans they allow.
+// bucket (up to 100 buckets; broken down, joined to people outside the branches) and one branch over the
+// whole range (more buckets), against values worked out by hand; bounds inside a bucket; and the plans
+// they allow.
 import { CreatedWorkspace } from '@app/core';
 import { chartStatement, parseChartInput } from '@app/events';
 import { startApp, TestApp } from './harness';
@@ -113,14 +114,19 @@ describe('plans', () => {
       return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
     });
 
-  it('the branches of a chart may run on parallel workers', async () => {
-    const { sql, args } = chartStatement(ws.workspace.id, question({}));
+  it.each([{}, { breakdown: 'source' }])('%j: the branches of a chart may run on parallel workers', async (change) => {
+    const { sql, args } = chartStatement(ws.workspace.id, question(change));
     const free = ['parallel_setup_cost = 0', 'parallel_tuple_cost = 0', 'min_parallel_index_scan_size = 0', 'min_parallel_table_scan_size = 0'];
     expect(await explain(sql, args, free)).toContain('Parallel Append');
   });
 
-  it.each(['hour', 'day', 'week', 'month'])('the %s statistics are on the very expression a whole-range chart groups by', async (interval) => {
-    const { sql, args } = chartStatement(ws.workspace.id, question({ interval, measure: 'count', breakdown: 'source' }));
+  it.each([
+    ['hour', '2026-02-05T23:59:59Z'],
+    ['day', '2026-12-31T23:59:59Z'],
+    ['week', '2028-12-31T23:59:59Z'],
+    ['month', '2035-12-31T23:59:59Z'],
+  ])('the %s statistics are on the very expression a whole-range chart groups by', async (interval, to) => {
+    const { sql, args } = chartStatement(ws.workspace.id, question({ interval, to, measure: 'count', breakdown: 'source' }));
     const [stats] = await t.db.query(`SELECT pg_get_statisticsobjdef_expressions(oid) AS e FROM pg_statistic_ext WHERE stxname = $1`, [`events_chart_${interval}`]);
     const expression = `date_trunc('${interval}'::text, (occurred_at AT TIME ZONE 'UTC'::text))`;
     expect(stats.e).toEqual([expression]);

@@ -1,11 +1,11 @@
 // The one statement of a chart (decisions.md section 12; docs/decisions.md "Charts over a million events").
 // Up to MAX_CHART_BRANCHES buckets, each bucket is a branch of the statement over its own time range,
 // joined by UNION ALL: the planner estimates every branch from its own range, Parallel Append spreads
-// the branches over parallel workers, and a bucket's distinct people are sorted bucket by bucket in
-// memory. Past that, or for count and sum_value broken down (which join every row to its person, and
-// a branch per bucket would hash the workspace's people once per bucket), one branch holds the whole
-// range and groups rows by bucket; expression statistics on the buckets (migration 1765000000000) let
-// the planner aggregate it in parallel.
+// the branches over parallel workers, no row needs bucket arithmetic, and a bucket's distinct people are
+// counted bucket by bucket. Broken down, the branches' rows are joined to their people once, outside
+// the branches (so each process hashes the workspace's people once, not once per bucket). Past that
+// many buckets, one branch groups the whole range by bucket; expression statistics on the buckets
+// (migration 1765000000000) let the planner aggregate it in parallel.
 import { bucketEnd, ChartQuestion } from './chart-rule';
 
 /** Past this many buckets, one branch: planning costs about 0.2 ms a branch. */
@@ -22,8 +22,7 @@ export interface ChartBranch {
 /** Whole buckets only, so that no bucket's rows are split between branches. */
 export function chartBranches(question: ChartQuestion): ChartBranch[] {
   const { buckets, interval, from } = question;
-  const perBucket = buckets.length <= MAX_CHART_BRANCHES && (!question.breakdown || question.measure === 'people');
-  if (!perBucket) return [{ lo: from, hi: bucketEnd(buckets[buckets.length - 1], interval) }];
+  if (buckets.length > MAX_CHART_BRANCHES) return [{ lo: from, hi: bucketEnd(buckets[buckets.length - 1], interval) }];
   return buckets.map((bucket) => ({ bucket, lo: bucket > from ? bucket : from, hi: bucketEnd(bucket, interval) }));
 }
 
@@ -41,39 +40,45 @@ const MEASURE_SQL = {
 export function chartStatement(workspaceId: string, question: ChartQuestion): { sql: string; args: unknown[] } {
   const args: unknown[] = [workspaceId, question.event, question.to.toISOString()];
   const arg = (value: Date) => `$${args.push(value.toISOString())}::timestamptz`;
-  const branches = chartBranches(question).map((branch) => {
-    const where = `e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= ${arg(branch.lo)} AND e.occurred_at < ${arg(branch.hi)}
-        AND e.occurred_at <= $3::timestamptz AND (e.expires_at IS NULL OR e.expires_at > now())`;
-    return branch.bucket ? bucketSql(question, where, arg(branch.bucket)) : rangeSql(question, where);
-  });
-  return { sql: branches.join('\nUNION ALL\n'), args };
+  const branches = chartBranches(question).map((branch) => ({
+    bucket: branch.bucket && arg(branch.bucket),
+    where: `e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= ${arg(branch.lo)} AND e.occurred_at < ${arg(branch.hi)}
+        AND e.occurred_at <= $3::timestamptz AND (e.expires_at IS NULL OR e.expires_at > now())`,
+  }));
+  const [first] = branches;
+  if (!first.bucket) return { sql: rangeSql(question, first.where), args };
+  if (!question.breakdown) return { sql: branches.map((b) => bucketSql(question, b.where, b.bucket!)).join('\nUNION ALL\n'), args };
+  return { sql: brokenDownSql(question, branches.map((b) => bucketRowsSql(question, b.where, b.bucket!)).join('\nUNION ALL\n')), args };
 }
 
-// interval and breakdown are names parseChartInput checked against fixed lists.
-const keySql = (question: ChartQuestion) => (question.breakdown ? `p.first_touch->>'${question.breakdown}'` : 'NULL::text');
-const PEOPLE_JOIN = 'JOIN people p ON p.workspace_id = e.workspace_id AND p.id = e.person_id';
-
-/** One bucket: every row is in it, so no per-row bucket arithmetic; empty, no row. */
+/** One bucket, not broken down: every row is in it; empty, no row. */
 function bucketSql(question: ChartQuestion, where: string, bucket: string): string {
-  const key = keySql(question);
-  if (!question.breakdown) {
-    return `SELECT ${bucket} AS bucket, NULL::text AS key, ${MEASURE_SQL[question.measure]}::float8 AS value FROM events e WHERE ${where} HAVING count(*) > 0`;
-  }
-  if (question.measure === 'people') {
-    // The bucket's distinct people first, then each one's first touch once.
-    return `SELECT ${bucket} AS bucket, ${key} AS key, count(*)::float8 AS value
-      FROM (SELECT DISTINCT e.person_id FROM events e WHERE ${where}) d JOIN people p ON p.workspace_id = $1 AND p.id = d.person_id GROUP BY 2`;
-  }
-  return `SELECT ${bucket} AS bucket, ${key} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value FROM events e ${PEOPLE_JOIN} WHERE ${where} GROUP BY 2`;
+  return `SELECT ${bucket} AS bucket, NULL::text AS key, ${MEASURE_SQL[question.measure]}::float8 AS value FROM events e WHERE ${where} HAVING count(*) > 0`;
+}
+
+/** One bucket's rows to break down: its distinct people, or its rows with their value. */
+function bucketRowsSql(question: ChartQuestion, where: string, bucket: string): string {
+  if (question.measure === 'people') return `SELECT ${bucket} AS bucket, e.person_id, NULL::numeric AS value FROM events e WHERE ${where} GROUP BY e.person_id`;
+  return `SELECT ${bucket} AS bucket, e.person_id, e.value FROM events e WHERE ${where}`;
+}
+
+/** The buckets' rows, each joined to its person's first touch (people distinct per bucket already). */
+function brokenDownSql(question: ChartQuestion, rows: string): string {
+  const value = question.measure === 'sum_value' ? 'coalesce(sum(d.value), 0)' : 'count(*)';
+  return `SELECT d.bucket, p.first_touch->>'${question.breakdown}' AS key, ${value}::float8 AS value
+    FROM (${rows}) AS d JOIN people p ON p.workspace_id = $1 AND p.id = d.person_id GROUP BY 1, 2`;
 }
 
 /**
  * Many buckets: rows grouped by their bucket in UTC wall time, made a timestamptz again once per group
  * (date_trunc with a zone argument costs about half as much again per row). The date_trunc expression
- * must stay as written: the expression statistics of migration 1765000000000 match it.
+ * must stay as written: the expression statistics of migration 1765000000000 match it. interval and
+ * breakdown are names parseChartInput checked against fixed lists.
  */
 function rangeSql(question: ChartQuestion, where: string): string {
+  const key = question.breakdown ? `p.first_touch->>'${question.breakdown}'` : 'NULL::text';
+  const people = question.breakdown ? 'JOIN people p ON p.workspace_id = e.workspace_id AND p.id = e.person_id' : '';
   return `SELECT g.bucket AT TIME ZONE 'UTC' AS bucket, g.key, g.value FROM (
-      SELECT date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AS bucket, ${keySql(question)} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
-        FROM events e ${question.breakdown ? PEOPLE_JOIN : ''} WHERE ${where} GROUP BY 1, 2) AS g`;
+      SELECT date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AS bucket, ${key} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
+        FROM events e ${people} WHERE ${where} GROUP BY 1, 2) AS g`;
 }
