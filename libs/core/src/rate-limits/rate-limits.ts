@@ -45,6 +45,8 @@ interface Tally {
   allowance: number;
   /** When the window Redis counted ends (ms since epoch). */
   resetAt: number;
+  /** Reports on their way to Redis: while one is, calls ask Redis too (what it will answer is not known yet). */
+  reporting: number;
 }
 
 @Injectable()
@@ -78,13 +80,13 @@ export class RateLimits implements OnApplicationShutdown {
   async consume(name: LimitName, key: string): Promise<void> {
     const id = `${name}:${key}`;
     const tally = this.tallies.get(id);
-    if (tally && tally.allowance > 0 && Date.now() < tally.resetAt) {
+    if (tally && tally.allowance > 0 && tally.reporting === 0 && Date.now() < tally.resetAt) {
       tally.allowance--;
       tally.pending++;
       this.startReporting();
       return;
     }
-    const fresh = tally ?? { name, key, pending: 0, allowance: 0, resetAt: 0 };
+    const fresh = tally ?? { name, key, pending: 0, allowance: 0, resetAt: 0, reporting: 0 };
     this.tallies.set(id, fresh);
     const result = await this.report(fresh, 1);
     if (result.consumedPoints > LIMITS[name]) {
@@ -99,12 +101,15 @@ export class RateLimits implements OnApplicationShutdown {
   private async report(tally: Tally, more: number): Promise<RateLimiterRes> {
     const points = tally.pending + more;
     tally.pending = 0;
+    tally.reporting++;
     let result: RateLimiterRes;
     try {
       result = await this.limiter(tally.name).consume(tally.key, points);
     } catch (refused) {
       if (!(refused instanceof RateLimiterRes)) throw refused;
       result = refused;
+    } finally {
+      tally.reporting--;
     }
     const left = LIMITS[tally.name] - result.consumedPoints;
     tally.allowance = left > 0 ? Math.floor(left * LOCAL_SHARE) : 0;
