@@ -12,15 +12,23 @@ const PG_ROOT = process.env.BENCH_DATABASE_ROOT ?? 'postgres://postgres@127.0.0.
 export interface Service {
   url: string;
   databaseUrl: string;
+  /** The process id of each app started (for bench/cpu.ts). */
+  pids: Partial<Record<'api' | 'worker', number>>;
   stop(): Promise<void>;
 }
 
-export async function resetDatabase(name: string): Promise<string> {
+/** Drops the database `name` (and, with `create`, makes it again, empty); returns its URL. */
+export async function dropDatabase(name: string, create = false): Promise<string> {
   const client = new Client({ connectionString: `${PG_ROOT}/postgres` });
   await client.connect();
   await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  if (create) await client.query(`CREATE DATABASE "${name}"`);
   await client.end();
-  const url = `${PG_ROOT}/${name}`;
+  return `${PG_ROOT}/${name}`;
+}
+
+export async function resetDatabase(name: string): Promise<string> {
+  const url = await dropDatabase(name);
   await migrate({ databaseUrl: url, databasePoolSize: 1 });
   if (process.env.BENCH_EXPLAIN) {
     // Logs the plan and timing of every statement slower than BENCH_EXPLAIN ms to PostgreSQL's log.
@@ -65,6 +73,7 @@ export async function startService(database: string, apps: Array<'api' | 'worker
   return {
     url,
     databaseUrl,
+    pids: Object.fromEntries(apps.map((app, i) => [app, children[i].pid])),
     stop: async () => {
       await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once('exit', r), c.kill('SIGTERM'))))));
     },
@@ -94,6 +103,13 @@ export async function workspaceWithKeys(url: string, slug: string, keys: number)
   }
   return { workspaceId: made.createWorkspace.workspace.id as string, publicKey: made.createWorkspace.publicKey as string, secretKeys };
 }
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Replaces the section named `title` in bench/RESULTS.md. */
 export function writeResults(title: string, body: string): void {
