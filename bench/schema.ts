@@ -39,7 +39,7 @@ export async function prefill(db: Client, workspaceId: string, people: number, o
     await db.query(
       `INSERT INTO people (workspace_id, id, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, first_touch_at, created_at, updated_at)
        SELECT $1, 'per_fill' || lpad(i::text, 10, '0'), 'fill' || i || '@prefill.test',
-              (ARRAY[NULL, 'account', 'purchaser'])[1 + i % 3], now() - interval '3 days', (i % 3 = 2)::int, now() - interval '1 day',
+              (ARRAY[NULL, 'account', 'purchaser'])[1 + i % 3], CASE WHEN i % 3 > 0 THEN now() - interval '3 days' END, (i % 3 = 2)::int, now() - interval '1 day',
               (ARRAY['mac', 'windows', 'ios', 'android'])[1 + i % 4], jsonb_build_object('plan', 'pro'),
               jsonb_build_object('path', '/pricing', 'medium', NULL, 'source', (ARRAY['google', 'direct', 'newsletter'])[1 + i % 3],
                 'campaign', NULL, 'click_id', NULL, 'referrer', NULL),
