@@ -16,13 +16,13 @@ import { backendPid, connect, measureRound, perEvent, Round, statsSettled, table
 import { report } from './ingest-report';
 import { drained, prefill } from './schema';
 import { startThin, THIN_DATABASE } from './thin';
-import { Service, startService, workspaceWithKeys, writeResults } from './support';
+import { benchDatabase, Service, startService, workspaceWithKeys, writeResults } from './support';
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PREFILL_PEOPLE = Number(process.env.BENCH_PREFILL_PEOPLE ?? 0);
 const PREFILL_OUTBOX = Number(process.env.BENCH_PREFILL_OUTBOX ?? 0);
-const DATABASE = 'lifeline_bench_ingest';
+const DATABASE = benchDatabase('lifeline_bench_ingest');
 const TYPES = ['pageview', 'pageview', 'pageview', 'cta_click', 'signup', 'purchase', 'report_exported'];
 // Keys: the 'server' limit is 600 posts per key per ten minutes; each key takes 500 posts in turn.
 const POSTS_PER_KEY = 500;

@@ -1,7 +1,7 @@
 // Shared by the benchmarks: a real api (and worker) as child processes on a fresh local database.
 import { ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { freePort, migrate } from '@app/core';
 
@@ -15,6 +15,14 @@ export interface Service {
   /** The process id of each app started (for bench/cpu.ts). */
   pids: Partial<Record<'api' | 'worker', number>>;
   stop(): Promise<void>;
+}
+
+/**
+ * A bench database's name with this worktree's in it (lifeline_bench_ingest_thin in /work/wt/thin), so
+ * benches run from two checkouts at once do not drop each other's database.
+ */
+export function benchDatabase(base: string): string {
+  return `${base}_${basename(ROOT).toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
 }
 
 /** Drops the database `name` (and, with `create`, makes it again, empty); returns its URL. */

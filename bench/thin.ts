@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { Client } from 'pg';
 import { freePort } from '@app/core';
 import { THIN_TABLE } from './thin-server';
-import { dropDatabase, ROOT, Service, sleep } from './support';
+import { benchDatabase, dropDatabase, ROOT, Service, sleep } from './support';
 
-export const THIN_DATABASE = 'lifeline_bench_thin';
+export const THIN_DATABASE = benchDatabase('lifeline_bench_thin');
 
 export async function startThin(): Promise<Service> {
   const databaseUrl = await dropDatabase(THIN_DATABASE, true);

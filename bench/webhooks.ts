@@ -11,7 +11,7 @@ import { Agent, request } from 'undici';
 import { byPid, CpuMeter } from './cpu';
 import { connect } from './measure';
 import { drained, pendingDeliveries } from './schema';
-import { gql, median, sleep, startService, workspaceWithKeys, writeResults } from './support';
+import { benchDatabase, gql, median, sleep, startService, workspaceWithKeys, writeResults } from './support';
 
 const ENDPOINTS = 10;
 const STEADY_RATES = (process.env.BENCH_RATES ?? '50,100').split(',').map(Number);
@@ -38,7 +38,7 @@ async function main() {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
-  const service = await startService('lifeline_bench_webhooks', ['api', 'worker'], { NODE_ENV: 'development', UNSAFE_ALLOW_PRIVATE_TARGETS: 'true' });
+  const service = await startService(benchDatabase('lifeline_bench_webhooks'), ['api', 'worker'], { NODE_ENV: 'development', UNSAFE_ALLOW_PRIVATE_TARGETS: 'true' });
   const db = await connect(service.databaseUrl);
   const load = loadavg();
   // Settled: the outbox relayed and no delivery left pending.
