@@ -4,6 +4,7 @@ import { medians, Round } from './measure';
 import { median } from './support';
 
 interface Report {
+  command: string;
   started: Date;
   load: number[];
   ended: number[];
@@ -54,7 +55,7 @@ function kindSection(report: Report, kind: { name: string; label: string }): str
 
 export function report(r: Report): string {
   return [
-    `Command: \`BENCH_SECONDS=${r.seconds} BENCH_ROUNDS=${r.rounds}${r.prefilled ? ' BENCH_PREFILL_PEOPLE=… BENCH_PREFILL_OUTBOX=…' : ''} npm run bench:ingest\`` +
+    `Command: \`${r.command}\`` +
       ` (${r.seconds} s per round, ${r.rounds} rounds per service and kind, interleaved thin, Lifeline, thin, …${r.prefilled}).`,
     `Started ${r.started.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average (uptime) ${loads(r.load)} at the start, ${loads(r.ended)} at the end.`,
     '',

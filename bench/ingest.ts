@@ -134,8 +134,11 @@ async function main() {
     }
 
     const prefilled = PREFILL_PEOPLE || PREFILL_OUTBOX ? `, prefilled with ${PREFILL_PEOPLE} people and ${PREFILL_OUTBOX} relayed outbox rows` : '';
-    const title = `Ingest cost against a thin service (issue 18) — ${process.env.BENCH_LABEL ?? 'latest'}${prefilled}`;
-    const text = report({ started, load, ended: loadavg(), seconds: DURATION, rounds: ROUNDS, prefilled, kinds: KINDS, results: rounds, tables });
+    const analyzed = process.env.BENCH_ANALYZE ? ', ANALYZE after the warm-up' : '';
+    const title = `Ingest cost against a thin service (issue 18) — ${process.env.BENCH_LABEL ?? 'latest'}${prefilled}${analyzed}`;
+    const settings = Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_'));
+    const command = [...settings.map(([name, value]) => `${name}=${value}`), 'npm run bench:ingest'].join(' ');
+    const text = report({ command, started, load, ended: loadavg(), seconds: DURATION, rounds: ROUNDS, prefilled: prefilled + analyzed, kinds: KINDS, results: rounds, tables });
     console.log(`## ${title}\n\n${text}`);
     if (!process.env.BENCH_PROFILE) writeResults(title, text);
     await Promise.all(targets.map((t) => t.db.end()));
