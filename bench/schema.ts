@@ -5,7 +5,9 @@ import type { Client } from 'pg';
 
 /** Outbox rows the worker has not relayed yet (0 once it has caught up). */
 export async function pendingOutbox(db: Client): Promise<number> {
-  const [row] = (await db.query(`SELECT count(*)::int AS n FROM outbox WHERE relayed_at IS NULL`)).rows;
+  const [row] = (
+    await db.query(`SELECT count(*)::int AS n FROM outbox o, outbox_relay r WHERE r.name = 'main' AND (o.xid, o.id) > (r.xid, r.id)`)
+  ).rows;
   return row.n;
 }
 
@@ -59,15 +61,20 @@ export async function prefill(db: Client, workspaceId: string, people: number, o
     const started = Date.now();
     const chunk = 1_000_000;
     for (let from = 1; from <= outbox; from += chunk) {
+      // One happening a row (as many rows as the old one-row-per-happening outbox kept), written by one
+      // transaction that also moves the relay's mark past them: relayed, as a week of traffic leaves them.
       await db.query(
-        `INSERT INTO outbox (workspace_id, kind, person_id, payload, created_at, relayed_at)
-         SELECT $1, 'event', 'per_fill' || lpad((1 + i % 1000000)::text, 10, '0'),
-                jsonb_build_object('at', t, 'data', jsonb_build_object('event', jsonb_build_object(
-                  'event', 'pageview', 'id', 'evt_fill' || lpad(i::text, 10, '0'), 'occurred_at', t,
-                  'properties', jsonb_build_object('n', i, 'plan', 'pro')))),
-                t, t + interval '1 second'
-           FROM generate_series($2::int, $3::int) AS i,
-                LATERAL (SELECT now() - interval '6 days' + (i % 500000) * interval '1 second' AS t) AS at`,
+        `WITH rows AS (
+           INSERT INTO outbox (workspace_id, happenings, created_at)
+           SELECT $1, jsonb_build_array(jsonb_build_object('kind', 'event', 'personId', 'per_fill' || lpad((1 + i % 1000000)::text, 10, '0'),
+                    'payload', jsonb_build_object('at', t, 'data', jsonb_build_object('event', jsonb_build_object(
+                      'event', 'pageview', 'id', 'evt_fill' || lpad(i::text, 10, '0'), 'occurred_at', t,
+                      'properties', jsonb_build_object('n', i, 'plan', 'pro')))))),
+                  t
+             FROM generate_series($2::int, $3::int) AS i,
+                  LATERAL (SELECT now() - interval '6 days' + (i % 500000) * interval '1 second' AS t) AS at
+           RETURNING xid, id)
+         UPDATE outbox_relay SET xid = m.xid, id = m.id FROM (SELECT xid, id FROM rows ORDER BY xid DESC, id DESC LIMIT 1) m WHERE name = 'main'`,
         [workspaceId, from, Math.min(outbox, from + chunk - 1)],
       );
     }

@@ -4,7 +4,7 @@
 // named keys, and reads no more rows than the keys name.
 import { Client } from 'pg';
 import { WorkspaceEntity, WorkspacesService } from '@app/core';
-import { INGEST_LOAD } from '@app/events';
+import { INGEST_LOAD, INGEST_WRITE } from '@app/events';
 import { Medium, startMedium } from './medium';
 
 const PEOPLE = 100_000;
@@ -32,8 +32,12 @@ beforeAll(async () => {
   await client.connect();
   await client.query(`SET plan_cache_mode = force_generic_plan`);
   await client.query(`PREPARE load(text, text[], text[]) AS ${INGEST_LOAD}`);
-  // The plan is made (and kept) now, while the workspace has nobody.
+  await client.query(`PREPARE write(text, text) AS ${INGEST_WRITE}`);
+  // The plans are made (and kept) now, while the workspace has nobody, in a transaction as the ingest runs them.
+  await client.query('BEGIN');
   await client.query(execute([['email', 'nobody@example.com']]));
+  await client.query(write('per_nobody'));
+  await client.query('COMMIT');
   await t.db.query(
     `INSERT INTO people (workspace_id, id, email) SELECT $1, 'per_plan' || n, 'p' || n || '@example.com' FROM generate_series(1, $2) n`,
     [workspace.id, PEOPLE],
@@ -52,6 +56,13 @@ afterAll(async () => {
 function execute(keys: Array<[string, string]>): string {
   const array = (values: string[]) => `ARRAY[${values.map((v) => client.escapeLiteral(v)).join(', ')}]::text[]`;
   return `EXECUTE load(${client.escapeLiteral(workspace.id)}, ${array(keys.map((k) => k[0]))}, ${array(keys.map((k) => k[1]))})`;
+}
+
+/** The write of one changed person and one idempotency answer (the statements that join on a key). */
+function write(personId: string): string {
+  const person = { workspace_id: workspace.id, id: personId, name: 'Ada', email: null, stage: null, stage_changed_at: null, purchases: 1, engaged_at: null, os: null, fields: {}, first_touch: null, first_touch_at: null, created_at: new Date() };
+  const doc = { newPeople: [], changedPeople: [person], identities: [], rows: [], names: [], answers: [{ key: 'k-1', status: 'recorded', record_id: personId }], happenings: [] };
+  return `EXECUTE write(${client.escapeLiteral(JSON.stringify(doc))}, ${client.escapeLiteral(workspace.id)})`;
 }
 
 async function plan(keys: Array<[string, string]>): Promise<PlanNode[]> {
@@ -84,6 +95,22 @@ describe('the ingest load with a generic plan made on empty tables, over 100,000
       ['identities', 3, true],
       ['people', 2, true],
     ]);
+  });
+
+  it('the write that follows in the transaction probes people and idempotency keys by key too', async () => {
+    await client.query('BEGIN');
+    try {
+      await client.query(execute(keys));
+      const [{ 'QUERY PLAN': [root] }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${write('per_plan17')}`)).rows;
+      const scans = nodes(root.Plan).filter((n) => n['Node Type'].endsWith('Scan') && ['people', 'idempotency_keys'].includes(n['Relation Name'] ?? ''));
+      expect(scans.map((n) => [n['Relation Name'], n['Node Type']])).toEqual([
+        ['people', 'Index Scan'],
+        ['idempotency_keys', 'Index Scan'],
+      ]);
+      expect(scans.every((n) => n['Actual Rows']! <= 1 && (n['Actual Loops'] ?? 1) <= 1)).toBe(true);
+    } finally {
+      await client.query('ROLLBACK');
+    }
   });
 
   it('answers the people the keys name, each once', async () => {
