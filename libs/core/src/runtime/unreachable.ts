@@ -1,6 +1,5 @@
 // A database or Redis that cannot be reached is one sentence naming the setting and the fixes
 // (issue 16), never a stack trace or a retry loop in the logs.
-import Redis from 'ioredis';
 import { ConfigError } from '../config/config';
 
 const NETWORK_CODES: Record<string, string> = {
@@ -53,6 +52,8 @@ export function redisUnreachable(error: unknown, url: string): ConfigError | nul
 
 /** Pings Redis once, without retries; a failure is the one sentence of redisUnreachable. */
 export async function ensureRedisReachable(url: string, timeoutMs = 3_000): Promise<void> {
+  // Loaded here, not at the top: the CLI reads databaseUnreachable and has no Redis.
+  const { default: Redis } = await import('ioredis');
   const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
   client.on('error', () => undefined); // the failure is reported below, once
   try {
