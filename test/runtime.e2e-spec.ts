@@ -173,7 +173,7 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     expect(keys).not.toContain(created.secretKey);
   }, 240_000);
 
-  it('a call loads pg and core's operator surface, not Nest, TypeORM, GraphQL, Redis or swc (dist/ fresh)', async () => {
+  it('a call loads pg and the operator surface of core, not Nest, TypeORM, GraphQL, Redis or swc (dist/ fresh)', async () => {
     require('../scripts/build').build({ changed: true });
     const answer = await run(process.execPath, ['-r', './test/support/loaded-packages.js', 'scripts/run.js', 'apps/api/src/cli', 'key', 'list', '--workspace', 'listed'], {
       cwd: root,
