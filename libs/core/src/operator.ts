@@ -2,7 +2,7 @@
 // the same workspaces and members services the apps use, on one pg connection. It loads no Nest,
 // TypeORM, GraphQL or Redis (index.ts pulls in ~2,000 modules), which is why the CLI imports this
 // file rather than the index; test/runtime.e2e-spec.ts checks what a call loads.
-import { Client } from 'pg';
+import type { Client } from 'pg';
 import type { AppConfig } from './config/config';
 import { appliedMigrations, migrationStates } from './database/migration-state';
 import { pgSql } from './database/sql';
@@ -26,6 +26,7 @@ export interface OperatorSession {
 type Settings = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'baseUrl'>;
 
 async function connect(databaseUrl: string): Promise<Client> {
+  const { Client } = await import('pg'); // here, not at the top: `--help` needs no database
   const client = new Client({ connectionString: databaseUrl });
   try {
     await client.connect();
