@@ -8,6 +8,7 @@ export * from './database/migrate';
 export * from './database/migration-state';
 export * from './runtime/embedded';
 export * from './runtime/unreachable';
+export * from './runtime/redis-reachable';
 export * from './runtime/lifecycle';
 export * from './runtime/start-process';
 export * from './core.module';
