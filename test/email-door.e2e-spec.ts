@@ -5,6 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import { SMTPServer } from 'smtp-server';
 import { CreatedWorkspace, freePort } from '@app/core';
 import { startApp, TestApp } from './harness';
+import { happeningsOf } from './support/outbox';
 
 const SECRET = 'whsec_' + Buffer.from('lifeline-email-door-test-secret').toString('base64');
 let t: TestApp;
@@ -125,7 +126,7 @@ it('a received email records a reply: direction in, the person engaged, email_in
   expect(thread.body.messages[1].text).toBe('Thanks, got it!');
   const [person] = await t.db.query(`SELECT engaged_at FROM people WHERE workspace_id = $1`, [ws.workspace.id]);
   expect(person.engaged_at).not.toBeNull();
-  const [happening] = await t.db.query(`SELECT kind, payload FROM outbox WHERE workspace_id = $1 AND kind = 'email_in'`, [ws.workspace.id]);
+  const happening = (await happeningsOf(t.db, ws.workspace.id)).find((h) => h.kind === 'email_in')!;
   expect(happening.payload.data.email_in.message).toMatchObject({ subject: 'Re: Hello there', text: 'Thanks, got it!' });
   const timeline = await t.db.query(`SELECT type FROM events WHERE workspace_id = $1 AND type = 'email_received'`, [ws.workspace.id]);
   expect(timeline).toHaveLength(1);

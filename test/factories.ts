@@ -91,8 +91,9 @@ export class Factories {
     });
   }
 
-  outbox(workspaceId: string, row: Row = {}): Promise<Row> {
-    return this.insert('outbox', { workspace_id: workspaceId, kind: 'event', payload: {}, ...row });
+  /** One outbox row (a transaction's happenings): by default one event happening with the payload given. */
+  outbox(workspaceId: string, row: Row = {}, payload: Row = {}): Promise<Row> {
+    return this.insert('outbox', { workspace_id: workspaceId, happenings: JSON.stringify([{ kind: 'event', personId: null, payload }]), ...row });
   }
 
   /** Moves a row's time column into the past, for retention and expiry rules. */
