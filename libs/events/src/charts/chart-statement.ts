@@ -62,11 +62,23 @@ function bucketRowsSql(question: ChartQuestion, where: string, bucket: string): 
   return `SELECT ${bucket} AS bucket, e.person_id, e.value FROM events e WHERE ${where}`;
 }
 
+/**
+ * Each row's person with the first-touch key, read once per person: an outer join to a non-strict
+ * expression makes PostgreSQL compute it where it reads people (a placeholder), not once per row; the
+ * IS NOT NULL keeps the inner join's rows. '' (no such key) is the series (none), as a NULL is.
+ */
+function peopleJoin(question: ChartQuestion, personId: string): { join: string; found: string } {
+  return {
+    join: `LEFT JOIN (SELECT workspace_id, id, coalesce(first_touch->>'${question.breakdown}', '') AS key FROM people) p ON p.workspace_id = $1 AND p.id = ${personId}`,
+    found: 'p.id IS NOT NULL',
+  };
+}
+
 /** The buckets' rows, each joined to its person's first touch (people distinct per bucket already). */
 function brokenDownSql(question: ChartQuestion, rows: string): string {
   const value = question.measure === 'sum_value' ? 'coalesce(sum(d.value), 0)' : 'count(*)';
-  return `SELECT d.bucket, p.first_touch->>'${question.breakdown}' AS key, ${value}::float8 AS value
-    FROM (${rows}) AS d JOIN people p ON p.workspace_id = $1 AND p.id = d.person_id GROUP BY 1, 2`;
+  const people = peopleJoin(question, 'd.person_id');
+  return `SELECT d.bucket, p.key, ${value}::float8 AS value FROM (${rows}) AS d ${people.join} WHERE ${people.found} GROUP BY 1, 2`;
 }
 
 /**
@@ -76,9 +88,8 @@ function brokenDownSql(question: ChartQuestion, rows: string): string {
  * breakdown are names parseChartInput checked against fixed lists.
  */
 function rangeSql(question: ChartQuestion, where: string): string {
-  const key = question.breakdown ? `p.first_touch->>'${question.breakdown}'` : 'NULL::text';
-  const people = question.breakdown ? 'JOIN people p ON p.workspace_id = e.workspace_id AND p.id = e.person_id' : '';
+  const people = question.breakdown ? peopleJoin(question, 'e.person_id') : undefined;
   return `SELECT g.bucket AT TIME ZONE 'UTC' AS bucket, g.key, g.value FROM (
-      SELECT date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AS bucket, ${key} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
-        FROM events e ${people} WHERE ${where} GROUP BY 1, 2) AS g`;
+      SELECT date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AS bucket, ${people ? 'p.key' : 'NULL::text'} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
+        FROM events e ${people?.join ?? ''} WHERE ${where}${people ? ` AND ${people.found}` : ''} GROUP BY 1, 2) AS g`;
 }
