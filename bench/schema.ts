@@ -6,7 +6,9 @@ import type { Client } from 'pg';
 /** Outbox rows the worker has not relayed yet (0 once it has caught up). */
 export async function pendingOutbox(db: Client): Promise<number> {
   const [row] = (
-    await db.query(`SELECT count(*)::int AS n FROM outbox o, outbox_relay r WHERE r.name = 'main' AND (o.xid, o.id) > (r.xid, r.id)`)
+    await db.query(
+      `SELECT count(*)::int AS n FROM outbox o WHERE (o.xid, o.id) > ((SELECT xid FROM outbox_relay WHERE name = 'main'), (SELECT id FROM outbox_relay WHERE name = 'main'))`,
+    )
   ).rows;
   return row.n;
 }

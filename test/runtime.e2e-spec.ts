@@ -173,6 +173,19 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     expect(keys).not.toContain(created.secretKey);
   }, 240_000);
 
+  it('a call loads pg and the operator surface of core, not Nest, TypeORM, GraphQL, Redis or swc (dist/ fresh)', async () => {
+    require('../scripts/build').build({ changed: true });
+    const answer = await run(process.execPath, ['-r', './test/support/loaded-packages.js', 'scripts/run.js', 'apps/api/src/cli', 'key', 'list', '--workspace', 'listed'], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl },
+    });
+    expect(JSON.parse(answer.stdout).keys).toHaveLength(1); // after the test above made the workspace
+    const loaded = JSON.parse(answer.stderr.trim().split('\n').pop()!) as { modules: number; packages: string[] };
+    expect(loaded.packages.filter((p) => /^(@nestjs\/|typeorm$|graphql|ioredis$|bullmq$|rxjs$|@swc\/)/.test(p))).toEqual([]);
+    expect(loaded.packages).toContain('pg');
+    expect(loaded.modules).toBeLessThan(200); // through @app/core's index a call loaded ~2,000
+  }, 240_000);
+
   it('a stale .data/pg.url from an ended embedded run is removed and explained', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'lifeline-stale-'));
     try {

@@ -54,7 +54,7 @@ export class Metrics {
       help: 'Outbox rows (one per writing transaction) not yet relayed',
       registers: [this.registry],
       async collect() {
-        const [row] = await self.dataSource.query(`SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age FROM outbox o, outbox_relay r WHERE r.name = 'main' AND (o.xid, o.id) > (r.xid, r.id)`);
+        const [row] = await self.dataSource.query(`SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age FROM outbox o WHERE (o.xid, o.id) > ((SELECT xid FROM outbox_relay WHERE name = 'main'), (SELECT id FROM outbox_relay WHERE name = 'main'))`);
         this.set(row.n);
         self.outboxAge.set(row.age);
       },

@@ -1,15 +1,14 @@
-// Workspaces, members and keys (decisions.md sections 1 and 2).
-import { Inject, Injectable } from '@nestjs/common';
+// Workspaces, members and keys (decisions.md sections 1 and 2). No Nest import: the operator CLI
+// runs this class as it is (CoreModule provides it with a factory).
 import { GroupCommit } from '../batching/group-commit';
 import type { AppConfig } from '../config/config';
-import { CONFIG } from '../config/config.token';
 import { Refusal } from '../errors/refusal';
 import { newId } from '../ids';
 import type { AuthContext } from '../auth/auth-context';
 import { generatePublicKey, generateSecretKey, hashSecretKey, PUBLIC_KEY_PREFIX, SLUG_PATTERN } from './keys';
 import { normalizeOriginPattern } from './origin-rule';
-import { WorkspaceEntity } from './workspace.entity';
-import { KeyOwnerRow, WorkspacesRepository } from './workspaces.repository';
+import type { WorkspaceEntity } from './workspaces.types';
+import type { KeyOwnerRow, WorkspaceSettings, WorkspacesRepository } from './workspaces.repository';
 
 export interface CreatedWorkspace {
   workspace: { id: string; slug: string };
@@ -30,7 +29,6 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const WORKSPACE_CACHE_MS = 5_000;
 const LAST_USE_EVERY_MS = 60_000;
 
-@Injectable()
 export class WorkspacesService {
   /**
    * Every request reads its key from the database, so a revoked key or a removed member is refused at
@@ -55,7 +53,7 @@ export class WorkspacesService {
 
   constructor(
     private readonly repository: WorkspacesRepository,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly config: Pick<AppConfig, 'baseUrl'>,
   ) {}
 
   publicBaseUrl(publicKey: string): string {
@@ -77,8 +75,8 @@ export class WorkspacesService {
     const memberId = newId('mem');
     const publicKey = generatePublicKey();
     const secretKey = generateSecretKey();
-    await this.repository.transaction(async (manager) => {
-      await this.repository.insertWorkspace(manager, {
+    await this.repository.transaction(async (tx) => {
+      await this.repository.insertWorkspace(tx, {
         id: workspaceId,
         slug,
         name: input.name ?? slug,
@@ -89,8 +87,8 @@ export class WorkspacesService {
         downloaderStage: !input.web,
         activationEvents: [],
       });
-      await this.repository.insertMember(manager, { workspaceId, id: memberId, email: owner, role: 'owner' });
-      await this.repository.insertKey(manager, {
+      await this.repository.insertMember(tx, { workspaceId, id: memberId, email: owner, role: 'owner' });
+      await this.repository.insertKey(tx, {
         workspaceId,
         id: newId('key'),
         memberId,
@@ -179,7 +177,7 @@ export class WorkspacesService {
   }
 
   async updateSettings(workspaceId: string, input: WorkspaceSettingsInput): Promise<WorkspaceEntity> {
-    const changes: Partial<WorkspaceEntity> = {};
+    const changes: WorkspaceSettings = {};
     if (input.allowedOrigins) changes.allowedOrigins = this.parseOrigins(input.allowedOrigins);
     if (input.trialStage !== undefined) changes.trialStage = input.trialStage;
     if (input.downloaderStage !== undefined) {
