@@ -1,12 +1,7 @@
 // Foundation: health, the error envelope, the GraphQL admin API and its key guard, the worker.
-import { Factories } from './factories';
-import { eventually, startApp, TestApp } from './harness';
+import { eventually, useApp } from './harness';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ worker: true });
-});
-afterAll(() => t.close());
+const t = useApp({ worker: true });
 
 describe('GET /health', () => {
   it('answers 200 when the database and Redis answer', async () => {
@@ -116,7 +111,7 @@ describe('GraphQL createWorkspace (operator only)', () => {
 describe('the worker', () => {
   it('relays outbox rows written by the api', async () => {
     const ws = await t.workspace();
-    await new Factories(t.db).outbox(ws.workspace.id);
+    await t.make.outbox(ws.workspace.id);
     const relayed = await eventually(async () => {
       const [row] = await t.db.query('SELECT relayed_at FROM outbox WHERE workspace_id = $1', [ws.workspace.id]);
       return row.relayed_at;
@@ -127,7 +122,7 @@ describe('the worker', () => {
   it('the sweep deletes happenings relayed more than a week ago, and keeps the rest', async () => {
     const ws = await t.workspace();
     const insert = (relayedDaysAgo: number) =>
-      new Factories(t.db).outbox(ws.workspace.id, { payload: { n: relayedDaysAgo }, relayed_at: new Date(Date.now() - relayedDaysAgo * 24 * 3600 * 1000) });
+      t.make.outbox(ws.workspace.id, { payload: { n: relayedDaysAgo }, relayed_at: new Date(Date.now() - relayedDaysAgo * 24 * 3600 * 1000) });
     await insert(8);
     await insert(6);
     const { SweepRegistry } = await import('@app/core');

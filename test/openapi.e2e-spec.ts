@@ -1,11 +1,7 @@
 // Issue 16 item 9: GET /api/openapi.json describes exactly the REST routes the app serves.
-import { startApp, TestApp } from './harness';
+import { useApp } from './harness';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
+const t = useApp();
 
 interface Layer {
   route?: { path: string | string[]; methods: Record<string, boolean> };
