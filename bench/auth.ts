@@ -3,14 +3,9 @@
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
 import { hashSecretKey } from '@app/core';
-import { startService, workspaceWithKeys, writeResults } from './support';
+import { median, startService, workspaceWithKeys, writeResults } from './support';
 
 const RUNS = 1_000;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 async function timed(times: number[], work: () => Promise<unknown>) {
   const start = process.hrtime.bigint();

@@ -1,15 +1,38 @@
-// npm run bench:ingest — POST /api/v1/events on a real api and worker with the local PostgreSQL and
-// Redis, driven by autocannon: single events (64 connections) and batches of 100, over a mix of new
-// and returning people; then the same rows inserted straight into PostgreSQL with pg, for comparison.
+// npm run bench:ingest — what POST /api/v1/events costs, against the thinnest service that could
+// answer it (bench/thin-server.ts: node:http + pg, one prepared INSERT). Lifeline's api and worker and
+// the thin service run side by side on the local PostgreSQL and Redis; autocannon drives them in
+// interleaved rounds (thin, Lifeline, thin, ...): single events on 64 connections, then batches of
+// 100 on 16, over a mix of new and returning people. Each round reports events/s and CPU-ms per
+// accepted event per process (/proc), after the worker has relayed everything the round wrote.
+//
+// BENCH_SECONDS (10) per round, BENCH_ROUNDS (3) per target and kind, BENCH_ONLY=single|batch,
+// BENCH_PREFILL_PEOPLE / BENCH_PREFILL_OUTBOX (0) fill the workspace first (bench/schema.ts),
+// BENCH_LABEL names the section of bench/RESULTS.md (e.g. before, after), BENCH_ANALYZE=1 runs ANALYZE
+// after the warm-up, BENCH_CONTENDED=1 and BENCH_NO_WORKER=1 as before; BENCH_PROFILE and BENCH_EXPLAIN in bench/support.ts.
+import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { Pool } from 'pg';
-import { newId } from '@app/core';
-import { startService, workspaceWithKeys, writeResults } from './support';
+import { byPid, postgresOf, postgresShared, Proc } from './cpu';
+import { backendPid, connect, measureRound, perEvent, Round, statsSettled, tableStats, Target } from './measure';
+import { report } from './ingest-report';
+import { drained, prefill } from './schema';
+import { startThin, THIN_DATABASE } from './thin';
+import { benchDatabase, Service, startService, workspaceWithKeys, writeResults } from './support';
 
-const DURATION = Number(process.env.BENCH_SECONDS ?? 15);
+const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PREFILL_PEOPLE = Number(process.env.BENCH_PREFILL_PEOPLE ?? 0);
+const PREFILL_OUTBOX = Number(process.env.BENCH_PREFILL_OUTBOX ?? 0);
+const DATABASE = benchDatabase('lifeline_bench_ingest');
 const TYPES = ['pageview', 'pageview', 'pageview', 'cta_click', 'signup', 'purchase', 'report_exported'];
+// Keys: the 'server' limit is 600 posts per key per ten minutes; each key takes 500 posts in turn.
+const POSTS_PER_KEY = 500;
+export const KINDS = [
+  { name: 'single', label: 'single events, 64 connections', connections: 64, perPost: 1, keys: [0, 170] },
+  { name: 'batch', label: 'batches of 100, 16 connections', connections: 16, perPost: 100, keys: [170, 190] },
+].filter((k) => !process.env.BENCH_ONLY || k.name === process.env.BENCH_ONLY);
+const WARM_UP_KEYS = [190, 200];
 
-// Half the posts name a new person, half a returning one: someone first seen RETURN_AFTER posts
+// Half the posts name a new person, half a returning one: someone first seen RETURN_AFTER events
 // earlier (they came back later). BENCH_CONTENDED=1 picks returning people uniformly from everyone
 // seen so far instead, so concurrent posts often name the same person and must wait for each other.
 const RETURN_AFTER = 4_000;
@@ -23,133 +46,108 @@ function event(i: number) {
   return { type: TYPES[i % TYPES.length], email: personFor(i), properties: { n: i, plan: 'pro' }, source: { path: '/pricing', os: 'mac' } };
 }
 
-async function drive(url: string, keys: string[], connections: number, body: (i: number) => unknown) {
-  let n = 0;
+/** Numbers events and posts across rounds, so new people stay new and keys take turns. */
+interface Counters {
+  events: number;
+  posts: Record<string, number>;
+}
+
+async function drive(url: string, keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number) {
   const result = await autocannon({
     url: `${url}/api/v1/events`,
     connections,
-    duration: DURATION,
+    duration: seconds,
     requests: [
       {
         method: 'POST',
         setupRequest: (req) => {
-          const i = n++;
+          const post = (counters.posts[kind] = (counters.posts[kind] ?? 0) + 1);
+          const first = counters.events;
+          counters.events += perPost;
+          const body = perPost === 1 ? event(first) : { events: Array.from({ length: perPost }, (_, j) => event(first + j)) };
           return {
             ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[Math.floor(i / 500) % keys.length]}` },
-            body: JSON.stringify(body(i)),
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[Math.floor(post / POSTS_PER_KEY) % keys.length]}` },
+            body: JSON.stringify(body),
           };
         },
       },
     ],
   });
-  return result;
+  const seconds_ = (result.finish.getTime() - result.start.getTime()) / 1000;
+  return { events: result['2xx'] * perPost, seconds: seconds_, notes: { p50: result.latency.p50, p99: result.latency.p99, refused: result.non2xx, errors: result.errors } };
 }
 
-async function direct(databaseUrl: string, workspaceId: string, clients: number, rowsPerStatement: number) {
-  const pool = new Pool({ connectionString: databaseUrl, max: clients });
-  let rows = 0;
-  const until = Date.now() + DURATION * 1000;
-  const latencies: number[] = [];
-  await Promise.all(
-    Array.from({ length: clients }, async () => {
-      while (Date.now() < until) {
-        const batch = Array.from({ length: rowsPerStatement }, (_, i) => ({
-          workspace_id: workspaceId,
-          id: newId('evt'),
-          occurred_at: new Date().toISOString(),
-          person_id: `per_direct_${i}`,
-          type: 'pageview',
-          properties: { n: i, plan: 'pro' },
-          source: { path: '/pricing', os: 'mac' },
-        }));
-        const started = performance.now();
-        await pool.query(
-          `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, properties, source)
-           SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id text, id text, occurred_at timestamptz, person_id text, type text, properties jsonb, source jsonb)`,
-          [JSON.stringify(batch)],
-        );
-        latencies.push(performance.now() - started);
-        rows += rowsPerStatement;
-      }
-    }),
-  );
-  await pool.end();
-  latencies.sort((a, b) => a - b);
-  return { rowsPerSecond: rows / DURATION, p50: latencies[Math.floor(latencies.length / 2)], p99: latencies[Math.floor(latencies.length * 0.99)] };
-}
-
-const WHERE_THE_TIME_GOES = `Where the time goes (profiled with \`BENCH_PROFILE=dir\`, \`BENCH_EXPLAIN=ms\` and \`BENCH_ONLY=single|batch\`):
-- The two cores are shared by the api, the worker, PostgreSQL and autocannon itself; during the single run
-  all four together keep both cores busy (top: api ~70%, PostgreSQL ~90% over its backends, worker ~20%,
-  autocannon ~12%).
-- A PostgreSQL round trip over TCP loopback costs the api about 2 ms of CPU in kernel socket writes on this
-  VM (\`writev\` was the largest single item, 12% of the api profile), so round trips, not SQL, set the price
-  of a single post. Hence: one statement writes a whole post or batch (data-modifying CTEs), hot queries are
-  prepared, and concurrent single posts to one workspace share a transaction (5 round trips for up to 100
-  items). Before those changes the single run gave 263 events/s; after them 686.
-- In a batch the one write statement takes 16-30 ms in PostgreSQL for 100 items (auto_explain): about four
-  rows per event (timeline, outbox happening, person, identity), their indexes and the identity foreign key.
-  The direct-insert baseline writes one narrow row per event with no person logic.
-- Posts that name the same person must wait for each other (advisory locks keep stages and purchase counts
-  right). With returning people picked uniformly from everyone seen so far (\`BENCH_CONTENDED=1\`), the
-  lock statement becomes the slowest one (waits up to 1.3 s at 16 concurrent batches of 100).
-- With the changes above the api process is the busiest single part (top during the single run: api 80% of a
-  core, PostgreSQL ~60% over its backends, worker 20%, autocannon 10%; 9% idle). Tried and measured without gain:
-  coalescing relay kicks (745 vs 718/s), 2 or 8 shared transactions in flight instead of 4 (779 and 628/s), a
-  pool of 4 instead of 10 (667/s). Without the worker (\`BENCH_NO_WORKER=1\`) the single run gives 990/s
-  instead of 875/s, so the relay costs about 12%. Reaching 2,000/s here needs about 2.3 times less CPU
-  per event overall.
-- Runs on this shared VM vary by 10-15%: five runs on 2026-11-23 gave 772-875 single events/s and
-  2,794-3,940 events/s in batches. Locking the rows of the people a post names (added for correctness:
-  posts naming one person by different keys lost updates) measured within that noise: batch-only runs
-  3,514 vs 3,680 events/s without the lock, single-only 861 vs 853.
-- Not done yet, and the next steps if these targets matter: one outbox row per transaction instead of one
-  per happening, a Unix socket to PostgreSQL where it runs on the same host, and moving the outbox relay's
-  bookkeeping off the hot tables.`;
+const redis = (proc: Proc) => proc.comm === 'redis-server';
 
 async function main() {
-  const service = await startService('lifeline_bench_ingest', process.env.BENCH_NO_WORKER ? ['api'] : ['api', 'worker']);
+  const started = new Date();
+  const load = loadavg();
+  const lifeline = await startService(DATABASE, process.env.BENCH_NO_WORKER ? ['api'] : ['api', 'worker']);
+  const thin = await startThin();
+  const services: Service[] = [lifeline, thin];
   try {
-    const { workspaceId, secretKeys } = await workspaceWithKeys(service.url, 'bench', 160);
-    // warm-up
-    await drive(service.url, secretKeys.slice(150), 8, event).catch(() => undefined);
-    const only = process.env.BENCH_ONLY; // 'single' or 'batch' when profiling one of them
-    const skipped = { requests: { average: 0 }, latency: { p50: 0, p99: 0 }, '2xx': 0, non2xx: 0, errors: 0 } as unknown as autocannon.Result;
-    const single = only === 'batch' ? skipped : await drive(service.url, secretKeys.slice(0, 100), 64, event);
-    const batch = only === 'single' ? skipped : await drive(service.url, secretKeys.slice(100, 150), 16, (i) => ({ events: Array.from({ length: 100 }, (_, j) => event(i * 100 + j)) }));
-    const directSingle = await direct(service.databaseUrl, workspaceId, 64, 1);
-    const directBatch = await direct(service.databaseUrl, workspaceId, 16, 100);
+    const { workspaceId, secretKeys } = await workspaceWithKeys(lifeline.url, 'bench', WARM_UP_KEYS[1]);
+    const lifelineDb = await connect(lifeline.databaseUrl);
+    const thinDb = await connect(thin.databaseUrl);
+    await prefill(lifelineDb, workspaceId, PREFILL_PEOPLE, PREFILL_OUTBOX, console.log);
+    const bench = [await backendPid(lifelineDb), await backendPid(thinDb)];
+    const notBench = (pg: ReturnType<typeof postgresOf>) => (p: Proc, all: Map<number, Proc>) => !bench.includes(p.pid) && pg(p, all);
+    const targets: Array<Target & { service: Service; counters: Counters }> = [
+      {
+        name: 'thin', service: thin, db: thinDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'],
+        groups: { thin: byPid(thin.pids.api), pg: notBench(postgresOf(THIN_DATABASE)), pgShared: postgresShared, redis },
+        settle: async () => undefined,
+      },
+      {
+        name: 'lifeline', service: lifeline, db: lifelineDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'],
+        groups: { api: byPid(lifeline.pids.api), worker: byPid(lifeline.pids.worker), pg: notBench(postgresOf(DATABASE)), pgShared: postgresShared, redis },
+        settle: () => (lifeline.pids.worker ? drained(lifelineDb) : Promise.resolve()),
+      },
+    ];
+    const keysOf = ([from, to]: number[]) => secretKeys.slice(from, to);
+    for (const target of targets) {
+      await drive(target.service.url, keysOf(WARM_UP_KEYS), 8, 1, target.counters, 'warm-up', Math.min(DURATION, 5));
+      await drive(target.service.url, keysOf(WARM_UP_KEYS), 4, 100, target.counters, 'warm-up', 3);
+      await target.settle();
+    }
+    // BENCH_ANALYZE=1: fresh statistics before the rounds (a fresh database has none until an ANALYZE).
+    if (process.env.BENCH_ANALYZE) await Promise.all(targets.map((t) => t.db.query('ANALYZE')));
 
-    const singleRate = single.requests.average;
-    const batchRate = batch.requests.average * 100;
-    const ok = (r: autocannon.Result) => `${r['2xx']} 2xx, ${r.non2xx} non-2xx, ${r.errors} errors`;
-    const table = [
-      '| run | events/s | p50 latency | p99 latency | answers |',
-      '|---|---|---|---|---|',
-      `| single events, 64 connections | ${singleRate.toFixed(0)} | ${single.latency.p50} ms | ${single.latency.p99} ms | ${ok(single)} |`,
-      `| batches of 100, 16 connections | ${batchRate.toFixed(0)} | ${batch.latency.p50} ms | ${batch.latency.p99} ms | ${ok(batch)} |`,
-      `| direct pg, 1 row per INSERT, 64 clients | ${directSingle.rowsPerSecond.toFixed(0)} | ${directSingle.p50.toFixed(1)} ms | ${directSingle.p99.toFixed(1)} ms | |`,
-      `| direct pg, 100 rows per INSERT, 16 clients | ${directBatch.rowsPerSecond.toFixed(0)} | ${directBatch.p50.toFixed(1)} ms | ${directBatch.p99.toFixed(1)} ms | |`,
-    ].join('\n');
-    const text = [
-      `Command: \`npm run bench:ingest\` (${DURATION} s per run; api and worker as two processes, NODE_ENV=production,`,
-      'local PostgreSQL and Redis; half the posts name a new person, half a returning one first seen 4,000 posts earlier;',
-      "7 event types incl. a custom one; each post also writes its outbox happenings and the person's row).",
-      '',
-      table,
-      '',
-      `Ratio to direct inserts: single ${(singleRate / directSingle.rowsPerSecond).toFixed(2)}, batches ${(batchRate / directBatch.rowsPerSecond).toFixed(2)}.`,
-      `Targets: at least 2,000 single events/s with p99 under 100 ms; at least 15,000 events/s in batches.`,
-      `Measured on ${new Date().toISOString().slice(0, 10)}.`,
-      '',
-      WHERE_THE_TIME_GOES,
-    ].join('\n');
-    if (!only) writeResults('Ingest (POST /api/v1/events)', text);
-    console.log(text);
+    const rounds: Record<string, Round[]> = {};
+    const tables: Record<string, Record<string, ReturnType<typeof perEvent>>> = {};
+    for (const kind of KINDS) {
+      await statsSettled();
+      const before = await Promise.all(targets.map((t) => tableStats(t.db)));
+      for (let r = 0; r < ROUNDS; r++) {
+        for (const target of targets) {
+          const round = await measureRound(target, () => drive(target.service.url, keysOf(kind.keys), kind.connections, kind.perPost, target.counters, kind.name, DURATION));
+          console.log(`${kind.name} ${target.name} round ${r + 1}: ${(round.events / round.seconds).toFixed(0)} events/s, ${JSON.stringify(round.cpu)} CPU-ms/event, ${round.walBytes.toFixed(0)} WAL bytes/event`);
+          (rounds[`${kind.name}:${target.name}`] ??= []).push(round);
+        }
+      }
+      await statsSettled();
+      const after = await Promise.all(targets.map((t) => tableStats(t.db)));
+      tables[kind.name] = Object.fromEntries(
+        targets.map((t, i) => [t.name, perEvent(before[i], after[i], rounds[`${kind.name}:${t.name}`].reduce((n, r) => n + r.events, 0))]),
+      );
+    }
+
+    const prefilled = PREFILL_PEOPLE || PREFILL_OUTBOX ? `, prefilled with ${PREFILL_PEOPLE} people and ${PREFILL_OUTBOX} relayed outbox rows` : '';
+    const analyzed = process.env.BENCH_ANALYZE ? ', ANALYZE after the warm-up' : '';
+    const title = `Ingest cost against a thin service (issue 18) — ${process.env.BENCH_LABEL ?? 'latest'}${prefilled}${analyzed}`;
+    const settings = Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_'));
+    const command = [...settings.map(([name, value]) => `${name}=${value}`), 'npm run bench:ingest'].join(' ');
+    const text = report({ command, started, load, ended: loadavg(), seconds: DURATION, rounds: ROUNDS, prefilled: prefilled + analyzed, kinds: KINDS, results: rounds, tables });
+    console.log(`## ${title}\n\n${text}`);
+    if (!process.env.BENCH_PROFILE) writeResults(title, text);
+    await Promise.all(targets.map((t) => t.db.end()));
   } finally {
-    await service.stop();
+    await Promise.all(services.map((s) => s.stop()));
   }
 }
 
-void main();
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,7 +1,7 @@
 // Shared by the benchmarks: a real api (and worker) as child processes on a fresh local database.
 import { ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { freePort, migrate } from '@app/core';
 
@@ -12,15 +12,31 @@ const PG_ROOT = process.env.BENCH_DATABASE_ROOT ?? 'postgres://postgres@127.0.0.
 export interface Service {
   url: string;
   databaseUrl: string;
+  /** The process id of each app started (for bench/cpu.ts). */
+  pids: Partial<Record<'api' | 'worker', number>>;
   stop(): Promise<void>;
 }
 
-export async function resetDatabase(name: string): Promise<string> {
+/**
+ * A bench database's name with this worktree's in it (lifeline_bench_ingest_thin in /work/wt/thin), so
+ * benches run from two checkouts at once do not drop each other's database.
+ */
+export function benchDatabase(base: string): string {
+  return `${base}_${basename(ROOT).toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+}
+
+/** Drops the database `name` (and, with `create`, makes it again, empty); returns its URL. */
+export async function dropDatabase(name: string, create = false): Promise<string> {
   const client = new Client({ connectionString: `${PG_ROOT}/postgres` });
   await client.connect();
   await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  if (create) await client.query(`CREATE DATABASE "${name}"`);
   await client.end();
-  const url = `${PG_ROOT}/${name}`;
+  return `${PG_ROOT}/${name}`;
+}
+
+export async function resetDatabase(name: string): Promise<string> {
+  const url = await dropDatabase(name);
   await migrate({ databaseUrl: url, databasePoolSize: 1 });
   if (process.env.BENCH_EXPLAIN) {
     // Logs the plan and timing of every statement slower than BENCH_EXPLAIN ms to PostgreSQL's log.
@@ -65,6 +81,7 @@ export async function startService(database: string, apps: Array<'api' | 'worker
   return {
     url,
     databaseUrl,
+    pids: Object.fromEntries(apps.map((app, i) => [app, children[i].pid])),
     stop: async () => {
       await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once('exit', r), c.kill('SIGTERM'))))));
     },
@@ -94,6 +111,13 @@ export async function workspaceWithKeys(url: string, slug: string, keys: number)
   }
   return { workspaceId: made.createWorkspace.workspace.id as string, publicKey: made.createWorkspace.publicKey as string, secretKeys };
 }
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Replaces the section named `title` in bench/RESULTS.md. */
 export function writeResults(title: string, body: string): void {

@@ -34,7 +34,19 @@ function newer(source, target) {
   return !existsSync(target) || statSync(source).mtimeMs > statSync(target).mtimeMs;
 }
 
+/** Every [source, target] pair to (re)make: all of them, or with `changed` those newer than their output. */
+function* work(changed) {
+  for (const top of ['apps', 'libs']) {
+    for (const source of sources(join(root, top))) {
+      const target = join(out, relative(root, source.endsWith('.ts') ? source.replace(/\.ts$/, '.js') : source));
+      if (!changed || newer(source, target)) yield [source, target];
+    }
+  }
+}
+
 function build({ changed = false } = {}) {
+  const stale = [...work(changed)];
+  if (!stale.length) return 0; // the CLI's usual case: swc is not even loaded
   const swc = require('@swc/core');
   const options = {
     sourceMaps: true,
@@ -49,22 +61,17 @@ function build({ changed = false } = {}) {
     module: { type: 'commonjs' },
   };
   let compiled = 0;
-  for (const top of ['apps', 'libs']) {
-    for (const source of sources(join(root, top))) {
-      const isTs = source.endsWith('.ts');
-      const target = join(out, relative(root, isTs ? source.replace(/\.ts$/, '.js') : source));
-      if (changed && !newer(source, target)) continue;
-      mkdirSync(dirname(target), { recursive: true });
-      if (!isTs) {
-        copyFileSync(source, `${target}.${process.pid}.tmp`);
-        renameSync(`${target}.${process.pid}.tmp`, target);
-        continue;
-      }
-      const result = swc.transformFileSync(source, { ...options, filename: source, sourceFileName: relative(dirname(target), source) });
-      writeAtomic(`${target}.map`, result.map);
-      writeAtomic(target, `${result.code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
-      compiled++;
+  for (const [source, target] of stale) {
+    mkdirSync(dirname(target), { recursive: true });
+    if (!source.endsWith('.ts')) {
+      copyFileSync(source, `${target}.${process.pid}.tmp`);
+      renameSync(`${target}.${process.pid}.tmp`, target);
+      continue;
     }
+    const result = swc.transformFileSync(source, { ...options, filename: source, sourceFileName: relative(dirname(target), source) });
+    writeAtomic(`${target}.map`, result.map);
+    writeAtomic(target, `${result.code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
+    compiled++;
   }
   return compiled;
 }

@@ -8,6 +8,7 @@ import { bullConnection, OutboxRelayService, QUEUES, SweepRegistry } from '@app/
 import { AddressResolver } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { eventually, memberKey, startApp, useApp, useWorkspace } from './harness';
+import { isRelayed, relayAgainFrom } from './support/outbox';
 import { spawnWorker } from './support/child-worker';
 import { receiver } from './support/receiver';
 import { useSmtp } from './support/smtp';
@@ -194,8 +195,8 @@ describe('triggers: each kind starts a run; a paused or draft automation starts 
     await post({ type: 'purchase', email: 'twice@example.com' });
     await finished(automation.id);
     const [row] = await t.db.query(`SELECT outbox_id FROM automation_runs WHERE workspace_id = $1`, [ws.workspace.id]);
-    await t.make.set('outbox', { relayed_at: null }, { workspace_id: ws.workspace.id, id: row.outbox_id });
-    await eventually(async () => (await t.db.query(`SELECT relayed_at FROM outbox WHERE workspace_id = $1 AND id = $2`, [ws.workspace.id, row.outbox_id]))[0].relayed_at);
+    await relayAgainFrom(t.db, row.outbox_id);
+    await eventually(() => isRelayed(t.db, row.outbox_id));
     await t.worker!.get(OutboxRelayService).relayOnce();
     await sleep(500);
     expect(await runsOf(automation.id)).toHaveLength(1);

@@ -3,6 +3,7 @@
 // email records a reply (direction in, engaged, email_in); replays of a webhook id change nothing.
 import { Webhook } from 'standardwebhooks';
 import { startApp, useApp, useWorkspace } from './harness';
+import { happeningsOf } from './support/outbox';
 import { useSmtp } from './support/smtp';
 
 const SECRET = 'whsec_' + Buffer.from('lifeline-email-door-test-secret').toString('base64');
@@ -111,7 +112,7 @@ it('a received email records a reply: direction in, the person engaged, email_in
   expect(thread.body.messages[1].text).toBe('Thanks, got it!');
   const [person] = await t.db.query(`SELECT engaged_at FROM people WHERE workspace_id = $1`, [ws.workspace.id]);
   expect(person.engaged_at).not.toBeNull();
-  const [happening] = await t.db.query(`SELECT kind, payload FROM outbox WHERE workspace_id = $1 AND kind = 'email_in'`, [ws.workspace.id]);
+  const happening = (await happeningsOf(t.db, ws.workspace.id)).find((h) => h.kind === 'email_in')!;
   expect(happening.payload.data.email_in.message).toMatchObject({ subject: 'Re: Hello there', text: 'Thanks, got it!' });
   const timeline = await t.db.query(`SELECT type FROM events WHERE workspace_id = $1 AND type = 'email_received'`, [ws.workspace.id]);
   expect(timeline).toHaveLength(1);

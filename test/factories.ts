@@ -95,8 +95,9 @@ export class Factories {
     });
   }
 
-  outbox(workspaceId: string, row: Row = {}): Promise<Row> {
-    return this.insert('outbox', { workspace_id: workspaceId, kind: 'event', payload: {}, ...row });
+  /** One outbox row (a transaction's happenings): by default one event happening with the payload given. */
+  outbox(workspaceId: string, row: Row = {}, payload: Row = {}): Promise<Row> {
+    return this.insert('outbox', { workspace_id: workspaceId, happenings: JSON.stringify([{ kind: 'event', personId: null, payload }]), ...row });
   }
 
   /**
@@ -109,7 +110,7 @@ export class Factories {
   }
 
   /** Changes rows behind the service's back, as the world outside would (an address that turned private). */
-  async set(table: 'people' | 'outbox' | 'automations' | 'webhook_endpoints', values: Row, where: Row): Promise<void> {
+  async set(table: 'people' | 'automations' | 'webhook_endpoints', values: Row, where: Row): Promise<void> {
     const columns = Object.keys(values);
     await this.update(table, columns.map((c, i) => `${c} = $${i + 1}`), columns.map((c) => param(values[c])), where);
   }

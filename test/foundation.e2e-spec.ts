@@ -1,5 +1,6 @@
 // Foundation: health, the error envelope, the GraphQL admin API and its key guard, the worker.
 import { eventually, useApp } from './harness';
+import { happeningsOf, isRelayed } from './support/outbox';
 
 const t = useApp({ worker: true });
 
@@ -112,23 +113,20 @@ describe('the worker', () => {
   it('relays outbox rows written by the api', async () => {
     const ws = await t.workspace();
     await t.make.outbox(ws.workspace.id);
-    const relayed = await eventually(async () => {
-      const [row] = await t.db.query('SELECT relayed_at FROM outbox WHERE workspace_id = $1', [ws.workspace.id]);
-      return row.relayed_at;
-    });
-    expect(relayed).toBeInstanceOf(Date);
+    const [happening] = await happeningsOf(t.db, ws.workspace.id);
+    expect(await eventually(() => isRelayed(t.db, happening.id))).toBe(true);
   });
 
   it('the sweep deletes happenings relayed more than a week ago, and keeps the rest', async () => {
     const ws = await t.workspace();
-    const insert = (relayedDaysAgo: number) =>
-      t.make.outbox(ws.workspace.id, { payload: { n: relayedDaysAgo }, relayed_at: new Date(Date.now() - relayedDaysAgo * 24 * 3600 * 1000) });
+    const insert = (daysAgo: number) => t.make.outbox(ws.workspace.id, { created_at: new Date(Date.now() - daysAgo * 24 * 3600 * 1000) }, { n: daysAgo });
     await insert(8);
     await insert(6);
+    for (const h of await happeningsOf(t.db, ws.workspace.id)) await eventually(() => isRelayed(t.db, h.id));
     const { SweepRegistry } = await import('@app/core');
     await t.worker!.get(SweepRegistry).runAll();
-    const left = await t.db.query(`SELECT payload->>'n' AS n FROM outbox WHERE workspace_id = $1 ORDER BY id`, [ws.workspace.id]);
-    expect(left).toEqual([{ n: '6' }]);
+    const left = await happeningsOf(t.db, ws.workspace.id);
+    expect(left.map((h) => ({ n: String(h.payload.n) }))).toEqual([{ n: '6' }]);
   });
 
   it('registers the repeatable sweep', async () => {

@@ -1,4 +1,7 @@
 // Issue 16 item 9: GET /api/openapi.json describes exactly the REST routes the app serves.
+import { readFileSync } from 'node:fs';
+import { PARTIAL_FAILURE, REFUSAL_STATUS } from '@app/core';
+import { SCHEMAS_FILE, wireSchemasText } from '../scripts/wire-schemas';
 import { useApp } from './harness';
 
 const t = useApp();
@@ -49,3 +52,57 @@ it('names each path parameter', async () => {
     }
   }
 });
+
+type Operation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> }; responses?: Record<string, unknown> };
+
+function operations(doc: { paths: Record<string, Record<string, Operation>> }): Array<[string, Operation]> {
+  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+}
+
+it('documents a JSON request body for every POST, PUT and PATCH route', async () => {
+  const doc = (await t.request('GET', '/api/openapi.json')).body;
+  const writes = operations(doc).filter(([route]) => /^(POST|PUT|PATCH) /.test(route));
+  expect(writes.length).toBeGreaterThan(5);
+  for (const [route, op] of writes) {
+    expect({ route, required: op.requestBody?.required }).toEqual({ route, required: true });
+    const schema = op.requestBody?.content?.['application/json']?.schema ?? {};
+    expect({ route, described: Object.keys(schema).length > 0 }).toEqual({ route, described: true });
+  }
+  // The events endpoint takes one item or a batch, each named by its wire type.
+  expect(doc.paths['/api/v1/events'].post.requestBody.content['application/json'].schema).toEqual({
+    anyOf: [{ $ref: '#/components/schemas/WireItem' }, { $ref: '#/components/schemas/WireBatch' }],
+  });
+});
+
+it('answers every refusal under /api/ with the refusal schema, whose codes are the code union', async () => {
+  const doc = (await t.request('GET', '/api/openapi.json')).body;
+  for (const [route, op] of operations(doc).filter(([route]) => route.includes(' /api/'))) {
+    expect({ route, refusal: op.responses?.['4XX'] }).toEqual({ route, refusal: { $ref: '#/components/responses/Refusal' } });
+  }
+  const refusal = doc.components.responses.Refusal.content['application/json'].schema;
+  const envelope = doc.components.schemas[refusal.$ref.split('/').pop()];
+  expect(envelope.required).toEqual(['ok', 'error', 'message']);
+  expect(envelope.properties.ok).toEqual({ type: 'boolean', const: false });
+  const codes = doc.components.schemas[envelope.properties.error.$ref.split('/').pop()];
+  expect([...codes.enum].sort()).toEqual([...Object.keys(REFUSAL_STATUS), PARTIAL_FAILURE].sort());
+});
+
+it('every $ref names a component, and an answer really served has the documented shape', async () => {
+  const doc = (await t.request('GET', '/api/openapi.json')).body;
+  const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)];
+  expect(refs.length).toBeGreaterThan(20);
+  for (const [, kind, name] of refs) expect({ kind, name, found: !!doc.components[kind]?.[name] }).toEqual({ kind, name, found: true });
+
+  const { secretKey } = await t.workspace();
+  const answer = await t.request('POST', '/api/v1/events', { key: secretKey, body: { type: 'signup', email: 'ada@example.com' } });
+  const success = doc.components.schemas.ActionSuccess;
+  expect(Object.keys(answer.body).every((key) => key in success.properties)).toBe(true);
+  expect(success.required.every((key: string) => key in answer.body)).toBe(true);
+  const refused = await t.request('POST', '/api/v1/events', { key: secretKey, body: { type: 'signup' } });
+  expect(refused.status).toBe(400);
+  expect(Object.keys(refused.body).sort()).toEqual([...doc.components.schemas.WireRefusal.required].sort());
+});
+
+it('openapi.schemas.json is what `npm run schema` reads from the code', () => {
+  expect(readFileSync(SCHEMAS_FILE, 'utf8')).toBe(wireSchemasText()); // else run `npm run schema` and commit the file
+}, 60_000);

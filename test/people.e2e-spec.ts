@@ -1,6 +1,7 @@
 // People, identity, stages, consent and triggers as the events endpoint writes them
 // (interface.md "Lifecycle stages", "source object", decisions.md sections 4 and 6).
 import { useApp, useWorkspace } from './harness';
+import { happeningsOf } from './support/outbox';
 
 const t = useApp();
 const ws = useWorkspace(t);
@@ -18,8 +19,7 @@ const person = async (email: string) => {
 };
 const settings = (input: Record<string, unknown>) =>
   t.gql('mutation($input: UpdateWorkspaceSettingsInput!) { updateWorkspaceSettings(input: $input) { trialStage downloaderStage activationEvents } }', { input }, ws.secretKey);
-const outbox = async () =>
-  (await t.db.query(`SELECT kind, payload FROM outbox WHERE workspace_id = $1 ORDER BY id`, [ws.workspace.id])) as Array<{ kind: string; payload: any }>;
+const outbox = () => happeningsOf(t.db, ws.workspace.id);
 
 describe('concurrent posts naming the same new key make one person, never two', () => {
   it('50 posts at once for a new email', async () => {
@@ -235,7 +235,7 @@ describe('nothing is lost if Redis is down', () => {
       const w = await down.workspace();
       const answer = await down.request('POST', '/api/v1/events', { key: w.secretKey, body: { type: 'signup', email: 'offline@example.com' } });
       expect(answer.body).toMatchObject({ ok: true, status: 'recorded' });
-      const rows = await down.db.query(`SELECT kind FROM outbox WHERE workspace_id = $1 ORDER BY id`, [w.workspace.id]);
+      const rows = await happeningsOf(down.db, w.workspace.id);
       expect(rows.map((r: { kind: string }) => r.kind)).toEqual(['event', 'stage_entered']);
     } finally {
       await down.close();

@@ -24,10 +24,10 @@ function useCli(baseUrl: string) {
     database = made.database;
   });
   afterAll(() => dropDatabase(database));
-  return (args: string[], env: Record<string, string | undefined> = {}) =>
-    run(process.execPath, ['scripts/run.js', 'apps/api/src/cli', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: baseUrl, ...env } }).catch(
+  return (args: string[], env: Record<string, string | undefined> = {}, nodeArgs: string[] = []) =>
+    run(process.execPath, [...nodeArgs, 'scripts/run.js', 'apps/api/src/cli', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: baseUrl, ...env } }).catch(
       (error) => error,
-    ) as Promise<{ stdout: string; code?: number }>;
+    ) as Promise<{ stdout: string; stderr: string; code?: number }>;
 }
 
 describe('embedded fallbacks when nothing answers and the URL is unset', () => {
@@ -164,6 +164,16 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     const keys = (await raw(['key', 'list', '--workspace', 'listed'])).stdout;
     expect(JSON.parse(keys).keys).toEqual([expect.objectContaining({ member: 'o@listed.test', hint: `sk_live_…${created.secretKey.slice(-4)}`, revoked: false })]);
     expect(keys).not.toContain(created.secretKey);
+  }, 240_000);
+
+  it('a call loads pg and the operator surface of core, not Nest, TypeORM, GraphQL, Redis or swc (dist/ fresh)', async () => {
+    require('../scripts/build').build({ changed: true });
+    const answer = await raw(['key', 'list', '--workspace', 'listed'], {}, ['-r', './test/support/loaded-packages.js']);
+    expect(JSON.parse(answer.stdout).keys).toHaveLength(1); // after the test above made the workspace
+    const loaded = JSON.parse(answer.stderr.trim().split('\n').pop()!) as { modules: number; packages: string[] };
+    expect(loaded.packages.filter((p) => /^(@nestjs\/|typeorm$|graphql|ioredis$|bullmq$|rxjs$|@swc\/)/.test(p))).toEqual([]);
+    expect(loaded.packages).toContain('pg');
+    expect(loaded.modules).toBeLessThan(200); // through @app/core's index a call loaded ~2,000
   }, 240_000);
 
   it('a stale .data/pg.url from an ended embedded run is removed and explained', async () => {

@@ -12,6 +12,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   members: 'core',
   api_keys: 'core',
   outbox: 'core',
+  outbox_relay: 'core',
   people: 'people',
   identities: 'people',
   lists: 'people',

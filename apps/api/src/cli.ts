@@ -1,28 +1,23 @@
 // Operator CLI of decisions.md section 1 (stable: scripts rely on it). Each command prints exactly one
 // JSON line; `--help` and `help COMMAND` print usage text. `npm run cli` runs the compiled JavaScript
-// (scripts/run.js), so a call costs well under a second.
-import 'reflect-metadata';
+// (scripts/run.js), and through core's operator surface it loads no Nest, TypeORM or Redis: a call
+// costs a few hundred milliseconds (bench/RESULTS.md).
 import { join, resolve } from 'node:path';
 import { parseArgs as parseNodeArgs, ParseArgsConfig } from 'node:util';
-import { DataSource } from 'typeorm';
+// Not '@app/core': its index loads the whole service; this file holds what the CLI needs and no more.
 import {
-  ApiKeyEntity,
   commandDatabaseUrl,
   ConfigError,
   databaseUnreachable,
-  dataSourceOptions,
   developmentAppSecret,
   loadConfig,
   loadDotEnv,
-  MemberEntity,
   MembersService,
-  migrate,
+  openOperatorSession,
   Refusal,
-  WorkspaceEntity,
-  WorkspacesRepository,
-  WorkspacesService,
   SHELL_ACTOR,
-} from '@app/core';
+  WorkspacesService,
+} from '../../../libs/core/src/operator';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -141,16 +136,12 @@ async function main(): Promise<number> {
       appSecret: process.env.APP_SECRET || (production ? undefined : developmentAppSecret(join(root, '.data'))),
     });
     databaseUrl = config.databaseUrl;
-    await migrate(config);
-    // No Nest application: the one service and its repository on one connection start faster.
-    const dataSource = new DataSource({ ...dataSourceOptions(config), entities: [WorkspaceEntity, MemberEntity, ApiKeyEntity], extra: { max: 1 } });
-    await dataSource.initialize();
+    const session = await openOperatorSession(config);
     try {
-      const repository = new WorkspacesRepository(dataSource);
-      print(await parsed.command.run({ workspaces: new WorkspacesService(repository, config), members: new MembersService(repository) }, parsed.values));
+      print(await parsed.command.run(session, parsed.values));
       return 0;
     } finally {
-      await dataSource.destroy();
+      await session.close();
     }
   } catch (error) {
     const unreachable = databaseUrl ? databaseUnreachable(error, databaseUrl) : null;

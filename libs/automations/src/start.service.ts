@@ -13,6 +13,12 @@ import { RunsRepository } from './runs.repository';
 
 export type StartStatus = 'started' | 'paused';
 
+/** What an automation's address answers (a paused or draft automation is no error). */
+export interface StartAnswer {
+  ok: true;
+  status: StartStatus;
+}
+
 @Injectable()
 export class StartService {
   constructor(
@@ -26,7 +32,7 @@ export class StartService {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async start(addressPart: string, raw: Buffer | undefined): Promise<{ ok: true; status: StartStatus }> {
+  async start(addressPart: string, raw: Buffer | undefined): Promise<StartAnswer> {
     const automation = await this.automationAt(addressPart);
     // Counted here, after the signature, not by the door pipeline's @RateLimit (which runs first):
     // posts with a wrong signature must not spend a real address's allowance.

@@ -2,16 +2,17 @@ import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { AppConfig } from './config/config';
 import { CONFIG } from './config/config.token';
 import { dataSourceOptions } from './database/database';
+import { typeormSql } from './database/sql';
 import { HealthController } from './health/health.controller';
 import { DoorInterceptor } from './http/door';
 import { OutboxWriter } from './outbox/outbox';
 import { OutboxRelayService } from './outbox/outbox-relay.service';
 import { createRedis, bullConnection, REDIS } from './redis/redis';
 import { SweepRegistry } from './sweeps/sweeps';
-import { ApiKeyEntity, MemberEntity, WorkspaceEntity } from './workspaces/workspace.entity';
 import { WorkspacesRepository } from './workspaces/workspaces.repository';
 import { WorkspacesService } from './workspaces/workspaces.service';
 import { MembersService } from './workspaces/members.service';
@@ -29,7 +30,6 @@ export class CoreModule {
       module: CoreModule,
       imports: [
         TypeOrmModule.forRoot({ ...dataSourceOptions(config), autoLoadEntities: true }),
-        TypeOrmModule.forFeature([WorkspaceEntity, MemberEntity, ApiKeyEntity]),
         BullModule.forRoot({ connection: bullConnection(config.redisUrl), prefix: config.redisPrefix }),
       ],
       controllers: [HealthController],
@@ -39,9 +39,10 @@ export class CoreModule {
           provide: REDIS,
           useFactory: () => createRedis(config.redisUrl),
         },
-        WorkspacesRepository,
-        WorkspacesService,
-        MembersService,
+        // Plain classes (no Nest decorators), so the operator CLI loads them without Nest or TypeORM.
+        { provide: WorkspacesRepository, useFactory: (dataSource: DataSource) => new WorkspacesRepository(typeormSql(dataSource)), inject: [DataSource] },
+        { provide: WorkspacesService, useFactory: (repository: WorkspacesRepository) => new WorkspacesService(repository, config), inject: [WorkspacesRepository] },
+        { provide: MembersService, useFactory: (repository: WorkspacesRepository) => new MembersService(repository), inject: [WorkspacesRepository] },
         SecretKeyGuard,
         GraphqlAuthGuard,
         OutboxWriter,

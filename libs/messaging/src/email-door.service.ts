@@ -7,6 +7,11 @@ import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { EmailProvider, ResendEmailProvider } from './providers';
 
+/** What the email door answers: recorded, ignored (nothing of ours), or replayed (seen before). */
+export interface EmailDoorAnswer {
+  ok: true;
+  status: 'recorded' | 'ignored' | 'replayed';
+}
 
 @Injectable()
 export class EmailDoorService {
@@ -20,7 +25,7 @@ export class EmailDoorService {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async receive(raw: Buffer | undefined, headers: IncomingHeaders): Promise<{ ok: true; status: string }> {
+  async receive(raw: Buffer | undefined, headers: IncomingHeaders): Promise<EmailDoorAnswer> {
     const secret = this.config.emailWebhookSecret;
     if (!secret) throw new Refusal('not_found', 'The email door is off: set EMAIL_WEBHOOK_SECRET to turn it on.');
     const verified = verifyEmailWebhook(secret, Buffer.isBuffer(raw) ? raw : Buffer.alloc(0), headers);
@@ -83,7 +88,7 @@ export class EmailDoorService {
   }
 
   /** Replays of the same webhook id change nothing: the receipt and the change commit together. */
-  private async once(webhookId: string, work: (m: import('typeorm').EntityManager) => Promise<string>): Promise<{ ok: true; status: string }> {
+  private async once(webhookId: string, work: (m: import('typeorm').EntityManager) => Promise<EmailDoorAnswer['status']>): Promise<EmailDoorAnswer> {
     const status = await this.messages.transaction(async (m) => {
       if (!(await this.receipts.take(m, EMAIL_DOOR, webhookId))) return 'replayed';
       return work(m);

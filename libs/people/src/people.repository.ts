@@ -3,7 +3,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { preparedQuery } from '@app/core';
 import { MergeParticipants } from './merge/merge-participants';
 
 export interface PersonRow {
@@ -57,7 +56,8 @@ const PERSON_RECORD = `workspace_id text, id text, name text, email text, stage 
  * The ingest's writes of people and identities, as data-modifying CTEs (new_people, changed_people,
  * new_identities) reading `doc -> 'newPeople' | 'changedPeople' | 'identities'`, so a caller composes
  * them with its own into one statement: one round trip for a whole post. `workspace` is the SQL
- * parameter of the workspace id (e.g. `$2`).
+ * parameter of the workspace id (e.g. `$2`). A new identity that another transaction added meanwhile
+ * fails the statement (identities_pkey, isKeyRace): the caller runs its unit again, and then finds it.
  */
 export function peopleWriteCtes(doc: string, workspace: string): string {
   return `new_people AS (
@@ -75,8 +75,14 @@ changed_people AS (
 new_identities AS (
   INSERT INTO identities (workspace_id, kind, value, person_id)
   SELECT ${workspace}, x.kind, x.value, x.person_id FROM jsonb_to_recordset(${doc} -> 'identities') AS x(kind text, value text, person_id text)
-  ON CONFLICT DO NOTHING
+   ORDER BY x.kind, x.value
   RETURNING 1)`;
+}
+
+/** True when a write failed because another transaction added one of its new identity keys first (or the two deadlocked on them). */
+export function isKeyRace(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return (e.code === '23505' && e.constraint === 'identities_pkey') || e.code === '40P01';
 }
 
 /** What peopleWriteCtes reads from its document. */
@@ -95,18 +101,6 @@ export class PeopleRepository {
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
-  }
-
-  /** Serializes posts that name the same identity keys, so one new key never makes two people. */
-  async lockKeys(m: EntityManager, workspaceId: string, keys: string[]): Promise<void> {
-    if (keys.length === 0) return;
-    await preparedQuery(
-      m,
-      'ingest_lock',
-      `SELECT pg_advisory_xact_lock(h) FROM (
-         SELECT DISTINCT hashtextextended($1 || ':' || k, 0) AS h FROM unnest($2::text[]) k ORDER BY h) s`,
-      [workspaceId, keys],
-    );
   }
 
   /**
@@ -137,18 +131,13 @@ export class PeopleRepository {
   }
 
   /**
-   * Takes the ingest's advisory locks on every identity key of the person (so no post merges or
-   * rewrites them meanwhile) and reads the person as they now are, following merges.
+   * Locks the person's row (as the ingest does, so no post merges or rewrites them meanwhile) and reads
+   * the person as they now are, following merges.
    */
   async lockPerson(m: EntityManager, workspaceId: string, personId: string): Promise<PersonRow | null> {
     let current = personId;
     for (let hop = 0; hop < 10; hop++) {
-      const keys: Array<{ key: string }> = await m.query(
-        `SELECT kind || ':' || value AS key FROM identities WHERE workspace_id = $1 AND person_id = $2`,
-        [workspaceId, current],
-      );
-      await this.lockKeys(m, workspaceId, keys.map((k) => k.key));
-      const [row] = await m.query(`SELECT ${PERSON_COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2`, [workspaceId, current]);
+      const [row] = await m.query(`SELECT ${PERSON_COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, current]);
       if (!row) return null;
       if (!row.merged_into) return row;
       current = row.merged_into;

@@ -9,6 +9,18 @@ export const START_BODY_MAX_BYTES = 8 * 1024;
 
 export type StartPerson = { by: 'email'; email: string } | { by: 'anon_id'; anonId: string } | { by: 'record'; id: string };
 
+/** The body as posted: exactly one of email, anon_id and record names the person. */
+export interface WireAutomationStart {
+  /** Finds the person by email address, or creates them. */
+  email?: string;
+  /** Finds the person by the browser id of the website tag. */
+  anon_id?: string;
+  /** Finds the person by their record id. */
+  record?: string;
+  /** The customer's own facts for the run's steps; only their names reach the log. */
+  properties?: Record<string, unknown>;
+}
+
 export interface StartBody {
   person: StartPerson;
   properties: Record<string, unknown> | null;
@@ -28,7 +40,7 @@ export function parseStartBody(raw: Buffer | undefined): StartBody | Refusal {
   }
   if (!isObject(body)) return new Refusal('invalid_json', 'Send one JSON object such as {"email": "ada@example.com"}.');
 
-  const named = (['email', 'anon_id', 'record'] as const).filter((key) => body[key] !== undefined && body[key] !== null);
+  const named = (['email', 'anon_id', 'record'] as const satisfies ReadonlyArray<keyof WireAutomationStart>).filter((key) => body[key] !== undefined && body[key] !== null);
   if (named.length === 0) return new Refusal('no_identity', 'Name the person with email, anon_id or record.');
   if (named.length > 1) return new Refusal('invalid_field', `Name the person one way only: send one of email, anon_id and record, not ${named.join(' and ')}.`, { field: named[1] });
   if (body.properties != null && !isObject(body.properties)) {

@@ -1,4 +1,4 @@
-import type { MemberRole } from '../workspaces/workspace.entity';
+import type { MemberRole } from '../workspaces/workspaces.types';
 import { roleAllows } from './roles';
 
 /** Who a request acts as: a member of one workspace (through a secret key), or the operator. */

@@ -1,6 +1,6 @@
 // Who may do what in the admin API (issue 11, decisions.md section 9): the one rule every resolver
 // asks, through the Member, Manager and Operator decorators in graphql-auth.guard.ts.
-import type { MemberRole } from '../workspaces/workspace.entity';
+import type { MemberRole } from '../workspaces/workspaces.types';
 
 /** A member acts through a secret key; the operator through ADMIN_TOKEN. */
 export type Caller = MemberRole | 'operator';

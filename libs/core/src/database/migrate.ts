@@ -6,18 +6,13 @@ import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { dataSourceOptions, ensureDatabase } from './database';
-import { MIGRATIONS } from './migrations';
+import { appliedMigrations, MigrationState, migrationStates } from './migration-state';
 
 type Settings = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>;
 type Log = (line: string) => void;
 
 /** pg_advisory_lock key of the migrations: "lifeline" in ASCII, fits a bigint. */
 export const MIGRATION_LOCK_KEY = '7811666963486590565';
-
-export interface MigrationState {
-  name: string;
-  applied: boolean;
-}
 
 async function underLock<T>(settings: Settings, log: Log, work: (dataSource: DataSource) => Promise<T>): Promise<T> {
   await ensureDatabase(settings.databaseUrl);
@@ -40,19 +35,6 @@ async function underLock<T>(settings: Settings, log: Log, work: (dataSource: Dat
   } finally {
     await lock.end().catch(() => undefined);
   }
-}
-
-/** Names of the migrations recorded as run (none on a database never migrated). */
-export async function appliedMigrations(dataSource: Pick<DataSource, 'query'>): Promise<string[]> {
-  const [{ present }] = await dataSource.query(`SELECT to_regclass('migrations') IS NOT NULL AS present`);
-  if (!present) return [];
-  return (await dataSource.query('SELECT name FROM migrations ORDER BY id')).map((row: { name: string }) => row.name);
-}
-
-/** Every migration the code knows, oldest first, with whether it has run. */
-export function migrationStates(applied: string[]): MigrationState[] {
-  const done = new Set(applied);
-  return MIGRATIONS.map((migration) => ({ name: migration.name, applied: done.has(migration.name) }));
 }
 
 /** Creates the database if needed and brings its schema up to date; returns the migrations it ran. */

@@ -5,7 +5,7 @@ import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
-import { appliedMigrations } from '../database/migrate';
+import { appliedMigrations } from '../database/migration-state';
 import { MIGRATIONS } from '../database/migrations';
 import { readWorkerHeartbeat } from '../observability/worker-heartbeat';
 import { REDIS } from '../redis/redis';

@@ -1,4 +1,4 @@
-import { loggedUrl } from './logger';
+import { loggedUrl, requestLinesHidden } from './logger';
 
 describe('loggedUrl: what a request log may show', () => {
   it('hides the signature of an automation start address, keeping which automation it was', () => {
@@ -10,5 +10,18 @@ describe('loggedUrl: what a request log may show', () => {
   });
   it('leaves other urls alone', () => {
     expect(loggedUrl('/api/v1/events?x=1')).toBe('/api/v1/events?x=1');
+  });
+});
+
+describe('requestLinesHidden: when the hot doors skip the request logger', () => {
+  it.each([
+    ['trace', false],
+    ['debug', false],
+    ['info', false],
+    ['warn', true],
+    ['error', true],
+    ['silent', true],
+  ])('level %s hides request lines: %s', (level, hidden) => {
+    expect(requestLinesHidden(level)).toBe(hidden);
   });
 });

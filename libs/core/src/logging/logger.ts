@@ -1,4 +1,4 @@
-import type { LoggerService } from '@nestjs/common';
+import { RequestMethod, type LoggerService } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Logger, LoggerModule } from 'nestjs-pino';
 import pinoPretty from 'pino-pretty';
@@ -38,7 +38,23 @@ export function loggerModule(config: AppConfig, name: string) {
   const stream = pretty
     ? pinoPretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,req,res,responseTime,context,refusal', singleLine: false })
     : undefined;
-  return LoggerModule.forRoot({ pinoHttp: stream ? [options, stream] : options });
+  // issue 18: request lines are written at info; when the level hides them, the hot doors skip the
+  // request logger altogether (its per-request child logger and hooks cost more than the rest of the log).
+  const exclude = requestLinesHidden(config.logLevel) ? HOT_DOORS : [];
+  return LoggerModule.forRoot({ pinoHttp: stream ? [options, stream] : options, exclude });
+}
+
+/** The routes that take posts at volume: the events endpoint and the public website doors. */
+const HOT_DOORS = [
+  { path: 'api/v1/events', method: RequestMethod.POST },
+  { path: 'api/in/:publicKey/:action', method: RequestMethod.POST },
+];
+
+const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'];
+
+/** Whether a level hides the info lines the request logger writes. */
+export function requestLinesHidden(level: string): boolean {
+  return LEVELS.indexOf(level) > LEVELS.indexOf('info');
 }
 
 /** Nest's own start-up chatter (every module and route, one line each) below debug; the rest as is. */

@@ -51,10 +51,10 @@ export class Metrics {
     const self = this;
     new Gauge({
       name: 'lifeline_outbox_backlog',
-      help: 'Outbox rows not yet relayed',
+      help: 'Outbox rows (one per writing transaction) not yet relayed',
       registers: [this.registry],
       async collect() {
-        const [row] = await self.dataSource.query(`SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age FROM outbox WHERE relayed_at IS NULL`);
+        const [row] = await self.dataSource.query(`SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age FROM outbox o WHERE (o.xid, o.id) > ((SELECT xid FROM outbox_relay WHERE name = 'main'), (SELECT id FROM outbox_relay WHERE name = 'main'))`);
         this.set(row.n);
         self.outboxAge.set(row.age);
       },

@@ -1,7 +1,10 @@
-// The worker's relay: claims unrelayed outbox rows (SKIP LOCKED, so several workers share the work),
-// lets every registered handler turn them into its own rows inside the same transaction, marks them
-// relayed, and only after commit runs the handlers' follow-ups (queueing jobs). A crash before commit
-// leaves the rows for the next pass; a crash after commit leaves durable rows that sweeps pick up.
+// The worker's relay: reads the outbox past its high-water mark (one row, locked with SKIP LOCKED, so
+// one worker relays at a time and the others skip), lets every registered handler turn the happenings
+// into its own rows inside the same transaction, moves the mark, and only after commit runs the
+// handlers' follow-ups (queueing jobs). Outbox rows are never updated: a pass costs the same at any
+// table size. A crash before commit leaves the mark where it was; a crash after commit leaves durable
+// rows that sweeps pick up. Only rows of finished transactions are read (xid below the snapshot's
+// xmin), so a transaction that commits late can never fall behind the mark.
 // Writers publish a kick on Redis after they commit; a short poll covers kicks lost while Redis is down.
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -11,7 +14,7 @@ import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { deleteInBatches } from '../database/delete-in-batches';
 import { RETENTION_MS } from '../retention/retention';
-import { outboxChannel, OutboxRow } from './outbox';
+import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf } from './outbox';
 
 export interface OutboxHandler {
   readonly name: string;
@@ -19,7 +22,21 @@ export interface OutboxHandler {
   handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void>;
 }
 
-const BATCH = 500;
+/** Outbox rows (transactions) per pass. */
+const BATCH = 200;
+
+/**
+ * The next rows past the mark, as happenings, in the relay's order. The mark (locked, SKIP LOCKED: one
+ * relay at a time) is read by scalar subqueries, so the bound is an index condition on (xid, id): the
+ * read starts at the mark whatever lies below it (test/medium/outbox-relay.spec.ts, 100,000 relayed rows).
+ */
+export const RELAY_NEXT = `
+WITH mark AS MATERIALIZED (SELECT xid, id FROM outbox_relay WHERE name = 'main' FOR UPDATE SKIP LOCKED),
+next AS (SELECT o.* FROM outbox o
+          WHERE (o.xid, o.id) > ((SELECT xid FROM mark), (SELECT id FROM mark))
+            AND o.xid < pg_snapshot_xmin(pg_current_snapshot())
+          ORDER BY o.xid, o.id LIMIT ${BATCH})
+SELECT * FROM (${HAPPENINGS_FROM('next')}) h ORDER BY h.row_xid, h.id`;
 
 const toOutboxRow = (r: Record<string, unknown>): OutboxRow => ({
   workspaceId: r.workspace_id as string,
@@ -83,22 +100,20 @@ export class OutboxRelayService implements OnApplicationShutdown {
     })();
   }
 
-  /** One batch; returns how many rows it relayed. Exposed for tests. */
+  /** One batch; returns how many outbox rows it relayed. Exposed for tests. */
   async relayOnce(): Promise<number> {
     const followUps: Array<() => Promise<void>> = [];
     const count = await this.dataSource.transaction(async (manager) => {
-      const raw: Array<Record<string, unknown>> = await manager.query(
-        `SELECT workspace_id, id, kind, person_id, payload, created_at FROM outbox
-          WHERE relayed_at IS NULL ORDER BY id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED`,
-      );
+      const raw: Array<Record<string, unknown> & { row_xid: string; row_id: string }> = await manager.query(RELAY_NEXT);
       if (raw.length === 0) return 0;
       const rows = raw.map(toOutboxRow);
       for (const handler of this.handlers) {
         const followUp = await handler.handle(manager, rows);
         if (followUp) followUps.push(followUp);
       }
-      await manager.query(`UPDATE outbox SET relayed_at = now() WHERE id = ANY($1::bigint[])`, [rows.map((r) => r.id)]);
-      return rows.length;
+      const last = raw[raw.length - 1];
+      await manager.query(`UPDATE outbox_relay SET xid = $1::xid8, id = $2 WHERE name = 'main'`, [last.row_xid, last.row_id]);
+      return new Set(raw.map((r) => r.row_id)).size;
     });
     for (const followUp of followUps) {
       await followUp().catch((error: Error) => this.logger.warn(`after relay: ${error.message}`));
@@ -108,21 +123,23 @@ export class OutboxRelayService implements OnApplicationShutdown {
 
   /**
    * Happenings of one workspace that occurred in [since, until) and were relayed, oldest first, a page
-   * at a time after `afterId` (replays read them again while they are retained).
+   * at a time after the happening `afterId` (replays read them again while they are retained).
    */
   async relayedBetween(workspaceId: string, since: Date, until: Date, afterId: string | null, limit: number): Promise<OutboxRow[]> {
+    const after = afterId ?? '-1';
     const raw: Array<Record<string, unknown>> = await this.dataSource.query(
-      `SELECT workspace_id, id, kind, person_id, payload, created_at FROM outbox
-        WHERE workspace_id = $1 AND created_at >= $2 AND created_at < $3 AND relayed_at IS NOT NULL AND id > $4
-        ORDER BY id LIMIT $5`,
-      [workspaceId, since, until, afterId ?? '0', limit],
+      `WITH kept AS (SELECT o.* FROM outbox o, outbox_relay r
+                      WHERE r.name = 'main' AND o.workspace_id = $1 AND o.id >= $6 AND o.created_at >= $2 AND o.created_at < $3
+                        AND (o.xid, o.id) <= (r.xid, r.id))
+       SELECT * FROM (${HAPPENINGS_FROM('kept')}) h WHERE h.id > $4 ORDER BY h.id LIMIT $5`,
+      [workspaceId, since, until, after, limit, afterId ? outboxRowOf(afterId) : '0'],
     );
     return raw.map(toOutboxRow);
   }
 
-  /** Retention: deletes happenings relayed before `before`, a batch at a time; unrelayed ones stay. */
+  /** Retention: deletes happenings relayed and made before `before`, a batch at a time; unrelayed ones stay. */
   deleteRelayedBefore(before: Date): Promise<number> {
-    return deleteInBatches(this.dataSource, 'outbox', 'relayed_at < $2', [before]);
+    return deleteInBatches(this.dataSource, 'outbox', `created_at < $2 AND (xid, id) <= (SELECT xid, id FROM outbox_relay WHERE name = 'main')`, [before]);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -33,20 +33,38 @@ export function happening(workspaceId: string, personId: string | null, at: Date
   return { workspaceId, kind, personId, payload: { at: at.toISOString(), data } };
 }
 
+/** A happening as the relay hands it to handlers: `id` is unique per happening (see HAPPENINGS_FROM). */
 export interface OutboxRow extends Happening {
   id: string;
   createdAt: Date;
 }
 
 /**
- * Happenings as a data-modifying CTE (`happenings`) reading `doc -> 'happenings'` (Happening objects),
- * for a caller that writes its rows and their happenings with one statement (the ingest write).
+ * The outbox holds one row per writing transaction (and workspace), its happenings in a jsonb array
+ * of `{kind, personId, payload}`. A happening's id is its row's id times 65,536 plus its place in the
+ * array: unique, in order, and stable across replays, so deliveries and automation runs stay unique
+ * per happening (their `outbox_id` columns hold it). `rows` is a relation of outbox rows `o`; each
+ * happening also carries its row's place in the relay's order (row_xid, row_id).
  */
-export function outboxWriteCte(doc: string): string {
+export const HAPPENINGS_FROM = (rows: string) => `SELECT o.workspace_id, o.id * 65536 + (h.n - 1) AS id, h.v ->> 'kind' AS kind,
+       h.v ->> 'personId' AS person_id, h.v -> 'payload' AS payload, o.created_at, o.xid AS row_xid, o.id AS row_id
+  FROM ${rows} o CROSS JOIN LATERAL jsonb_array_elements(o.happenings) WITH ORDINALITY AS h(v, n)`;
+
+/** The outbox row a happening id belongs to (HAPPENINGS_FROM). */
+export const outboxRowOf = (happeningId: string): string => (BigInt(happeningId) >> 16n).toString();
+
+/** The happenings of one transaction as the outbox stores them (the workspace is the row's). */
+export const outboxDocument = (happenings: Happening[]) => happenings.map((h) => ({ kind: h.kind, personId: h.personId, payload: h.payload }));
+
+/**
+ * Happenings as a data-modifying CTE (`happenings`) reading `doc -> 'happenings'` (outboxDocument
+ * of happenings of the workspace `workspace`), for a caller that writes its rows and their happenings with one
+ * statement (the ingest write): one outbox row for the whole transaction, none when there are none.
+ */
+export function outboxWriteCte(doc: string, workspace: string): string {
   return `happenings AS (
-  INSERT INTO outbox (workspace_id, kind, person_id, payload)
-  SELECT x."workspaceId", x.kind, x."personId", x.payload FROM jsonb_to_recordset(${doc} -> 'happenings')
-    AS x("workspaceId" text, kind text, "personId" text, payload jsonb)
+  INSERT INTO outbox (workspace_id, happenings)
+  SELECT ${workspace}, ${doc} -> 'happenings' WHERE jsonb_array_length(${doc} -> 'happenings') > 0
   RETURNING 1)`;
 }
 
@@ -65,15 +83,12 @@ export class OutboxWriter {
     this.redis.publish(outboxChannel(this.config), '1').catch(() => undefined);
   }
 
-  /** Must be called with the manager of the transaction that wrote the cause. */
+  /** Must be called with the manager of the transaction that wrote the cause: one row per workspace. */
   async write(manager: EntityManager, happenings: Happening[]): Promise<void> {
-    if (happenings.length === 0) return;
-    const values: unknown[] = [];
-    const rows = happenings.map((h, i) => {
-      values.push(h.workspaceId, h.kind, h.personId, JSON.stringify(h.payload));
-      const n = i * 4;
-      return `($${n + 1}, $${n + 2}, $${n + 3}, $${n + 4}::jsonb)`;
-    });
-    await manager.query(`INSERT INTO outbox (workspace_id, kind, person_id, payload) VALUES ${rows.join(', ')}`, values);
+    const byWorkspace = new Map<string, Happening[]>();
+    for (const h of happenings) byWorkspace.set(h.workspaceId, [...(byWorkspace.get(h.workspaceId) ?? []), h]);
+    for (const [workspaceId, some] of byWorkspace) {
+      await manager.query(`INSERT INTO outbox (workspace_id, happenings) VALUES ($1, $2::jsonb)`, [workspaceId, JSON.stringify(outboxDocument(some))]);
+    }
   }
 }

@@ -1,6 +1,12 @@
 // interface.md "Limits": ten-minute windows; over the limit is 429 rate_limited with Retry-After and
 // nothing written. Counted in Redis; while Redis is down an in-process limiter stands in, so posts
 // are still accepted (and still limited per process) rather than lost.
+//
+// issue 18: not a Redis call per post. Each process admits calls from a local allowance, a tenth of
+// what the window had left when it last asked Redis, reports what it admitted every SYNC_MS, and asks
+// Redis again (with the call in hand) once the allowance is spent. Near the limit the allowance is 0,
+// so every call asks. One process is exact; P processes can together overshoot a window by at most
+// what each had in hand: P tenths of the limit (docs/decisions.md "Rate limits counted in process").
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -25,9 +31,29 @@ export const LIMITS = {
 
 export type LimitName = keyof typeof LIMITS;
 
+/** How often each process reports what it admitted locally. */
+export const SYNC_MS = 200;
+/** The part of a window's remaining allowance a process may admit without asking Redis. */
+export const LOCAL_SHARE = 0.1;
+
+interface Tally {
+  name: LimitName;
+  key: string;
+  /** Admitted here, not yet reported to Redis. */
+  pending: number;
+  /** Calls this process may still admit before asking Redis. */
+  allowance: number;
+  /** When the window Redis counted ends (ms since epoch). */
+  resetAt: number;
+  /** Reports on their way to Redis: while one is, calls ask Redis too (what it will answer is not known yet). */
+  reporting: number;
+}
+
 @Injectable()
 export class RateLimits implements OnApplicationShutdown {
   private readonly limiters = new Map<LimitName, RateLimiterRedis>();
+  private readonly tallies = new Map<string, Tally>();
+  private timer: NodeJS.Timeout | null = null;
 
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
@@ -52,20 +78,65 @@ export class RateLimits implements OnApplicationShutdown {
 
   /** Counts one call for key; refuses with rate_limited once the window's allowance is spent. */
   async consume(name: LimitName, key: string): Promise<void> {
-    try {
-      await this.limiter(name).consume(key, 1);
-    } catch (result) {
-      if (result instanceof RateLimiterRes) {
-        const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-        throw new Refusal('rate_limited', `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} seconds and send it again.`, {
-          retryAfter,
-        });
-      }
-      throw result;
+    const id = `${name}:${key}`;
+    const tally = this.tallies.get(id);
+    if (tally && tally.allowance > 0 && tally.reporting === 0 && Date.now() < tally.resetAt) {
+      tally.allowance--;
+      tally.pending++;
+      this.startReporting();
+      return;
+    }
+    const fresh = tally ?? { name, key, pending: 0, allowance: 0, resetAt: 0, reporting: 0 };
+    this.tallies.set(id, fresh);
+    const result = await this.report(fresh, 1);
+    if (result.consumedPoints > LIMITS[name]) {
+      const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+      throw new Refusal('rate_limited', `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} seconds and send it again.`, {
+        retryAfter,
+      });
     }
   }
 
+  /** Counts this process's pending calls (and `more` in hand) in Redis, and sets the next local allowance. */
+  private async report(tally: Tally, more: number): Promise<RateLimiterRes> {
+    const points = tally.pending + more;
+    tally.pending = 0;
+    tally.reporting++;
+    let result: RateLimiterRes;
+    try {
+      result = await this.limiter(tally.name).consume(tally.key, points);
+    } catch (refused) {
+      if (!(refused instanceof RateLimiterRes)) throw refused;
+      result = refused;
+    } finally {
+      tally.reporting--;
+    }
+    const left = LIMITS[tally.name] - result.consumedPoints;
+    tally.allowance = left > 0 ? Math.floor(left * LOCAL_SHARE) : 0;
+    tally.resetAt = Date.now() + result.msBeforeNext;
+    return result;
+  }
+
+  private startReporting(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.reportAll(), SYNC_MS);
+    this.timer.unref();
+  }
+
+  /** Reports every tally with calls pending; forgets tallies whose window has ended. */
+  private async reportAll(): Promise<void> {
+    const now = Date.now();
+    const waiting: Array<Promise<unknown>> = [];
+    for (const [id, tally] of this.tallies) {
+      if (tally.pending > 0) waiting.push(this.report(tally, 0).catch(() => undefined));
+      else if (now >= tally.resetAt) this.tallies.delete(id);
+    }
+    await Promise.all(waiting);
+  }
+
   async onApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.reportAll();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

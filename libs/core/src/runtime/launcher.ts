@@ -9,7 +9,8 @@ import { ConfigError, loadConfig, loadDotEnv } from '../config/config';
 import { migrate } from '../database/migrate';
 import { developmentAppSecret, resolveDatabase, resolveRedis, Resolved } from './embedded';
 import { EXIT_CONFIG, STOP_WITHIN_MS, watchParent } from './lifecycle';
-import { databaseUnreachable, ensureRedisReachable } from './unreachable';
+import { ensureRedisReachable } from './redis-reachable';
+import { databaseUnreachable } from './unreachable';
 
 type AppName = 'api' | 'worker';
 

@@ -5,7 +5,8 @@
 import { AppConfig, ConfigError, loadConfig, loadDotEnv, warnAboutTestOnlySettings } from '../config/config';
 import { migrate } from '../database/migrate';
 import { EXIT_CONFIG, stopOnSignals } from './lifecycle';
-import { databaseUnreachable, ensureRedisReachable } from './unreachable';
+import { ensureRedisReachable } from './redis-reachable';
+import { databaseUnreachable } from './unreachable';
 
 export interface Running {
   stop(): Promise<void>;

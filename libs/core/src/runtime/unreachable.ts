@@ -1,6 +1,5 @@
 // A database or Redis that cannot be reached is one sentence naming the setting and the fixes
-// (issue 16), never a stack trace or a retry loop in the logs.
-import Redis from 'ioredis';
+// (issue 16), never a stack trace or a retry loop in the logs. No Redis client here: the CLI reads this.
 import { ConfigError } from '../config/config';
 
 const NETWORK_CODES: Record<string, string> = {
@@ -49,18 +48,4 @@ export function redisUnreachable(error: unknown, url: string): ConfigError | nul
   return new ConfigError(
     `Redis at ${where(url)} cannot be reached (${why}): start Redis (apt-get install redis-server), set REDIS_URL to one that runs, or run \`docker compose up -d\`.`,
   );
-}
-
-/** Pings Redis once, without retries; a failure is the one sentence of redisUnreachable. */
-export async function ensureRedisReachable(url: string, timeoutMs = 3_000): Promise<void> {
-  const client = new Redis(url, { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false });
-  client.on('error', () => undefined); // the failure is reported below, once
-  try {
-    await client.connect();
-    await client.ping();
-  } catch (error) {
-    throw redisUnreachable(error, url) ?? error;
-  } finally {
-    client.disconnect();
-  }
 }

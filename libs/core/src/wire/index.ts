@@ -199,6 +199,17 @@ export interface WireSupport {
 
 export type WireItem = WireEvent | WireIdentify | WireSubscribe | WireSupport;
 
+/** POST /api/v1/events with several items (up to MAX_BATCH_ITEMS), answered item by item. */
+export interface WireBatch {
+  events: WireItem[];
+}
+
+/**
+ * POST /api/in/{public_key}/{action} from a browser: an event item for the event action; for
+ * subscribe, identify and support the item without its type, which the action names.
+ */
+export type WirePublicPost = WireEvent | Omit<WireSubscribe, 'type'> | Omit<WireIdentify, 'type'> | Omit<WireSupport, 'type'>;
+
 export interface WireSendMessage {
   to: string;
   subject?: string;

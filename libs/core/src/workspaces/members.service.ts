@@ -1,12 +1,12 @@
 // Members and their keys (decisions.md section 2; issue 11): who may change whom is roles.ts.
-import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+// No Nest import: the operator CLI runs this class as it is (CoreModule provides it with a factory).
+import type { Sql } from '../database/sql';
 import { membershipChangeRefusal, MembershipChange, MEMBER_ROLES } from '../auth/roles';
 import { Refusal } from '../errors/refusal';
 import { newId } from '../ids';
 import { generateSecretKey, hashSecretKey } from './keys';
-import { MemberEntity, MemberRole, WorkspaceEntity } from './workspace.entity';
-import { KeyListRow, WorkspacesRepository } from './workspaces.repository';
+import type { MemberEntity, MemberRole, WorkspaceEntity } from './workspaces.types';
+import type { KeyListRow, WorkspacesRepository } from './workspaces.repository';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -31,7 +31,6 @@ function parseRole(raw: string): MemberRole {
   return raw as MemberRole;
 }
 
-@Injectable()
 export class MembersService {
   constructor(private readonly repository: WorkspacesRepository) {}
 
@@ -50,16 +49,16 @@ export class MembersService {
     const email = parseEmail(memberEmail, 'dev@acme.test');
     const secretKey = generateSecretKey();
     const keyId = newId('key');
-    const member = await this.repository.transaction(async (manager) => {
-      let found = await this.repository.findMember(workspace.id, email, manager);
+    const member = await this.repository.transaction(async (tx) => {
+      let found = await this.repository.findMember(workspace.id, email, tx);
       if (found?.removedAt) {
         throw new Refusal('no_longer_a_member', `${email} was removed from ${slug}: add them back before making a key.`);
       }
       if (!found) {
-        await this.repository.insertMember(manager, { workspaceId: workspace.id, id: newId('mem'), email, role: 'member' });
-        found = await this.repository.findMember(workspace.id, email, manager);
+        await this.repository.insertMember(tx, { workspaceId: workspace.id, id: newId('mem'), email, role: 'member' });
+        found = await this.repository.findMember(workspace.id, email, tx);
       }
-      await this.repository.insertKey(manager, {
+      await this.repository.insertKey(tx, {
         workspaceId: workspace.id,
         id: keyId,
         memberId: found!.id,
@@ -81,28 +80,28 @@ export class MembersService {
     const workspace = await this.requireWorkspace(slug);
     const email = parseEmail(memberEmail, 'dev@acme.test');
     const role = parseRole(rawRole);
-    return this.repository.transaction(async (manager) => {
-      const found = await this.repository.findMember(workspace.id, email, manager);
+    return this.repository.transaction(async (tx) => {
+      const found = await this.repository.findMember(workspace.id, email, tx);
       if (found && !found.removedAt) throw new Refusal('conflict', `${email} is already a member: use changeRole to change their role.`);
       this.check(actor, { role: 'member' }, { kind: 'role', to: role }, Infinity);
-      if (found) await this.repository.restoreMember(manager, workspace.id, found.id, role);
-      else await this.repository.insertMember(manager, { workspaceId: workspace.id, id: newId('mem'), email, role });
-      return (await this.repository.findMember(workspace.id, email, manager))!;
+      if (found) await this.repository.restoreMember(tx, workspace.id, found.id, role);
+      else await this.repository.insertMember(tx, { workspaceId: workspace.id, id: newId('mem'), email, role });
+      return (await this.repository.findMember(workspace.id, email, tx))!;
     });
   }
 
   async changeRole(actor: MemberRole, slug: string, memberEmail: string, rawRole: string): Promise<MemberEntity> {
     const role = parseRole(rawRole);
-    return this.change(actor, slug, memberEmail, { kind: 'role', to: role }, async (manager, workspace, member) => {
-      await this.repository.setRole(manager, workspace.id, member.id, role);
+    return this.change(actor, slug, memberEmail, { kind: 'role', to: role }, async (tx, workspace, member) => {
+      await this.repository.setRole(tx, workspace.id, member.id, role);
       return { ...member, role };
     });
   }
 
   /** Removes a member and revokes their keys: from the next request on, they answer no_longer_a_member. */
   async remove(actor: MemberRole, slug: string, memberEmail: string) {
-    const member = await this.change(actor, slug, memberEmail, { kind: 'remove' }, async (manager, workspace, found) => {
-      await this.repository.markMemberRemoved(manager, workspace.id, found.id);
+    const member = await this.change(actor, slug, memberEmail, { kind: 'remove' }, async (tx, workspace, found) => {
+      await this.repository.markMemberRemoved(tx, workspace.id, found.id);
       return found;
     });
     return { workspace: { id: member.workspaceId, slug }, member: { id: member.id, email: member.email, removed: true } };
@@ -113,16 +112,16 @@ export class MembersService {
     slug: string,
     memberEmail: string,
     change: MembershipChange,
-    apply: (manager: EntityManager, workspace: WorkspaceEntity, member: MemberEntity) => Promise<MemberEntity>,
+    apply: (tx: Sql, workspace: WorkspaceEntity, member: MemberEntity) => Promise<MemberEntity>,
   ): Promise<MemberEntity> {
     const workspace = await this.requireWorkspace(slug);
     const email = memberEmail.trim().toLowerCase();
-    return this.repository.transaction(async (manager) => {
-      const owners = await this.repository.lockActiveOwners(manager, workspace.id);
-      const member = await this.repository.findMember(workspace.id, email, manager);
+    return this.repository.transaction(async (tx) => {
+      const owners = await this.repository.lockActiveOwners(tx, workspace.id);
+      const member = await this.repository.findMember(workspace.id, email, tx);
       if (!member || member.removedAt) throw new Refusal('not_found', `${email} is not a member of ${slug}: check the address.`);
       this.check(actor, member, change, owners.length);
-      return apply(manager, workspace, member);
+      return apply(tx, workspace, member);
     });
   }
 

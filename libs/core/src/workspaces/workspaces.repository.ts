@@ -1,8 +1,7 @@
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-import { preparedPoolQuery } from '../database/prepared';
-import { ApiKeyEntity, MemberEntity, MemberRole, WorkspaceEntity } from './workspace.entity';
+// The only code that reads and writes workspaces, members and api_keys. Plain SQL over `SqlDatabase`,
+// so the apps run it on TypeORM's pool and the operator CLI on one pg client (issue 16 item 8).
+import type { Sql, SqlDatabase } from '../database/sql';
+import type { ApiKeyEntity, MemberEntity, MemberRole, WorkspaceEntity } from './workspaces.types';
 
 export interface KeyOwnerRow {
   key_hash: string;
@@ -27,6 +26,21 @@ export interface KeyListRow {
   member_email: string;
 }
 
+export type NewWorkspace = Omit<WorkspaceEntity, 'createdAt'>;
+export type NewMember = Pick<MemberEntity, 'workspaceId' | 'id' | 'email' | 'role'>;
+export type NewKey = Pick<ApiKeyEntity, 'workspaceId' | 'id' | 'memberId' | 'keyHash' | 'hint'>;
+export type WorkspaceSettings = Partial<Pick<WorkspaceEntity, 'allowedOrigins' | 'trialStage' | 'downloaderStage' | 'activationEvents'>>;
+
+const WORKSPACE = `id, slug, name, public_key AS "publicKey", kind, allowed_origins AS "allowedOrigins", trial_stage AS "trialStage",
+  downloader_stage AS "downloaderStage", activation_events AS "activationEvents", created_at AS "createdAt"`;
+const MEMBER = `workspace_id AS "workspaceId", id, email, role, removed_at AS "removedAt", created_at AS "createdAt"`;
+const SETTING_COLUMNS: Record<keyof WorkspaceSettings, string> = {
+  allowedOrigins: 'allowed_origins',
+  trialStage: 'trial_stage',
+  downloaderStage: 'downloader_stage',
+  activationEvents: 'activation_events',
+};
+
 // Prepared once per connection: planning this join took longer than running it.
 const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used_at, w.id AS workspace_id, w.slug AS workspace_slug,
        m.id AS member_id, m.email AS member_email, m.role, m.removed_at
@@ -35,36 +49,39 @@ const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used
   JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
  WHERE k.key_hash = ANY($1::text[])`;
 
-@Injectable()
+const first = <T>(rows: T[]): T | null => rows[0] ?? null;
+
+/** Provided by CoreModule from TypeORM's data source; the CLI makes one on its own connection. */
 export class WorkspacesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly db: SqlDatabase) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+  transaction<T>(work: (tx: Sql) => Promise<T>): Promise<T> {
+    return this.db.transaction(work);
   }
 
-  findBySlug(slug: string): Promise<WorkspaceEntity | null> {
-    return this.dataSource.getRepository(WorkspaceEntity).findOneBy({ slug });
+  async findBySlug(slug: string): Promise<WorkspaceEntity | null> {
+    return first(await this.db.query(`SELECT ${WORKSPACE} FROM workspaces WHERE slug = $1`, [slug]));
   }
 
-  findById(id: string): Promise<WorkspaceEntity | null> {
-    return this.dataSource.getRepository(WorkspaceEntity).findOneBy({ id });
+  async findById(id: string): Promise<WorkspaceEntity | null> {
+    return first(await this.db.query(`SELECT ${WORKSPACE} FROM workspaces WHERE id = $1`, [id]));
   }
 
-  findByPublicKey(publicKey: string): Promise<WorkspaceEntity | null> {
-    return this.dataSource.getRepository(WorkspaceEntity).findOneBy({ publicKey });
+  async findByPublicKey(publicKey: string): Promise<WorkspaceEntity | null> {
+    return first(await this.db.query(`SELECT ${WORKSPACE} FROM workspaces WHERE public_key = $1`, [publicKey]));
   }
 
   listWorkspaces(): Promise<WorkspaceEntity[]> {
-    return this.dataSource.getRepository(WorkspaceEntity).find({ order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.db.query(`SELECT ${WORKSPACE} FROM workspaces ORDER BY created_at, id`);
   }
 
   async countWorkspaces(): Promise<number> {
-    return this.dataSource.getRepository(WorkspaceEntity).count();
+    const [{ count }] = await this.db.query<{ count: number }>('SELECT count(*)::int AS count FROM workspaces');
+    return count;
   }
 
-  findMember(workspaceId: string, email: string, manager?: EntityManager): Promise<MemberEntity | null> {
-    return (manager ?? this.dataSource.manager).getRepository(MemberEntity).findOneBy({ workspaceId, email });
+  async findMember(workspaceId: string, email: string, tx: Sql = this.db): Promise<MemberEntity | null> {
+    return first(await tx.query(`SELECT ${MEMBER} FROM members WHERE workspace_id = $1 AND email = $2`, [workspaceId, email]));
   }
 
   /**
@@ -72,12 +89,12 @@ export class WorkspacesRepository {
    * (the guard tells those apart). Read on every request: nothing caches a key.
    */
   findKeyOwners(keyHashes: readonly string[]): Promise<KeyOwnerRow[]> {
-    return preparedPoolQuery(this.dataSource, 'key_owners', KEY_OWNERS, [keyHashes]);
+    return this.db.prepared('key_owners', KEY_OWNERS, [keyHashes]);
   }
 
   async touchKeys(keys: Array<{ workspaceId: string; keyId: string }>): Promise<void> {
     if (keys.length === 0) return;
-    await this.dataSource.query(
+    await this.db.query(
       `UPDATE api_keys k SET last_used_at = now() FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id text, id text)
         WHERE k.workspace_id = x.workspace_id AND k.id = x.id`,
       [JSON.stringify(keys.map((k) => ({ workspace_id: k.workspaceId, id: k.keyId })))],
@@ -85,12 +102,12 @@ export class WorkspacesRepository {
   }
 
   listMembers(workspaceId: string): Promise<MemberEntity[]> {
-    return this.dataSource.getRepository(MemberEntity).find({ where: { workspaceId }, order: { createdAt: 'ASC', id: 'ASC' } });
+    return this.db.query(`SELECT ${MEMBER} FROM members WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
   }
 
   /** Keys with their member's email, newest first; never the hash. */
   listKeys(workspaceId: string): Promise<KeyListRow[]> {
-    return this.dataSource.query(
+    return this.db.query(
       `SELECT k.id, k.hint, k.created_at, k.last_used_at, k.revoked_at, m.id AS member_id, m.email AS member_email
          FROM api_keys k JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
         WHERE k.workspace_id = $1 ORDER BY k.created_at DESC, k.id DESC`,
@@ -99,56 +116,74 @@ export class WorkspacesRepository {
   }
 
   /** The active owners' ids, locked until the transaction ends, so two demotions cannot both pass. */
-  async lockActiveOwners(manager: EntityManager, workspaceId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await manager.query(
+  async lockActiveOwners(tx: Sql, workspaceId: string): Promise<string[]> {
+    const rows = await tx.query<{ id: string }>(
       `SELECT id FROM members WHERE workspace_id = $1 AND role = 'owner' AND removed_at IS NULL ORDER BY id FOR UPDATE`,
       [workspaceId],
     );
     return rows.map((r) => r.id);
   }
 
-  async setRole(manager: EntityManager, workspaceId: string, memberId: string, role: MemberRole): Promise<void> {
-    await manager.getRepository(MemberEntity).update({ workspaceId, id: memberId }, { role });
+  async setRole(tx: Sql, workspaceId: string, memberId: string, role: MemberRole): Promise<void> {
+    await tx.query('UPDATE members SET role = $3 WHERE workspace_id = $1 AND id = $2', [workspaceId, memberId, role]);
   }
 
   /** Back in the workspace with a role; keys revoked at removal stay revoked. */
-  async restoreMember(manager: EntityManager, workspaceId: string, memberId: string, role: MemberRole): Promise<void> {
-    await manager.getRepository(MemberEntity).update({ workspaceId, id: memberId }, { role, removedAt: null });
+  async restoreMember(tx: Sql, workspaceId: string, memberId: string, role: MemberRole): Promise<void> {
+    await tx.query('UPDATE members SET role = $3, removed_at = NULL WHERE workspace_id = $1 AND id = $2', [workspaceId, memberId, role]);
   }
 
   /** Removed, with every key of theirs revoked in the same transaction. */
-  async markMemberRemoved(manager: EntityManager, workspaceId: string, memberId: string): Promise<void> {
-    await manager.getRepository(MemberEntity).update({ workspaceId, id: memberId }, { removedAt: new Date() });
-    await manager.query(`UPDATE api_keys SET revoked_at = now() WHERE workspace_id = $1 AND member_id = $2 AND revoked_at IS NULL`, [workspaceId, memberId]);
+  async markMemberRemoved(tx: Sql, workspaceId: string, memberId: string): Promise<void> {
+    await tx.query('UPDATE members SET removed_at = now() WHERE workspace_id = $1 AND id = $2', [workspaceId, memberId]);
+    await tx.query(`UPDATE api_keys SET revoked_at = now() WHERE workspace_id = $1 AND member_id = $2 AND revoked_at IS NULL`, [workspaceId, memberId]);
   }
 
   /** True when the key was live and is now revoked. */
   async revokeKey(workspaceId: string, keyId: string): Promise<boolean> {
-    const result: [unknown[], number] = await this.dataSource.query(
-      `UPDATE api_keys SET revoked_at = now() WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL`,
+    const rows = await this.db.query(
+      `UPDATE api_keys SET revoked_at = now() WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id`,
       [workspaceId, keyId],
     );
-    return result[1] > 0;
+    return rows.length > 0;
   }
 
   async keyExists(workspaceId: string, keyId: string): Promise<boolean> {
-    return (await this.dataSource.getRepository(ApiKeyEntity).countBy({ workspaceId, id: keyId })) > 0;
+    return (await this.db.query('SELECT 1 FROM api_keys WHERE workspace_id = $1 AND id = $2', [workspaceId, keyId])).length > 0;
   }
 
-  insertWorkspace(manager: EntityManager, row: Partial<WorkspaceEntity>): Promise<unknown> {
-    return manager.getRepository(WorkspaceEntity).insert(row);
+  async insertWorkspace(tx: Sql, w: NewWorkspace): Promise<void> {
+    await tx.query(
+      `INSERT INTO workspaces (id, slug, name, public_key, kind, allowed_origins, trial_stage, downloader_stage, activation_events)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [w.id, w.slug, w.name, w.publicKey, w.kind, w.allowedOrigins, w.trialStage, w.downloaderStage, w.activationEvents],
+    );
   }
 
-  insertMember(manager: EntityManager, row: Partial<MemberEntity>): Promise<unknown> {
-    return manager.getRepository(MemberEntity).insert(row);
+  async insertMember(tx: Sql, m: NewMember): Promise<void> {
+    await tx.query('INSERT INTO members (workspace_id, id, email, role) VALUES ($1, $2, $3, $4)', [m.workspaceId, m.id, m.email, m.role]);
   }
 
-  insertKey(manager: EntityManager, row: Partial<ApiKeyEntity>): Promise<unknown> {
-    return manager.getRepository(ApiKeyEntity).insert(row);
+  async insertKey(tx: Sql, k: NewKey): Promise<void> {
+    await tx.query('INSERT INTO api_keys (workspace_id, id, member_id, key_hash, hint) VALUES ($1, $2, $3, $4, $5)', [
+      k.workspaceId,
+      k.id,
+      k.memberId,
+      k.keyHash,
+      k.hint,
+    ]);
   }
 
-  async updateSettings(id: string, settings: Partial<WorkspaceEntity>): Promise<WorkspaceEntity> {
-    await this.dataSource.getRepository(WorkspaceEntity).update({ id }, settings);
-    return this.dataSource.getRepository(WorkspaceEntity).findOneByOrFail({ id });
+  async updateSettings(id: string, settings: WorkspaceSettings): Promise<WorkspaceEntity> {
+    const changed = (Object.keys(SETTING_COLUMNS) as Array<keyof WorkspaceSettings>).filter((name) => settings[name] !== undefined);
+    const sets = changed.map((name, i) => `${SETTING_COLUMNS[name]} = $${i + 2}`);
+    const rows = await this.db.query<WorkspaceEntity>(
+      sets.length
+        ? `UPDATE workspaces SET ${sets.join(', ')} WHERE id = $1 RETURNING ${WORKSPACE}`
+        : `SELECT ${WORKSPACE} FROM workspaces WHERE id = $1`,
+      [id, ...changed.map((name) => settings[name])],
+    );
+    if (!rows[0]) throw new Error(`No workspace has id ${id}.`);
+    return rows[0];
   }
 }

@@ -1,15 +1,14 @@
-// Workspaces, members and keys (decisions.md sections 1 and 2).
-import { Inject, Injectable } from '@nestjs/common';
-import DataLoader from 'dataloader';
+// Workspaces, members and keys (decisions.md sections 1 and 2). No Nest import: the operator CLI
+// runs this class as it is (CoreModule provides it with a factory).
+import { GroupCommit } from '../batching/group-commit';
 import type { AppConfig } from '../config/config';
-import { CONFIG } from '../config/config.token';
 import { Refusal } from '../errors/refusal';
 import { newId } from '../ids';
 import type { AuthContext } from '../auth/auth-context';
 import { generatePublicKey, generateSecretKey, hashSecretKey, PUBLIC_KEY_PREFIX, SLUG_PATTERN } from './keys';
 import { normalizeOriginPattern } from './origin-rule';
-import { WorkspaceEntity } from './workspace.entity';
-import { KeyOwnerRow, WorkspacesRepository } from './workspaces.repository';
+import type { WorkspaceEntity } from './workspaces.types';
+import type { KeyOwnerRow, WorkspaceSettings, WorkspacesRepository } from './workspaces.repository';
 
 export interface CreatedWorkspace {
   workspace: { id: string; slug: string };
@@ -30,19 +29,23 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const WORKSPACE_CACHE_MS = 5_000;
 const LAST_USE_EVERY_MS = 60_000;
 
-@Injectable()
 export class WorkspacesService {
   /**
    * Every request reads its key from the database, so a revoked key or a removed member is refused at
-   * once by every process; lookups arriving in the same tick share one statement (bench/RESULTS.md).
+   * once by every process. One lookup at a time: requests that arrive while one runs share the next
+   * (a lookup that began before a request arrived never answers it, so a key revoked before a request
+   * is refused), so a burst on one key costs two statements, not one per request.
    */
-  private readonly keyOwners = new DataLoader<string, KeyOwnerRow | null>(
+  private readonly keyOwners = new GroupCommit<string, KeyOwnerRow | null>(
     async (hashes) => {
-      const rows = await this.repository.findKeyOwners(hashes);
+      const rows = await this.repository.findKeyOwners([...new Set(hashes)]);
       return hashes.map((hash) => rows.find((r) => r.key_hash === hash) ?? null);
     },
-    { cache: false, maxBatchSize: 100 },
+    100,
+    1,
   );
+  /** The workspace reads in flight: requests that find the cached settings expired share one read. */
+  private readonly workspaceReads = new Map<string, Promise<WorkspaceEntity | null>>();
   private readonly lastUseWritten = new Map<string, number>();
   private readonly workspaceCache = new Map<string, { workspace: WorkspaceEntity; until: number }>();
   /** Public keys never change once made. */
@@ -50,7 +53,7 @@ export class WorkspacesService {
 
   constructor(
     private readonly repository: WorkspacesRepository,
-    @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly config: Pick<AppConfig, 'baseUrl'>,
   ) {}
 
   publicBaseUrl(publicKey: string): string {
@@ -72,8 +75,8 @@ export class WorkspacesService {
     const memberId = newId('mem');
     const publicKey = generatePublicKey();
     const secretKey = generateSecretKey();
-    await this.repository.transaction(async (manager) => {
-      await this.repository.insertWorkspace(manager, {
+    await this.repository.transaction(async (tx) => {
+      await this.repository.insertWorkspace(tx, {
         id: workspaceId,
         slug,
         name: input.name ?? slug,
@@ -84,8 +87,8 @@ export class WorkspacesService {
         downloaderStage: !input.web,
         activationEvents: [],
       });
-      await this.repository.insertMember(manager, { workspaceId, id: memberId, email: owner, role: 'owner' });
-      await this.repository.insertKey(manager, {
+      await this.repository.insertMember(tx, { workspaceId, id: memberId, email: owner, role: 'owner' });
+      await this.repository.insertKey(tx, {
         workspaceId,
         id: newId('key'),
         memberId,
@@ -120,7 +123,7 @@ export class WorkspacesService {
     if (key.startsWith(PUBLIC_KEY_PREFIX)) {
       throw new Refusal('invalid_key', 'That is a public key: public keys belong in the website tag; send a secret key (sk_live_…) from your server.');
     }
-    const owner = await this.keyOwners.load(hashSecretKey(key));
+    const owner = await this.keyOwners.submit(hashSecretKey(key));
     if (!owner) {
       throw new Refusal('invalid_key', 'That secret key is not a key of any workspace: copy it again from the workspace developer settings.');
     }
@@ -154,7 +157,12 @@ export class WorkspacesService {
   async get(id: string): Promise<WorkspaceEntity> {
     const cached = this.workspaceCache.get(id);
     if (cached && cached.until > Date.now()) return cached.workspace;
-    const workspace = await this.repository.findById(id);
+    let read = this.workspaceReads.get(id);
+    if (!read) {
+      read = this.repository.findById(id).finally(() => this.workspaceReads.delete(id));
+      this.workspaceReads.set(id, read);
+    }
+    const workspace = await read;
     if (!workspace) throw new Refusal('not_found', 'No such workspace.');
     this.workspaceCache.set(id, { workspace, until: Date.now() + WORKSPACE_CACHE_MS });
     return workspace;
@@ -169,7 +177,7 @@ export class WorkspacesService {
   }
 
   async updateSettings(workspaceId: string, input: WorkspaceSettingsInput): Promise<WorkspaceEntity> {
-    const changes: Partial<WorkspaceEntity> = {};
+    const changes: WorkspaceSettings = {};
     if (input.allowedOrigins) changes.allowedOrigins = this.parseOrigins(input.allowedOrigins);
     if (input.trialStage !== undefined) changes.trialStage = input.trialStage;
     if (input.downloaderStage !== undefined) {
@@ -187,6 +195,7 @@ export class WorkspacesService {
       changes.activationEvents = [...new Set(input.activationEvents)];
     }
     this.workspaceCache.delete(workspaceId);
+    this.workspaceReads.delete(workspaceId);
     return this.repository.updateSettings(workspaceId, changes);
   }
 

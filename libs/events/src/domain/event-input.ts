@@ -59,13 +59,15 @@ function refuseExpiry(input: Obj, action: string): Refusal | undefined {
   return new Refusal('invalid_field', `${action} takes no expires_at: remove it, only events expire.`);
 }
 
+/** Made only when refused: a Refusal is an Error, whose stack costs more than the rest of the parse. */
+const badExpiry = () => new Refusal('invalid_expiry', 'expires_at must be an ISO 8601 date after occurred_at, like 2030-01-01T00:00:00Z.');
+
 function readDates(raw: Obj, now: Date): { occurredAt: Date; expiresAt?: Date } | Refusal {
-  const badExpiry = new Refusal('invalid_expiry', 'expires_at must be an ISO 8601 date after occurred_at, like 2030-01-01T00:00:00Z.');
   const expiresAt = isAbsent(raw.expires_at) ? undefined : parseInstant(raw.expires_at);
-  if (expiresAt === null) return badExpiry;
+  if (expiresAt === null) return badExpiry();
   const occurredAt = isAbsent(raw.occurred_at) ? now : parseInstant(raw.occurred_at);
   if (occurredAt === null) return invalidField('occurred_at', 'an ISO 8601 date, like 2026-05-01T12:00:00Z, or left out');
-  if (expiresAt && expiresAt.getTime() <= occurredAt.getTime()) return badExpiry;
+  if (expiresAt && expiresAt.getTime() <= occurredAt.getTime()) return badExpiry();
   return { occurredAt, expiresAt };
 }
 
@@ -141,15 +143,16 @@ export function parseIdentifyItem(raw: unknown): IdentifyCommand | Refusal {
   return { kind: 'identify', keys, name, fields, source };
 }
 
+const missingConsent = () => new Refusal('missing_consent', 'Send consent.text with the exact words the person read next to the form.');
+
 function readConsent(consent: unknown, requireConsentText: boolean): Consent | Refusal {
-  const missing = new Refusal('missing_consent', 'Send consent.text with the exact words the person read next to the form.');
   if (typeof consent === 'string') {
     // On the public route consent.text is required, so a bare string there has no consent.text.
-    if (requireConsentText || consent.trim() === '') return missing;
+    if (requireConsentText || consent.trim() === '') return missingConsent();
     if (consent.length > LIMITS.consentText) return invalidField('consent', `at most ${LIMITS.consentText} characters long`);
     return { raw: consent, text: consent };
   }
-  if (!isPlainObject(consent) || typeof consent.text !== 'string' || consent.text.trim() === '') return missing;
+  if (!isPlainObject(consent) || typeof consent.text !== 'string' || consent.text.trim() === '') return missingConsent();
   const text = consent.text;
   if (text.length > LIMITS.consentText) return invalidField('consent.text', `at most ${LIMITS.consentText} characters long`);
   const ip = optionalText(consent, 'ip', { max: 64 }, 'consent.ip');

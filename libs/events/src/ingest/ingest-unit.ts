@@ -38,7 +38,6 @@ export class IngestUnit {
     const ws = this.workspace.id;
     const keys = new Map<string, IdentityKey>();
     for (const c of commands) for (const k of c.keys) keys.set(keyString(k), k);
-    await this.peopleRepo.lockKeys(this.m, ws, [...keys.keys()]);
     const idempotencyKeys = commands.flatMap((c) => (c.kind === 'event' && c.idempotencyKey ? [c.idempotencyKey] : []));
     this.stored = await this.timeline.claimKeys(this.m, ws, [...new Set(idempotencyKeys)]);
     const addresses = commands.flatMap((c) => (c.kind === 'subscribe' ? [c.list] : []));

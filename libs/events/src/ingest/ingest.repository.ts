@@ -3,8 +3,8 @@
 // people and outbox parts come from their owners (peopleWriteCtes, outboxWriteCte).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Happening, outboxWriteCte, preparedQuery } from '@app/core';
-import { IdentityRow, peopleWriteCtes, PeopleWrite, PersonRow } from '@app/people';
+import { Happening, outboxDocument, outboxWriteCte, preparedQuery } from '@app/core';
+import { IdentityRow, PERSON_COLUMNS, peopleWriteCtes, PeopleWrite, PersonRow } from '@app/people';
 import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_RECORD, TimelineRow } from '../timeline.repository';
 
 export interface IngestWrite extends PeopleWrite {
@@ -17,7 +17,7 @@ export interface IngestWrite extends PeopleWrite {
 
 // Events' own writes (timeline, names, idempotency answers) beside the people's and the outbox's, each
 // written from the fragment its owner provides.
-const WRITE = `
+export const INGEST_WRITE = `
 WITH
 ${peopleWriteCtes('$1::jsonb', '$2')},
 timeline AS (
@@ -33,17 +33,45 @@ answers AS (
     FROM jsonb_to_recordset($1::jsonb -> 'answers') AS x(key text, status text, record_id text)
    WHERE k.workspace_id = $2 AND k.key = x.key
   RETURNING 1),
-${outboxWriteCte('$1::jsonb')}
+${outboxWriteCte('$1::jsonb', '$2')}
 SELECT (SELECT count(*) FROM timeline) AS rows`;
+
+/**
+ * The people these keys name, each row locked (FOR UPDATE, in id order) until the post commits. Every
+ * lookup is a probe by a full key (identities by (workspace, kind, value), people by (workspace, id))
+ * inside a LATERAL subquery the planner cannot flatten into a join, so no plan, generic or custom, made
+ * on empty or full tables, can read a whole workspace (test/medium/ingest-plan.spec.ts).
+ *
+ * It also sets, for the rest of its transaction, the planner to key probes only (no sequential, bitmap,
+ * hash or merge scans where an index probe exists), so the write that follows, a prepared statement whose
+ * generic plan would otherwise be made once on near-empty tables and kept (a hash join reading every
+ * person of the workspace, seen at 30 ms a post over 100,000 people), is planned as probes by key too.
+ * Folded into the load, this costs no round trip.
+ */
+export const INGEST_LOAD = `
+WITH probes_only AS MATERIALIZED (
+  SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
+         set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)),
+found AS MATERIALIZED (
+  SELECT k.kind, k.value, i.person_id
+    FROM unnest($2::text[], $3::text[]) AS k(kind, value)
+    CROSS JOIN LATERAL (SELECT i.person_id FROM identities i
+                         WHERE i.workspace_id = $1 AND i.kind = k.kind AND i.value = k.value OFFSET 0) i),
+locked AS MATERIALIZED (
+  SELECT p.* FROM (SELECT DISTINCT person_id FROM found ORDER BY person_id) d
+    CROSS JOIN LATERAL (SELECT ${PERSON_COLUMNS} FROM people p WHERE p.workspace_id = $1 AND p.id = d.person_id FOR UPDATE) p)
+SELECT f.kind AS identity_kind, f.value AS identity_value, l.* FROM found f JOIN locked l ON l.id = f.person_id
+ WHERE (SELECT count(*) FROM probes_only) = 1
+ ORDER BY l.id`;
 
 @Injectable()
 export class IngestRepository {
-  /** Identities of the given keys, each with its person's row. */
   /**
-   * The people these keys name, each row locked (FOR UPDATE, in id order) until the post commits. Key
-   * locks serialize posts that share a key; this serializes posts that name one person by different
-   * keys, so neither overwrites the other's counts. A row lock waited for returns the row as its holder
-   * left it; when that holder merged the person away, the keys now name the survivor: load again.
+   * Posts that name one person (by any keys) wait for each other on the person's row lock, so neither
+   * overwrites the other's counts. A row lock waited for returns the row as its holder left it; when
+   * that holder merged the person away, the keys now name the survivor: load again. Posts that add the
+   * same new key meet at the identities key instead: the later one's write fails and the unit runs again
+   * (IngestService), when its load finds the key.
    */
   async load(m: EntityManager, workspaceId: string, kinds: string[], values: string[]): Promise<{ identities: IdentityRow[]; people: PersonRow[] }> {
     if (kinds.length === 0) return { identities: [], people: [] };
@@ -51,14 +79,7 @@ export class IngestRepository {
       const rows: Array<PersonRow & { identity_kind: string; identity_value: string; merged_into: string | null }> = await preparedQuery(
         m,
         'ingest_load',
-        `SELECT i.kind AS identity_kind, i.value AS identity_value, p.workspace_id, p.id, p.name, p.email, p.stage,
-                p.stage_changed_at, p.purchases, p.engaged_at, p.os, p.fields, p.first_touch, p.first_touch_at, p.created_at, p.merged_into
-           FROM identities i
-           JOIN unnest($2::text[], $3::text[]) AS k(kind, value) ON i.kind = k.kind AND i.value = k.value
-           JOIN people p ON p.workspace_id = i.workspace_id AND p.id = i.person_id
-          WHERE i.workspace_id = $1
-          ORDER BY p.id
-          FOR UPDATE OF p`,
+        INGEST_LOAD,
         [workspaceId, kinds, values],
       );
       // A merge moves the absorbed person's identities in the same transaction, so one more pass sees them moved.
@@ -73,7 +94,7 @@ export class IngestRepository {
   }
 
   async write(m: EntityManager, write: IngestWrite): Promise<void> {
-    const { workspaceId, ...data } = write;
-    await preparedQuery(m, 'ingest_write', WRITE, [JSON.stringify(data), workspaceId]);
+    const { workspaceId, happenings, ...data } = write;
+    await preparedQuery(m, 'ingest_write', INGEST_WRITE, [JSON.stringify({ ...data, happenings: outboxDocument(happenings) }), workspaceId]);
   }
 }

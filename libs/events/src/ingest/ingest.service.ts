@@ -2,7 +2,7 @@
 // that transaction fails unexpectedly, applies each item alone so one bad item keeps the others.
 import { Injectable, Logger } from '@nestjs/common';
 import { GroupCommitLanes, HEARTBEAT_ANSWER, OutboxWriter, Refusal, runIsolated, WorkspaceEntity } from '@app/core';
-import { PeopleRepository } from '@app/people';
+import { isKeyRace, PeopleRepository } from '@app/people';
 import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
 import { TimelineRepository } from '../timeline.repository';
 import { IngestUnit, ItemResult, Success } from './ingest-unit';
@@ -18,6 +18,7 @@ export interface IngestOptions {
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
 const MAX_IN_FLIGHT = 4;
 const MAX_SHARED_ITEMS = 100;
+const KEY_RACE_ATTEMPTS = 5;
 
 @Injectable()
 export class IngestService {
@@ -91,7 +92,18 @@ export class IngestService {
     });
   }
 
+  /** One transaction; run again when a concurrent post added one of its new keys first (isKeyRace). */
   private async applyAll(workspace: WorkspaceEntity, commands: Command[]): Promise<ItemResult[]> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.applyOnce(workspace, commands);
+      } catch (error) {
+        if (attempt >= KEY_RACE_ATTEMPTS || !isKeyRace(error)) throw error;
+      }
+    }
+  }
+
+  private async applyOnce(workspace: WorkspaceEntity, commands: Command[]): Promise<ItemResult[]> {
     const now = new Date();
     const results = await this.people.transaction(async (m) => {
       const unit = new IngestUnit(m, workspace, this.people, this.timeline, this.store, now);

@@ -4,7 +4,7 @@ import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import type { AuthContext } from '../../auth/auth-context';
 import { GraphqlAuthGuard, Manager, Member } from '../../auth/graphql-auth.guard';
 import { MembersService } from '../members.service';
-import type { MemberEntity } from '../workspace.entity';
+import type { MemberEntity } from '../workspaces.types';
 import { CreatedKeyType, KeyType, MemberType } from './workspace.types';
 
 const memberView = (m: MemberEntity): MemberType => ({ id: m.id, email: m.email, role: m.role, createdAt: m.createdAt });

@@ -2,7 +2,7 @@ import { UseGuards } from '@nestjs/common';
 import { Args, Mutation, Query, Resolver } from '@nestjs/graphql';
 import type { AuthContext } from '../../auth/auth-context';
 import { GraphqlAuthGuard, Manager, Member, Operator } from '../../auth/graphql-auth.guard';
-import { WorkspaceEntity } from '../workspace.entity';
+import type { WorkspaceEntity } from '../workspaces.types';
 import { WorkspacesService } from '../workspaces.service';
 import {
   CreatedWorkspaceType,

@@ -1,0 +1,75 @@
+// The text bench/ingest.ts writes to bench/RESULTS.md: medians per target and kind, and Lifeline's
+// figures as ratios to the thin service's in the same run.
+import { medians, Round } from './measure';
+import { median } from './support';
+
+interface Report {
+  command: string;
+  started: Date;
+  load: number[];
+  ended: number[];
+  seconds: number;
+  rounds: number;
+  prefilled: string;
+  kinds: Array<{ name: string; label: string }>;
+  /** Rounds by `${kind}:${target}`. */
+  results: Record<string, Round[]>;
+  /** Rows written and read per accepted event by kind, target and table (PostgreSQL's statistics over all rounds). */
+  tables: Record<string, Record<string, Record<string, { written: number; read: number }>>>;
+}
+
+const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : value.toFixed(3));
+const written = (tables: Record<string, { written: number }> = {}) => Object.values(tables).reduce((n, t) => n + t.written, 0);
+const byTable = (tables: Record<string, { written: number; read: number }> = {}) =>
+  Object.entries(tables)
+    .sort((a, b) => b[1].written + b[1].read - (a[1].written + a[1].read))
+    .map(([table, t]) => `${table} ${t.written.toFixed(2)} / ${t.read.toFixed(1)}`)
+    .join(', ');
+const loads = (l: number[]) => l.map((x) => x.toFixed(2)).join(', ');
+
+function kindSection(report: Report, kind: { name: string; label: string }): string[] {
+  const thin = report.results[`${kind.name}:thin`];
+  const lifeline = report.results[`${kind.name}:lifeline`];
+  const t = medians(thin);
+  const l = medians(lifeline);
+  const row = (name: string, rounds: Round[], m: ReturnType<typeof medians>) =>
+    `| ${name} | ${m.rate.toFixed(0)} | ${ms(m.cpu.api ?? m.cpu.thin)} | ${ms(m.cpu.worker)} | ${ms(m.cpu.pg)} | **${ms(m.cpu.total)}** | ${ms(m.cpu.pgShared)} | ${ms(m.cpu.redis)} | ${m.walBytes.toFixed(0)} | ${written(report.tables[kind.name]?.[name]).toFixed(2)} | ${median(rounds.map((r) => r.notes.p99))} ms | ${rounds.reduce((n, r) => n + r.notes.refused + r.notes.errors, 0)} |`;
+  const perRound = (rounds: Round[]) => rounds.map((r) => `${(r.events / r.seconds).toFixed(0)}/s ${r.cpu.total.toFixed(3)} ms`).join('; ');
+  return [
+    `### ${kind.label}`,
+    '',
+    '| service | events/s | api (thin: its process) | worker | PostgreSQL | total CPU-ms/event | PG shared | Redis | WAL bytes/event | rows/event | p99 | refused + errors |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    row('thin', thin, t),
+    row('lifeline', lifeline, l),
+    '',
+    `Lifeline / thin: **CPU per event ${(l.cpu.total / t.cpu.total).toFixed(2)}×** (api+thin process ${(l.cpu.api / t.cpu.thin).toFixed(2)}×,` +
+      ` PostgreSQL ${(l.cpu.pg / t.cpu.pg).toFixed(2)}×), **throughput ${(l.rate / t.rate).toFixed(2)}×**, WAL per event ${(l.walBytes / t.walBytes).toFixed(1)}×.`,
+    '',
+    `Rounds (events/s, total CPU-ms/event): thin ${perRound(thin)}. Lifeline ${perRound(lifeline)}.`,
+    '',
+    `Rows per event by table (written / read): thin: ${byTable(report.tables[kind.name]?.thin)}. Lifeline: ${byTable(report.tables[kind.name]?.lifeline)}.`,
+    '',
+  ];
+}
+
+export function report(r: Report): string {
+  return [
+    `Command: \`${r.command}\`` +
+      ` (${r.seconds} s per round, ${r.rounds} rounds per service and kind, interleaved thin, Lifeline, thin, …${r.prefilled}).`,
+    `Started ${r.started.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average (uptime) ${loads(r.load)} at the start, ${loads(r.ended)} at the end.`,
+    '',
+    'Lifeline: api and worker as two processes (NODE_ENV=production); thin: bench/thin-server.ts (node:http + pg, pool of 10,',
+    'one prepared INSERT per post into a minimal events table, a batch as one INSERT … SELECT FROM unnest). Same autocannon',
+    'settings and bodies for both (half the posts name a new person, half one first seen 4,000 events earlier).',
+    'CPU-ms per accepted event, medians over rounds, from utime+stime in /proc from the start of a round until the worker has',
+    "relayed the round's outbox: api, worker, and PostgreSQL's backends of the service's own database (by process title; the",
+    "bench's own connection left out). Not in the total, shown for scale: PG shared (WAL writer, checkpointer, background",
+    'writer) and Redis, which other databases and tests on this machine use too. WAL bytes are cluster-wide',
+    '(pg_current_wal_insert_lsn), so other work on the machine adds to them; rows/event is inserts+updates+deletes in the',
+    "service's database (pg_stat_user_tables) over all rounds of the kind, and rows read counts sequential-scan rows and",
+    'index fetches (a plan that reads a whole table shows there). autocannon runs in the bench process (not counted).',
+    '',
+    ...r.kinds.flatMap((k) => kindSection(r, k)),
+  ].join('\n');
+}

@@ -1,0 +1,90 @@
+// The benches' knowledge of Lifeline's tables, kept here so a schema change is one edit: whether the
+// worker has relayed everything, and the prefill of a workspace at scale. Today's schema:
+// libs/core/src/database/migrations/* (people, identities, outbox).
+import type { Client } from 'pg';
+
+/** Outbox rows the worker has not relayed yet (0 once it has caught up). */
+export async function pendingOutbox(db: Client): Promise<number> {
+  const [row] = (
+    await db.query(
+      `SELECT count(*)::int AS n FROM outbox o WHERE (o.xid, o.id) > ((SELECT xid FROM outbox_relay WHERE name = 'main'), (SELECT id FROM outbox_relay WHERE name = 'main'))`,
+    )
+  ).rows;
+  return row.n;
+}
+
+/** Outgoing webhook deliveries not yet settled (sent and recorded, or given up). */
+export async function pendingDeliveries(db: Client): Promise<number> {
+  const [row] = (await db.query(`SELECT count(*)::int AS n FROM deliveries WHERE state = 'pending'`)).rows;
+  return row.n;
+}
+
+/** Waits until `pending` (by default the unrelayed outbox) reaches 0, up to `timeoutMs`. */
+export async function drained(db: Client, pending = pendingOutbox, timeoutMs = 120_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const left = await pending(db);
+    if (left === 0) return;
+    if (Date.now() > until) throw new Error(`the worker left ${left} rows of work after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/**
+ * Fills a workspace as a long-lived one looks: `people` people, each with an email identity, and
+ * `outbox` happenings the worker relayed within the retention week (an `event` happening each, named
+ * like the ingest's). Emails are `fill<n>@prefill.test`, apart from the bench's own people. Ends with
+ * VACUUM ANALYZE, so the rounds neither set hint bits on the new rows nor plan with empty statistics.
+ */
+export async function prefill(db: Client, workspaceId: string, people: number, outbox: number, log: (line: string) => void): Promise<void> {
+  await db.query(`SET synchronous_commit = off`);
+  if (people > 0) {
+    const started = Date.now();
+    await db.query(
+      `INSERT INTO people (workspace_id, id, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, first_touch_at, created_at, updated_at)
+       SELECT $1, 'per_fill' || lpad(i::text, 10, '0'), 'fill' || i || '@prefill.test',
+              (ARRAY[NULL, 'account', 'purchaser'])[1 + i % 3], CASE WHEN i % 3 > 0 THEN now() - interval '3 days' END, (i % 3 = 2)::int, now() - interval '1 day',
+              (ARRAY['mac', 'windows', 'ios', 'android'])[1 + i % 4], jsonb_build_object('plan', 'pro'),
+              jsonb_build_object('path', '/pricing', 'medium', NULL, 'source', (ARRAY['google', 'direct', 'newsletter'])[1 + i % 3],
+                'campaign', NULL, 'click_id', NULL, 'referrer', NULL),
+              now() - interval '5 days', now() - interval '5 days', now() - interval '1 day'
+         FROM generate_series(1, $2::int) AS i`,
+      [workspaceId, people],
+    );
+    await db.query(
+      `INSERT INTO identities (workspace_id, kind, value, person_id, created_at)
+       SELECT $1, 'email', 'fill' || i || '@prefill.test', 'per_fill' || lpad(i::text, 10, '0'), now() - interval '5 days'
+         FROM generate_series(1, $2::int) AS i`,
+      [workspaceId, people],
+    );
+    log(`prefill: ${people} people and identities in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+  if (outbox > 0) {
+    const started = Date.now();
+    const chunk = 1_000_000;
+    for (let from = 1; from <= outbox; from += chunk) {
+      // One happening a row (as many rows as the old one-row-per-happening outbox kept), written by one
+      // transaction that also moves the relay's mark past them: relayed, as a week of traffic leaves them.
+      await db.query(
+        `WITH rows AS (
+           INSERT INTO outbox (workspace_id, happenings, created_at)
+           SELECT $1, jsonb_build_array(jsonb_build_object('kind', 'event', 'personId', 'per_fill' || lpad((1 + i % 1000000)::text, 10, '0'),
+                    'payload', jsonb_build_object('at', t, 'data', jsonb_build_object('event', jsonb_build_object(
+                      'event', 'pageview', 'id', 'evt_fill' || lpad(i::text, 10, '0'), 'occurred_at', t,
+                      'properties', jsonb_build_object('n', i, 'plan', 'pro')))))),
+                  t
+             FROM generate_series($2::int, $3::int) AS i,
+                  LATERAL (SELECT now() - interval '6 days' + (i % 500000) * interval '1 second' AS t) AS at
+           RETURNING xid, id)
+         UPDATE outbox_relay SET xid = m.xid, id = m.id FROM (SELECT xid, id FROM rows ORDER BY xid DESC, id DESC LIMIT 1) m WHERE name = 'main'`,
+        [workspaceId, from, Math.min(outbox, from + chunk - 1)],
+      );
+    }
+    log(`prefill: ${outbox} relayed outbox rows in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+  if (people > 0 || outbox > 0) {
+    const started = Date.now();
+    await db.query(`VACUUM (ANALYZE) people, identities, outbox`);
+    log(`prefill: VACUUM ANALYZE in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  }
+}

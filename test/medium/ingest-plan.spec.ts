@@ -1,0 +1,123 @@
+// issue 18 item 2: the ingest load cannot go bad. Its plan is made while the tables are empty (as on a
+// fresh database, where pooled connections keep the first generic plan), then the workspace grows to
+// 100,000 people; with a generic plan forced, every table is read only through an index probe by the
+// named keys, and reads no more rows than the keys name.
+import { Client } from 'pg';
+import { WorkspaceEntity, WorkspacesService } from '@app/core';
+import { INGEST_LOAD, INGEST_WRITE } from '@app/events';
+import { Medium, startMedium } from './medium';
+
+const PEOPLE = 100_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Index Cond'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+let t: Medium;
+let workspace: WorkspaceEntity;
+let client: Client;
+beforeAll(async () => {
+  t = await startMedium();
+  const made = await t.get(WorkspacesService).create({ slug: 'medium-plan', owner: 'owner@example.com' });
+  workspace = await t.get(WorkspacesService).get(made.workspace.id);
+  client = new Client({ connectionString: t.config.databaseUrl });
+  await client.connect();
+  await client.query(`SET plan_cache_mode = force_generic_plan`);
+  await client.query(`PREPARE load(text, text[], text[]) AS ${INGEST_LOAD}`);
+  await client.query(`PREPARE write(text, text) AS ${INGEST_WRITE}`);
+  // The plans are made (and kept) now, while the workspace has nobody, in a transaction as the ingest runs them.
+  await client.query('BEGIN');
+  await client.query(execute([['email', 'nobody@example.com']]));
+  await client.query(write('per_nobody'));
+  await client.query('COMMIT');
+  await t.db.query(
+    `INSERT INTO people (workspace_id, id, email) SELECT $1, 'per_plan' || n, 'p' || n || '@example.com' FROM generate_series(1, $2) n`,
+    [workspace.id, PEOPLE],
+  );
+  await t.db.query(
+    `INSERT INTO identities (workspace_id, kind, value, person_id) SELECT $1, 'email', 'p' || n || '@example.com', 'per_plan' || n FROM generate_series(1, $2) n`,
+    [workspace.id, PEOPLE],
+  );
+}, 120_000);
+afterAll(async () => {
+  await client.end();
+  await t.close();
+});
+
+/** EXECUTE takes no bound parameters: the call's values as literals (the plan stays the generic one). */
+function execute(keys: Array<[string, string]>): string {
+  const array = (values: string[]) => `ARRAY[${values.map((v) => client.escapeLiteral(v)).join(', ')}]::text[]`;
+  return `EXECUTE load(${client.escapeLiteral(workspace.id)}, ${array(keys.map((k) => k[0]))}, ${array(keys.map((k) => k[1]))})`;
+}
+
+/** The write of one changed person and one idempotency answer (the statements that join on a key). */
+function write(personId: string): string {
+  const person = { workspace_id: workspace.id, id: personId, name: 'Ada', email: null, stage: null, stage_changed_at: null, purchases: 1, engaged_at: null, os: null, fields: {}, first_touch: null, first_touch_at: null, created_at: new Date() };
+  const doc = { newPeople: [], changedPeople: [person], identities: [], rows: [], names: [], answers: [{ key: 'k-1', status: 'recorded', record_id: personId }], happenings: [] };
+  return `EXECUTE write(${client.escapeLiteral(JSON.stringify(doc))}, ${client.escapeLiteral(workspace.id)})`;
+}
+
+async function plan(keys: Array<[string, string]>): Promise<PlanNode[]> {
+  const [{ 'QUERY PLAN': [root] }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${execute(keys)}`)).rows;
+  return nodes(root.Plan);
+}
+
+describe('the ingest load with a generic plan made on empty tables, over 100,000 people', () => {
+  const keys: Array<[string, string]> = [
+    ['email', 'p17@example.com'],
+    ['email', 'p99999@example.com'],
+    ['anon_id', 'not-seen-yet'],
+  ];
+
+  it('reads identities and people only by index probes on their keys', async () => {
+    const scans = (await plan(keys)).filter((n) => n['Relation Name']);
+    expect(scans.map((n) => [n['Relation Name'], n['Node Type'], n['Index Name']])).toEqual([
+      ['identities', 'Index Scan', 'identities_pkey'],
+      ['people', 'Index Scan', 'people_pkey'],
+    ]);
+    // Generic: the conditions name parameters, not the values of this call.
+    expect(scans[0]['Index Cond']).toMatch(/workspace_id = \$1.*kind = k\.kind.*value = k\.value/);
+    expect(scans[1]['Index Cond']).toMatch(/workspace_id = \$1.*id = \w+\.person_id/);
+  });
+
+  it('touches no more rows than the keys name', async () => {
+    const scans = (await plan(keys)).filter((n) => n['Relation Name']);
+    // One probe per key named, one per person found, each answering at most one row (EXPLAIN shows rows per loop).
+    expect(scans.map((n) => [n['Relation Name'], n['Actual Loops'], n['Actual Rows']! <= 1])).toEqual([
+      ['identities', 3, true],
+      ['people', 2, true],
+    ]);
+  });
+
+  it('the write that follows in the transaction probes people and idempotency keys by key too', async () => {
+    await client.query('BEGIN');
+    try {
+      await client.query(execute(keys));
+      const [{ 'QUERY PLAN': [root] }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${write('per_plan17')}`)).rows;
+      const scans = nodes(root.Plan).filter((n) => n['Node Type'].endsWith('Scan') && ['people', 'idempotency_keys'].includes(n['Relation Name'] ?? ''));
+      expect(scans.map((n) => [n['Relation Name'], n['Node Type']])).toEqual([
+        ['people', 'Index Scan'],
+        ['idempotency_keys', 'Index Scan'],
+      ]);
+      expect(scans.every((n) => n['Actual Rows']! <= 1 && (n['Actual Loops'] ?? 1) <= 1)).toBe(true);
+    } finally {
+      await client.query('ROLLBACK');
+    }
+  });
+
+  it('answers the people the keys name, each once', async () => {
+    const { rows } = await client.query(execute(keys));
+    expect(rows.map((r) => [r.identity_value, r.id])).toEqual([
+      ['p17@example.com', 'per_plan17'],
+      ['p99999@example.com', 'per_plan99999'],
+    ]);
+  });
+});

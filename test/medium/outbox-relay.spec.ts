@@ -1,0 +1,62 @@
+// issue 18 item 1: the outbox costs the same per event at any size. Below the relay's mark lie 100,000
+// relayed rows (a busy week); the relay's read starts at the mark and touches only the rows past it,
+// and what it relays is exactly those, in order, once.
+import { OutboxRelayService, RELAY_NEXT } from '@app/core';
+import { Medium, startMedium } from './medium';
+
+const RELAYED = 100_000;
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+
+let t: Medium;
+beforeAll(async () => {
+  t = await startMedium();
+  const ws = await t.make.workspace();
+  // One transaction writes them and moves the mark past them: relayed, as a week of traffic leaves them.
+  await t.db.query(
+    `WITH rows AS (
+       INSERT INTO outbox (workspace_id, happenings)
+       SELECT $1, jsonb_build_array(jsonb_build_object('kind', 'event', 'personId', NULL, 'payload', jsonb_build_object('n', n)))
+         FROM generate_series(1, $2) n
+       RETURNING xid, id)
+     UPDATE outbox_relay SET xid = m.xid, id = m.id FROM (SELECT xid, id FROM rows ORDER BY xid DESC, id DESC LIMIT 1) m WHERE name = 'main'`,
+    [ws.id, RELAYED],
+  );
+  await t.db.query('ANALYZE outbox');
+  for (const n of [1, 2, 3]) await t.make.outbox(ws.id, {}, { fresh: n });
+}, 120_000);
+afterAll(() => t.close());
+
+describe('the relay over a large outbox', () => {
+  it('reads from its mark: only the rows past it are touched', async () => {
+    const runner = t.db.createQueryRunner();
+    await runner.startTransaction();
+    try {
+      const [{ 'QUERY PLAN': [root] }] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${RELAY_NEXT}`);
+      const scans = nodes(root.Plan).filter((n) => n['Relation Name'] === 'outbox');
+      expect(scans.length).toBeGreaterThan(0);
+      for (const scan of scans) expect(scan['Node Type']).toBe('Index Scan');
+      const touched = scans.reduce((sum, n) => sum + (n['Actual Rows'] ?? 0) * (n['Actual Loops'] ?? 1), 0);
+      expect(touched).toBeLessThanOrEqual(3);
+    } finally {
+      await runner.rollbackTransaction();
+      await runner.release();
+    }
+  });
+
+  it('relays exactly the rows past the mark, in order, and then nothing', async () => {
+    const seen: unknown[] = [];
+    const relay = t.get(OutboxRelayService);
+    relay.register({ name: 'probe', handle: async (_m, rows) => void seen.push(...rows.map((r) => r.payload)) });
+    expect(await relay.relayOnce()).toBe(3);
+    expect(seen).toEqual([{ fresh: 1 }, { fresh: 2 }, { fresh: 3 }]);
+    expect(await relay.relayOnce()).toBe(0);
+  });
+});
