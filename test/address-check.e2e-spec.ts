@@ -1,9 +1,8 @@
 // Issue 17, item 3 and docs/security.md "Outgoing requests": an outgoing address is resolved when
 // saved, through a resolver this test controls, and refused unless every address it has is public.
 // The app runs with UNSAFE_ALLOW_PRIVATE_TARGETS off, as in production.
-import { CreatedWorkspace } from '@app/core';
 import { AddressResolver } from '@app/webhooks';
-import { startApp, TestApp } from './harness';
+import { useApp, useWorkspace } from './harness';
 
 const DNS: Record<string, string[]> = {
   'hooks.example.com': ['93.184.216.34'],
@@ -13,20 +12,17 @@ const DNS: Record<string, string[]> = {
   'v6.example.com': ['::1'],
 };
 
-let t: TestApp;
-let ws: CreatedWorkspace;
+const t = useApp({ env: { UNSAFE_ALLOW_PRIVATE_TARGETS: 'false' } });
+const ws = useWorkspace(t, {}, 'all');
 const asked: string[] = [];
 
-beforeAll(async () => {
-  t = await startApp({ env: { UNSAFE_ALLOW_PRIVATE_TARGETS: 'false' } });
+beforeAll(() => {
   t.app.get(AddressResolver).resolveHost = async (host) => {
     asked.push(host);
     if (!DNS[host]) throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${host}`), { code: 'ENOTFOUND' });
     return DNS[host].map((address) => ({ address }));
   };
-  ws = await t.workspace();
 });
-afterAll(() => t.close());
 
 const CREATE = 'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id url } } }';
 const UPDATE = 'mutation($id: ID!, $input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) { id url } }';

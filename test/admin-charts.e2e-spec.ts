@@ -1,16 +1,13 @@
 // chart(input) against sums worked out by hand (decisions.md section 12): several first-touch sources,
 // an expired row swept away, an expired row not yet swept, other types, another workspace.
-import { CreatedWorkspace } from '@app/core';
 import { chartStatement, parseChartInput, TimelineRepository } from '@app/events';
-import { startApp, TestApp } from './harness';
+import { useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
+const t = useApp();
+const ws = useWorkspace(t, {}, 'all');
 const CHART = `query($input: ChartInput!) { chart(input: $input) { series { key points { at value } } } }`;
 
 beforeAll(async () => {
-  t = await startApp();
-  ws = await t.workspace();
   const post = (body: unknown, key = ws.secretKey) => t.request('POST', '/api/v1/events', { key, body });
   // First touches: A from google/cpc/spring, B from a referrer, C with none.
   await post({ type: 'identify', email: 'a@example.com', source: { utm: { source: 'google', medium: 'cpc', campaign: 'spring' } } });
@@ -30,13 +27,11 @@ beforeAll(async () => {
   const other = await t.workspace();
   await post({ type: 'purchase', email: 'a@example.com', value: 1000, occurred_at: '2026-01-01T10:00:00Z' }, other.secretKey);
 
-  const expire = (mark: string) =>
-    t.db.query(`UPDATE events SET expires_at = now() - interval '1 second' WHERE workspace_id = $1 AND properties->>'mark' = $2`, [ws.workspace.id, mark]);
+  const expire = (mark: string) => t.make.age('events', 'expires_at', '1 second', { workspace_id: ws.workspace.id, "properties->>'mark'": mark });
   await expire('swept');
   expect(await t.app.get(TimelineRepository).deleteExpired(new Date())).toBe(1);
   await expire('unswept');
 });
-afterAll(() => t.close());
 
 const DAYS = { event: 'purchase', interval: 'day', from: '2026-01-01T00:00:00Z', to: '2026-01-03T23:59:59Z' };
 const chart = async (input: Record<string, unknown>) => {

@@ -1,25 +1,15 @@
 // Members and keys over GraphQL (issue 11): the last-owner rule, keys listed without the key, and a
 // revoked key or removed member refused on the very next request by another api process.
 import type { INestApplication } from '@nestjs/common';
-import { CreatedWorkspace, freePort } from '@app/core';
+import { freePort } from '@app/core';
 import { createApi } from '../apps/api/src/bootstrap';
-import { eventually, startApp, TestApp } from './harness';
+import { eventually, memberKey, useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ws = await t.workspace();
-});
+const t = useApp();
+const ws = useWorkspace(t);
 
 const gql = (query: string, key: string, variables: Record<string, unknown> = {}) => t.gql(query, variables, key);
-const keyFor = async (email: string, role: 'admin' | 'member' | 'owner' = 'member') => {
-  if (role !== 'member') await gql(`mutation { addMember(email: "${email}", role: "${role}") { id } }`, ws.secretKey);
-  return (await gql(`mutation { createKey(member: "${email}") { keyId secretKey } }`, ws.secretKey)).data.createKey as { keyId: string; secretKey: string };
-};
+const keyFor = (email: string, role?: 'admin' | 'member' | 'owner') => memberKey(t, ws, email, role);
 const codeOf = (answer: { errors?: Array<{ extensions: { code: string } }> }) => answer.errors?.[0]?.extensions.code;
 const WHO = '{ workspace { slug } }';
 

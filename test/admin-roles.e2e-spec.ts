@@ -1,13 +1,9 @@
 // Roles per mutation (issue 11 "Done means"): a member is refused with forbidden, owners and admins
 // are allowed, the operator token only creates workspaces.
 import { CreatedWorkspace } from '@app/core';
-import { ADMIN_TOKEN, startApp, TestApp } from './harness';
+import { ADMIN_TOKEN, memberKey, useApp } from './harness';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
+const t = useApp();
 
 interface Keys {
   ws: CreatedWorkspace;
@@ -18,11 +14,8 @@ interface Keys {
 
 async function workspaceWithRoles(): Promise<Keys> {
   const ws = await t.workspace();
-  const key = async (email: string, role: string) => {
-    await t.gql(`mutation { addMember(email: "${email}", role: "${role}") { id } }`, {}, ws.secretKey);
-    return (await t.gql(`mutation { createKey(member: "${email}") { secretKey } }`, {}, ws.secretKey)).data.createKey.secretKey as string;
-  };
-  return { ws, owner: ws.secretKey, admin: await key('admin@example.com', 'admin'), member: await key('member@example.com', 'member') };
+  const admin = (await memberKey(t, ws, 'admin@example.com', 'admin')).secretKey;
+  return { ws, owner: ws.secretKey, admin, member: (await memberKey(t, ws, 'member@example.com')).secretKey };
 }
 
 let n = 0;

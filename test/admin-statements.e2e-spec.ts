@@ -2,16 +2,13 @@
 // request sends for a page of people with timelines, identities, subscriptions and messages do not
 // grow with the page size.
 import { Client } from 'pg';
-import { CreatedWorkspace } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
+const t = useApp();
+const ws = useWorkspace(t, {}, 'all');
 const PEOPLE = 60;
 
 beforeAll(async () => {
-  t = await startApp();
-  ws = await t.workspace();
   await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
   const items = Array.from({ length: PEOPLE }, (_, i) => [
     { type: 'signup', email: `p${i}@example.com`, anon_id: `anon-${i}` },
@@ -24,7 +21,6 @@ beforeAll(async () => {
   }
   await t.request('POST', '/api/v1/messages', { key: ws.secretKey, body: { to: 'p0@example.com', subject: 'Hello there', body: 'Hi' } });
 });
-afterAll(() => t.close());
 
 const QUERY = `query($first: Int) { people(first: $first) { edges { node { id email
   identities { kind value }

@@ -1,17 +1,9 @@
 // The rest of the admin API (issue 11 item 4 and 6): templates, messages (as REST), a person's
 // messages, lists, heartbeat, eventNames and settings; refusals keep the REST codes and statuses.
-import { CreatedWorkspace } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ws = await t.workspace();
-});
+const t = useApp();
+const ws = useWorkspace(t);
 
 const post = (body: unknown) => t.request('POST', '/api/v1/events', { key: ws.secretKey, body });
 const gql = (query: string, variables: Record<string, unknown> = {}) => t.gql(query, variables, ws.secretKey);

@@ -4,14 +4,14 @@
 import { createHmac } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { bullConnection, CreatedWorkspace, OutboxRelayService, QUEUES, SweepRegistry } from '@app/core';
+import { bullConnection, OutboxRelayService, QUEUES, SweepRegistry } from '@app/core';
 import { AddressResolver } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
-import { eventually, startApp, TestApp } from './harness';
+import { eventually, memberKey, startApp, useApp, useWorkspace } from './harness';
 import { isRelayed, relayAgainFrom } from './support/outbox';
 import { spawnWorker } from './support/child-worker';
 import { receiver } from './support/receiver';
-import { Mail, smtpServer } from './support/smtp';
+import { useSmtp } from './support/smtp';
 
 const APP_SECRET = 'test-app-secret-0123456789-0123456789';
 const sign = (secret: string, raw: string) => 'sha256=' + createHmac('sha256', secret).update(raw).digest('hex');
@@ -23,23 +23,10 @@ const CREATE = `mutation($input: CreateAutomationInput!) {
 const RUNS = `query($id: ID!) { automation(id: $id) { runs { id status startedAt finishedAt person { id } log { at line } } } }`;
 const STATUS = `mutation($id: ID!, $status: String!) { setAutomationStatus(id: $id, status: $status) { id status } }`;
 
-let t: TestApp;
-let ws: CreatedWorkspace;
-let smtp: Awaited<ReturnType<typeof smtpServer>>;
-let mails: Mail[];
-
-beforeAll(async () => {
-  smtp = await smtpServer();
-  mails = smtp.received;
-  t = await startApp({ worker: true, env: { SMTP_URL: smtp.url, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' } });
-});
-afterAll(async () => {
-  await t.close();
-  await smtp.close();
-});
-beforeEach(async () => {
-  ws = await t.workspace();
-});
+const smtp = useSmtp();
+const mails = smtp.received;
+const t = useApp({ worker: true, env: () => ({ SMTP_URL: smtp.url, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' }) });
+const ws = useWorkspace(t);
 
 async function create(input: Record<string, unknown>, key = ws.secretKey, app = t) {
   const answer = await app.gql(CREATE, { input: { steps: [], ...input } }, key);
@@ -88,7 +75,7 @@ describe('GraphQL: owners and admins change automations, members read them', () 
     const one = await t.gql('query($id: ID!) { automation(id: $id) { address } }', { id: automation.id }, ws.secretKey);
     expect(one.data.automation.address).toBe(address);
 
-    const member = (await t.gql('mutation { createKey(member: "dev@example.com") { secretKey } }', {}, ws.secretKey)).data.createKey.secretKey;
+    const member = (await memberKey(t, ws, 'dev@example.com')).secretKey;
     expect((await t.gql('{ automations { id name } }', {}, member)).data.automations).toEqual([{ id: automation.id, name: 'Hook' }]);
     const hidden = await t.gql('query($id: ID!) { automation(id: $id) { address } }', { id: automation.id }, member);
     expect(hidden.errors![0].extensions.code).toBe('forbidden');
@@ -97,8 +84,7 @@ describe('GraphQL: owners and admins change automations, members read them', () 
     expect((await t.gql(STATUS, { id: automation.id, status: 'running' }, member)).errors![0].extensions.code).toBe('forbidden');
     expect((await t.gql('{ workspace { automationSigningSecret } }', {}, member)).errors![0].extensions.code).toBe('forbidden');
 
-    const admin = (await t.gql('mutation { createKey(member: "admin@example.com") { secretKey } }', {}, ws.secretKey)).data.createKey.secretKey;
-    await t.db.query(`UPDATE members SET role = 'admin' WHERE workspace_id = $1 AND email = 'admin@example.com'`, [ws.workspace.id]);
+    const admin = (await memberKey(t, ws, 'admin@example.com', 'admin')).secretKey;
     expect((await t.gql('query($id: ID!) { automation(id: $id) { address } }', { id: automation.id }, admin)).data.automation.address).toBe(address);
     expect((await t.gql(STATUS, { id: automation.id, status: 'running' }, admin)).data.setAutomationStatus.status).toBe('running');
   });
@@ -408,11 +394,10 @@ describe('steps, run in order by the worker, and their log lines', () => {
     await startAt(waiting.address!, { email: 'old@example.com' });
     const [recent, old] = await finished(automation.id, 2);
     await eventually(async () => (await runsOf(waiting.automation.id))[0]?.status === 'waiting');
-    const age = (id: string, days: number) =>
-      t.db.query(`UPDATE automation_runs SET created_at = now() - make_interval(days => $3), finished_at = now() - make_interval(days => $3) WHERE workspace_id = $1 AND id = $2`, [ws.workspace.id, id, days]);
+    const age = (id: string, days: number) => t.make.age('automation_runs', ['created_at', 'finished_at'], `${days} days`, { workspace_id: ws.workspace.id, id });
     await age(old.id, 31);
     await age(recent.id, 29);
-    await t.db.query(`UPDATE automation_runs SET created_at = now() - interval '40 days' WHERE workspace_id = $1 AND automation_id = $2`, [ws.workspace.id, waiting.automation.id]);
+    await t.make.age('automation_runs', 'created_at', '40 days', { workspace_id: ws.workspace.id, automation_id: waiting.automation.id });
     await t.worker!.get(SweepRegistry).runAll();
     expect((await runsOf(automation.id)).map((r) => r.id)).toEqual([recent.id]);
     expect(await runsOf(waiting.automation.id)).toHaveLength(1);
@@ -453,7 +438,7 @@ describe('a private address is refused when saved and again at run time (UNSAFE_
       const { automation, address } = made.data.createAutomation;
       // The address was public when saved; it names a private one by the time the run posts.
       const turned = r.url.replace('http:', 'https:');
-      await strict.db.query(`UPDATE automations SET steps = $3::jsonb WHERE workspace_id = $1 AND id = $2`, [own.workspace.id, automation.id, JSON.stringify([{ kind: 'http_request', url: turned }])]);
+      await strict.make.set('automations', { steps: JSON.stringify([{ kind: 'http_request', url: turned }]) }, { workspace_id: own.workspace.id, id: automation.id });
       await strict.gql(STATUS, { id: automation.id, status: 'running' }, own.secretKey);
       expect((await startAt(address, { email: 'strict@example.com' }, strict)).body.status).toBe('started');
       const [run] = await finished(automation.id, 1, strict, own.secretKey);

@@ -5,15 +5,11 @@ import { createHmac, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { exportJWK, SignJWT } from 'jose';
-import { startApp, TestApp } from './harness';
+import { useApp } from './harness';
 import { alterOneByte, connectDoor, eventTypes, flatTimeline, DOORS, footprint, person, postRaw, webhooksFor, workspaceWithReceiver } from './support/doors';
 import { githubPing, githubSponsorship, githubStar, kindeEvent, kindeUser } from './support/provider-events';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ worker: true });
-});
-afterAll(() => t.close());
+const t = useApp({ worker: true });
 
 describe('auth_b (Kinde)', () => {
   type Pair = { kid: string; privateKey: KeyObject; publicKey: KeyObject };

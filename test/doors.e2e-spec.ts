@@ -3,16 +3,11 @@
 // decisions.md section 8). Part two (auth_b, hosting) is doors-tokens.e2e-spec.ts.
 import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
-import type { CreatedWorkspace } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { memberKey, useApp, useWorkspace } from './harness';
 import { alterOneByte, connectDoor, eventTypes, CONNECT, DOORS, footprint, oversized, person, postRaw, webhooksFor, workspaceWithReceiver } from './support/doors';
 import { clerkSessionCreated, clerkUserCreated, clerkUserDeleted, stripeCheckoutSession, stripeEvent, stripeSubscription } from './support/provider-events';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ worker: true });
-});
-afterAll(() => t.close());
+const t = useApp({ worker: true });
 
 const STRIPE_SECRET = 'whsec_test_5b7c0d2e1f0a4b8c9d6e3f2a1b0c9d8e';
 const stripeHeaders = (raw: string, secret = STRIPE_SECRET, timestamp = Math.floor(Date.now() / 1000)) => ({
@@ -20,10 +15,7 @@ const stripeHeaders = (raw: string, secret = STRIPE_SECRET, timestamp = Math.flo
 });
 
 describe('connecting a door (decisions.md section 8)', () => {
-  let ws: CreatedWorkspace;
-  beforeEach(async () => {
-    ws = await t.workspace();
-  });
+  const ws = useWorkspace(t);
 
   it('answers the address once; doors lists the door without its secret or address; the secret is sealed and the token hashed', async () => {
     const door = await connectDoor(t, ws, { kind: 'payment', secret: STRIPE_SECRET });
@@ -39,7 +31,7 @@ describe('connecting a door (decisions.md section 8)', () => {
   });
 
   it('members are refused with forbidden; a bad input with invalid_field naming the fix', async () => {
-    const member = (await t.gql('mutation { createKey(member: "dev@example.com") { secretKey } }', {}, ws.secretKey)).data.createKey.secretKey;
+    const member = (await memberKey(t, ws, 'dev@example.com')).secretKey;
     expect((await t.gql(CONNECT, { input: { kind: 'payment', secret: STRIPE_SECRET } }, member)).errors![0].extensions.code).toBe('forbidden');
     expect((await t.gql(DOORS, {}, member)).errors![0].extensions.code).toBe('forbidden');
     const bad = await t.gql(CONNECT, { input: { kind: 'payment', secret: 'sk_live_not_a_signing_secret' } }, ws.secretKey);
@@ -114,11 +106,10 @@ describe('payment (Stripe)', () => {
   });
 
   describe('posts that change nothing', () => {
-    let ws: CreatedWorkspace;
+    const ws = useWorkspace(t, {}, 'all');
     let door: Awaited<ReturnType<typeof connectDoor>>;
     let raw: string;
     beforeAll(async () => {
-      ws = await t.workspace();
       door = await connectDoor(t, ws, { kind: 'payment', secret: STRIPE_SECRET });
       raw = JSON.stringify(stripeEvent('checkout.session.completed', stripeCheckoutSession({ email: 'nobody@example.com', customer: 'cus_Z' })));
     });
@@ -162,7 +153,7 @@ describe('payment (Stripe)', () => {
       const old = JSON.stringify(stripeEvent('customer.updated', { id: 'cus_S', object: 'customer', email: 'swept@example.com' }));
       await postRaw(t, door.path, fresh, stripeHeaders(fresh));
       await postRaw(t, door.path, old, stripeHeaders(old));
-      await t.db.query(`UPDATE door_receipts SET received_at = now() - interval '31 days' WHERE webhook_id = $1`, [JSON.parse(old).id]);
+      await t.make.age('door_receipts', 'received_at', '31 days', { webhook_id: JSON.parse(old).id });
       const { SweepRegistry } = await import('@app/core');
       await t.worker!.get(SweepRegistry).runAll();
       const left = await t.db.query(`SELECT webhook_id FROM door_receipts WHERE webhook_id = ANY($1::text[])`, [[JSON.parse(fresh).id, JSON.parse(old).id]]);

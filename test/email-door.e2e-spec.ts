@@ -2,15 +2,14 @@
 // signatures; delivery, open, click, bounce and complaint set a sent message's status; a received
 // email records a reply (direction in, engaged, email_in); replays of a webhook id change nothing.
 import { Webhook } from 'standardwebhooks';
-import { SMTPServer } from 'smtp-server';
-import { CreatedWorkspace, freePort } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { startApp, useApp, useWorkspace } from './harness';
 import { happeningsOf } from './support/outbox';
+import { useSmtp } from './support/smtp';
 
 const SECRET = 'whsec_' + Buffer.from('lifeline-email-door-test-secret').toString('base64');
-let t: TestApp;
-let ws: CreatedWorkspace;
-let smtp: SMTPServer;
+const smtp = useSmtp();
+const t = useApp({ worker: true, env: () => ({ EMAIL_WEBHOOK_SECRET: SECRET, SMTP_URL: smtp.url }) });
+const ws = useWorkspace(t);
 let n = 0;
 
 function signed(payload: unknown, secret = SECRET, id = `msg_${++n}`) {
@@ -21,19 +20,6 @@ function signed(payload: unknown, secret = SECRET, id = `msg_${++n}`) {
 }
 const door = (s: { raw: string; headers: Record<string, string> }) => t.request('POST', '/api/webhooks/email', { raw: s.raw, headers: s.headers });
 
-beforeAll(async () => {
-  const port = await freePort();
-  smtp = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], onData: (stream, _s, cb) => stream.on('data', () => undefined).on('end', () => cb()) });
-  await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
-  t = await startApp({ worker: true, env: { EMAIL_WEBHOOK_SECRET: SECRET, SMTP_URL: `smtp://127.0.0.1:${port}` } });
-});
-afterAll(async () => {
-  await t.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
-});
-beforeEach(async () => {
-  ws = await t.workspace();
-});
 
 async function sentMessage(email: string) {
   await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'signup', email } });
@@ -109,9 +95,9 @@ it('a replay of the same webhook id changes nothing', async () => {
 
 it('a received email records a reply: direction in, the person engaged, email_in fired; its replay adds nothing', async () => {
   await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'pageview', email: 'quiet@example.com' } });
-  await t.db.query(`UPDATE people SET engaged_at = now() WHERE workspace_id = $1`, [ws.workspace.id]);
+  await t.make.set('people', { engaged_at: new Date() }, { workspace_id: ws.workspace.id });
   const sent = await sentMessage('quiet@example.com');
-  await t.db.query(`UPDATE people SET engaged_at = NULL WHERE workspace_id = $1`, [ws.workspace.id]);
+  await t.make.set('people', { engaged_at: null }, { workspace_id: ws.workspace.id });
   const reply = signed({
     type: 'email.received',
     data: { email_id: 'inbound-1', from: 'Quiet Person <Quiet@Example.com>', to: ['hello@lifeline.test'], subject: 'Re: Hello there', text: 'Thanks, got it!', in_reply_to: sent.providerId },
@@ -155,7 +141,7 @@ it('the sweep forgets webhook ids after a day, long past the signature tolerance
   await door(first);
   const second = signed({ type: 'email.opened', data: { email_id: sent.providerId } });
   await door(second);
-  await t.db.query(`UPDATE door_receipts SET received_at = now() - interval '25 hours' WHERE webhook_id = $1`, [first.headers['webhook-id']]);
+  await t.make.age('door_receipts', 'received_at', '25 hours', { webhook_id: first.headers['webhook-id'] });
   const { SweepRegistry } = await import('@app/core');
   await t.worker!.get(SweepRegistry).runAll();
   const left = await t.db.query(`SELECT webhook_id FROM door_receipts WHERE webhook_id = ANY($1::text[])`, [[first.headers['webhook-id'], second.headers['webhook-id']]]);

@@ -1,16 +1,8 @@
 // interface.md "Events endpoint" rules 1-8, statuses, batches, and decisions.md sections 3-5.
-import { CreatedWorkspace } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
-beforeAll(async () => {
-  t = await startApp({ worker: true });
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ws = await t.workspace();
-});
+const t = useApp({ worker: true });
+const ws = useWorkspace(t);
 
 const post = (body: unknown, key = ws.secretKey) => t.request('POST', '/api/v1/events', { key, body });
 const count = async (table: string) => Number((await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);

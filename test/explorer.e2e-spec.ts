@@ -1,19 +1,15 @@
 // Issue 16 item 7: the GraphQL explorer works offline. GraphiQL, React and its styles come from the
 // api itself; the page runs a query in Chromium with every request outside the api blocked.
 import type { Browser } from 'playwright-core';
-import { startApp, TestApp } from './harness';
+import { useApp } from './harness';
 import { launchBrowser } from './support/browser';
 
-let t: TestApp;
+const t = useApp();
 let browser: Browser;
 beforeAll(async () => {
-  t = await startApp();
   browser = await launchBrowser();
 }, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await t.close();
-});
+afterAll(() => browser?.close());
 
 it('GET /graphql from a browser is the GraphiQL page, naming no other host', async () => {
   const page = await fetch(`${t.url}/graphql`, { headers: { accept: 'text/html' } });

@@ -4,13 +4,17 @@ import type { DataSource } from 'typeorm';
 import { newId, randomBase62 } from '@app/core';
 
 type Row = Record<string, any>;
+type AgedTable = 'deliveries' | 'door_receipts' | 'outbox' | 'events' | 'messages' | 'automation_runs' | 'webhook_endpoints';
+
+/** Objects go to json columns as JSON; arrays stay arrays (text[] columns); a json array is passed as a JSON string. */
+const param = (value: unknown) => (value !== null && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value) ? JSON.stringify(value) : value);
 
 export class Factories {
   constructor(private readonly db: DataSource) {}
 
   private async insert(table: string, row: Row): Promise<Row> {
     const columns = Object.keys(row);
-    const values = columns.map((c) => (row[c] !== null && typeof row[c] === 'object' && !(row[c] instanceof Date) && !Array.isArray(row[c]) ? JSON.stringify(row[c]) : row[c]));
+    const values = columns.map((c) => param(row[c]));
     const [written] = await this.db.query(
       `INSERT INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((_, i) => `$${i + 1}`).join(', ')}) RETURNING *`,
       values,
@@ -96,12 +100,26 @@ export class Factories {
     return this.insert('outbox', { workspace_id: workspaceId, happenings: JSON.stringify([{ kind: 'event', personId: null, payload }]), ...row });
   }
 
-  /** Moves a row's time column into the past, for retention and expiry rules. */
-  async age(table: 'deliveries' | 'door_receipts' | 'outbox' | 'events' | 'messages', column: string, by: string, where: Row): Promise<void> {
+  /**
+   * Moves time columns of rows into the past, for retention and expiry rules. A key of where may be an
+   * expression (`"properties->>'mark'"`).
+   */
+  async age(table: AgedTable, columns: string | string[], by: string, where: Row): Promise<void> {
+    const set = [columns].flat().map((c) => `${c} = now() - $1::interval`);
+    await this.update(table, set, [by], where);
+  }
+
+  /** Changes rows behind the service's back, as the world outside would (an address that turned private). */
+  async set(table: 'people' | 'automations' | 'webhook_endpoints', values: Row, where: Row): Promise<void> {
+    const columns = Object.keys(values);
+    await this.update(table, columns.map((c, i) => `${c} = $${i + 1}`), columns.map((c) => param(values[c])), where);
+  }
+
+  private async update(table: string, set: string[], args: unknown[], where: Row): Promise<void> {
     const keys = Object.keys(where);
     await this.db.query(
-      `UPDATE ${table} SET ${column} = now() - $1::interval WHERE ${keys.map((k, i) => `${k} = $${i + 2}`).join(' AND ')}`,
-      [by, ...keys.map((k) => where[k])],
+      `UPDATE ${table} SET ${set.join(', ')} WHERE ${keys.map((k, i) => `${k} = $${args.length + i + 1}`).join(' AND ')}`,
+      [...args, ...keys.map((k) => where[k])],
     );
   }
 }

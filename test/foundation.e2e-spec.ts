@@ -1,13 +1,8 @@
 // Foundation: health, the error envelope, the GraphQL admin API and its key guard, the worker.
-import { Factories } from './factories';
-import { eventually, startApp, TestApp } from './harness';
+import { eventually, useApp } from './harness';
 import { happeningsOf, isRelayed } from './support/outbox';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ worker: true });
-});
-afterAll(() => t.close());
+const t = useApp({ worker: true });
 
 describe('GET /health', () => {
   it('answers 200 when the database and Redis answer', async () => {
@@ -117,14 +112,14 @@ describe('GraphQL createWorkspace (operator only)', () => {
 describe('the worker', () => {
   it('relays outbox rows written by the api', async () => {
     const ws = await t.workspace();
-    await new Factories(t.db).outbox(ws.workspace.id);
+    await t.make.outbox(ws.workspace.id);
     const [happening] = await happeningsOf(t.db, ws.workspace.id);
     expect(await eventually(() => isRelayed(t.db, happening.id))).toBe(true);
   });
 
   it('the sweep deletes happenings relayed more than a week ago, and keeps the rest', async () => {
     const ws = await t.workspace();
-    const insert = (daysAgo: number) => new Factories(t.db).outbox(ws.workspace.id, { created_at: new Date(Date.now() - daysAgo * 24 * 3600 * 1000) }, { n: daysAgo });
+    const insert = (daysAgo: number) => t.make.outbox(ws.workspace.id, { created_at: new Date(Date.now() - daysAgo * 24 * 3600 * 1000) }, { n: daysAgo });
     await insert(8);
     await insert(6);
     for (const h of await happeningsOf(t.db, ws.workspace.id)) await eventually(() => isRelayed(t.db, h.id));

@@ -7,7 +7,7 @@ import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type Redis from 'ioredis';
 import { CreatedWorkspace, REDIS } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { useApp, useWorkspace } from './harness';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1717);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
@@ -206,18 +206,15 @@ const ROUTES: Route[] = [
 
 // ---- the run ---------------------------------------------------------------------------------------
 
-let t: TestApp;
-let ws: CreatedWorkspace;
+const t = useApp({ env: { EMAIL_WEBHOOK_SECRET: EMAIL_SECRET } });
+const ws = useWorkspace(t, { origins: [SITE] }, 'all');
 let redis: Redis;
 
 beforeAll(async () => {
-  t = await startApp({ env: { EMAIL_WEBHOOK_SECRET: EMAIL_SECRET } });
-  ws = await t.workspace({ origins: [SITE] });
   await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
   redis = t.app.get(REDIS);
   console.log(`fuzz seed ${SEED} (replay with FUZZ_SEED=${SEED}), ${RUNS} cases per route`);
 });
-afterAll(() => t.close());
 
 async function rows(): Promise<string> {
   const counts = WRITTEN_TABLES.map((table) => `(SELECT count(*) FROM ${table})`).join(', ');

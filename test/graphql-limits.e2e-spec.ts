@@ -1,20 +1,17 @@
 // Issue 17, item 2 and docs/security.md "GraphQL": depth, alias, node and cost limits, `first` at
 // most 100, a rate limit per key; a query that would stall the service is refused before it runs.
-import { CreatedWorkspace, MAX_PAGE_SIZE, QUERY_LIMITS, RateLimits, LIMITS, WorkspacesService } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { LIMITS, MAX_PAGE_SIZE, QUERY_LIMITS, RateLimits, WorkspacesService } from '@app/core';
+import { useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
+const t = useApp();
+const ws = useWorkspace(t, {}, 'all');
 
 beforeAll(async () => {
-  t = await startApp();
-  ws = await t.workspace();
   // Enough people with timelines that an unbounded read would be real work.
   const events = Array.from({ length: 100 }, (_, i) => ({ type: 'pageview', anon_id: `visitor-${i % 40}`, properties: { i } }));
   const answer = await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { events } });
   expect(answer.status).toBe(200);
 });
-afterAll(() => t.close());
 
 const member = (query: string, variables: Record<string, unknown> = {}) => t.request('POST', '/graphql', { key: ws.secretKey, body: { query, variables } });
 

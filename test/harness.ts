@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { AppConfig, CreatedWorkspace, freePort, loadConfig, migrate, randomBase62, WorkspacesService } from '@app/core';
 import { createApi } from '../apps/api/src/bootstrap';
 import { createWorker } from '../apps/worker/src/bootstrap';
+import { Factories } from './factories';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
 const PG_ROOT = process.env.TEST_DATABASE_ROOT ?? 'postgres://postgres@127.0.0.1:5432';
@@ -22,11 +23,16 @@ export interface TestApp {
   app: INestApplication;
   worker: INestApplicationContext | null;
   db: DataSource;
+  /** Rows for set-up, written straight in this app's database. */
+  make: Factories;
   close(): Promise<void>;
-  workspace(input?: { origins?: string[]; web?: boolean }): Promise<CreatedWorkspace>;
+  workspace(input?: WorkspaceInput): Promise<CreatedWorkspace>;
   request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Answer<T>>;
   gql<T = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ data: T; errors?: Array<{ message: string; extensions: { code: string } }> }>;
 }
+
+export type WorkspaceInput = { origins?: string[]; web?: boolean };
+type Env = Record<string, string>;
 
 export function testDatabaseName(): string {
   return `lifeline_test_${process.env.JEST_WORKER_ID ?? '0'}_${randomBase62(10).toLowerCase()}`;
@@ -93,6 +99,7 @@ export async function startApp(options: { env?: Record<string, string>; worker?:
     app,
     worker,
     db,
+    make: new Factories(db),
     request,
     async gql(query, variables = {}, key = ADMIN_TOKEN) {
       const answer = await request('POST', '/graphql', { key, body: { query, variables } });
@@ -107,6 +114,38 @@ export async function startApp(options: { env?: Record<string, string>; worker?:
       await dropDatabase(database);
     },
   };
+}
+
+/**
+ * The app of a test file (or of a describe block): started before its tests, closed after them. The
+ * handle is filled in beforeAll, so helpers beside it may close over it. env may be a function when it
+ * names something an earlier beforeAll starts (an SMTP server, a stand-in API).
+ */
+export function useApp(options: { env?: Env | (() => Env); worker?: boolean } = {}): TestApp {
+  const handle = {} as TestApp;
+  beforeAll(async () => {
+    const env = typeof options.env === 'function' ? options.env() : options.env;
+    Object.assign(handle, await startApp({ worker: options.worker, env }));
+  });
+  afterAll(() => handle.close?.());
+  return handle;
+}
+
+/** A fresh workspace of t for every test ('each') or one for the whole file or block ('all'). */
+export function useWorkspace(t: TestApp, input: WorkspaceInput = {}, per: 'each' | 'all' = 'each'): CreatedWorkspace {
+  const handle = {} as CreatedWorkspace;
+  (per === 'each' ? beforeEach : beforeAll)(async () => {
+    Object.assign(handle, await t.workspace(input));
+  });
+  return handle;
+}
+
+/** A secret key of a member with the role given, made by the workspace's owner. */
+export async function memberKey(t: TestApp, ws: CreatedWorkspace, email: string, role: 'member' | 'admin' | 'owner' = 'member') {
+  if (role !== 'member') await t.gql(`mutation { addMember(email: "${email}", role: "${role}") { id } }`, {}, ws.secretKey);
+  const made = await t.gql(`mutation { createKey(member: "${email}") { keyId secretKey } }`, {}, ws.secretKey);
+  if (made.errors) throw new Error(JSON.stringify(made.errors));
+  return made.data.createKey as { keyId: string; secretKey: string };
 }
 
 /** Polls until check returns a truthy value (for work the worker does in the background). */

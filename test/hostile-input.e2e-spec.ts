@@ -1,19 +1,13 @@
 // Issue 17, item 1 and docs/security.md "Input": the hostile inputs found against a running instance,
 // each answered with a refusal in the envelope (never a 500, never an empty body) and writing nothing.
 import { gzipSync } from 'node:zlib';
-import { CreatedWorkspace, MAX_JSON_DEPTH } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { MAX_JSON_DEPTH } from '@app/core';
+import { useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
 const SITE = 'https://shop.example.com';
-
-beforeAll(async () => {
-  t = await startApp();
-  ws = await t.workspace({ origins: [SITE] });
-  await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
-});
-afterAll(() => t.close());
+const t = useApp();
+const ws = useWorkspace(t, { origins: [SITE] }, 'all');
+beforeAll(() => t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey));
 
 const rows = async () =>
   Number((await t.db.query(`SELECT (SELECT count(*) FROM people) + (SELECT count(*) FROM events) + (SELECT count(*) FROM messages) AS n`))[0].n);

@@ -2,18 +2,11 @@
 // over HTTP against the running app, and by raw fetch for what a client library would hide.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CreatedWorkspace } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
+const t = useApp();
+const ws = useWorkspace(t, {}, 'all');
 const answers: string[] = [];
-
-beforeAll(async () => {
-  t = await startApp();
-  ws = await t.workspace();
-});
-afterAll(() => t.close());
 
 async function connect(key = ws.secretKey): Promise<Client> {
   const client = new Client({ name: 'lifeline-test', version: '1.0.0' });

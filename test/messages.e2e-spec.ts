@@ -3,23 +3,17 @@
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import { CreatedWorkspace } from '@app/core';
-import { eventually, startApp, TestApp } from './harness';
-import { Mail, smtpServer } from './support/smtp';
+import { eventually, startApp, TestApp, useApp, useWorkspace } from './harness';
+import { useSmtp } from './support/smtp';
 
 const DOOR_SECRET = 'whsec_' + Buffer.from('lifeline-resend-door-secret').toString('base64');
 const send = (t: TestApp, key: string, body: unknown) => t.request('POST', '/api/v1/messages', { key, body });
 const event = (t: TestApp, key: string, body: unknown) => t.request('POST', '/api/v1/events', { key, body });
 
 describe('without a provider: stored, not sent', () => {
-  let t: TestApp;
-  let ws: CreatedWorkspace;
-  beforeAll(async () => {
-    t = await startApp();
-  });
-  afterAll(() => t.close());
+  const t = useApp();
+  const ws = useWorkspace(t);
   beforeEach(async () => {
-    ws = await t.workspace();
     await event(t, ws.secretKey, { type: 'signup', email: 'ada@example.com', account_id: 'u-ada' });
     await event(t, ws.secretKey, { type: 'identify', email: 'ada@example.com', name: 'Ada', fields: { plan: 'pro' } });
   });
@@ -162,18 +156,9 @@ describe('without a provider: stored, not sent', () => {
 });
 
 describe('with SMTP: the email really leaves', () => {
-  let t: TestApp;
-  let smtp: Awaited<ReturnType<typeof smtpServer>>;
-  let received: Mail[];
-  beforeAll(async () => {
-    smtp = await smtpServer();
-    received = smtp.received;
-    t = await startApp({ worker: true, env: { SMTP_URL: smtp.url, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' } });
-  });
-  afterAll(async () => {
-    await t.close();
-    await smtp.close();
-  });
+  const smtp = useSmtp();
+  const received = smtp.received;
+  const t = useApp({ worker: true, env: () => ({ SMTP_URL: smtp.url, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' }) });
 
   it('sends through the worker; the answer carries providerId; subject, recipient, HTML and text arrive', async () => {
     const ws = await t.workspace();
@@ -192,8 +177,8 @@ describe('with SMTP: the email really leaves', () => {
 });
 
 describe("with Resend's API (a local stand-in)", () => {
-  let t: TestApp;
   let stand: Server;
+  let url: string;
   const posts: Array<{ path: string; auth: string; body: any }> = [];
   let received: unknown = {};
   beforeAll(async () => {
@@ -212,13 +197,10 @@ describe("with Resend's API (a local stand-in)", () => {
       });
     });
     await new Promise<void>((r) => stand.listen(0, '127.0.0.1', r));
-    const url = `http://127.0.0.1:${(stand.address() as AddressInfo).port}`;
-    t = await startApp({ worker: true, env: { RESEND_API_KEY: 're_test_key', RESEND_API_URL: url, EMAIL_WEBHOOK_SECRET: DOOR_SECRET } });
+    url = `http://127.0.0.1:${(stand.address() as AddressInfo).port}`;
   });
-  afterAll(async () => {
-    await t.close();
-    stand.close();
-  });
+  afterAll(() => stand.close());
+  const t = useApp({ worker: true, env: () => ({ RESEND_API_KEY: 're_test_key', RESEND_API_URL: url, EMAIL_WEBHOOK_SECRET: DOOR_SECRET }) });
 
   it('posts to /emails with the key and answers with the provider id', async () => {
     const ws = await t.workspace();

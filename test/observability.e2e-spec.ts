@@ -2,18 +2,15 @@
 // Redis, migrations, worker heartbeat); /metrics guarded by ADMIN_TOKEN.
 import type { INestApplicationContext } from '@nestjs/common';
 import { createWorker } from '../apps/worker/src/bootstrap';
-import { ADMIN_TOKEN, eventually, startApp, TestApp } from './harness';
+import { ADMIN_TOKEN, eventually, useApp } from './harness';
 
-let t: TestApp;
 let worker: INestApplicationContext | null;
+// jest runs afterAll hooks in the order declared: the worker is closed before the app it needs.
+afterAll(() => worker?.close());
+const t = useApp();
 beforeAll(async () => {
-  t = await startApp();
   worker = await createWorker(t.config);
 }, 60_000);
-afterAll(async () => {
-  await worker?.close();
-  await t.close();
-});
 
 const scrape = async () => {
   const answer = await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } });

@@ -2,13 +2,9 @@
 import { readFileSync } from 'node:fs';
 import { PARTIAL_FAILURE, REFUSAL_STATUS } from '@app/core';
 import { SCHEMAS_FILE, wireSchemasText } from '../scripts/wire-schemas';
-import { startApp, TestApp } from './harness';
+import { useApp } from './harness';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
+const t = useApp();
 
 interface Layer {
   route?: { path: string | string[]; methods: Record<string, boolean> };

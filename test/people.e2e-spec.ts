@@ -1,18 +1,10 @@
 // People, identity, stages, consent and triggers as the events endpoint writes them
 // (interface.md "Lifecycle stages", "source object", decisions.md sections 4 and 6).
-import { CreatedWorkspace } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { useApp, useWorkspace } from './harness';
 import { happeningsOf } from './support/outbox';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ws = await t.workspace();
-});
+const t = useApp();
+const ws = useWorkspace(t);
 
 const post = (body: unknown) => t.request('POST', '/api/v1/events', { key: ws.secretKey, body });
 const person = async (email: string) => {
@@ -102,7 +94,7 @@ describe('stages are decided when an event arrives', () => {
   });
 
   it('a web-app workspace has no Downloader stage: download is recorded and moves nobody', async () => {
-    ws = await t.workspace({ web: true });
+    Object.assign(ws, await t.workspace({ web: true }));
     expect((await post({ type: 'download', email: 'web@example.com' })).body.status).toBe('recorded');
     expect((await person('web@example.com')).stage).toBeNull();
     const refused = await settings({ downloaderStage: true });

@@ -2,18 +2,12 @@
 // decisions.md section 3 (public answers carry ok and status only; honeypot posts).
 import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { CreatedWorkspace } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { startApp, TestApp, useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
 const SITE = 'https://shop.example.com';
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
+const t = useApp();
+const ws = useWorkspace(t, { origins: [SITE, 'https://*.blog.example.com'] });
 beforeEach(async () => {
-  ws = await t.workspace({ origins: [SITE, 'https://*.blog.example.com'] });
   await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
 });
 

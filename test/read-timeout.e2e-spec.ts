@@ -1,13 +1,9 @@
 // docs/security.md "GraphQL": statements of a GraphQL read run under a statement timeout; outside a
 // read scope the same pooled connection runs without one. One connection, so both share it.
 import { readScope } from '@app/core';
-import { startApp, TestApp } from './harness';
+import { useApp } from './harness';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp({ env: { DATABASE_POOL_SIZE: '1' } });
-});
-afterAll(() => t.close());
+const t = useApp({ env: { DATABASE_POOL_SIZE: '1' } });
 
 describe('the read scope bounds statement time', () => {
   it('a statement inside an armed scope is cancelled at its timeout (57014)', async () => {

@@ -14,6 +14,22 @@ const run = promisify(execFile);
 const root = resolve(__dirname, '..');
 const silent = () => undefined;
 
+/** The operator CLI against a database of the block's own (made by the CLI's migrations, dropped after). */
+function useCli(baseUrl: string) {
+  let databaseUrl: string;
+  let database: string;
+  beforeAll(async () => {
+    const made = await testConfig();
+    databaseUrl = made.config.databaseUrl;
+    database = made.database;
+  });
+  afterAll(() => dropDatabase(database));
+  return (args: string[], env: Record<string, string | undefined> = {}, nodeArgs: string[] = []) =>
+    run(process.execPath, [...nodeArgs, 'scripts/run.js', 'apps/api/src/cli', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: baseUrl, ...env } }).catch(
+      (error) => error,
+    ) as Promise<{ stdout: string; stderr: string; code?: number }>;
+}
+
 describe('embedded fallbacks when nothing answers and the URL is unset', () => {
   let dataDir: string;
   beforeEach(() => {
@@ -96,20 +112,9 @@ describe('configuration is validated at start', () => {
 });
 
 describe('operator CLI prints exactly one JSON line', () => {
-  let databaseUrl: string;
-  let database: string;
-  beforeAll(async () => {
-    const made = await testConfig();
-    databaseUrl = made.config.databaseUrl;
-    database = made.database;
-  });
-  afterAll(() => dropDatabase(database));
-
+  const raw = useCli('https://lifeline.example');
   const cli = async (...args: string[]) => {
-    const { stdout } = await run(process.execPath, ['scripts/run.js', 'apps/api/src/cli', ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: 'https://lifeline.example' },
-    }).catch((error) => error);
+    const { stdout } = await raw(args);
     const lines = stdout.split('\n').filter(Boolean);
     expect(lines).toHaveLength(1);
     return JSON.parse(lines[0]);
@@ -138,19 +143,7 @@ describe('operator CLI prints exactly one JSON line', () => {
 });
 
 describe('CLI help, lists and addresses (issue 16)', () => {
-  let databaseUrl: string;
-  let database: string;
-  beforeAll(async () => {
-    const made = await testConfig();
-    databaseUrl = made.config.databaseUrl;
-    database = made.database;
-  });
-  afterAll(() => dropDatabase(database));
-
-  const raw = (args: string[], env: Record<string, string | undefined> = {}) =>
-    run(process.execPath, ['scripts/run.js', 'apps/api/src/cli', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: '', ...env } }).catch(
-      (error) => error,
-    ) as Promise<{ stdout: string; code?: number }>;
+  const raw = useCli('');
 
   it('--help and help COMMAND print usage and exit 0; a wrong option is a refusal naming the usage', async () => {
     const help = await raw(['--help']);
@@ -175,10 +168,7 @@ describe('CLI help, lists and addresses (issue 16)', () => {
 
   it('a call loads pg and the operator surface of core, not Nest, TypeORM, GraphQL, Redis or swc (dist/ fresh)', async () => {
     require('../scripts/build').build({ changed: true });
-    const answer = await run(process.execPath, ['-r', './test/support/loaded-packages.js', 'scripts/run.js', 'apps/api/src/cli', 'key', 'list', '--workspace', 'listed'], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: databaseUrl },
-    });
+    const answer = await raw(['key', 'list', '--workspace', 'listed'], {}, ['-r', './test/support/loaded-packages.js']);
     expect(JSON.parse(answer.stdout).keys).toHaveLength(1); // after the test above made the workspace
     const loaded = JSON.parse(answer.stderr.trim().split('\n').pop()!) as { modules: number; packages: string[] };
     expect(loaded.packages.filter((p) => /^(@nestjs\/|typeorm$|graphql|ioredis$|bullmq$|rxjs$|@swc\/)/.test(p))).toEqual([]);

@@ -4,16 +4,12 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
 import { buildAdminSchema, printAdminSchema } from '../apps/api/src/schema';
-import { startApp, TestApp } from './harness';
+import { useApp } from './harness';
 
 const FILE = resolve(__dirname, '../schema.graphql');
 const DRIFTED = 'schema.graphql differs from the code: run `npm run schema` and commit schema.graphql.';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
+const t = useApp();
 
 function expectSame(actual: string, expected: string) {
   if (actual !== expected) throw new Error(DRIFTED);

@@ -1,20 +1,14 @@
 // interface.md "Client package (server-side)": every method of @lifeline/sdk against the running
 // service. Each camelCase option is read back from what the service stored, proving that the wire
 // names the client sends are the ones the server accepts.
-import { CreatedWorkspace, freePort } from '@app/core';
+import { freePort } from '@app/core';
 import { Lifeline } from '../libs/sdk/src';
-import { startApp, TestApp } from './harness';
+import { useApp, useWorkspace } from './harness';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
+const t = useApp();
+const ws = useWorkspace(t);
 let lifeline: Lifeline;
-
-beforeAll(async () => {
-  t = await startApp();
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ws = await t.workspace();
+beforeEach(() => {
   lifeline = new Lifeline(ws.secretKey, { url: t.url });
 });
 

@@ -4,12 +4,12 @@
 // the person, their timeline and their consent are then read back through GraphQL.
 import { createServer, Server } from 'node:http';
 import type { Browser } from 'playwright-core';
-import { CreatedWorkspace, freePort } from '@app/core';
-import { eventually, startApp, TestApp } from './harness';
+import { freePort } from '@app/core';
+import { eventually, useApp, useWorkspace } from './harness';
 import { launchBrowser } from './support/browser';
 
-let t: TestApp;
-let ws: CreatedWorkspace;
+const t = useApp();
+const ws = useWorkspace(t, { origins: ['http://localhost:*'] }, 'all');
 let site: Server;
 let siteUrl: string;
 let browser: Browser;
@@ -38,8 +38,6 @@ function page(scriptUrl: string): string {
 }
 
 beforeAll(async () => {
-  t = await startApp();
-  ws = await t.workspace({ origins: ['http://localhost:*'] });
   await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
   const port = await freePort();
   siteUrl = `http://localhost:${port}`;
@@ -55,7 +53,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   site?.close();
-  await t.close();
 });
 
 it('a visitor is tracked from first pageview to subscription, with consent kept as proof', async () => {

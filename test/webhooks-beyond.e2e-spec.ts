@@ -6,8 +6,7 @@
 // disabling an address that is meant to fail for a while.
 import { createHmac } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { CreatedWorkspace } from '@app/core';
-import { eventually, startApp, TestApp } from './harness';
+import { eventually, startApp, TestApp, useApp, useWorkspace } from './harness';
 import { Received, receiver } from './support/receiver';
 
 const UNIT_MS = 1;
@@ -27,15 +26,8 @@ const verifies = (secret: string, x: Received) => {
 const ENDPOINT_FIELDS = 'id url triggers disabledAt disabledReason successRate lastSuccessAt rateLimitPerSecond';
 const CREATE = `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { ${ENDPOINT_FIELDS} } secret } }`;
 
-let t: TestApp;
-let ws: CreatedWorkspace;
-beforeAll(async () => {
-  t = await startApp({ worker: true, env: { RETRY_UNIT_MS: String(UNIT_MS), WEBHOOK_DISABLE_AFTER_DAYS: '365' } });
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ws = await t.workspace();
-});
+const t = useApp({ worker: true, env: { RETRY_UNIT_MS: String(UNIT_MS), WEBHOOK_DISABLE_AFTER_DAYS: '365' } });
+const ws = useWorkspace(t);
 
 async function gql(query: string, variables: Record<string, unknown> = {}) {
   const answer = await t.gql(query, variables, ws.secretKey);
@@ -120,10 +112,7 @@ describe('Standard Webhooks headers on every post', () => {
     expect(during.headers['x-service-signature']).toBe(sign(before, during.raw));
 
     // The 24 hours pass.
-    await t.db.query(`UPDATE webhook_endpoints SET previous_secret_until = now() - interval '1 second' WHERE workspace_id = $1 AND id = $2`, [
-      ws.workspace.id,
-      ep.id,
-    ]);
+    await t.make.age('webhook_endpoints', 'previous_secret_until', '1 second', { workspace_id: ws.workspace.id, id: ep.id });
     await sendTest(ep.id);
     await eventually(async () => r.received.length === 2);
     const past = r.received[1];
@@ -181,12 +170,12 @@ describe('endpoint health', () => {
 describe('endpoint health: the 5-day failure window', () => {
   let main: TestApp;
   beforeAll(async () => {
-    main = t;
-    t = await startApp({ worker: true, env: { RETRY_UNIT_MS: String(UNIT_MS) } });
+    main = { ...t };
+    Object.assign(t, await startApp({ worker: true, env: { RETRY_UNIT_MS: String(UNIT_MS) } }));
   });
   afterAll(async () => {
     await t.close();
-    t = main;
+    Object.assign(t, main);
   });
 
   it('an address whose every delivery failed for 5 days (test unit) is disabled, with the reason and time', async () => {

@@ -5,11 +5,10 @@ import { createHmac } from 'node:crypto';
 import { createServer as createTcpServer, connect, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
-import { CreatedWorkspace, SweepRegistry } from '@app/core';
+import { SweepRegistry } from '@app/core';
 import { AddressResolver, LOST_ATTEMPT } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
-import { Factories } from './factories';
-import { eventually, startApp, TestApp } from './harness';
+import { eventually, memberKey, startApp, useApp, useWorkspace } from './harness';
 import { spawnWorker } from './support/child-worker';
 import { receiver } from './support/receiver';
 
@@ -19,15 +18,8 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CREATE = `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id url triggers } secret } }`;
 const LOG = `{ webhookEndpoints { id deliveries { id type state attemptCount body attempts { number status bodyExcerpt durationMs error } } } }`;
 
-let t: TestApp;
-let ws: CreatedWorkspace;
-beforeAll(async () => {
-  t = await startApp({ worker: true, env: { RETRY_UNIT_MS: '5' } });
-});
-afterAll(() => t.close());
-beforeEach(async () => {
-  ws = await t.workspace();
-});
+const t = useApp({ worker: true, env: { RETRY_UNIT_MS: '5' } });
+const ws = useWorkspace(t);
 
 async function endpoint(url: string, triggers: string[], app = t, key = ws.secretKey) {
   const answer = await app.gql(CREATE, { input: { url, triggers } }, key);
@@ -238,7 +230,7 @@ describe('Outgoing webhooks settings (owners and admins, up to ten, address rule
   });
 
   it('members who are not owners or admins cannot manage addresses', async () => {
-    const member = (await t.gql('mutation { createKey(member: "dev@example.com") { secretKey } }', {}, ws.secretKey)).data.createKey.secretKey;
+    const member = (await memberKey(t, ws, 'dev@example.com')).secretKey;
     const refused = await t.gql(CREATE, { input: { url: 'http://127.0.0.1:9/z', triggers: ['event'] } }, member);
     expect(refused.errors![0].extensions.code).toBe('forbidden');
     expect((await t.gql('{ webhookEndpoints { id } }', {}, member)).errors![0].extensions.code).toBe('forbidden');
@@ -271,7 +263,7 @@ describe('Outgoing webhooks settings (owners and admins, up to ten, address rule
       // Checked again at every attempt: an address that became private since it was saved is not posted to.
       const r = await receiver();
       const id = fine.data.createWebhookEndpoint.endpoint.id;
-      await strict.db.query(`UPDATE webhook_endpoints SET url = $1 WHERE workspace_id = $2 AND id = $3`, [r.url.replace('http:', 'https:'), own.workspace.id, id]);
+      await strict.make.set('webhook_endpoints', { url: r.url.replace('http:', 'https:') }, { workspace_id: own.workspace.id, id });
       await strict.gql('mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id } }', { id }, own.secretKey);
       await eventually(async () => (await deliveryLog(strict, own.secretKey))[0].attempts.length >= 1);
       const [tried] = (await deliveryLog(strict, own.secretKey))[0].attempts;
@@ -295,15 +287,13 @@ describe('Outgoing webhooks settings: who may manage addresses, and whose', () =
     const { endpoint: ep } = await endpoint(r.url, ['event']);
     const delivery = await sendTest(ep.id);
     await eventually(async () => r.received.length === 1);
-    const keyOf = async (email: string) => (await t.gql(`mutation { createKey(member: "${email}") { secretKey } }`, {}, ws.secretKey)).data.createKey.secretKey as string;
-    const member = await keyOf('plain@example.com');
+    const member = (await memberKey(t, ws, 'plain@example.com')).secretKey;
     for (const [query, id] of [[UPDATE, ep.id], [DELETE, ep.id], [RETRY, delivery.id], [TEST, ep.id]]) {
       expect((await t.gql(query, { id }, member)).errors?.[0].extensions.code).toBe('forbidden');
     }
     expect(r.received).toHaveLength(1);
 
-    const admin = await keyOf('admin@example.com');
-    await t.db.query(`UPDATE members SET role = 'admin' WHERE workspace_id = $1 AND email = 'admin@example.com'`, [ws.workspace.id]);
+    const admin = (await memberKey(t, ws, 'admin@example.com', 'admin')).secretKey;
     expect((await t.gql('{ webhookEndpoints { id } }', {}, admin)).data.webhookEndpoints).toEqual([{ id: ep.id }]);
     expect((await t.gql(UPDATE, { id: ep.id }, admin)).errors).toBeUndefined();
     expect((await t.gql(RETRY, { id: delivery.id }, admin)).errors).toBeUndefined();
@@ -372,9 +362,8 @@ describe('Delivery rules: the delivery log', () => {
     const old = await sendTest(ep.id);
     const recent = await sendTest(ep.id);
     await eventually(async () => r.received.length === 2);
-    const make = new Factories(t.db);
-    await make.age('deliveries', 'created_at', '31 days', { workspace_id: ws.workspace.id, id: old.id });
-    await make.age('deliveries', 'created_at', '29 days', { workspace_id: ws.workspace.id, id: recent.id });
+    await t.make.age('deliveries', 'created_at', '31 days', { workspace_id: ws.workspace.id, id: old.id });
+    await t.make.age('deliveries', 'created_at', '29 days', { workspace_id: ws.workspace.id, id: recent.id });
     await t.worker!.get(SweepRegistry).runAll();
     expect((await deliveryLog()).map((d) => d.id)).toEqual([recent.id]);
     await r.close();

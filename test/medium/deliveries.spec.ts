@@ -1,19 +1,17 @@
 // interface.md "Delivery rules" (Concurrency, Retry body) at the repository: every attempt is claimed
 // in one UPDATE before it is sent, and settled only while its claim holds.
 import { AttemptRecord, DeliveriesRepository, LOST_ATTEMPT } from '@app/webhooks';
-import { Medium, startMedium } from './medium';
+import { useMedium } from './medium';
 
-let t: Medium;
+const t = useMedium();
 let ws: string;
 let endpoint: string;
 let deliveries: DeliveriesRepository;
 beforeAll(async () => {
-  t = await startMedium();
   ws = (await t.make.workspace()).id;
   endpoint = (await t.make.endpoint(ws)).id;
   deliveries = t.get(DeliveriesRepository);
 });
-afterAll(() => t.close());
 
 const attempt = (number: number, ok: boolean, nextDelayMs: number | null = 60_000): AttemptRecord => ({
   number,

@@ -2,19 +2,17 @@
 // deliveries since a time (once, in order, paced), a rate-limited attempt is given back uncounted, and
 // health flushes disable an address failing for the whole window.
 import { DeliveriesRepository, EndpointsRepository } from '@app/webhooks';
-import { Medium, startMedium } from './medium';
+import { useMedium } from './medium';
 
-let t: Medium;
+const t = useMedium();
 let ws: string;
 let deliveries: DeliveriesRepository;
 let endpoints: EndpointsRepository;
 beforeAll(async () => {
-  t = await startMedium();
   ws = (await t.make.workspace()).id;
   deliveries = t.get(DeliveriesRepository);
   endpoints = t.get(EndpointsRepository);
 });
-afterAll(() => t.close());
 
 const row = async (id: string) =>
   (await t.db.query(`SELECT state, attempts, claimed_until IS NOT NULL AS claimed FROM deliveries WHERE workspace_id = $1 AND id = $2`, [ws, id]))[0];

@@ -3,17 +3,15 @@
 import { Client } from 'pg';
 import { WorkspaceEntity, WorkspacesService } from '@app/core';
 import { IngestService } from '@app/events';
-import { Medium, startMedium } from './medium';
 import { happeningsOf } from '../support/outbox';
+import { useMedium } from './medium';
 
-let t: Medium;
+const t = useMedium();
 let workspace: WorkspaceEntity;
 beforeAll(async () => {
-  t = await startMedium();
   const made = await t.get(WorkspacesService).create({ slug: 'medium-ingest', owner: 'owner@example.com' });
   workspace = await t.get(WorkspacesService).get(made.workspace.id);
 });
-afterAll(() => t.close());
 
 const ingest = (items: unknown[]) => t.get(IngestService).ingest(workspace, items, { publicDoor: false });
 const rows = (sql: string, args: unknown[] = []) => t.db.query(sql, [workspace.id, ...args]);

@@ -42,3 +42,13 @@ export async function startMedium(): Promise<Medium> {
     },
   };
 }
+
+/** The file's middle tier, started before its tests and closed after; the handle is filled in beforeAll. */
+export function useMedium(): Medium {
+  const handle = {} as Medium;
+  beforeAll(async () => {
+    Object.assign(handle, await startMedium());
+  });
+  afterAll(() => handle.close?.());
+  return handle;
+}

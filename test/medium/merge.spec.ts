@@ -1,15 +1,13 @@
 // decisions.md section 4 through the merge participants registry: a merge moves every context's rows
 // onto the survivor, inside the merge's transaction.
 import { MergeParticipants, PeopleRepository, PersonMerge } from '@app/people';
-import { Medium, startMedium } from './medium';
+import { useMedium } from './medium';
 
-let t: Medium;
+const t = useMedium();
 let ws: string;
 beforeAll(async () => {
-  t = await startMedium();
   ws = (await t.make.workspace()).id;
 });
-afterAll(() => t.close());
 
 const ownerOf = async (table: string, id: string) => (await t.db.query(`SELECT person_id FROM ${table} WHERE workspace_id = $1 AND id = $2`, [ws, id]))[0].person_id;
 

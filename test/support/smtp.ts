@@ -7,8 +7,13 @@ export interface Mail {
   raw: string;
 }
 
-export async function smtpServer(): Promise<{ url: string; received: Mail[]; close(): Promise<void> }> {
-  const received: Mail[] = [];
+export interface Smtp {
+  url: string;
+  received: Mail[];
+  close(): Promise<void>;
+}
+
+export async function smtpServer(received: Mail[] = []): Promise<Smtp> {
   const port = await freePort();
   const smtp = new SMTPServer({
     authOptional: true,
@@ -24,4 +29,15 @@ export async function smtpServer(): Promise<{ url: string; received: Mail[]; clo
   });
   await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
   return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => smtp.close(() => r())) };
+}
+
+/** The server of a test file (or describe block), up before its tests, down after; received fills as mail comes. */
+export function useSmtp(): Smtp {
+  const handle = { received: [] as Mail[] } as Smtp;
+  beforeAll(async () => {
+    const { url, close } = await smtpServer(handle.received);
+    Object.assign(handle, { url, close });
+  });
+  afterAll(() => handle.close?.());
+  return handle;
 }

@@ -47,6 +47,7 @@ export * from './database/delete-in-batches';
 export * from './inbound';
 export * from './workspaces/graphql/workspace.types';
 export * from './queues/due-poll';
+export * from './queues/enqueue-within';
 export * from './observability/metrics';
 export * from './observability/worker-heartbeat';
 export * from './observability/observability.module';

@@ -21,8 +21,10 @@ export const SLOT_HOLD_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** First attempts the relay sends itself at once; past this many in flight they wait in the queue. */
+/** First attempts the relay sends itself at once; past this many in flight they wait in this process. */
 export const DIRECT_IN_FLIGHT = 1_000;
+/** First attempts waiting in this process for a free place; past this many they go to the queue. */
+export const DIRECT_BACKLOG = 50_000;
 
 @Injectable()
 export class DeliveryService implements BeforeApplicationShutdown {
@@ -30,6 +32,10 @@ export class DeliveryService implements BeforeApplicationShutdown {
   // Opened secrets by sealed value: the AES-GCM open showed in the benchmark's profile at every attempt.
   private readonly secrets = new Map<string, string>();
   private readonly inFlight = new Set<Promise<void>>();
+  // First attempts waiting for a place, oldest first (an array read from `head`, and their ids).
+  private backlog: DeliveryKey[] = [];
+  private head = 0;
+  private readonly waiting = new Set<string>();
   private closing = false;
 
   constructor(
@@ -41,23 +47,54 @@ export class DeliveryService implements BeforeApplicationShutdown {
   ) {}
 
   /**
-   * The relay's follow-up for new deliveries: their first attempts start here and now, without a
-   * round through the queue, and only retries are queued. Past DIRECT_IN_FLIGHT, or while shutting
-   * down, they are queued instead. Nothing is lost either way: a delivery is durable before this runs,
-   * and one that is due, unclaimed and has no job is queued again by the worker's poll.
+   * The relay's follow-up for new deliveries: their first attempts start here, without a round
+   * through the queue (a BullMQ job per delivery cost more CPU than the post itself, bench/RESULTS.md):
+   * up to DIRECT_IN_FLIGHT at once, the rest waiting in this process for a place, and only retries are
+   * queued. Past DIRECT_BACKLOG waiting, or while shutting down, they are queued instead. Nothing is
+   * lost either way: a delivery is durable before this runs, and one that is due, unclaimed and not
+   * held here is queued again by the worker's poll (another worker's poll may queue one held here: the
+   * claim lets only one of them send it).
    */
   async startFirstAttempts(keys: DeliveryKey[]): Promise<void> {
-    const room = this.closing ? 0 : Math.max(0, DIRECT_IN_FLIGHT - this.inFlight.size);
-    for (const { workspaceId, deliveryId } of keys.slice(0, room)) {
+    const queued: DeliveryKey[] = [];
+    for (const key of keys) {
+      if (this.closing || this.waiting.size >= DIRECT_BACKLOG) queued.push(key);
+      else if (!this.waiting.has(key.deliveryId)) {
+        this.waiting.add(key.deliveryId);
+        this.backlog.push(key);
+      }
+    }
+    this.startWaiting();
+    await this.queue.enqueue(queued.map((k) => ({ ...k, jobId: attemptJobId(k.deliveryId, 0) })));
+  }
+
+  /** Whether the delivery's first attempt waits in this process (the poll leaves it alone). */
+  holds(deliveryId: string): boolean {
+    return this.waiting.has(deliveryId);
+  }
+
+  private startWaiting(): void {
+    while (!this.closing && this.inFlight.size < DIRECT_IN_FLIGHT && this.head < this.backlog.length) {
+      const { workspaceId, deliveryId } = this.backlog[this.head++];
+      this.waiting.delete(deliveryId);
       const running: Promise<void> = this.attemptAndQueueNext(workspaceId, deliveryId)
         .then(
           () => undefined,
           (error: Error) => this.logger.warn(`delivery ${deliveryId}: ${error.message}; it is tried again once its claim, if it got one, has expired`),
         )
-        .finally(() => this.inFlight.delete(running));
+        .finally(() => {
+          this.inFlight.delete(running);
+          this.startWaiting();
+        });
       this.inFlight.add(running);
     }
-    await this.queue.enqueue(keys.slice(room).map((k) => ({ ...k, jobId: attemptJobId(k.deliveryId, 0) })));
+    if (this.head === this.backlog.length) {
+      this.backlog = [];
+      this.head = 0;
+    } else if (this.head > 4_096 && this.head * 2 > this.backlog.length) {
+      this.backlog = this.backlog.slice(this.head);
+      this.head = 0;
+    }
   }
 
   /** One attempt; a retry it schedules goes on the queue. Used by the queue's processor too. */
@@ -67,9 +104,14 @@ export class DeliveryService implements BeforeApplicationShutdown {
     return outcome;
   }
 
-  /** Shutdown: no new direct attempts; the ones out finish (each is bounded by ATTEMPT_TIMEOUT_MS). */
+  /** Shutdown: no new direct attempts, the waiting ones are queued; the ones out finish (each is bounded by ATTEMPT_TIMEOUT_MS). */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
+    const left = this.backlog.slice(this.head);
+    this.backlog = [];
+    this.head = 0;
+    this.waiting.clear();
+    await this.queue.enqueue(left.map((k) => ({ ...k, jobId: attemptJobId(k.deliveryId, 0) })));
     await Promise.allSettled([...this.inFlight]);
   }
 

@@ -6,7 +6,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId, OutboxRow } from '@app/core';
 import { NewDelivery } from './deliveries.repository';
-import { buildWebhookBody, isTrigger, mostSpecificTrigger, Trigger, WebhookRecord } from './domain';
+import { isTrigger, mostSpecificTrigger, Trigger, webhookBodyAfterId, webhookBodyWithId, WebhookRecord } from './domain';
 import { EndpointRow } from './endpoints.repository';
 
 interface HappeningPayload {
@@ -36,11 +36,16 @@ export class HappeningDeliveries {
     if (matches.length === 0) return [];
 
     const { records, slugs } = await this.context(manager, matches.map((m) => m.row));
+    // The body after its id is the same for every address that gets the happening with one type.
+    let last: { row: OutboxRow; type: Trigger; afterId: string } | null = null;
     return matches.map(({ row, endpoint, type, data }) => {
       const id = newId('dlv');
-      const record = (row.personId && records.get(`${row.workspaceId}/${row.personId}`)) || { id: row.personId ?? '', kind: 'person' as const, name: '' };
-      const at = new Date((row.payload as HappeningPayload).at ?? row.createdAt);
-      const workspace = { id: row.workspaceId, slug: slugs.get(row.workspaceId) ?? '' };
+      if (last?.row !== row || last.type !== type) {
+        const record = (row.personId && records.get(`${row.workspaceId}/${row.personId}`)) || { id: row.personId ?? '', kind: 'person' as const, name: '' };
+        const at = new Date((row.payload as HappeningPayload).at ?? row.createdAt);
+        const workspace = { id: row.workspaceId, slug: slugs.get(row.workspaceId) ?? '' };
+        last = { row, type, afterId: webhookBodyAfterId({ type, at, workspace, record, data }) };
+      }
       return {
         workspaceId: row.workspaceId,
         id,
@@ -48,7 +53,7 @@ export class HappeningDeliveries {
         // A replay makes new deliveries, which the (outbox row, address) key would refuse.
         outboxId: linkOutbox ? row.id : null,
         type,
-        body: buildWebhookBody({ deliveryId: id, type, at, workspace, record, data }),
+        body: webhookBodyWithId(id, last.afterId),
         ...(endpoint.disabled_at ? { state: 'failed' as const } : {}),
       };
     });

@@ -24,9 +24,10 @@ const DUE_BATCH = 1_000;
   providers: [WebhookRelayService, DeliveryService, DeliveryProcessor, EndpointHealthService, EndpointRateLimit],
 })
 export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown {
-  // Equal job ids make queueing again a no-op for jobs still queued.
+  // Equal job ids make queueing again a no-op for jobs still queued; first attempts waiting in this
+  // process for a place (DeliveryService.holds) are not queued.
   private readonly poll = new DuePoll('WebhooksWorker', async () => {
-    const due = await this.deliveries.dueUnclaimed(DUE_GRACE_MS, DUE_BATCH);
+    const due = (await this.deliveries.dueUnclaimed(DUE_GRACE_MS, DUE_BATCH)).filter((d) => !this.sender.holds(d.id));
     await this.queue.enqueue(due.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts) })));
     return due.length;
   });
@@ -38,6 +39,7 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
     private readonly queue: DeliveryQueue,
     private readonly sweeps: SweepRegistry,
     private readonly health: EndpointHealthService,
+    private readonly sender: DeliveryService,
   ) {}
 
   onModuleInit(): void {

@@ -1,9 +1,11 @@
 // The worker's health for the api's readiness (issue 16): the worker writes a key that expires unless
 // renewed, so a worker that is gone or stuck disappears from /health/ready within HEARTBEAT_TTL_MS.
+import { once } from 'node:events';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type Redis from 'ioredis';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
+import { within } from '../async/within';
 import { REDIS } from '../redis/redis';
 
 export const HEARTBEAT_EVERY_MS = 5_000;
@@ -32,7 +34,10 @@ export class WorkerHeartbeat implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.beat();
+    // The shared client sends nothing before it is connected (no offline queue): the first beat waits
+    // for it, briefly; a Redis that does not answer is reported by the client, not by a failed start.
+    if (this.redis.status !== 'ready') await within(once(this.redis, 'ready'), 5_000).catch(() => undefined);
+    await this.beat().catch(() => undefined);
     this.timer = setInterval(() => void this.beat().catch(() => undefined), HEARTBEAT_EVERY_MS).unref();
   }
 

@@ -1,6 +1,6 @@
 // interface.md "Outgoing webhook body", "Outgoing webhook triggers", "Automation http_request step";
 // decisions.md section 6.
-import { TRIGGERS, automationStepData, buildWebhookBody, mostSpecificTrigger } from './webhook-body';
+import { TRIGGERS, automationStepData, buildWebhookBody, mostSpecificTrigger, webhookBodyAfterId, webhookBodyWithId } from './webhook-body';
 
 const base = {
   deliveryId: 'dlv_01JTEST',
@@ -19,6 +19,16 @@ describe('outgoing webhook body', () => {
         '"record":{"id":"per_1","kind":"person","name":"Ada Lovelace","email":"ada@acme.test","stage":"Customer"},' +
         '"data":{"stage":"Customer","from":"Lead","object":"person"}}',
     );
+  });
+
+  it('is the same text when the part after the id is written once for many deliveries', () => {
+    const { deliveryId, ...rest } = base;
+    const afterId = webhookBodyAfterId(rest);
+    for (const id of [deliveryId, 'dlv_"quoted"\\']) {
+      const body = webhookBodyWithId(id, afterId);
+      expect(body).toBe(buildWebhookBody({ ...base, deliveryId: id }));
+      expect(body).toBe(JSON.stringify({ id, type: base.type, at: '2025-01-02T03:04:05.000Z', workspace: base.workspace, record: base.record, data: base.data }));
+    }
   });
 
   it('writes at as ISO 8601 with milliseconds', () => {
