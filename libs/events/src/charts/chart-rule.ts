@@ -69,7 +69,8 @@ export function bucketStart(at: Date, interval: ChartInterval): Date {
   return new Date(Date.UTC(y, m, d - ((at.getUTCDay() + 6) % 7)));
 }
 
-function nextBucket(start: Date, interval: ChartInterval): Date {
+/** The start of the bucket after the one starting at `start` (its exclusive end). */
+export function bucketEnd(start: Date, interval: ChartInterval): Date {
   const y = start.getUTCFullYear();
   const m = start.getUTCMonth();
   const d = start.getUTCDate();
@@ -82,7 +83,7 @@ function nextBucket(start: Date, interval: ChartInterval): Date {
 /** Every bucket start from the one holding from to the one holding to; refused past MAX_BUCKETS. */
 export function bucketStarts(from: Date, to: Date, interval: ChartInterval): Date[] {
   const buckets: Date[] = [];
-  for (let at = bucketStart(from, interval); at <= to; at = nextBucket(at, interval)) {
+  for (let at = bucketStart(from, interval); at <= to; at = bucketEnd(at, interval)) {
     if (buckets.length === MAX_BUCKETS) {
       throw new Refusal('invalid_field', `A chart has at most ${MAX_BUCKETS} buckets: shorten from..to or use a longer interval.`);
     }

@@ -1,3 +1,4 @@
 export * from './chart-rule';
+export * from './chart-statement';
 export * from './charts.service';
 export * from './charts.repository';

@@ -7,6 +7,7 @@ import { KeyLastUse1764300000000 } from './1764300000000-key-last-use';
 import { ChartIndex1764300100000 } from './1764300100000-chart-index';
 import { DoorReceiptAnswers1764400000000 } from './1764400000000-door-receipt-answers';
 import { WebhookEndpointHealth1764800000000 } from './1764800000000-webhook-endpoint-health';
+import { ChartBucketStatistics1765000000000 } from './1765000000000-chart-bucket-statistics';
 import { OutboxHighWaterMark1765100000000 } from './1765100000000-outbox-high-water-mark';
 
 /** Every migration, oldest first. Later issues append here, in timestamp order. */
@@ -20,5 +21,6 @@ export const MIGRATIONS = [
   DoorReceiptAnswers1764400000000,
   AutomationRuns1764500000000,
   WebhookEndpointHealth1764800000000,
+  ChartBucketStatistics1765000000000,
   OutboxHighWaterMark1765100000000,
 ];
