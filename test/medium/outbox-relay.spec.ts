@@ -1,6 +1,7 @@
 // issue 18 item 1: the outbox costs the same per event at any size. Below the relay's mark lie 100,000
 // relayed rows (a busy week); the relay's read starts at the mark and touches only the rows past it,
 // and what it relays is exactly those, in order, once.
+import { Client } from 'pg';
 import { OutboxRelayService, RELAY_NEXT } from '@app/core';
 import { Medium, startMedium } from './medium';
 
@@ -58,5 +59,39 @@ describe('the relay over a large outbox', () => {
     expect(await relay.relayOnce()).toBe(3);
     expect(seen).toEqual([{ fresh: 1 }, { fresh: 2 }, { fresh: 3 }]);
     expect(await relay.relayOnce()).toBe(0);
+  });
+
+  /** A transaction that holds a transaction id (as a write does) in a database, until released. */
+  async function holding(database: string): Promise<{ release: () => Promise<void> }> {
+    const url = new URL(t.config.databaseUrl);
+    url.pathname = `/${database}`;
+    const client = new Client({ connectionString: url.toString() });
+    await client.connect();
+    await client.query('BEGIN');
+    await client.query('SELECT pg_current_xact_id()');
+    return { release: async () => (await client.query('COMMIT'), await client.end()) };
+  }
+
+  it('a long write in another database on the same server does not hold it back', async () => {
+    const other = await holding('postgres');
+    try {
+      const [ws] = await t.db.query(`SELECT id FROM workspaces LIMIT 1`);
+      await t.make.outbox(ws.id, {}, { late: 1 });
+      expect(await t.get(OutboxRelayService).relayOnce()).toBe(1);
+    } finally {
+      await other.release();
+    }
+  });
+
+  it('a write of this database still running holds back every row after it, until it ends', async () => {
+    const mine = await holding(new URL(t.config.databaseUrl).pathname.slice(1));
+    const [ws] = await t.db.query(`SELECT id FROM workspaces LIMIT 1`);
+    await t.make.outbox(ws.id, {}, { after: 1 });
+    try {
+      expect(await t.get(OutboxRelayService).relayOnce()).toBe(0);
+    } finally {
+      await mine.release();
+    }
+    expect(await t.get(OutboxRelayService).relayOnce()).toBe(1);
   });
 });

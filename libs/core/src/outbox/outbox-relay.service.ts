@@ -29,12 +29,24 @@ const BATCH = 200;
  * The next rows past the mark, as happenings, in the relay's order. The mark (locked, SKIP LOCKED: one
  * relay at a time) is read by scalar subqueries, so the bound is an index condition on (xid, id): the
  * read starts at the mark whatever lies below it (test/medium/outbox-relay.spec.ts, 100,000 relayed rows).
+ *
+ * The upper bound is the oldest transaction still running that could write this outbox: of the
+ * transactions the snapshot sees running (pg_snapshot_xip), every one not shown by pg_stat_activity as a
+ * backend of another database (the same xid cannot be another database's and ours, and one not shown at
+ * all counts as ours). Rows of older transactions are all visible, so none can commit behind the mark,
+ * and a long write in another database on the same server does not hold the relay back.
  */
 export const RELAY_NEXT = `
 WITH mark AS MATERIALIZED (SELECT xid, id FROM outbox_relay WHERE name = 'main' FOR UPDATE SKIP LOCKED),
+bound AS MATERIALIZED (
+  SELECT coalesce(
+    (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+      WHERE NOT EXISTS (SELECT 1 FROM pg_stat_activity a
+                         WHERE a.datname IS DISTINCT FROM current_database() AND a.backend_xid = (x::text::bigint % 4294967296)::text::xid)),
+    pg_snapshot_xmax(pg_current_snapshot())) AS upto),
 next AS (SELECT o.* FROM outbox o
           WHERE (o.xid, o.id) > ((SELECT xid FROM mark), (SELECT id FROM mark))
-            AND o.xid < pg_snapshot_xmin(pg_current_snapshot())
+            AND o.xid < (SELECT upto FROM bound)
           ORDER BY o.xid, o.id LIMIT ${BATCH})
 SELECT * FROM (${HAPPENINGS_FROM('next')}) h ORDER BY h.row_xid, h.id`;
 

@@ -53,8 +53,14 @@ export const HAPPENINGS_FROM = (rows: string) => `SELECT o.workspace_id, o.id * 
 /** The outbox row a happening id belongs to (HAPPENINGS_FROM). */
 export const outboxRowOf = (happeningId: string): string => (BigInt(happeningId) >> 16n).toString();
 
+/** Happenings one outbox row can hold, so their ids (row id × 65,536 + place) stay unique. A batch makes a few hundred. */
+const MAX_HAPPENINGS_PER_ROW = 65_536;
+
 /** The happenings of one transaction as the outbox stores them (the workspace is the row's). */
-export const outboxDocument = (happenings: Happening[]) => happenings.map((h) => ({ kind: h.kind, personId: h.personId, payload: h.payload }));
+export function outboxDocument(happenings: Happening[]): Array<Pick<Happening, 'kind' | 'personId' | 'payload'>> {
+  if (happenings.length > MAX_HAPPENINGS_PER_ROW) throw new Error(`one transaction made ${happenings.length} happenings; at most ${MAX_HAPPENINGS_PER_ROW} fit an outbox row`);
+  return happenings.map((h) => ({ kind: h.kind, personId: h.personId, payload: h.payload }));
+}
 
 /**
  * Happenings as a data-modifying CTE (`happenings`) reading `doc -> 'happenings'` (outboxDocument
