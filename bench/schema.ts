@@ -2,12 +2,13 @@
 // worker has relayed everything, and the prefill of a workspace at scale. Today's schema:
 // libs/core/src/database/migrations/* (people, identities, outbox).
 import type { Client } from 'pg';
+import { RELAY_MARK } from '@app/core';
 
 /** Outbox rows the worker has not relayed yet (0 once it has caught up). */
 export async function pendingOutbox(db: Client): Promise<number> {
   const [row] = (
     await db.query(
-      `SELECT count(*)::int AS n FROM outbox o WHERE (o.xid, o.id) > ((SELECT xid FROM outbox_relay WHERE name = 'main'), (SELECT id FROM outbox_relay WHERE name = 'main'))`,
+      `SELECT count(*)::int AS n FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`,
     )
   ).rows;
   return row.n;

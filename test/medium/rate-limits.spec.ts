@@ -67,4 +67,14 @@ describe('rate limits counted in process', () => {
     expect(counted).toBeGreaterThan(0);
     expect(counted).toBeLessThan(30);
   });
+
+  it('forgets a key once its window has ended, even one never admitted locally', async () => {
+    const limits = process(`test:rl:${Date.now()}:forget`);
+    await limits.consume('public:support', 'passing-visitor');
+    const tallies = (limits as unknown as { tallies: Map<string, { resetAt: number }> }).tallies;
+    expect(tallies.size).toBe(1);
+    for (const tally of tallies.values()) tally.resetAt = Date.now() - 1; // the window has ended
+    await new Promise((r) => setTimeout(r, 500));
+    expect(tallies.size).toBe(0);
+  });
 });

@@ -2,7 +2,7 @@
 // libs/core/src/outbox/outbox.ts), whether the relay has passed a happening, and moving the relay's
 // mark back so a happening is relayed again.
 import type { DataSource } from 'typeorm';
-import { HAPPENINGS_FROM, outboxRowOf } from '@app/core';
+import { HAPPENINGS_FROM, outboxRowOf, RELAY_MARK } from '@app/core';
 
 export interface StoredHappening {
   id: string;
@@ -19,7 +19,7 @@ export function happeningsOf(db: DataSource, workspaceId: string): Promise<Store
 /** Whether the relay has passed the outbox row of this happening. */
 export async function isRelayed(db: DataSource, happeningId: string): Promise<boolean> {
   const [row] = await db.query(
-    `SELECT (o.xid, o.id) <= (r.xid, r.id) AS relayed FROM outbox o, outbox_relay r WHERE r.name = 'main' AND o.id = $1`,
+    `SELECT (o.xid, o.id) <= ${RELAY_MARK} AS relayed FROM outbox o WHERE o.id = $1`,
     [outboxRowOf(happeningId)],
   );
   return row.relayed;

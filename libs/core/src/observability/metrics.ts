@@ -10,6 +10,7 @@ import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { QUEUES } from '../queues/queues';
+import { RELAY_MARK } from '../outbox/outbox';
 import { REDIS } from '../redis/redis';
 import { readWorkerHeartbeat } from './worker-heartbeat';
 
@@ -54,7 +55,7 @@ export class Metrics {
       help: 'Outbox rows (one per writing transaction) not yet relayed',
       registers: [this.registry],
       async collect() {
-        const [row] = await self.dataSource.query(`SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age FROM outbox o WHERE (o.xid, o.id) > ((SELECT xid FROM outbox_relay WHERE name = 'main'), (SELECT id FROM outbox_relay WHERE name = 'main'))`);
+        const [row] = await self.dataSource.query(`SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`);
         this.set(row.n);
         self.outboxAge.set(row.age);
       },

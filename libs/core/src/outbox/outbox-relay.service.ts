@@ -14,7 +14,7 @@ import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { deleteInBatches } from '../database/delete-in-batches';
 import { RETENTION_MS } from '../retention/retention';
-import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf } from './outbox';
+import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK } from './outbox';
 
 export interface OutboxHandler {
   readonly name: string;
@@ -140,9 +140,9 @@ export class OutboxRelayService implements OnApplicationShutdown {
   async relayedBetween(workspaceId: string, since: Date, until: Date, afterId: string | null, limit: number): Promise<OutboxRow[]> {
     const after = afterId ?? '-1';
     const raw: Array<Record<string, unknown>> = await this.dataSource.query(
-      `WITH kept AS (SELECT o.* FROM outbox o, outbox_relay r
-                      WHERE r.name = 'main' AND o.workspace_id = $1 AND o.id >= $6 AND o.created_at >= $2 AND o.created_at < $3
-                        AND (o.xid, o.id) <= (r.xid, r.id))
+      `WITH kept AS (SELECT o.* FROM outbox o
+                      WHERE o.workspace_id = $1 AND o.id >= $6 AND o.created_at >= $2 AND o.created_at < $3
+                        AND (o.xid, o.id) <= ${RELAY_MARK})
        SELECT * FROM (${HAPPENINGS_FROM('kept')}) h WHERE h.id > $4 ORDER BY h.id LIMIT $5`,
       [workspaceId, since, until, after, limit, afterId ? outboxRowOf(afterId) : '0'],
     );
@@ -151,7 +151,7 @@ export class OutboxRelayService implements OnApplicationShutdown {
 
   /** Retention: deletes happenings relayed and made before `before`, a batch at a time; unrelayed ones stay. */
   deleteRelayedBefore(before: Date): Promise<number> {
-    return deleteInBatches(this.dataSource, 'outbox', `created_at < $2 AND (xid, id) <= (SELECT xid, id FROM outbox_relay WHERE name = 'main')`, [before]);
+    return deleteInBatches(this.dataSource, 'outbox', `created_at < $2 AND (xid, id) <= ${RELAY_MARK}`, [before]);
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -50,6 +50,12 @@ export const HAPPENINGS_FROM = (rows: string) => `SELECT o.workspace_id, o.id * 
        h.v ->> 'personId' AS person_id, h.v -> 'payload' AS payload, o.created_at, o.xid AS row_xid, o.id AS row_id
   FROM ${rows} o CROSS JOIN LATERAL jsonb_array_elements(o.happenings) WITH ORDINALITY AS h(v, n)`;
 
+/**
+ * The relay's high-water mark as a row value: an outbox row `o` is relayed when `(o.xid, o.id) <=` it.
+ * Scalar subqueries rather than a join, so the comparison is an index condition on (xid, id).
+ */
+export const RELAY_MARK = `((SELECT xid FROM outbox_relay WHERE name = 'main'), (SELECT id FROM outbox_relay WHERE name = 'main'))`;
+
 /** The outbox row a happening id belongs to (HAPPENINGS_FROM). */
 export const outboxRowOf = (happeningId: string): string => (BigInt(happeningId) >> 16n).toString();
 

@@ -88,6 +88,7 @@ export class RateLimits implements OnApplicationShutdown {
     }
     const fresh = tally ?? { name, key, pending: 0, allowance: 0, resetAt: 0, reporting: 0 };
     this.tallies.set(id, fresh);
+    this.startReporting(); // also forgets tallies whose window has ended (one per visitor IP on public doors)
     const result = await this.report(fresh, 1);
     if (result.consumedPoints > LIMITS[name]) {
       const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
