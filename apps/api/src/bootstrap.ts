@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { answerClientErrorsInEnvelope, AppConfig, ExceptionsFilter, installBodyParsers, Metrics, QuietNestLogger, requestContext } from '@app/core';
+import { answerClientErrorsInEnvelope, AppConfig, ExceptionsFilter, HotDoors, installBodyParsers, Metrics, QuietNestLogger, requestContext } from '@app/core';
 import { ApiModule } from './api.module';
 import { installOpenApi } from './openapi';
 
@@ -20,5 +20,6 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.useGlobalFilters(new ExceptionsFilter());
   installOpenApi(app, config);
+  app.get(HotDoors).install(app.getHttpServer());
   return app;
 }

@@ -8,7 +8,7 @@ import { CONFIG } from './config/config.token';
 import { dataSourceOptions } from './database/database';
 import { typeormSql } from './database/sql';
 import { HealthController } from './health/health.controller';
-import { DoorInterceptor } from './http/door';
+import { DoorInterceptor, DoorPipeline } from './http/door/door-pipeline';
 import { OutboxWriter } from './outbox/outbox';
 import { OutboxRelayService } from './outbox/outbox-relay.service';
 import { createRedis, bullConnection, REDIS } from './redis/redis';
@@ -50,9 +50,10 @@ export class CoreModule {
         SweepRegistry,
         RateLimits,
         DoorReceiptsRepository,
+        DoorPipeline,
         { provide: APP_INTERCEPTOR, useClass: DoorInterceptor },
       ],
-      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, MembersService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits, DoorReceiptsRepository],
+      exports: [CONFIG, REDIS, WorkspacesRepository, WorkspacesService, MembersService, SecretKeyGuard, GraphqlAuthGuard, OutboxWriter, OutboxRelayService, SweepRegistry, RateLimits, DoorReceiptsRepository, DoorPipeline],
     };
   }
 }

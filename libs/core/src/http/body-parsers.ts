@@ -10,6 +10,12 @@ import { documentSizeRefusal } from '../graphql/query-limits';
 import { hostileJsonRefusal, hostileRequestLineRefusal } from './hostile-input';
 
 const anyType = () => true;
+
+/** Bodies from servers (and at the tool door): 64 KB. */
+export const SERVER_BODY_LIMIT = 64 * 1024;
+
+export const tooLargeRefusal = (limit: number) => new Refusal('too_large', `The body is over ${Math.round(limit / 1024)} KB: send less, or split a batch.`);
+export const invalidJsonRefusal = () => new Refusal('invalid_json', 'The body is not valid JSON: send one JSON object encoded as UTF-8.');
 const GRAPHQL_PATH = '/graphql';
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
@@ -78,8 +84,8 @@ export function installBodyParsers(app: { use: (...args: any[]) => unknown }): v
   app.use('/api/in', express.json({ type: anyType, limit: '8kb', strict: false }), checkJsonBody);
   // A message body may hold 20,000 characters, which JSON escapes can make six times as many bytes.
   app.use('/api/v1/messages', express.json({ type: anyType, limit: '256kb', strict: false }), checkJsonBody);
-  app.use('/api/v1', express.json({ type: anyType, limit: '64kb', strict: false }), checkJsonBody);
-  app.use('/api/mcp', express.json({ type: anyType, limit: '64kb', strict: false }), checkJsonBody);
+  app.use('/api/v1', express.json({ type: anyType, limit: SERVER_BODY_LIMIT, strict: false }), checkJsonBody);
+  app.use('/api/mcp', express.json({ type: anyType, limit: SERVER_BODY_LIMIT, strict: false }), checkJsonBody);
   app.use(GRAPHQL_PATH, express.json({ limit: '256kb' }), checkJsonBody, checkGraphqlDocument, enterReadScope);
   app.use(bodyParserRefusal);
 }
@@ -88,15 +94,14 @@ export function installBodyParsers(app: { use: (...args: any[]) => unknown }): v
 function bodyParserRefusal(error: { type?: string; limit?: number; status?: number; statusCode?: number }, req: Request, res: Response, next: NextFunction) {
   const status = error?.status ?? error?.statusCode;
   if (error?.type === 'entity.too.large' || status === 413) {
-    const kb = Math.round((error.limit ?? 0) / 1024);
-    return sendRefusalFor(req, res, new Refusal('too_large', `The body is over ${kb} KB: send less, or split a batch.`));
+    return sendRefusalFor(req, res, tooLargeRefusal(error.limit ?? 0));
   }
   if (error?.type === 'encoding.unsupported' || (status === 400 && error?.type === undefined && req.headers['content-encoding'])) {
     const encoding = String(req.headers['content-encoding']).slice(0, 40);
     return sendRefusalFor(req, res, new Refusal('invalid_json', `The body could not be decoded as "${encoding}": send it uncompressed, or compressed with gzip, deflate or br to match Content-Encoding.`));
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
-    return sendRefusalFor(req, res, new Refusal('invalid_json', 'The body is not valid JSON: send one JSON object encoded as UTF-8.'));
+    return sendRefusalFor(req, res, invalidJsonRefusal());
   }
   next(error);
 }

@@ -19,15 +19,34 @@ export function refusalFromHttpException(exception: HttpException): Refusal {
   return new Refusal('server_error', SERVER_ERROR);
 }
 
-export function sendRefusal(response: Response, refusal: Refusal): void {
+/** A refusal as an answer: its status, its headers (Retry-After and any the refusal carries) and the envelope. */
+export function refusalAnswer(refusal: Refusal): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
+  const headers: Record<string, string> = {};
   const retryAfter = refusal.extra.retryAfter;
-  if (typeof retryAfter === 'number') response.setHeader('Retry-After', String(retryAfter));
-  const headers = refusal.extra.headers as Record<string, string> | undefined;
-  for (const [name, value] of Object.entries(headers ?? {})) response.setHeader(name, value);
+  if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
+  Object.assign(headers, (refusal.extra.headers as Record<string, string> | undefined) ?? {});
   const body = refusal.toBody();
   delete body.retryAfter;
   delete body.headers;
-  response.status(refusal.status).json(body);
+  return { status: refusal.status, headers, body };
+}
+
+export function sendRefusal(response: Response, refusal: Refusal): void {
+  const { status, headers, body } = refusalAnswer(refusal);
+  for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
+  response.status(status).json(body);
+}
+
+/** What any exception answers: a Refusal as itself, Nest's HTTP exceptions by status, anything else 500 (logged). */
+export function refusalOf(exception: unknown, logger: Pick<Logger, 'error'>): Refusal {
+  if (exception instanceof Refusal) return exception;
+  if (exception instanceof HttpException) return refusalFromHttpException(exception);
+  // 57014: PostgreSQL cancelled the statement (a GraphQL read over its statement timeout).
+  if ((exception as { driverError?: { code?: string } })?.driverError?.code === '57014') {
+    return new Refusal('server_error', 'The read took too long and was stopped; nothing was changed: ask for smaller pages or a shorter period.');
+  }
+  logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
+  return new Refusal('server_error', SERVER_ERROR);
 }
 
 @Catch()
@@ -35,21 +54,10 @@ export class ExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Exceptions');
 
   catch(exception: unknown, host: ArgumentsHost) {
-    const refusal = this.toRefusal(exception);
+    const refusal = refusalOf(exception, this.logger);
     if (host.getType<GqlContextType>() === 'graphql') {
       return new GraphQLError(refusal.message, { extensions: { code: refusal.code, status: refusal.status } });
     }
     sendRefusal(host.switchToHttp().getResponse<Response>(), refusal);
-  }
-
-  private toRefusal(exception: unknown): Refusal {
-    if (exception instanceof Refusal) return exception;
-    if (exception instanceof HttpException) return refusalFromHttpException(exception);
-    // 57014: PostgreSQL cancelled the statement (a GraphQL read over its statement timeout).
-    if ((exception as { driverError?: { code?: string } })?.driverError?.code === '57014') {
-      return new Refusal('server_error', 'The read took too long and was stopped; nothing was changed: ask for smaller pages or a shorter period.');
-    }
-    this.logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
-    return new Refusal('server_error', SERVER_ERROR);
   }
 }

@@ -15,9 +15,13 @@ export function refusalCodeOf(body: unknown): string | undefined {
   return undefined;
 }
 
+/** The caller's X-Request-Id when it is a sane token, else a new one. */
+export function requestIdOf(given: string | string[] | undefined): string {
+  return typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
+}
+
 export function requestContext(req: Request, res: Response, next: NextFunction): void {
-  const given = req.headers['x-request-id'];
-  const id = typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
+  const id = requestIdOf(req.headers['x-request-id']);
   (req as Request & { id?: string }).id = id;
   res.setHeader('X-Request-Id', id);
   const json = res.json.bind(res);

@@ -1,6 +1,6 @@
 import { RequestMethod, type LoggerService } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Logger, LoggerModule } from 'nestjs-pino';
+import { Logger, LoggerModule, PinoLogger } from 'nestjs-pino';
 import pinoPretty from 'pino-pretty';
 import type { AppConfig } from '../config/config';
 
@@ -16,6 +16,25 @@ type Res = ServerResponse & { locals?: { refusal?: string } };
 
 const path = (req: IncomingMessage) => loggedUrl(req.url ?? '').split('?')[0];
 
+const requestLine = (req: IncomingMessage, res: Res, responseTime: number) =>
+  `${req.method} ${path(req)} ${res.statusCode}${res.locals?.refusal ? ` ${res.locals.refusal}` : ''} ${Math.round(responseTime)} ms`;
+const failedLine = (req: IncomingMessage, res: Res) => `${req.method} ${path(req)} ${res.statusCode} failed`;
+
+/** One line per request, except under tests. */
+export const writesRequestLines = (config: AppConfig): boolean => config.nodeEnv !== 'test';
+
+/**
+ * A hot door's request line (http/door/hot-door.ts), as the request logger writes the others: the same
+ * fields and sentence, at info, or at error for a 500.
+ */
+export function logRequestLine(req: IncomingMessage & { id?: string }, res: Res, responseTime: number): void {
+  const logger = PinoLogger.root;
+  if (!logger?.isLevelEnabled(res.statusCode >= 500 ? 'error' : 'info')) return;
+  const line = { req: { id: req.id, method: req.method, url: path(req) }, res: { statusCode: res.statusCode }, responseTime, ...(res.locals?.refusal ? { refusal: res.locals.refusal } : {}) };
+  if (res.statusCode >= 500) logger.error(line, failedLine(req, res));
+  else logger.info(line, requestLine(req, res, responseTime));
+}
+
 /**
  * Logs through pino: one JSON line per entry in production (and tests), human lines through
  * pino-pretty in development. Each request's line carries its id and, for a refusal, the code.
@@ -26,14 +45,13 @@ export function loggerModule(config: AppConfig, name: string) {
   const options = {
     name,
     level: config.logLevel,
-    autoLogging: config.nodeEnv !== 'test',
+    autoLogging: writesRequestLines(config),
     redact: ['req.headers.authorization', 'req.headers.cookie'],
     serializers: { req: (req: { id?: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: path(req as unknown as IncomingMessage) }) },
     customSuccessObject: (_req: IncomingMessage, res: Res, value: Record<string, unknown>) =>
       res.locals?.refusal ? { ...value, refusal: res.locals.refusal } : value,
-    customSuccessMessage: (req: IncomingMessage, res: Res, responseTime: number) =>
-      `${req.method} ${path(req)} ${res.statusCode}${res.locals?.refusal ? ` ${res.locals.refusal}` : ''} ${Math.round(responseTime)} ms`,
-    customErrorMessage: (req: IncomingMessage, res: Res) => `${req.method} ${path(req)} ${res.statusCode} failed`,
+    customSuccessMessage: requestLine,
+    customErrorMessage: failedLine,
   };
   const stream = pretty
     ? pinoPretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,req,res,responseTime,context,refusal', singleLine: false })

@@ -110,14 +110,16 @@ export class Metrics {
   /** Express middleware: counts each answer when it has been sent. */
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => {
-      const route = req.route?.path as string | undefined;
-      this.requests.inc({ method: req.method, route: route ?? 'unmatched', status: String(res.statusCode), code: res.locals.refusal ?? '' });
-      const door = ingestDoor(req.method, route);
-      if (!door) return;
-      this.ingestSeconds.observe({ door }, Number(process.hrtime.bigint() - started) / 1e9);
-      for (const outcome of itemOutcomes(res.statusCode, res.locals.answer)) this.events.inc({ door, outcome });
-    });
+    res.on('finish', () => this.record(req.method, req.route?.path as string | undefined, res.statusCode, res.locals.refusal, started, res.locals.answer));
     next();
   };
+
+  /** One answer: the request count, and for the ingest doors its time and each item's outcome. */
+  record(method: string, route: string | undefined, status: number, refusal: string | undefined, started: bigint, answer: unknown): void {
+    this.requests.inc({ method, route: route ?? 'unmatched', status: String(status), code: refusal ?? '' });
+    const door = ingestDoor(method, route);
+    if (!door) return;
+    this.ingestSeconds.observe({ door }, Number(process.hrtime.bigint() - started) / 1e9);
+    for (const outcome of itemOutcomes(status, answer)) this.events.inc({ door, outcome });
+  }
 }

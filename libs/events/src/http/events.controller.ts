@@ -1,16 +1,47 @@
 // POST and GET /api/v1/events (interface.md "Events endpoint", decisions.md section 3).
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { Auth, AuthContext, BatchAnswer, CountHeartbeat, itemAnswer, RateLimit, Refusal, SecretKeyGuard, WorkspacesService } from '@app/core';
+import { Body, Controller, Get, HttpCode, OnModuleInit, Post, UseGuards } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import {
+  Auth,
+  AuthContext,
+  BatchAnswer,
+  CountHeartbeat,
+  doorSpecOf,
+  HotDoors,
+  itemAnswer,
+  RateLimit,
+  Refusal,
+  SecretKeyGuard,
+  SERVER_BODY_LIMIT,
+  WorkspacesService,
+} from '@app/core';
 import { itemAction, parseBody } from '../domain';
 import { IngestService } from '../ingest/ingest.service';
 import { describeEventsEndpoint } from './events-description';
 
-@Controller('api/v1/events')
-export class EventsController {
+const PATH = 'api/v1/events';
+
+@Controller(PATH)
+export class EventsController implements OnModuleInit {
   constructor(
     private readonly ingest: IngestService,
     private readonly workspaces: WorkspacesService,
+    private readonly hotDoors: HotDoors,
+    private readonly guard: SecretKeyGuard,
+    private readonly reflector: Reflector,
   ) {}
+
+  /** issue 18: posts are answered by a hot door, the same guard and handler without Express and Nest. */
+  onModuleInit() {
+    this.hotDoors.add({
+      path: `/${PATH}`,
+      bodyLimit: SERVER_BODY_LIMIT,
+      status: 200,
+      ...doorSpecOf(this.reflector, EventsController.prototype.post, EventsController),
+      authenticate: (req) => this.guard.authenticate(req),
+      handle: (req) => this.post(req.auth!, req.body),
+    });
+  }
 
   @Get()
   describe() {

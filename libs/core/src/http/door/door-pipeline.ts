@@ -2,7 +2,8 @@
 // to come: automation addresses, MCP): `@RateLimit(...)` counts the post against its limit, and
 // `@CountHeartbeat(...)` counts its answer in the heartbeat (interface.md rule 8), refusals included,
 // the rate limit's own among them. A controller is then parse -> service -> answer. Both decorators
-// only mark the handler; the one DoorInterceptor (installed globally by CoreModule) does the work.
+// only mark the handler; the one DoorPipeline does the work, for Nest routes through the DoorInterceptor
+// (installed globally by CoreModule) and for the hot doors through HotDoors (hot-door.ts).
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor, SetMetadata } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
@@ -13,6 +14,7 @@ import { LimitName, RateLimits } from '../../rate-limits/rate-limits';
 import { BatchAnswer, heartbeatAnswer, ItemOutcome } from './door-answers';
 
 /** A request on its way through a door: the key's member, or the workspace a public door named. */
+/** (A hot door's request is a plain IncomingMessage with the same fields set: hot-door.ts.) */
 export type DoorRequest = Request & { auth?: AuthContext; doorWorkspaceId?: string };
 
 export interface HeartbeatCounter {
@@ -49,43 +51,56 @@ export function doorWorkspaceId(req: DoorRequest): string | undefined {
   return req.auth?.workspaceId ?? req.doorWorkspaceId;
 }
 
+/** A handler's door marks (RateLimit, CountHeartbeat), read from its decorators. */
+export interface DoorSpec {
+  limit?: RateLimitSpec;
+  heartbeat?: HeartbeatSpec;
+}
+
+/** What a door answers: the body, and a status when it is not the handler's usual one (a batch's 207). */
+export interface DoorAnswer {
+  status?: number;
+  body: unknown;
+}
+
+export function doorSpecOf(reflector: Reflector, handler: Function, controller: Function): DoorSpec {
+  const targets = [handler, controller];
+  return {
+    limit: reflector.getAllAndOverride<RateLimitSpec | undefined>(RATE_LIMIT, targets),
+    heartbeat: reflector.getAllAndOverride<HeartbeatSpec | undefined>(HEARTBEAT, targets),
+  };
+}
+
+/**
+ * The door's work around a handler: the rate limit first, then the handler, then the heartbeat count
+ * of its answer (refusals included), and a batch's answer shaped. The Nest interceptor and the hot
+ * doors (hot-door.ts) both run posts through here.
+ */
 @Injectable()
-export class DoorInterceptor implements NestInterceptor {
+export class DoorPipeline {
   private counter: HeartbeatCounter | null | undefined;
 
   constructor(
-    private readonly reflector: Reflector,
     private readonly limits: RateLimits,
     private readonly moduleRef: ModuleRef,
   ) {}
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
-    if (context.getType() !== 'http') return next.handle();
-    const targets = [context.getHandler(), context.getClass()];
-    const limit = this.reflector.getAllAndOverride<RateLimitSpec | undefined>(RATE_LIMIT, targets);
-    const heartbeat = this.reflector.getAllAndOverride<HeartbeatSpec | undefined>(HEARTBEAT, targets);
-    if (!limit && !heartbeat) return next.handle();
-    const req = context.switchToHttp().getRequest<DoorRequest>();
-    const res = context.switchToHttp().getResponse<Response>();
-    return from(this.run(req, res, next, limit, heartbeat));
-  }
-
-  private async run(req: DoorRequest, res: Response, next: CallHandler, limit?: RateLimitSpec, heartbeat?: HeartbeatSpec): Promise<unknown> {
+  async run(req: DoorRequest, spec: DoorSpec, handle: () => Promise<unknown>): Promise<DoorAnswer> {
+    const { limit, heartbeat } = spec;
     let result: unknown;
     try {
       if (limit) await this.limits.consume(typeof limit.limit === 'function' ? limit.limit(req) : limit.limit, limit.key(req));
-      result = await lastValueFrom(next.handle(), { defaultValue: undefined });
+      result = await handle();
     } catch (error) {
       if (heartbeat && error instanceof Refusal) this.count(req, heartbeat, [[heartbeat.action(req), error.code]]);
       throw error;
     }
     if (result instanceof BatchAnswer) {
       if (heartbeat) this.count(req, heartbeat, result.outcomes.map((o, i) => [result.actions[i], heartbeatAnswer(o)]));
-      res.status(result.status);
-      return result.body();
+      return { status: result.status, body: result.body() };
     }
     if (heartbeat && isOutcome(result)) this.count(req, heartbeat, [[heartbeat.action(req), heartbeatAnswer(result)]]);
-    return result;
+    return { body: result };
   }
 
   private count(req: DoorRequest, spec: HeartbeatSpec, answers: Array<[string, string]>): void {
@@ -105,6 +120,30 @@ export class DoorInterceptor implements NestInterceptor {
       }
     }
     return this.counter;
+  }
+}
+
+/** Runs every marked handler of a Nest route through the DoorPipeline. */
+@Injectable()
+export class DoorInterceptor implements NestInterceptor {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly pipeline: DoorPipeline,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const spec = doorSpecOf(this.reflector, context.getHandler(), context.getClass());
+    if (!spec.limit && !spec.heartbeat) return next.handle();
+    const req = context.switchToHttp().getRequest<DoorRequest>();
+    const res = context.switchToHttp().getResponse<Response>();
+    const answer = this.pipeline.run(req, spec, () => lastValueFrom(next.handle(), { defaultValue: undefined }));
+    return from(
+      answer.then(({ status, body }) => {
+        if (status) res.status(status);
+        return body;
+      }),
+    );
   }
 }
 

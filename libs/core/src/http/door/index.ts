@@ -1,2 +1,3 @@
 export * from './door-answers';
 export * from './door-pipeline';
+export * from './hot-door';
