@@ -9,6 +9,17 @@ export interface AuthContext {
   memberEmail: string;
   role: MemberRole;
   keyId: string;
+  /**
+   * Set when the key was taken as live from this process's memory of it (WorkspacesService.authenticate
+   * with recheckedByWrite): whatever writes the request must check the key in the same statement
+   * (keyRecheckCte), and a request that writes nothing must call verify(), which refuses as the guard does.
+   */
+  recheck?: KeyRecheck;
+}
+
+export interface KeyRecheck {
+  keyId: string;
+  verify(): Promise<void>;
 }
 
 export interface OperatorContext {

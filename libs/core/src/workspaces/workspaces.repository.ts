@@ -49,6 +49,24 @@ const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used
   JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
  WHERE k.key_hash = ANY($1::text[])`;
 
+/**
+ * The key check of a statement that writes what a request with a remembered key sent (issue 18): the
+ * keys listed at \`keys\` in the statement's document must still be live (not revoked, their member not
+ * removed), or the statement fails with LL401 (isKeyRefused) and nothing of it is written. The
+ * statement must read the CTE (\`SELECT count(*) FROM key_recheck\`), or PostgreSQL never runs it.
+ */
+export function keyRecheckCte(doc: string, workspace: string): string {
+  return `key_recheck AS (
+  SELECT lifeline_key_refused(x.id) FROM jsonb_array_elements_text(${doc} -> 'keys') AS x(id)
+   WHERE NOT EXISTS (SELECT 1 FROM api_keys k JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
+                      WHERE k.workspace_id = ${workspace} AND k.id = x.id AND k.revoked_at IS NULL AND m.removed_at IS NULL))`;
+}
+
+/** The failure of a keyRecheckCte: a key went out of use after this process last looked it up. */
+export function isKeyRefused(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === 'LL401';
+}
+
 const first = <T>(rows: T[]): T | null => rows[0] ?? null;
 
 /** Provided by CoreModule from TypeORM's data source; the CLI makes one on its own connection. */

@@ -25,9 +25,13 @@ export interface WorkspaceSettingsInput {
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-// Settings changed here apply at once, in other processes within seconds. Keys are never cached.
+// Settings changed here apply at once, in other processes within seconds. A key is never taken as live
+// without the database saying so for this request: looked up first, or checked by the statement that
+// writes the request (authenticate's recheckedByWrite).
 const WORKSPACE_CACHE_MS = 5_000;
 const LAST_USE_EVERY_MS = 60_000;
+/** Keys remembered live per process (authenticate's recheckedByWrite); past this many, it starts afresh. */
+const MAX_LIVE_OWNERS = 10_000;
 
 export class WorkspacesService {
   /**
@@ -47,6 +51,8 @@ export class WorkspacesService {
   /** The workspace reads in flight: requests that find the cached settings expired share one read. */
   private readonly workspaceReads = new Map<string, Promise<WorkspaceEntity | null>>();
   private readonly lastUseWritten = new Map<string, number>();
+  /** Owners of keys last seen live, by key hash: only ever used with a recheck by the write (authenticate). */
+  private readonly liveOwners = new Map<string, KeyOwnerRow>();
   private readonly workspaceCache = new Map<string, { workspace: WorkspaceEntity; until: number }>();
   /** Public keys never change once made. */
   private readonly publicKeys = new Map<string, string>();
@@ -113,8 +119,13 @@ export class WorkspacesService {
     return keys.map((k) => ({ keyId: k.id, hint: `sk_live_…${k.hint}`, member: k.member_email, revoked: k.revoked_at !== null, createdAt: k.created_at, lastUsedAt: k.last_used_at }));
   }
 
-  /** The secret-key guard's rules (decisions.md section 2). */
-  async authenticate(authorization: string | undefined): Promise<AuthContext> {
+  /**
+   * The secret-key guard's rules (decisions.md section 2). With \`recheckedByWrite\`, a key this process
+   * has seen live is not looked up again: the answer carries \`recheck\`, and the caller must have the
+   * statement that writes the post check the key (keyRecheckCte), or call recheck.verify() when it
+   * writes nothing, so a revoked key or a removed member is still refused at once (issue 18).
+   */
+  async authenticate(authorization: string | undefined, options: { recheckedByWrite?: boolean } = {}): Promise<AuthContext> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) {
       throw new Refusal('invalid_key', 'Send your secret key as "Authorization: Bearer sk_live_…"; find it in the workspace developer settings.');
@@ -123,7 +134,25 @@ export class WorkspacesService {
     if (key.startsWith(PUBLIC_KEY_PREFIX)) {
       throw new Refusal('invalid_key', 'That is a public key: public keys belong in the website tag; send a secret key (sk_live_…) from your server.');
     }
-    const owner = await this.keyOwners.submit(hashSecretKey(key));
+    const hash = hashSecretKey(key);
+    const known = options.recheckedByWrite ? this.liveOwners.get(hash) : undefined;
+    const owner = known ?? (await this.lookUp(hash));
+    this.noteUse(owner);
+    return {
+      workspaceId: owner.workspace_id,
+      workspaceSlug: owner.workspace_slug,
+      memberId: owner.member_id,
+      memberEmail: owner.member_email,
+      role: owner.role,
+      keyId: owner.key_id,
+      ...(known ? { recheck: { keyId: owner.key_id, verify: () => this.lookUp(hash).then(() => undefined) } } : {}),
+    };
+  }
+
+  /** The key's owner from the database, remembered while live; refused when the key is not (any more). */
+  private async lookUp(hash: string): Promise<KeyOwnerRow> {
+    this.liveOwners.delete(hash);
+    const owner = await this.keyOwners.submit(hash);
     if (!owner) {
       throw new Refusal('invalid_key', 'That secret key is not a key of any workspace: copy it again from the workspace developer settings.');
     }
@@ -133,15 +162,9 @@ export class WorkspacesService {
     if (owner.revoked_at) {
       throw new Refusal('invalid_key', 'That secret key was revoked: ask an owner or admin of the workspace for a new one.');
     }
-    this.noteUse(owner);
-    return {
-      workspaceId: owner.workspace_id,
-      workspaceSlug: owner.workspace_slug,
-      memberId: owner.member_id,
-      memberEmail: owner.member_email,
-      role: owner.role,
-      keyId: owner.key_id,
-    };
+    if (this.liveOwners.size >= MAX_LIVE_OWNERS) this.liveOwners.clear();
+    this.liveOwners.set(hash, owner);
+    return owner;
   }
 
   /** Writes a key's last use at most once a minute per process, never in the request's way. */

@@ -9,6 +9,7 @@ import {
   doorSpecOf,
   HotDoors,
   itemAnswer,
+  KeyRecheckedByWrite,
   RateLimit,
   Refusal,
   SecretKeyGuard,
@@ -38,7 +39,7 @@ export class EventsController implements OnModuleInit {
       bodyLimit: SERVER_BODY_LIMIT,
       status: 200,
       ...doorSpecOf(this.reflector, EventsController.prototype.post, EventsController),
-      authenticate: (req) => this.guard.authenticate(req),
+      authenticate: (req) => this.guard.authenticate(req, EventsController.prototype.post),
       handle: (req) => this.post(req.auth!, req.body),
     });
   }
@@ -51,13 +52,18 @@ export class EventsController implements OnModuleInit {
   @Post()
   @HttpCode(200)
   @UseGuards(SecretKeyGuard)
+  @KeyRecheckedByWrite()
   @RateLimit('server')
   @CountHeartbeat({ action: (req) => itemAction(req.body), origin: () => 'server' })
   async post(@Auth() auth: AuthContext, @Body() body: unknown) {
     const parsed = parseBody(body);
-    if (parsed instanceof Refusal) throw parsed;
+    if (parsed instanceof Refusal) {
+      await auth.recheck?.verify(); // nothing is written: a key gone out of use is refused as such
+      throw parsed;
+    }
     const workspace = await this.workspaces.get(auth.workspaceId);
-    if (!parsed.batch) return itemAnswer((await this.ingest.ingest(workspace, [parsed.item], { publicDoor: false }))[0]);
-    return new BatchAnswer(await this.ingest.ingest(workspace, parsed.items, { publicDoor: false }), parsed.items.map(itemAction));
+    const options = { publicDoor: false, recheck: auth.recheck };
+    if (!parsed.batch) return itemAnswer((await this.ingest.ingest(workspace, [parsed.item], options))[0]);
+    return new BatchAnswer(await this.ingest.ingest(workspace, parsed.items, options), parsed.items.map(itemAction));
   }
 }

@@ -59,10 +59,12 @@ export class IngestUnit {
     }
   }
 
-  async flush(): Promise<void> {
+  /** Writes everything; \`keys\` are the secret keys the write must find still live (keyRecheckCte). */
+  async flush(keys: string[] = []): Promise<void> {
     const follow = (id: string) => this.resolution.follow(id);
     await this.store.write(this.m, {
       workspaceId: this.workspace.id,
+      keys,
       ...this.resolution.written(),
       rows: this.log.rows.map((r) => ({ ...r, person_id: follow(r.person_id) })),
       names: [...this.log.names],

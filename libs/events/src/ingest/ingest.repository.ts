@@ -3,12 +3,14 @@
 // people and outbox parts come from their owners (peopleWriteCtes, outboxWriteCte).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Happening, outboxDocument, outboxWriteCte, preparedQuery } from '@app/core';
+import { Happening, keyRecheckCte, outboxDocument, outboxWriteCte, preparedQuery } from '@app/core';
 import { IdentityRow, PERSON_COLUMNS, peopleWriteCtes, PeopleWrite, PersonRow } from '@app/people';
 import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_RECORD, TimelineRow } from '../timeline.repository';
 
 export interface IngestWrite extends PeopleWrite {
   workspaceId: string;
+  /** Secret keys that must still be live for anything to be written (keyRecheckCte). */
+  keys: string[];
   rows: TimelineRow[];
   names: string[];
   answers: StoredAnswer[];
@@ -16,7 +18,8 @@ export interface IngestWrite extends PeopleWrite {
 }
 
 // Events' own writes (timeline, names, idempotency answers) beside the people's and the outbox's, each
-// written from the fragment its owner provides.
+// written from the fragment its owner provides, and the key check of a post whose key was remembered
+// (keyRecheckCte: a key revoked since fails the whole statement).
 export const INGEST_WRITE = `
 WITH
 ${peopleWriteCtes('$1::jsonb', '$2')},
@@ -33,8 +36,9 @@ answers AS (
     FROM jsonb_to_recordset($1::jsonb -> 'answers') AS x(key text, status text, record_id text)
    WHERE k.workspace_id = $2 AND k.key = x.key
   RETURNING 1),
-${outboxWriteCte('$1::jsonb', '$2')}
-SELECT (SELECT count(*) FROM timeline) AS rows`;
+${outboxWriteCte('$1::jsonb', '$2')},
+${keyRecheckCte('$1::jsonb', '$2')}
+SELECT (SELECT count(*) FROM timeline) AS rows, (SELECT count(*) FROM key_recheck) AS refused_keys`;
 
 /**
  * The people these keys name, each row locked (FOR UPDATE, in id order) until the post commits. Every

@@ -1,7 +1,7 @@
 // interface.md "Events endpoint": parses each item, applies the batch in one transaction, and, when
 // that transaction fails unexpectedly, applies each item alone so one bad item keeps the others.
 import { Injectable, Logger } from '@nestjs/common';
-import { GroupCommitLanes, HEARTBEAT_ANSWER, OutboxWriter, Refusal, runIsolated, WorkspaceEntity } from '@app/core';
+import { GroupCommitLanes, HEARTBEAT_ANSWER, isKeyRefused, KeyRecheck, OutboxWriter, Refusal, runIsolated, WorkspaceEntity } from '@app/core';
 import { isKeyRace, PeopleRepository } from '@app/people';
 import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
 import { TimelineRepository } from '../timeline.repository';
@@ -13,6 +13,14 @@ export interface IngestOptions {
   publicDoor: boolean;
   /** The public door's action: each has its own door and per-IP limit, so an item of another kind is refused. */
   door?: Command['kind'];
+  /** A key taken as live from memory (AuthContext.recheck): checked by the write, or verified when nothing is written. */
+  recheck?: KeyRecheck;
+}
+
+/** A command, and the key to check again in the statement that writes it (if any). */
+interface Work {
+  command: Command;
+  keyId?: string;
 }
 
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
@@ -31,8 +39,8 @@ export class IngestService {
    * under load each carries more items; measured against 2 and 4 in flight, it cost 25-30% less CPU per
    * event with a lower p99 (bench/RESULTS.md).
    */
-  private readonly lanes = new GroupCommitLanes<{ workspace: WorkspaceEntity; command: Command }, ItemResult>(
-    (_workspaceId, items) => this.applyAll(items[items.length - 1].workspace, items.map((i) => i.command)),
+  private readonly lanes = new GroupCommitLanes<Work & { workspace: WorkspaceEntity }, ItemResult>(
+    (_workspaceId, items) => this.applyAll(items[items.length - 1].workspace, items),
     MAX_SHARED_ITEMS,
     MAX_IN_FLIGHT,
   );
@@ -74,20 +82,31 @@ export class IngestService {
       else if (isExpired(command, now)) results[index] = { ok: true, status: 'expired' }; // writes nothing, not even the person
       else work.push({ index, command });
     });
-    if (work.length === 1 && raws.length === 1) {
-      results[work[0].index] = await this.lanes.submit(workspace.id, { workspace, command: work[0].command });
-    } else if (work.length) {
-      const applied = await this.applyIsolated(workspace, work.map((w) => w.command));
-      work.forEach((w, i) => (results[w.index] = applied[i]));
+    const { recheck } = options;
+    const keyId = recheck?.keyId;
+    try {
+      if (work.length === 1 && raws.length === 1) {
+        results[work[0].index] = await this.lanes.submit(workspace.id, { workspace, command: work[0].command, keyId });
+      } else if (work.length) {
+        const applied = await this.applyIsolated(workspace, work.map((w) => ({ command: w.command, keyId })));
+        work.forEach((w, i) => (results[w.index] = applied[i]));
+      } else {
+        await recheck?.verify(); // nothing to write: the key is checked before anything is answered
+      }
+    } catch (error) {
+      // The write found the key out of use: verify() refuses it as the guard would have.
+      if (recheck && isKeyRefused(error)) await recheck.verify();
+      throw error;
     }
     return results as ItemResult[];
   }
 
   /** One transaction for all; when it fails unexpectedly, each item alone, so one bad item keeps the others. */
-  private async applyIsolated(workspace: WorkspaceEntity, commands: Command[]): Promise<ItemResult[]> {
-    const outcomes = await runIsolated((some: Command[]) => this.applyAll(workspace, some), commands, (error) =>
-      this.logger.warn(`shared transaction failed, applying items one by one: ${(error as Error).message}`),
-    );
+  private async applyIsolated(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
+    const outcomes = await runIsolated((some: Work[]) => this.applyAll(workspace, some), work, (error) => {
+      if (isKeyRefused(error)) throw error; // the post's own key: every item would fail alike
+      this.logger.warn(`shared transaction failed, applying items one by one: ${(error as Error).message}`);
+    });
     return outcomes.map((outcome) => {
       if (outcome.ok) return outcome.value;
       this.logger.error(`item failed: ${(outcome.error as Error).message}`);
@@ -96,24 +115,26 @@ export class IngestService {
   }
 
   /** One transaction; run again when a concurrent post added one of its new keys first (isKeyRace). */
-  private async applyAll(workspace: WorkspaceEntity, commands: Command[]): Promise<ItemResult[]> {
+  private async applyAll(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.applyOnce(workspace, commands);
+        return await this.applyOnce(workspace, work);
       } catch (error) {
         if (attempt >= KEY_RACE_ATTEMPTS || !isKeyRace(error)) throw error;
       }
     }
   }
 
-  private async applyOnce(workspace: WorkspaceEntity, commands: Command[]): Promise<ItemResult[]> {
+  private async applyOnce(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
     const now = new Date();
+    const commands = work.map((w) => w.command);
+    const keys = [...new Set(work.flatMap((w) => (w.keyId ? [w.keyId] : [])))];
     const results = await this.people.transaction(async (m) => {
       const unit = new IngestUnit(m, workspace, this.people, this.timeline, this.store, now);
       await unit.prepare(commands);
       const applied: ItemResult[] = [];
       for (const command of commands) applied.push(await unit.apply(command));
-      await unit.flush();
+      await unit.flush(keys);
       return applied;
     });
     this.outbox.kick();

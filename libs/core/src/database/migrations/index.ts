@@ -9,6 +9,7 @@ import { DoorReceiptAnswers1764400000000 } from './1764400000000-door-receipt-an
 import { WebhookEndpointHealth1764800000000 } from './1764800000000-webhook-endpoint-health';
 import { ChartBucketStatistics1765000000000 } from './1765000000000-chart-bucket-statistics';
 import { OutboxHighWaterMark1765100000000 } from './1765100000000-outbox-high-water-mark';
+import { KeyRecheck1765200000000 } from './1765200000000-key-recheck';
 
 /** Every migration, oldest first. Later issues append here, in timestamp order. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   WebhookEndpointHealth1764800000000,
   ChartBucketStatistics1765000000000,
   OutboxHighWaterMark1765100000000,
+  KeyRecheck1765200000000,
 ];

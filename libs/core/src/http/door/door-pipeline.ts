@@ -35,6 +35,13 @@ export interface HeartbeatSpec {
   origin: (req: DoorRequest) => string;
 }
 
+/**
+ * A key refused is not a post of the workspace: the guard refuses it before the door counts anything,
+ * and a key refused later (a remembered key found out of use by the write: KeyRecheckedByWrite) is not
+ * counted either.
+ */
+const KEY_REFUSALS = new Set(['invalid_key', 'no_longer_a_member']);
+
 const RATE_LIMIT = 'door:rate-limit';
 const HEARTBEAT = 'door:heartbeat';
 
@@ -92,7 +99,7 @@ export class DoorPipeline {
       if (limit) await this.limits.consume(typeof limit.limit === 'function' ? limit.limit(req) : limit.limit, limit.key(req));
       result = await handle();
     } catch (error) {
-      if (heartbeat && error instanceof Refusal) this.count(req, heartbeat, [[heartbeat.action(req), error.code]]);
+      if (heartbeat && error instanceof Refusal && !KEY_REFUSALS.has(error.code)) this.count(req, heartbeat, [[heartbeat.action(req), error.code]]);
       throw error;
     }
     if (result instanceof BatchAnswer) {
