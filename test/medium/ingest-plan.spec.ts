@@ -8,6 +8,7 @@ import { INGEST_LOAD, INGEST_WRITE } from '@app/events';
 import { Medium, startMedium } from './medium';
 
 const PEOPLE = 100_000;
+const MEMBERS = 2_000;
 
 interface PlanNode {
   'Node Type': string;
@@ -36,7 +37,7 @@ beforeAll(async () => {
   // The plans are made (and kept) now, while the workspace has nobody, in a transaction as the ingest runs them.
   await client.query('BEGIN');
   await client.query(execute([['email', 'nobody@example.com']]));
-  await client.query(write('per_nobody'));
+  await client.query(write('per_nobody', [])); // (its key recheck planned too, with no keys to check)
   await client.query('COMMIT');
   await t.db.query(
     `INSERT INTO people (workspace_id, id, email) SELECT $1, 'per_plan' || n, 'p' || n || '@example.com' FROM generate_series(1, $2) n`,
@@ -45,6 +46,12 @@ beforeAll(async () => {
   await t.db.query(
     `INSERT INTO identities (workspace_id, kind, value, person_id) SELECT $1, 'email', 'p' || n || '@example.com', 'per_plan' || n FROM generate_series(1, $2) n`,
     [workspace.id, PEOPLE],
+  );
+  // Members, each with a key: the write's key recheck must probe one of each, not read the workspace's.
+  await t.db.query(`INSERT INTO members (workspace_id, id, email, role) SELECT $1, 'mem_plan' || n, 'm' || n || '@example.com', 'member' FROM generate_series(1, $2) n`, [workspace.id, MEMBERS]);
+  await t.db.query(
+    `INSERT INTO api_keys (workspace_id, id, member_id, key_hash, hint) SELECT $1, 'key_plan' || n, 'mem_plan' || n, 'hash_plan' || n, 'xxxx' FROM generate_series(1, $2) n`,
+    [workspace.id, MEMBERS],
   );
 }, 120_000);
 afterAll(async () => {
@@ -58,10 +65,19 @@ function execute(keys: Array<[string, string]>): string {
   return `EXECUTE load(${client.escapeLiteral(workspace.id)}, ${array(keys.map((k) => k[0]))}, ${array(keys.map((k) => k[1]))})`;
 }
 
-/** The write of one changed person and one idempotency answer (the statements that join on a key). */
-function write(personId: string): string {
+/** The write of one changed person and one idempotency answer, with a key to recheck (the statements that join on a key). */
+function write(personId: string, keys = ['key_plan17']): string {
   const person = { workspace_id: workspace.id, id: personId, name: 'Ada', email: null, stage: null, stage_changed_at: null, purchases: 1, engaged_at: null, os: null, fields: {}, first_touch: null, first_touch_at: null, created_at: new Date() };
-  const doc = { newPeople: [], changedPeople: [person], identities: [], rows: [], names: [], answers: [{ key: 'k-1', status: 'recorded', record_id: personId }], happenings: [] };
+  const doc = {
+    keys,
+    newPeople: [],
+    changedPeople: [person],
+    identities: [],
+    rows: [],
+    names: [],
+    answers: [{ key: 'k-1', status: 'recorded', record_id: personId }],
+    happenings: [],
+  };
   return `EXECUTE write(${client.escapeLiteral(JSON.stringify(doc))}, ${client.escapeLiteral(workspace.id)})`;
 }
 
@@ -97,15 +113,18 @@ describe('the ingest load with a generic plan made on empty tables, over 100,000
     ]);
   });
 
-  it('the write that follows in the transaction probes people and idempotency keys by key too', async () => {
+  it('the write that follows in the transaction probes people, idempotency keys, keys and members by key too', async () => {
     await client.query('BEGIN');
     try {
       await client.query(execute(keys));
       const [{ 'QUERY PLAN': [root] }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${write('per_plan17')}`)).rows;
-      const scans = nodes(root.Plan).filter((n) => n['Node Type'].endsWith('Scan') && ['people', 'idempotency_keys'].includes(n['Relation Name'] ?? ''));
-      expect(scans.map((n) => [n['Relation Name'], n['Node Type']])).toEqual([
-        ['people', 'Index Scan'],
-        ['idempotency_keys', 'Index Scan'],
+      const tables = ['people', 'idempotency_keys', 'api_keys', 'members'];
+      const scans = nodes(root.Plan).filter((n) => n['Node Type'].endsWith('Scan') && tables.includes(n['Relation Name'] ?? ''));
+      expect(scans.map((n) => [n['Relation Name'], n['Node Type'], n['Index Name']])).toEqual([
+        ['people', 'Index Scan', 'people_pkey'],
+        ['idempotency_keys', 'Index Scan', 'idempotency_keys_pkey'],
+        ['api_keys', 'Index Scan', 'api_keys_pkey'],
+        ['members', 'Index Scan', 'members_pkey'],
       ]);
       expect(scans.every((n) => n['Actual Rows']! <= 1 && (n['Actual Loops'] ?? 1) <= 1)).toBe(true);
     } finally {

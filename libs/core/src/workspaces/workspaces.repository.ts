@@ -56,10 +56,13 @@ const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used
  * statement must read the CTE (\`SELECT count(*) FROM key_recheck\`), or PostgreSQL never runs it.
  */
 export function keyRecheckCte(doc: string, workspace: string): string {
+  // Probes by full keys (api_keys, then members) in LATERAL subqueries the planner cannot flatten: no
+  // plan reads a workspace's keys or members to find one.
   return `key_recheck AS (
   SELECT lifeline_key_refused(x.id) FROM jsonb_array_elements_text(${doc} -> 'keys') AS x(id)
-   WHERE NOT EXISTS (SELECT 1 FROM api_keys k JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
-                      WHERE k.workspace_id = ${workspace} AND k.id = x.id AND k.revoked_at IS NULL AND m.removed_at IS NULL))`;
+    LEFT JOIN LATERAL (SELECT k.member_id FROM api_keys k WHERE k.workspace_id = ${workspace} AND k.id = x.id AND k.revoked_at IS NULL OFFSET 0) k ON true
+    LEFT JOIN LATERAL (SELECT true AS live FROM members m WHERE m.workspace_id = ${workspace} AND m.id = k.member_id AND m.removed_at IS NULL OFFSET 0) m ON true
+   WHERE m.live IS NULL)`;
 }
 
 /** The failure of a keyRecheckCte: a key went out of use after this process last looked it up. */
