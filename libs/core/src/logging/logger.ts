@@ -30,7 +30,8 @@ export const writesRequestLines = (config: AppConfig): boolean => config.nodeEnv
 export function logRequestLine(req: IncomingMessage & { id?: string }, res: Res, responseTime: number): void {
   const logger = PinoLogger.root;
   if (!logger?.isLevelEnabled(res.statusCode >= 500 ? 'error' : 'info')) return;
-  const line = { req: { id: req.id, method: req.method, url: path(req) }, res: { statusCode: res.statusCode }, responseTime, ...(res.locals?.refusal ? { refusal: res.locals.refusal } : {}) };
+  // The request and answer themselves: the request logger's serializers (req above, pino's res) shape them alike.
+  const line = { req, res, responseTime, ...(res.locals?.refusal ? { refusal: res.locals.refusal } : {}) };
   if (res.statusCode >= 500) logger.error(line, failedLine(req, res));
   else logger.info(line, requestLine(req, res, responseTime));
 }
