@@ -32,6 +32,7 @@ const cases: Case[] = [
   { name: 'an unusable request id', raw: json({ type: 'signup' }), headers: { 'x-request-id': 'no spaces allowed' } },
   // Not taken by the hot door: Express answers both.
   { name: 'a charset', raw: json({ type: 'signup' }), headers: { 'content-type': 'application/json; charset=utf-8' }, hot: false },
+  { name: 'a charset in capitals', raw: json({ type: 'signup' }), headers: { 'content-type': 'application/json; Charset=UTF-8' }, hot: false },
   { name: 'over 64 KB', raw: () => JSON.stringify({ type: 'pageview', anon_id: 'big', properties: { pad: 'x'.repeat(70_000) } }), hot: false },
 ];
 

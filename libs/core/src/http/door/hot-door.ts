@@ -76,11 +76,15 @@ export class HotDoors {
     const headers = req.headers;
     if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
     const type = headers['content-type'];
-    if (type !== undefined && type.includes('charset')) return false;
+    if (type !== undefined && /charset/i.test(type)) return false;
     const length = Number(headers['content-length'] ?? NaN);
     if (!(length >= 0 && length <= route.bodyLimit)) return false;
     this.answered++;
-    void this.serve(route, req as HotRequest, res as HotResponse, length);
+    this.serve(route, req as HotRequest, res as HotResponse, length).catch((error) => {
+      // Only a fault of the answer's own writing lands here (everything else is answered as a refusal); logged by refusalOf.
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': JSON_TYPE }).end(JSON.stringify(refusalAnswer(refusalOf(error, this.logger)).body));
+      else res.destroy();
+    });
     return true;
   }
 
@@ -94,8 +98,7 @@ export class HotDoors {
     try {
       answer = await this.answer(route, req, text);
     } catch (error) {
-      const refused = refusalAnswer(refusalOf(error, this.logger));
-      answer = refused;
+      answer = refusalAnswer(refusalOf(error, this.logger));
     }
     const status = answer.status ?? route.status;
     const body = JSON.stringify(answer.body);
