@@ -1,5 +1,6 @@
 // POST and GET /api/v1/events (interface.md "Events endpoint", decisions.md section 3).
 import { Body, Controller, Get, HttpCode, OnModuleInit, Post, UseGuards } from '@nestjs/common';
+import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
 import {
   Auth,
@@ -32,12 +33,15 @@ export class EventsController implements OnModuleInit {
     private readonly reflector: Reflector,
   ) {}
 
-  /** issue 18: posts are answered by a hot door, the same guard and handler without Express and Nest. */
+  /**
+   * issue 18: posts are answered by a hot door: the same guard, marks and handler as the route below
+   * (read from its decorators), without Express and Nest's per-request machinery.
+   */
   onModuleInit() {
     this.hotDoors.add({
       path: `/${PATH}`,
       bodyLimit: SERVER_BODY_LIMIT,
-      status: 200,
+      status: this.reflector.get<number>(HTTP_CODE_METADATA, EventsController.prototype.post),
       ...doorSpecOf(this.reflector, EventsController.prototype.post, EventsController),
       authenticate: (req) => this.guard.authenticate(req, EventsController.prototype.post),
       handle: (req) => this.post(req.auth!, req.body),
