@@ -86,6 +86,8 @@ export async function prefill(db: Client, workspaceId: string, people: number, o
   if (people > 0 || outbox > 0) {
     const started = Date.now();
     await db.query(`VACUUM (ANALYZE) people, identities, outbox`);
-    log(`prefill: VACUUM ANALYZE in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    // The prefill's pages written out now, not by the checkpointer and the kernel during the measured rounds.
+    await db.query(`CHECKPOINT`);
+    log(`prefill: VACUUM ANALYZE and CHECKPOINT in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   }
 }
