@@ -20,6 +20,11 @@ export class AutomationRelayService implements OutboxHandler {
     private readonly queue: RunQueue,
   ) {}
 
+  /** Workspaces with a running automation that happenings can start. */
+  async listening(manager: EntityManager, workspaceIds: string[]): Promise<string[]> {
+    return [...new Set((await this.automations.runningFedByHappenings(manager, workspaceIds)).map((a) => a.workspace_id))];
+  }
+
   async handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void> {
     const aboutPeople = rows.filter((row) => row.personId);
     if (aboutPeople.length === 0) return;

@@ -20,9 +20,11 @@ export interface TimelineRow {
 
 /** The columns of a timeline row this service writes (received_at is the database's). */
 export const TIMELINE_COLUMNS = 'workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at';
-/** TIMELINE_COLUMNS with their types, as jsonb_to_recordset reads them. */
-export const TIMELINE_RECORD = `workspace_id text, id text, occurred_at timestamptz, person_id text,
+/** TIMELINE_COLUMNS but the workspace, with their types, as jsonb_to_recordset reads them from a leanRecord. */
+export const TIMELINE_LEAN_RECORD = `id text, occurred_at timestamptz, person_id text,
     type text, value numeric, properties jsonb, detail text, source jsonb, expires_at timestamptz`;
+/** TIMELINE_COLUMNS with their types, as jsonb_to_recordset reads them. */
+export const TIMELINE_RECORD = `workspace_id text, ${TIMELINE_LEAN_RECORD}`;
 
 export interface StoredAnswer {
   key: string;

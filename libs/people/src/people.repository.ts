@@ -48,9 +48,10 @@ export interface SubscriptionWrite {
 /** Every column of a person row, as PersonRow (plus merged_into) names them. */
 export const PERSON_COLUMNS = `workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, first_touch_at, created_at, merged_into`;
 
-/** The person columns as jsonb_to_recordset reads them, in the people table's order. */
-const PERSON_RECORD = `workspace_id text, id text, name text, email text, stage text, stage_changed_at timestamptz,
+/** The person columns but the workspace as jsonb_to_recordset reads them from a leanRecord, in the people table's order. */
+const PERSON_LEAN_RECORD = `id text, name text, email text, stage text, stage_changed_at timestamptz,
   purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz`;
+const PERSON_RECORD = `workspace_id text, ${PERSON_LEAN_RECORD}`;
 
 /**
  * The ingest's writes of people and identities, as data-modifying CTEs (new_people, changed_people,
@@ -63,7 +64,7 @@ export function peopleWriteCtes(doc: string, workspace: string): string {
   return `new_people AS (
   INSERT INTO people (workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields,
                       first_touch, first_touch_at, created_at, updated_at)
-  SELECT x.*, x.created_at FROM jsonb_to_recordset(${doc} -> 'newPeople') AS x(${PERSON_RECORD})
+  SELECT ${workspace}, x.*, x.created_at FROM jsonb_to_recordset(${doc} -> 'newPeople') AS x(${PERSON_LEAN_RECORD})
   RETURNING 1),
 changed_people AS (
   UPDATE people p SET name = x.name, email = x.email, stage = x.stage, stage_changed_at = x.stage_changed_at,
@@ -85,10 +86,10 @@ export function isKeyRace(error: unknown): boolean {
   return (e.code === '23505' && e.constraint === 'identities_pkey') || e.code === '40P01';
 }
 
-/** What peopleWriteCtes reads from its document. */
+/** What peopleWriteCtes reads from its document: rows as leanRecord makes them (new people without their workspace). */
 export interface PeopleWrite {
-  newPeople: PersonRow[];
-  changedPeople: PersonRow[];
+  newPeople: Array<Partial<PersonRow>>;
+  changedPeople: Array<Partial<PersonRow>>;
   identities: IdentityRow[];
 }
 

@@ -20,6 +20,11 @@ export class WebhookRelayService implements OutboxHandler {
     private readonly sender: DeliveryService,
   ) {}
 
+  /** Workspaces with an address, enabled or not (a disabled one gets failed deliveries). */
+  async listening(manager: EntityManager, workspaceIds: string[]): Promise<string[]> {
+    return [...new Set((await this.endpoints.ofWorkspaces(manager, workspaceIds)).map((e) => e.workspace_id))];
+  }
+
   async handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void> {
     const workspaceIds = [...new Set(rows.map((row) => row.workspaceId))];
     const endpoints = await this.endpoints.ofWorkspaces(manager, workspaceIds);

@@ -16,3 +16,14 @@ export async function preparedPoolQuery<T = any>(dataSource: DataSource, name: s
   if (!pool) return dataSource.query(text, values);
   return (await pool.query({ name, text, values })).rows;
 }
+
+/**
+ * A row as a write document carries it to jsonb_to_recordset, which reads a missing key as NULL: its
+ * null fields and the \`omitted\` column (one the statement fills itself, such as the workspace) left
+ * out, so the document is smaller to build, send and parse (issue 18).
+ */
+export function leanRecord<T extends object>(row: T, omitted?: keyof T): Partial<T> {
+  const lean: Partial<T> = {};
+  for (const key in row) if (row[key] !== null && row[key] !== undefined && key !== omitted) lean[key] = row[key];
+  return lean;
+}

@@ -18,6 +18,13 @@ import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK } fr
 
 export interface OutboxHandler {
   readonly name: string;
+  /**
+   * Of these workspaces, those this handler may act in (read inside the relay transaction, like
+   * handle). The relay reads the happenings of the others' rows not at all: a workspace nothing
+   * listens in costs the relay one row per transaction, not one per happening. Without it, every
+   * workspace.
+   */
+  listening?(manager: EntityManager, workspaceIds: string[]): Promise<string[]>;
   /** Runs inside the relay transaction; may return work to do once it has committed. */
   handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void>;
 }
@@ -26,9 +33,10 @@ export interface OutboxHandler {
 const BATCH = 200;
 
 /**
- * The next rows past the mark, as happenings, in the relay's order. The mark (locked, SKIP LOCKED: one
- * relay at a time) is read by scalar subqueries, so the bound is an index condition on (xid, id): the
- * read starts at the mark whatever lies below it (test/medium/outbox-relay.spec.ts, 100,000 relayed rows).
+ * The next rows past the mark (their workspace and place, not their happenings), in the relay's order.
+ * The mark (locked, SKIP LOCKED: one relay at a time) is read by scalar subqueries, so the bound is an
+ * index condition on (xid, id): the read starts at the mark whatever lies below it
+ * (test/medium/outbox-relay.spec.ts, 100,000 relayed rows).
  *
  * The upper bound is the oldest transaction still running that could write this outbox: of the
  * transactions the snapshot sees running (pg_snapshot_xip), every one not shown by pg_stat_activity as a
@@ -48,6 +56,17 @@ next AS (SELECT o.* FROM outbox o
           WHERE (o.xid, o.id) > ((SELECT xid FROM mark), (SELECT id FROM mark))
             AND o.xid < (SELECT upto FROM bound)
           ORDER BY o.xid, o.id LIMIT ${BATCH})
+SELECT workspace_id, id, xid, (SELECT xid FROM mark) AS mark_xid, (SELECT id FROM mark) AS mark_id FROM next ORDER BY xid, id`;
+
+/**
+ * The happenings of the rows RELAY_NEXT found in the workspaces $5 (text[]): the same range of the
+ * (xid, id) order, past the mark ($1, $2) up to the last row found ($3, $4). Every transaction that
+ * wrote in it had finished when RELAY_NEXT read it (its bound), so this reads the same rows.
+ */
+export const RELAY_HAPPENINGS = `
+WITH next AS (SELECT o.* FROM outbox o
+               WHERE (o.xid, o.id) > ($1::xid8, $2::bigint) AND (o.xid, o.id) <= ($3::xid8, $4::bigint)
+                 AND o.workspace_id = ANY($5::text[]))
 SELECT * FROM (${HAPPENINGS_FROM('next')}) h ORDER BY h.row_xid, h.id`;
 
 const toOutboxRow = (r: Record<string, unknown>): OutboxRow => ({
@@ -116,16 +135,23 @@ export class OutboxRelayService implements OnApplicationShutdown {
   async relayOnce(): Promise<number> {
     const followUps: Array<() => Promise<void>> = [];
     const count = await this.dataSource.transaction(async (manager) => {
-      const raw: Array<Record<string, unknown> & { row_xid: string; row_id: string }> = await manager.query(RELAY_NEXT);
-      if (raw.length === 0) return 0;
-      const rows = raw.map(toOutboxRow);
-      for (const handler of this.handlers) {
-        const followUp = await handler.handle(manager, rows);
-        if (followUp) followUps.push(followUp);
+      // Planned each time, on the outbox's statistics of the moment: a plan kept from an empty outbox reads it by bitmap and sorts.
+      const next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string }> = await manager.query(RELAY_NEXT);
+      if (next.length === 0) return 0;
+      const last = next[next.length - 1];
+      const workspaceIds = [...new Set(next.map((row) => row.workspace_id))];
+      const listened = new Set<string>();
+      for (const handler of this.handlers) for (const id of handler.listening ? await handler.listening(manager, workspaceIds) : workspaceIds) listened.add(id);
+      if (listened.size > 0) {
+        const raw = await manager.query(RELAY_HAPPENINGS, [next[0].mark_xid, next[0].mark_id, last.xid, last.id, [...listened]]);
+        const rows = raw.map(toOutboxRow);
+        for (const handler of this.handlers) {
+          const followUp = await handler.handle(manager, rows);
+          if (followUp) followUps.push(followUp);
+        }
       }
-      const last = raw[raw.length - 1];
-      await manager.query(`UPDATE outbox_relay SET xid = $1::xid8, id = $2 WHERE name = 'main'`, [last.row_xid, last.row_id]);
-      return new Set(raw.map((r) => r.row_id)).size;
+      await manager.query(`UPDATE outbox_relay SET xid = $1::xid8, id = $2 WHERE name = 'main'`, [last.xid, last.id]);
+      return next.length;
     });
     for (const followUp of followUps) {
       await followUp().catch((error: Error) => this.logger.warn(`after relay: ${error.message}`));

@@ -1,7 +1,7 @@
 // One transaction of POST /api/v1/events (or a public door): resolves people (PersonResolution),
 // applies each command, and writes everything back with one statement. Rules live in the domain
 // functions; what the commands write besides people gathers in the IngestLog.
-import { ActionSuccess, Refusal, WorkspaceEntity } from '@app/core';
+import { ActionSuccess, leanRecord, Refusal, WorkspaceEntity } from '@app/core';
 import { isEngagingEvent, IdentityKey, keyString, ListRow, nextStage, PeopleRepository, PURCHASE_EVENTS, Stage } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
@@ -66,7 +66,7 @@ export class IngestUnit {
       workspaceId: this.workspace.id,
       keys,
       ...this.resolution.written(),
-      rows: this.log.rows.map((r) => ({ ...r, person_id: follow(r.person_id) })),
+      rows: this.log.rows.map((r) => ({ ...leanRecord(r, 'workspace_id'), person_id: follow(r.person_id) })),
       names: [...this.log.names],
       answers: this.log.answers.map((a) => ({ ...a, record_id: a.record_id && follow(a.record_id) })),
       happenings: this.log.happenings.map((h) => ({ ...h, personId: h.personId && follow(h.personId) })),

@@ -5,13 +5,14 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Happening, keyRecheckCte, outboxDocument, outboxWriteCte, preparedQuery } from '@app/core';
 import { IdentityRow, PERSON_COLUMNS, peopleWriteCtes, PeopleWrite, PersonRow } from '@app/people';
-import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_RECORD, TimelineRow } from '../timeline.repository';
+import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_LEAN_RECORD, TimelineRow } from '../timeline.repository';
 
 export interface IngestWrite extends PeopleWrite {
   workspaceId: string;
   /** Secret keys that must still be live for anything to be written (keyRecheckCte). */
   keys: string[];
-  rows: TimelineRow[];
+  /** Timeline rows of this workspace as leanRecord(row, 'workspace_id') makes them. */
+  rows: Array<Partial<TimelineRow>>;
   names: string[];
   answers: StoredAnswer[];
   happenings: Happening[];
@@ -25,7 +26,7 @@ WITH
 ${peopleWriteCtes('$1::jsonb', '$2')},
 timeline AS (
   INSERT INTO events (${TIMELINE_COLUMNS})
-  SELECT * FROM jsonb_to_recordset($1::jsonb -> 'rows') AS x(${TIMELINE_RECORD})
+  SELECT $2, x.* FROM jsonb_to_recordset($1::jsonb -> 'rows') AS x(${TIMELINE_LEAN_RECORD})
   RETURNING 1),
 names AS (
   INSERT INTO event_names (workspace_id, name) SELECT $2, jsonb_array_elements_text($1::jsonb -> 'names')

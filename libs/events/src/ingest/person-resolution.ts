@@ -1,7 +1,7 @@
 // The people of one ingest transaction (decisions.md section 4): finds or creates the person a post's
 // keys name, merges the people two keys name into the older, and keeps every change in memory until
 // the unit writes them back with one statement.
-import { IdentifyStatus, newId, WorkspaceEntity } from '@app/core';
+import { IdentifyStatus, leanRecord, newId, WorkspaceEntity } from '@app/core';
 import { firstTouchFrom, IdentityKey, IdentityRow, keyString, PeopleRepository, PeopleWrite, PersonRow, personOs, planMerge, SourceInput } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { IngestLog } from './ingest-log';
@@ -65,8 +65,8 @@ export class PersonResolution {
   written(): PeopleWrite {
     const live = [...this.people.values()].filter((p) => !this.redirect.has(p.row.id));
     return {
-      newPeople: live.filter((p) => p.isNew).map((p) => p.row),
-      changedPeople: live.filter((p) => !p.isNew && p.dirty).map((p) => p.row),
+      newPeople: live.filter((p) => p.isNew).map((p) => leanRecord(p.row, 'workspace_id')),
+      changedPeople: live.filter((p) => !p.isNew && p.dirty).map((p) => leanRecord(p.row)),
       identities: this.newIdentities.map((i) => ({ ...i, person_id: this.follow(i.person_id) })),
     };
   }
