@@ -4,8 +4,8 @@
 // The runs' first steps are queued after the relay commits (the poll covers a crash in between).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { newId, OutboxHandler, OutboxRow } from '@app/core';
-import { AutomationsRepository } from './automations.repository';
+import { newId, OutboxHandler, OutboxListener, OutboxRow } from '@app/core';
+import { AutomationRow, AutomationsRepository } from './automations.repository';
 import { AutomationTrigger, HappeningData, startedLine, triggerMatches } from './domain';
 import { RunQueue } from './run-queue';
 import { NewRun, RunsRepository } from './runs.repository';
@@ -20,17 +20,15 @@ export class AutomationRelayService implements OutboxHandler {
     private readonly queue: RunQueue,
   ) {}
 
-  /** Workspaces with a running automation that happenings can start. */
-  async listening(manager: EntityManager, workspaceIds: string[]): Promise<string[]> {
-    return [...new Set((await this.automations.runningFedByHappenings(manager, workspaceIds)).map((a) => a.workspace_id))];
+  /** Listens in the workspaces with a running automation that happenings can start. */
+  async listen(manager: EntityManager, workspaceIds: string[]): Promise<OutboxListener | null> {
+    const automations = await this.automations.runningFedByHappenings(manager, workspaceIds);
+    if (automations.length === 0) return null;
+    return { workspaceIds: [...new Set(automations.map((a) => a.workspace_id))], handle: (rows) => this.start(manager, rows, automations) };
   }
 
-  async handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void> {
+  private async start(manager: EntityManager, rows: OutboxRow[], automations: AutomationRow[]): Promise<(() => Promise<void>) | void> {
     const aboutPeople = rows.filter((row) => row.personId);
-    if (aboutPeople.length === 0) return;
-    const automations = await this.automations.runningFedByHappenings(manager, [...new Set(aboutPeople.map((row) => row.workspaceId))]);
-    if (automations.length === 0) return;
-
     const runs: NewRun[] = [];
     for (const row of aboutPeople) {
       const data = ((row.payload as { data?: HappeningData }).data ?? {}) as HappeningData;

@@ -3,7 +3,7 @@
 // crash in between).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { OutboxHandler, OutboxRow } from '@app/core';
+import { OutboxHandler, OutboxListener } from '@app/core';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryService } from './delivery.service';
 import { EndpointsRepository } from './endpoints.repository';
@@ -20,19 +20,19 @@ export class WebhookRelayService implements OutboxHandler {
     private readonly sender: DeliveryService,
   ) {}
 
-  /** Workspaces with an address, enabled or not (a disabled one gets failed deliveries). */
-  async listening(manager: EntityManager, workspaceIds: string[]): Promise<string[]> {
-    return [...new Set((await this.endpoints.ofWorkspaces(manager, workspaceIds)).map((e) => e.workspace_id))];
-  }
-
-  async handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void> {
-    const workspaceIds = [...new Set(rows.map((row) => row.workspaceId))];
+  /** Listens in the workspaces with an address, enabled or not (a disabled one gets failed deliveries). */
+  async listen(manager: EntityManager, workspaceIds: string[]): Promise<OutboxListener | null> {
     const endpoints = await this.endpoints.ofWorkspaces(manager, workspaceIds);
-    if (endpoints.length === 0) return;
-    const deliveries = await this.happenings.make(manager, rows, endpoints);
-    if (deliveries.length === 0) return;
-    const created = await this.deliveries.insert(manager, deliveries);
-    const pending = created.filter((d) => d.state === 'pending');
-    return () => this.sender.startFirstAttempts(pending.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id })));
+    if (endpoints.length === 0) return null;
+    return {
+      workspaceIds: [...new Set(endpoints.map((e) => e.workspace_id))],
+      handle: async (rows) => {
+        const deliveries = await this.happenings.make(manager, rows, endpoints);
+        if (deliveries.length === 0) return;
+        const created = await this.deliveries.insert(manager, deliveries);
+        const pending = created.filter((d) => d.state === 'pending');
+        return () => this.sender.startFirstAttempts(pending.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id })));
+      },
+    };
   }
 }

@@ -19,14 +19,18 @@ import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK } fr
 export interface OutboxHandler {
   readonly name: string;
   /**
-   * Of these workspaces, those this handler may act in (read inside the relay transaction, like
-   * handle). The relay reads the happenings of the others' rows not at all: a workspace nothing
-   * listens in costs the relay one row per transaction, not one per happening. Without it, every
-   * workspace.
+   * Once per relay pass, inside its transaction, with the workspaces of the rows past the mark: the
+   * ones this handler acts in and what it does with their happenings, or null when it has nothing in
+   * any. The relay reads happenings only for workspaces some handler listens in, so a workspace with
+   * none costs a pass one small row per writing transaction, not a row per happening.
    */
-  listening?(manager: EntityManager, workspaceIds: string[]): Promise<string[]>;
-  /** Runs inside the relay transaction; may return work to do once it has committed. */
-  handle(manager: EntityManager, rows: OutboxRow[]): Promise<(() => Promise<void>) | void>;
+  listen(manager: EntityManager, workspaceIds: string[]): Promise<OutboxListener | null>;
+}
+
+export interface OutboxListener {
+  workspaceIds: string[];
+  /** The happenings of those workspaces, in the relay's order; may return work to do once the relay has committed. */
+  handle(rows: OutboxRow[]): Promise<(() => Promise<void>) | void>;
 }
 
 /** Outbox rows (transactions) per pass. */
@@ -140,13 +144,17 @@ export class OutboxRelayService implements OnApplicationShutdown {
       if (next.length === 0) return 0;
       const last = next[next.length - 1];
       const workspaceIds = [...new Set(next.map((row) => row.workspace_id))];
-      const listened = new Set<string>();
-      for (const handler of this.handlers) for (const id of handler.listening ? await handler.listening(manager, workspaceIds) : workspaceIds) listened.add(id);
-      if (listened.size > 0) {
-        const raw = await manager.query(RELAY_HAPPENINGS, [next[0].mark_xid, next[0].mark_id, last.xid, last.id, [...listened]]);
-        const rows = raw.map(toOutboxRow);
-        for (const handler of this.handlers) {
-          const followUp = await handler.handle(manager, rows);
+      const listeners: OutboxListener[] = [];
+      for (const handler of this.handlers) {
+        const listener = await handler.listen(manager, workspaceIds);
+        if (listener && listener.workspaceIds.length > 0) listeners.push(listener);
+      }
+      if (listeners.length > 0) {
+        const listened = [...new Set(listeners.flatMap((l) => l.workspaceIds))];
+        const rows: OutboxRow[] = (await manager.query(RELAY_HAPPENINGS, [next[0].mark_xid, next[0].mark_id, last.xid, last.id, listened])).map(toOutboxRow);
+        for (const listener of listeners) {
+          const theirs = new Set(listener.workspaceIds);
+          const followUp = await listener.handle(rows.filter((row) => theirs.has(row.workspaceId)));
           if (followUp) followUps.push(followUp);
         }
       }
