@@ -84,6 +84,13 @@ describe('the relay over a large outbox', () => {
     }
   });
 
+  it('moves past a row with no happenings (nothing to hand on, and nothing left behind)', async () => {
+    const [ws] = await t.db.query(`SELECT id FROM workspaces LIMIT 1`);
+    await t.make.outbox(ws.id, { happenings: '[]' });
+    expect(await t.get(OutboxRelayService).relayOnce()).toBe(1);
+    expect(await t.get(OutboxRelayService).relayOnce()).toBe(0);
+  });
+
   /** A transaction that holds a transaction id (as a write does) in a database, until released. */
   async function holding(database: string): Promise<{ release: () => Promise<void> }> {
     const url = new URL(t.config.databaseUrl);
