@@ -10,6 +10,7 @@ import { WebhookEndpointHealth1764800000000 } from './1764800000000-webhook-endp
 import { ChartBucketStatistics1765000000000 } from './1765000000000-chart-bucket-statistics';
 import { OutboxHighWaterMark1765100000000 } from './1765100000000-outbox-high-water-mark';
 import { KeyRecheck1765200000000 } from './1765200000000-key-recheck';
+import { EventsPersonKey1765300000000 } from './1765300000000-events-person-key';
 
 /** Every migration, oldest first. Later issues append here, in timestamp order. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   ChartBucketStatistics1765000000000,
   OutboxHighWaterMark1765100000000,
   KeyRecheck1765200000000,
+  EventsPersonKey1765300000000,
 ];

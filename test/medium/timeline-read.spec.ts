@@ -1,0 +1,83 @@
+// issue 18: the events key is the timeline's order (workspace, person, occurred_at, id), so a page of a
+// person's timeline is read backwards from the key, stops after the page, and sorts nothing, ties on
+// occurred_at included; and the ingest's rows go into two btrees, not three.
+import { TimelinePageQuery, timelinePagesStatement, TimelineReadRepository } from '@app/events';
+import { Medium, startMedium } from './medium';
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Scan Direction'?: string;
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+const ROWS = 4_000; // for the busy person, two rows per instant
+const LIMIT = 21;
+
+let t: Medium;
+let workspaceId: string;
+let busy: string;
+let quiet: string;
+beforeAll(async () => {
+  t = await startMedium();
+  workspaceId = (await t.make.workspace()).id;
+  busy = (await t.make.person(workspaceId)).id;
+  quiet = (await t.make.person(workspaceId)).id;
+  await t.db.query(
+    `INSERT INTO events (workspace_id, id, occurred_at, person_id, type)
+     SELECT $1, 'evt_tl' || lpad(n::text, 6, '0'), timestamptz '2026-01-01' + (n / 2) * interval '1 second', $2,
+            CASE WHEN n % 3 = 0 THEN 'signup' ELSE 'pageview' END
+       FROM generate_series(1, $3) n`,
+    [workspaceId, busy, ROWS],
+  );
+  await t.make.event(workspaceId, quiet);
+  await t.db.query('ANALYZE events');
+}, 60_000);
+afterAll(() => t.close());
+
+async function plan(query: TimelinePageQuery): Promise<PlanNode[]> {
+  const { text, args } = timelinePagesStatement(workspaceId, [busy, quiet], query);
+  const [row] = await t.db.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, args);
+  return nodes(row['QUERY PLAN'][0].Plan);
+}
+
+it('reads each person backwards on the events key, stopping at the page, with no sort', async () => {
+  const rows = await t.get(TimelineReadRepository).pages(workspaceId, [busy], { limit: LIMIT });
+  const middle = rows[LIMIT - 1];
+  for (const query of [{ limit: LIMIT }, { limit: LIMIT, after: { atMicros: middle.at_micros, id: middle.id } }]) {
+    const all = await plan(query);
+    expect(all.map((n) => n['Node Type'])).not.toContain('Sort');
+    expect(all.map((n) => n['Node Type'])).not.toContain('Incremental Sort');
+    const scans = all.filter((n) => n['Index Name'] === 'events_pkey');
+    expect(scans).toHaveLength(1);
+    expect(scans[0]['Scan Direction']).toBe('Backward');
+    // Two people, one loop each: the page of the busy one and the single row of the quiet one.
+    expect(scans[0]['Actual Loops']).toBe(2);
+    expect(scans[0]['Actual Rows']! * scans[0]['Actual Loops']!).toBeLessThanOrEqual(LIMIT + 1);
+  }
+});
+
+it('pages through ties on occurred_at by id, newest first, with nothing missed or repeated', async () => {
+  const repo = t.get(TimelineReadRepository);
+  const seen: string[] = [];
+  let after: TimelinePageQuery['after'];
+  for (let page = 0; page < 5; page++) {
+    const rows = await repo.pages(workspaceId, [busy], { limit: 7, after });
+    seen.push(...rows.map((r) => r.id));
+    const last = rows[rows.length - 1];
+    after = { atMicros: last.at_micros, id: last.id };
+  }
+  const expected = Array.from({ length: 35 }, (_, i) => `evt_tl${String(ROWS - i).padStart(6, '0')}`);
+  expect(seen).toEqual(expected);
+});
+
+it('the events table keeps two btrees besides the expiry one: the key and the chart index', async () => {
+  const indexes: Array<{ indexname: string; indexdef: string }> = await t.db.query(
+    `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'events' ORDER BY indexname`,
+  );
+  expect(indexes.map((i) => i.indexname)).toEqual(['events_chart', 'events_expiry', 'events_pkey']);
+  expect(indexes.find((i) => i.indexname === 'events_pkey')!.indexdef).toContain('(workspace_id, person_id, occurred_at, id)');
+});
