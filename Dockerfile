@@ -10,6 +10,8 @@ RUN npm run build
 # Final stage: production dependencies only, the compiled code, run as the unprivileged node user.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
+# NODE_FLAGS in libs/core/src/runtime/launcher.ts, for whichever command compose or you give the image.
+ENV NODE_OPTIONS=--max-semi-space-size=64
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force

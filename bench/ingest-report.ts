@@ -1,5 +1,6 @@
 // The text bench/ingest.ts writes to bench/RESULTS.md: medians per target and kind, and Lifeline's
 // figures as ratios to the thin service's in the same run.
+import { NODE_FLAGS } from '../libs/core/src/runtime/launcher';
 import { medians, Round } from './measure';
 import { median } from './support';
 
@@ -59,7 +60,7 @@ export function report(r: Report): string {
       ` (${r.seconds} s per round, ${r.rounds} rounds per service and kind, interleaved thin, Lifeline, thin, …${r.prefilled}).`,
     `Started ${r.started.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average (uptime) ${loads(r.load)} at the start, ${loads(r.ended)} at the end.`,
     '',
-    'Lifeline: api and worker as two processes (NODE_ENV=production); thin: bench/thin-server.ts (node:http + pg, pool of 10,',
+    `Lifeline: api and worker as two processes (NODE_ENV=production, node ${NODE_FLAGS.join(' ')} as they run in production); thin: bench/thin-server.ts (node:http + pg, pool of 10, node's defaults,`,
     'one prepared INSERT per post into a minimal events table, a batch as one INSERT … SELECT FROM unnest). Same autocannon',
     'settings and bodies for both (half the posts name a new person, half one first seen 4,000 events earlier).',
     'CPU-ms per accepted event, medians over rounds, from utime+stime in /proc from the start of a round until the worker has',

@@ -4,6 +4,7 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { basename, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { freePort, migrate } from '@app/core';
+import { NODE_FLAGS } from '../libs/core/src/runtime/launcher';
 
 export const ROOT = resolve(__dirname, '..');
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -68,7 +69,7 @@ export async function startService(database: string, apps: Array<'api' | 'worker
   };
   const children: ChildProcess[] = apps.map((app) =>
     // BENCH_PROFILE=dir writes a CPU profile of each process there (node --cpu-prof).
-    spawn(process.execPath, [...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] }),
+    spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] }),
   );
   const url = `http://127.0.0.1:${port}`;
   // Up to 90 s: on a shared, loaded machine the api and worker can take most of a minute to start.

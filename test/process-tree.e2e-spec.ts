@@ -6,6 +6,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { freePort } from '@app/core';
+import { NODE_FLAGS } from '../libs/core/src/runtime/launcher';
 import { dropDatabase, eventually, testDatabaseName } from './harness';
 import { descendants, run, Running, waitForHealth, waitUntilGone } from './support/processes';
 
@@ -37,6 +38,8 @@ async function startTree(how: 'npm' | 'launcher', env: Record<string, string | u
   const find = (part: string) => all.find((pid) => cmdline(pid).includes(part))!;
   const pids = { top: started.child.pid!, launcher: find('scripts/start.js'), api: find('apps/api/src/main'), worker: find('apps/worker/src/main') };
   expect(Object.values(pids).every(Boolean)).toBe(true);
+  // The apps run with the launcher's Node flags (NODE_FLAGS).
+  for (const app of [pids.api, pids.worker]) expect(cmdline(app)).toContain(NODE_FLAGS.join(' '));
   return { started, port, pids, all };
 }
 

@@ -3,7 +3,7 @@
 // what it relays is exactly those, in order, once. A workspace nothing listens in costs the relay no
 // happenings read.
 import { Client } from 'pg';
-import { OutboxRelayService, RELAY_HAPPENINGS, RELAY_NEXT } from '@app/core';
+import { OutboxRelayService, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/core';
 import { Medium, startMedium } from './medium';
 
 const RELAYED = 100_000;
@@ -123,5 +123,40 @@ describe('the relay over a large outbox', () => {
       await mine.release();
     }
     expect(await t.get(OutboxRelayService).relayOnce()).toBe(1);
+  });
+});
+
+describe('passes while writes keep coming (RELAY_MIN_GAP_MS)', () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const pastMark = async () => Number((await t.db.query(`SELECT count(*) AS n FROM outbox WHERE (xid, id) > ${RELAY_MARK}`))[0].n);
+
+  it('an idle relay starts a pass at the first kick; under a kick every few ms, passes start a gap apart and relay everything', async () => {
+    const relay = t.get(OutboxRelayService);
+    const [ws] = await t.db.query(`SELECT id FROM workspaces LIMIT 1`);
+    const starts: number[] = [];
+    const original = relay.relayOnce.bind(relay);
+    const spy = jest.spyOn(relay, 'relayOnce').mockImplementation(() => {
+      starts.push(Date.now());
+      return original();
+    });
+    try {
+      await sleep(RELAY_MIN_GAP_MS + 10); // idle for longer than a gap
+      relay.kick();
+      expect(starts).toHaveLength(1); // started within kick(), not after a gap
+      const until = Date.now() + 8 * RELAY_MIN_GAP_MS;
+      let written = 0;
+      while (Date.now() < until) {
+        await t.make.outbox(ws.id, {}, { steady: ++written });
+        relay.kick();
+        await sleep(3);
+      }
+      for (let i = 0; i < 100 && (await pastMark()) > 0; i++) await sleep(RELAY_MIN_GAP_MS);
+      expect(await pastMark()).toBe(0);
+      expect(written).toBeGreaterThan(starts.length * 2); // passes carried several transactions each
+      const gaps = starts.slice(1).map((start, i) => start - starts[i]);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(RELAY_MIN_GAP_MS - 1); // setTimeout may wake a millisecond early by Date.now()
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
