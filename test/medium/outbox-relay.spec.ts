@@ -3,7 +3,8 @@
 // what it relays is exactly those, in order, once. A workspace nothing listens in costs the relay no
 // happenings read.
 import { Client } from 'pg';
-import { OutboxRelayService, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/core';
+import type Redis from 'ioredis';
+import { outboxChannel, OutboxRelayService, OutboxWriter, REDIS, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/core';
 import { Medium, startMedium } from './medium';
 
 const RELAYED = 100_000;
@@ -157,6 +158,37 @@ describe('passes while writes keep coming (RELAY_MIN_GAP_MS)', () => {
       expect(Math.min(...gaps)).toBeGreaterThanOrEqual(RELAY_MIN_GAP_MS - 1); // setTimeout may wake a millisecond early by Date.now()
     } finally {
       spy.mockRestore();
+    }
+  });
+
+  it("the api's kicks: the first at once, then at most one per gap, the last commit's never dropped", async () => {
+    const redis = t.get<Redis>(REDIS);
+    const published: number[] = [];
+    const original = redis.publish.bind(redis) as (channel: string, message: string) => Promise<number>;
+    const publish = jest.spyOn(redis, 'publish').mockImplementation(((channel: string, message: string) => {
+      if (channel === outboxChannel(t.config)) published.push(Date.now());
+      return original(channel, message);
+    }) as never);
+    try {
+      const writer = t.get(OutboxWriter);
+      await sleep(RELAY_MIN_GAP_MS + 10);
+      writer.kick();
+      expect(published).toHaveLength(1); // at once, not after a gap
+      const first = published[0];
+      let last = first;
+      while (Date.now() < first + 6 * RELAY_MIN_GAP_MS) {
+        writer.kick();
+        last = Date.now();
+        await sleep(2);
+      }
+      await sleep(2 * RELAY_MIN_GAP_MS);
+      expect(published.length).toBeGreaterThanOrEqual(2);
+      expect(published.length).toBeLessThanOrEqual(8); // a hundred kicks or so, at most one per gap
+      const gaps = published.slice(1).map((at, i) => at - published[i]);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(RELAY_MIN_GAP_MS - 1);
+      expect(published[published.length - 1]).toBeGreaterThanOrEqual(last); // told after the last commit
+    } finally {
+      publish.mockRestore();
     }
   });
 });
