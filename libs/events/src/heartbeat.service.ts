@@ -11,6 +11,8 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger('Heartbeat');
   private counts = new Map<string, HeartbeatCount>();
   private timer: NodeJS.Timeout | null = null;
+  private minuteStart = -1;
+  private minuteText = '';
 
   constructor(private readonly timeline: TimelineRepository) {}
 
@@ -25,7 +27,7 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
   }
 
   count(workspaceId: string, action: string, answer: string, origin: string): void {
-    const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString();
+    const minute = this.minute(Date.now());
     const key = `${workspaceId}|${minute}|${action}|${answer}|${origin}`;
     const entry = this.counts.get(key);
     if (entry) entry.count++;
@@ -40,6 +42,16 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
       this.logger.warn(`heartbeat not saved, keeping it for the next flush: ${error.message}`);
       for (const entry of batch) this.count(entry.workspace_id, entry.action, entry.answer, entry.origin);
     });
+  }
+
+  /** The minute of `now` as its row names it, made once a minute rather than per item (a batch counts 100). */
+  private minute(now: number): string {
+    const start = Math.floor(now / 60_000) * 60_000;
+    if (start !== this.minuteStart) {
+      this.minuteStart = start;
+      this.minuteText = new Date(start).toISOString();
+    }
+    return this.minuteText;
   }
 
   read(workspaceId: string, since: Date) {

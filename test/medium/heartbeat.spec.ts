@@ -1,0 +1,35 @@
+// interface.md rule 8: the heartbeat counts each post in the row of its minute. The minute's name is
+// made once a minute (a batch counts 100 items); a count in the next minute starts the next row.
+import { HeartbeatService } from '@app/events';
+import { Medium, startMedium } from './medium';
+
+let t: Medium;
+beforeAll(async () => {
+  t = await startMedium();
+});
+afterAll(() => t.close());
+
+it('counts into the row of the minute the item came in, across a minute boundary', async () => {
+  const ws = await t.make.workspace();
+  const heartbeat = t.get(HeartbeatService);
+  const minute = Date.parse('2026-11-24T10:15:00.000Z');
+  const now = jest.spyOn(Date, 'now');
+  try {
+    now.mockReturnValue(minute + 59_999);
+    heartbeat.count(ws.id, 'event', 'recorded', 'server');
+    heartbeat.count(ws.id, 'event', 'recorded', 'server');
+    now.mockReturnValue(minute + 60_000);
+    heartbeat.count(ws.id, 'event', 'recorded', 'server');
+    now.mockReturnValue(minute - 1);
+    heartbeat.count(ws.id, 'event', 'recorded', 'server');
+  } finally {
+    now.mockRestore();
+  }
+  await heartbeat.flush();
+  const rows: Array<{ minute: Date; count: number }> = await heartbeat.read(ws.id, new Date(minute - 3_600_000));
+  expect(rows.map((r) => [new Date(r.minute).toISOString(), Number(r.count)])).toEqual([
+    ['2026-11-24T10:16:00.000Z', 1],
+    ['2026-11-24T10:15:00.000Z', 2],
+    ['2026-11-24T10:14:00.000Z', 1],
+  ]);
+});
