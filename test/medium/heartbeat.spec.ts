@@ -26,7 +26,7 @@ it('counts into the row of the minute the item came in, across a minute boundary
     now.mockRestore();
   }
   await heartbeat.flush();
-  const rows: Array<{ minute: Date; count: number }> = await heartbeat.read(ws.id, new Date(minute - 3_600_000));
+  const rows = await heartbeat.read(ws.id, new Date(minute - 3_600_000));
   expect(rows.map((r) => [new Date(r.minute).toISOString(), Number(r.count)])).toEqual([
     ['2026-11-24T10:16:00.000Z', 1],
     ['2026-11-24T10:15:00.000Z', 2],

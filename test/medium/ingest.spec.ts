@@ -53,8 +53,9 @@ describe('the ingest write', () => {
     }
   });
 
-  // A batch is its own transaction, so these are three transactions claiming one key at once: the
-  // first claim wins, the others wait for its commit and answer what it answered.
+  // Three batches at once: the first is a transaction of its own, the other two share the next
+  // (batchLanes). The first claim wins; the later transaction waits for its commit and both of its
+  // claims answer what it answered.
   it('three transactions racing with one idempotency key record one event and give the same answer', async () => {
     const post = (n: number) => ingest([{ type: 'purchase', email: 'race@example.com', idempotency_key: 'order-77' }, { type: 'pageview', anon_id: `racer-${n}` }]);
     const answers = await Promise.all([post(1), post(2), post(3)]);
@@ -65,5 +66,22 @@ describe('the ingest write', () => {
     const id = (first[0] as { id: string }).id;
     expect(await rows(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'purchase' AND person_id = $2`, [id])).toEqual([{ n: 1 }]);
     expect(await rows(`SELECT status, record_id FROM idempotency_keys WHERE workspace_id = $1 AND key = 'order-77'`)).toEqual([{ status: 'recorded', record_id: id }]);
+  });
+
+  // Concurrent batches to one workspace share transactions (IngestService.batchLanes): the first starts
+  // at once, alone; the seven that arrive while it runs go four and three to a transaction.
+  it('eight batches at once take three transactions, and each item is answered as it would be alone', async () => {
+    const outboxRows = async () => (await rows(`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = $1`))[0].n as number;
+    const before = await outboxRows();
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, post) => ingest(Array.from({ length: 10 }, (_, i) => ({ type: 'pageview', email: `lane-${post}-${i}@example.com` })))),
+    );
+    expect((await outboxRows()) - before).toBe(3); // one outbox row per writing transaction
+    const ids = answers.flat().map((a) => (a as { id: string }).id);
+    expect(answers.flat()).toEqual(ids.map(() => ({ ok: true, status: 'recorded', id: expect.stringMatching(/^per_/) })));
+    expect(new Set(ids).size).toBe(80);
+    const people = await rows(`SELECT id, email FROM people WHERE workspace_id = $1 AND email LIKE 'lane-%'`);
+    const byEmail = new Map(people.map((p: { id: string; email: string }) => [p.email, p.id]));
+    answers.forEach((answer, post) => answer.forEach((a, i) => expect((a as { id: string }).id).toBe(byEmail.get(`lane-${post}-${i}@example.com`))));
   });
 });

@@ -1,5 +1,6 @@
-// interface.md "Events endpoint": parses each item, applies the batch in one transaction, and, when
-// that transaction fails unexpectedly, applies each item alone so one bad item keeps the others.
+// interface.md "Events endpoint": parses each item, applies the batch in one transaction (shared with
+// other posts to the workspace under load), and, when that transaction fails unexpectedly, applies each
+// post alone, and a batch's items each alone, so one bad item keeps the others.
 import { Injectable, Logger } from '@nestjs/common';
 import { GroupCommitLanes, HEARTBEAT_ANSWER, isKeyRefused, KeyRecheck, OutboxWriter, Refusal, runIsolated, WorkspaceEntity } from '@app/core';
 import { isKeyRace, PeopleRepository } from '@app/people';
@@ -26,6 +27,7 @@ interface Work {
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
 const MAX_IN_FLIGHT = 1;
 const MAX_SHARED_ITEMS = 100;
+const MAX_SHARED_BATCHES = 4;
 const KEY_RACE_ATTEMPTS = 5;
 
 @Injectable()
@@ -42,6 +44,20 @@ export class IngestService {
   private readonly lanes = new GroupCommitLanes<Work & { workspace: WorkspaceEntity }, ItemResult>(
     (_workspaceId, items) => this.applyAll(items[items.length - 1].workspace, items),
     MAX_SHARED_ITEMS,
+    MAX_IN_FLIGHT,
+  );
+
+  /**
+   * Concurrent batches to one workspace share transactions the same way: up to MAX_SHARED_BATCHES (400
+   * items) a transaction, one in flight per workspace and process, since a transaction's statements cost
+   * a part that does not grow with its items. Measured against each batch in its own transaction (16
+   * at once): about a quarter less CPU per event, 10% less throughput, a lower p99; 2 in flight saved
+   * half as much (bench/RESULTS.md, issue 18). A batch alone, or one whose shared transaction failed, is
+   * applied as before (applyIsolated).
+   */
+  private readonly batchLanes = new GroupCommitLanes<{ workspace: WorkspaceEntity; work: Work[] }, ItemResult[]>(
+    (_workspaceId, batches) => this.applyBatches(batches),
+    MAX_SHARED_BATCHES,
     MAX_IN_FLIGHT,
   );
 
@@ -70,7 +86,7 @@ export class IngestService {
 
   /**
    * Items of one post. A single item joins the workspace's shared transaction (see lanes); a batch
-   * is its own transaction.
+   * joins a transaction shared with other batches (batchLanes).
    */
   async ingest(workspace: WorkspaceEntity, raws: unknown[], options: IngestOptions): Promise<ItemResult[]> {
     const now = new Date();
@@ -88,7 +104,7 @@ export class IngestService {
       if (work.length === 1 && raws.length === 1) {
         results[work[0].index] = await this.lanes.submit(workspace.id, { workspace, command: work[0].command, keyId });
       } else if (work.length) {
-        const applied = await this.applyIsolated(workspace, work.map((w) => ({ command: w.command, keyId })));
+        const applied = await this.batchLanes.submit(workspace.id, { workspace, work: work.map((w) => ({ command: w.command, keyId })) });
         work.forEach((w, i) => (results[w.index] = applied[i]));
       } else {
         await recheck?.verify(); // nothing to write: the key is checked before anything is answered
@@ -99,6 +115,14 @@ export class IngestService {
       throw error;
     }
     return results as ItemResult[];
+  }
+
+  /** Batches together in one transaction; when it fails, GroupCommit runs each batch alone, which is applyIsolated. */
+  private async applyBatches(batches: Array<{ workspace: WorkspaceEntity; work: Work[] }>): Promise<ItemResult[][]> {
+    if (batches.length === 1) return [await this.applyIsolated(batches[0].workspace, batches[0].work)];
+    const results = await this.applyAll(batches[batches.length - 1].workspace, batches.flatMap((b) => b.work));
+    let at = 0;
+    return batches.map((b) => results.slice(at, (at += b.work.length)));
   }
 
   /** One transaction for all; when it fails unexpectedly, each item alone, so one bad item keeps the others. */
