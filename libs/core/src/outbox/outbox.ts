@@ -90,13 +90,13 @@ export const RELAY_MIN_GAP_MS = 50;
 
 @Injectable()
 export class OutboxWriter {
+  private lastKick = 0;
+  private kickLater: NodeJS.Timeout | null = null;
+
   constructor(
     @Inject(REDIS) private readonly redis: Redis,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
-
-  private lastKick = 0;
-  private kickLater: NodeJS.Timeout | null = null;
 
   /**
    * Tells the worker's relay there is work, after the transaction that wrote the rows committed.
