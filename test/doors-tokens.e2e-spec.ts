@@ -85,7 +85,11 @@ describe('auth_b (Kinde)', () => {
     const [h, p, s] = good.split('.');
     const altered = Buffer.from(alterOneByte(Buffer.from(p, 'base64url').toString(), '"email":"')).toString('base64url');
     expect((await post(door.path, `${h}.${altered}.${s}`)).status).toBe(401);
-    expect((await post(door.path, good.slice(0, -2) + (good.endsWith('A') ? 'BB' : 'AA'))).status).toBe(401);
+    // One bit of the signature's first byte. Replacing its last two characters left the last byte as it was
+    // when that byte was 0 (their other bits are padding): a 200 in CI, about one run in 256.
+    const signature = Buffer.from(s, 'base64url');
+    signature[0] ^= 1;
+    expect((await post(door.path, `${h}.${p}.${signature.toString('base64url')}`)).status).toBe(401);
     expect((await post(door.path.replace(/[^/]+$/, 'Unknown0123456789abcdefghijklmno'), good)).status).toBe(404);
     expect((await post(door.path, good + '.'.repeat(257 * 1024))).status).toBe(413);
     expect(await footprint(t, ws, door.id)).toEqual(start);
