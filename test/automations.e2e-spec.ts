@@ -8,7 +8,7 @@ import { bullConnection, OutboxRelayService, QUEUES, SweepRegistry } from '@app/
 import { AddressResolver } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { eventually, memberKey, startApp, useApp, useWorkspace } from './harness';
-import { isRelayed, relayAgainFrom } from './support/outbox';
+import { allRelayed, isRelayed, relayAgainFrom } from './support/outbox';
 import { spawnWorker } from './support/child-worker';
 import { receiver } from './support/receiver';
 import { useSmtp } from './support/smtp';
@@ -159,6 +159,9 @@ describe('triggers: each kind starts a run; a paused or draft automation starts 
 
   it('a custom event name, stage_entered (one stage and any), subscribed (one list and any); paused and draft start none', async () => {
     await post({ type: 'report_viewed', email: 'seen@example.com' });
+    // Relayed before the automations below run: the relay starts a pass at most every 50 ms, and a
+    // happening it reaches once an automation is running starts it, whenever it happened.
+    await eventually(() => allRelayed(t.db));
     await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
     await t.gql('mutation { createList(input: {address: "offers", name: "Offers"}) { id } }', {}, ws.secretKey);
     const custom = await running({ name: 'custom', trigger: { kind: 'event', event: 'report_viewed' } });

@@ -25,6 +25,12 @@ export async function isRelayed(db: DataSource, happeningId: string): Promise<bo
   return row.relayed;
 }
 
+/** Whether the relay has passed every outbox row written so far. */
+export async function allRelayed(db: DataSource): Promise<boolean> {
+  const [row] = await db.query(`SELECT NOT EXISTS (SELECT 1 FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}) AS done`);
+  return row.done;
+}
+
 /** Moves the relay's mark to just before this happening's outbox row: it (and what follows) is relayed again. */
 export async function relayAgainFrom(db: DataSource, happeningId: string): Promise<void> {
   await db.query(`UPDATE outbox_relay r SET xid = o.xid, id = o.id - 1 FROM outbox o WHERE r.name = 'main' AND o.id = $1`, [outboxRowOf(happeningId)]);
