@@ -6,7 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 // occurred_at, id), and events_person goes: one btree less per row (inserting 100-row batches cost
 // about a third less in a side-by-side test), and a timeline page now reads (occurred_at, id) in order
 // from the key instead of sorting ties. occurred_at stays in the key, so the table can still be
-// partitioned by time. ids stay unique in practice: they are ULIDs the service makes.
+// partitioned by time. ids stay unique in practice: they are ULIDs the service makes. Building the new
+// key locks the events table for as long as it takes (docs/decisions.md, "Ingest speed").
 //
 // people gets room on each page (fillfactor 85), so updating a person's counts or times, which changes
 // no indexed column, can stay on the page (a HOT update) instead of adding to its three indexes.
