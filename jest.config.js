@@ -23,6 +23,8 @@ module.exports = {
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper: {
     ...Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
+    // A lib's light entries (src/entries/*.ts): @app/<lib>/<entry>.
+    '^@app/([a-z-]+)/([a-z-]+)$': '<rootDir>/libs/$1/src/entries/$2',
     // libs/sdk writes its relative imports with .js, as its ESM build needs; here they name the .ts files.
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },

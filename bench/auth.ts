@@ -2,7 +2,7 @@
 // lookup statement the guard runs, beside a whole single post to POST /api/v1/events on the same api.
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
-import { hashSecretKey } from '@app/core';
+import { hashSecretKey } from '@app/workspaces';
 import { median, startService, workspaceWithKeys, writeResults } from './support';
 
 const RUNS = 1_000;

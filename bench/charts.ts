@@ -6,7 +6,7 @@
 // rows on the same index, measured in each phase, shows how loaded the machine was.
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
-import { MIGRATIONS } from '@app/core';
+import { MIGRATIONS } from '@app/schema';
 import { ChartQuestion, chartStatement, parseChartInput } from '@app/events';
 import { resetDatabase, writeResults } from './support';
 

@@ -49,7 +49,7 @@ async function main() {
   console.log(`load average at end: ${require('node:os').loadavg().map((l) => l.toFixed(2)).join(', ')}`);
   if (process.env.BENCH_NO_IDLE) return drop();
 
-  const launcher = spawn(process.execPath, ['dist/libs/core/src/runtime/launcher.js'], { cwd: root, env: { ...env, PORT: '3995', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const launcher = spawn(process.execPath, ['dist/apps/launcher/src/main.js'], { cwd: root, env: { ...env, PORT: '3995', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
   let out = '';
   launcher.stdout.on('data', (c) => (out += c));
   while (!(/api started \(pid (\d+)\)/.test(out) && /worker started \(pid (\d+)\)/.test(out) && out.includes('listening'))) await new Promise((r) => setTimeout(r, 500));

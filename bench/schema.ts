@@ -4,7 +4,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Client } from 'pg';
-import { RELAY_MARK } from '@app/core';
+import { RELAY_MARK } from '@app/outbox';
 
 /** Outbox rows the worker has not relayed yet (0 once it has caught up). */
 export async function pendingOutbox(db: Client): Promise<number> {

@@ -3,8 +3,9 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Client } from 'pg';
-import { freePort, migrate } from '@app/core';
-import { NODE_FLAGS } from '../libs/core/src/runtime/launcher';
+import { freePort, migrate } from '@app/platform';
+import { MIGRATIONS } from '@app/schema';
+import { NODE_FLAGS } from '@app/platform/launcher';
 
 export const ROOT = resolve(__dirname, '..');
 export const ADMIN_TOKEN = 'bench-admin-token-0123456789';
@@ -38,7 +39,7 @@ export async function dropDatabase(name: string, create = false): Promise<string
 
 export async function resetDatabase(name: string): Promise<string> {
   const url = await dropDatabase(name);
-  await migrate({ databaseUrl: url, databasePoolSize: 1 });
+  await migrate({ databaseUrl: url, databasePoolSize: 1 }, MIGRATIONS);
   if (process.env.BENCH_EXPLAIN) {
     // Logs the plan and timing of every statement slower than BENCH_EXPLAIN ms to PostgreSQL's log.
     const admin = new Client({ connectionString: url });

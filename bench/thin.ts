@@ -2,7 +2,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { freePort } from '@app/core';
+import { freePort } from '@app/platform';
 import { THIN_TABLE } from './thin-server';
 import { benchDatabase, dropDatabase, ROOT, Service, sleep } from './support';
 

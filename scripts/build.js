@@ -12,7 +12,7 @@ const out = join(root, 'dist');
 /** Every libs/<name> with a src/index.ts is @app/<name>: new libs need no change here. */
 function aliases() {
   const libs = readdirSync(join(root, 'libs')).filter((name) => existsSync(join(root, 'libs', name, 'src', 'index.ts')));
-  return Object.fromEntries(libs.map((name) => [`@app/${name}`, [`libs/${name}/src`]]));
+  return Object.fromEntries(libs.flatMap((name) => [[`@app/${name}`, [`libs/${name}/src`]], [`@app/${name}/*`, [`libs/${name}/src/entries/*`]]]));
 }
 
 function* sources(dir) {

@@ -4,7 +4,8 @@
 import { createHmac } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { bullConnection, OutboxRelayService, QUEUES, SweepRegistry } from '@app/core';
+import { bullConnection, QUEUES, SweepRegistry } from '@app/platform';
+import { OutboxRelayService } from '@app/outbox';
 import { AddressResolver } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { eventually, memberKey, startApp, useApp, useWorkspace } from './harness';

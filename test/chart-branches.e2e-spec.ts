@@ -2,7 +2,7 @@
 // bucket (up to 100 buckets; broken down, joined to people outside the branches) and one branch over the
 // whole range (more buckets), against values worked out by hand; bounds inside a bucket; and the plans
 // they allow.
-import { CreatedWorkspace } from '@app/core';
+import { CreatedWorkspace } from '@app/workspaces';
 import { chartStatement, parseChartInput } from '@app/events';
 import { startApp, TestApp } from './harness';
 

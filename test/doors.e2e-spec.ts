@@ -154,7 +154,7 @@ describe('payment (Stripe)', () => {
       await postRaw(t, door.path, fresh, stripeHeaders(fresh));
       await postRaw(t, door.path, old, stripeHeaders(old));
       await t.make.age('door_receipts', 'received_at', '31 days', { webhook_id: JSON.parse(old).id });
-      const { SweepRegistry } = await import('@app/core');
+      const { SweepRegistry } = await import('@app/platform');
       await t.worker!.get(SweepRegistry).runAll();
       const left = await t.db.query(`SELECT webhook_id FROM door_receipts WHERE webhook_id = ANY($1::text[])`, [[JSON.parse(fresh).id, JSON.parse(old).id]]);
       expect(left).toEqual([{ webhook_id: JSON.parse(fresh).id }]);

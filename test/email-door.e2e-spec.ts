@@ -142,7 +142,7 @@ it('the sweep forgets webhook ids after a day, long past the signature tolerance
   const second = signed({ type: 'email.opened', data: { email_id: sent.providerId } });
   await door(second);
   await t.make.age('door_receipts', 'received_at', '25 hours', { webhook_id: first.headers['webhook-id'] });
-  const { SweepRegistry } = await import('@app/core');
+  const { SweepRegistry } = await import('@app/platform');
   await t.worker!.get(SweepRegistry).runAll();
   const left = await t.db.query(`SELECT webhook_id FROM door_receipts WHERE webhook_id = ANY($1::text[])`, [[first.headers['webhook-id'], second.headers['webhook-id']]]);
   expect(left).toEqual([{ webhook_id: second.headers['webhook-id'] }]);

@@ -85,7 +85,7 @@ describe('rule 5: expiry removes only the timeline row', () => {
     expect(answer.body.status).toBe('recorded');
     await new Promise((r) => setTimeout(r, 400));
     expect((await post({ type: 'support', from: 'temp@example.com', message: 'A note that stays' })).body.status).toBe('recorded');
-    const { SweepRegistry } = await import('@app/core');
+    const { SweepRegistry } = await import('@app/platform');
     expect(await t.worker!.get(SweepRegistry).runAll()).toMatchObject({ 'expired-events': 1 });
     expect(await t.db.query(`SELECT type FROM events WHERE workspace_id = $1 AND type = 'support'`, [ws.workspace.id])).toHaveLength(1);
     const [person] = await t.db.query(`SELECT stage, first_touch FROM people WHERE workspace_id = $1`, [ws.workspace.id]);

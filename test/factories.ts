@@ -1,7 +1,7 @@
 // Rows for tests, built straight in the database with sensible defaults: a test names only what it is
 // about. Every factory answers the row it wrote. Used by the medium specs and for e2e set-up.
 import type { DataSource } from 'typeorm';
-import { newId, randomBase62 } from '@app/core';
+import { newId, randomBase62 } from '@app/platform';
 
 type Row = Record<string, any>;
 type AgedTable = 'deliveries' | 'door_receipts' | 'outbox' | 'events' | 'messages' | 'automation_runs' | 'webhook_endpoints';

@@ -123,7 +123,7 @@ describe('the worker', () => {
     await insert(8);
     await insert(6);
     for (const h of await happeningsOf(t.db, ws.workspace.id)) await eventually(() => isRelayed(t.db, h.id));
-    const { SweepRegistry } = await import('@app/core');
+    const { SweepRegistry } = await import('@app/platform');
     await t.worker!.get(SweepRegistry).runAll();
     const left = await happeningsOf(t.db, ws.workspace.id);
     expect(left.map((h) => ({ n: String(h.payload.n) }))).toEqual([{ n: '6' }]);
@@ -131,7 +131,7 @@ describe('the worker', () => {
 
   it('registers the repeatable sweep', async () => {
     const { Queue } = await import('bullmq');
-    const { bullConnection } = await import('@app/core');
+    const { bullConnection } = await import('@app/platform');
     const queue = new Queue('sweeps', { connection: bullConnection(t.config.redisUrl), prefix: t.config.redisPrefix });
     const schedulers = await queue.getJobSchedulers();
     await queue.close();

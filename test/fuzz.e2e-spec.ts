@@ -6,7 +6,8 @@
 import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import type Redis from 'ioredis';
-import { CreatedWorkspace, REDIS } from '@app/core';
+import { CreatedWorkspace } from '@app/workspaces';
+import { REDIS } from '@app/platform';
 import { useApp, useWorkspace } from './harness';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1717);

@@ -1,6 +1,8 @@
 // Issue 17, item 2 and docs/security.md "GraphQL": depth, alias, node and cost limits, `first` at
 // most 100, a rate limit per key; a query that would stall the service is refused before it runs.
-import { LIMITS, MAX_PAGE_SIZE, QUERY_LIMITS, RateLimits, WorkspacesService } from '@app/core';
+import { LIMITS, RateLimits } from '@app/platform';
+import { MAX_PAGE_SIZE, QUERY_LIMITS } from '@app/edge';
+import { WorkspacesService } from '@app/workspaces';
 import { useApp, useWorkspace } from './harness';
 
 const t = useApp();

@@ -3,7 +3,9 @@
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { AppConfig, CreatedWorkspace, freePort, loadConfig, migrate, randomBase62, WorkspacesService } from '@app/core';
+import { AppConfig, freePort, loadConfig, migrate, randomBase62 } from '@app/platform';
+import { MIGRATIONS } from '@app/schema';
+import { CreatedWorkspace, WorkspacesService } from '@app/workspaces';
 import { createApi } from '../apps/api/src/bootstrap';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { Factories } from './factories';
@@ -66,7 +68,7 @@ export async function testConfig(env: Record<string, string> = {}): Promise<{ co
 
 export async function startApp(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<TestApp> {
   const { config, database } = await testConfig(options.env);
-  await migrate(config);
+  await migrate(config, MIGRATIONS);
   const app = await createApi(config);
   await app.listen(config.port, '127.0.0.1');
   const worker = options.worker ? await createWorker(config) : null;

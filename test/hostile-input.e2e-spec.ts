@@ -1,7 +1,7 @@
 // Issue 17, item 1 and docs/security.md "Input": the hostile inputs found against a running instance,
 // each answered with a refusal in the envelope (never a 500, never an empty body) and writing nothing.
 import { gzipSync } from 'node:zlib';
-import { MAX_JSON_DEPTH } from '@app/core';
+import { MAX_JSON_DEPTH } from '@app/edge';
 import { useApp, useWorkspace } from './harness';
 
 const SITE = 'https://shop.example.com';

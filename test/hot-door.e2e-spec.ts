@@ -1,7 +1,7 @@
 // issue 18: POST /api/v1/events is answered by a hot door (libs/core/src/http/door/hot-door.ts), before
 // Express and Nest. A query string sends the same post through Express, so each case here is posted both
 // ways and must be answered alike: status, content type, X-Request-Id, Retry-After and the envelope.
-import { HotDoors } from '@app/core';
+import { HotDoors } from '@app/edge';
 import { useApp, useWorkspace } from './harness';
 
 const t = useApp({ worker: false });

@@ -1,7 +1,7 @@
 // issue 18: POST /api/v1/events does not look up a key this process has seen live; the statement that
 // writes the post checks it instead (keyRecheckCte), so a revoked key or a removed member is still
 // refused on the very next request, with nothing written and nothing counted in the heartbeat.
-import { WorkspacesRepository } from '@app/core';
+import { WorkspacesRepository } from '@app/workspaces';
 import { memberKey, useApp, useWorkspace } from './harness';
 
 const t = useApp({ worker: false });

@@ -3,7 +3,7 @@
 // answers, and Ctrl-C (SIGINT) stops both.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
-import { freePort } from '@app/core';
+import { freePort } from '@app/platform';
 import { dropDatabase, testDatabaseName } from './harness';
 
 const root = resolve(__dirname, '..');

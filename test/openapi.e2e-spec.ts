@@ -1,6 +1,6 @@
 // Issue 16 item 9: GET /api/openapi.json describes exactly the REST routes the app serves.
 import { readFileSync } from 'node:fs';
-import { PARTIAL_FAILURE, REFUSAL_STATUS } from '@app/core';
+import { PARTIAL_FAILURE, REFUSAL_STATUS } from '@app/wire';
 import { SCHEMAS_FILE, wireSchemasText } from '../scripts/wire-schemas';
 import { useApp } from './harness';
 

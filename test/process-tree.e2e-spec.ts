@@ -5,8 +5,8 @@ import { createServer, Server } from 'node:http';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '@app/core';
-import { NODE_FLAGS } from '../libs/core/src/runtime/launcher';
+import { freePort } from '@app/platform';
+import { NODE_FLAGS } from '@app/platform/launcher';
 import { dropDatabase, eventually, testDatabaseName } from './harness';
 import { descendants, run, Running, waitForHealth, waitUntilGone } from './support/processes';
 

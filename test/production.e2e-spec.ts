@@ -5,7 +5,7 @@ import { execFileSync } from 'node:child_process';
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { freePort } from '@app/core';
+import { freePort } from '@app/platform';
 import { dropDatabase, testDatabaseName } from './harness';
 import { run, waitForHealth } from './support/processes';
 

@@ -1,6 +1,6 @@
 // docs/security.md "GraphQL": statements of a GraphQL read run under a statement timeout; outside a
 // read scope the same pooled connection runs without one. One connection, so both share it.
-import { readScope } from '@app/core';
+import { readScope } from '@app/platform';
 import { useApp } from './harness';
 
 const t = useApp({ env: { DATABASE_POOL_SIZE: '1' } });

@@ -4,7 +4,7 @@
 // the launcher's children.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { NODE_FLAGS } from '../libs/core/src/runtime/launcher';
+import { NODE_FLAGS } from '@app/platform/launcher';
 
 const root = join(__dirname, '..');
 

@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { commandDatabaseUrl, ConfigError, MIGRATIONS, dataSourceOptions, freePort, migrate, REDIS_FIXES, resolveDatabase, resolveRedis } from '@app/core';
+import { commandDatabaseUrl, ConfigError, dataSourceOptions, freePort, migrate, REDIS_FIXES, resolveDatabase, resolveRedis } from '@app/platform';
+import { MIGRATIONS } from '@app/schema';
 import { dropDatabase, testConfig } from './harness';
 
 const run = promisify(execFile);
@@ -173,7 +174,7 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     const loaded = JSON.parse(answer.stderr.trim().split('\n').pop()!) as { modules: number; packages: string[] };
     expect(loaded.packages.filter((p) => /^(@nestjs\/|typeorm$|graphql|ioredis$|bullmq$|rxjs$|@swc\/)/.test(p))).toEqual([]);
     expect(loaded.packages).toContain('pg');
-    expect(loaded.modules).toBeLessThan(200); // through @app/core's index a call loaded ~2,000
+    expect(loaded.modules).toBeLessThan(200); // through a lib's index a call loaded ~2,000
   }, 240_000);
 
   it('a stale .data/pg.url from an ended embedded run is removed and explained', async () => {
@@ -222,7 +223,7 @@ describe('migrations under the advisory lock (issue 16)', () => {
     const { config, database } = await testConfig();
     const migrateCmd = (...args: string[]) => run(process.execPath, ['scripts/run.js', 'apps/api/src/migrate', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: config.databaseUrl } });
     try {
-      await migrate(config);
+      await migrate(config, MIGRATIONS);
       const newest = MIGRATIONS[MIGRATIONS.length - 1].name;
       expect((await migrateCmd('--revert')).stdout).toBe(`Reverted ${newest}.\n`);
       const shown = (await migrateCmd('--show')).stdout.trim().split('\n');
@@ -239,8 +240,8 @@ describe('migrations', () => {
     const { config, database } = await testConfig();
     try {
       const all = MIGRATIONS.map((m) => m.name);
-      expect(await migrate(config)).toEqual(all);
-      expect(await migrate(config)).toEqual([]);
+      expect(await migrate(config, MIGRATIONS)).toEqual(all);
+      expect(await migrate(config, MIGRATIONS)).toEqual([]);
       const ds = new DataSource({ ...dataSourceOptions(config), extra: { max: 1 } });
       await ds.initialize();
       const tables = async () =>
@@ -249,7 +250,7 @@ describe('migrations', () => {
       for (let i = 0; i < all.length; i++) await ds.undoLastMigration();
       expect(await tables()).toBe(0);
       await ds.destroy();
-      expect(await migrate(config)).toEqual(all);
+      expect(await migrate(config, MIGRATIONS)).toEqual(all);
     } finally {
       await dropDatabase(database);
     }

@@ -1,7 +1,7 @@
 // interface.md "Client package (server-side)": every method of @lifeline/sdk against the running
 // service. Each camelCase option is read back from what the service stored, proving that the wire
 // names the client sends are the ones the server accepts.
-import { freePort } from '@app/core';
+import { freePort } from '@app/platform';
 import { Lifeline } from '../libs/sdk/src';
 import { useApp, useWorkspace } from './harness';
 

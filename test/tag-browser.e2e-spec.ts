@@ -4,7 +4,7 @@
 // the person, their timeline and their consent are then read back through GraphQL.
 import { createServer, Server } from 'node:http';
 import type { Browser } from 'playwright-core';
-import { freePort } from '@app/core';
+import { freePort } from '@app/platform';
 import { eventually, useApp, useWorkspace } from './harness';
 import { launchBrowser } from './support/browser';
 

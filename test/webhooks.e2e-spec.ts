@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto';
 import { createServer as createTcpServer, connect, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
-import { SweepRegistry } from '@app/core';
+import { SweepRegistry } from '@app/platform';
 import { AddressResolver, LOST_ATTEMPT } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { eventually, memberKey, startApp, useApp, useWorkspace } from './harness';

@@ -3,7 +3,7 @@
 // 100,000 people; with a generic plan forced, every table is read only through an index probe by the
 // named keys, and reads no more rows than the keys name.
 import { Client } from 'pg';
-import { WorkspaceEntity, WorkspacesService } from '@app/core';
+import { WorkspaceEntity, WorkspacesService } from '@app/workspaces';
 import { INGEST_LOAD, INGEST_WRITE } from '@app/events';
 import { Medium, startMedium } from './medium';
 

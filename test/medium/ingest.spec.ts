@@ -1,7 +1,7 @@
 // The ingest write (interface.md "Events endpoint") against the real database: what one post writes,
 // how many round trips it costs, and the idempotency race between two posts with one key.
 import { Client } from 'pg';
-import { WorkspaceEntity, WorkspacesService } from '@app/core';
+import { WorkspaceEntity, WorkspacesService } from '@app/workspaces';
 import { IngestService } from '@app/events';
 import { happeningsOf } from '../support/outbox';
 import { useMedium } from './medium';

@@ -4,7 +4,11 @@
 import { Module, type INestApplicationContext, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { AppConfig, CoreModule, migrate } from '@app/core';
+import { AppConfig, migrate, PlatformModule } from '@app/platform';
+import { EdgeModule } from '@app/edge';
+import { OutboxModule } from '@app/outbox';
+import { MIGRATIONS } from '@app/schema';
+import { WorkspacesModule } from '@app/workspaces';
 import { EventsModule } from '@app/events';
 import { MessagingModule } from '@app/messaging';
 import { WebhooksModule } from '@app/webhooks';
@@ -24,9 +28,9 @@ class ContextsModule {}
 
 export async function startMedium(): Promise<Medium> {
   const { config, database } = await testConfig();
-  await migrate(config);
+  await migrate(config, MIGRATIONS);
   const context: INestApplicationContext = await NestFactory.createApplicationContext(
-    { module: class MediumModule {}, imports: [CoreModule.forRoot(config), ContextsModule] },
+    { module: class MediumModule {}, imports: [PlatformModule.forRoot(config, MIGRATIONS), OutboxModule, WorkspacesModule, EdgeModule, ContextsModule] },
     { logger: ['error'] },
   );
   await context.init();

@@ -4,7 +4,8 @@
 // happenings read.
 import { Client } from 'pg';
 import type Redis from 'ioredis';
-import { outboxChannel, OutboxRelayService, OutboxWriter, REDIS, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/core';
+import { outboxChannel, OutboxRelayService, OutboxWriter, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/outbox';
+import { REDIS } from '@app/platform';
 import { Medium, startMedium } from './medium';
 
 const RELAYED = 100_000;

@@ -2,7 +2,7 @@
 // processes sharing one Redis overshoot a window by at most what each had in hand (LOCAL_SHARE of the
 // limit each), the tolerance docs/decisions.md states.
 import Redis from 'ioredis';
-import { AppConfig, LIMITS, LOCAL_SHARE, RateLimits, Refusal } from '@app/core';
+import { AppConfig, LIMITS, LOCAL_SHARE, RateLimits, Refusal } from '@app/platform';
 
 const made: RateLimits[] = [];
 function process(prefix: string): RateLimits {

@@ -2,7 +2,7 @@
 // with SIGKILL mid-work and see what the next worker makes of what it left.
 import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
-import type { AppConfig } from '@app/core';
+import type { AppConfig } from '@app/platform';
 
 export function spawnWorker(config: AppConfig, env: Record<string, string> = {}): { child: ChildProcess; exited: Promise<unknown> } {
   const root = join(__dirname, '../..');

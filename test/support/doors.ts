@@ -3,7 +3,7 @@
 // every row a post could write (to prove a refused post changed nothing).
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import type { CreatedWorkspace } from '@app/core';
+import type { CreatedWorkspace } from '@app/workspaces';
 import { Answer, eventually, TestApp } from '../harness';
 
 export interface Received {

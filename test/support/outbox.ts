@@ -2,7 +2,7 @@
 // libs/core/src/outbox/outbox.ts), whether the relay has passed a happening, and moving the relay's
 // mark back so a happening is relayed again.
 import type { DataSource } from 'typeorm';
-import { HAPPENINGS_FROM, outboxRowOf, RELAY_MARK } from '@app/core';
+import { HAPPENINGS_FROM, outboxRowOf, RELAY_MARK } from '@app/outbox';
 
 export interface StoredHappening {
   id: string;

@@ -1,6 +1,6 @@
 // The SMTP test server: a real SMTP server on 127.0.0.1 that keeps every mail it is given.
 import { SMTPServer } from 'smtp-server';
-import { freePort } from '@app/core';
+import { freePort } from '@app/platform';
 
 export interface Mail {
   to: string[];

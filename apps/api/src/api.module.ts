@@ -4,19 +4,11 @@ import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
 import { AutomationsApiModule } from '@app/automations';
-import {
-  AppConfig,
-  CoreModule,
-  formatGraphqlError,
-  GRAPHQL_PARSE_OPTIONS,
-  HotDoorsModule,
-  isRefusal,
-  loggerModule,
-  MembersResolver,
-  ObservabilityModule,
-  queryLimitsPlugin,
-  WorkspaceResolver,
-} from '@app/core';
+import { AppConfig, isRefusal, loggerModule, PlatformModule } from '@app/platform';
+import { EdgeModule, formatGraphqlError, GRAPHQL_PARSE_OPTIONS, HotDoorsModule, ObservabilityModule, queryLimitsPlugin } from '@app/edge';
+import { OutboxModule } from '@app/outbox';
+import { MIGRATIONS } from '@app/schema';
+import { MembersResolver, WorkspaceResolver, WorkspacesModule } from '@app/workspaces';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
@@ -32,7 +24,10 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         loggerModule(config, 'api'),
-        CoreModule.forRoot(config),
+        PlatformModule.forRoot(config, MIGRATIONS),
+        OutboxModule,
+        WorkspacesModule,
+        EdgeModule,
         GraphQLModule.forRoot<ApolloDriverConfig>({
           driver: ApolloDriver,
           path: '/graphql',

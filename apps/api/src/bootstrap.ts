@@ -2,7 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { answerClientErrorsInEnvelope, AppConfig, ExceptionsFilter, HotDoors, installBodyParsers, Metrics, QuietNestLogger, requestContext } from '@app/core';
+import { answerClientErrorsInEnvelope, ExceptionsFilter, HotDoors, installBodyParsers, Metrics, requestContext } from '@app/edge';
+import { AppConfig, QuietNestLogger } from '@app/platform';
 import { ApiModule } from './api.module';
 import { installOpenApi } from './openapi';
 

@@ -4,7 +4,7 @@
 // costs a few hundred milliseconds (bench/RESULTS.md).
 import { join, resolve } from 'node:path';
 import { parseArgs as parseNodeArgs, ParseArgsConfig } from 'node:util';
-// Not '@app/core': its index loads the whole service; this file holds what the CLI needs and no more.
+// Not '@app/workspaces': its index loads the whole service; this entry holds what the CLI needs and no more.
 import {
   commandDatabaseUrl,
   ConfigError,
@@ -17,7 +17,8 @@ import {
   Refusal,
   SHELL_ACTOR,
   WorkspacesService,
-} from '../../../libs/core/src/operator';
+} from '@app/workspaces/operator';
+import { MIGRATIONS } from '@app/schema';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -136,7 +137,7 @@ async function main(): Promise<number> {
       appSecret: process.env.APP_SECRET || (production ? undefined : developmentAppSecret(join(root, '.data'))),
     });
     databaseUrl = config.databaseUrl;
-    const session = await openOperatorSession(config);
+    const session = await openOperatorSession(config, MIGRATIONS);
     try {
       print(await parsed.command.run(session, parsed.values));
       return 0;

@@ -1,7 +1,8 @@
 // decisions.md section 1: the first start on an empty database (outside production) creates
 // workspace demo, allowed origins http://localhost:*; main.ts prints its keys once (startup-box.ts).
 import type { INestApplication } from '@nestjs/common';
-import { CreatedWorkspace, Refusal, WorkspacesRepository, WorkspacesService } from '@app/core';
+import { CreatedWorkspace, WorkspacesRepository, WorkspacesService } from '@app/workspaces';
+import { Refusal } from '@app/platform';
 
 /** The demo workspace when this start created it, else null. */
 export async function createDemoWorkspace(app: INestApplication): Promise<CreatedWorkspace | null> {

@@ -1,12 +1,13 @@
 // The api process: `npm start` runs it through the launcher; `npm run start:prod:api` (or a container)
-// runs it alone. libs/core/src/runtime/start-process.ts checks settings and migrations first.
+// runs it alone. libs/platform/src/runtime/start-process.ts checks settings and migrations first.
 import 'reflect-metadata';
-import { startProcess } from '@app/core';
+import { startProcess } from '@app/platform';
+import { MIGRATIONS } from '@app/schema';
 import { createApi } from './bootstrap';
 import { createDemoWorkspace } from './demo';
 import { startupBox } from './startup-box';
 
-startProcess('api', async (config) => {
+startProcess('api', MIGRATIONS, async (config) => {
   const app = await createApi(config);
   await app.init();
   const demo = config.nodeEnv !== 'production' ? await createDemoWorkspace(app) : null;

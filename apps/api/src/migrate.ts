@@ -1,9 +1,10 @@
 // `npm run migrate`: brings the schema up to date (`-- --revert` undoes the newest migration,
-// `-- --show` lists them) under the advisory lock of libs/core/src/database/migrate.ts. The api and
+// `-- --show` lists them) under the advisory lock of libs/platform/src/database/migrate.ts. The api and
 // the worker also migrate at start under the same lock; this is for deploys that do it first, once.
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { commandDatabaseUrl, ConfigError, databaseUnreachable, loadDotEnv, migrate, revertMigration, showMigrations } from '@app/core';
+import { commandDatabaseUrl, ConfigError, databaseUnreachable, loadDotEnv, migrate, revertMigration, showMigrations } from '@app/platform';
+import { MIGRATIONS } from '@app/schema';
 
 const USAGE = 'Usage: npm run migrate [-- --revert | -- --show]\n  (no option)  runs every pending migration\n  --revert     undoes the newest migration that has run\n  --show       lists every migration, [x] when it has run\n';
 
@@ -21,12 +22,12 @@ async function main(): Promise<number> {
     const settings = { databaseUrl: url, databasePoolSize: 1 };
     const log = (line: string) => console.log(line);
     if (values.show) {
-      for (const m of await showMigrations(settings)) console.log(`[${m.applied ? 'x' : ' '}] ${m.name}`);
+      for (const m of await showMigrations(settings, MIGRATIONS)) console.log(`[${m.applied ? 'x' : ' '}] ${m.name}`);
     } else if (values.revert) {
-      const reverted = await revertMigration(settings, log);
+      const reverted = await revertMigration(settings, MIGRATIONS, log);
       console.log(reverted ? `Reverted ${reverted}.` : 'No migration has run: nothing to revert.');
     } else {
-      const ran = await migrate(settings, log);
+      const ran = await migrate(settings, MIGRATIONS, log);
       console.log(ran.length ? `Ran ${ran.length} migration(s): ${ran.join(', ')}.` : 'The database is up to date.');
     }
     return 0;

@@ -7,7 +7,7 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { AppConfig } from '@app/core';
+import type { AppConfig } from '@app/platform';
 import SCHEMAS from './openapi.schemas.json';
 
 export const OPENAPI_PATH = '/api/openapi.json';

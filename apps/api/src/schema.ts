@@ -6,7 +6,7 @@ import { ENTRY_PROVIDER_WATERMARK, MODULE_METADATA } from '@nestjs/common/consta
 import { NestFactory } from '@nestjs/core';
 import { GraphQLSchemaBuilderModule, GraphQLSchemaFactory } from '@nestjs/graphql';
 import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { loadConfig } from '@app/core';
+import { loadConfig } from '@app/platform';
 import { ApiModule } from './api.module';
 
 type ModuleRef = Type<unknown> | DynamicModule | Promise<DynamicModule>;

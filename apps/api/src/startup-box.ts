@@ -1,6 +1,7 @@
 // What the api prints once it listens (issue 16): a box that stands out from the log lines, with the
 // demo keys when this start created them, the addresses, and one next step to try.
-import type { AppConfig, CreatedWorkspace } from '@app/core';
+import type { AppConfig } from '@app/platform';
+import type { CreatedWorkspace } from '@app/workspaces';
 
 function box(lines: string[]): string {
   const width = Math.max(...lines.map((l) => l.length));

@@ -1,7 +1,7 @@
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Logger } from 'nestjs-pino';
-import { AppConfig, QuietNestLogger } from '@app/core';
+import { AppConfig, QuietNestLogger } from '@app/platform';
 import { WorkerModule } from './worker.module';
 
 /** Builds the worker (used by main.ts and by tests that need deliveries, sweeps or the relay). */

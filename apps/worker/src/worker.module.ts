@@ -2,7 +2,11 @@ import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DynamicModule, Injectable, Module, OnApplicationBootstrap, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AutomationsWorkerModule } from '@app/automations';
-import { AppConfig, CoreModule, loggerModule, OutboxRelayService, QUEUES, retainedSince, SCHEDULES, SweepRegistry, WorkerHeartbeat } from '@app/core';
+import { AppConfig, loggerModule, PlatformModule, QUEUES, retainedSince, SCHEDULES, SweepRegistry, WorkerHeartbeat } from '@app/platform';
+import { EdgeModule } from '@app/edge';
+import { OutboxModule, OutboxRelayService } from '@app/outbox';
+import { MIGRATIONS } from '@app/schema';
+import { WorkspacesModule } from '@app/workspaces';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
 import { WebhooksWorkerModule } from '@app/webhooks';
@@ -46,7 +50,10 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         loggerModule(config, 'worker'),
-        CoreModule.forRoot(config),
+        PlatformModule.forRoot(config, MIGRATIONS),
+        OutboxModule,
+        WorkspacesModule,
+        EdgeModule,
         EventsModule,
         MessagingWorkerModule,
         WebhooksWorkerModule,

@@ -4,7 +4,8 @@
 // The runs' first steps are queued after the relay commits (the poll covers a crash in between).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { newId, OutboxHandler, OutboxListener, OutboxRow } from '@app/core';
+import { newId } from '@app/platform';
+import { OutboxHandler, OutboxListener, OutboxRow } from '@app/outbox';
 import { AutomationRow, AutomationsRepository } from './automations.repository';
 import { AutomationTrigger, HappeningData, startedLine, triggerMatches } from './domain';
 import { RunQueue } from './run-queue';

@@ -2,7 +2,8 @@
 // the poll that queues again runs whose job was lost (Redis down or restarted, a worker killed), and
 // the sweeps (due runs, retention of runs and their logs: 30 days after they end).
 import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DuePoll, OutboxRelayService, retainedSince, SweepRegistry } from '@app/core';
+import { DuePoll, retainedSince, SweepRegistry } from '@app/platform';
+import { OutboxRelayService } from '@app/outbox';
 import { AutomationRelayService } from './automation-relay.service';
 import { AutomationsModule } from './automations.module';
 import { RunProcessor } from './jobs/run.processor';

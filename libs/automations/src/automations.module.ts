@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module, OnModuleInit } from '@nestjs/common';
-import { QUEUES } from '@app/core';
+import { QUEUES } from '@app/platform';
 import { EventsModule } from '@app/events';
 import { MessagingModule } from '@app/messaging';
 import { MergeParticipants } from '@app/people';

@@ -3,7 +3,7 @@
 // url passes the public-https address rule, send_email names an existing template, wait is 1 second
 // to 30 days). The start address is derived, never stored, and shown only for a webhook trigger.
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig, CONFIG, newId, Refusal } from '@app/core';
+import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { isBuiltInEvent, TimelineRepository } from '@app/events';
 import { TemplatesRepository } from '@app/messaging';
 import { PeopleReadRepository } from '@app/people';

@@ -3,7 +3,7 @@
 // repeats at most the step it was in. A wait records the time the run is due and queues a delayed job;
 // the poll queues the run again if that job is lost with Redis.
 import { Injectable, Logger } from '@nestjs/common';
-import { WorkspacesService } from '@app/core';
+import { WorkspacesService } from '@app/workspaces';
 import { AutomationsRepository } from './automations.repository';
 import { AutomationStep, FINISHED_LINE, INTERRUPTED_LINE, RESUMED_LINE } from './domain';
 import { RunQueue } from './run-queue';

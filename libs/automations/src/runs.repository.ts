@@ -5,7 +5,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
-import { deleteInBatches } from '@app/core';
+import { deleteInBatches } from '@app/platform';
 import type { MergeParticipant, PersonMerge } from '@app/people';
 import type { AutomationStep, AutomationTrigger, LogLine } from './domain';
 

@@ -3,7 +3,8 @@
 // minutes per address; a paused or draft automation answers 200 paused and writes nothing; a post
 // here starts no outgoing webhooks (it writes no happening: a person it creates is created quietly).
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig, CONFIG, newId, RateLimits, Refusal, WorkspacesService } from '@app/core';
+import { AppConfig, CONFIG, newId, RateLimits, Refusal } from '@app/platform';
+import { WorkspacesService } from '@app/workspaces';
 import { IngestService } from '@app/events';
 import { PeopleReadRepository } from '@app/people';
 import { AutomationRow, AutomationsRepository } from './automations.repository';

@@ -3,7 +3,9 @@
 // endpoint, and applied by the same ingest service as REST (stages, engaged, outbox triggers,
 // idempotency). A redelivery of an answered provider event answers the same and writes nothing.
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig, CONFIG, DoorReceiptsRepository, headerValue, InboundPost, Refusal, Verified, VerifierKey, verifyInbound, WorkspacesService } from '@app/core';
+import { AppConfig, CONFIG, Refusal } from '@app/platform';
+import { DoorReceiptsRepository, headerValue, InboundPost, Verified, VerifierKey, verifyInbound } from '@app/edge';
+import { WorkspacesService } from '@app/workspaces';
 import { IngestService } from '@app/events';
 import { openSecret } from '@app/webhooks';
 import { createHash } from 'node:crypto';

@@ -1,5 +1,6 @@
 import { Injectable, Module, OnModuleInit } from '@nestjs/common';
-import { DoorReceiptsRepository, retainedSince, SweepRegistry } from '@app/core';
+import { DoorReceiptsRepository } from '@app/edge';
+import { retainedSince, SweepRegistry } from '@app/platform';
 import { EMAIL_DOOR } from '@app/messaging';
 
 

@@ -2,7 +2,8 @@
 // is stored sealed under APP_SECRET, the path token only as its SHA-256 hash.
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { AppConfig, CONFIG, DoorReceiptsRepository, newId, randomBase62, ReceiptRow, Refusal } from '@app/core';
+import { AppConfig, CONFIG, newId, randomBase62, Refusal } from '@app/platform';
+import { DoorReceiptsRepository, ReceiptRow } from '@app/edge';
 import { sealSecret } from '@app/webhooks';
 import { ConnectDoorInput, parseConnectInput } from './domain';
 import { DoorConnectionsRepository, DoorRow } from './door-connections.repository';

@@ -4,7 +4,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { exportJWK } from 'jose';
-import type { AppConfig } from '@app/core';
+import type { AppConfig } from '@app/platform';
 import { closeSafeAgents } from '@app/webhooks';
 import { JwksCache } from './jwks-cache';
 

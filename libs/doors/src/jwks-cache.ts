@@ -5,7 +5,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createLocalJWKSet, JSONWebKeySet, JWTVerifyGetKey } from 'jose';
 import { fetch } from 'undici';
-import { AppConfig, CONFIG } from '@app/core';
+import { AppConfig, CONFIG } from '@app/platform';
 import { sharedSafeAgent } from '@app/webhooks';
 import { jwksUrl } from './domain';
 

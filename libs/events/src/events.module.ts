@@ -1,5 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { HEARTBEAT_COUNTER, retainedSince, SweepRegistry } from '@app/core';
+import { HEARTBEAT_COUNTER } from '@app/edge';
+import { retainedSince, SweepRegistry } from '@app/platform';
 import { MergeParticipants, PeopleModule } from '@app/people';
 import { HeartbeatService } from './heartbeat.service';
 import { IngestService } from './ingest/ingest.service';

@@ -2,7 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { ActionStatus } from '@app/core';
+import type { ActionStatus } from '@app/wire';
 import type { MergeParticipant, PersonMerge } from '@app/people';
 
 export interface TimelineRow {

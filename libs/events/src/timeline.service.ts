@@ -1,6 +1,7 @@
 // A person's timeline as pages, and notes (issue 11), for the admin API and the MCP tools.
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, newId, pageOf, pageSize, Refusal } from '@app/core';
+import { decodeCursor, pageOf, pageSize } from '@app/edge';
+import { newId, Refusal } from '@app/platform';
 import { PeopleQueryService } from '@app/people';
 import { TimelinePageRow, TimelineReadRepository } from './timeline-read.repository';
 import { TimelineRepository, TimelineRow } from './timeline.repository';

@@ -2,7 +2,8 @@
 // door. The bearer check is one function, so a connector's OAuth access token (answered
 // invalid_token when stale) can join the pasted secret key here later.
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
-import { AppConfig, AuthContext, AuthedRequest, CONFIG, Refusal, WorkspacesService } from '@app/core';
+import { AppConfig, CONFIG, Refusal } from '@app/platform';
+import { AuthContext, AuthedRequest, WorkspacesService } from '@app/workspaces';
 import { protectedResourceAddress, protocolVersionOf } from './domain/protocol';
 
 export async function authenticateToolCaller(workspaces: WorkspacesService, authorization: string | undefined, baseUrl: string): Promise<AuthContext> {

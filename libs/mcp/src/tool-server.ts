@@ -3,7 +3,7 @@
 import { Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import type { ToolCall, ToolDefinition } from './tools/tool';
 
 const logger = new Logger('ToolDoor');

@@ -1,7 +1,9 @@
 // interface.md "Inbound doors", the email row; decisions.md section 7: the provider's webhook sets a
 // sent message's status, and a received email records a reply (direction in, engaged, email_in).
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, CONFIG, DoorReceiptsRepository, happening, newId, OutboxWriter, Refusal } from '@app/core';
+import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
+import { DoorReceiptsRepository } from '@app/edge';
+import { happening, OutboxWriter } from '@app/outbox';
 import { EMAIL_DOOR, emailDoorCommand, htmlToText, IncomingHeaders, mergeStatus, verifyEmailWebhook } from './domain';
 import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';

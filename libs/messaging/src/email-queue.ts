@@ -3,7 +3,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
-import { AppConfig, bullConnection, CONFIG, QUEUES, within } from '@app/core';
+import { AppConfig, bullConnection, CONFIG, QUEUES, within } from '@app/platform';
 import { SEND_ATTEMPTS, SEND_EMAIL_JOB, SEND_WAIT_MS, SendEmailJob, SendEmailResult } from './jobs/email.job';
 
 export function enqueueOptions(messageId: string) {

@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { MessageStatus } from '@app/core';
+import type { MessageStatus } from '@app/wire';
 import { TimelineRepository } from '@app/events';
 import { MergeParticipant, PeopleRepository, PersonMerge, PersonRow } from '@app/people';
 import type { MessageCursor } from './domain/message-query';

@@ -1,6 +1,9 @@
 // interface.md "Messages endpoints": send (the engaged rule, templates, the timeline row), page and thread.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, AuthContext, CONFIG, happening, Message, MessagePage, MessageThread, newId, OutboxWriter, Refusal, SendSuccess } from '@app/core';
+import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
+import { AuthContext } from '@app/workspaces';
+import { happening, OutboxWriter } from '@app/outbox';
+import { Message, MessagePage, MessageThread, SendSuccess } from '@app/wire';
 import { PeopleReadRepository, PersonRow } from '@app/people';
 import { encodeCursor, parseBody, parseMessageQuery, parseSendMessage, parseSubject, renderMessage, validateTemplate } from './domain';
 import { EmailQueue } from './email-queue';

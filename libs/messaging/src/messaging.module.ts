@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { AppConfig, CONFIG, QUEUES } from '@app/core';
+import { AppConfig, CONFIG, QUEUES } from '@app/platform';
 import { EventsModule } from '@app/events';
 import { MergeParticipants } from '@app/people';
 import { EmailQueue } from './email-queue';

@@ -1,6 +1,6 @@
 // Templates (decisions.md sections 7 and 9): saved, changed and previewed with the limits sending uses.
 import { Injectable } from '@nestjs/common';
-import { newId, Refusal } from '@app/core';
+import { newId, Refusal } from '@app/platform';
 import { PeopleQueryService } from '@app/people';
 import { parseBody, parseSubject, renderMessage, validateTemplate } from './domain';
 import { TemplateRow, TemplatesRepository } from './templates.repository';

@@ -1,6 +1,6 @@
 // Mailing lists (interface.md "subscribe action fields": a list's address, from the list settings).
 import { Injectable } from '@nestjs/common';
-import { newId, Refusal } from '@app/core';
+import { newId, Refusal } from '@app/platform';
 import { PeopleReadRepository } from './people-read.repository';
 import { ListRow, PeopleRepository } from './people.repository';
 

@@ -1,7 +1,8 @@
 // Finding and reading people, for the GraphQL admin API and the MCP tools find_people / get_person
 // (issue 11): plain inputs in, plain rows out, pages of at most 100.
 import { Injectable } from '@nestjs/common';
-import { decodeCursor, pageOf, pageSize, Refusal } from '@app/core';
+import { decodeCursor, pageOf, pageSize } from '@app/edge';
+import { Refusal } from '@app/platform';
 import { COUNT_BOUND, PeopleReadRepository, PersonFilter, PersonListRow, SubscriptionRead } from './people-read.repository';
 import type { PersonRow } from './people.repository';
 

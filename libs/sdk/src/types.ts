@@ -13,7 +13,7 @@ import type {
   SubscribeStatus,
   SupportStatus,
   WireErrorCode,
-} from '../../core/src/wire/index.js';
+} from '../../wire/src/index.js';
 
 export type {
   ActionStatus,
@@ -32,7 +32,7 @@ export type {
   SubscribeStatus,
   SupportStatus,
   WireErrorCode,
-} from '../../core/src/wire/index.js';
+} from '../../wire/src/index.js';
 
 /** The part of a fetch answer the client reads; the global Response fits. */
 export interface FetchResponseLike {

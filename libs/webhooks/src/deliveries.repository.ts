@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deleteInBatches, GroupCommit } from '@app/core';
+import { deleteInBatches, GroupCommit } from '@app/platform';
 import type { NewDelivery, ClaimedAttempt, DeliveryKey, Settlement, AttemptRecord, DeliveryRow, AttemptRow } from './deliveries.types';
 
 /** How long a claim holds an attempt: more than the ten seconds an attempt may take. */

@@ -3,7 +3,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { enqueueWithin, QUEUES } from '@app/core';
+import { enqueueWithin, QUEUES } from '@app/platform';
 import { DELIVER_JOB, DeliveryJob, deliveryJobOptions, DeliveryJobRequest } from './jobs/delivery.job';
 
 @Injectable()

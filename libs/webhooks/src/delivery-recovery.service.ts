@@ -5,7 +5,8 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { OUTBOX_RETENTION_DAYS, OutboxRelayService, Refusal, retainedSince } from '@app/core';
+import { OUTBOX_RETENTION_DAYS, OutboxRelayService } from '@app/outbox';
+import { Refusal, retainedSince } from '@app/platform';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { EndpointsService } from './endpoints.service';

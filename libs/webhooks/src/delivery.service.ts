@@ -2,7 +2,7 @@
 // next attempt (1, 5, 30, 120, 720 minutes) or mark the delivery failed after the sixth. Beyond the
 // spec (issue 19): the address's rate limit, its health, and 410 Gone disabling it.
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, CONFIG } from '@app/core';
+import { AppConfig, CONFIG } from '@app/platform';
 import { ClaimedAttempt, DeliveriesRepository, DeliveryKey } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { nextAttemptDelayMs, openSecret } from './domain';

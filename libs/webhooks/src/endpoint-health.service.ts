@@ -2,7 +2,7 @@
 // memory and added to the database every 2 seconds (and at shutdown), so a busy address does not turn
 // its row into a point every settlement contends on. A crash loses at most those 2 seconds of counts.
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { AppConfig, CONFIG, retainedSince } from '@app/core';
+import { AppConfig, CONFIG, retainedSince } from '@app/platform';
 import { failingReason, failureWindowMs, goneReason, HealthTallies } from './domain';
 import { EndpointsRepository } from './endpoints.repository';
 

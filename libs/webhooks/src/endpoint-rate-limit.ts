@@ -4,7 +4,7 @@
 // "at this time", and its queue lives in one process, so the reservation is a short script of our own.
 import { Inject, Injectable } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { AppConfig, CONFIG, REDIS } from '@app/core';
+import { AppConfig, CONFIG, REDIS } from '@app/platform';
 
 export const RATE_WINDOW_MS = 1_000;
 

@@ -2,7 +2,7 @@
 // addresses per workspace, each with a secret shown once and a choice of triggers; the address rule
 // is checked when saved; Retry and Send a test go through the same claimed delivery path.
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig, CONFIG, newId, Refusal } from '@app/core';
+import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { DeliveriesRepository, DeliveryRow } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { buildWebhookBody, generateEndpointSecret, isTrigger, sealSecret, TRIGGERS } from './domain';

@@ -4,7 +4,8 @@
 // by replayEvents (happenings of a window sent again as new deliveries).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { newId, OutboxRow } from '@app/core';
+import { newId } from '@app/platform';
+import { OutboxRow } from '@app/outbox';
 import { NewDelivery } from './deliveries.repository';
 import { isTrigger, mostSpecificTrigger, Trigger, webhookBodyAfterId, webhookBodyWithId, WebhookRecord } from './domain';
 import { EndpointRow } from './endpoints.repository';

@@ -3,7 +3,7 @@
 // crash in between).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { OutboxHandler, OutboxListener } from '@app/core';
+import { OutboxHandler, OutboxListener } from '@app/outbox';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryService } from './delivery.service';
 import { EndpointsRepository } from './endpoints.repository';

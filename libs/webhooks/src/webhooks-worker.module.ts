@@ -1,7 +1,8 @@
 // The worker's part of outgoing webhooks: the relay handler, the delivery processor, the poll that
 // queues again what a lost job or a Redis outage left, and the sweeps (due deliveries, retention).
 import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DuePoll, OutboxRelayService, retainedSince, SweepRegistry } from '@app/core';
+import { DuePoll, retainedSince, SweepRegistry } from '@app/platform';
+import { OutboxRelayService } from '@app/outbox';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryService } from './delivery.service';

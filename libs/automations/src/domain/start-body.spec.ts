@@ -1,4 +1,4 @@
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { parseStartBody, propertyNames, START_BODY_MAX_BYTES } from './start-body';
 
 const body = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value));

@@ -1,7 +1,7 @@
 // interface.md "An automation's own address": a JSON object of at most 8 KB naming the person by
 // { email } (may create them), { anon_id, properties? } or { record, properties? } (find only).
 // properties carry the customer's facts into the run; only their names ever reach the log.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { isEmail, MAX_ID_LENGTH, normalizeEmail } from '@app/people';
 
 /** interface.md "Limits": body size at an automation address. */

@@ -1,4 +1,4 @@
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { MAX_STEPS, parseSteps } from './steps';
 
 describe('parseSteps: steps are checked when saved', () => {

@@ -1,7 +1,7 @@
 // decisions.md section 6: steps http_request (url), send_email (template name or id) and wait
 // (seconds, 1 second to 30 days), run in order. The url's address rule and the template's existence
 // are checked by the service when saved (they need the configuration and the workspace).
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 
 export const STEP_KINDS = ['http_request', 'send_email', 'wait'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];

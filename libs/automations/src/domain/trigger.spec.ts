@@ -1,4 +1,4 @@
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { parseTrigger, triggerFacts, triggerMatches } from './trigger';
 
 const signup = { event: { event: 'signup', id: 'evt_1', occurred_at: '2026-01-01T00:00:00.000Z' } };

@@ -1,7 +1,7 @@
 // decisions.md section 6: an automation's trigger is an event name, stage_entered (optionally one
 // stage), subscribed (optionally one list address), or webhook (its own address). The kinds other
 // than webhook are matched against the outbox's happenings (decisions.md section 6 "data by trigger").
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { classifyEventName } from '@app/events';
 import { isStage, STAGES } from '@app/people';
 

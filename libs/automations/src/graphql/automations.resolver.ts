@@ -3,7 +3,9 @@
 // read by an owner or admin: never in the list, a log line or an error.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, canManage, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member, Refusal } from '@app/core';
+import { AuthContext, canManage, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
+import { groupedLoader, Loaders } from '@app/edge';
+import { Refusal } from '@app/platform';
 import { AutomationRow } from '../automations.repository';
 import { AutomationsService } from '../automations.service';
 import { RunRow, RunsRepository } from '../runs.repository';

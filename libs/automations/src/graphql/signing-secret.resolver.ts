@@ -2,7 +2,7 @@
 // signing secret is derived, not stored, and readable by owners and admins as
 // workspace{automationSigningSecret}.
 import { ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, Manager, WorkspaceType } from '@app/core';
+import { AuthContext, Manager, WorkspaceType } from '@app/workspaces';
 import { AutomationsService } from '../automations.service';
 
 @Resolver(() => WorkspaceType)

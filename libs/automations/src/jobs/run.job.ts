@@ -2,7 +2,7 @@
 // start address, a wait, the poll) and the processor share it. The claim in PostgreSQL, not the job,
 // decides whether a step runs, so a job that arrives twice, late or early does no harm.
 import type { JobsOptions } from 'bullmq';
-import { JOBS } from '@app/core';
+import { JOBS } from '@app/platform';
 
 export const ADVANCE_RUN_JOB = JOBS.advanceRun.name;
 

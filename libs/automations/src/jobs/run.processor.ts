@@ -3,7 +3,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { QUEUES } from '@app/core';
+import { QUEUES } from '@app/platform';
 import { AdvanceOutcome, RunService } from '../run.service';
 import { RunJob } from './run.job';
 

@@ -4,7 +4,7 @@
 // outgoing webhooks (the address rule again at run time), and one log line. Never retried; whatever
 // the answer, the run goes on to its next step (docs/decisions.md "Automations").
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig, CONFIG, newId } from '@app/core';
+import { AppConfig, CONFIG, newId } from '@app/platform';
 import { PeopleReadRepository } from '@app/people';
 import { ATTEMPT_TIMEOUT_MS, automationStepData, buildWebhookBody, deriveWorkspaceStepSecret, personRecord, postSigned } from '@app/webhooks';
 import { httpRequestLine, triggerFacts } from '../domain';

@@ -3,7 +3,7 @@
 // refusal (not_engaged, no_email, a template deleted since) becomes the step's line and fails the
 // run: later steps usually assume the email went out (docs/decisions.md "Automations").
 import { Injectable } from '@nestjs/common';
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { MessagesService } from '@app/messaging';
 import { emailRefusedLine, emailSentLine } from '../domain';
 import type { StepContext, StepOutcome } from './step';

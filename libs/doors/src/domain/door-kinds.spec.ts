@@ -1,4 +1,4 @@
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { jwksUrl, parseConnectInput } from './door-kinds';
 
 const clerkSecret = `whsec_${Buffer.from('a-test-secret-of-32-bytes-length!').toString('base64')}`;

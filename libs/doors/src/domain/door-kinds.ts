@@ -1,6 +1,7 @@
 // decisions.md section 8: the four third-party doors, what each is connected with, and which signature
 // scheme of core's verifier registry checks its posts.
-import { InboundVerifierKind, isStandardWebhookSecret, Refusal } from '@app/core';
+import { InboundVerifierKind, isStandardWebhookSecret } from '@app/edge';
+import { Refusal } from '@app/platform';
 import { checkWebhookUrl } from '@app/webhooks';
 
 export const DOOR_KINDS = ['payment', 'auth_a', 'auth_b', 'hosting'] as const;

@@ -2,7 +2,8 @@
 // section 8), owners and admins only.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, ReceiptRow } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, Manager } from '@app/workspaces';
+import { groupedLoader, Loaders, ReceiptRow } from '@app/edge';
 import { DoorRow } from '../door-connections.repository';
 import { DoorsService } from '../doors.service';
 import { ConnectDoorInput, ConnectedDoorType, DoorReceiptType, DoorType } from './doors.types';

@@ -1,5 +1,5 @@
 // decisions.md section 12: what a chart asks and how its answer is shaped. Pure: no I/O.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { BUILT_IN_EVENTS, CUSTOM_NAME_PATTERN, RESERVED_EVENT_NAMES } from '../domain';
 
 export const CHART_MEASURES = ['count', 'sum_value', 'people'] as const;

@@ -1,6 +1,6 @@
 // Charts (decisions.md section 12) for the admin API and the MCP tool chart_events.
 import { Injectable } from '@nestjs/common';
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { ChartInput, ChartSeries, chartSeries, parseChartInput } from './chart-rule';
 import { ChartsRepository } from './charts.repository';
 

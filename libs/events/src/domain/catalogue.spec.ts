@@ -1,5 +1,5 @@
 // interface.md "Event catalogue" and "Events endpoint" rule 6, decisions.md section 5.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { ENGAGING_TIMELINE_KINDS, STAGE_EVENTS } from '@app/people';
 import {
   ACTIONS,

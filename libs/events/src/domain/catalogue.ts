@@ -1,5 +1,5 @@
 // interface.md "Event catalogue" and "Events endpoint" rule 6, decisions.md section 5: names, and which are reserved.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 
 /** Exactly the catalogue's twenty names, in its order. */
 export const BUILT_IN_EVENTS = [

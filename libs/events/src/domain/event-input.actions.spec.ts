@@ -1,5 +1,5 @@
 // interface.md identify, subscribe and support fields, "Events endpoint" batches; decisions.md section 3.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { parseBatch, parseBody, parseIdentifyItem, parseItem, parseSubscribeItem, parseSupportItem } from './event-input';
 
 const codeOf = (value: unknown) => (value instanceof Refusal ? value.code : 'accepted');

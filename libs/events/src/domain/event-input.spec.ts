@@ -1,5 +1,5 @@
 // interface.md "Resources and their fields", "Events endpoint" and "Errors"; decisions.md sections 3 and 5.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { LIMITS, parseEventItem } from './event-input';
 
 const codeOf = (value: unknown) => (value instanceof Refusal ? value.code : 'accepted');

@@ -1,6 +1,7 @@
 // interface.md "Resources and their fields", "Events endpoint" and "Errors", decisions.md sections 3 and 5:
 // one posted item -> a typed command or a Refusal.
-import { MAX_BATCH_ITEMS, Refusal } from '@app/core';
+import { MAX_BATCH_ITEMS } from '@app/wire';
+import { Refusal } from '@app/platform';
 import { IdentityKey, identityKeys, isEmail, MAX_EMAIL_LENGTH, MAX_ID_LENGTH, normalizeEmail, parseSource, SOURCE_TEXT_MAX, SourceInput } from '@app/people';
 import { classifyEventName } from './catalogue';
 import type { Command, Consent, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from './commands';

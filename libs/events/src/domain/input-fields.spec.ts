@@ -1,5 +1,5 @@
 // decisions.md section 3: field readers behind invalid_field, and ISO 8601 dates.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { isPlainObject, optionalText, parseInstant } from './input-fields';
 
 describe('ISO 8601 dates', () => {

@@ -1,6 +1,6 @@
 // decisions.md section 3: readers of single posted fields; a malformed one is invalid_field naming it.
 import { isIP } from 'node:net';
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 
 export type Obj = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 // interface.md "Public website endpoints": the four actions, the honeypot, and the item a browser's
 // post becomes (decisions.md section 3).
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { isObject } from './input-fields';
 
 export const PUBLIC_ACTIONS = ['subscribe', 'identify', 'event', 'support'] as const;

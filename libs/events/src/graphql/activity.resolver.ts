@@ -1,7 +1,7 @@
 // GraphQL: the heartbeat (interface.md rule 8) and the event names a workspace can chart or trigger on.
 import { UseGuards } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, Member } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, Member } from '@app/workspaces';
 import { BUILT_IN_EVENTS } from '../domain';
 import { HeartbeatService } from '../heartbeat.service';
 import { TimelineRepository } from '../timeline.repository';

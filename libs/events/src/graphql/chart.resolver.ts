@@ -1,7 +1,7 @@
 // GraphQL: chart(input) exactly as decisions.md section 12.
 import { UseGuards } from '@nestjs/common';
 import { Args, Field, Float, InputType, ObjectType, Query, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, Member } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, Member } from '@app/workspaces';
 import { ChartsService } from '../charts/charts.service';
 
 @InputType('ChartInput')

@@ -1,7 +1,8 @@
 // GraphQL: mailing lists with their subscriber counts (issue 11; decisions.md section 9 createList).
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
+import { groupedLoader, Loaders } from '@app/edge';
 import { ListRow, ListsService } from '@app/people';
 import { CreateListInput, ListType } from './people.types';
 

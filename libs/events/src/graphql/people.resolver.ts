@@ -2,7 +2,8 @@
 // section 9). Reads go through PeopleQueryService and TimelineService, as the MCP tools do.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
+import { groupedLoader, Loaders } from '@app/edge';
 import { PeopleCount, PeopleQueryService, PersonFilter, PersonRow } from '@app/people';
 import type { TimelineRow } from '../timeline.repository';
 import { TimelineService } from '../timeline.service';

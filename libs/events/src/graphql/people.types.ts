@@ -1,5 +1,5 @@
 import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
-import { PageInfoType } from '@app/core';
+import { PageInfoType } from '@app/edge';
 import GraphQLJSON from './json.scalar';
 
 @ObjectType('Identity')

@@ -1,5 +1,5 @@
 // GET /api/v1/events: what to post. It never echoes a key, right or wrong.
-import { WINDOW_SECONDS, LIMITS as RATE_LIMITS } from '@app/core';
+import { WINDOW_SECONDS, LIMITS as RATE_LIMITS } from '@app/platform';
 import { ACTIONS, BUILT_IN_EVENTS, CUSTOM_NAME_PATTERN, LIMITS, RESERVED_EVENT_NAMES } from '../domain';
 
 export function describeEventsEndpoint() {

@@ -2,21 +2,9 @@
 import { Body, Controller, Get, HttpCode, OnModuleInit, Post, UseGuards } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import {
-  Auth,
-  AuthContext,
-  BatchAnswer,
-  CountHeartbeat,
-  doorSpecOf,
-  HotDoors,
-  itemAnswer,
-  KeyRecheckedByWrite,
-  RateLimit,
-  Refusal,
-  SecretKeyGuard,
-  SERVER_BODY_LIMIT,
-  WorkspacesService,
-} from '@app/core';
+import { Auth, AuthContext, KeyRecheckedByWrite, SecretKeyGuard, WorkspacesService } from '@app/workspaces';
+import { BatchAnswer, CountHeartbeat, doorSpecOf, HotDoors, itemAnswer, RateLimit, SERVER_BODY_LIMIT } from '@app/edge';
+import { Refusal } from '@app/platform';
 import { itemAction, parseBody } from '../domain';
 import { IngestService } from '../ingest/ingest.service';
 import { describeEventsEndpoint } from './events-description';

@@ -3,7 +3,9 @@
 // may post (origin_not_allowed); the answer then carries CORS headers for that origin.
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
-import { DoorRequest, originAllowed, Refusal, WorkspaceEntity, WorkspacesService } from '@app/core';
+import { DoorRequest } from '@app/edge';
+import { originAllowed, WorkspaceEntity, WorkspacesService } from '@app/workspaces';
+import { Refusal } from '@app/platform';
 import { PublicAction, publicAction } from '../domain';
 
 export type PublicDoorRequest = DoorRequest & { publicDoor?: { workspace: WorkspaceEntity; action?: PublicAction; origin?: string } };

@@ -4,7 +4,8 @@
 // pipeline limits and counts; the ingest service does the rest.
 import { Controller, Get, HttpCode, Options, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { byVisitor, CountHeartbeat, RateLimit, statusAnswer, WorkspacesService } from '@app/core';
+import { byVisitor, CountHeartbeat, RateLimit, statusAnswer } from '@app/edge';
+import { WorkspacesService } from '@app/workspaces';
 import { IngestService } from '../ingest/ingest.service';
 import { pickEncoding, TRACK_SCRIPT_HEADERS, TrackScript } from '../tag/track-script.service';
 import { publicDoorOf, PublicDoorGuard } from './public-door.guard';

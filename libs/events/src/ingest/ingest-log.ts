@@ -1,6 +1,7 @@
 // What one ingest transaction writes besides people: timeline rows, happenings, seen event names and
 // idempotency answers, gathered while commands apply and written once by the unit's flush.
-import { Happening, happening, newId, TriggerData } from '@app/core';
+import { Happening, happening, TriggerData } from '@app/outbox';
+import { newId } from '@app/platform';
 import type { StoredAnswer, TimelineRow } from '../timeline.repository';
 import type { PersonState } from './person-state';
 

@@ -1,7 +1,9 @@
 // One transaction of POST /api/v1/events (or a public door): resolves people (PersonResolution),
 // applies each command, and writes everything back with one statement. Rules live in the domain
 // functions; what the commands write besides people gathers in the IngestLog.
-import { ActionSuccess, leanRecord, Refusal, WorkspaceEntity } from '@app/core';
+import { ActionSuccess } from '@app/wire';
+import { leanRecord, Refusal } from '@app/platform';
+import { WorkspaceEntity } from '@app/workspaces';
 import { isEngagingEvent, IdentityKey, keyString, ListRow, nextStage, PeopleRepository, PURCHASE_EVENTS, Stage } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';

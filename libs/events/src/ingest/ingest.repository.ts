@@ -3,7 +3,9 @@
 // people and outbox parts come from their owners (peopleWriteCtes, outboxWriteCte).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Happening, keyRecheckCte, outboxDocument, outboxWriteCte, preparedQuery } from '@app/core';
+import { Happening, outboxDocument, outboxWriteCte } from '@app/outbox';
+import { keyRecheckCte } from '@app/workspaces';
+import { preparedQuery } from '@app/platform';
 import { IdentityRow, PERSON_COLUMNS, peopleWriteCtes, PeopleWrite, PersonRow } from '@app/people';
 import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_LEAN_RECORD, TimelineRow } from '../timeline.repository';
 

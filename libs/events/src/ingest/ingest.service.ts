@@ -2,7 +2,10 @@
 // other posts to the workspace under load), and, when that transaction fails unexpectedly, applies each
 // post alone, and a batch's items each alone, so one bad item keeps the others.
 import { Injectable, Logger } from '@nestjs/common';
-import { GroupCommitLanes, HEARTBEAT_ANSWER, isKeyRefused, KeyRecheck, OutboxWriter, Refusal, runIsolated, WorkspaceEntity } from '@app/core';
+import { GroupCommitLanes, Refusal, runIsolated } from '@app/platform';
+import { HEARTBEAT_ANSWER } from '@app/edge';
+import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
+import { OutboxWriter } from '@app/outbox';
 import { isKeyRace, PeopleRepository } from '@app/people';
 import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
 import { TimelineRepository } from '../timeline.repository';

@@ -1,7 +1,9 @@
 // The people of one ingest transaction (decisions.md section 4): finds or creates the person a post's
 // keys name, merges the people two keys name into the older, and keeps every change in memory until
 // the unit writes them back with one statement.
-import { IdentifyStatus, leanRecord, newId, WorkspaceEntity } from '@app/core';
+import { IdentifyStatus } from '@app/wire';
+import { leanRecord, newId } from '@app/platform';
+import { WorkspaceEntity } from '@app/workspaces';
 import { firstTouchFrom, IdentityKey, IdentityRow, keyString, PeopleRepository, PeopleWrite, PersonRow, personOs, planMerge, SourceInput } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { IngestLog } from './ingest-log';

@@ -1,4 +1,4 @@
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { DEFAULT_PROTOCOL_VERSION, protectedResourceMetadata, protocolVersionOf, SUPPORTED_PROTOCOL_VERSIONS } from './protocol';
 
 describe('MCP-Protocol-Version (decisions.md section 10)', () => {

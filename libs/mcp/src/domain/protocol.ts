@@ -1,6 +1,6 @@
 // decisions.md section 10: the MCP-Protocol-Version header is checked against the versions we serve;
 // without the header a request is taken as 2025-03-26, as the MCP transport rule says.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 
 export const SUPPORTED_PROTOCOL_VERSIONS = ['2025-03-26', '2025-06-18', '2025-11-25'] as const;
 export const DEFAULT_PROTOCOL_VERSION = '2025-03-26';

@@ -4,7 +4,9 @@
 import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { AppConfig, Auth, AuthContext, CONFIG, CountHeartbeat, RateLimit, Refusal, WorkspacesService } from '@app/core';
+import { AppConfig, CONFIG, Refusal } from '@app/platform';
+import { Auth, AuthContext, WorkspacesService } from '@app/workspaces';
+import { CountHeartbeat, RateLimit } from '@app/edge';
 import { HeartbeatService } from '@app/events';
 import { protectedResourceMetadata } from '../domain/protocol';
 import { ToolDoorGuard } from '../tool-caller';

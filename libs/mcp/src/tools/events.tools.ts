@@ -1,5 +1,5 @@
 // track_event and identify_person: the same ingest service as POST /api/v1/events.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import type { IngestService } from '@app/events';
 import { z } from 'zod';
 import { defineTool, ToolCall } from './tool';

@@ -1,6 +1,6 @@
 // find_people, get_person and list_lists: the same services as the GraphQL people, person and lists fields.
 import { z } from 'zod';
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import type { TimelineService } from '@app/events';
 import type { ListsService, PeopleQueryService, PersonRow } from '@app/people';
 import { defineTool } from './tool';

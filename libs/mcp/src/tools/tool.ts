@@ -1,6 +1,6 @@
 // One tool of the tool door: a name, a description a model can act on, zod input and output shapes,
 // and a run that calls the same service as the REST route or GraphQL field it mirrors.
-import type { AuthContext, WorkspaceEntity } from '@app/core';
+import type { AuthContext, WorkspaceEntity } from '@app/workspaces';
 import type { z } from 'zod';
 
 export interface ToolCall {

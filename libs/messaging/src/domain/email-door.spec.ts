@@ -1,4 +1,4 @@
-import { MESSAGE_STATUSES, MessageStatus } from '@app/core';
+import { MESSAGE_STATUSES, MessageStatus } from '@app/wire';
 import { emailDoorCommand, htmlToText, mergeStatus, senderAddress } from './email-door';
 
 const event = (type: string, data: Record<string, unknown>) => ({ type, created_at: '2025-03-01T10:00:00.000Z', data: { email_id: 'e-1', from: 'Acme <hi@acme.test>', to: ['ada@example.com'], subject: 'Welcome', ...data } });

@@ -1,6 +1,6 @@
 // interface.md "Message" (status) and "Inbound doors" (email row); decisions.md sections 7 and 8:
 // a verified Resend webhook event -> a status for a message that left, a reply, or nothing.
-import type { MessageStatus } from '@app/core';
+import type { MessageStatus } from '@app/wire';
 import { isEmail, normalizeEmail } from '@app/people';
 
 /** The door's name in door_receipts (replay protection). */

@@ -1,4 +1,4 @@
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { Webhook } from 'standardwebhooks';
 import { IncomingHeaders, verifyEmailWebhook } from './email-webhook';
 

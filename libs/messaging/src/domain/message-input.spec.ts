@@ -1,4 +1,4 @@
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { characterCount, parseSendMessage, SendMessageInput } from './message-input';
 
 const ok = (raw: unknown): SendMessageInput => {

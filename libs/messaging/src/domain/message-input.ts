@@ -1,5 +1,5 @@
 // interface.md "Messages endpoints" (POST /api/v1/messages), "Errors > Messages endpoints", "Limits".
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { isEmail, normalizeEmail } from '@app/people';
 
 export const MESSAGE_LIMITS = {

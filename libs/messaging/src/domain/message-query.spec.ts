@@ -1,4 +1,4 @@
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { compareNewestFirst, decodeCursor, encodeCursor, isAfterCursor, MessageQuery, parseIsoDate, parseMessageQuery, toPage } from './message-query';
 
 const ok = (query: Record<string, unknown>): MessageQuery => {

@@ -1,5 +1,5 @@
 // interface.md "Messages endpoints" (GET /api/v1/messages) and "Message page and thread": query, cursor, keyset page.
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { isEmail, normalizeEmail } from '@app/people';
 
 export const PAGE_LIMIT = { default: 50, min: 1, max: 100 } as const;

@@ -1,4 +1,4 @@
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { escapeHtml, renderMessage, RenderContext, validateTemplate } from './template';
 
 const ada = (over: Partial<RenderContext['person']> = {}): RenderContext => ({

@@ -1,7 +1,7 @@
 // interface.md "Messages endpoints" (body: the same markup templates use) and decisions.md section 7:
 // Markdown with Liquid variables, rendered to a subject line, HTML and plain text.
 import { randomBytes } from 'node:crypto';
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { Context, Liquid, Template } from 'liquidjs';
 import { markdownToHtml, markdownToText } from './markdown';
 import { normalizeSubject } from './message-input';

@@ -1,7 +1,8 @@
 // GraphQL: templates (decisions.md section 9 createTemplate), the messages page and a person's messages.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Field, ID, InputType, Int, Mutation, ObjectType, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager, Member, pageSize } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
+import { groupedLoader, Loaders, pageSize } from '@app/edge';
 import { PersonType } from '@app/events';
 import { messageView, MessagesService } from '../messages.service';
 import { PersonMessagesRepository } from '../person-messages.repository';

@@ -1,6 +1,7 @@
 // POST and GET /api/v1/messages, GET /api/v1/people/{id or email}/messages (interface.md "Messages endpoints").
 import { Body, Controller, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { Auth, AuthContext, RateLimit, SecretKeyGuard } from '@app/core';
+import { Auth, AuthContext, SecretKeyGuard } from '@app/workspaces';
+import { RateLimit } from '@app/edge';
 import { MessagesService } from '../messages.service';
 
 @Controller('api/v1')

@@ -1,5 +1,5 @@
 // The email queue's job: one message to send. Producer (api) and processor (worker) share it.
-import { JOBS } from '@app/core';
+import { JOBS } from '@app/platform';
 
 export const SEND_EMAIL_JOB = JOBS.sendEmail.name;
 

@@ -3,7 +3,8 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CONFIG, DoorReceiptsRepository, QUEUES, retainedSince, SweepRegistry } from '@app/core';
+import { AppConfig, CONFIG, QUEUES, retainedSince, SweepRegistry } from '@app/platform';
+import { DoorReceiptsRepository } from '@app/edge';
 import { EMAIL_DOOR } from '../domain';
 import { EmailProvider } from '../providers';
 import { enqueueOptions } from '../email-queue';

@@ -1,5 +1,5 @@
 // interface.md "source object" and decisions.md section 4 (first touch).
-import { Refusal } from '@app/core';
+import { Refusal } from '@app/platform';
 import { firstTouchFrom, parseSource, personOs, referrerHost, SOURCE_TEXT_MAX } from './first-touch';
 
 const refusalOf = (value: unknown) => (value instanceof Refusal ? value : null);

@@ -1,5 +1,6 @@
 // interface.md "source object" and decisions.md section 4 (first touch).
-import { Refusal, WireSource } from '@app/core';
+import { Refusal } from '@app/platform';
+import { WireSource } from '@app/wire';
 import { MAX_ID_LENGTH } from './identity';
 
 /** A parsed source object: its wire shape (the wire module is shared with the client package). */

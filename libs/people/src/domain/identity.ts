@@ -1,6 +1,6 @@
 // interface.md "What the service does" rule 3 and decisions.md section 4: identity keys, and how
 // two people become one.
-import type { IdentifyStatus } from '@app/core';
+import type { IdentifyStatus } from '@app/wire';
 import type { Stage } from './stage-ladder';
 
 export type IdentityKind = 'email' | 'anon_id' | 'account_id';

@@ -1,7 +1,7 @@
 // interface.md "Delivery rules" (Headers: X-Service-Signature) and "Authentication" rule 4.
 // The HMAC key is the secret exactly as shown at creation (its UTF-8 bytes, whsec_ prefix included).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { randomBase62 } from '@app/core';
+import { randomBase62 } from '@app/platform';
 
 export const SIGNATURE_PREFIX = 'sha256=';
 export const ENDPOINT_SECRET_PREFIX = 'whsec_';

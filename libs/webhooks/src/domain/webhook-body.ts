@@ -1,6 +1,6 @@
 // interface.md "Outgoing webhook body", "Outgoing webhook triggers" and "Automation http_request step";
 // decisions.md section 6 (data by trigger, one happening is one delivery, most specific type).
-import { HAPPENING_KINDS, type HappeningKind } from '@app/core';
+import { HAPPENING_KINDS, type HappeningKind } from '@app/outbox';
 
 /** The triggers are the happening kinds: a new kind of happening is a new trigger. */
 export const TRIGGERS = HAPPENING_KINDS;

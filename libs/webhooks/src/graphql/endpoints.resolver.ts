@@ -1,7 +1,8 @@
 // GraphQL: webhook addresses and their delivery log (decisions.md section 9), owners and admins only.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, groupedLoader, Loaders, Manager } from '@app/core';
+import { AuthContext, GraphqlAuthGuard, Manager } from '@app/workspaces';
+import { groupedLoader, Loaders } from '@app/edge';
 import { AttemptRow, DeliveriesRepository, DeliveryRow } from '../deliveries.repository';
 import { DeliveryRecoveryService } from '../delivery-recovery.service';
 import { successRate, SUCCESS_RATE_WINDOW_MS } from '../domain';

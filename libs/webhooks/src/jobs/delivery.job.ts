@@ -2,7 +2,7 @@
 // the processor share it. The claim in the database, not the job, decides whether an attempt goes out,
 // so a job that arrives twice, late or early does no harm.
 import type { JobsOptions } from 'bullmq';
-import { JOBS } from '@app/core';
+import { JOBS } from '@app/platform';
 
 export const DELIVER_JOB = JOBS.deliver.name;
 

@@ -2,7 +2,7 @@
 // whether it may go out). The poll and the sweep queue again what a lost job or a Redis outage left.
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import { QUEUES } from '@app/core';
+import { QUEUES } from '@app/platform';
 import { AttemptOutcome, DeliveryService } from '../delivery.service';
 import { DeliveryJob } from './delivery.job';
 

@@ -1,7 +1,7 @@
 // The save-time address check (interface.md "Delivery rules": "Checked when saved") for every place
 // that saves an outgoing address: webhook endpoints and automation http_request steps.
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig, CONFIG, Refusal } from '@app/core';
+import { AppConfig, CONFIG, Refusal } from '@app/platform';
 import { checkWebhookAddress, type ResolveHost } from '../domain/address-rule';
 import { systemResolve } from './safe-agent';
 

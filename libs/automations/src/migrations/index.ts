@@ -1,0 +1,5 @@
+// The migrations of automations's tables, oldest first (platform's migrate merges every lib's by timestamp).
+import { AutomationsSchema1763856000008 } from './1763856000008-automations-schema';
+import { AutomationRuns1764500000000 } from './1764500000000-automation-runs';
+
+export const AUTOMATIONS_MIGRATIONS = [AutomationsSchema1763856000008, AutomationRuns1764500000000];

@@ -1,0 +1,148 @@
+// issue 18: the hot doors. A post to a route that takes events at volume (POST /api/v1/events) is
+// answered here, before Express and Nest: no router, no per-request middleware stack, guards,
+// interceptors or rxjs. It runs the same steps as the route it stands for, each through the code the
+// Express path uses: the request id, the body limit and the JSON parse (body-parsers.ts), the
+// hostile-input check, the route's guard, the DoorPipeline (rate limit, heartbeat, batch answers), the
+// refusal envelope (exceptions.filter.ts), the metrics and the request line. Anything unusual in the
+// request (a query string, Content-Encoding, a charset, no Content-Length or one over the limit) goes
+// to Express as before, which answers it exactly as it always has.
+import { Global, Inject, Injectable, Logger, Module } from '@nestjs/common';
+import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
+import type { AppConfig } from '@app/platform';
+import { CONFIG, Refusal, logRequestLine, writesRequestLines } from '@app/platform';
+import { Metrics } from '../../observability/metrics';
+import { ObservabilityModule } from '../../observability/observability.module';
+import { invalidJsonRefusal } from '../body-parsers';
+import { refusalAnswer, refusalOf } from '../exceptions.filter';
+import { hostileJsonRefusal } from '../hostile-input';
+import { refusalCodeOf, requestIdOf } from '../request-context';
+import { DoorAnswer, DoorPipeline, DoorRequest, DoorSpec } from './door-pipeline';
+
+export interface HotRoute extends DoorSpec {
+  /** The exact path (POST only). */
+  path: string;
+  bodyLimit: number;
+  /** The status of a success (the handler's @HttpCode). */
+  status: number;
+  /** The route's guard: sets req.auth (or refuses by throwing). */
+  authenticate(req: DoorRequest): Promise<void>;
+  /** The controller's handler, with req.body and req.auth set. */
+  handle(req: DoorRequest): Promise<unknown>;
+}
+
+type HotRequest = IncomingMessage & { id?: string; body?: unknown; auth?: DoorRequest['auth'] };
+type HotResponse = ServerResponse & { locals: { refusal?: string } };
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+@Injectable()
+export class HotDoors {
+  private readonly logger = new Logger('Exceptions');
+  private readonly routes = new Map<string, HotRoute>();
+  private readonly requestLines: boolean;
+  /** Posts the hot doors answered (Express answered the rest): tests read it to know which path ran. */
+  answered = 0;
+
+  constructor(
+    private readonly pipeline: DoorPipeline,
+    private readonly metrics: Metrics,
+    @Inject(CONFIG) config: AppConfig,
+  ) {
+    this.requestLines = writesRequestLines(config);
+  }
+
+  add(route: HotRoute): void {
+    this.routes.set(route.path, route);
+  }
+
+  /** Puts the hot doors in front of the server's request listener (Express). */
+  install(server: Server): void {
+    const listeners = server.listeners('request') as RequestListener[];
+    if (listeners.length === 0) throw new Error('HotDoors.install: the server has no request listener yet');
+    server.removeAllListeners('request');
+    server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+      if (this.take(req, res)) return;
+      for (const listener of listeners) listener.call(server, req, res);
+    });
+  }
+
+  /** Whether a hot door answers this request; when not, Express does. */
+  private take(req: IncomingMessage, res: ServerResponse): boolean {
+    if (req.method !== 'POST') return false;
+    const route = this.routes.get(req.url ?? '');
+    if (!route) return false;
+    const headers = req.headers;
+    if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    const type = headers['content-type'];
+    if (type !== undefined && /charset/i.test(type)) return false;
+    const length = Number(headers['content-length'] ?? NaN);
+    if (!(length >= 0 && length <= route.bodyLimit)) return false;
+    this.answered++;
+    this.serve(route, req as HotRequest, res as HotResponse, length).catch((error) => {
+      // Only a fault of the answer's own writing lands here (everything else is answered as a refusal); logged by refusalOf.
+      if (!res.headersSent) res.writeHead(500, { 'Content-Type': JSON_TYPE }).end(JSON.stringify(refusalAnswer(refusalOf(error, this.logger)).body));
+      else res.destroy();
+    });
+    return true;
+  }
+
+  private async serve(route: HotRoute, req: HotRequest, res: HotResponse, length: number): Promise<void> {
+    const started = process.hrtime.bigint();
+    req.id = requestIdOf(req.headers['x-request-id']);
+    res.locals = {};
+    const text = await readBody(req, length);
+    if (text === null) return; // the client went away
+    let answer: DoorAnswer & { headers?: Record<string, string> };
+    try {
+      answer = await this.answer(route, req, text);
+    } catch (error) {
+      answer = refusalAnswer(refusalOf(error, this.logger));
+    }
+    const status = answer.status ?? route.status;
+    const body = JSON.stringify(answer.body);
+    res.locals.refusal = refusalCodeOf(answer.body);
+    res.writeHead(status, { ...answer.headers, 'X-Request-Id': req.id, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+    this.metrics.record('POST', route.path, status, res.locals.refusal, started, answer.body);
+    if (this.requestLines) logRequestLine(req, res, Number(process.hrtime.bigint() - started) / 1e6);
+  }
+
+  private async answer(route: HotRoute, req: HotRequest, text: string): Promise<DoorAnswer> {
+    req.body = parseJson(text);
+    if (req.body instanceof Refusal) throw req.body;
+    const hostile = hostileJsonRefusal(req.body);
+    if (hostile) throw hostile;
+    await route.authenticate(req as DoorRequest);
+    return this.pipeline.run(req as DoorRequest, route, () => route.handle(req as DoorRequest));
+  }
+}
+
+/** The whole body as UTF-8 text (Node's HTTP parser holds it to Content-Length), or null when the client left. */
+function readBody(req: IncomingMessage, length: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    if (length === 0) {
+      req.resume();
+      return req.once('end', () => resolve(''));
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.once('end', () => resolve((chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).toString('utf8')));
+    req.once('error', () => resolve(null));
+    req.once('aborted', () => resolve(null));
+  });
+}
+
+/** As express.json({ strict: false }) reads it: an empty body is {}, a byte-order mark is dropped. */
+function parseJson(text: string): unknown {
+  if (text.length === 0) return {};
+  try {
+    return JSON.parse(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  } catch {
+    return invalidJsonRefusal();
+  }
+}
+
+/** The api's hot doors (the worker has none); a controller adds its route when its module starts. */
+@Global()
+@Module({ imports: [ObservabilityModule], providers: [HotDoors], exports: [HotDoors] })
+export class HotDoorsModule {}

@@ -1,0 +1,42 @@
+import { Controller, Get, Inject, Module, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { timingSafeEqual, createHash } from 'node:crypto';
+import type { AppConfig } from '@app/platform';
+import { CONFIG, Refusal } from '@app/platform';
+import { sendRefusal } from '../http/exceptions.filter';
+import { Metrics } from './metrics';
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
+
+/**
+ * Who may read /metrics: with ADMIN_TOKEN set, a caller sending it as a bearer token; without it, only
+ * callers on this machine (the socket's address, never X-Forwarded-For), e.g. a Prometheus sidecar.
+ */
+export function metricsAllowed(config: Pick<AppConfig, 'adminToken'>, authorization: string | undefined, remoteAddress: string | undefined): boolean {
+  if (config.adminToken) {
+    const digest = (value: string) => createHash('sha256').update(value).digest();
+    return timingSafeEqual(digest(authorization ?? ''), digest(`Bearer ${config.adminToken}`));
+  }
+  return LOOPBACK.has(remoteAddress ?? '');
+}
+
+@Controller()
+export class MetricsController {
+  constructor(
+    private readonly metrics: Metrics,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('metrics')
+  async scrape(@Req() req: Request, @Res() res: Response) {
+    if (!metricsAllowed(this.config, req.headers.authorization, req.socket.remoteAddress)) {
+      const why = this.config.adminToken ? 'send ADMIN_TOKEN as "Authorization: Bearer …".' : 'without ADMIN_TOKEN set, only this machine may read it.';
+      return sendRefusal(res, new Refusal(this.config.adminToken ? 'invalid_key' : 'forbidden', `/metrics is for operators: ${why}`));
+    }
+    res.set('Content-Type', this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
+  }
+}
+
+/** /metrics of the api (the worker's own figures reach it through its heartbeat). */
+@Module({ controllers: [MetricsController], providers: [Metrics], exports: [Metrics] })
+export class ObservabilityModule {}

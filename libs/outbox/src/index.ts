@@ -1,0 +1,3 @@
+export * from './outbox';
+export * from './outbox-relay.service';
+export * from './outbox.module';

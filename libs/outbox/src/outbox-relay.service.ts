@@ -1,0 +1,203 @@
+// The worker's relay: reads the outbox past its high-water mark (one row, locked with SKIP LOCKED, so
+// one worker relays at a time and the others skip), lets every registered handler turn the happenings
+// into its own rows inside the same transaction, moves the mark, and only after commit runs the
+// handlers' follow-ups (queueing jobs). Outbox rows are never updated: a pass costs the same at any
+// table size. A crash before commit leaves the mark where it was; a crash after commit leaves durable
+// rows that sweeps pick up. Only rows of finished transactions are read (xid below the snapshot's
+// xmin), so a transaction that commits late can never fall behind the mark.
+// Writers publish a kick on Redis after they commit; a short poll covers kicks lost while Redis is down.
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import Redis from 'ioredis';
+import { DataSource, EntityManager } from 'typeorm';
+import type { AppConfig } from '@app/platform';
+import { CONFIG, deleteInBatches, RETENTION_MS } from '@app/platform';
+import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK, RELAY_MIN_GAP_MS } from './outbox';
+
+export interface OutboxHandler {
+  readonly name: string;
+  /**
+   * Once per relay pass, inside its transaction, with the workspaces of the rows past the mark: the
+   * ones this handler acts in and what it does with their happenings, or null when it has nothing in
+   * any. The relay reads happenings only for workspaces some handler listens in, so a workspace with
+   * none costs a pass one small row per writing transaction, not a row per happening.
+   */
+  listen(manager: EntityManager, workspaceIds: string[]): Promise<OutboxListener | null>;
+}
+
+export interface OutboxListener {
+  workspaceIds: string[];
+  /** The happenings of those workspaces, in the relay's order; may return work to do once the relay has committed. */
+  handle(rows: OutboxRow[]): Promise<(() => Promise<void>) | void>;
+}
+
+/** Outbox rows (transactions) per pass. */
+const BATCH = 200;
+
+/**
+ * The next rows past the mark (their workspace and place, not their happenings), in the relay's order.
+ * The mark (locked, SKIP LOCKED: one relay at a time) is read by scalar subqueries, so the bound is an
+ * index condition on (xid, id): the read starts at the mark whatever lies below it
+ * (test/medium/outbox-relay.spec.ts, 100,000 relayed rows).
+ *
+ * The upper bound is the oldest transaction still running that could write this outbox: of the
+ * transactions the snapshot sees running (pg_snapshot_xip), every one not shown by pg_stat_activity as a
+ * backend of another database (the same xid cannot be another database's and ours, and one not shown at
+ * all counts as ours). Rows of older transactions are all visible, so none can commit behind the mark,
+ * and a long write in another database on the same server does not hold the relay back. It reads
+ * pg_stat_get_activity, the function under the pg_stat_activity view, without the view's joins: that
+ * halves the statement's planning, which it pays on every pass.
+ */
+export const RELAY_NEXT = `
+WITH mark AS MATERIALIZED (SELECT xid, id FROM outbox_relay WHERE name = 'main' FOR UPDATE SKIP LOCKED),
+bound AS MATERIALIZED (
+  SELECT coalesce(
+    (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x
+      WHERE NOT EXISTS (SELECT 1 FROM pg_stat_get_activity(NULL) a
+                         WHERE a.datid IS DISTINCT FROM (SELECT oid FROM pg_database WHERE datname = current_database())
+                           AND a.backend_xid = (x::text::bigint % 4294967296)::text::xid)),
+    pg_snapshot_xmax(pg_current_snapshot())) AS upto),
+next AS (SELECT o.* FROM outbox o
+          WHERE (o.xid, o.id) > ((SELECT xid FROM mark), (SELECT id FROM mark))
+            AND o.xid < (SELECT upto FROM bound)
+          ORDER BY o.xid, o.id LIMIT ${BATCH})
+SELECT workspace_id, id, xid, (SELECT xid FROM mark) AS mark_xid, (SELECT id FROM mark) AS mark_id FROM next ORDER BY xid, id`;
+
+/**
+ * The happenings of the rows RELAY_NEXT found in the workspaces $5 (text[]): the same range of the
+ * (xid, id) order, past the mark ($1, $2) up to the last row found ($3, $4). Every transaction that
+ * wrote in it had finished when RELAY_NEXT read it (its bound), so this reads the same rows.
+ */
+export const RELAY_HAPPENINGS = `
+WITH next AS (SELECT o.* FROM outbox o
+               WHERE (o.xid, o.id) > ($1::xid8, $2::bigint) AND (o.xid, o.id) <= ($3::xid8, $4::bigint)
+                 AND o.workspace_id = ANY($5::text[]))
+SELECT * FROM (${HAPPENINGS_FROM('next')}) h ORDER BY h.row_xid, h.id`;
+
+const toOutboxRow = (r: Record<string, unknown>): OutboxRow => ({
+  workspaceId: r.workspace_id as string,
+  id: String(r.id),
+  kind: r.kind as OutboxRow['kind'],
+  personId: (r.person_id as string) ?? null,
+  payload: r.payload as Record<string, unknown>,
+  createdAt: r.created_at as Date,
+});
+/** Relayed happenings are kept this long, then the sweep deletes them (RETENTION_MS.outbox). */
+export const OUTBOX_RETENTION_DAYS = RETENTION_MS.outbox / (24 * 3600 * 1000);
+const POLL_MS = 250;
+
+@Injectable()
+export class OutboxRelayService implements OnApplicationShutdown {
+  private readonly logger = new Logger('OutboxRelay');
+  private readonly handlers: OutboxHandler[] = [];
+  private listener: Redis | null = null;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private lastStart = 0;
+  private stopped = false;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  register(handler: OutboxHandler): void {
+    this.handlers.push(handler);
+  }
+
+  /** Listens for kicks on Redis and polls as a fallback. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.listener = new Redis(this.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+    this.listener.on('error', (error) => this.logger.warn(`outbox listener: ${error.message}`));
+    this.listener.on('message', () => this.kick());
+    this.listener.subscribe(outboxChannel(this.config)).catch((error: Error) => this.logger.warn(`polling only: ${error.message}`));
+    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.kick();
+  }
+
+  /** Starts a relay pass, or asks the running one to go round again. */
+  kick(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        const wait = this.lastStart + RELAY_MIN_GAP_MS - Date.now();
+        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        if (this.stopped) break;
+        this.again = false; // kicks until now are for rows this pass reads
+        this.lastStart = Date.now();
+        try {
+          while ((await this.relayOnce()) === BATCH && !this.stopped);
+        } catch (error) {
+          this.logger.error(`relay pass failed: ${(error as Error).message}`);
+        }
+      } while (this.again && !this.stopped);
+      this.running = null;
+    })();
+  }
+
+  /** One batch; returns how many outbox rows it relayed. Exposed for tests. */
+  async relayOnce(): Promise<number> {
+    const followUps: Array<() => Promise<void>> = [];
+    const count = await this.dataSource.transaction(async (manager) => {
+      // Planned each time, on the outbox's statistics of the moment: a plan kept from an empty outbox reads it by bitmap and sorts.
+      const next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string }> = await manager.query(RELAY_NEXT);
+      if (next.length === 0) return 0;
+      const last = next[next.length - 1];
+      const workspaceIds = [...new Set(next.map((row) => row.workspace_id))];
+      const listeners: OutboxListener[] = [];
+      for (const handler of this.handlers) {
+        const listener = await handler.listen(manager, workspaceIds);
+        if (listener && listener.workspaceIds.length > 0) listeners.push(listener);
+      }
+      if (listeners.length > 0) {
+        const listened = [...new Set(listeners.flatMap((l) => l.workspaceIds))];
+        const rows: OutboxRow[] = (await manager.query(RELAY_HAPPENINGS, [next[0].mark_xid, next[0].mark_id, last.xid, last.id, listened])).map(toOutboxRow);
+        for (const listener of listeners) {
+          const theirs = new Set(listener.workspaceIds);
+          const followUp = await listener.handle(rows.filter((row) => theirs.has(row.workspaceId)));
+          if (followUp) followUps.push(followUp);
+        }
+      }
+      await manager.query(`UPDATE outbox_relay SET xid = $1::xid8, id = $2 WHERE name = 'main'`, [last.xid, last.id]);
+      return next.length;
+    });
+    for (const followUp of followUps) {
+      await followUp().catch((error: Error) => this.logger.warn(`after relay: ${error.message}`));
+    }
+    return count;
+  }
+
+  /**
+   * Happenings of one workspace that occurred in [since, until) and were relayed, oldest first, a page
+   * at a time after the happening `afterId` (replays read them again while they are retained).
+   */
+  async relayedBetween(workspaceId: string, since: Date, until: Date, afterId: string | null, limit: number): Promise<OutboxRow[]> {
+    const after = afterId ?? '-1';
+    const raw: Array<Record<string, unknown>> = await this.dataSource.query(
+      `WITH kept AS (SELECT o.* FROM outbox o
+                      WHERE o.workspace_id = $1 AND o.id >= $6 AND o.created_at >= $2 AND o.created_at < $3
+                        AND (o.xid, o.id) <= ${RELAY_MARK})
+       SELECT * FROM (${HAPPENINGS_FROM('kept')}) h WHERE h.id > $4 ORDER BY h.id LIMIT $5`,
+      [workspaceId, since, until, after, limit, afterId ? outboxRowOf(afterId) : '0'],
+    );
+    return raw.map(toOutboxRow);
+  }
+
+  /** Retention: deletes happenings relayed and made before `before`, a batch at a time; unrelayed ones stay. */
+  deleteRelayedBefore(before: Date): Promise<number> {
+    return deleteInBatches(this.dataSource, 'outbox', `created_at < $2 AND (xid, id) <= ${RELAY_MARK}`, [before]);
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+    this.listener?.disconnect();
+  }
+}

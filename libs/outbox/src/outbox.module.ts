@@ -1,0 +1,8 @@
+import { Global, Module } from '@nestjs/common';
+import { OutboxWriter } from './outbox';
+import { OutboxRelayService } from './outbox-relay.service';
+
+/** The outbox: its writer for every context's transactions, and the relay the worker runs. */
+@Global()
+@Module({ providers: [OutboxWriter, OutboxRelayService], exports: [OutboxWriter, OutboxRelayService] })
+export class OutboxModule {}

@@ -1,0 +1,5 @@
+// The migrations of people's tables, oldest first (platform's migrate merges every lib's by timestamp).
+import { PeopleSchema1763856000004 } from './1763856000004-people-schema';
+import { PeopleFillfactor1765300000001 } from './1765300000001-people-fillfactor';
+
+export const PEOPLE_MIGRATIONS = [PeopleSchema1763856000004, PeopleFillfactor1765300000001];

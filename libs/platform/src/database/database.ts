@@ -1,0 +1,38 @@
+// TypeORM on PostgreSQL: schema changes only through migrations, never synchronize.
+import { Client } from 'pg';
+import { DataSourceOptions } from 'typeorm';
+import type { AppConfig } from '../config/config';
+import { ScopedTimeoutClient } from './read-timeout';
+
+export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>): DataSourceOptions {
+  return {
+    type: 'postgres',
+    url: config.databaseUrl,
+    migrationsTableName: 'migrations',
+    migrationsTransactionMode: 'each',
+    synchronize: false,
+    logging: false,
+    extra: { max: config.databasePoolSize, idleTimeoutMillis: 30_000, Client: ScopedTimeoutClient },
+  };
+}
+
+/** Creates the database named in the URL when it is missing (PGlite has only its one database). */
+export async function ensureDatabase(databaseUrl: string): Promise<void> {
+  const url = new URL(databaseUrl);
+  const name = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres';
+  if (name === 'postgres') return;
+  url.pathname = '/postgres';
+  const client = new Client({ connectionString: url.toString() });
+  await client.connect();
+  try {
+    const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (found.rowCount === 0) {
+      await client.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`).catch((error: { code?: string }) => {
+        // created meanwhile by another process (42P04, or 23505 when both inserted at once)
+        if (error.code !== '42P04' && error.code !== '23505') throw error;
+      });
+    }
+  } finally {
+    await client.end();
+  }
+}

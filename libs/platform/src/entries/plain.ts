@@ -1,0 +1,13 @@
+// The part of platform that loads no Nest, TypeORM, GraphQL or Redis: what the operator CLI and the
+// workspaces services it runs need (test/runtime.e2e-spec.ts checks what a CLI call loads).
+export * from '../errors/refusal';
+export * from '../ids';
+export * from '../async/within';
+export * from '../config/config';
+export * from '../config/config.token';
+export * from '../database/sql';
+export * from '../database/prepared';
+export * from '../database/migration-state';
+export * from '../batching/group-commit';
+export * from '../runtime/embedded';
+export * from '../runtime/unreachable';

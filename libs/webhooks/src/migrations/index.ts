@@ -1,0 +1,6 @@
+// The migrations of webhooks's tables, oldest first (platform's migrate merges every lib's by timestamp).
+import { WebhooksSchema1763856000007 } from './1763856000007-webhooks-schema';
+import { DeliveryEndpointKey1764028800000 } from './1764028800000-delivery-endpoint-key';
+import { WebhookEndpointHealth1764800000000 } from './1764800000000-webhook-endpoint-health';
+
+export const WEBHOOKS_MIGRATIONS = [WebhooksSchema1763856000007, DeliveryEndpointKey1764028800000, WebhookEndpointHealth1764800000000];

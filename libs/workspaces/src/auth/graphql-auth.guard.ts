@@ -1,0 +1,77 @@
+// GraphQL admin API: a bearer secret key (acts as its member) or ADMIN_TOKEN (the operator).
+import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { GqlExecutionContext } from '@nestjs/graphql';
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AppConfig } from '@app/platform';
+import { CONFIG, RateLimits, Refusal } from '@app/platform';
+import { WorkspacesService } from '../workspaces.service';
+import type { AuthContext } from './auth-context';
+import { forbiddenSentence, Permission, roleAllows } from './roles';
+import type { AuthedRequest } from './secret-key.guard';
+
+type GraphqlRequest = AuthedRequest & { operator?: boolean; authenticated?: Promise<void> };
+
+function sameSecret(a: string, b: string): boolean {
+  const da = createHash('sha256').update(a).digest();
+  const db = createHash('sha256').update(b).digest();
+  return timingSafeEqual(da, db);
+}
+
+@Injectable()
+export class GraphqlAuthGuard implements CanActivate {
+  constructor(
+    private readonly workspaces: WorkspacesService,
+    private readonly limits: RateLimits,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = GqlExecutionContext.create(context).getContext<{ req: GraphqlRequest }>().req;
+    if (request.auth || request.operator) return true;
+    // Fields of one request run at once: they share one authentication and one rate-limit count.
+    request.authenticated ??= this.authenticate(request);
+    await request.authenticated;
+    return true;
+  }
+
+  private async authenticate(request: GraphqlRequest): Promise<void> {
+    const header = request.headers.authorization ?? '';
+    const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+    if (token && this.config.adminToken && sameSecret(token, this.config.adminToken)) {
+      request.operator = true; // the deployment's own token: not rate limited
+      return;
+    }
+    const auth = await this.workspaces.authenticate(header);
+    await this.limits.consume('graphql', auth.keyId);
+    request.auth = auth;
+  }
+}
+
+function requestOf(context: ExecutionContext): GraphqlRequest {
+  return GqlExecutionContext.create(context).getContext<{ req: GraphqlRequest }>().req;
+}
+
+/** Asks roles.ts whether the caller holds the permission; refuses with forbidden otherwise. */
+function authorize(context: ExecutionContext, permission: Exclude<Permission, 'create_workspace'>): AuthContext {
+  const request = requestOf(context);
+  if (!request.auth) {
+    const sentence = permission === 'change' ? 'a secret key of a workspace owner or admin' : 'a secret key of the workspace';
+    throw new Refusal('forbidden', `This needs ${sentence}, not the operator token.`);
+  }
+  if (!roleAllows(request.auth.role, permission)) throw new Refusal('forbidden', forbiddenSentence(permission));
+  return request.auth;
+}
+
+/** The member a GraphQL call acts as (permission read); the operator token alone names no workspace. */
+export const Member = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => authorize(context, 'read'));
+
+/** Like Member, with permission change: owners and admins only. */
+export const Manager = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => authorize(context, 'change'));
+
+/** The operator token (permission create_workspace). */
+export const Operator = createParamDecorator((_data: unknown, context: ExecutionContext): true => {
+  if (!requestOf(context).operator) {
+    throw new Refusal('forbidden', forbiddenSentence('create_workspace'));
+  }
+  return true;
+});

@@ -1,0 +1,6 @@
+// The migrations of workspaces's tables, oldest first (platform's migrate merges every lib's by timestamp).
+import { WorkspacesSchema1763856000001 } from './1763856000001-workspaces-schema';
+import { KeyLastUse1764300000000 } from './1764300000000-key-last-use';
+import { KeyRecheck1765200000000 } from './1765200000000-key-recheck';
+
+export const WORKSPACES_MIGRATIONS = [WorkspacesSchema1763856000001, KeyLastUse1764300000000, KeyRecheck1765200000000];

@@ -1,0 +1,232 @@
+// Workspaces, members and keys (decisions.md sections 1 and 2). No Nest import: the operator CLI
+// runs this class as it is (CoreModule provides it with a factory).
+import { GroupCommit, Refusal, newId } from '@app/platform/plain';
+import type { AppConfig } from '@app/platform/plain';
+import type { AuthContext } from './auth/auth-context';
+import { generatePublicKey, generateSecretKey, hashSecretKey, PUBLIC_KEY_PREFIX, SLUG_PATTERN } from './keys';
+import { normalizeOriginPattern } from './origin-rule';
+import type { WorkspaceEntity } from './workspaces.types';
+import type { KeyOwnerRow, WorkspaceSettings, WorkspacesRepository } from './workspaces.repository';
+
+export interface CreatedWorkspace {
+  workspace: { id: string; slug: string };
+  publicKey: string;
+  secretKey: string;
+  publicBaseUrl: string;
+}
+
+export interface WorkspaceSettingsInput {
+  allowedOrigins?: string[];
+  trialStage?: boolean;
+  downloaderStage?: boolean;
+  activationEvents?: string[];
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+// Settings changed here apply at once, in other processes within seconds. A key is never taken as live
+// without the database saying so for this request: looked up first, or checked by the statement that
+// writes the request (authenticate's recheckedByWrite).
+const WORKSPACE_CACHE_MS = 5_000;
+const LAST_USE_EVERY_MS = 60_000;
+/** Keys remembered live per process (authenticate's recheckedByWrite); past this many, it starts afresh. */
+const MAX_LIVE_OWNERS = 10_000;
+
+export class WorkspacesService {
+  /**
+   * Every request reads its key from the database, so a revoked key or a removed member is refused at
+   * once by every process. One lookup at a time: requests that arrive while one runs share the next
+   * (a lookup that began before a request arrived never answers it, so a key revoked before a request
+   * is refused), so a burst on one key costs two statements, not one per request.
+   */
+  private readonly keyOwners = new GroupCommit<string, KeyOwnerRow | null>(
+    async (hashes) => {
+      const rows = await this.repository.findKeyOwners([...new Set(hashes)]);
+      return hashes.map((hash) => rows.find((r) => r.key_hash === hash) ?? null);
+    },
+    100,
+    1,
+  );
+  /** The workspace reads in flight: requests that find the cached settings expired share one read. */
+  private readonly workspaceReads = new Map<string, Promise<WorkspaceEntity | null>>();
+  private readonly lastUseWritten = new Map<string, number>();
+  /** Owners of keys last seen live, by key hash: only ever used with a recheck by the write (authenticate). */
+  private readonly liveOwners = new Map<string, KeyOwnerRow>();
+  private readonly workspaceCache = new Map<string, { workspace: WorkspaceEntity; until: number }>();
+  /** Public keys never change once made. */
+  private readonly publicKeys = new Map<string, string>();
+
+  constructor(
+    private readonly repository: WorkspacesRepository,
+    private readonly config: Pick<AppConfig, 'baseUrl'>,
+  ) {}
+
+  publicBaseUrl(publicKey: string): string {
+    return `${this.config.baseUrl}/api/in/${publicKey}`;
+  }
+
+  async create(input: { slug: string; owner: string; origins?: string[]; web?: boolean; name?: string }): Promise<CreatedWorkspace> {
+    const slug = input.slug.trim().toLowerCase();
+    if (!SLUG_PATTERN.test(slug)) {
+      throw new Refusal('invalid_field', 'slug must be 1 to 40 lowercase letters, digits or dashes, starting and ending with a letter or digit.');
+    }
+    const owner = input.owner.trim().toLowerCase();
+    if (!EMAIL.test(owner)) throw new Refusal('invalid_email', 'owner must be an email address, like owner@acme.test.');
+    const allowedOrigins = this.parseOrigins(input.origins ?? []);
+    if (await this.repository.findBySlug(slug)) {
+      throw new Refusal('conflict', `A workspace with slug "${slug}" already exists: choose another slug.`);
+    }
+    const workspaceId = newId('ws');
+    const memberId = newId('mem');
+    const publicKey = generatePublicKey();
+    const secretKey = generateSecretKey();
+    await this.repository.transaction(async (tx) => {
+      await this.repository.insertWorkspace(tx, {
+        id: workspaceId,
+        slug,
+        name: input.name ?? slug,
+        publicKey,
+        kind: input.web ? 'web' : 'app',
+        allowedOrigins,
+        trialStage: false,
+        downloaderStage: !input.web,
+        activationEvents: [],
+      });
+      await this.repository.insertMember(tx, { workspaceId, id: memberId, email: owner, role: 'owner' });
+      await this.repository.insertKey(tx, {
+        workspaceId,
+        id: newId('key'),
+        memberId,
+        keyHash: hashSecretKey(secretKey),
+        hint: secretKey.slice(-4),
+      });
+    });
+    return { workspace: { id: workspaceId, slug }, publicKey, secretKey, publicBaseUrl: this.publicBaseUrl(publicKey) };
+  }
+
+  /** Every workspace with its public address (operator CLI). */
+  async list() {
+    const workspaces = await this.repository.listWorkspaces();
+    return workspaces.map((w) => ({ id: w.id, slug: w.slug, name: w.name, kind: w.kind, publicKey: w.publicKey, publicBaseUrl: this.publicBaseUrl(w.publicKey) }));
+  }
+
+  /** A workspace's keys as hints (the last four characters), never the secrets. */
+  async listKeys(slug: string) {
+    const workspace = await this.repository.findBySlug(slug);
+    if (!workspace) throw new Refusal('not_found', `No workspace has slug "${slug}": check the slug.`);
+    const keys = await this.repository.listKeys(workspace.id);
+    return keys.map((k) => ({ keyId: k.id, hint: `sk_live_…${k.hint}`, member: k.member_email, revoked: k.revoked_at !== null, createdAt: k.created_at, lastUsedAt: k.last_used_at }));
+  }
+
+  /**
+   * The secret-key guard's rules (decisions.md section 2). With \`recheckedByWrite\`, a key this process
+   * has seen live is not looked up again: the answer carries \`recheck\`, and the caller must have the
+   * statement that writes the post check the key (keyRecheckCte), or call recheck.verify() when it
+   * writes nothing, so a revoked key or a removed member is still refused at once (issue 18).
+   */
+  async authenticate(authorization: string | undefined, options: { recheckedByWrite?: boolean } = {}): Promise<AuthContext> {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
+    if (!match) {
+      throw new Refusal('invalid_key', 'Send your secret key as "Authorization: Bearer sk_live_…"; find it in the workspace developer settings.');
+    }
+    const key = match[1];
+    if (key.startsWith(PUBLIC_KEY_PREFIX)) {
+      throw new Refusal('invalid_key', 'That is a public key: public keys belong in the website tag; send a secret key (sk_live_…) from your server.');
+    }
+    const hash = hashSecretKey(key);
+    const known = options.recheckedByWrite ? this.liveOwners.get(hash) : undefined;
+    const owner = known ?? (await this.lookUp(hash));
+    this.noteUse(owner);
+    return {
+      workspaceId: owner.workspace_id,
+      workspaceSlug: owner.workspace_slug,
+      memberId: owner.member_id,
+      memberEmail: owner.member_email,
+      role: owner.role,
+      keyId: owner.key_id,
+      ...(known ? { recheck: { keyId: owner.key_id, verify: () => this.lookUp(hash).then(() => undefined) } } : {}),
+    };
+  }
+
+  /** The key's owner from the database, remembered while live; refused when the key is not (any more). */
+  private async lookUp(hash: string): Promise<KeyOwnerRow> {
+    this.liveOwners.delete(hash);
+    const owner = await this.keyOwners.submit(hash);
+    if (!owner) {
+      throw new Refusal('invalid_key', 'That secret key is not a key of any workspace: copy it again from the workspace developer settings.');
+    }
+    if (owner.removed_at) {
+      throw new Refusal('no_longer_a_member', 'The person this key acts as has left the workspace: ask an owner for a key of your own.');
+    }
+    if (owner.revoked_at) {
+      throw new Refusal('invalid_key', 'That secret key was revoked: ask an owner or admin of the workspace for a new one.');
+    }
+    if (this.liveOwners.size >= MAX_LIVE_OWNERS) this.liveOwners.clear();
+    this.liveOwners.set(hash, owner);
+    return owner;
+  }
+
+  /** Writes a key's last use at most once a minute per process, never in the request's way. */
+  private noteUse(owner: KeyOwnerRow): void {
+    const now = Date.now();
+    const written = this.lastUseWritten.get(owner.key_id) ?? (owner.last_used_at ? new Date(owner.last_used_at).getTime() : 0);
+    if (now - written < LAST_USE_EVERY_MS) return;
+    this.lastUseWritten.set(owner.key_id, now);
+    this.repository.touchKeys([{ workspaceId: owner.workspace_id, keyId: owner.key_id }]).catch(() => undefined);
+  }
+
+  /** Cached as briefly as keys are: settings changed here apply at once, elsewhere within seconds. */
+  async get(id: string): Promise<WorkspaceEntity> {
+    const cached = this.workspaceCache.get(id);
+    if (cached && cached.until > Date.now()) return cached.workspace;
+    let read = this.workspaceReads.get(id);
+    if (!read) {
+      read = this.repository.findById(id).finally(() => this.workspaceReads.delete(id));
+      this.workspaceReads.set(id, read);
+    }
+    const workspace = await read;
+    if (!workspace) throw new Refusal('not_found', 'No such workspace.');
+    this.workspaceCache.set(id, { workspace, until: Date.now() + WORKSPACE_CACHE_MS });
+    return workspace;
+  }
+
+  async findByPublicKey(publicKey: string): Promise<WorkspaceEntity | null> {
+    const id = this.publicKeys.get(publicKey);
+    if (id) return this.get(id);
+    const workspace = await this.repository.findByPublicKey(publicKey);
+    if (workspace) this.publicKeys.set(publicKey, workspace.id);
+    return workspace;
+  }
+
+  async updateSettings(workspaceId: string, input: WorkspaceSettingsInput): Promise<WorkspaceEntity> {
+    const changes: WorkspaceSettings = {};
+    if (input.allowedOrigins) changes.allowedOrigins = this.parseOrigins(input.allowedOrigins);
+    if (input.trialStage !== undefined) changes.trialStage = input.trialStage;
+    if (input.downloaderStage !== undefined) {
+      const workspace = await this.get(workspaceId);
+      if (workspace.kind === 'web' && input.downloaderStage) {
+        throw new Refusal('invalid_field', 'A web-app workspace has no Downloader stage: leave downloaderStage off.');
+      }
+      changes.downloaderStage = input.downloaderStage;
+    }
+    if (input.activationEvents) {
+      const bad = input.activationEvents.find((name) => !/^[a-z0-9_]{2,40}$/.test(name));
+      if (bad !== undefined) {
+        throw new Refusal('invalid_field', `activationEvents: "${bad}" is not an event name (2 to 40 of a-z, 0-9, _).`);
+      }
+      changes.activationEvents = [...new Set(input.activationEvents)];
+    }
+    this.workspaceCache.delete(workspaceId);
+    this.workspaceReads.delete(workspaceId);
+    return this.repository.updateSettings(workspaceId, changes);
+  }
+
+  private parseOrigins(origins: string[]): string[] {
+    return origins.map((raw) => {
+      const pattern = normalizeOriginPattern(raw);
+      if (!pattern) {
+        throw new Refusal('invalid_field', `"${raw}" is not an origin: use https://acme.test, https://*.acme.test or http://localhost:*.`);
+      }
+      return pattern;
+    });
+  }
+}
