@@ -12,7 +12,7 @@ export const SCHEMAS_FILE = resolve(__dirname, '../apps/api/src/openapi.schemas.
 /** Every exported interface and type of the wire module, and these answer types of other libs. */
 const WIRE = 'libs/core/src/wire/index.ts';
 const MORE: Array<[file: string, type: string]> = [
-  ['libs/doors/src/door-intake.service.ts', 'DoorAnswer'],
+  ['libs/integrations/src/door-intake.service.ts', 'DoorAnswer'],
   ['libs/automations/src/start.service.ts', 'StartAnswer'],
   ['libs/automations/src/domain/start-body.ts', 'WireAutomationStart'],
   ['libs/messaging/src/email-door.service.ts', 'EmailDoorAnswer'],

@@ -31,7 +31,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   delivery_attempts: 'webhooks',
   automations: 'automations',
   automation_runs: 'automations',
-  door_connections: 'doors',
+  door_connections: 'integrations',
 };
 
 const ROOT = join(__dirname, '..');

@@ -13,7 +13,7 @@ import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
 import { WebhooksApiModule } from '@app/webhooks';
-import { DoorsApiModule } from '@app/doors';
+import { IntegrationsApiModule } from '@app/integrations';
 import { ExplorerAssetsController, explorerLandingPage } from './explorer/explorer';
 
 @Module({})
@@ -52,7 +52,7 @@ export class ApiModule {
         WebhooksApiModule,
         AutomationsApiModule,
         McpApiModule,
-        DoorsApiModule,
+        IntegrationsApiModule,
       ],
       controllers: development ? [ExplorerAssetsController] : [],
       providers: [WorkspaceResolver, MembersResolver],

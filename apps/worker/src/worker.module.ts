@@ -10,7 +10,7 @@ import { WorkspacesModule } from '@app/workspaces';
 import { EventsModule } from '@app/events';
 import { MessagingWorkerModule } from '@app/messaging';
 import { WebhooksWorkerModule } from '@app/webhooks';
-import { DoorsWorkerModule } from '@app/doors';
+import { IntegrationsWorkerModule } from '@app/integrations';
 
 @Processor(QUEUES.sweeps)
 export class SweepsProcessor extends WorkerHost {
@@ -57,7 +57,7 @@ export class WorkerModule {
         EventsModule,
         MessagingWorkerModule,
         WebhooksWorkerModule,
-        DoorsWorkerModule,
+        IntegrationsWorkerModule,
         AutomationsWorkerModule,
         BullModule.registerQueue(...Object.values(QUEUES).map((name) => ({ name }))),
       ],

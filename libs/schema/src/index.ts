@@ -3,7 +3,7 @@
 // this file only names them, through each lib's light `migrations` entry.
 import { mergeMigrations } from '@app/platform/plain';
 import { AUTOMATIONS_MIGRATIONS } from '@app/automations/migrations';
-import { DOORS_MIGRATIONS } from '@app/doors/migrations';
+import { INTEGRATIONS_MIGRATIONS } from '@app/integrations/migrations';
 import { EDGE_MIGRATIONS } from '@app/edge/migrations';
 import { EVENTS_MIGRATIONS } from '@app/events/migrations';
 import { MESSAGING_MIGRATIONS } from '@app/messaging/migrations';
@@ -21,5 +21,5 @@ export const MIGRATIONS = mergeMigrations(
   MESSAGING_MIGRATIONS,
   WEBHOOKS_MIGRATIONS,
   AUTOMATIONS_MIGRATIONS,
-  DOORS_MIGRATIONS,
+  INTEGRATIONS_MIGRATIONS,
 );

@@ -11,4 +11,4 @@ import { JwksCache } from './jwks-cache';
   providers: [DoorConnectionsRepository, DoorsService, DoorIntakeService, JwksCache],
   exports: [DoorConnectionsRepository, DoorsService, DoorIntakeService],
 })
-export class DoorsModule {}
+export class IntegrationsModule {}

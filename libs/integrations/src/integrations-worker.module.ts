@@ -19,4 +19,4 @@ export class DoorReceiptsSweep implements OnModuleInit {
 
 /** The worker's side of the third-party doors: the receipts' retention. */
 @Module({ providers: [DoorReceiptsSweep] })
-export class DoorsWorkerModule {}
+export class IntegrationsWorkerModule {}

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// The first tables of doors, split out of InitialSchema1763856000000
+// The first tables of integrations (third-party doors), split out of InitialSchema1763856000000
 // (a database that ran it counts this as run). decisions.md section 2: every tenant table
 // and every non-global primary key or unique index begins with workspace_id.
 const UP = `
@@ -19,8 +19,8 @@ CREATE TABLE door_connections (
 CREATE UNIQUE INDEX door_connections_token ON door_connections (token_hash);
 `;
 
-export class DoorsSchema1763856000009 implements MigrationInterface {
-  name = 'DoorsSchema1763856000009';
+export class IntegrationsSchema1763856000009 implements MigrationInterface {
+  name = 'IntegrationsSchema1763856000009';
   /** A database that ran this migration before the core split records this one as run too (platform's migrate). */
   static readonly splitFrom = 'InitialSchema1763856000000';
 

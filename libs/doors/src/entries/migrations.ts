@@ -1,2 +1,0 @@
-// The migrations of doors's tables, for the runner (@app/schema merges every lib's by timestamp), loading nothing else.
-export * from '../migrations';
