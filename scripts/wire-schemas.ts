@@ -1,5 +1,5 @@
 // JSON Schemas of what the REST routes take and answer, read by the TypeScript compiler from the types
-// the code itself uses (the wire module, libs/core/src/wire, and the doors' answer types), so the
+// the code itself uses (the wire module, libs/wire/src/index.ts, and the doors' answer types), so the
 // OpenAPI document (apps/api/src/openapi.ts) never holds a second copy of a shape. `npm run schema`
 // writes them to apps/api/src/openapi.schemas.json; test/openapi.e2e-spec.ts fails when they drift.
 import { resolve } from 'node:path';
@@ -10,7 +10,7 @@ export type JsonSchema = Record<string, unknown>;
 export const SCHEMAS_FILE = resolve(__dirname, '../apps/api/src/openapi.schemas.json');
 
 /** Every exported interface and type of the wire module, and these answer types of other libs. */
-const WIRE = 'libs/core/src/wire/index.ts';
+const WIRE = 'libs/wire/src/index.ts';
 const MORE: Array<[file: string, type: string]> = [
   ['libs/integrations/src/door-intake.service.ts', 'DoorAnswer'],
   ['libs/automations/src/start.service.ts', 'StartAnswer'],

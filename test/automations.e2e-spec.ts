@@ -4,7 +4,8 @@
 import { createHmac } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { bullConnection, QUEUES, SweepRegistry } from '@app/platform';
+import { bullConnection, SweepRegistry } from '@app/platform';
+import { ADVANCE_RUN } from '@app/automations';
 import { OutboxRelayService } from '@app/outbox';
 import { AddressResolver } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
@@ -474,7 +475,7 @@ describe('nothing is lost', () => {
       child.kill('SIGKILL');
       await exited;
       // Redis restarted empty: the delayed job is gone; the run's state in PostgreSQL is all that is left.
-      const queue = new Queue(QUEUES.automations, { connection: bullConnection(app.config.redisUrl), prefix: app.config.redisPrefix });
+      const queue = new Queue(ADVANCE_RUN.queue, { connection: bullConnection(app.config.redisUrl), prefix: app.config.redisPrefix });
       await queue.obliterate({ force: true });
       await queue.close();
       expect(r.received).toHaveLength(0);

@@ -2,7 +2,7 @@
 // the poll that queues again runs whose job was lost (Redis down or restarted, a worker killed), and
 // the sweeps (due runs, retention of runs and their logs: 30 days after they end).
 import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DuePoll, retainedSince, SweepRegistry } from '@app/platform';
+import { DAY_MS, DuePoll, retainedSince, SweepRegistry } from '@app/platform';
 import { OutboxRelayService } from '@app/outbox';
 import { AutomationRelayService } from './automation-relay.service';
 import { AutomationsModule } from './automations.module';
@@ -12,6 +12,9 @@ import { RunService } from './run.service';
 import { RunsRepository } from './runs.repository';
 import { HttpRequestStep } from './steps/http-request.step';
 import { SendEmailStep } from './steps/send-email.step';
+
+/** Automation runs and their logs, counted from the end of the run (a run still going is kept). */
+const RUNS_KEPT_MS = 30 * DAY_MS;
 
 /** How often the worker looks for due runs that have no job (besides the minute sweep). */
 export const RUNS_DUE_POLL_MS = 2_000;
@@ -42,7 +45,7 @@ export class AutomationsWorkerModule implements OnModuleInit, OnApplicationShutd
   onModuleInit(): void {
     this.relay.register(this.relayHandler);
     this.sweeps.register('automation-runs-due', () => this.poll.run());
-    this.sweeps.register('automation-runs-retention', () => this.runs.deleteEndedBefore(retainedSince('automationRuns')));
+    this.sweeps.register('automation-runs-retention', () => this.runs.deleteEndedBefore(retainedSince(RUNS_KEPT_MS)));
     this.poll.start(RUNS_DUE_POLL_MS);
   }
 

@@ -1,6 +1,5 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module, OnModuleInit } from '@nestjs/common';
-import { QUEUES } from '@app/platform';
 import { EventsModule } from '@app/events';
 import { MessagingModule } from '@app/messaging';
 import { MergeParticipants } from '@app/people';
@@ -9,10 +8,11 @@ import { AutomationsRepository } from './automations.repository';
 import { AutomationsService } from './automations.service';
 import { RunQueue } from './run-queue';
 import { RunsRepository } from './runs.repository';
+import { ADVANCE_RUN } from './jobs/run.job';
 
 /** Shared by both apps: automations, runs and the automations queue's producer side. */
 @Module({
-  imports: [EventsModule, MessagingModule, WebhooksModule, BullModule.registerQueue({ name: QUEUES.automations })],
+  imports: [EventsModule, MessagingModule, WebhooksModule, BullModule.registerQueue({ name: ADVANCE_RUN.queue })],
   providers: [AutomationsRepository, RunsRepository, RunQueue, AutomationsService],
   exports: [EventsModule, MessagingModule, AutomationsRepository, RunsRepository, RunQueue, AutomationsService],
 })

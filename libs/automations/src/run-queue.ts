@@ -3,8 +3,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { enqueueWithin, QUEUES } from '@app/platform';
-import { ADVANCE_RUN_JOB, RunJob, runJobOptions } from './jobs/run.job';
+import { enqueueWithin } from '@app/platform';
+import { ADVANCE_RUN_JOB, RunJob, runJobOptions, ADVANCE_RUN } from './jobs/run.job';
 
 export interface RunJobRequest {
   workspaceId: string;
@@ -17,7 +17,7 @@ export interface RunJobRequest {
 export class RunQueue {
   private readonly logger = new Logger('RunQueue');
 
-  constructor(@InjectQueue(QUEUES.automations) private readonly queue: Queue<RunJob>) {}
+  constructor(@InjectQueue(ADVANCE_RUN.queue) private readonly queue: Queue<RunJob>) {}
 
   /** True when every job reached Redis; false leaves them to the poll. Never throws. */
   enqueue(requests: RunJobRequest[]): Promise<boolean> {

@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { deleteInBatches } from '@app/platform';
-import type { MergeParticipant, PersonMerge } from '@app/people';
+import { type MergeParticipant, personColumnMover } from '@app/people';
 import type { AutomationStep, AutomationTrigger, LogLine } from './domain';
 
 /** How long a claim holds a run: more than the ten seconds an http_request step may take. */
@@ -69,17 +69,10 @@ const COLUMNS = 'workspace_id, id, automation_id, person_id, state, log, created
 @Injectable()
 export class RunsRepository implements MergeParticipant {
   readonly name = 'automation_runs';
+  /** A merge: the absorbed people's runs now name the survivor (inside the merge's transaction). */
+  readonly movePeople = personColumnMover('UPDATE automation_runs');
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /** A merge: the absorbed people's runs now name the survivor (inside the merge's transaction). */
-  async movePeople(m: EntityManager, merge: PersonMerge): Promise<void> {
-    await m.query(`UPDATE automation_runs SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, [
-      merge.workspaceId,
-      merge.survivorId,
-      merge.absorbedIds,
-    ]);
-  }
 
   /**
    * New runs, due at once. One per automation and happening: a replayed outbox row inserts nothing

@@ -1,6 +1,6 @@
 import { Module, OnModuleInit } from '@nestjs/common';
 import { HEARTBEAT_COUNTER } from '@app/edge';
-import { retainedSince, SweepRegistry } from '@app/platform';
+import { DAY_MS, retainedSince, SweepRegistry } from '@app/platform';
 import { MergeParticipants, PeopleModule } from '@app/people';
 import { HeartbeatService } from './heartbeat.service';
 import { IngestService } from './ingest/ingest.service';
@@ -10,6 +10,11 @@ import { TimelineReadRepository } from './timeline-read.repository';
 import { TimelineService } from './timeline.service';
 import { ChartsRepository } from './charts/charts.repository';
 import { ChartsService } from './charts/charts.service';
+
+/** Idempotency keys: a repeat within this answers the first answer. */
+export const IDEMPOTENCY_KEYS_KEPT_MS = 30 * DAY_MS;
+/** Heartbeat minutes: the view shows a week, the extra day covers time zones. */
+const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
 
 /** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (decisions.md section 5). */
 @Module({
@@ -37,7 +42,7 @@ export class EventsModule implements OnModuleInit {
   onModuleInit(): void {
     this.merges.register(this.timeline);
     this.sweeps.register('expired-events', () => this.timeline.deleteExpired(new Date()));
-    this.sweeps.register('idempotency-keys', () => this.timeline.deleteOldIdempotencyKeys(retainedSince('idempotencyKeys')));
-    this.sweeps.register('heartbeat', () => this.timeline.deleteOldHeartbeat(retainedSince('heartbeat')));
+    this.sweeps.register('idempotency-keys', () => this.timeline.deleteOldIdempotencyKeys(retainedSince(IDEMPOTENCY_KEYS_KEPT_MS)));
+    this.sweeps.register('heartbeat', () => this.timeline.deleteOldHeartbeat(retainedSince(HEARTBEAT_KEPT_MS)));
   }
 }

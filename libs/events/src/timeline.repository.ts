@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ActionStatus } from '@app/wire';
-import type { MergeParticipant, PersonMerge } from '@app/people';
+import { type MergeParticipant, personColumnMover } from '@app/people';
 
 export interface TimelineRow {
   workspace_id: string;
@@ -44,17 +44,10 @@ export interface HeartbeatCount {
 @Injectable()
 export class TimelineRepository implements MergeParticipant {
   readonly name = 'events';
+  /** A merge's part here: the absorbed people's timeline rows become the survivor's. */
+  readonly movePeople = personColumnMover('UPDATE events');
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
-  /** A merge's part here: the absorbed people's timeline rows become the survivor's. */
-  async movePeople(m: EntityManager, merge: PersonMerge): Promise<void> {
-    await m.query(`UPDATE events SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, [
-      merge.workspaceId,
-      merge.survivorId,
-      merge.absorbedIds,
-    ]);
-  }
 
   /** Writes timeline rows the service makes itself outside the ingest (a message's email_sent row). */
   async insertRows(m: EntityManager, rows: TimelineRow[]): Promise<void> {

@@ -4,10 +4,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { DoorReceiptsRepository } from '@app/edge';
 import { happening, OutboxWriter } from '@app/outbox';
-import { EMAIL_DOOR, emailDoorCommand, htmlToText, IncomingHeaders, mergeStatus, verifyEmailWebhook } from './domain';
+import { EMAIL_DOOR, EmailDoorCommand, emailDoorCommand, htmlToText, IncomingHeaders, mergeStatus, verifyEmailWebhook } from './domain';
 import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { EmailProvider, ResendEmailProvider } from './providers';
+
+type StatusCommand = Extract<EmailDoorCommand, { kind: 'status' }>;
+type ReplyCommand = Extract<EmailDoorCommand, { kind: 'reply' }>;
 
 /** What the email door answers: recorded, ignored (nothing of ours), or replayed (seen before). */
 export interface EmailDoorAnswer {
@@ -34,32 +37,27 @@ export class EmailDoorService {
     if (verified instanceof Refusal) throw verified;
     const command = emailDoorCommand(verified.payload);
     if (command.kind === 'ignored') return this.once(verified.webhookId, async () => 'ignored');
-    if (command.kind === 'status') {
-      return this.once(verified.webhookId, async (m) => {
-        const message = await this.messages.byProviderIdForUpdate(m, command.providerId);
-        if (!message) return 'ignored';
-        const status = mergeStatus(message.status, command.status);
-        if (status !== message.status) await this.messages.setStatus(m, message.workspace_id, message.id, status, new Date());
-        return 'recorded';
-      });
-    }
-    // A reply: Resend's webhook names the email; its body and In-Reply-To are fetched before the transaction.
-    let text = command.text;
-    let inReplyTo = command.inReplyToProviderId;
-    if (command.bodyMissing && this.provider instanceof ResendEmailProvider) {
-      const fetched = await this.provider.fetchReceivedEmail(command.providerId).catch((error: Error) => {
-        this.logger.warn(`could not fetch received email ${command.providerId}: ${error.message}`);
-        return null;
-      });
-      text = fetched?.text ?? (fetched?.html ? htmlToText(fetched.html) : text);
-      const header = fetched?.headers['in-reply-to'];
-      if (!inReplyTo && typeof header === 'string') inReplyTo = header.replace(/[<>]/g, '');
-    }
+    if (command.kind === 'status') return this.recordStatus(verified.webhookId, command);
+    return this.recordReply(verified.webhookId, command);
+  }
+
+  private recordStatus(webhookId: string, command: StatusCommand): Promise<EmailDoorAnswer> {
+    return this.once(webhookId, async (m) => {
+      const message = await this.messages.byProviderIdForUpdate(m, command.providerId);
+      if (!message) return 'ignored';
+      const status = mergeStatus(message.status, command.status);
+      if (status !== message.status) await this.messages.setStatus(m, message.workspace_id, message.id, status, new Date());
+      return 'recorded';
+    });
+  }
+
+  private async recordReply(webhookId: string, command: ReplyCommand): Promise<EmailDoorAnswer> {
+    const { text, inReplyTo } = await this.replyBody(command);
     // The door is one address for every workspace and a sender writes its own headers: a reply counts
     // as the answer to the message it names only when it comes from the address that message went to.
     const named = inReplyTo ? await this.messages.answered([inReplyTo]) : null;
     const answered = named && named.address?.toLowerCase() === command.from.toLowerCase() ? named : await this.messages.latestSentTo(command.from);
-    return this.once(verified.webhookId, async (m) => {
+    return this.once(webhookId, async (m) => {
       if (!answered) return 'ignored';
       const person = await this.messages.lockPerson(m, answered.workspace_id, answered.person_id);
       if (!person) return 'ignored';
@@ -87,6 +85,22 @@ export class EmailDoorService {
       ]);
       return 'recorded';
     });
+  }
+
+  /** Resend's webhook names the email without its body: the body and In-Reply-To are fetched before the transaction. */
+  private async replyBody(command: ReplyCommand): Promise<{ text: string; inReplyTo: string | undefined }> {
+    let text = command.text;
+    let inReplyTo = command.inReplyToProviderId;
+    if (command.bodyMissing && this.provider instanceof ResendEmailProvider) {
+      const fetched = await this.provider.fetchReceivedEmail(command.providerId).catch((error: Error) => {
+        this.logger.warn(`could not fetch received email ${command.providerId}: ${error.message}`);
+        return null;
+      });
+      text = fetched?.text ?? (fetched?.html ? htmlToText(fetched.html) : text);
+      const header = fetched?.headers['in-reply-to'];
+      if (!inReplyTo && typeof header === 'string') inReplyTo = header.replace(/[<>]/g, '');
+    }
+    return { text, inReplyTo };
   }
 
   /** Replays of the same webhook id change nothing: the receipt and the change commit together. */

@@ -3,8 +3,8 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
-import { AppConfig, bullConnection, CONFIG, QUEUES, within } from '@app/platform';
-import { SEND_ATTEMPTS, SEND_EMAIL_JOB, SEND_WAIT_MS, SendEmailJob, SendEmailResult } from './jobs/email.job';
+import { AppConfig, bullConnection, CONFIG, within } from '@app/platform';
+import { SEND_ATTEMPTS, SEND_EMAIL_JOB, SEND_WAIT_MS, SendEmailJob, SendEmailResult, SEND_EMAIL } from './jobs/email.job';
 
 export function enqueueOptions(messageId: string) {
   return { jobId: messageId, attempts: SEND_ATTEMPTS, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: { age: 3_600 }, removeOnFail: { age: 86_400 } };
@@ -17,7 +17,7 @@ export class EmailQueue implements OnModuleDestroy {
   readonly enabled: boolean;
 
   constructor(
-    @InjectQueue(QUEUES.email) private readonly queue: Queue<SendEmailJob, SendEmailResult>,
+    @InjectQueue(SEND_EMAIL.queue) private readonly queue: Queue<SendEmailJob, SendEmailResult>,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {
     this.enabled = !!(config.smtpUrl || config.resendApiKey);
@@ -26,7 +26,7 @@ export class EmailQueue implements OnModuleDestroy {
   /** The provider's id once the email left, or null when it did not leave within the wait (it still will). */
   async sendAndWait(job: SendEmailJob): Promise<string | null> {
     try {
-      this.events ??= new QueueEvents(QUEUES.email, { connection: bullConnection(this.config.redisUrl), prefix: this.config.redisPrefix });
+      this.events ??= new QueueEvents(SEND_EMAIL.queue, { connection: bullConnection(this.config.redisUrl), prefix: this.config.redisPrefix });
       const started = Date.now();
       await within(this.events.waitUntilReady(), SEND_WAIT_MS);
       const added = await within(this.queue.add(SEND_EMAIL_JOB, job, enqueueOptions(job.messageId)), SEND_WAIT_MS);

@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { MessageStatus } from '@app/wire';
 import { TimelineRepository } from '@app/events';
-import { MergeParticipant, PeopleRepository, PersonMerge, PersonRow } from '@app/people';
+import { MergeParticipant, PeopleRepository, personColumnMover, PersonRow } from '@app/people';
 import type { MessageCursor } from './domain/message-query';
 
 export type SendState = 'stored' | 'queued' | 'sending' | 'sent' | 'failed' | 'received';
@@ -69,6 +69,8 @@ const OUTGOING = `workspace_id, id, person_id, subject, text, html, address, sen
 @Injectable()
 export class MessagesRepository implements MergeParticipant {
   readonly name = 'messages';
+  /** A merge's part here: the absorbed people's messages become the survivor's. */
+  readonly movePeople = personColumnMover('UPDATE messages');
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -78,15 +80,6 @@ export class MessagesRepository implements MergeParticipant {
 
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     return this.dataSource.transaction(work);
-  }
-
-  /** A merge's part here: the absorbed people's messages become the survivor's. */
-  async movePeople(m: EntityManager, merge: PersonMerge): Promise<void> {
-    await m.query(`UPDATE messages SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, [
-      merge.workspaceId,
-      merge.survivorId,
-      merge.absorbedIds,
-    ]);
   }
 
   /** The person, locked against merges and posts meanwhile (see PeopleRepository.lockPerson). */

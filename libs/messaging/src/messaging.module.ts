@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { AppConfig, CONFIG, QUEUES } from '@app/platform';
+import { AppConfig, CONFIG } from '@app/platform';
 import { EventsModule } from '@app/events';
 import { MergeParticipants } from '@app/people';
 import { EmailQueue } from './email-queue';
@@ -9,10 +9,11 @@ import { MessagesService } from './messages.service';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { createEmailProvider, EmailProvider } from './providers';
 import { TemplatesRepository } from './templates.repository';
+import { SEND_EMAIL } from './jobs/email.job';
 
 /** Shared by both apps: messages, templates, the provider and the email queue. */
 @Module({
-  imports: [EventsModule, BullModule.registerQueue({ name: QUEUES.email })],
+  imports: [EventsModule, BullModule.registerQueue({ name: SEND_EMAIL.queue })],
   providers: [
     MessagesRepository,
     MessagesService,

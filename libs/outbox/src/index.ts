@@ -1,3 +1,4 @@
 export * from './outbox';
 export * from './outbox-relay.service';
 export * from './outbox.module';
+export * from './outbox-worker.module';

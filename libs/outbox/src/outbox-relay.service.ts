@@ -11,7 +11,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '@app/platform';
-import { CONFIG, deleteInBatches, RETENTION_MS } from '@app/platform';
+import { CONFIG, DAY_MS, deleteInBatches } from '@app/platform';
 import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK, RELAY_MIN_GAP_MS } from './outbox';
 
 export interface OutboxHandler {
@@ -82,8 +82,9 @@ const toOutboxRow = (r: Record<string, unknown>): OutboxRow => ({
   payload: r.payload as Record<string, unknown>,
   createdAt: r.created_at as Date,
 });
-/** Relayed happenings are kept this long, then the sweep deletes them (RETENTION_MS.outbox). */
-export const OUTBOX_RETENTION_DAYS = RETENTION_MS.outbox / (24 * 3600 * 1000);
+/** Relayed happenings are kept this long (replays read them), then the sweep deletes them. */
+export const OUTBOX_KEPT_MS = 7 * DAY_MS;
+export const OUTBOX_RETENTION_DAYS = OUTBOX_KEPT_MS / DAY_MS;
 const POLL_MS = 250;
 
 @Injectable()

@@ -8,19 +8,16 @@ import { CONFIG, REDIS } from '@app/platform';
 
 export const outboxChannel = (config: Pick<AppConfig, 'redisPrefix'>) => `${config.redisPrefix}:outbox`;
 
-/** What can happen to a person; each kind is also an outgoing webhook trigger of the same name. */
-export const HAPPENING_KINDS = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed'] as const;
-export type HappeningKind = (typeof HAPPENING_KINDS)[number];
-
 export interface Happening {
   workspaceId: string;
-  kind: HappeningKind;
+  /** What happened to the person; the kinds are the contexts' own (events' catalogue names them). */
+  kind: string;
   personId: string | null;
   payload: Record<string, unknown>;
 }
 
 /** The data of a happening per trigger that applies, most specific first (decisions.md section 6). */
-export type TriggerData = Partial<Record<HappeningKind, Record<string, unknown>>>;
+export type TriggerData = Record<string, Record<string, unknown>>;
 
 /**
  * The one builder of a happening: its kind is the most specific trigger (the first key of `data`), and
@@ -28,7 +25,7 @@ export type TriggerData = Partial<Record<HappeningKind, Record<string, unknown>>
  * specific trigger it listens to.
  */
 export function happening(workspaceId: string, personId: string | null, at: Date, data: TriggerData): Happening {
-  const kind = Object.keys(data)[0] as HappeningKind;
+  const kind = Object.keys(data)[0];
   return { workspaceId, kind, personId, payload: { at: at.toISOString(), data } };
 }
 

@@ -6,6 +6,7 @@ import { CONFIG } from './config/config.token';
 import { dataSourceOptions } from './database/database';
 import { Migration, MIGRATION_LIST } from './database/migration-state';
 import { HealthController } from './health/health.controller';
+import { MetricsRegistry } from './observability/metrics-registry';
 import { RateLimits } from './rate-limits/rate-limits';
 import { createRedis, bullConnection, REDIS } from './redis/redis';
 import { SweepRegistry } from './sweeps/sweeps';
@@ -28,8 +29,9 @@ export class PlatformModule {
         { provide: REDIS, useFactory: () => createRedis(config.redisUrl) },
         SweepRegistry,
         RateLimits,
+        MetricsRegistry,
       ],
-      exports: [CONFIG, REDIS, SweepRegistry, RateLimits],
+      exports: [CONFIG, REDIS, SweepRegistry, RateLimits, MetricsRegistry],
     };
   }
 }

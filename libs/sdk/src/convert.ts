@@ -1,7 +1,7 @@
 // interface.md "Resources and their fields": camelCase options -> snake_case wire names. Only the
 // names the spec gives are converted; properties and fields are the caller's own keys and stay as
 // they are. A key the client does not know is sent unchanged, so wire names also work.
-import type { WireItem, WireMessageQuery, WireSendMessage } from '../../wire/src/index.js';
+import type { WireItem, WireMessageQuery, WireSendMessage } from '@app/wire';
 import type { ListQuery, Moment, SendOptions } from './types.js';
 
 const WIRE_NAMES: Record<string, string> = {

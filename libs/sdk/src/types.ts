@@ -13,7 +13,8 @@ import type {
   SubscribeStatus,
   SupportStatus,
   WireErrorCode,
-} from '../../wire/src/index.js';
+  WireSupport,
+} from '@app/wire';
 
 export type {
   ActionStatus,
@@ -32,7 +33,7 @@ export type {
   SubscribeStatus,
   SupportStatus,
   WireErrorCode,
-} from '../../wire/src/index.js';
+} from '@app/wire';
 
 /** The part of a fetch answer the client reads; the global Response fits. */
 export interface FetchResponseLike {
@@ -157,15 +158,12 @@ export interface SubscribeOptions {
   source?: Source;
 }
 
-export interface SupportOptions {
-  message: string;
-  /** Their email address. */
-  from?: string;
-  /** Their name. */
-  who?: string;
-  topic?: string;
-  /** Your app's version when posted from inside one. */
-  version?: string;
+/**
+ * What a person wrote to support: message, and optionally from (their email address), who (their
+ * name), topic, and version (your app's version when posted from inside one). Those five fields are
+ * the wire's support item's own, whose names need no conversion.
+ */
+export interface SupportOptions extends Pick<WireSupport, 'message' | 'from' | 'who' | 'topic' | 'version'> {
   anonId?: string;
   accountId?: string;
   source?: Source;

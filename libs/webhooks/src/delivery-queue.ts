@@ -3,14 +3,14 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { enqueueWithin, QUEUES } from '@app/platform';
-import { DELIVER_JOB, DeliveryJob, deliveryJobOptions, DeliveryJobRequest } from './jobs/delivery.job';
+import { enqueueWithin } from '@app/platform';
+import { DELIVER_JOB, DeliveryJob, deliveryJobOptions, DeliveryJobRequest, DELIVER } from './jobs/delivery.job';
 
 @Injectable()
 export class DeliveryQueue {
   private readonly logger = new Logger('DeliveryQueue');
 
-  constructor(@InjectQueue(QUEUES.webhookDelivery) private readonly queue: Queue<DeliveryJob>) {}
+  constructor(@InjectQueue(DELIVER.queue) private readonly queue: Queue<DeliveryJob>) {}
 
   /** True when every job reached Redis; false leaves them to the poll. Never throws. */
   enqueue(requests: DeliveryJobRequest[]): Promise<boolean> {

@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { OUTBOX_RETENTION_DAYS, OutboxRelayService } from '@app/outbox';
+import { OUTBOX_KEPT_MS, OUTBOX_RETENTION_DAYS, OutboxRelayService } from '@app/outbox';
 import { Refusal, retainedSince } from '@app/platform';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
@@ -43,7 +43,7 @@ export class DeliveryRecoveryService {
     const endpoint = await this.endpoints.enabledEndpoint(workspaceId, endpointId);
     checkedTime(since, 'since');
     checkedTime(until, 'until');
-    const kept = retainedSince('outbox');
+    const kept = retainedSince(OUTBOX_KEPT_MS);
     if (since < kept) {
       throw new Refusal('invalid_field', `Happenings are kept ${OUTBOX_RETENTION_DAYS} days: choose a since after ${kept.toISOString()}.`, { field: 'since' });
     }

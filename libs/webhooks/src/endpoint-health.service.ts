@@ -2,9 +2,12 @@
 // memory and added to the database every 2 seconds (and at shutdown), so a busy address does not turn
 // its row into a point every settlement contends on. A crash loses at most those 2 seconds of counts.
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { AppConfig, CONFIG, retainedSince } from '@app/platform';
+import { AppConfig, CONFIG, DAY_MS, retainedSince } from '@app/platform';
 import { failingReason, failureWindowMs, goneReason, HealthTallies } from './domain';
 import { EndpointsRepository } from './endpoints.repository';
+
+/** Attempt counts: the success rate reads the last day; an hour of margin. */
+const HEALTH_KEPT_MS = DAY_MS + 3600 * 1000;
 
 export const HEALTH_FLUSH_MS = 2_000;
 
@@ -57,7 +60,7 @@ export class EndpointHealthService implements OnModuleInit, OnApplicationShutdow
 
   /** The minute sweep: counts older than the success rate's day (and an hour's margin) go. */
   deleteOldCounts(): Promise<number> {
-    return this.endpoints.deleteHealthBefore(retainedSince('webhookHealth'));
+    return this.endpoints.deleteHealthBefore(retainedSince(HEALTH_KEPT_MS));
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -1,7 +1,7 @@
 // The worker's part of outgoing webhooks: the relay handler, the delivery processor, the poll that
 // queues again what a lost job or a Redis outage left, and the sweeps (due deliveries, retention).
 import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { DuePoll, retainedSince, SweepRegistry } from '@app/platform';
+import { DAY_MS, DuePoll, retainedSince, SweepRegistry } from '@app/platform';
 import { OutboxRelayService } from '@app/outbox';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
@@ -13,6 +13,9 @@ import { DeliveryProcessor } from './jobs/delivery.processor';
 import { closeSafeAgents } from './sending';
 import { WebhookRelayService } from './webhook-relay.service';
 import { WebhooksModule } from './webhooks.module';
+
+/** Webhook deliveries and their attempts. */
+const DELIVERIES_KEPT_MS = 30 * DAY_MS;
 
 /** How often the worker looks for due deliveries that have no job (besides the minute sweep). */
 export const DUE_POLL_MS = 2_000;
@@ -46,7 +49,7 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
   onModuleInit(): void {
     this.relay.register(this.relayHandler);
     this.sweeps.register('webhook-deliveries-due', () => this.queueDue());
-    this.sweeps.register('webhook-deliveries-retention', () => this.deliveries.deleteCreatedBefore(retainedSince('deliveries')));
+    this.sweeps.register('webhook-deliveries-retention', () => this.deliveries.deleteCreatedBefore(retainedSince(DELIVERIES_KEPT_MS)));
     this.sweeps.register('webhook-endpoint-health-retention', () => this.health.deleteOldCounts());
     this.poll.start(DUE_POLL_MS);
   }

@@ -2,9 +2,11 @@
 // start address, a wait, the poll) and the processor share it. The claim in PostgreSQL, not the job,
 // decides whether a step runs, so a job that arrives twice, late or early does no harm.
 import type { JobsOptions } from 'bullmq';
-import { JOBS } from '@app/platform';
+import { declareJob } from '@app/platform';
 
-export const ADVANCE_RUN_JOB = JOBS.advanceRun.name;
+/** Advance one automation run from its next step. */
+export const ADVANCE_RUN = declareJob('automations', 'advance-run');
+export const ADVANCE_RUN_JOB = ADVANCE_RUN.name;
 
 export interface RunJob {
   workspaceId: string;

@@ -3,14 +3,13 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
-import { QUEUES } from '@app/platform';
 import { AdvanceOutcome, RunService } from '../run.service';
-import { RunJob } from './run.job';
+import { RunJob, ADVANCE_RUN } from './run.job';
 
 /** Runs in flight per worker process; most of a step is waiting on a receiver or the database. */
 export const RUN_CONCURRENCY = 50;
 
-@Processor(QUEUES.automations, { concurrency: RUN_CONCURRENCY })
+@Processor(ADVANCE_RUN.queue, { concurrency: RUN_CONCURRENCY })
 export class RunProcessor extends WorkerHost {
   private readonly logger = new Logger('AutomationRuns');
 

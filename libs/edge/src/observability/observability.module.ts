@@ -33,7 +33,7 @@ export class MetricsController {
       const why = this.config.adminToken ? 'send ADMIN_TOKEN as "Authorization: Bearer …".' : 'without ADMIN_TOKEN set, only this machine may read it.';
       return sendRefusal(res, new Refusal(this.config.adminToken ? 'invalid_key' : 'forbidden', `/metrics is for operators: ${why}`));
     }
-    res.set('Content-Type', this.metrics.registry.contentType).send(await this.metrics.registry.metrics());
+    res.set('Content-Type', this.metrics.contentType).send(await this.metrics.scrape());
   }
 }
 

@@ -18,8 +18,13 @@ export const TIMELINE_KINDS = [
   'email_sent', 'email_received', 'note', 'stage_changed', 'subscribed', 'unsubscribed', 'merged', 'test', 'automation', 'support',
 ] as const;
 
-// Automations list triggers and event names side by side, so a custom event may not take a trigger's name.
+/**
+ * What can happen to a person (the outbox's happening kinds); each is also an outgoing webhook trigger
+ * of the same name. Automations list triggers and event names side by side, so a custom event may not
+ * take a trigger's name. email_in is made by messaging, from a reply.
+ */
 export const TRIGGER_NAMES = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed'] as const;
+export type HappeningKind = (typeof TRIGGER_NAMES)[number];
 
 /** Names a custom event may not take. Kept in one place; GET /api/v1/events shows it. */
 export const RESERVED_EVENT_NAMES: readonly string[] = [...new Set<string>([...BUILT_IN_EVENTS, ...ACTIONS, ...TIMELINE_KINDS, ...TRIGGER_NAMES])];

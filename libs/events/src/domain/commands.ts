@@ -1,5 +1,6 @@
 // interface.md "Resources and their fields": the typed commands a posted item becomes.
 import type { IdentityKey, SourceInput } from '@app/people';
+import type { WireSupport } from '@app/wire';
 
 export interface EventCommand {
   kind: 'event';
@@ -43,14 +44,10 @@ export interface SubscribeCommand {
   source?: SourceInput;
 }
 
-export interface SupportCommand {
+/** The support item's own fields (message, from, who, topic, version) as the wire names them. */
+export interface SupportCommand extends Pick<WireSupport, 'message' | 'from' | 'who' | 'topic' | 'version'> {
   kind: 'support';
   keys: IdentityKey[];
-  message: string;
-  from?: string;
-  who?: string;
-  topic?: string;
-  version?: string;
   anonId?: string;
   source?: SourceInput;
 }

@@ -1,8 +1,8 @@
 // find_people, get_person and list_lists: the same services as the GraphQL people, person and lists fields.
 import { z } from 'zod';
 import { Refusal } from '@app/platform';
-import type { TimelineService } from '@app/events';
-import type { ListsService, PeopleQueryService, PersonRow } from '@app/people';
+import type { TimelineRow, TimelineService } from '@app/events';
+import type { ListsService, PeopleQueryService, PersonRow, SubscriptionRead } from '@app/people';
 import { defineTool } from './tool';
 
 const FIND_AT_MOST = 50;
@@ -21,8 +21,34 @@ function summary(row: PersonRow): z.infer<typeof personShape> {
   return { id: row.id, name: row.name, email: row.email, stage: row.stage, engaged: !!row.engaged_at, createdAt: new Date(row.created_at).toISOString() };
 }
 
+function subscriptionView(s: SubscriptionRead) {
+  return {
+    list: { address: s.address, name: s.name },
+    status: s.status,
+    consentText: s.consent_text,
+    consentIp: s.consent_ip,
+    grantedAt: new Date(s.granted_at).toISOString(),
+    sourceLabel: s.source_label,
+  };
+}
+
+function timelineView(r: TimelineRow) {
+  return {
+    id: r.id,
+    type: r.type,
+    occurredAt: new Date(r.occurred_at).toISOString(),
+    value: r.value === null ? null : Number(r.value),
+    properties: r.properties,
+    detail: r.detail,
+  };
+}
+
 export function peopleTools(people: PeopleQueryService, timeline: TimelineService, lists: ListsService) {
-  const findPeople = defineTool({
+  return [findPeopleTool(people), getPersonTool(people, timeline), listListsTool(lists)];
+}
+
+function findPeopleTool(people: PeopleQueryService) {
+  return defineTool({
     name: 'find_people',
     description:
       'Find people in the workspace, newest first, at most 50. Filter by email, name (part of it, any case), anon_id, account_id, lifecycle stage (downloader, activated, account, trial, purchaser, repeat, churned) or list (a list address: people subscribed to it now). Filters combine with AND; with none, the newest people. Read one in full with get_person.',
@@ -44,8 +70,10 @@ export function peopleTools(people: PeopleQueryService, timeline: TimelineServic
       return { people: page.edges.map((edge) => summary(edge.node)) };
     },
   });
+}
 
-  const getPerson = defineTool({
+function getPersonTool(people: PeopleQueryService, timeline: TimelineService) {
+  return defineTool({
     name: 'get_person',
     description:
       'Read one person by record id or email: name, email, lifecycle stage, first touch (source, medium, campaign), identities, list subscriptions with the exact consent words they agreed to, and the last 50 timeline rows, newest first.',
@@ -75,33 +103,19 @@ export function peopleTools(people: PeopleQueryService, timeline: TimelineServic
       return {
         person: { ...summary(row), os: row.os, purchases: row.purchases, fields: row.fields, firstTouch: row.first_touch },
         identities: identities.map(({ kind, value }) => ({ kind, value })),
-        subscriptions: subscriptions.map((s) => ({
-          list: { address: s.address, name: s.name },
-          status: s.status,
-          consentText: s.consent_text,
-          consentIp: s.consent_ip,
-          grantedAt: new Date(s.granted_at).toISOString(),
-          sourceLabel: s.source_label,
-        })),
-        timeline: timeline.page(rows, { first: TIMELINE_ROWS }).edges.map(({ node: r }) => ({
-          id: r.id,
-          type: r.type,
-          occurredAt: new Date(r.occurred_at).toISOString(),
-          value: r.value === null ? null : Number(r.value),
-          properties: r.properties,
-          detail: r.detail,
-        })),
+        subscriptions: subscriptions.map(subscriptionView),
+        timeline: timeline.page(rows, { first: TIMELINE_ROWS }).edges.map(({ node }) => timelineView(node)),
       };
     },
   });
+}
 
-  const listLists = defineTool({
+function listListsTool(lists: ListsService) {
+  return defineTool({
     name: 'list_lists',
     description: "The workspace's mailing lists: each list's address (what a subscribe post names) and name.",
     input: {},
     output: { lists: z.array(z.object({ id: z.string(), address: z.string(), name: z.string() })) },
     run: async ({ auth }) => ({ lists: (await lists.list(auth.workspaceId)).map(({ id, address, name }) => ({ id, address, name })) }),
   });
-
-  return [findPeople, getPerson, listLists];
 }

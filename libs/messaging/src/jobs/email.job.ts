@@ -1,7 +1,9 @@
 // The email queue's job: one message to send. Producer (api) and processor (worker) share it.
-import { JOBS } from '@app/platform';
+import { declareJob } from '@app/platform';
 
-export const SEND_EMAIL_JOB = JOBS.sendEmail.name;
+/** One stored message to send. */
+export const SEND_EMAIL = declareJob('email', 'send-email');
+export const SEND_EMAIL_JOB = SEND_EMAIL.name;
 
 export interface SendEmailJob {
   workspaceId: string;

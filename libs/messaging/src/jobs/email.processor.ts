@@ -3,19 +3,22 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CONFIG, QUEUES, retainedSince, SweepRegistry } from '@app/platform';
+import { AppConfig, CONFIG, DAY_MS, retainedSince, SweepRegistry } from '@app/platform';
 import { DoorReceiptsRepository } from '@app/edge';
 import { EMAIL_DOOR } from '../domain';
 import { EmailProvider } from '../providers';
 import { enqueueOptions } from '../email-queue';
 import { MessagesRepository } from '../messages.repository';
 import { EMAIL_PROVIDER } from '../messaging.tokens';
-import { SEND_EMAIL_JOB, SendEmailJob, SendEmailResult } from './email.job';
+import { SEND_EMAIL_JOB, SendEmailJob, SendEmailResult, SEND_EMAIL } from './email.job';
+
+/** The inbound email webhook's ids, long past the signature's tolerance. */
+const INBOUND_EMAIL_RECEIPTS_KEPT_MS = DAY_MS;
 
 const STALE_QUEUED_MS = 60_000;
 const STALE_SENDING_MS = 10 * 60_000;
 
-@Processor(QUEUES.email)
+@Processor(SEND_EMAIL.queue)
 export class EmailProcessor extends WorkerHost implements OnModuleInit {
   private readonly logger = new Logger('EmailProcessor');
 
@@ -23,7 +26,7 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
     private readonly messages: MessagesRepository,
     @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
     @Inject(CONFIG) private readonly config: AppConfig,
-    @InjectQueue(QUEUES.email) private readonly queue: Queue<SendEmailJob, SendEmailResult>,
+    @InjectQueue(SEND_EMAIL.queue) private readonly queue: Queue<SendEmailJob, SendEmailResult>,
     private readonly sweeps: SweepRegistry,
     private readonly receipts: DoorReceiptsRepository,
   ) {
@@ -33,7 +36,7 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
   onModuleInit(): void {
     this.sweeps.register('unsent-email', () => this.requeueStale());
     // A signed post older than the signature's 5-minute tolerance is refused anyway: a day of receipts is plenty.
-    this.sweeps.register('email-door-receipts', () => this.receipts.deleteBefore(retainedSince('doorReceipts'), { only: [EMAIL_DOOR] }));
+    this.sweeps.register('email-door-receipts', () => this.receipts.deleteBefore(retainedSince(INBOUND_EMAIL_RECEIPTS_KEPT_MS), { only: [EMAIL_DOOR] }));
   }
 
   async process(job: Job<SendEmailJob, SendEmailResult>): Promise<SendEmailResult> {

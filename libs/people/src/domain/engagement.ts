@@ -13,7 +13,6 @@ export const ENGAGING_ACTIONS = {
   emailReply: 'email_received',
   listJoin: 'subscribed',
 } as const;
-export type EngagingAction = keyof typeof ENGAGING_ACTIONS;
 
 export function isEngagingEvent(type: string): boolean {
   return ENGAGING_EVENTS.includes(type);

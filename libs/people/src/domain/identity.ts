@@ -10,7 +10,6 @@ export interface IdentityKey {
   value: string;
 }
 
-export const IDENTITY_KINDS: readonly IdentityKind[] = ['email', 'anon_id', 'account_id'];
 /** The longest anon_id or account_id accepted (after trimming). */
 export const MAX_ID_LENGTH = 200;
 /** RFC 5321's practical limit on a whole address. */

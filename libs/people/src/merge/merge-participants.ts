@@ -22,6 +22,20 @@ export interface MergeParticipant {
   movePeople(manager: EntityManager, merge: PersonMerge): Promise<void>;
 }
 
+/**
+ * A movePeople for rows that name their person in a person_id column beside workspace_id. `update` is
+ * the owner's own `UPDATE <table>`, so the table's name stays in its context's SQL (test/table-owners.spec.ts).
+ */
+export function personColumnMover(update: `UPDATE ${string}`): MergeParticipant['movePeople'] {
+  return async (manager, merge) => {
+    await manager.query(`${update} SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, [
+      merge.workspaceId,
+      merge.survivorId,
+      merge.absorbedIds,
+    ]);
+  };
+}
+
 @Injectable()
 export class MergeParticipants {
   private readonly participants = new Map<string, MergeParticipant>();

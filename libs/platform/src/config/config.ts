@@ -79,19 +79,19 @@ function optional(env: Env, name: string): string | null {
   return raw === undefined || raw === '' ? null : raw;
 }
 
-/**
- * Validates the environment. `resolved` carries what the launcher worked out itself
- * (the embedded database or Redis, the generated development APP_SECRET).
- */
-export function loadConfig(env: Env, resolved: { databaseUrl?: string; redisUrl?: string; appSecret?: string } = {}): AppConfig {
-  const nodeEnvRaw = env.NODE_ENV || 'development';
-  if (!(NODE_ENVS as readonly string[]).includes(nodeEnvRaw)) {
-    throw new ConfigError(`NODE_ENV must be development, production or test, not "${nodeEnvRaw}".`);
+function nodeEnvOf(env: Env): AppConfig['nodeEnv'] {
+  const raw = env.NODE_ENV || 'development';
+  if (!(NODE_ENVS as readonly string[]).includes(raw)) {
+    throw new ConfigError(`NODE_ENV must be development, production or test, not "${raw}".`);
   }
-  const nodeEnv = nodeEnvRaw as AppConfig['nodeEnv'];
-  const production = nodeEnv === 'production';
-  const port = int(env, 'PORT', 3000, 0, 65535);
+  return raw as AppConfig['nodeEnv'];
+}
 
+type ResolvedByLauncher = { databaseUrl?: string; redisUrl?: string; appSecret?: string };
+type CheckedSettings = Pick<AppConfig, 'appSecret' | 'allowPrivateTargets' | 'emailWebhookSecret' | 'smtpUrl' | 'adminToken'>;
+
+/** The secrets and switches with rules beyond their type; the first one wrong is the one the error names. */
+function checkedSettings(env: Env, resolved: ResolvedByLauncher, production: boolean): CheckedSettings {
   const appSecret = env.APP_SECRET || resolved.appSecret;
   if (!appSecret) {
     throw new ConfigError('APP_SECRET is required when NODE_ENV=production: set it to 32 or more random characters.');
@@ -115,7 +115,18 @@ export function loadConfig(env: Env, resolved: { databaseUrl?: string; redisUrl?
   if (adminToken && adminToken.length < 16) {
     throw new ConfigError('ADMIN_TOKEN must be at least 16 characters long.');
   }
+  return { appSecret, allowPrivateTargets, emailWebhookSecret, smtpUrl, adminToken };
+}
 
+/**
+ * Validates the environment. `resolved` carries what the launcher worked out itself
+ * (the embedded database or Redis, the generated development APP_SECRET).
+ */
+export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConfig {
+  const nodeEnv = nodeEnvOf(env);
+  const production = nodeEnv === 'production';
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const { appSecret, allowPrivateTargets, emailWebhookSecret, smtpUrl, adminToken } = checkedSettings(env, resolved, production);
   const databaseUrl = url(
     { DATABASE_URL: env.DATABASE_URL || resolved.databaseUrl },
     'DATABASE_URL',

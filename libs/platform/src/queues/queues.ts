@@ -1,30 +1,28 @@
-// Every queue, job and schedule in one typed catalog (like Immich's JOBS_TO_QUEUE), imported by
-// producers (api) and processors (worker). A job's payload type lives beside its processor.
-export const QUEUES = {
-  webhookDelivery: 'webhook-delivery',
-  automations: 'automations',
-  sweeps: 'sweeps',
-  email: 'email',
-} as const;
+// Queues and jobs: each lib declares its own in its jobs/<thing>.job.ts (declareJob), imported by its
+// producers and its processor; the catalogue is what was declared, so platform names no lib above it.
+// Metrics read every declared queue's depth.
 
-export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
+/** A job: the queue it goes on and its name there. */
+export interface JobDefinition {
+  readonly queue: string;
+  readonly name: string;
+}
 
-/** Each job: the queue it goes on and its name there. */
-export const JOBS = {
-  /** One attempt at one webhook delivery (libs/webhooks/src/jobs/delivery.job.ts). */
-  deliver: { queue: QUEUES.webhookDelivery, name: 'deliver' },
-  /** One stored message to send (libs/messaging/src/jobs/email.job.ts). */
-  sendEmail: { queue: QUEUES.email, name: 'send-email' },
-  /** Advance one automation run from its next step (libs/automations/src/jobs/run.job.ts). */
-  advanceRun: { queue: QUEUES.automations, name: 'advance-run' },
-  /** Every registered sweep (SweepRegistry). */
-  sweep: { queue: QUEUES.sweeps, name: 'sweep' },
-} as const satisfies Record<string, { queue: QueueName; name: string }>;
+const declared = new Set<string>();
 
-/** Repeatable jobs the worker schedules at start. */
-export const SCHEDULES = {
-  sweepEveryMinute: { id: 'sweep-every-minute', job: JOBS.sweep, everyMs: 60_000 },
-} as const;
+/** Declares a job of a lib's queue (once, at import of the lib's job file). */
+export function declareJob(queue: string, name: string): JobDefinition {
+  declared.add(queue);
+  return { queue, name };
+}
 
-export const SWEEP_JOB = JOBS.sweep.name;
-export const SWEEP_EVERY_MS = SCHEDULES.sweepEveryMinute.everyMs;
+/** Every queue declared so far: in an app, every lib it loaded. */
+export function declaredQueues(): string[] {
+  return [...declared];
+}
+
+/** Every registered sweep (SweepRegistry), from one repeatable job. */
+export const SWEEP_JOB = declareJob('sweeps', 'sweep');
+
+/** The repeatable job the worker schedules at start. */
+export const SWEEP_SCHEDULE = { id: 'sweep-every-minute', job: SWEEP_JOB, everyMs: 60_000 } as const;

@@ -37,32 +37,55 @@ export function exitWasAStop(code: number | null, signal: NodeJS.Signals | null)
   return code === 0 || signal === 'SIGTERM' || signal === 'SIGINT';
 }
 
-export async function launch(apps: AppName[], migrations: Migration[], root = resolve(__dirname, '../../../..').replace(/\/dist$/, '')): Promise<void> {
-  loadDotEnv(root);
-  const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : join(root, '.data');
-  const log = (line: string) => console.log(`[lifeline] ${line}`);
-  const started: Resolved[] = [];
-  const stopEmbedded = async () => {
-    for (const service of started.reverse()) {
+type Log = (line: string) => void;
+
+/** The embedded database and Redis this launcher started: stopped after the children, in reverse. */
+class EmbeddedServices {
+  private readonly started: Resolved[] = [];
+
+  add(service: Resolved): Resolved {
+    this.started.push(service);
+    return service;
+  }
+
+  async stop(): Promise<void> {
+    for (const service of [...this.started].reverse()) {
       await Promise.race([service.stop().catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref())]);
     }
-  };
-  let env: NodeJS.ProcessEnv;
+  }
+}
+
+export async function launch(apps: AppName[], migrations: Migration[], root = resolve(__dirname, '../../../..').replace(/\/dist$/, '')): Promise<void> {
+  loadDotEnv(root);
+  const log: Log = (line) => console.log(`[lifeline] ${line}`);
+  const embedded = new EmbeddedServices();
+  const env = await prepare(root, migrations, log, embedded);
+  const supervisor = new Supervisor(root, env, log, embedded);
+  for (const app of apps) supervisor.start(app);
+  process.on('SIGINT', () => supervisor.stopAll('SIGINT'));
+  process.on('SIGTERM', () => supervisor.stopAll('SIGTERM'));
+  if (process.ppid !== 1) watchParent(() => supervisor.stopAll('the process that started it is gone'));
+}
+
+/**
+ * Resolves the database and Redis, checks the settings and runs the migrations once: the children's
+ * environment. A failure is one sentence and an exit (EXIT_CONFIG when retrying cannot help).
+ */
+async function prepare(root: string, migrations: Migration[], log: Log, embedded: EmbeddedServices): Promise<NodeJS.ProcessEnv> {
+  const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : join(root, '.data');
   let databaseUrl = '';
   try {
     const probe = { port: Number(process.env.LIFELINE_PG_PROBE_PORT || 5432) };
-    const database = await resolveDatabase(process.env, dataDir, log, probe);
-    started.push(database);
+    const database = embedded.add(await resolveDatabase(process.env, dataDir, log, probe));
     databaseUrl = database.url;
-    const redis = await resolveRedis(process.env, dataDir, log);
-    started.push(redis);
+    const redis = embedded.add(await resolveRedis(process.env, dataDir, log));
     const production = process.env.NODE_ENV === 'production';
     const appSecret = process.env.APP_SECRET || (production ? undefined : developmentAppSecret(dataDir));
     const config = loadConfig(process.env, { databaseUrl: database.url, redisUrl: redis.url, appSecret });
     await ensureRedisReachable(config.redisUrl);
     const ran = await migrate(config, migrations, log);
     if (ran.length) log(`migrations run: ${ran.join(', ')}`);
-    env = {
+    return {
       ...process.env,
       DATABASE_URL: config.databaseUrl,
       REDIS_URL: config.redisUrl,
@@ -72,72 +95,82 @@ export async function launch(apps: AppName[], migrations: Migration[], root = re
   } catch (error) {
     const known = error instanceof ConfigError ? error : databaseUnreachable(error, databaseUrl);
     console.error(known ? known.message : error);
-    await stopEmbedded();
+    await embedded.stop();
     process.exit(known ? EXIT_CONFIG : 1);
   }
+}
 
-  // Compiled (dist/…/launcher.js) runs the compiled apps; from the sources, the TypeScript through swc.
+/** Compiled (dist/…/launcher.js) runs the compiled apps; from the sources, the TypeScript through swc. */
+function appCommand(root: string, app: AppName): string[] {
   const compiled = extname(__filename) === '.js';
-  const command = (app: AppName) => [
+  return [
     ...NODE_FLAGS,
     ...(compiled ? [join(root, 'dist', `apps/${app}/src/main.js`)] : ['-r', '@swc-node/register', join(root, `apps/${app}/src/main.ts`)]),
   ];
-
-  const children = new Map<AppName, ChildProcess>();
-  const restarts = new Map<AppName, number>();
-  const pending = new Set<NodeJS.Timeout>();
-  let stopping = false;
-
-  const finish = () => {
-    if (children.size > 0) return;
-    void stopEmbedded().then(() => process.exit());
-  };
-  const stopAll = (reason: string) => {
-    if (stopping) return;
-    stopping = true;
-    log(`stopping (${reason})`);
-    for (const timer of pending) clearTimeout(timer);
-    setTimeout(() => {
-      log(`still running after ${STOP_WITHIN_MS / 1000} s: killing`);
-      for (const child of children.values()) child.kill('SIGKILL');
-      process.exit(1);
-    }, STOP_WITHIN_MS + 1_000).unref();
-    for (const child of children.values()) if (child.exitCode === null) child.kill('SIGTERM');
-    finish();
-  };
-
-  const start = (app: AppName) => {
-    const began = Date.now();
-    // The IPC channel tells the child when the launcher is gone, whatever killed it.
-    const child = spawn(process.execPath, command(app), { cwd: root, env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
-    children.set(app, child);
-    log(`${app} started (pid ${child.pid})`);
-    child.on('exit', (code, signal) => {
-      children.delete(app);
-      if (stopping) return finish();
-      if (exitWasAStop(code, signal)) {
-        log(`${app} stopped (${signal ?? `exit ${code}`}); stopping the rest`);
-        return stopAll(`${app} stopped`);
-      }
-      if (code === EXIT_CONFIG) {
-        process.exitCode = 1;
-        return stopAll(`${app} cannot start with these settings`);
-      }
-      const n = Date.now() - began > HEALTHY_AFTER_MS ? 1 : (restarts.get(app) ?? 0) + 1;
-      restarts.set(app, n);
-      const delay = restartDelayMs(n);
-      log(`${app} crashed (${signal ?? `exit ${code}`}); restarting it in ${delay / 1000} s (restart ${n})`);
-      const timer = setTimeout(() => {
-        pending.delete(timer);
-        if (!stopping) start(app);
-      }, delay);
-      pending.add(timer);
-    });
-  };
-
-  for (const app of apps) start(app);
-  process.on('SIGINT', () => stopAll('SIGINT'));
-  process.on('SIGTERM', () => stopAll('SIGTERM'));
-  if (process.ppid !== 1) watchParent(() => stopAll('the process that started it is gone'));
 }
 
+/** The apps as child processes: a crashed one starts again after a growing pause; a stop stops them all. */
+class Supervisor {
+  private readonly children = new Map<AppName, ChildProcess>();
+  private readonly restarts = new Map<AppName, number>();
+  private readonly pending = new Set<NodeJS.Timeout>();
+  private stopping = false;
+
+  constructor(
+    private readonly root: string,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly log: Log,
+    private readonly embedded: EmbeddedServices,
+  ) {}
+
+  start(app: AppName): void {
+    const began = Date.now();
+    // The IPC channel tells the child when the launcher is gone, whatever killed it.
+    const child = spawn(process.execPath, appCommand(this.root, app), { cwd: this.root, env: this.env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+    this.children.set(app, child);
+    this.log(`${app} started (pid ${child.pid})`);
+    child.on('exit', (code, signal) => this.exited(app, began, code, signal));
+  }
+
+  stopAll(reason: string): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.log(`stopping (${reason})`);
+    for (const timer of this.pending) clearTimeout(timer);
+    setTimeout(() => {
+      this.log(`still running after ${STOP_WITHIN_MS / 1000} s: killing`);
+      for (const child of this.children.values()) child.kill('SIGKILL');
+      process.exit(1);
+    }, STOP_WITHIN_MS + 1_000).unref();
+    for (const child of this.children.values()) if (child.exitCode === null) child.kill('SIGTERM');
+    this.finish();
+  }
+
+  private exited(app: AppName, began: number, code: number | null, signal: NodeJS.Signals | null): void {
+    this.children.delete(app);
+    if (this.stopping) return this.finish();
+    if (exitWasAStop(code, signal)) {
+      this.log(`${app} stopped (${signal ?? `exit ${code}`}); stopping the rest`);
+      return this.stopAll(`${app} stopped`);
+    }
+    if (code === EXIT_CONFIG) {
+      process.exitCode = 1;
+      return this.stopAll(`${app} cannot start with these settings`);
+    }
+    const n = Date.now() - began > HEALTHY_AFTER_MS ? 1 : (this.restarts.get(app) ?? 0) + 1;
+    this.restarts.set(app, n);
+    const delay = restartDelayMs(n);
+    this.log(`${app} crashed (${signal ?? `exit ${code}`}); restarting it in ${delay / 1000} s (restart ${n})`);
+    const timer = setTimeout(() => {
+      this.pending.delete(timer);
+      if (!this.stopping) this.start(app);
+    }, delay);
+    this.pending.add(timer);
+  }
+
+  /** Once every child is gone, the embedded services stop and so does the launcher. */
+  private finish(): void {
+    if (this.children.size > 0) return;
+    void this.embedded.stop().then(() => process.exit());
+  }
+}

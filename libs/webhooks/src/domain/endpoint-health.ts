@@ -6,7 +6,6 @@
 /** Attempts are counted per 5 minutes; the success rate adds up the buckets of the last day. */
 export const HEALTH_BUCKET_MS = 5 * 60_000;
 export const SUCCESS_RATE_WINDOW_MS = 24 * 3600_000;
-export const DEFAULT_DISABLE_AFTER_DAYS = 5;
 
 export interface EndpointHealthState {
   lastSuccessAt: Date | null;

@@ -1,9 +1,9 @@
 // interface.md "Outgoing webhook body", "Outgoing webhook triggers" and "Automation http_request step";
 // decisions.md section 6 (data by trigger, one happening is one delivery, most specific type).
-import { HAPPENING_KINDS, type HappeningKind } from '@app/outbox';
+import { type HappeningKind, TRIGGER_NAMES } from '@app/events';
 
 /** The triggers are the happening kinds: a new kind of happening is a new trigger. */
-export const TRIGGERS = HAPPENING_KINDS;
+export const TRIGGERS = TRIGGER_NAMES;
 export type Trigger = HappeningKind;
 
 /** Body types beyond the triggers: test (Send a test) and automation (an http_request step). */

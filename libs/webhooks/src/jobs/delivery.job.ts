@@ -2,9 +2,11 @@
 // the processor share it. The claim in the database, not the job, decides whether an attempt goes out,
 // so a job that arrives twice, late or early does no harm.
 import type { JobsOptions } from 'bullmq';
-import { JOBS } from '@app/platform';
+import { declareJob } from '@app/platform';
 
-export const DELIVER_JOB = JOBS.deliver.name;
+/** One attempt at one webhook delivery. */
+export const DELIVER = declareJob('webhook-delivery', 'deliver');
+export const DELIVER_JOB = DELIVER.name;
 
 export interface DeliveryJob {
   workspaceId: string;

@@ -2,14 +2,13 @@
 // whether it may go out). The poll and the sweep queue again what a lost job or a Redis outage left.
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import { QUEUES } from '@app/platform';
 import { AttemptOutcome, DeliveryService } from '../delivery.service';
-import { DeliveryJob } from './delivery.job';
+import { DeliveryJob, DELIVER } from './delivery.job';
 
 /** Attempts in flight per worker process; most of an attempt is waiting on the receiver. */
 export const DELIVERY_CONCURRENCY = 100;
 
-@Processor(QUEUES.webhookDelivery, { concurrency: DELIVERY_CONCURRENCY })
+@Processor(DELIVER.queue, { concurrency: DELIVERY_CONCURRENCY })
 export class DeliveryProcessor extends WorkerHost {
   constructor(private readonly deliveries: DeliveryService) {
     super();

@@ -22,10 +22,6 @@ export interface KeyRecheck {
   verify(): Promise<void>;
 }
 
-export interface OperatorContext {
-  operator: true;
-}
-
 /** Owners and admins (roles.ts). */
 export function canManage(auth: AuthContext): boolean {
   return roleAllows(auth.role, 'change');

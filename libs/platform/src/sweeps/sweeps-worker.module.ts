@@ -1,0 +1,30 @@
+// The worker's side of the sweeps: one repeatable job a minute runs every registered sweep.
+import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import type { Job, Queue } from 'bullmq';
+import { SWEEP_JOB, SWEEP_SCHEDULE } from '../queues/queues';
+import { SweepRegistry } from './sweeps';
+
+@Processor(SWEEP_JOB.queue)
+export class SweepsProcessor extends WorkerHost {
+  constructor(private readonly sweeps: SweepRegistry) {
+    super();
+  }
+
+  process(_job: Job): Promise<Record<string, number>> {
+    return this.sweeps.runAll();
+  }
+}
+
+@Injectable()
+export class SweepSchedule implements OnApplicationBootstrap {
+  constructor(@InjectQueue(SWEEP_JOB.queue) private readonly queue: Queue) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const { id, everyMs, job } = SWEEP_SCHEDULE;
+    await this.queue.upsertJobScheduler(id, { every: everyMs }, { name: job.name });
+  }
+}
+
+@Module({ imports: [BullModule.registerQueue({ name: SWEEP_JOB.queue })], providers: [SweepsProcessor, SweepSchedule] })
+export class SweepsWorkerModule {}

@@ -1,0 +1,114 @@
+// The shape of the libs (docs/architecture.md): each lib imports only libs below it, and only through
+// their public entries (`@app/<lib>`, or a light entry `@app/<lib>/<name>` from src/entries/); no lib
+// reaches into another's files by path; no lib's SQL names a table another lib owns (the owner exports
+// the read or the write); each table's migrations sit in its owner. Beside test/table-owners.spec.ts.
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { literals, TABLE_OWNERS } from './support/tables';
+
+/** Each lib's floor: a lib may import libs on lower floors only. */
+export const LAYERS: Record<string, number> = {
+  wire: 0,
+  platform: 1,
+  sdk: 1,
+  outbox: 2,
+  workspaces: 2,
+  edge: 3,
+  people: 4,
+  events: 5,
+  messaging: 6,
+  webhooks: 6,
+  automations: 7,
+  integrations: 8,
+  mcp: 8,
+  schema: 9,
+};
+
+const ROOT = join(__dirname, '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(path) && !/\.spec\.tsx?$/.test(path) ? [path] : [];
+  });
+}
+
+/** Every module a file imports: static imports, exports from, import() and require(). */
+export function importsOf(text: string): string[] {
+  return [...text.matchAll(/(?:\bfrom\s+|\bimport\s*\(\s*|\brequire\s*\(\s*|^import\s+)'([^']+)'/gm)].map((m) => m[1]);
+}
+
+/** What is wrong with one import of a file of `lib` (null when nothing is). */
+export function importProblem(lib: string, file: string, specifier: string, layers = LAYERS, entryExists = defaultEntryExists): string | null {
+  const aliased = /^@app\/([a-z-]+)(?:\/([a-z-]+))?$/.exec(specifier);
+  if (aliased) {
+    const [, target, entry] = aliased;
+    if (target === lib) return `imports its own lib through ${specifier}: use a relative path`;
+    if (!(target in layers)) return `imports ${specifier}, a lib LAYERS does not place`;
+    if (layers[target] >= layers[lib]) return `imports ${specifier}, which is not below ${lib}`;
+    if (entry && !entryExists(target, entry)) return `imports ${specifier}, which is not an entry of ${target} (src/entries/${entry}.ts)`;
+    return null;
+  }
+  if (specifier.startsWith('@app/')) return `imports ${specifier}: only @app/<lib> and @app/<lib>/<entry> are public`;
+  if (specifier.startsWith('.')) {
+    const target = resolve(dirname(file), specifier);
+    const own = join(ROOT, 'libs', lib, 'src');
+    if (!target.startsWith(own + '/') && target !== own) return `reaches ${relative(ROOT, target)} by path: import its lib's entry instead`;
+  }
+  return null;
+}
+
+function defaultEntryExists(lib: string, entry: string): boolean {
+  return existsSync(join(ROOT, 'libs', lib, 'src', 'entries', `${entry}.ts`));
+}
+
+/** Tables a file's SQL names (reads, writes, DDL): SQL keywords are upper case here, prose is not. */
+export function namedTables(text: string): Set<string> {
+  const tables = new Set<string>();
+  for (const sql of literals(text)) {
+    for (const m of sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE|ON)\s+([a-z_]+)\b/g)) if (m[1] in TABLE_OWNERS) tables.add(m[1]);
+  }
+  return tables;
+}
+
+const libs = readdirSync(join(ROOT, 'libs')).filter((name) => existsSync(join(ROOT, 'libs', name, 'src', 'index.ts')));
+
+describe('libs depend downward, through public entries', () => {
+  it('LAYERS places every lib', () => {
+    expect(libs.filter((lib) => !(lib in LAYERS))).toEqual([]);
+  });
+
+  it.each(libs)('libs/%s imports only libs below it, never by path', (lib) => {
+    const problems: string[] = [];
+    for (const file of sourceFiles(join(ROOT, 'libs', lib, 'src'))) {
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        const problem = importProblem(lib, file, specifier);
+        if (problem) problems.push(`${relative(ROOT, file)} ${problem}`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it.each(['api', 'worker', 'launcher'])('apps/%s reaches libs only through their entries', (app) => {
+    const problems: string[] = [];
+    for (const file of sourceFiles(join(ROOT, 'apps', app, 'src'))) {
+      for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
+        if (specifier.startsWith('.') && resolve(dirname(file), specifier).startsWith(join(ROOT, 'libs'))) problems.push(`${relative(ROOT, file)} reaches ${specifier} by path`);
+      }
+    }
+    expect(problems).toEqual([]);
+  });
+});
+
+describe('each lib names only its own tables', () => {
+  it.each(libs)("libs/%s's SQL names no other lib's table", (lib) => {
+    const strays: string[] = [];
+    for (const file of sourceFiles(join(ROOT, 'libs', lib, 'src'))) {
+      for (const table of namedTables(readFileSync(file, 'utf8'))) {
+        if (TABLE_OWNERS[table] !== lib) strays.push(`${relative(ROOT, file)} names ${table} (owned by ${TABLE_OWNERS[table]})`);
+      }
+    }
+    expect(strays).toEqual([]);
+  });
+});
