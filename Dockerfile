@@ -10,7 +10,7 @@ RUN npm run build
 # Final stage: production dependencies only, the compiled code, run as the unprivileged node user.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production
-# NODE_FLAGS in libs/core/src/runtime/launcher.ts, for whichever command compose or you give the image.
+# NODE_FLAGS in libs/platform/src/runtime/launcher.ts, for whichever command compose or you give the image.
 ENV NODE_OPTIONS=--max-semi-space-size=64
 WORKDIR /app
 COPY package.json package-lock.json ./

@@ -1,6 +1,6 @@
 // The benches' knowledge of Lifeline's tables, kept here so a schema change is one edit: whether the
 // worker has relayed everything, and the prefill of a workspace at scale. Today's schema:
-// libs/core/src/database/migrations/* (people, identities, outbox).
+// libs/<lib>/src/migrations/* (people, identities, outbox).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import type { Client } from 'pg';

@@ -66,7 +66,7 @@ describe(`first is at most ${MAX_PAGE_SIZE} everywhere`, () => {
   });
 });
 
-// Depth is proven in libs/core/src/graphql/query-limits.spec.ts: this schema nests at most 3 levels.
+// Depth is proven in libs/edge/src/graphql/query-limits.spec.ts: this schema nests at most 3 levels.
 describe('node and cost limits', () => {
   it('fragments are expanded when counting cost', async () => {
     const query = `fragment P on Person { id timeline(first: 100) { edges { node { id type } } } }

@@ -1,4 +1,4 @@
-// issue 18: POST /api/v1/events is answered by a hot door (libs/core/src/http/door/hot-door.ts), before
+// issue 18: POST /api/v1/events is answered by a hot door (libs/edge/src/http/door/hot-door.ts), before
 // Express and Nest. A query string sends the same post through Express, so each case here is posted both
 // ways and must be answered alike: status, content type, X-Request-Id, Retry-After and the envelope.
 import { HotDoors } from '@app/edge';

@@ -4,7 +4,7 @@
 // the read or the write); each table's migrations sit in its owner. Beside test/table-owners.spec.ts.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { literals, TABLE_OWNERS } from './support/tables';
+import { literals, migrationFiles, TABLE_OWNERS } from './support/tables';
 
 /** Each lib's floor: a lib may import libs on lower floors only. */
 export const LAYERS: Record<string, number> = {
@@ -110,5 +110,51 @@ describe('each lib names only its own tables', () => {
       }
     }
     expect(strays).toEqual([]);
+  });
+});
+
+describe("each table's migrations sit in its owner", () => {
+  it.each(Object.keys(TABLE_OWNERS).filter((table) => table !== 'migrations'))('%s is created by its owner', (table) => {
+    const creators = migrationFiles()
+      .filter((file) => new RegExp(`CREATE TABLE (?:IF NOT EXISTS )?${table}\\b`).test(readFileSync(file, 'utf8')))
+      .map((file) => relative(ROOT, file).split('/')[1]);
+    expect(creators).toEqual([TABLE_OWNERS[table]]);
+  });
+});
+
+// The readers themselves, on planted violations, so a change to them cannot silently pass everything.
+describe('the checks catch what they are for', () => {
+  const file = join(ROOT, 'libs/events/src/ingest/x.ts');
+  it.each([
+    ['platform', '@app/events', 'not below platform'],
+    ['events', '@app/events', 'its own lib'],
+    ['events', '@app/messaging', 'not below events'],
+    ['events', '@app/people/internals', 'not an entry of people'],
+    ['events', '@app/nowhere', 'does not place'],
+    ['events', '../../../people/src/people.repository', 'by path'],
+  ])('a file of %s importing %s is refused (%s)', (lib, specifier, why) => {
+    expect(importProblem(lib, file, specifier, LAYERS, () => false)).toContain(why);
+  });
+
+  it.each([
+    ['events', '@app/people'],
+    ['events', '@app/platform/plain'],
+    ['events', './ingest.repository'],
+    ['events', '../domain'],
+  ])('a file of %s may import %s', (lib, specifier) => {
+    expect(importProblem(lib, file, specifier, LAYERS, (target, entry) => target === 'platform' && entry === 'plain')).toBeNull();
+  });
+
+  it('reads the imports of every form', () => {
+    expect(importsOf(`import { a } from '@app/x';\nexport * from './y';\nconst z = await import('@app/z');\nrequire('w');\nimport 'v';`)).toEqual(['@app/x', './y', '@app/z', 'w', 'v']);
+  });
+
+  it.each([
+    ['SELECT p.email FROM people p JOIN identities i ON i.person_id = p.id', ['people', 'identities']],
+    ['UPDATE deliveries SET state = $1', ['deliveries']],
+    ['CREATE TABLE lists (workspace_id text REFERENCES workspaces(id))', ['lists']],
+    ['Read emails sent to and received from people, newest first', []],
+  ])('reads %s as naming %j', (sql, tables) => {
+    expect([...namedTables(`const q = \`${sql}\`;`)]).toEqual(tables);
   });
 });

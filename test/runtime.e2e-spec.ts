@@ -242,7 +242,7 @@ describe('migrations', () => {
       const all = MIGRATIONS.map((m) => m.name);
       expect(await migrate(config, MIGRATIONS)).toEqual(all);
       expect(await migrate(config, MIGRATIONS)).toEqual([]);
-      const ds = new DataSource({ ...dataSourceOptions(config), extra: { max: 1 } });
+      const ds = new DataSource({ ...dataSourceOptions(config), migrations: MIGRATIONS, extra: { max: 1 } });
       await ds.initialize();
       const tables = async () =>
         (await ds.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'`))[0].n;
@@ -252,6 +252,31 @@ describe('migrations', () => {
       await ds.destroy();
       expect(await migrate(config, MIGRATIONS)).toEqual(all);
     } finally {
+      await dropDatabase(database);
+    }
+  });
+
+  it('a database migrated before the core split migrates on with no change: the split pieces count as run', async () => {
+    const { config, database } = await testConfig();
+    const client = new Client({ connectionString: config.databaseUrl });
+    try {
+      await migrate(config, MIGRATIONS);
+      await client.connect();
+      const schema = async () =>
+        (await client.query(`SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`)).rows
+          .concat((await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`)).rows)
+          .concat((await client.query(`SELECT relname, reloptions FROM pg_class WHERE relnamespace = 'public'::regnamespace AND reloptions IS NOT NULL ORDER BY 1`)).rows);
+      const before = await schema();
+      // The migrations table as the code before the split left it: one InitialSchema, one EventsPersonKey.
+      const split = MIGRATIONS.filter((m) => (m as { splitFrom?: string }).splitFrom);
+      await client.query(`DELETE FROM migrations WHERE name = ANY($1)`, [split.map((m) => m.name)]);
+      await client.query(`INSERT INTO migrations (timestamp, name) VALUES (1763856000000, 'InitialSchema1763856000000'), (1765300000000, 'EventsPersonKey1765300000000')`);
+      expect(await migrate(config, MIGRATIONS)).toEqual([]);
+      const names = (await client.query('SELECT name FROM migrations')).rows.map((r) => r.name);
+      expect(names.sort()).toEqual(MIGRATIONS.map((m) => m.name).sort());
+      expect(await schema()).toEqual(before);
+    } finally {
+      await client.end().catch(() => undefined);
       await dropDatabase(database);
     }
   });

@@ -1,5 +1,5 @@
 // The outbox as tests read it: one happening per row (the table keeps one row per transaction, see
-// libs/core/src/outbox/outbox.ts), whether the relay has passed a happening, and moving the relay's
+// libs/outbox/src/outbox.ts), whether the relay has passed a happening, and moving the relay's
 // mark back so a happening is relayed again.
 import type { DataSource } from 'typeorm';
 import { HAPPENINGS_FROM, outboxRowOf, RELAY_MARK } from '@app/outbox';

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { answerClientErrorsInEnvelope, ExceptionsFilter, HotDoors, installBodyParsers, Metrics, requestContext } from '@app/edge';
+import { answerClientErrorsInEnvelope, Doors, ExceptionsFilter, HotDoors, installBodyParsers, Metrics, requestContext } from '@app/edge';
 import { AppConfig, QuietNestLogger } from '@app/platform';
 import { ApiModule } from './api.module';
 import { installOpenApi } from './openapi';
@@ -17,7 +17,8 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   app.set('etag', false);
   app.use(requestContext);
   app.use(app.get(Metrics).middleware);
-  installBodyParsers(app);
+  // Every controller has been made, so every door is open: each reads its body at its own limit.
+  installBodyParsers(app, app.get(Doors).all);
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.useGlobalFilters(new ExceptionsFilter());
   installOpenApi(app, config);

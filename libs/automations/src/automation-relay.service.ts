@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '@app/platform';
-import { OutboxHandler, OutboxListener, OutboxRow } from '@app/outbox';
+import { listenerOver, OutboxHandler, OutboxListener, OutboxRow } from '@app/outbox';
 import { AutomationRow, AutomationsRepository } from './automations.repository';
 import { AutomationTrigger, HappeningData, startedLine, triggerMatches } from './domain';
 import { RunQueue } from './run-queue';
@@ -24,8 +24,7 @@ export class AutomationRelayService implements OutboxHandler {
   /** Listens in the workspaces with a running automation that happenings can start. */
   async listen(manager: EntityManager, workspaceIds: string[]): Promise<OutboxListener | null> {
     const automations = await this.automations.runningFedByHappenings(manager, workspaceIds);
-    if (automations.length === 0) return null;
-    return { workspaceIds: [...new Set(automations.map((a) => a.workspace_id))], handle: (rows) => this.start(manager, rows, automations) };
+    return listenerOver(automations, (rows) => this.start(manager, rows, automations));
   }
 
   private async start(manager: EntityManager, rows: OutboxRow[], automations: AutomationRow[]): Promise<(() => Promise<void>) | void> {

@@ -16,23 +16,13 @@ import { SendEmailStep } from './steps/send-email.step';
 /** Automation runs and their logs, counted from the end of the run (a run still going is kept). */
 const RUNS_KEPT_MS = 30 * DAY_MS;
 
-/** How often the worker looks for due runs that have no job (besides the minute sweep). */
-export const RUNS_DUE_POLL_MS = 2_000;
-/** A due run is left to its job for this long before the poll queues it again. */
-const DUE_GRACE_MS = 2_000;
-const DUE_BATCH = 1_000;
-
 @Module({
   imports: [AutomationsModule],
   providers: [AutomationRelayService, RunService, RunProcessor, HttpRequestStep, SendEmailStep],
 })
 export class AutomationsWorkerModule implements OnModuleInit, OnApplicationShutdown {
   // Equal job ids (run and step) make queueing again a no-op for jobs still in Redis.
-  private readonly poll = new DuePoll('AutomationsWorker', async () => {
-    const due = await this.runs.due(DUE_GRACE_MS, DUE_BATCH);
-    await this.queue.enqueue(due);
-    return due.length;
-  });
+  private readonly poll = new DuePoll('AutomationsWorker', { due: (graceMs, batch) => this.runs.due(graceMs, batch), enqueue: (due) => this.queue.enqueue(due) });
 
   constructor(
     private readonly relay: OutboxRelayService,
@@ -46,7 +36,7 @@ export class AutomationsWorkerModule implements OnModuleInit, OnApplicationShutd
     this.relay.register(this.relayHandler);
     this.sweeps.register('automation-runs-due', () => this.poll.run());
     this.sweeps.register('automation-runs-retention', () => this.runs.deleteEndedBefore(retainedSince(RUNS_KEPT_MS)));
-    this.poll.start(RUNS_DUE_POLL_MS);
+    this.poll.start();
   }
 
   async onApplicationShutdown(): Promise<void> {

@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource, EntityManager } from 'typeorm';
 import { deleteInBatches } from '@app/platform';
-import { type MergeParticipant, personColumnMover } from '@app/people';
+import { type MergeParticipant, personColumnMover, personJoin } from '@app/people';
 import type { AutomationStep, AutomationTrigger, LogLine } from './domain';
 
 /** How long a claim holds a run: more than the ten seconds an http_request step may take. */
@@ -87,7 +87,7 @@ export class RunsRepository implements MergeParticipant {
               jsonb_build_array(jsonb_build_object('at', now(), 'line', r.line)), 'running', now()
          FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::jsonb[], $7::jsonb[], $8::jsonb[], $9::text[])
               AS r(w, id, a, p, o, t, s, props, line)
-         LEFT JOIN people p ON p.workspace_id = r.w AND p.id = r.p
+         ${personJoin('p', 'r.w', 'r.p', 'LEFT JOIN')}
        ON CONFLICT (workspace_id, automation_id, outbox_id) WHERE outbox_id IS NOT NULL DO NOTHING
        RETURNING workspace_id, id`,
       [

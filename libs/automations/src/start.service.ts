@@ -1,14 +1,15 @@
 // interface.md "An automation's own address" and "Limits" (Automation start): a signed address, no
 // key. A wrong signature answers as an unknown automation does (404 not_found); 600 posts per ten
-// minutes per address; a paused or draft automation answers 200 paused and writes nothing; a post
-// here starts no outgoing webhooks (it writes no happening: a person it creates is created quietly).
+// minutes per address, counted after the signature holds (the address's door: automation-address.controller.ts);
+// a paused or draft automation answers 200 paused and writes nothing; a post here starts no outgoing
+// webhooks (it writes no happening: a person it creates is created quietly).
 import { Inject, Injectable } from '@nestjs/common';
-import { AppConfig, CONFIG, newId, RateLimits, Refusal } from '@app/platform';
+import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
 import { IngestService } from '@app/events';
 import { PeopleReadRepository } from '@app/people';
 import { AutomationRow, AutomationsRepository } from './automations.repository';
-import { parseStartBody, propertyNames, StartPerson, startedLine, verifiedAutomationId } from './domain';
+import { propertyNames, StartBody, StartPerson, startedLine, verifiedAutomationId } from './domain';
 import { RunQueue } from './run-queue';
 import { RunsRepository } from './runs.repository';
 
@@ -26,20 +27,14 @@ export class StartService {
     private readonly automations: AutomationsRepository,
     private readonly runs: RunsRepository,
     private readonly queue: RunQueue,
-    private readonly limits: RateLimits,
     private readonly workspaces: WorkspacesService,
     private readonly ingest: IngestService,
     private readonly people: PeopleReadRepository,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async start(addressPart: string, raw: Buffer | undefined): Promise<StartAnswer> {
-    const automation = await this.automationAt(addressPart);
-    // Counted here, after the signature, not by the door pipeline's @RateLimit (which runs first):
-    // posts with a wrong signature must not spend a real address's allowance.
-    await this.limits.consume('automation', automation.id);
-    const body = parseStartBody(raw);
-    if (body instanceof Refusal) throw body;
+  /** Starts a run of the automation an address named (automationAt) for the body's person. */
+  async start(automation: AutomationRow, body: StartBody): Promise<StartAnswer> {
     if (automation.status !== 'running') return { ok: true, status: 'paused' };
 
     const personId = await this.personOf(automation.workspace_id, body.person);
@@ -61,8 +56,8 @@ export class StartService {
     return { ok: true, status: 'started' };
   }
 
-  /** The automation a signed address names, if its trigger is still its address. */
-  private async automationAt(addressPart: string): Promise<AutomationRow> {
+  /** The automation a signed address names, if its trigger is still its address; else not_found. */
+  async automationAt(addressPart: string): Promise<AutomationRow> {
     const id = verifiedAutomationId(this.config.appSecret, addressPart);
     const automation = id ? await this.automations.byId(id) : null;
     if (!automation || automation.trigger.kind !== 'webhook') {

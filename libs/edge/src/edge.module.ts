@@ -1,12 +1,11 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
-import { DoorInterceptor, DoorPipeline } from './http/door/door-pipeline';
+import { Doors } from './http/door/open-door';
 import { DoorReceiptsRepository } from './inbound/door-receipts.repository';
 
-/** The doors' pipeline (authentication, rate limits, heartbeat counting) and the inbound receipts. */
+/** The doors (each declared once: http/door/door.ts), opened by their controllers, and the inbound receipts. */
 @Global()
 @Module({
-  providers: [DoorReceiptsRepository, DoorPipeline, { provide: APP_INTERCEPTOR, useClass: DoorInterceptor }],
-  exports: [DoorReceiptsRepository, DoorPipeline],
+  providers: [DoorReceiptsRepository, Doors],
+  exports: [DoorReceiptsRepository, Doors],
 })
 export class EdgeModule {}

@@ -6,13 +6,13 @@ import { ActivityResolver } from './graphql/activity.resolver';
 import { ChartResolver } from './graphql/chart.resolver';
 import { EventsController } from './http/events.controller';
 import { PublicDoorGuard } from './http/public-door.guard';
-import { PublicDoorsController } from './http/public-doors.controller';
+import { WebsiteEndpointsController } from './http/website-endpoints.controller';
 import { TrackScript } from './tag/track-script.service';
 
-/** The api's doors onto events: REST for servers, the public website doors and tag, GraphQL. */
+/** The api's doors onto events: REST for servers, the website endpoints and tag, GraphQL. */
 @Module({
   imports: [EventsModule],
-  controllers: [EventsController, PublicDoorsController],
+  controllers: [EventsController, WebsiteEndpointsController],
   providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, TrackScript, PublicDoorGuard],
 })
 export class EventsApiModule {}

@@ -29,7 +29,12 @@ export class ToolDoorGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const req = context.switchToHttp().getRequest<AuthedRequest>();
+    await this.authenticate(context.switchToHttp().getRequest<AuthedRequest>());
+    return true;
+  }
+
+  /** The guard's check, which the tool door (mcp.controller.ts) calls directly. */
+  async authenticate(req: Pick<AuthedRequest, 'headers' | 'auth'>): Promise<void> {
     if (req.headers.origin !== undefined) {
       throw new Refusal(
         'use_the_public_key_from_browsers',
@@ -39,6 +44,5 @@ export class ToolDoorGuard implements CanActivate {
     req.auth = await authenticateToolCaller(this.workspaces, req.headers.authorization, this.config.baseUrl);
     const version = protocolVersionOf(req.headers['mcp-protocol-version']);
     if (version instanceof Refusal) throw version;
-    return true;
   }
 }

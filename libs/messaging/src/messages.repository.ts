@@ -5,7 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { MessageStatus } from '@app/wire';
 import { TimelineRepository } from '@app/events';
-import { MergeParticipant, PeopleRepository, personColumnMover, PersonRow } from '@app/people';
+import { MergeParticipant, PeopleRepository, personColumnMover, personJoin, PersonRow } from '@app/people';
 import type { MessageCursor } from './domain/message-query';
 
 export type SendState = 'stored' | 'queued' | 'sending' | 'sent' | 'failed' | 'received';
@@ -63,7 +63,7 @@ export interface PageFilter {
 
 const READ = `SELECT m.id, m.direction, m.at, to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at_key,
        m.subject, m.text, m.provider_id, m.status, m.address, m.person_id, p.name AS person_name, p.email AS person_email
-  FROM messages m JOIN people p ON p.workspace_id = m.workspace_id AND p.id = m.person_id`;
+  FROM messages m ${personJoin('p', 'm.workspace_id', 'm.person_id')}`;
 const OUTGOING = `workspace_id, id, person_id, subject, text, html, address, send_state, provider_id`;
 
 @Injectable()

@@ -2,6 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { personJoin } from '@app/people';
 import type { MessageRead } from './messages.repository';
 
 @Injectable()
@@ -14,7 +15,7 @@ export class PersonMessagesRepository {
       `SELECT m.id, m.direction, m.at, m.subject, m.text, m.provider_id, m.status, m.address, m.person_id,
               p.name AS person_name, p.email AS person_email
          FROM unnest($2::text[]) AS who(id)
-         JOIN people p ON p.workspace_id = $1 AND p.id = who.id
+         ${personJoin('p', '$1', 'who.id')}
          CROSS JOIN LATERAL (
            SELECT * FROM messages WHERE workspace_id = $1 AND person_id = who.id ORDER BY at DESC, id DESC LIMIT $3) AS m`,
       [workspaceId, personIds, limit],

@@ -1,7 +1,7 @@
 // Reads for the GraphQL admin API and other contexts (messaging, webhooks).
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { IdentityKind } from './domain';
 import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
 
@@ -48,9 +48,52 @@ export interface SubscriptionRead {
   source_label: string | null;
 }
 
+/**
+ * Joins a caller's rows to their person, for a read that must stay one statement (a page of messages, an
+ * insert's SELECT): `JOIN people <alias>` by the full key, `workspace` and `personId` being SQL of the
+ * caller's statement; the alias's columns are PersonRow's (and merged_into).
+ */
+export function personJoin(alias: string, workspace: string, personId: string, join: 'JOIN' | 'LEFT JOIN' = 'JOIN'): string {
+  return `${join} people ${alias} ON ${alias}.workspace_id = ${workspace} AND ${alias}.id = ${personId}`;
+}
+
+/**
+ * Each person's first-touch key: a derived table (workspace_id, id, key) of every person, key being
+ * their first touch's value at `key` ('' when it has none), for a caller to join in its own statement
+ * (a chart broken down by first touch). `key` is put in the SQL as it is: pass only a checked name.
+ */
+export function firstTouchKeys(key: string): string {
+  return `(SELECT workspace_id, id, coalesce(first_touch->>'${key}', '') AS key FROM people)`;
+}
+
+/** A person as asTheyAre reads them: `asked` is the id asked for, `id` the person they became. */
+export interface PersonAsTheyAre {
+  workspace_id: string;
+  asked: string;
+  id: string;
+  name: string | null;
+  email: string | null;
+  stage: string | null;
+}
+
 @Injectable()
 export class PeopleReadRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * These people (workspace and id, pairwise) as they are now: a merged person as the person they became
+   * (merged_into names the survivor). Read with `m`, in the caller's transaction.
+   */
+  asTheyAre(m: EntityManager, workspaceIds: readonly string[], personIds: readonly string[]): Promise<PersonAsTheyAre[]> {
+    return m.query(
+      `SELECT p.workspace_id, p.id AS asked, coalesce(s.id, p.id) AS id, coalesce(s.name, p.name) AS name,
+              coalesce(s.email, p.email) AS email, coalesce(s.stage, p.stage) AS stage
+         FROM unnest($1::text[], $2::text[]) AS k(w, p_id)
+         JOIN people p ON p.workspace_id = k.w AND p.id = k.p_id
+         LEFT JOIN people s ON p.merged_into IS NOT NULL AND s.workspace_id = p.workspace_id AND s.id = p.merged_into`,
+      [workspaceIds, personIds],
+    );
+  }
 
   /** A person by record id; an id that was merged away leads to the person it became. */
   async byId(workspaceId: string, id: string): Promise<PersonRow | null> {

@@ -80,6 +80,24 @@ new_identities AS (
   RETURNING 1)`;
 }
 
+/**
+ * The people these identity keys name, each row locked (FOR UPDATE, in id order), as CTEs for the
+ * ingest's load (decisions.md: a post locks the keys it names, then the people they name): `found`
+ * (kind, value, person_id) and `locked` (PERSON_COLUMNS). `workspace` is the SQL of the workspace id,
+ * `kinds` and `values` of two text arrays of one length (e.g. `$2::text[]`). Every lookup is a probe by
+ * a full key in a LATERAL subquery the planner cannot flatten into a join (OFFSET 0).
+ */
+export function peopleKeysNameCtes(workspace: string, kinds: string, values: string): string {
+  return `found AS MATERIALIZED (
+  SELECT k.kind, k.value, i.person_id
+    FROM unnest(${kinds}, ${values}) AS k(kind, value)
+    CROSS JOIN LATERAL (SELECT i.person_id FROM identities i
+                         WHERE i.workspace_id = ${workspace} AND i.kind = k.kind AND i.value = k.value OFFSET 0) i),
+locked AS MATERIALIZED (
+  SELECT p.* FROM (SELECT DISTINCT person_id FROM found ORDER BY person_id) d
+    CROSS JOIN LATERAL (SELECT ${PERSON_COLUMNS} FROM people p WHERE p.workspace_id = ${workspace} AND p.id = d.person_id FOR UPDATE) p)`;
+}
+
 /** True when a write failed because another transaction added one of its new identity keys first (or the two deadlocked on them). */
 export function isKeyRace(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string };

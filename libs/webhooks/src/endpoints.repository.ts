@@ -2,6 +2,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { WorkspacesRepository } from '@app/workspaces';
 import { EndpointHealthState, HEALTH_BUCKET_MS, HealthTally, nextEndpointHealth } from './domain/endpoint-health';
 
 export interface EndpointRow {
@@ -27,18 +28,21 @@ const COLUMNS = 'workspace_id, id, url, triggers, secret_sealed, rate_limit_per_
 
 @Injectable()
 export class EndpointsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly workspaces: WorkspacesRepository,
+  ) {}
 
   /**
    * Adds an endpoint unless the workspace already has `limit`; null when it has. The workspace row is
-   * locked for the count, so two simultaneous additions cannot both pass the limit.
+   * locked for the count (by the workspaces lib), so two simultaneous additions cannot both pass the limit.
    */
   async createWithin(
     limit: number,
     row: Pick<EndpointRow, 'workspace_id' | 'id' | 'url' | 'triggers' | 'secret_sealed' | 'rate_limit_per_second'>,
   ): Promise<EndpointRow | null> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT 1 FROM workspaces WHERE id = $1 FOR UPDATE`, [row.workspace_id]);
+      await this.workspaces.lockWorkspace(manager, row.workspace_id);
       const [{ n }] = await manager.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE workspace_id = $1`, [row.workspace_id]);
       if (n >= limit) return null;
       const [created] = await manager.query(

@@ -6,6 +6,8 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '@app/platform';
 import { OutboxRow } from '@app/outbox';
+import { WorkspacesRepository } from '@app/workspaces';
+import { PeopleReadRepository } from '@app/people';
 import { NewDelivery } from './deliveries.repository';
 import { isTrigger, mostSpecificTrigger, Trigger, webhookBodyAfterId, webhookBodyWithId, WebhookRecord } from './domain';
 import { EndpointRow } from './endpoints.repository';
@@ -19,6 +21,11 @@ export type HearingEndpoint = Pick<EndpointRow, 'workspace_id' | 'id' | 'trigger
 
 @Injectable()
 export class HappeningDeliveries {
+  constructor(
+    private readonly people: PeopleReadRepository,
+    private readonly workspaces: WorkspacesRepository,
+  ) {}
+
   /**
    * The deliveries these happenings make for these addresses, in happening order. An address that is
    * disabled gets its deliveries as failed: nothing is sent, and they can be recovered later.
@@ -63,22 +70,17 @@ export class HappeningDeliveries {
   /** The body's record (a merged person is shown as the person they became) and workspace slugs. */
   private async context(manager: EntityManager, rows: OutboxRow[]) {
     const withPerson = rows.filter((row) => row.personId);
-    const people: Array<{ workspace_id: string; asked: string; id: string; name: string | null; email: string | null; stage: string | null }> =
+    const people =
       withPerson.length === 0
         ? []
-        : await manager.query(
-            `SELECT p.workspace_id, p.id AS asked, coalesce(s.id, p.id) AS id, coalesce(s.name, p.name) AS name,
-                    coalesce(s.email, p.email) AS email, coalesce(s.stage, p.stage) AS stage
-               FROM unnest($1::text[], $2::text[]) AS k(w, p_id)
-               JOIN people p ON p.workspace_id = k.w AND p.id = k.p_id
-               LEFT JOIN people s ON p.merged_into IS NOT NULL AND s.workspace_id = p.workspace_id AND s.id = p.merged_into`,
-            [withPerson.map((row) => row.workspaceId), withPerson.map((row) => row.personId)],
+        : await this.people.asTheyAre(
+            manager,
+            withPerson.map((row) => row.workspaceId),
+            withPerson.map((row) => row.personId!),
           );
     const records = new Map<string, WebhookRecord>();
     for (const p of people) records.set(`${p.workspace_id}/${p.asked}`, { id: p.id, kind: 'person', name: p.name ?? '', email: p.email, stage: p.stage });
-    const workspaces: Array<{ id: string; slug: string }> = await manager.query(`SELECT id, slug FROM workspaces WHERE id = ANY($1::text[])`, [
-      [...new Set(rows.map((row) => row.workspaceId))],
-    ]);
-    return { records, slugs: new Map(workspaces.map((w) => [w.id, w.slug])) };
+    const slugs = await this.workspaces.slugsOf([...new Set(rows.map((row) => row.workspaceId))], manager);
+    return { records, slugs };
   }
 }

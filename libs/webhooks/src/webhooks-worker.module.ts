@@ -17,12 +17,6 @@ import { WebhooksModule } from './webhooks.module';
 /** Webhook deliveries and their attempts. */
 const DELIVERIES_KEPT_MS = 30 * DAY_MS;
 
-/** How often the worker looks for due deliveries that have no job (besides the minute sweep). */
-export const DUE_POLL_MS = 2_000;
-/** A due delivery is left to its job for this long before the poll queues it again. */
-const DUE_GRACE_MS = 2_000;
-const DUE_BATCH = 1_000;
-
 @Module({
   imports: [WebhooksModule],
   providers: [WebhookRelayService, DeliveryService, DeliveryProcessor, EndpointHealthService, EndpointRateLimit],
@@ -30,10 +24,9 @@ const DUE_BATCH = 1_000;
 export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown {
   // Equal job ids make queueing again a no-op for jobs still queued; first attempts waiting in this
   // process for a place (DeliveryService.holds) are not queued.
-  private readonly poll = new DuePoll('WebhooksWorker', async () => {
-    const due = (await this.deliveries.dueUnclaimed(DUE_GRACE_MS, DUE_BATCH)).filter((d) => !this.sender.holds(d.id));
-    await this.queue.enqueue(due.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts) })));
-    return due.length;
+  private readonly poll = new DuePoll('WebhooksWorker', {
+    due: async (graceMs, batch) => (await this.deliveries.dueUnclaimed(graceMs, batch)).filter((d) => !this.sender.holds(d.id)),
+    enqueue: (due) => this.queue.enqueue(due.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts) }))),
   });
 
   constructor(
@@ -51,7 +44,7 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
     this.sweeps.register('webhook-deliveries-due', () => this.queueDue());
     this.sweeps.register('webhook-deliveries-retention', () => this.deliveries.deleteCreatedBefore(retainedSince(DELIVERIES_KEPT_MS)));
     this.sweeps.register('webhook-endpoint-health-retention', () => this.health.deleteOldCounts());
-    this.poll.start(DUE_POLL_MS);
+    this.poll.start();
   }
 
   /** Queues every due, unclaimed delivery again. */

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
+import { PeopleModule } from '@app/people';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery-queue';
 import { DeliveryRecoveryService } from './delivery-recovery.service';
@@ -12,7 +13,7 @@ import { DeliveryGauges } from './delivery-gauges';
 
 /** Shared by both apps: endpoints, deliveries and the delivery queue's producer side. */
 @Module({
-  imports: [BullModule.registerQueue({ name: DELIVER.queue })],
+  imports: [PeopleModule, BullModule.registerQueue({ name: DELIVER.queue })],
   providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver, DeliveryGauges],
   exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver],
 })

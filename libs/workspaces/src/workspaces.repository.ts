@@ -92,6 +92,20 @@ export class WorkspacesRepository {
     return first(await this.db.query(`SELECT ${WORKSPACE} FROM workspaces WHERE public_key = $1`, [publicKey]));
   }
 
+  /** Each of these workspaces' slug by id (an unknown id has none), read with `tx` when given. */
+  async slugsOf(ids: readonly string[], tx: Sql = this.db): Promise<Map<string, string>> {
+    const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM workspaces WHERE id = ANY($1::text[])`, [ids]);
+    return new Map(rows.map((w) => [w.id, w.slug]));
+  }
+
+  /**
+   * Locks the workspace's row until `tx` ends, so another context counting what the workspace has
+   * against a limit (e.g. its webhook addresses) is not passed by two simultaneous additions.
+   */
+  async lockWorkspace(tx: Sql, id: string): Promise<void> {
+    await tx.query(`SELECT 1 FROM workspaces WHERE id = $1 FOR UPDATE`, [id]);
+  }
+
   listWorkspaces(): Promise<WorkspaceEntity[]> {
     return this.db.query(`SELECT ${WORKSPACE} FROM workspaces ORDER BY created_at, id`);
   }

@@ -1,5 +1,6 @@
-// Body limits of interface.md "Limits": 64 KB from servers and at the tool door, 8 KB from browsers
-// and at automation addresses. Third-party doors keep the raw bytes: their signatures cover them.
+// Body limits of interface.md "Limits": each door reads its body at the limit it declares (door.ts),
+// before anything else about the post; the rest of each area reads at the area's (8 KB under /api/in,
+// 64 KB under /api/v1). Third-party doors keep the raw bytes: their signatures cover them.
 // Every door also passes the one hostile-input step here (docs/security.md "Input"), so a door
 // mounted under these prefixes later inherits it without doing anything.
 import express, { NextFunction, Request, Response } from 'express';
@@ -7,11 +8,16 @@ import { Refusal, readScope } from '@app/platform';
 import { sendRefusal } from './exceptions.filter';
 import { documentSizeRefusal } from '../graphql/query-limits';
 import { hostileJsonRefusal, hostileRequestLineRefusal } from './hostile-input';
+import type { OpenDoor } from './door/open-door';
 
 const anyType = () => true;
 
 /** Bodies from servers (and at the tool door): 64 KB. */
 export const SERVER_BODY_LIMIT = 64 * 1024;
+/** Bodies from browsers: 8 KB. */
+export const BROWSER_BODY_LIMIT = 8 * 1024;
+/** Raw bodies under /api/webhooks, kept for their signatures. */
+export const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
 export const tooLargeRefusal = (limit: number) => new Refusal('too_large', `The body is over ${Math.round(limit / 1024)} KB: send less, or split a batch.`);
 export const invalidJsonRefusal = () => new Refusal('invalid_json', 'The body is not valid JSON: send one JSON object encoded as UTF-8.');
@@ -77,14 +83,24 @@ function getVariablesRefusal(variables: unknown): Refusal | null {
 /** The rest of a GraphQL request runs in a read scope; queryLimitsPlugin arms it for query operations. */
 const enterReadScope: Middleware = (_req, _res, next) => readScope.run({ timeoutMs: 0 }, next);
 
-export function installBodyParsers(app: { use: (...args: any[]) => unknown }): void {
+/** Reads a body no reader before it has read (each door's reader runs before its area's), then checks it. */
+function bodyReader(read: Middleware, check: Middleware): Middleware {
+  return (req, res, next) => {
+    if ('body' in req) return next();
+    read(req, res, (error?: unknown) => (error ? next(error) : check(req, res, next)));
+  };
+}
+
+const jsonReader = (limit: number) => bodyReader(express.json({ type: anyType, limit, strict: false }), checkJsonBody);
+const rawReader = (limit: number) => bodyReader(express.raw({ type: anyType, limit }), checkRawJsonBody);
+
+/** The body readers: every door's at its path (and under it), then each area's for the rest. */
+export function installBodyParsers(app: { use: (...args: any[]) => unknown }, doors: Iterable<Pick<OpenDoor, 'path' | 'bodyLimit' | 'rawBody'>>): void {
   app.use(checkRequestLine);
-  app.use('/api/webhooks', express.raw({ type: anyType, limit: '256kb' }), checkRawJsonBody);
-  app.use('/api/in', express.json({ type: anyType, limit: '8kb', strict: false }), checkJsonBody);
-  // A message body may hold 20,000 characters, which JSON escapes can make six times as many bytes.
-  app.use('/api/v1/messages', express.json({ type: anyType, limit: '256kb', strict: false }), checkJsonBody);
-  app.use('/api/v1', express.json({ type: anyType, limit: SERVER_BODY_LIMIT, strict: false }), checkJsonBody);
-  app.use('/api/mcp', express.json({ type: anyType, limit: SERVER_BODY_LIMIT, strict: false }), checkJsonBody);
+  for (const door of doors) app.use(door.path, door.rawBody ? rawReader(door.bodyLimit) : jsonReader(door.bodyLimit));
+  app.use('/api/webhooks', rawReader(WEBHOOK_BODY_LIMIT));
+  app.use('/api/in', jsonReader(BROWSER_BODY_LIMIT));
+  app.use('/api/v1', jsonReader(SERVER_BODY_LIMIT));
   app.use(GRAPHQL_PATH, express.json({ limit: '256kb' }), checkJsonBody, checkGraphqlDocument, enterReadScope);
   app.use(bodyParserRefusal);
 }

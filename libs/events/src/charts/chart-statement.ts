@@ -6,6 +6,7 @@
 // the branches (so each process hashes the workspace's people once, not once per bucket). Past that
 // many buckets, one branch groups the whole range by bucket; expression statistics on the buckets
 // (migration 1765000000000) let the planner aggregate it in parallel.
+import { firstTouchKeys } from '@app/people';
 import { bucketEnd, ChartQuestion } from './chart-rule';
 
 /** Past this many buckets, one branch: planning costs about 0.2 ms a branch. */
@@ -63,13 +64,14 @@ function bucketRowsSql(question: ChartQuestion, where: string, bucket: string): 
 }
 
 /**
- * Each row's person with the first-touch key, read once per person: an outer join to a non-strict
- * expression makes PostgreSQL compute it where it reads people (a placeholder), not once per row; the
- * IS NOT NULL keeps the inner join's rows. '' (no such key) is the series (none), as a NULL is.
+ * Each row's person with the first-touch key (people's firstTouchKeys), read once per person: an outer
+ * join to a non-strict expression makes PostgreSQL compute it where it reads people (a placeholder),
+ * not once per row; the IS NOT NULL keeps the inner join's rows. '' (no such key) is the series
+ * (none), as a NULL is.
  */
 function peopleJoin(question: ChartQuestion, personId: string): { join: string; found: string } {
   return {
-    join: `LEFT JOIN (SELECT workspace_id, id, coalesce(first_touch->>'${question.breakdown}', '') AS key FROM people) p ON p.workspace_id = $1 AND p.id = ${personId}`,
+    join: `LEFT JOIN ${firstTouchKeys(question.breakdown!)} p ON p.workspace_id = $1 AND p.id = ${personId}`,
     found: 'p.id IS NOT NULL',
   };
 }

@@ -1,61 +1,59 @@
 // POST and GET /api/v1/events (interface.md "Events endpoint", decisions.md section 3).
-import { Body, Controller, Get, HttpCode, OnModuleInit, Post, UseGuards } from '@nestjs/common';
-import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
-import { Reflector } from '@nestjs/core';
-import { Auth, AuthContext, KeyRecheckedByWrite, SecretKeyGuard, WorkspacesService } from '@app/workspaces';
-import { BatchAnswer, CountHeartbeat, doorSpecOf, HotDoors, itemAnswer, RateLimit, SERVER_BODY_LIMIT } from '@app/edge';
-import { Refusal } from '@app/platform';
+import { Controller, Get, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { SecretKeyGuard, SecretKeyOptions, WorkspacesService } from '@app/workspaces';
+import { BatchAnswer, bySecretKey, door, DoorRequest, DoorRoute, Doors, itemAnswer, OpenDoor, SERVER_BODY_LIMIT } from '@app/edge';
 import { itemAction, parseBody } from '../domain';
+import { HeartbeatService } from '../heartbeat.service';
 import { IngestService } from '../ingest/ingest.service';
 import { describeEventsEndpoint } from './events-description';
 
-const PATH = 'api/v1/events';
+interface EventsDoorServices {
+  keys: SecretKeyGuard;
+  ingest: IngestService;
+  workspaces: WorkspacesService;
+  heartbeat: HeartbeatService;
+}
 
-@Controller(PATH)
-export class EventsController implements OnModuleInit {
-  constructor(
-    private readonly ingest: IngestService,
-    private readonly workspaces: WorkspacesService,
-    private readonly hotDoors: HotDoors,
-    private readonly guard: SecretKeyGuard,
-    private readonly reflector: Reflector,
-  ) {}
+/** The post's writes check its key (keyRecheckCte), so a key this process has seen live is not looked up (issue 18). */
+const RECHECKED_BY_WRITE: SecretKeyOptions = { recheckedByWrite: true };
 
-  /**
-   * issue 18: posts are answered by a hot door: the same guard, marks and handler as the route below
-   * (read from its decorators), without Express and Nest's per-request machinery.
-   */
-  onModuleInit() {
-    this.hotDoors.add({
-      path: `/${PATH}`,
-      bodyLimit: SERVER_BODY_LIMIT,
-      status: this.reflector.get<number>(HTTP_CODE_METADATA, EventsController.prototype.post),
-      ...doorSpecOf(this.reflector, EventsController.prototype.post, EventsController),
-      authenticate: (req) => this.guard.authenticate(req, EventsController.prototype.post),
-      handle: (req) => this.post(req.auth!, req.body),
-    });
+/** POST /api/v1/events: one event object, or a batch, from servers; answered by the hot door (issue 18). */
+export const EVENTS_DOOR = door({
+  method: 'POST',
+  path: '/api/v1/events',
+  status: 200,
+  bodyLimit: SERVER_BODY_LIMIT,
+  hot: true,
+  eventItems: 'server',
+  authenticate: (req, { keys }: EventsDoorServices) => keys.authenticate(req, RECHECKED_BY_WRITE),
+  rateLimit: { limit: 'server', key: bySecretKey },
+  heartbeat: { action: (req) => itemAction(req.body), origin: () => 'server' },
+  parse: (req) => parseBody(req.body),
+  async handle(parsed, req, { ingest, workspaces }) {
+    const auth = req.auth!;
+    const workspace = await workspaces.get(auth.workspaceId);
+    const options = { publicDoor: false, recheck: auth.recheck };
+    if (!parsed.batch) return itemAnswer((await ingest.ingest(workspace, [parsed.item], options))[0]);
+    return new BatchAnswer(await ingest.ingest(workspace, parsed.items, options), parsed.items.map(itemAction));
+  },
+});
+
+@Controller()
+export class EventsController {
+  private readonly events: OpenDoor<EventsDoorServices>;
+
+  constructor(doors: Doors, keys: SecretKeyGuard, ingest: IngestService, workspaces: WorkspacesService, heartbeat: HeartbeatService) {
+    this.events = doors.open(EVENTS_DOOR, { keys, ingest, workspaces, heartbeat });
   }
 
-  @Get()
+  @Get(EVENTS_DOOR.path)
   describe() {
     return describeEventsEndpoint();
   }
 
-  @Post()
-  @HttpCode(200)
-  @UseGuards(SecretKeyGuard)
-  @KeyRecheckedByWrite()
-  @RateLimit('server')
-  @CountHeartbeat({ action: (req) => itemAction(req.body), origin: () => 'server' })
-  async post(@Auth() auth: AuthContext, @Body() body: unknown) {
-    const parsed = parseBody(body);
-    if (parsed instanceof Refusal) {
-      await auth.recheck?.verify(); // nothing is written: a key gone out of use is refused as such
-      throw parsed;
-    }
-    const workspace = await this.workspaces.get(auth.workspaceId);
-    const options = { publicDoor: false, recheck: auth.recheck };
-    if (!parsed.batch) return itemAnswer((await this.ingest.ingest(workspace, [parsed.item], options))[0]);
-    return new BatchAnswer(await this.ingest.ingest(workspace, parsed.items, options), parsed.items.map(itemAction));
+  @DoorRoute(EVENTS_DOOR)
+  post(@Req() req: DoorRequest, @Res() res: Response) {
+    return this.events.serve(req, res);
   }
 }

@@ -1,12 +1,12 @@
 // The ingest transaction's reads and its single write. Everything one post (or batch) changes is
 // written by one statement with data-modifying CTEs: one round trip instead of one per table. The
-// people and outbox parts come from their owners (peopleWriteCtes, outboxWriteCte).
+// people and outbox parts come from their owners (peopleKeysNameCtes, peopleWriteCtes, outboxWriteCte).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Happening, outboxDocument, outboxWriteCte } from '@app/outbox';
 import { keyRecheckCte } from '@app/workspaces';
 import { preparedQuery } from '@app/platform';
-import { IdentityRow, PERSON_COLUMNS, peopleWriteCtes, PeopleWrite, PersonRow } from '@app/people';
+import { IdentityRow, peopleKeysNameCtes, peopleWriteCtes, PeopleWrite, PersonRow } from '@app/people';
 import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_LEAN_RECORD, TimelineRow } from '../timeline.repository';
 
 export interface IngestWrite extends PeopleWrite {
@@ -44,10 +44,11 @@ ${keyRecheckCte('$1::jsonb', '$2')}
 SELECT (SELECT count(*) FROM timeline) AS rows, (SELECT count(*) FROM key_recheck) AS refused_keys`;
 
 /**
- * The people these keys name, each row locked (FOR UPDATE, in id order) until the post commits. Every
- * lookup is a probe by a full key (identities by (workspace, kind, value), people by (workspace, id))
- * inside a LATERAL subquery the planner cannot flatten into a join, so no plan, generic or custom, made
- * on empty or full tables, can read a whole workspace (test/medium/ingest-plan.spec.ts).
+ * The people these keys name (people's peopleKeysNameCtes), each row locked (FOR UPDATE, in id order)
+ * until the post commits. Every lookup is a probe by a full key (identities by (workspace, kind, value),
+ * people by (workspace, id)) inside a LATERAL subquery the planner cannot flatten into a join, so no
+ * plan, generic or custom, made on empty or full tables, can read a whole workspace
+ * (test/medium/ingest-plan.spec.ts).
  *
  * It also sets, for the rest of its transaction, the planner to key probes only (no sequential, bitmap,
  * hash or merge scans where an index probe exists), so the write that follows, a prepared statement whose
@@ -59,14 +60,7 @@ export const INGEST_LOAD = `
 WITH probes_only AS MATERIALIZED (
   SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
          set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)),
-found AS MATERIALIZED (
-  SELECT k.kind, k.value, i.person_id
-    FROM unnest($2::text[], $3::text[]) AS k(kind, value)
-    CROSS JOIN LATERAL (SELECT i.person_id FROM identities i
-                         WHERE i.workspace_id = $1 AND i.kind = k.kind AND i.value = k.value OFFSET 0) i),
-locked AS MATERIALIZED (
-  SELECT p.* FROM (SELECT DISTINCT person_id FROM found ORDER BY person_id) d
-    CROSS JOIN LATERAL (SELECT ${PERSON_COLUMNS} FROM people p WHERE p.workspace_id = $1 AND p.id = d.person_id FOR UPDATE) p)
+${peopleKeysNameCtes('$1', '$2::text[]', '$3::text[]')}
 SELECT f.kind AS identity_kind, f.value AS identity_value, l.* FROM found f JOIN locked l ON l.id = f.person_id
  WHERE (SELECT count(*) FROM probes_only) = 1
  ORDER BY l.id`;

@@ -1,12 +1,12 @@
 // interface.md "Tool door": POST /api/mcp speaks MCP over streamable HTTP, stateless (one POST in, one
-// JSON answer out); GET and DELETE answer 405. The door pipeline counts the rate limit (600 calls per
-// key per ten minutes) and the heartbeat of refused posts; each tool call counts its own answer.
-import { Controller, Delete, Get, HttpCode, Inject, Post, Req, Res, UseGuards } from '@nestjs/common';
-import type { Request, Response } from 'express';
+// JSON answer out); GET and DELETE answer 405. The door counts the rate limit (600 calls per key per ten
+// minutes) and the heartbeat of refused posts; each tool call counts its own answer.
+import { Controller, Delete, Get, Inject, Req, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AppConfig, CONFIG, Refusal } from '@app/platform';
-import { Auth, AuthContext, WorkspacesService } from '@app/workspaces';
-import { CountHeartbeat, RateLimit } from '@app/edge';
+import { WorkspacesService } from '@app/workspaces';
+import { bySecretKey, door, DoorRequest, DoorRoute, Doors, OpenDoor, SERVER_BODY_LIMIT } from '@app/edge';
 import { HeartbeatService } from '@app/events';
 import { protectedResourceMetadata } from '../domain/protocol';
 import { ToolDoorGuard } from '../tool-caller';
@@ -15,28 +15,53 @@ import { ToolsService } from '../tools/tools.service';
 
 const ORIGIN = 'mcp';
 
-@Controller()
-export class McpController {
-  constructor(
-    private readonly workspaces: WorkspacesService,
-    private readonly heartbeat: HeartbeatService,
-    private readonly tools: ToolsService,
-    @Inject(CONFIG) private readonly config: AppConfig,
-  ) {}
+interface ToolDoorServices {
+  caller: ToolDoorGuard;
+  workspaces: WorkspacesService;
+  tools: ToolsService;
+  heartbeat: HeartbeatService;
+}
 
-  @Post('api/mcp')
-  @HttpCode(200)
-  @UseGuards(ToolDoorGuard)
-  @RateLimit('mcp')
-  @CountHeartbeat({ action: (req) => calledTool(req.body) ?? 'mcp', origin: () => ORIGIN })
-  async post(@Auth() auth: AuthContext, @Req() req: Request, @Res() res: Response): Promise<void> {
-    const workspace = await this.workspaces.get(auth.workspaceId);
-    const counted = (tool: string, answer: string) => this.heartbeat.count(auth.workspaceId, tool, answer, ORIGIN);
-    const server = buildToolServer(this.tools.all, { auth, workspace }, counted, calledTool(req.body));
+/** POST /api/mcp: one JSON-RPC message, answered by the MCP SDK's transport itself. */
+export const TOOL_DOOR = door({
+  method: 'POST',
+  path: '/api/mcp',
+  status: 200,
+  bodyLimit: SERVER_BODY_LIMIT,
+  writesOwnAnswer: true,
+  authenticate: (req, { caller }: ToolDoorServices) => caller.authenticate(req),
+  rateLimit: { limit: 'mcp', key: bySecretKey },
+  heartbeat: { action: (req) => calledTool(req.body) ?? 'mcp', origin: () => ORIGIN },
+  async handle(body, req, { workspaces, tools, heartbeat }, res) {
+    const auth = req.auth!;
+    const workspace = await workspaces.get(auth.workspaceId);
+    const counted = (tool: string, answer: string) => heartbeat.count(auth.workspaceId, tool, answer, ORIGIN);
+    const server = buildToolServer(tools.all, { auth, workspace }, counted, calledTool(body));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void Promise.all([transport.close(), server.close()]).catch(() => undefined));
     await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    await transport.handleRequest(req, res, body);
+  },
+});
+
+@Controller()
+export class McpController {
+  private readonly calls: OpenDoor<ToolDoorServices>;
+
+  constructor(
+    @Inject(CONFIG) private readonly config: AppConfig,
+    doors: Doors,
+    caller: ToolDoorGuard,
+    workspaces: WorkspacesService,
+    tools: ToolsService,
+    heartbeat: HeartbeatService,
+  ) {
+    this.calls = doors.open(TOOL_DOOR, { caller, workspaces, tools, heartbeat });
+  }
+
+  @DoorRoute(TOOL_DOOR)
+  post(@Req() req: DoorRequest, @Res() res: Response) {
+    return this.calls.serve(req, res);
   }
 
   @Get('api/mcp')

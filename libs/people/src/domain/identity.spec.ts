@@ -64,29 +64,18 @@ describe('identity keys', () => {
 });
 
 describe('merging people (decisions.md section 4)', () => {
+  // One line a concern: who, stage, first touch, then what adds up or is kept.
   const older = person({
-    id: 'per_b',
-    createdAt: d('01'),
-    stage: 'account',
-    stageChangedAt: d('02'),
-    firstTouch: { source: 'google' },
-    firstTouchAt: d('01'),
-    purchases: 1,
-    name: 'Ada',
-    fields: { plan: 'pro', team: 'a' },
+    id: 'per_b', createdAt: d('01'), name: 'Ada',
+    stage: 'account', stageChangedAt: d('02'),
+    firstTouch: { source: 'google' }, firstTouchAt: d('01'),
+    purchases: 1, fields: { plan: 'pro', team: 'a' },
   });
   const newer = person({
-    id: 'per_a',
-    createdAt: d('05'),
-    stage: 'purchaser',
-    stageChangedAt: d('06'),
-    firstTouch: { source: 'direct' },
-    firstTouchAt: d('05'),
-    purchases: 2,
-    email: 'ada@x.io',
-    engagedAt: d('06'),
-    os: 'mac',
-    fields: { team: 'b', seat: 3 },
+    id: 'per_a', createdAt: d('05'), email: 'ada@x.io', os: 'mac',
+    stage: 'purchaser', stageChangedAt: d('06'),
+    firstTouch: { source: 'direct' }, firstTouchAt: d('05'),
+    purchases: 2, engagedAt: d('06'), fields: { team: 'b', seat: 3 },
   });
 
   it('merges into the older person, whatever the order given', () => {

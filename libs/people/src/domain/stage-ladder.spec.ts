@@ -6,6 +6,10 @@ const web: StageSettings = { downloaderStage: false, trialStage: false, activati
 const trial: StageSettings = { ...app, trialStage: true };
 
 type Row = [string, Stage | null, string, StageSettings, number, Stage | null];
+/** One row: the stage a person at `current` moves to on `event` (null: they stay where they are). */
+const movesTo = (...[, current, event, settings, purchases, expected]: Row) => {
+  expect(nextStage(current, event, settings, purchases)).toBe(expected);
+};
 
 describe('lifecycle stage table (interface.md "Lifecycle stages"), one case per row', () => {
   it.each<Row>([
@@ -21,9 +25,7 @@ describe('lifecycle stage table (interface.md "Lifecycle stages"), one case per 
     ['Purchaser + churned -> Churned', 'purchaser', 'churned', app, 1, 'churned'],
     ['Repeat + subscription_cancelled -> Churned', 'repeat', 'subscription_cancelled', app, 2, 'churned'],
     ['Trial + churned -> Account (a trial that ended is not a customer who left)', 'trial', 'churned', trial, 0, 'account'],
-  ])('%s', (_rule, current, event, settings, purchases, expected) => {
-    expect(nextStage(current, event, settings, purchases)).toBe(expected);
-  });
+  ])('%s', movesTo);
 });
 
 describe('the same rows from other starting stages', () => {
@@ -40,9 +42,7 @@ describe('the same rows from other starting stages', () => {
     ['Purchaser + subscription_cancelled -> Churned', 'purchaser', 'subscription_cancelled', app, 1, 'churned'],
     ['Repeat + churned -> Churned', 'repeat', 'churned', app, 4, 'churned'],
     ['Trial + subscription_cancelled -> Account', 'trial', 'subscription_cancelled', trial, 0, 'account'],
-  ])('%s', (_rule, current, event, settings, purchases, expected) => {
-    expect(nextStage(current, event, settings, purchases)).toBe(expected);
-  });
+  ])('%s', movesTo);
 });
 
 describe('decisions.md section 4 clarifications', () => {
@@ -54,9 +54,7 @@ describe('decisions.md section 4 clarifications', () => {
     ['activated never moves a paid stage (Churned)', 'churned', 'activated', app, 1, null],
     ['download never moves a paid stage (Repeat)', 'repeat', 'download', app, 2, null],
     ['a repeated signup at Account moves nobody', 'account', 'signup', app, 0, null],
-  ])('download, activated, signup and trial_started only move a person up: %s', (_rule, current, event, settings, purchases, expected) => {
-    expect(nextStage(current, event, settings, purchases)).toBe(expected);
-  });
+  ])('download, activated, signup and trial_started only move a person up: %s', movesTo);
 
   it.each<Stage>(['purchaser', 'repeat', 'churned'])('trial_started never moves the paid stage %s', (paid) => {
     expect(isPaidStage(paid)).toBe(true);

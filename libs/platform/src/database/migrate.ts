@@ -41,7 +41,7 @@ async function underLock<T>(settings: Settings, migrations: Migration[], log: Lo
 /** Records migrations split out of ones this database ran (splitRecords), in one transaction. */
 async function recordSplits(dataSource: DataSource, migrations: Migration[]): Promise<void> {
   const { insert, remove } = splitRecords(migrations, await appliedMigrations(dataSource));
-  if (!insert.length) return;
+  if (!insert.length && !remove.length) return;
   await dataSource.transaction(async (manager) => {
     for (const row of insert) await manager.query('INSERT INTO migrations (timestamp, name) VALUES ($1, $2)', [row.timestamp, row.name]);
     if (remove.length) await manager.query('DELETE FROM migrations WHERE name = ANY($1)', [remove]);

@@ -30,6 +30,10 @@ export function mergeMigrations(...lists: Migration[][]): Migration[] {
     if (seen.has(at)) throw new Error(`migrations ${seen.get(at)} and ${name} share the timestamp ${at}`);
     seen.set(at, name);
   }
+  const names = new Set(all.map(({ migration }) => migrationName(migration)));
+  const kept = all.find(({ migration }) => migration.splitFrom && names.has(migration.splitFrom));
+  // A split retires the old name: while it stays, a piece reverted later would be recorded again.
+  if (kept) throw new Error(`migration ${migrationName(kept.migration)} is split from ${kept.migration.splitFrom}, which is still a migration: rename every piece`);
   return all.sort((a, b) => a.at - b.at).map(({ migration }) => migration);
 }
 
@@ -47,15 +51,13 @@ export function migrationStates(migrations: Migration[], applied: string[]): Mig
 }
 
 /**
- * The rows that record split migrations as run: a migration cut out of one a database already ran
- * (`splitFrom`) counts as run there, and the old name goes once no migration carries it, so a
- * database migrated before a split migrates on with no change of its schema.
+ * The rows that record split migrations as run: the pieces cut out of a migration a database already
+ * ran (`splitFrom`) count as run there, in place of its name, so a database migrated before a split
+ * migrates on with no change of its schema. Once the old name is gone this records nothing again.
  */
 export function splitRecords(migrations: Migration[], applied: string[]): { insert: Array<{ name: string; timestamp: number }>; remove: string[] } {
   const done = new Set(applied);
-  const names = new Set(migrations.map(migrationName));
-  const split = migrations.filter((m) => m.splitFrom && done.has(m.splitFrom) && !done.has(migrationName(m)));
-  const insert = split.map((m) => ({ name: migrationName(m), timestamp: migrationTimestamp(migrationName(m)) }));
-  const remove = [...new Set(split.map((m) => m.splitFrom!))].filter((old) => !names.has(old));
-  return { insert, remove };
+  const split = migrations.filter((m) => m.splitFrom && done.has(m.splitFrom));
+  const insert = split.filter((m) => !done.has(migrationName(m))).map((m) => ({ name: migrationName(m), timestamp: migrationTimestamp(migrationName(m)) }));
+  return { insert, remove: [...new Set(split.map((m) => m.splitFrom!))] };
 }

@@ -20,7 +20,7 @@ export function heartbeatAnswer(outcome: ItemOutcome): string {
   return (outcome as ItemSuccess & { [HEARTBEAT_ANSWER]?: string })[HEARTBEAT_ANSWER] ?? outcome.status;
 }
 
-/** A handler returns this for a batch; the door pipeline counts each item and shapes the answer. */
+/** A handler returns this for a batch; the door (open-door.ts) counts each item and shapes the answer. */
 export class BatchAnswer {
   constructor(
     readonly outcomes: ItemOutcome[],
@@ -45,7 +45,7 @@ export function itemAnswer(outcome: ItemOutcome): ItemSuccess {
   return outcome;
 }
 
-/** One item answered with ok and status only (the public doors never tell ids); its heartbeat answer stays. */
+/** One item answered with ok and status only (website endpoints never tell ids); its heartbeat answer stays. */
 export function statusAnswer(outcome: ItemOutcome): ItemSuccess {
   const success = itemAnswer(outcome) as ItemSuccess & { [HEARTBEAT_ANSWER]?: string };
   return { ok: true, status: success.status, ...(success[HEARTBEAT_ANSWER] ? { [HEARTBEAT_ANSWER]: success[HEARTBEAT_ANSWER] } : {}) };

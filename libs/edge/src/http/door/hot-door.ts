@@ -1,11 +1,13 @@
-// issue 18: the hot doors. A post to a route that takes events at volume (POST /api/v1/events) is
-// answered here, before Express and Nest: no router, no per-request middleware stack, guards,
-// interceptors or rxjs. It runs the same steps as the route it stands for, each through the code the
-// Express path uses: the request id, the body limit and the JSON parse (body-parsers.ts), the
-// hostile-input check, the route's guard, the DoorPipeline (rate limit, heartbeat, batch answers), the
-// refusal envelope (exceptions.filter.ts), the metrics and the request line. Anything unusual in the
-// request (a query string, Content-Encoding, a charset, no Content-Length or one over the limit) goes
-// to Express as before, which answers it exactly as it always has.
+// issue 18: the hot doors. A post to a door declared hot (door.ts: POST /api/v1/events, which takes
+// events at volume) is answered here, before Express and Nest: no router, no per-request middleware
+// stack, guards, interceptors or rxjs. It runs the same steps as the door's Nest route, each through the
+// code the Express path uses: the request id, the door's body limit and the JSON parse
+// (body-parsers.ts), the hostile-input check, the door itself (OpenDoor.answer: authentication, rate
+// limit, parse, handler, heartbeat, batch answers), the refusal envelope (exceptions.filter.ts), the
+// metrics and the request line. Anything unusual in the request (a query string, Content-Encoding, a
+// charset, no Content-Length or one over the limit) goes to Express as before, which answers it exactly
+// as it always has. Which doors are hot, and everything about them, is settled when the server is
+// installed: a post costs one Map look-up by its path.
 import { Global, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AppConfig } from '@app/platform';
@@ -16,19 +18,8 @@ import { invalidJsonRefusal } from '../body-parsers';
 import { refusalAnswer, refusalOf } from '../exceptions.filter';
 import { hostileJsonRefusal } from '../hostile-input';
 import { refusalCodeOf, requestIdOf } from '../request-context';
-import { DoorAnswer, DoorPipeline, DoorRequest, DoorSpec } from './door-pipeline';
-
-export interface HotRoute extends DoorSpec {
-  /** The exact path (POST only). */
-  path: string;
-  bodyLimit: number;
-  /** The status of a success (the handler's @HttpCode). */
-  status: number;
-  /** The route's guard: sets req.auth (or refuses by throwing). */
-  authenticate(req: DoorRequest): Promise<void>;
-  /** The controller's handler, with req.body and req.auth set. */
-  handle(req: DoorRequest): Promise<unknown>;
-}
+import { DoorRequest } from './door';
+import { DoorAnswer, Doors, OpenDoor } from './open-door';
 
 type HotRequest = IncomingMessage & { id?: string; body?: unknown; auth?: DoorRequest['auth'] };
 type HotResponse = ServerResponse & { locals: { refusal?: string } };
@@ -38,25 +29,22 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 @Injectable()
 export class HotDoors {
   private readonly logger = new Logger('Exceptions');
-  private readonly routes = new Map<string, HotRoute>();
+  private readonly routes = new Map<string, OpenDoor>();
   private readonly requestLines: boolean;
   /** Posts the hot doors answered (Express answered the rest): tests read it to know which path ran. */
   answered = 0;
 
   constructor(
-    private readonly pipeline: DoorPipeline,
+    private readonly doors: Doors,
     private readonly metrics: Metrics,
     @Inject(CONFIG) config: AppConfig,
   ) {
     this.requestLines = writesRequestLines(config);
   }
 
-  add(route: HotRoute): void {
-    this.routes.set(route.path, route);
-  }
-
-  /** Puts the hot doors in front of the server's request listener (Express). */
+  /** Puts the hot doors (those opened so far: every controller has been made) in front of the server's request listener (Express). */
   install(server: Server): void {
+    for (const door of this.doors.all) if (door.hot) this.routes.set(door.path, door);
     const listeners = server.listeners('request') as RequestListener[];
     if (listeners.length === 0) throw new Error('HotDoors.install: the server has no request listener yet');
     server.removeAllListeners('request');
@@ -86,7 +74,7 @@ export class HotDoors {
     return true;
   }
 
-  private async serve(route: HotRoute, req: HotRequest, res: HotResponse, length: number): Promise<void> {
+  private async serve(route: OpenDoor, req: HotRequest, res: HotResponse, length: number): Promise<void> {
     const started = process.hrtime.bigint();
     req.id = requestIdOf(req.headers['x-request-id']);
     res.locals = {};
@@ -94,11 +82,11 @@ export class HotDoors {
     if (text === null) return; // the client went away
     let answer: DoorAnswer & { headers?: Record<string, string> };
     try {
-      answer = await this.answer(route, req, text);
+      answer = await this.answer(route, req, res, text);
     } catch (error) {
       answer = refusalAnswer(refusalOf(error, this.logger));
     }
-    const status = answer.status ?? route.status;
+    const status = answer.status;
     const body = JSON.stringify(answer.body);
     res.locals.refusal = refusalCodeOf(answer.body);
     res.writeHead(status, { ...answer.headers, 'X-Request-Id': req.id, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
@@ -107,13 +95,12 @@ export class HotDoors {
     if (this.requestLines) logRequestLine(req, res, Number(process.hrtime.bigint() - started) / 1e6);
   }
 
-  private async answer(route: HotRoute, req: HotRequest, text: string): Promise<DoorAnswer> {
+  private answer(route: OpenDoor, req: HotRequest, res: HotResponse, text: string): Promise<DoorAnswer> {
     req.body = parseJson(text);
     if (req.body instanceof Refusal) throw req.body;
     const hostile = hostileJsonRefusal(req.body);
     if (hostile) throw hostile;
-    await route.authenticate(req as DoorRequest);
-    return this.pipeline.run(req as DoorRequest, route, () => route.handle(req as DoorRequest));
+    return route.answer(req as unknown as DoorRequest, res);
   }
 }
 
@@ -142,7 +129,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** The api's hot doors (the worker has none); a controller adds its route when its module starts. */
+/** The api's hot doors (the worker has none): the doors declared hot, taken from Doors at install. */
 @Global()
 @Module({ imports: [ObservabilityModule], providers: [HotDoors], exports: [HotDoors] })
 export class HotDoorsModule {}

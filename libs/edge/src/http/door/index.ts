@@ -1,3 +1,4 @@
 export * from './door-answers';
-export * from './door-pipeline';
+export * from './door';
+export * from './open-door';
 export * from './hot-door';

@@ -8,7 +8,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 // from the key instead of sorting ties. occurred_at stays in the key, so the table can still be
 // partitioned by time. ids stay unique in practice: they are ULIDs the service makes. Building the new
 // key locks the events table for as long as it takes (docs/decisions.md, "Ingest speed").
-// people's half of this change is PeopleFillfactor1765300000001 (libs/people).
+// Split out of EventsPersonKey1765300000000 (a database that ran it counts this as run); people's half
+// of that change is PeopleFillfactor1765300000001 (libs/people).
 const UP = `
 ALTER TABLE events DROP CONSTRAINT events_pkey;
 ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (workspace_id, person_id, occurred_at, id);
@@ -20,8 +21,9 @@ ALTER TABLE events DROP CONSTRAINT events_pkey;
 ALTER TABLE events ADD CONSTRAINT events_pkey PRIMARY KEY (workspace_id, id, occurred_at);
 `;
 
-export class EventsPersonKey1765300000000 implements MigrationInterface {
-  name = 'EventsPersonKey1765300000000';
+export class EventsTimelineKey1765300000000 implements MigrationInterface {
+  name = 'EventsTimelineKey1765300000000';
+  static readonly splitFrom = 'EventsPersonKey1765300000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(UP);
