@@ -1,4 +1,4 @@
-// The text bench/ingest.ts writes to bench/RESULTS.md: medians per target and kind, and Lifeline's
+// The text bench/ingest.ts prints: medians per target and kind, and Lifeline's
 // figures as ratios to the thin service's in the same run.
 import { NODE_FLAGS } from '@app/platform/launcher';
 import { medians, Round } from './measure';

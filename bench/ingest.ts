@@ -7,7 +7,7 @@
 //
 // BENCH_SECONDS (10) per round, BENCH_ROUNDS (3) per target and kind, BENCH_ONLY=single|batch,
 // BENCH_PREFILL_PEOPLE / BENCH_PREFILL_OUTBOX (0) fill the workspace first (bench/schema.ts),
-// BENCH_LABEL names the section of bench/RESULTS.md (e.g. before, after), BENCH_ANALYZE=1 runs ANALYZE
+// BENCH_LABEL names the section a run prints (e.g. before, after), BENCH_ANALYZE=1 runs ANALYZE
 // after the warm-up, BENCH_CONTENDED=1 and BENCH_NO_WORKER=1 as before; BENCH_PROFILE and BENCH_EXPLAIN in bench/support.ts.
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';

@@ -1,6 +1,6 @@
 // Shared by the benchmarks: a real api (and worker) as child processes on a fresh local database.
 import { ChildProcess, spawn } from 'node:child_process';
-import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Client } from 'pg';
 import { freePort, migrate } from '@app/platform';
@@ -121,14 +121,14 @@ export function median(values: number[]): number {
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Replaces the section named `title` in bench/RESULTS.md. */
+/**
+ * Prints a run's section and keeps it in .data/bench/<title>.md: bench/RESULTS.md holds one screen of
+ * current figures, updated by hand from these (its history is in git).
+ */
 export function writeResults(title: string, body: string): void {
-  const file = join(ROOT, 'bench/RESULTS.md');
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmark results\n\nMachine: 2 cores, 24 GiB; PostgreSQL 15 and Redis 7 on the same machine.\n';
-  const start = current.indexOf(`\n## ${title}\n`);
-  let next = start === -1 ? -1 : current.indexOf('\n## ', start + 4);
-  const section = `\n## ${title}\n\n${body.trim()}\n`;
-  const updated = start === -1 ? current.trimEnd() + '\n' + section : current.slice(0, start) + section + (next === -1 ? '' : current.slice(next));
-  writeFileSync(file, updated);
-  void appendFileSync;
+  const section = `## ${title}\n\n${body.trim()}\n`;
+  const dir = join(ROOT, '.data', 'bench');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, `${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.md`), section);
+  console.log(`\n${section}`);
 }

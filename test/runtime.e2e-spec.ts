@@ -167,7 +167,7 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     expect(keys).not.toContain(created.secretKey);
   }, 240_000);
 
-  it('a call loads pg and the operator surface of core, not Nest, TypeORM, GraphQL, Redis or swc (dist/ fresh)', async () => {
+  it('a call loads pg and the operator entry of workspaces, not Nest, TypeORM, GraphQL, Redis or swc (dist/ fresh)', async () => {
     require('../scripts/build').build({ changed: true });
     const answer = await raw(['key', 'list', '--workspace', 'listed'], {}, ['-r', './test/support/loaded-packages.js']);
     expect(JSON.parse(answer.stdout).keys).toHaveLength(1); // after the test above made the workspace

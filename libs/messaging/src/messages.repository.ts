@@ -1,4 +1,4 @@
-// The only code that writes messages (the email door's receipts are core's DoorReceiptsRepository).
+// The only code that writes messages (the email door's receipts are edge's DoorReceiptsRepository).
 // A message's timeline row is written by the events lib's TimelineRepository, in the same transaction.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';

@@ -1,7 +1,7 @@
 // The wire: what the key-authenticated endpoints take and answer (interface.md "Resources and their
 // fields", "Answers of the key-authenticated endpoints", "Message page and thread", "Errors";
 // decisions.md section 3). Shared by the server and the client package (libs/sdk compiles this file
-// into itself), so it imports nothing, not even from core.
+// into itself), so it imports nothing, not even from platform.
 
 /** Every refusal code with the HTTP status it answers. */
 export const REFUSAL_STATUS = {

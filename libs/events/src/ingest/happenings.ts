@@ -1,4 +1,4 @@
-// The event data of a timeline row's happening (decisions.md section 6); the builder is core's happening().
+// The event data of a timeline row's happening (decisions.md section 6); the builder is the outbox's happening().
 export function eventData(row: { id: string; type: string; occurred_at: string; value: number | null; properties: Record<string, unknown> | null }) {
   return {
     event: row.type,

@@ -1,5 +1,5 @@
 // decisions.md section 8: the four third-party doors, what each is connected with, and which signature
-// scheme of core's verifier registry checks its posts.
+// scheme of edge's verifier registry checks its posts.
 import { InboundVerifierKind, isStandardWebhookSecret } from '@app/edge';
 import { Refusal } from '@app/platform';
 import { checkWebhookUrl } from '@app/webhooks';

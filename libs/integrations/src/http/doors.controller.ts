@@ -1,5 +1,5 @@
 // POST /api/webhooks/{payment|auth_a|auth_b|hosting}/{token} (interface.md "Inbound doors"). The body
-// arrives as raw bytes (core's body parsers, 256 KB cap); each kind is its own route so the automation
+// arrives as raw bytes (edge's body parsers, 256 KB cap); each kind is its own route so the automation
 // address beside them (/api/webhooks/automation/…) stays its own.
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';

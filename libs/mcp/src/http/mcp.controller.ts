@@ -3,6 +3,7 @@
 // minutes) and the heartbeat of refused posts; each tool call counts its own answer.
 import { Controller, Delete, Get, Inject, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AppConfig, CONFIG, Refusal } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
@@ -40,7 +41,7 @@ export const TOOL_DOOR = door({
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.on('close', () => void Promise.all([transport.close(), server.close()]).catch(() => undefined));
     await server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    await transport.handleRequest(req as IncomingMessage, res, body);
   },
 });
 

@@ -6,42 +6,35 @@ const ada = (over: Partial<RenderContext['person']> = {}): RenderContext => ({
   workspace: { name: 'Acme' },
 });
 
+type Parts = Partial<Record<'subject' | 'html' | 'text', string>>;
+
 describe('renderMessage: Liquid variables inside Markdown', () => {
-  it('fills person.name and person.fields.plan, then renders Markdown to HTML and text', async () => {
-    const out = await renderMessage({ subject: 'Welcome, {{ person.name }}', body: '# Hi {{ person.name }}\n\nYou are on **{{ person.fields.plan }}**.' }, ada());
-    expect(out.subject).toBe('Welcome, Ada Lovelace');
-    expect(out.html).toBe('<h1>Hi Ada Lovelace</h1>\n<p>You are on <strong>pro</strong>.</p>');
-    expect(out.text).toBe('Hi Ada Lovelace\n\nYou are on pro.');
-  });
-  it('renders a missing variable as empty (lenient variables)', async () => {
-    const out = await renderMessage({ subject: 'Hi {{ person.fields.nickname }}there', body: 'Plan: {{ person.fields.tier.name }}{{ nobody }}.' }, ada());
-    expect(out.subject).toBe('Hi there');
-    expect(out.text).toBe('Plan: .');
+  it.each<[string, { subject: string; body: string }, RenderContext, Parts]>([
+    [
+      'fills person.name and person.fields.plan, then renders Markdown to HTML and text',
+      { subject: 'Welcome, {{ person.name }}', body: '# Hi {{ person.name }}\n\nYou are on **{{ person.fields.plan }}**.' },
+      ada(),
+      { subject: 'Welcome, Ada Lovelace', html: '<h1>Hi Ada Lovelace</h1>\n<p>You are on <strong>pro</strong>.</p>', text: 'Hi Ada Lovelace\n\nYou are on pro.' },
+    ],
+    ['renders a missing variable as empty (lenient variables)', { subject: 'Hi {{ person.fields.nickname }}there', body: 'Plan: {{ person.fields.tier.name }}{{ nobody }}.' }, ada(), { subject: 'Hi there', text: 'Plan: .' }],
+    ['offers workspace values and the first name', { subject: '{{ workspace.name }}', body: 'Dear {{ person.first_name }}' }, ada(), { subject: 'Acme', text: 'Dear Ada' }],
+    ['runs filters and tags', { subject: '{{ person.name | upcase }}', body: '{% if person.fields.plan == "pro" %}Thanks for paying{% else %}Try pro{% endif %}' }, ada(), { subject: 'ADA LOVELACE', text: 'Thanks for paying' }],
+    [
+      'writes a link in the text part as "label (url)" with the variable filled in',
+      { subject: 'Hi', body: '[Upgrade](https://acme.test/up?who={{ person.id }})' },
+      ada(),
+      { text: 'Upgrade (https://acme.test/up?who=per_01J0000000000000000000000A)', html: '<p><a href="https://acme.test/up?who=per_01J0000000000000000000000A">Upgrade</a></p>' },
+    ],
+    ['keeps the subject to one line, without Markdown', { subject: '**Hi**\n{{ person.name }}', body: 'ok' }, ada({ name: 'Ada\r\nBcc: eve@example.com' }), { subject: '**Hi** Ada Bcc: eve@example.com' }],
+  ])('%s', async (_rule, message, context, parts) => {
+    const out = await renderMessage(message, context);
+    for (const [part, value] of Object.entries(parts)) expect(out[part as keyof Parts]).toBe(value);
   });
   it('offers an automation run\'s properties, escaped in the HTML like every value', async () => {
     const out = await renderMessage({ subject: 'Your {{ properties.plan }} plan', body: 'Code: {{ properties.coupon }}' }, { ...ada(), properties: { plan: 'pro', coupon: '<b>X</b>' } });
     expect(out.subject).toBe('Your pro plan');
     expect(out.html).toBe('<p>Code: &lt;b&gt;X&lt;/b&gt;</p>');
     expect((await renderMessage({ subject: 'Hi {{ properties.plan }}there', body: 'Hello' }, ada())).subject).toBe('Hi there');
-  });
-  it('offers workspace values and the first name', async () => {
-    const out = await renderMessage({ subject: '{{ workspace.name }}', body: 'Dear {{ person.first_name }}' }, ada());
-    expect(out.subject).toBe('Acme');
-    expect(out.text).toBe('Dear Ada');
-  });
-  it('runs filters and tags', async () => {
-    const out = await renderMessage({ subject: '{{ person.name | upcase }}', body: '{% if person.fields.plan == "pro" %}Thanks for paying{% else %}Try pro{% endif %}' }, ada());
-    expect(out.subject).toBe('ADA LOVELACE');
-    expect(out.text).toBe('Thanks for paying');
-  });
-  it('writes a link in the text part as "label (url)" with the variable filled in', async () => {
-    const out = await renderMessage({ subject: 'Hi', body: '[Upgrade](https://acme.test/up?who={{ person.id }})' }, ada());
-    expect(out.text).toBe('Upgrade (https://acme.test/up?who=per_01J0000000000000000000000A)');
-    expect(out.html).toBe('<p><a href="https://acme.test/up?who=per_01J0000000000000000000000A">Upgrade</a></p>');
-  });
-  it('keeps the subject to one line, without Markdown', async () => {
-    const out = await renderMessage({ subject: '**Hi**\n{{ person.name }}', body: 'ok' }, ada({ name: 'Ada\r\nBcc: eve@example.com' }));
-    expect(out.subject).toBe('**Hi** Ada Bcc: eve@example.com');
   });
 });
 

@@ -136,6 +136,16 @@ describe('safePost: one attempt gets a bounded time', () => {
 describe('safePost: public addresses only unless UNSAFE_ALLOW_PRIVATE_TARGETS', () => {
   const strict = { timeoutMs: 2_000, allowPrivate: false };
 
+  /** A strict post to hooks.example.com on a receiver's port, through an agent whose look-up answers `addresses`. */
+  async function postToHooksResolvingTo(addresses: Array<{ address: string; family: number }>) {
+    const r = await receiver((_req, res) => res.writeHead(200).end());
+    const port = new URL(r.url).port;
+    const agent = createSafeAgent({ allowPrivate: false, resolve: async () => addresses });
+    const outcome = await safePost(`https://hooks.example.com:${port}/`, BODY, {}, { ...strict, dispatcher: agent });
+    await agent.close();
+    return { outcome, connections: r.connections };
+  }
+
   it('refuses http://127.0.0.1 before connecting', async () => {
     const r = await receiver((_req, res) => res.writeHead(200).end());
     const outcome = await safePost(r.url, BODY, {}, strict);
@@ -154,35 +164,21 @@ describe('safePost: public addresses only unless UNSAFE_ALLOW_PRIVATE_TARGETS', 
   });
 
   it('refuses a public-looking name that resolves to 127.0.0.1 at connect time (no rebinding window)', async () => {
-    const r = await receiver((_req, res) => res.writeHead(200).end());
-    const port = new URL(r.url).port;
-    const agent = createSafeAgent({
-      allowPrivate: false,
-      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
-    });
-    const outcome = await safePost(`https://hooks.example.com:${port}/`, BODY, {}, { ...strict, dispatcher: agent });
-    await agent.close();
+    const { outcome, connections } = await postToHooksResolvingTo([{ address: '127.0.0.1', family: 4 }]);
     expect(outcome.ok).toBe(false);
     expect(outcome.error).toBe(
       'hooks.example.com resolves to 127.0.0.1, which is not a public address; use an address on the public internet.',
     );
-    expect(r.connections).toBe(0);
+    expect(connections).toBe(0);
   });
 
   it('refuses a name when any one of its addresses is not public', async () => {
-    const r = await receiver((_req, res) => res.writeHead(200).end());
-    const port = new URL(r.url).port;
-    const agent = createSafeAgent({
-      allowPrivate: false,
-      resolve: async () => [
-        { address: '93.184.216.34', family: 4 },
-        { address: '127.0.0.1', family: 4 },
-      ],
-    });
-    const outcome = await safePost(`https://hooks.example.com:${port}/`, BODY, {}, { ...strict, dispatcher: agent });
-    await agent.close();
+    const { outcome, connections } = await postToHooksResolvingTo([
+      { address: '93.184.216.34', family: 4 },
+      { address: '127.0.0.1', family: 4 },
+    ]);
     expect(outcome.error).toMatch(/resolves to 127\.0\.0\.1/);
-    expect(r.connections).toBe(0);
+    expect(connections).toBe(0);
   });
 
   it('connects to the address it checked, not to a second lookup', async () => {

@@ -49,7 +49,7 @@ export interface HeartbeatSpec {
   origin: (req: DoorRequest) => string;
 }
 
-export interface DoorDeclaration<S extends DoorServices = DoorServices, P = unknown> {
+export interface DoorDeclaration<S = DoorServices, P = unknown> {
   /** Doors take posts. */
   method: 'POST';
   /** As the router has it ('/api/in/:publicKey/:action'); a hot door's is exact. */
@@ -82,7 +82,7 @@ export interface DoorDeclaration<S extends DoorServices = DoorServices, P = unkn
 }
 
 /** Declares a door (the identity, for its types: `services` and the parsed body are inferred). */
-export function door<S extends DoorServices, P = unknown>(declaration: DoorDeclaration<S, P>): DoorDeclaration<S, P> {
+export function door<S, P = unknown>(declaration: DoorDeclaration<S, P>): DoorDeclaration<S, P> {
   return declaration;
 }
 

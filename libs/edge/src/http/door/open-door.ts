@@ -22,7 +22,7 @@ export interface DoorAnswer {
   body: unknown;
 }
 
-export class OpenDoor<S extends DoorServices = DoorServices, P = unknown> {
+export class OpenDoor<S = DoorServices, P = unknown> {
   readonly path: string;
   readonly bodyLimit: number;
   readonly rawBody: boolean;
@@ -38,7 +38,7 @@ export class OpenDoor<S extends DoorServices = DoorServices, P = unknown> {
     this.bodyLimit = declaration.bodyLimit;
     this.rawBody = declaration.body === 'raw';
     this.hot = declaration.hot === true;
-    this.counter = declaration.heartbeat ? services.heartbeat : undefined;
+    this.counter = declaration.heartbeat ? (services as DoorServices).heartbeat : undefined;
     if (declaration.heartbeat && !this.counter) throw new Error(`The door ${this.path} counts in the heartbeat: give it services.heartbeat.`);
     if (this.hot && (declaration.writesOwnAnswer || this.rawBody || this.path.includes(':'))) {
       throw new Error(`The hot door ${this.path} must have an exact path and a JSON body, and leave its answer to the door.`);
@@ -103,7 +103,7 @@ export class Doors {
 
   constructor(private readonly limits: RateLimits) {}
 
-  open<S extends DoorServices, P>(declaration: DoorDeclaration<S, P>, services: S): OpenDoor<S, P> {
+  open<S, P>(declaration: DoorDeclaration<S, P>, services: S): OpenDoor<S, P> {
     if (this.opened.has(declaration.path)) throw new Error(`Two doors declare ${declaration.path}.`);
     const door = new OpenDoor(declaration, services, this.limits);
     this.opened.set(door.path, door as unknown as OpenDoor);
