@@ -1,5 +1,4 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { HEARTBEAT_COUNTER } from '@app/edge';
 import { DAY_MS, retainedSince, SweepRegistry } from '@app/platform';
 import { MergeParticipants, PeopleModule } from '@app/people';
 import { HeartbeatService } from './heartbeat.service';
@@ -28,9 +27,8 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     IngestRepository,
     IngestService,
     HeartbeatService,
-    { provide: HEARTBEAT_COUNTER, useExisting: HeartbeatService },
   ],
-  exports: [PeopleModule, TimelineRepository, TimelineService, ChartsService, IngestService, HeartbeatService, HEARTBEAT_COUNTER],
+  exports: [PeopleModule, TimelineRepository, TimelineService, ChartsService, IngestService, HeartbeatService],
 })
 export class EventsModule implements OnModuleInit {
   constructor(

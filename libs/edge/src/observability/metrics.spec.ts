@@ -14,10 +14,12 @@ describe('itemOutcomes: one outcome per event item of an answer', () => {
 });
 
 it('ingestDoor names the two doors and nothing else', () => {
-  expect(ingestDoor('POST', '/api/v1/events')).toBe('server');
-  expect(ingestDoor('POST', '/api/in/:publicKey/:action')).toBe('public');
-  expect(ingestDoor('GET', '/api/v1/events')).toBeNull();
-  expect(ingestDoor('POST', undefined)).toBeNull();
+  // The routes of the doors that declare eventItems (Doors.eventItemRoutes): events' two.
+  const routes = new Map([['/api/v1/events', 'server'], ['/api/in/:publicKey/:action', 'public']] as const);
+  expect(ingestDoor('POST', '/api/v1/events', routes)).toBe('server');
+  expect(ingestDoor('POST', '/api/in/:publicKey/:action', routes)).toBe('public');
+  expect(ingestDoor('GET', '/api/v1/events', routes)).toBeNull();
+  expect(ingestDoor('POST', undefined, routes)).toBeNull();
 });
 
 describe('metricsAllowed', () => {

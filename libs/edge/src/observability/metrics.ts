@@ -5,13 +5,14 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { MetricsRegistry } from '@app/platform';
+import { Doors } from '../http/door/open-door';
 
-/** The routes whose answers are event items: the key-authenticated door and the public website doors. */
-export function ingestDoor(method: string, route: string | undefined): 'server' | 'public' | null {
+export type EventItemDoor = 'server' | 'public';
+
+/** Which door's event items an answer holds: a POST to a route whose door declares `eventItems`. */
+export function ingestDoor(method: string, route: string | undefined, eventItemRoutes: ReadonlyMap<string, EventItemDoor>): EventItemDoor | null {
   if (method !== 'POST' || !route) return null;
-  if (route === '/api/v1/events') return 'server';
-  if (route === '/api/in/:publicKey/:action') return 'public';
-  return null;
+  return eventItemRoutes.get(route) ?? null;
 }
 
 /** Outcome of each item of an ingest answer: 'accepted' or the refusal code. */
@@ -28,8 +29,12 @@ export class Metrics {
   private readonly requests: Counter;
   private readonly events: Counter;
   private readonly ingestSeconds: Histogram;
+  private eventItemRoutes?: ReadonlyMap<string, EventItemDoor>;
 
-  constructor(metrics: MetricsRegistry) {
+  constructor(
+    metrics: MetricsRegistry,
+    private readonly doors: Doors,
+  ) {
     this.registry = metrics.registry;
     collectDefaultMetrics({ register: this.registry, prefix: 'lifeline_api_' });
     const registers = [this.registry];
@@ -57,7 +62,8 @@ export class Metrics {
   /** One answer: the request count, and for the ingest doors its time and each item's outcome. */
   record(method: string, route: string | undefined, status: number, refusal: string | undefined, started: bigint, answer: unknown): void {
     this.requests.inc({ method, route: route ?? 'unmatched', status: String(status), code: refusal ?? '' });
-    const door = ingestDoor(method, route);
+    this.eventItemRoutes ??= this.doors.eventItemRoutes(); // every door is open once the app serves
+    const door = ingestDoor(method, route, this.eventItemRoutes);
     if (!door) return;
     this.ingestSeconds.observe({ door }, Number(process.hrtime.bigint() - started) / 1e9);
     for (const outcome of itemOutcomes(status, answer)) this.events.inc({ door, outcome });

@@ -26,11 +26,6 @@ export type DoorResponse = ServerResponse;
 export interface HeartbeatCounter {
   count(workspaceId: string, action: string, answer: string, origin: string): void;
 }
-/**
- * Still provided by the events lib (events.module.ts); the doors no longer look it up: a door that
- * counts in the heartbeat is given the counter in its services.
- */
-export const HEARTBEAT_COUNTER = Symbol('HEARTBEAT_COUNTER');
 
 /** What a door's services may always hold: the heartbeat, which a door with `heartbeat` must be given. */
 export interface DoorServices {
