@@ -1,15 +1,16 @@
-// End-to-end harness: each test file gets its own fresh database and Redis prefix, the real api
-// listening on a free port, and (when asked) the real worker in the same process.
+// End-to-end harness: each test file gets its own database (a clone of the migrated template, see
+// support/template.ts) and Redis prefix, the real api listening on a free port, and (when asked) the
+// real worker in the same process.
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { AppConfig, CreatedWorkspace, freePort, loadConfig, migrate, randomBase62, WorkspacesService } from '@app/core';
+import { AppConfig, CreatedWorkspace, freePort, loadConfig, randomBase62, WorkspacesService } from '@app/core';
 import { createApi } from '../apps/api/src/bootstrap';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { Factories } from './factories';
+import { cloneTemplate, PG_ROOT } from './support/template';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
-const PG_ROOT = process.env.TEST_DATABASE_ROOT ?? 'postgres://postgres@127.0.0.1:5432';
 
 export interface Answer<T = any> {
   status: number;
@@ -45,6 +46,7 @@ export async function dropDatabase(name: string): Promise<void> {
   await client.end();
 }
 
+/** The config of a database not made yet (tests of migrating make it); startApp clones it from the template. */
 export async function testConfig(env: Record<string, string> = {}): Promise<{ config: AppConfig; database: string }> {
   const database = testDatabaseName();
   const port = await freePort();
@@ -66,7 +68,7 @@ export async function testConfig(env: Record<string, string> = {}): Promise<{ co
 
 export async function startApp(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<TestApp> {
   const { config, database } = await testConfig(options.env);
-  await migrate(config);
+  await cloneTemplate(database);
   const app = await createApi(config);
   await app.listen(config.port, '127.0.0.1');
   const worker = options.worker ? await createWorker(config) : null;

@@ -1,15 +1,17 @@
-// The middle tier: repositories and services of every context against the real PostgreSQL (a fresh
-// database per file, migrated) and Redis, with no HTTP and no worker loops. Nest builds the graph so
-// the registries (merge participants, sweeps, outbox handlers) are filled exactly as in the apps.
+// The middle tier: repositories and services of every context against the real PostgreSQL (a database
+// per file, cloned from the migrated template) and Redis, with no HTTP and no worker loops. Nest builds
+// the graph so the registries (merge participants, sweeps, outbox handlers) are filled exactly as in the
+// apps.
 import { Module, type INestApplicationContext, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { AppConfig, CoreModule, migrate } from '@app/core';
+import { AppConfig, CoreModule } from '@app/core';
 import { EventsModule } from '@app/events';
 import { MessagingModule } from '@app/messaging';
 import { WebhooksModule } from '@app/webhooks';
 import { Factories } from '../factories';
 import { dropDatabase, testConfig } from '../harness';
+import { cloneTemplate } from '../support/template';
 
 export interface Medium {
   config: AppConfig;
@@ -24,7 +26,7 @@ class ContextsModule {}
 
 export async function startMedium(): Promise<Medium> {
   const { config, database } = await testConfig();
-  await migrate(config);
+  await cloneTemplate(database);
   const context: INestApplicationContext = await NestFactory.createApplicationContext(
     { module: class MediumModule {}, imports: [CoreModule.forRoot(config), ContextsModule] },
     { logger: ['error'] },
