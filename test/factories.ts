@@ -1,16 +1,23 @@
 // Rows for tests, built straight in the database with sensible defaults: a test names only what it is
 // about. Every factory answers the row it wrote. Used by the medium specs and for e2e set-up.
+import type { Type } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { AutomationsRepository, RunsRepository } from '@app/automations';
 import { newId, randomBase62 } from '@app/core';
 
 type Row = Record<string, any>;
+type Owner = <T>(type: Type<T>) => T;
 type AgedTable = 'deliveries' | 'door_receipts' | 'outbox' | 'events' | 'messages' | 'automation_runs' | 'webhook_endpoints';
 
 /** Objects go to json columns as JSON; arrays stay arrays (text[] columns); a json array is passed as a JSON string. */
 const param = (value: unknown) => (value !== null && typeof value === 'object' && !(value instanceof Date) && !Array.isArray(value) ? JSON.stringify(value) : value);
 
 export class Factories {
-  constructor(private readonly db: DataSource) {}
+  /** `owner` finds a repository or service in the app (or the medium tier) under test. */
+  constructor(
+    private readonly db: DataSource,
+    private readonly owner: Owner,
+  ) {}
 
   private async insert(table: string, row: Row): Promise<Row> {
     const columns = Object.keys(row);
@@ -100,6 +107,21 @@ export class Factories {
     return this.insert('outbox', { workspace_id: workspaceId, happenings: JSON.stringify([{ kind: 'event', personId: null, payload }]), ...row });
   }
 
+  /** An automation (a draft, by default started by pageview events and waiting a minute). */
+  async automation(workspaceId: string, row: Row = {}): Promise<Row> {
+    const defaults = { name: 'Test automation', trigger: { kind: 'event' as const, event: 'pageview' }, steps: [{ kind: 'wait' as const, seconds: 60 }] };
+    const made = await this.owner(AutomationsRepository).create({ workspaceId, id: newId('aut'), ...defaults, ...row });
+    return this.stored('automations', { workspace_id: workspaceId, id: made.id });
+  }
+
+  /** A run of the automation for the person, due at once, as a happening would start it. */
+  async run(workspaceId: string, automation: Row, personId: string): Promise<Row> {
+    const id = newId('run');
+    const run = { workspaceId, id, automationId: automation.id, personId, outboxId: null, trigger: automation.trigger, steps: automation.steps, properties: null, firstLine: 'Started.' };
+    await this.owner(RunsRepository).insert(null, [run]);
+    return this.stored('automation_runs', { workspace_id: workspaceId, id });
+  }
+
   /**
    * Moves time columns of rows into the past, for retention and expiry rules. A key of where may be an
    * expression (`"properties->>'mark'"`).
@@ -113,6 +135,12 @@ export class Factories {
   async set(table: 'people' | 'automations' | 'webhook_endpoints', values: Row, where: Row): Promise<void> {
     const columns = Object.keys(values);
     await this.update(table, columns.map((c, i) => `${c} = $${i + 1}`), columns.map((c) => param(values[c])), where);
+  }
+
+  private async stored(table: 'automations' | 'automation_runs', key: Row): Promise<Row> {
+    const keys = Object.keys(key);
+    const [row] = await this.db.query(`SELECT * FROM ${table} WHERE ${keys.map((k, i) => `${k} = $${i + 1}`).join(' AND ')}`, Object.values(key));
+    return row;
   }
 
   private async update(table: string, set: string[], args: unknown[], where: Row): Promise<void> {

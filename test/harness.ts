@@ -101,7 +101,7 @@ export async function startApp(options: { env?: Record<string, string>; worker?:
     app,
     worker,
     db,
-    make: new Factories(db),
+    make: new Factories(db, (type) => app.get(type, { strict: false })),
     request,
     async gql(query, variables = {}, key = ADMIN_TOKEN) {
       const answer = await request('POST', '/graphql', { key, body: { query, variables } });

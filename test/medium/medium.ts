@@ -1,11 +1,13 @@
 // The middle tier: repositories and services of every context against the real PostgreSQL (a database
 // per file, cloned from the migrated template) and Redis, with no HTTP and no worker loops. Nest builds
 // the graph so the registries (merge participants, sweeps, outbox handlers) are filled exactly as in the
-// apps.
+// apps: each lib's plain module, shared by both apps, never its -api (HTTP, GraphQL) or -worker (loops) one.
 import { Module, type INestApplicationContext, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
+import { AutomationsModule } from '@app/automations';
 import { AppConfig, CoreModule } from '@app/core';
+import { DoorsModule } from '@app/doors';
 import { EventsModule } from '@app/events';
 import { MessagingModule } from '@app/messaging';
 import { WebhooksModule } from '@app/webhooks';
@@ -21,7 +23,8 @@ export interface Medium {
   close(): Promise<void>;
 }
 
-@Module({ imports: [EventsModule, MessagingModule, WebhooksModule] })
+// People come with EventsModule; mcp has only an api module (its tool door is HTTP).
+@Module({ imports: [EventsModule, MessagingModule, WebhooksModule, AutomationsModule, DoorsModule] })
 class ContextsModule {}
 
 export async function startMedium(): Promise<Medium> {
@@ -33,11 +36,12 @@ export async function startMedium(): Promise<Medium> {
   );
   await context.init();
   const db = context.get(DataSource);
+  const get = <T>(type: Type<T> | string | symbol): T => context.get(type as never, { strict: false });
   return {
     config,
     db,
-    make: new Factories(db),
-    get: (type) => context.get(type as never, { strict: false }),
+    make: new Factories(db, get),
+    get,
     async close() {
       await context.close();
       await dropDatabase(database);
