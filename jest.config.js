@@ -1,5 +1,5 @@
 // Unit specs live beside the code (*.spec.ts); end-to-end specs in test/ (*.e2e-spec.ts).
-// Each test file gets its own fresh database (see test/harness.ts), so files run in parallel.
+// Each test file gets its own database, cloned from a template migrated once per run (test/support/template.ts), so files run in parallel.
 const swc = {
   jsc: {
     parser: { syntax: 'typescript', decorators: true },
@@ -28,7 +28,7 @@ module.exports = {
     // libs/sdk writes its relative imports with .js, as its ESM build needs; here they name the .ts files.
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  // Finds (or installs, as root) the browser of the website tag tests: `npm test` needs no manual step.
+  // Migrates the template database and finds (or installs, as root) the browser of the website tag tests: `npm test` needs no manual step.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30000,
   maxWorkers: 2,

@@ -37,7 +37,8 @@ beforeAll(async () => {
   ]);
   const other = await t.workspace();
   await post([buy('a@example.com', 1000, '2026-02-01T00:00:00Z')], other.secretKey);
-  await t.db.query(`UPDATE events SET expires_at = now() - interval '1 second' WHERE workspace_id = $1 AND properties->>'mark' = 'unswept'`, [ws.workspace.id]);
+  // Expired but not swept yet: charts must leave it out before the sweep deletes it.
+  await t.make.age('events', 'expires_at', '1 second', { workspace_id: ws.workspace.id, "properties->>'mark'": 'unswept' });
 });
 afterAll(() => t.close());
 

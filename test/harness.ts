@@ -1,17 +1,17 @@
-// End-to-end harness: each test file gets its own fresh database and Redis prefix, the real api
-// listening on a free port, and (when asked) the real worker in the same process.
+// End-to-end harness: each test file gets its own database (a clone of the migrated template, see
+// support/template.ts) and Redis prefix, the real api listening on a free port, and (when asked) the
+// real worker in the same process.
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
-import { AppConfig, freePort, loadConfig, migrate, randomBase62 } from '@app/platform';
-import { MIGRATIONS } from '@app/schema';
+import { AppConfig, freePort, loadConfig, randomBase62 } from '@app/platform';
 import { CreatedWorkspace, WorkspacesService } from '@app/workspaces';
 import { createApi } from '../apps/api/src/bootstrap';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { Factories } from './factories';
+import { cloneTemplate, PG_ROOT } from './support/template';
 
 export const ADMIN_TOKEN = 'test-admin-token-0123456789';
-const PG_ROOT = process.env.TEST_DATABASE_ROOT ?? 'postgres://postgres@127.0.0.1:5432';
 
 export interface Answer<T = any> {
   status: number;
@@ -47,6 +47,7 @@ export async function dropDatabase(name: string): Promise<void> {
   await client.end();
 }
 
+/** The config of a database not made yet (tests of migrating make it); startApp clones it from the template. */
 export async function testConfig(env: Record<string, string> = {}): Promise<{ config: AppConfig; database: string }> {
   const database = testDatabaseName();
   const port = await freePort();
@@ -68,7 +69,7 @@ export async function testConfig(env: Record<string, string> = {}): Promise<{ co
 
 export async function startApp(options: { env?: Record<string, string>; worker?: boolean } = {}): Promise<TestApp> {
   const { config, database } = await testConfig(options.env);
-  await migrate(config, MIGRATIONS);
+  await cloneTemplate(database);
   const app = await createApi(config);
   await app.listen(config.port, '127.0.0.1');
   const worker = options.worker ? await createWorker(config) : null;
@@ -101,7 +102,7 @@ export async function startApp(options: { env?: Record<string, string>; worker?:
     app,
     worker,
     db,
-    make: new Factories(db),
+    make: new Factories(db, (type) => app.get(type, { strict: false })),
     request,
     async gql(query, variables = {}, key = ADMIN_TOKEN) {
       const answer = await request('POST', '/graphql', { key, body: { query, variables } });

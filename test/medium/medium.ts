@@ -1,12 +1,15 @@
-// The middle tier: repositories and services of every context against the real PostgreSQL (a fresh
-// database per file, migrated) and Redis, with no HTTP and no worker loops. Nest builds the graph so
-// the registries (merge participants, sweeps, outbox handlers) are filled exactly as in the apps.
+// The middle tier: repositories and services of every context against the real PostgreSQL (a database
+// per file, cloned from the migrated template) and Redis, with no HTTP and no worker loops. Nest builds
+// the graph so the registries (merge participants, sweeps, outbox handlers) are filled exactly as in the
+// apps: each lib's plain module, shared by both apps, never its -api (HTTP, GraphQL) or -worker (loops) one.
 import { Module, type INestApplicationContext, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
-import { AppConfig, migrate, PlatformModule } from '@app/platform';
+import { AutomationsModule } from '@app/automations';
 import { EdgeModule } from '@app/edge';
+import { IntegrationsModule } from '@app/integrations';
 import { OutboxModule } from '@app/outbox';
+import { AppConfig, PlatformModule } from '@app/platform';
 import { MIGRATIONS } from '@app/schema';
 import { WorkspacesModule } from '@app/workspaces';
 import { EventsModule } from '@app/events';
@@ -14,6 +17,7 @@ import { MessagingModule } from '@app/messaging';
 import { WebhooksModule } from '@app/webhooks';
 import { Factories } from '../factories';
 import { dropDatabase, testConfig } from '../harness';
+import { cloneTemplate } from '../support/template';
 
 export interface Medium {
   config: AppConfig;
@@ -23,23 +27,25 @@ export interface Medium {
   close(): Promise<void>;
 }
 
-@Module({ imports: [EventsModule, MessagingModule, WebhooksModule] })
+// People come with EventsModule; mcp has only an api module (its tool door is HTTP).
+@Module({ imports: [EventsModule, MessagingModule, WebhooksModule, AutomationsModule, IntegrationsModule] })
 class ContextsModule {}
 
 export async function startMedium(): Promise<Medium> {
   const { config, database } = await testConfig();
-  await migrate(config, MIGRATIONS);
+  await cloneTemplate(database);
   const context: INestApplicationContext = await NestFactory.createApplicationContext(
     { module: class MediumModule {}, imports: [PlatformModule.forRoot(config, MIGRATIONS), OutboxModule, WorkspacesModule, EdgeModule, ContextsModule] },
     { logger: ['error'] },
   );
   await context.init();
   const db = context.get(DataSource);
+  const get = <T>(type: Type<T> | string | symbol): T => context.get(type as never, { strict: false });
   return {
     config,
     db,
-    make: new Factories(db),
-    get: (type) => context.get(type as never, { strict: false }),
+    make: new Factories(db, get),
+    get,
     async close() {
       await context.close();
       await dropDatabase(database);

@@ -13,7 +13,7 @@ const ownerOf = async (table: string, id: string) => (await t.db.query(`SELECT p
 
 describe('a person merge', () => {
   it('has a participant for every context with rows that name a person', () => {
-    expect(t.get(MergeParticipants).names()).toEqual(expect.arrayContaining(['events', 'messages']));
+    expect(t.get(MergeParticipants).names()).toEqual(expect.arrayContaining(['events', 'messages', 'automation_runs']));
   });
 
   it('moves identities, subscriptions, timeline rows and messages of the absorbed person onto the survivor', async () => {
@@ -34,6 +34,16 @@ describe('a person merge', () => {
     expect(subscriptions).toEqual([{ person_id: survivor.id }]);
     const [gone] = await t.db.query(`SELECT merged_into FROM people WHERE workspace_id = $1 AND id = $2`, [ws, absorbed.id]);
     expect(gone.merged_into).toBe(survivor.id);
+  });
+
+  it("moves the absorbed person's automation runs onto the survivor", async () => {
+    const survivor = await t.make.person(ws, { email: 'runs@example.com' });
+    const absorbed = await t.make.person(ws, { anon_id: 'runs-1' });
+    const run = await t.make.run(ws, await t.make.automation(ws), absorbed.id);
+
+    await t.db.transaction((m) => t.get(PeopleRepository).moveOnto(m, ws, survivor.id, [absorbed.id]));
+
+    expect(await ownerOf('automation_runs', run.id)).toBe(survivor.id);
   });
 
   it('a list both were on keeps the earlier consent', async () => {

@@ -1,8 +1,25 @@
-// jest globalSetup: finds (or installs) the browser once for the whole run and hands the answer to
-// every test file through the environment. Only the browser tests fail when none is found.
+// jest globalSetup, once for the whole run: builds the migrated template database the test files clone
+// (test/support/template.ts), and finds (or installs) the browser, handing the answer to every test file
+// through the environment. Only the browser tests fail when none is found.
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { aptInstallChromium, findBrowser } from './find-browser';
 
-export default function globalSetup(): void {
+const root = join(__dirname, '..', '..');
+
+/** In a child: this process resolves no @app/* imports. A failure is told, and the test files that need the database say why. */
+async function buildTemplate(): Promise<void> {
+  const script = join('test', 'support', 'build-template.ts');
+  try {
+    await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', script], { cwd: root, timeout: 600_000 });
+  } catch (error) {
+    const told = (error as { stderr?: string }).stderr?.trim() || String(error);
+    console.log(`\nThe template test database was not made (${told.split('\n')[0]}); each test file tries again.`);
+  }
+}
+
+function findTheBrowser(): void {
   const found = findBrowser({ env: process.env, isRoot: process.getuid?.() === 0, install: aptInstallChromium });
   if (found.path === null) {
     process.env.LIFELINE_NO_BROWSER = found.problem;
@@ -10,4 +27,10 @@ export default function globalSetup(): void {
   }
   process.env.CHROMIUM_PATH = found.path;
   if (found.how === 'installed') console.log(`\nInstalled Debian's chromium for the website tag tests (${found.path}).`);
+}
+
+export default async function globalSetup(): Promise<void> {
+  const template = buildTemplate();
+  findTheBrowser();
+  await template;
 }
