@@ -2,7 +2,6 @@ export * from './http/exceptions.filter';
 export * from './http/body-parsers';
 export * from './http/client-error';
 export * from './http/hostile-input';
-export * from './http/request-context';
 export * from './http/door';
 export * from './graphql/grouped-loader';
 export * from './graphql/connection';

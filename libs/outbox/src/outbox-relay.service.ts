@@ -31,6 +31,12 @@ export interface OutboxListener {
   handle(rows: OutboxRow[]): Promise<(() => Promise<void>) | void>;
 }
 
+/** A listener in the workspaces of `found` (rows the handler acts on), or null when there are none. */
+export function listenerOver(found: ReadonlyArray<{ workspace_id: string }>, handle: (rows: OutboxRow[]) => ReturnType<OutboxListener['handle']>): OutboxListener | null {
+  if (found.length === 0) return null;
+  return { workspaceIds: [...new Set(found.map((row) => row.workspace_id))], handle };
+}
+
 /** Outbox rows (transactions) per pass. */
 const BATCH = 200;
 

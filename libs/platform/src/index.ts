@@ -4,7 +4,6 @@
 export * from './entries/plain';
 export * from './database/database';
 export * from './database/migrate';
-export * from './database/read-timeout';
 export * from './database/delete-in-batches';
 export * from './runtime/redis-reachable';
 export * from './runtime/lifecycle';

@@ -8,7 +8,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { OUTBOX_KEPT_MS, OUTBOX_RETENTION_DAYS, OutboxRelayService } from '@app/outbox';
 import { Refusal, retainedSince } from '@app/platform';
 import { DeliveriesRepository } from './deliveries.repository';
-import { DeliveryQueue } from './delivery-queue';
+import { DeliveryQueue } from './delivery.service';
 import { EndpointsService } from './endpoints.service';
 import { HappeningDeliveries } from './happening-deliveries';
 import { attemptJobId } from './jobs/delivery.job';

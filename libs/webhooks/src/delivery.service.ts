@@ -1,14 +1,16 @@
 // interface.md "Delivery rules": claim, send the stored bytes signed, record the answer, schedule the
 // next attempt (1, 5, 30, 120, 720 minutes) or mark the delivery failed after the sixth. Beyond the
-// spec (issue 19): the address's rate limit, its health, and 410 Gone disabling it.
+// spec (issue 19): the address's rate limit, its health, and 410 Gone disabling it. The attempts it
+// does not send at once go on the webhook-delivery queue (DeliveryQueue).
+import { InjectQueue } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, CONFIG } from '@app/platform';
+import type { Queue } from 'bullmq';
+import { AppConfig, CONFIG, enqueueWithin } from '@app/platform';
 import { ClaimedAttempt, DeliveriesRepository, DeliveryKey } from './deliveries.repository';
-import { DeliveryQueue } from './delivery-queue';
 import { nextAttemptDelayMs, openSecret } from './domain';
 import { EndpointHealthService } from './endpoint-health.service';
 import { EndpointRateLimit, RATE_WINDOW_MS, Slot } from './endpoint-rate-limit';
-import { DeliveryJobRequest, attemptJobId } from './jobs/delivery.job';
+import { DELIVER, DELIVER_JOB, DeliveryJob, deliveryJobOptions, DeliveryJobRequest, attemptJobId } from './jobs/delivery.job';
 import { postSigned } from './sending';
 
 /** One attempt gets ten seconds (interface.md "Limits": Attempt time for an outgoing webhook). */
@@ -25,6 +27,27 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const DIRECT_IN_FLIGHT = 1_000;
 /** First attempts waiting in this process for a free place; past this many they go to the queue. */
 export const DIRECT_BACKLOG = 50_000;
+
+/**
+ * Puts delivery attempts on the webhook-delivery queue. Best effort and bounded in time: while Redis
+ * is down the deliveries stay pending in PostgreSQL and the worker's poll queues them again later.
+ */
+@Injectable()
+export class DeliveryQueue {
+  private readonly logger = new Logger('DeliveryQueue');
+
+  constructor(@InjectQueue(DELIVER.queue) private readonly queue: Queue<DeliveryJob>) {}
+
+  /** True when every job reached Redis; false leaves them to the poll. Never throws. */
+  enqueue(requests: DeliveryJobRequest[]): Promise<boolean> {
+    const jobs = requests.map(({ jobId, delayMs, workspaceId, deliveryId, slotAt }) => ({
+      name: DELIVER_JOB,
+      data: slotAt === undefined ? { workspaceId, deliveryId } : { workspaceId, deliveryId, slotAt },
+      opts: deliveryJobOptions(jobId, delayMs),
+    }));
+    return enqueueWithin(this.queue, jobs, 'delivery jobs', this.logger);
+  }
+}
 
 @Injectable()
 export class DeliveryService implements BeforeApplicationShutdown {

@@ -4,7 +4,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { DeliveriesRepository, DeliveryRow } from './deliveries.repository';
-import { DeliveryQueue } from './delivery-queue';
+import { DeliveryQueue } from './delivery.service';
 import { buildWebhookBody, generateEndpointSecret, isTrigger, sealSecret, TRIGGERS } from './domain';
 import { EndpointRow, EndpointsRepository } from './endpoints.repository';
 import { attemptJobId, manualRetryJobId } from './jobs/delivery.job';

@@ -2,15 +2,20 @@
 // per address that hears any of its triggers, typed with the most specific name. The body is built
 // once, here, and stored: every attempt sends the same bytes. Used by the relay (new happenings) and
 // by replayEvents (happenings of a window sent again as new deliveries).
+//
+// The outbox relay's webhooks handler (WebhookRelayService): new happenings become deliveries inside
+// the relay's transaction; their first attempts start after it commits (and the poll covers a crash in
+// between).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '@app/platform';
-import { OutboxRow } from '@app/outbox';
+import { listenerOver, OutboxHandler, OutboxListener, OutboxRow } from '@app/outbox';
 import { WorkspacesRepository } from '@app/workspaces';
 import { PeopleReadRepository } from '@app/people';
-import { NewDelivery } from './deliveries.repository';
+import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
+import { DeliveryService } from './delivery.service';
 import { isTrigger, mostSpecificTrigger, Trigger, webhookBodyAfterId, webhookBodyWithId, WebhookRecord } from './domain';
-import { EndpointRow } from './endpoints.repository';
+import { EndpointRow, EndpointsRepository } from './endpoints.repository';
 
 interface HappeningPayload {
   at?: string;
@@ -82,5 +87,32 @@ export class HappeningDeliveries {
     for (const p of people) records.set(`${p.workspace_id}/${p.asked}`, { id: p.id, kind: 'person', name: p.name ?? '', email: p.email, stage: p.stage });
     const slugs = await this.workspaces.slugsOf([...new Set(rows.map((row) => row.workspaceId))], manager);
     return { records, slugs };
+  }
+}
+
+@Injectable()
+export class WebhookRelayService implements OutboxHandler {
+  readonly name = 'webhooks';
+
+  constructor(
+    private readonly endpoints: EndpointsRepository,
+    private readonly deliveries: DeliveriesRepository,
+    private readonly happenings: HappeningDeliveries,
+    private readonly sender: DeliveryService,
+  ) {}
+
+  /** Listens in the workspaces with an address, enabled or not (a disabled one gets failed deliveries). */
+  async listen(manager: EntityManager, workspaceIds: string[]): Promise<OutboxListener | null> {
+    const endpoints = await this.endpoints.ofWorkspaces(manager, workspaceIds);
+    return listenerOver(endpoints, (rows) => this.deliver(manager, rows, endpoints));
+  }
+
+  /** The happenings' deliveries, written in the relay's transaction; their first attempts start after it commits. */
+  private async deliver(manager: EntityManager, rows: OutboxRow[], endpoints: HearingEndpoint[]): Promise<(() => Promise<void>) | void> {
+    const deliveries = await this.happenings.make(manager, rows, endpoints);
+    if (deliveries.length === 0) return;
+    const created = await this.deliveries.insert(manager, deliveries);
+    const pending = created.filter((d) => d.state === 'pending');
+    return () => this.sender.startFirstAttempts(pending.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id })));
   }
 }

@@ -4,14 +4,13 @@ import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DAY_MS, DuePoll, retainedSince, SweepRegistry } from '@app/platform';
 import { OutboxRelayService } from '@app/outbox';
 import { DeliveriesRepository } from './deliveries.repository';
-import { DeliveryQueue } from './delivery-queue';
-import { DeliveryService } from './delivery.service';
+import { DeliveryQueue, DeliveryService } from './delivery.service';
 import { EndpointHealthService } from './endpoint-health.service';
 import { EndpointRateLimit } from './endpoint-rate-limit';
 import { attemptJobId } from './jobs/delivery.job';
 import { DeliveryProcessor } from './jobs/delivery.processor';
 import { closeSafeAgents } from './sending';
-import { WebhookRelayService } from './webhook-relay.service';
+import { WebhookRelayService } from './happening-deliveries';
 import { WebhooksModule } from './webhooks.module';
 
 /** Webhook deliveries and their attempts. */

@@ -2,7 +2,7 @@ import { BullModule } from '@nestjs/bullmq';
 import { Module } from '@nestjs/common';
 import { PeopleModule } from '@app/people';
 import { DeliveriesRepository } from './deliveries.repository';
-import { DeliveryQueue } from './delivery-queue';
+import { DeliveryQueue } from './delivery.service';
 import { DeliveryRecoveryService } from './delivery-recovery.service';
 import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';

@@ -3,7 +3,6 @@ export * from './workspaces.service';
 export * from './workspaces.repository';
 export * from './members.service';
 export * from './origin-rule';
-export * from './keys';
 export * from './auth/auth-context';
 export * from './auth/secret-key.guard';
 export * from './auth/graphql-auth.guard';

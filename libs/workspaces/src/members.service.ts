@@ -3,7 +3,7 @@
 import type { Sql } from '@app/platform/plain';
 import { membershipChangeRefusal, MembershipChange, MEMBER_ROLES } from './auth/roles';
 import { Refusal, newId } from '@app/platform/plain';
-import { generateSecretKey, hashSecretKey } from './keys';
+import { generateSecretKey, hashSecretKey } from './workspaces.service';
 import type { MemberEntity, MemberRole, WorkspaceEntity } from './workspaces.types';
 import type { KeyListRow, WorkspacesRepository } from './workspaces.repository';
 

@@ -1,12 +1,38 @@
 // Workspaces, members and keys (decisions.md sections 1 and 2). No Nest import: the operator CLI
 // runs this class as it is (CoreModule provides it with a factory).
-import { GroupCommit, Refusal, newId } from '@app/platform/plain';
+import { createHash } from 'node:crypto';
+import { GroupCommit, Refusal, newId, randomBase62 } from '@app/platform/plain';
 import type { AppConfig } from '@app/platform/plain';
 import type { AuthContext } from './auth/auth-context';
-import { generatePublicKey, generateSecretKey, hashSecretKey, PUBLIC_KEY_PREFIX, SLUG_PATTERN } from './keys';
 import { normalizeOriginPattern } from './origin-rule';
 import type { WorkspaceEntity } from './workspaces.types';
 import type { KeyOwnerRow, WorkspaceSettings, WorkspacesRepository } from './workspaces.repository';
+
+// decisions.md section 2: wk_ + 24 base62 public keys; sk_live_ + 32 secret keys stored as SHA-256.
+export const PUBLIC_KEY_PREFIX = 'wk_';
+export const SECRET_KEY_PREFIX = 'sk_live_';
+
+export function generatePublicKey(): string {
+  return PUBLIC_KEY_PREFIX + randomBase62(24);
+}
+
+export function generateSecretKey(): string {
+  return SECRET_KEY_PREFIX + randomBase62(32);
+}
+
+export function hashSecretKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}
+
+export function isPublicKeyShape(key: string): boolean {
+  return /^wk_[0-9A-Za-z]{24}$/.test(key);
+}
+
+export function isSecretKeyShape(key: string): boolean {
+  return /^sk_live_[0-9A-Za-z]{32}$/.test(key);
+}
+
+export const SLUG_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,38}[a-z0-9])?$/;
 
 export interface CreatedWorkspace {
   workspace: { id: string; slug: string };

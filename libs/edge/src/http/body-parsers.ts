@@ -8,7 +8,7 @@ import { Refusal, readScope } from '@app/platform';
 import { sendRefusal } from './exceptions.filter';
 import { documentSizeRefusal } from '../graphql/query-limits';
 import { hostileJsonRefusal, hostileRequestLineRefusal } from './hostile-input';
-import type { OpenDoor } from './door/open-door';
+import type { OpenDoor } from './door/door';
 
 const anyType = () => true;
 

@@ -1,11 +1,46 @@
 // Operator visibility (issue 16): the api's HTTP figures. Requests and event items are counted here, at
 // the HTTP edge, from the status and the answer's envelope, so no door's code has to remember to count;
 // the gauges of each lib's backlog sit in the same registry (platform's MetricsRegistry).
+//
+// Per-request context for logs and metrics (issue 16): a request id (the caller's X-Request-Id when it
+// is a sane token, else a new one, always answered as X-Request-Id) and the refusal code of the answer,
+// seen where the envelope is written so every door and the exception filter are covered alike.
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { MetricsRegistry } from '@app/platform';
-import { Doors } from '../http/door/open-door';
+import { Doors } from '../http/door/door';
+
+const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The refusal code of a JSON answer ({ok:false, error}), or undefined. */
+export function refusalCodeOf(body: unknown): string | undefined {
+  if (body && typeof body === 'object' && (body as { ok?: unknown }).ok === false) {
+    const code = (body as { error?: unknown }).error;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+/** The caller's X-Request-Id when it is a sane token, else a new one. */
+export function requestIdOf(given: string | string[] | undefined): string {
+  return typeof given === 'string' && SANE_ID.test(given) ? given : randomUUID();
+}
+
+export function requestContext(req: Request, res: Response, next: NextFunction): void {
+  const id = requestIdOf(req.headers['x-request-id']);
+  (req as Request & { id?: string }).id = id;
+  res.setHeader('X-Request-Id', id);
+  const json = res.json.bind(res);
+  res.json = (body: unknown) => {
+    const code = refusalCodeOf(body);
+    if (code) res.locals.refusal = code;
+    res.locals.answer = body; // for the metrics' count of event items (Metrics.middleware)
+    return json(body);
+  };
+  next();
+}
 
 export type EventItemDoor = 'server' | 'public';
 

@@ -1,18 +1,18 @@
 // One transaction of POST /api/v1/events (or a public door): resolves people (PersonResolution),
 // applies each command, and writes everything back with one statement. Rules live in the domain
-// functions; what the commands write besides people gathers in the IngestLog.
+// functions; what the commands write besides people gathers in the IngestLog: timeline rows,
+// happenings, seen event names and idempotency answers, gathered while commands apply and written
+// once by the unit's flush.
 import { ActionSuccess } from '@app/wire';
-import { leanRecord, Refusal } from '@app/platform';
+import { Happening, happening, TriggerData } from '@app/outbox';
+import { leanRecord, newId, Refusal } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
 import { isEngagingEvent, IdentityKey, keyString, ListRow, nextStage, PeopleRepository, PURCHASE_EVENTS, Stage } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
-import { StoredAnswer, TimelineRepository } from '../timeline.repository';
-import { eventData } from './happenings';
-import { IngestLog } from './ingest-log';
+import { StoredAnswer, TimelineRepository, TimelineRow } from '../timeline.repository';
 import { IngestRepository } from './ingest.repository';
-import { PersonResolution } from './person-resolution';
-import type { PersonState } from './person-state';
+import { PersonResolution, type PersonState } from './person-resolution';
 
 export type Success = ActionSuccess;
 export type ItemResult = Success | Refusal;
@@ -182,4 +182,54 @@ export class IngestUnit {
     this.log.timelineRow(person.row.id, 'stage_changed', this.now, { properties: { from, to: stage, event: cause }, detail: stage });
     this.log.happen(person.row.id, { stage_entered: { stage, from, object: 'person' } });
   }
+}
+
+/** What one ingest transaction writes besides people (above). */
+export class IngestLog {
+  readonly rows: TimelineRow[] = [];
+  readonly happenings: Happening[] = [];
+  readonly names = new Set<string>();
+  readonly answers: StoredAnswer[] = [];
+
+  constructor(
+    private readonly workspaceId: string,
+    private readonly now: Date,
+  ) {}
+
+  timelineRow(personId: string, type: string, at: Date, extra: Partial<TimelineRow>): TimelineRow {
+    const row: TimelineRow = {
+      workspace_id: this.workspaceId,
+      id: newId('evt'),
+      occurred_at: at.toISOString(),
+      person_id: personId,
+      type,
+      value: null,
+      properties: null,
+      detail: null,
+      source: null,
+      expires_at: null,
+      ...extra,
+    };
+    this.rows.push(row);
+    return row;
+  }
+
+  happen(personId: string, data: TriggerData): void {
+    this.happenings.push(happening(this.workspaceId, personId, this.now, data));
+  }
+
+  fieldChanged(person: PersonState, field: string, from: unknown, to: unknown): void {
+    this.happen(person.row.id, { field_changed: { field, from, to } });
+  }
+}
+
+/** The event data of a timeline row's happening (decisions.md section 6); the builder is the outbox's happening(). */
+export function eventData(row: { id: string; type: string; occurred_at: string; value: number | null; properties: Record<string, unknown> | null }) {
+  return {
+    event: row.type,
+    id: row.id,
+    occurred_at: row.occurred_at,
+    ...(row.value !== null ? { value: row.value } : {}),
+    ...(row.properties ? { properties: row.properties } : {}),
+  };
 }

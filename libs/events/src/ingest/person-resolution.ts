@@ -1,13 +1,13 @@
 // The people of one ingest transaction (decisions.md section 4): finds or creates the person a post's
 // keys name, merges the people two keys name into the older, and keeps every change in memory until
-// the unit writes them back with one statement.
+// the unit writes them back with one statement. Each person is a PersonState: as the transaction sees
+// and changes it, written back once at the end.
 import { IdentifyStatus } from '@app/wire';
 import { leanRecord, newId } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
-import { firstTouchFrom, IdentityKey, IdentityRow, keyString, PeopleRepository, PeopleWrite, PersonRow, personOs, planMerge, SourceInput } from '@app/people';
+import { firstTouchFrom, IdentityKey, IdentityRow, keyString, PeopleRepository, PeopleWrite, PersonRow, PersonSnapshot, personOs, planMerge, SourceInput, Stage } from '@app/people';
 import type { EntityManager } from 'typeorm';
-import type { IngestLog } from './ingest-log';
-import { PersonState } from './person-state';
+import type { IngestLog } from './ingest-unit';
 
 export class PersonResolution {
   private readonly people = new Map<string, PersonState>();
@@ -137,5 +137,39 @@ export class PersonResolution {
     for (const [key, id] of this.keyToPerson) if (plan.absorbedIds.includes(id)) this.keyToPerson.set(key, survivor.row.id);
     this.log.timelineRow(survivor.row.id, 'merged', this.now, { properties: { absorbed: plan.absorbedIds } });
     return survivor;
+  }
+}
+
+/** A person as the ingest transaction sees and changes it; written back once at the end. */
+export class PersonState {
+  dirty = false;
+
+  constructor(
+    public row: PersonRow,
+    public readonly isNew: boolean,
+  ) {}
+
+  snapshot(): PersonSnapshot {
+    const r = this.row;
+    return {
+      id: r.id,
+      createdAt: new Date(r.created_at),
+      stage: (r.stage as Stage) ?? null,
+      stageChangedAt: r.stage_changed_at ? new Date(r.stage_changed_at) : null,
+      firstTouch: r.first_touch,
+      firstTouchAt: r.first_touch_at ? new Date(r.first_touch_at) : null,
+      purchases: r.purchases,
+      engagedAt: r.engaged_at ? new Date(r.engaged_at) : null,
+      name: r.name,
+      email: r.email,
+      os: r.os,
+      fields: r.fields ?? {},
+    };
+  }
+
+  set<K extends keyof PersonRow>(field: K, value: PersonRow[K]): void {
+    if (this.row[field] === value) return;
+    this.row = { ...this.row, [field]: value };
+    this.dirty = true;
   }
 }

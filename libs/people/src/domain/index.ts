@@ -1,4 +1,3 @@
 export * from './stage-ladder';
 export * from './identity';
 export * from './first-touch';
-export * from './engagement';

@@ -1,5 +1,5 @@
 // interface.md "Lifecycle stages" table, one case per row, then decisions.md section 4.
-import { isPaidStage, nextStage, Stage, STAGE_NAMES, StageSettings, STAGES } from './stage-ladder';
+import { ENGAGING_ACTIONS, ENGAGING_TIMELINE_KINDS, isEngagingEvent, isPaidStage, nextStage, Stage, STAGE_NAMES, StageSettings, STAGES } from './stage-ladder';
 
 const app: StageSettings = { downloaderStage: true, trialStage: false, activationEvents: [] };
 const web: StageSettings = { downloaderStage: false, trialStage: false, activationEvents: [] };
@@ -104,5 +104,24 @@ describe('decisions.md section 4 clarifications', () => {
 
   it('every stage has a display name', () => {
     expect(STAGES.map((s) => STAGE_NAMES[s])).toEqual(['Downloader', 'Activated', 'Account', 'Trial', 'Purchaser', 'Repeat', 'Churned']);
+  });
+});
+
+// decisions.md section 4: who counts as engaged.
+describe('engagement (decisions.md section 4)', () => {
+  it.each(['purchase', 'credit_purchase', 'signup'])('the event %s makes a person engaged', (type) => {
+    expect(isEngagingEvent(type)).toBe(true);
+  });
+
+  it.each(['pageview', 'download', 'activated', 'trial_started', 'sign_in', 'refund', 'github_star', 'my_custom_event', 'support', 'subscribed'])(
+    'the event %s does not',
+    (type) => {
+      expect(isEngagingEvent(type)).toBe(false);
+    },
+  );
+
+  it('a support post, an email reply and a list join engage through their own timeline kinds', () => {
+    expect(ENGAGING_ACTIONS).toEqual({ supportPost: 'support', emailReply: 'email_received', listJoin: 'subscribed' });
+    expect([...ENGAGING_TIMELINE_KINDS].sort()).toEqual(['credit_purchase', 'email_received', 'purchase', 'signup', 'subscribed', 'support']);
   });
 });

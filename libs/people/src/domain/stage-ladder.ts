@@ -1,5 +1,5 @@
 // interface.md "Lifecycle stages" and decisions.md section 4: the ladder, decided when an event
-// arrives and never recomputed.
+// arrives and never recomputed; and who counts as engaged.
 
 export const STAGES = ['downloader', 'activated', 'account', 'trial', 'purchaser', 'repeat', 'churned'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -82,3 +82,26 @@ function afterPurchase(current: Stage | null, purchasesBefore: number): Stage | 
   const target: Stage = purchasesBefore > 0 ? 'repeat' : 'purchaser';
   return target === current ? null : target;
 }
+
+// decisions.md section 4 and interface.md rule 4: a person is engaged by a purchase or
+// credit_purchase, signup, support post, email reply, or joining a list.
+
+/** Events that make the person who did them engaged. */
+export const ENGAGING_EVENTS: readonly string[] = ['purchase', 'credit_purchase', 'signup'];
+
+/**
+ * Actions that engage through their own code path rather than an event: a support post, an email
+ * reply and a list join. The values are the timeline kinds those actions write.
+ */
+export const ENGAGING_ACTIONS = {
+  supportPost: 'support',
+  emailReply: 'email_received',
+  listJoin: 'subscribed',
+} as const;
+
+export function isEngagingEvent(type: string): boolean {
+  return ENGAGING_EVENTS.includes(type);
+}
+
+/** The timeline kinds that mark a person engaged: the engaging events and the actions' own rows. */
+export const ENGAGING_TIMELINE_KINDS: readonly string[] = [...ENGAGING_EVENTS, ...Object.values(ENGAGING_ACTIONS)];

@@ -2,7 +2,7 @@
 import { Client } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
-import { ScopedTimeoutClient } from './read-timeout';
+import { ScopedTimeoutClient } from './prepared';
 
 export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>): DataSourceOptions {
   return {

@@ -1,4 +1,3 @@
 export * from './safe-post';
 export * from './safe-agent';
-export * from './signed-post';
 export * from './address-resolver';

@@ -12,14 +12,12 @@ import { Global, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AppConfig } from '@app/platform';
 import { CONFIG, Refusal, logRequestLine, writesRequestLines } from '@app/platform';
-import { Metrics } from '../../observability/metrics';
+import { Metrics, refusalCodeOf, requestIdOf } from '../../observability/metrics';
 import { ObservabilityModule } from '../../observability/observability.module';
 import { invalidJsonRefusal } from '../body-parsers';
 import { refusalAnswer, refusalOf } from '../exceptions.filter';
 import { hostileJsonRefusal } from '../hostile-input';
-import { refusalCodeOf, requestIdOf } from '../request-context';
-import { DoorRequest } from './door';
-import { DoorAnswer, Doors, OpenDoor } from './open-door';
+import { DoorAnswer, DoorRequest, Doors, OpenDoor } from './door';
 
 type HotRequest = IncomingMessage & { id?: string; body?: unknown; auth?: DoorRequest['auth'] };
 type HotResponse = ServerResponse & { locals: { refusal?: string } };

@@ -1,4 +1,2 @@
-export * from './door-answers';
 export * from './door';
-export * from './open-door';
 export * from './hot-door';

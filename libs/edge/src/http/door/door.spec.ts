@@ -1,7 +1,5 @@
 import { RateLimits, Refusal } from '@app/platform';
-import { BatchAnswer } from './door-answers';
-import { door, DoorRequest, HeartbeatCounter } from './door';
-import { Doors } from './open-door';
+import { BatchAnswer, door, DoorRequest, Doors, HeartbeatCounter } from './door';
 
 const success = (status: 'recorded') => ({ ok: true as const, status });
 
@@ -34,7 +32,7 @@ function fixture(options: { limited?: boolean; authRefusal?: Refusal; handled?: 
   return { counted, consumed, answer };
 }
 
-describe('a door (open-door.ts)', () => {
+describe('a door (door.ts)', () => {
   it('authenticates, spends the limit, handles, and counts the answer', async () => {
     const { counted, consumed, answer } = fixture();
     expect(await answer()).toEqual({ status: 200, body: success('recorded') });
