@@ -4,6 +4,7 @@
 // the read or the write); each table's migrations sit in its owner. Beside test/table-owners.spec.ts.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import ts from 'typescript';
 import { literals, migrationFiles, TABLE_OWNERS } from './support/tables';
 
 /** Each lib's floor: a lib may import libs on lower floors only. */
@@ -122,6 +123,36 @@ describe("each table's migrations sit in its owner", () => {
   });
 });
 
+/** Functions longer than `most` lines in a file's text, as `name:line (n lines)`. */
+export function longFunctions(text: string, most = 60): string[] {
+  const file = ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2022, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
+      const first = file.getLineAndCharacterOfPosition(node.getStart()).line;
+      const lines = file.getLineAndCharacterOfPosition(node.end).line - first + 1;
+      if (lines > most) found.push(`${(node as ts.FunctionLikeDeclaration).name?.getText() ?? '(anonymous)'}:${first + 1} (${lines} lines)`);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return found;
+}
+
+describe('files and functions fit on a screen', () => {
+  const sources = ['apps', 'libs'].flatMap((top) => sourceFiles(join(ROOT, top))).filter((file) => !file.includes('/migrations/'));
+
+  it('no source file is over 300 lines', () => {
+    const lines = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0); // as wc -l counts
+    const long = sources.map((file) => [relative(ROOT, file), lines(readFileSync(file, 'utf8'))] as const).filter(([, n]) => n > 300);
+    expect(long).toEqual([]);
+  });
+
+  it('no function is over 60 lines', () => {
+    expect(sources.flatMap((file) => longFunctions(readFileSync(file, 'utf8')).map((f) => `${relative(ROOT, file)} ${f}`))).toEqual([]);
+  });
+});
+
 // The readers themselves, on planted violations, so a change to them cannot silently pass everything.
 describe('the checks catch what they are for', () => {
   const file = join(ROOT, 'libs/events/src/ingest/x.ts');
@@ -156,5 +187,11 @@ describe('the checks catch what they are for', () => {
     ['Read emails sent to and received from people, newest first', []],
   ])('reads %s as naming %j', (sql, tables) => {
     expect([...namedTables(`const q = \`${sql}\`;`)]).toEqual(tables);
+  });
+
+  it('finds a function over 60 lines, and not one of 60', () => {
+    const body = (n: number) => `function f() {\n${'  x();\n'.repeat(n - 2)}}`;
+    expect(longFunctions(body(61))).toEqual(['f:1 (61 lines)']);
+    expect(longFunctions(body(60))).toEqual([]);
   });
 });

@@ -1,6 +1,5 @@
 export * from './address-rule';
 export * from './retry-schedule';
-export * from './signature';
 export * from './secret-box';
 export * from './webhook-body';
 export * from './endpoint-health';

@@ -3,7 +3,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, Refusal } from '@app/platform';
 import { checkWebhookAddress, type ResolveHost } from '../domain/address-rule';
-import { systemResolve } from './safe-agent';
+import { systemResolve } from './safe-post';
 
 /** How long a save waits for DNS before calling the name unresolvable. */
 export const RESOLVE_TIMEOUT_MS = 5_000;

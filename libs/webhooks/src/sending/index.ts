@@ -1,3 +1,2 @@
 export * from './safe-post';
-export * from './safe-agent';
 export * from './address-resolver';

@@ -6,9 +6,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { request } from 'undici';
 import { Webhook } from 'standardwebhooks';
-import { signBody } from '../domain/signature';
-import { closeSafeAgents, createSafeAgent } from './safe-agent';
-import { safePost, signedHeaders } from './safe-post';
+import { signBody } from '../domain/webhook-body';
+import { closeSafeAgents, createSafeAgent, safePost, signedHeaders } from './safe-post';
 import { TEST_TLS_CERT, TEST_TLS_HOST, TEST_TLS_KEY } from './test-certificate';
 
 interface Receiver {

@@ -1,15 +1,16 @@
-// interface.md "Delivery rules" (Attempt time, Success, Failure, Address rule) and
-// "Automation http_request step" (the address is checked again at run time).
+// interface.md "Delivery rules" (Attempt time, Success, Failure, Address rule), "Automation http_request
+// step" (the address is checked again at run time); decisions.md section 1 (UNSAFE_ALLOW_PRIVATE_TARGETS).
 //
 // The one way a signed body leaves the service: outgoing webhook attempts and automation http_request
 // steps both post through postSigned (interface.md "Delivery rules": Headers; "Automation http_request
 // step": the same body and signature scheme). Beside the spec's X-Service-* headers every post carries
 // the Standard Webhooks headers (decisions.md section 6, "Beyond the spec"), signed at send time, so
 // a retry carries a new webhook-timestamp over the same body bytes.
-import { request, type Dispatcher } from 'undici';
-import { checkWebhookUrl } from '../domain/address-rule';
-import { signBody, signStandard } from '../domain/signature';
-import { sharedSafeAgent } from './safe-agent';
+import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
+import { isIP } from 'node:net';
+import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import { checkWebhookUrl, isPublicAddress } from '../domain/address-rule';
+import { signBody, signStandard } from '../domain/webhook-body';
 
 export interface PostOutcome {
   /** A 2xx answer and nothing else. */
@@ -34,8 +35,6 @@ const EXCERPT_CHARS = 500;
 // 500 characters take at most 2,000 UTF-8 bytes; past 64 KB the rest is not worth reading.
 const EXCERPT_BYTES = EXCERPT_CHARS * 4;
 const MAX_READ_BYTES = 64 * 1024;
-
-const DEFAULT_HEADERS = { 'content-type': 'application/json', 'user-agent': 'Lifeline-Webhooks/1.0' };
 
 /**
  * POST one body to one receiver. Redirects are not followed (a 3xx is a failure), only a 2xx
@@ -113,6 +112,100 @@ export function postSigned(url: string, post: SignedBody, secrets: SigningSecret
   return safePost(url, post.body, signedHeaders(post, secrets), opts);
 }
 
+// The safe address at send time: the socket connects only to addresses this file resolved and checked,
+// so a name that resolves to a public address when saved and to 127.0.0.1 when sent (DNS rebinding) is refused.
+/** Resolves a host name to every address it has (dns.lookup with all: true by default). */
+export type ResolveAll = (hostname: string) => Promise<LookupAddress[]>;
+
+export interface SafeAgentOptions {
+  allowPrivate: boolean;
+  /** Injected in tests to stand for DNS answers the test machine cannot give. */
+  resolve?: ResolveAll;
+  /** Most sockets to one receiver; keep-alive reuses them between deliveries. */
+  connections?: number;
+  connectTimeoutMs?: number;
+  /** Extra certificate authority to trust; tests use it for their own receiver's certificate. */
+  ca?: string;
+}
+
+/** Raised when a target is, or resolves to, an address that is not public. */
+export class AddressRefusedError extends Error {
+  readonly code = 'ADDRESS_REFUSED';
+  constructor(host: string, address: string) {
+    super(`${host} resolves to ${address}, which is not a public address; use an address on the public internet.`);
+    this.name = 'AddressRefusedError';
+  }
+}
+
+/** The operating system's resolver (getaddrinfo), every address of the name. */
+export const systemResolve: ResolveAll = (hostname) =>
+  new Promise((resolve, reject) => {
+    dnsLookup(hostname, { all: true }, (err, addresses) => (err ? reject(err) : resolve(addresses)));
+  });
+
+type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** A net.connect lookup that hands back only addresses that passed the check, all of them checked. */
+export function checkedLookup(allowPrivate: boolean, resolve: ResolveAll = systemResolve) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback): void => {
+    resolve(hostname).then(
+      (found) => {
+        if (!allowPrivate) {
+          const refused = found.find((entry) => !isPublicAddress(entry.address));
+          if (refused) return callback(new AddressRefusedError(hostname, refused.address), []);
+        }
+        const family = options.family === 4 || options.family === 6 ? options.family : 0;
+        const usable = family ? found.filter((entry) => entry.family === family) : found;
+        if (usable.length === 0) {
+          const notFound: NodeJS.ErrnoException = new Error(`${hostname} has no address; check the host name.`);
+          notFound.code = 'ENOTFOUND';
+          return callback(notFound, []);
+        }
+        if (options.all) return callback(null, usable);
+        callback(null, usable[0].address, usable[0].family);
+      },
+      (err: NodeJS.ErrnoException) => callback(err, []),
+    );
+  };
+}
+
+/** An undici connector that checks IP-literal hosts itself and names through checkedLookup. */
+export function safeConnector(options: SafeAgentOptions): buildConnector.connector {
+  const base = buildConnector({
+    timeout: options.connectTimeoutMs ?? 10_000,
+    ...(options.ca ? { ca: options.ca } : {}),
+    // net.connect and tls.connect call this lookup and connect to what it returns, nothing else.
+    lookup: checkedLookup(options.allowPrivate, options.resolve),
+  } as buildConnector.BuildOptions);
+  return (connectOptions, callback) => {
+    // net.connect skips lookup for IP literals, so they are checked here; TLS servername still comes from host.
+    const literal = connectOptions.hostname;
+    if (!options.allowPrivate && isIP(literal) !== 0 && !isPublicAddress(literal)) return callback(new AddressRefusedError(literal, literal), null);
+    base(connectOptions, callback);
+  };
+}
+
+/** One pooled, keep-alive agent whose every connection went through the address check. */
+export function createSafeAgent(options: SafeAgentOptions): Agent {
+  return new Agent({ connect: safeConnector(options), connections: options.connections ?? 256 });
+}
+
+const shared = new Map<boolean, Agent>();
+
+/** The process-wide agent for one allowPrivate setting, so keep-alive sockets are reused. */
+export function sharedSafeAgent(allowPrivate: boolean): Agent {
+  let agent = shared.get(allowPrivate);
+  if (!agent) shared.set(allowPrivate, (agent = createSafeAgent({ allowPrivate })));
+  return agent;
+}
+
+/** Close the shared agents (worker shutdown, end of a test file). */
+export async function closeSafeAgents(): Promise<void> {
+  const agents = [...shared.values()];
+  shared.clear();
+  await Promise.all(agents.map((agent) => agent.close()));
+}
+
 /**
  * The attempt's time limit as the EventEmitter-style signal undici takes (its documented `signal:
  * AbortSignal | EventEmitter`): an AbortController and its EventTarget per attempt showed as 4% of
@@ -160,7 +253,7 @@ class Deadline {
 const lowerNames = new Map<string, string>();
 
 function mergeHeaders(headers: Record<string, string>): Record<string, string> {
-  const merged: Record<string, string> = { 'content-type': DEFAULT_HEADERS['content-type'], 'user-agent': DEFAULT_HEADERS['user-agent'] };
+  const merged: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Lifeline-Webhooks/1.0' };
   for (const name in headers) {
     let lower = lowerNames.get(name);
     if (lower === undefined) {
