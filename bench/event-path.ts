@@ -1,12 +1,13 @@
 // `npm run bench:event-path`: which of our files the code of one event passes through, from the HTTP
 // post to the webhook receiver (docs/architecture.md, "The path of one event"). The api and the worker
 // run in this process on a fresh database; V8's precise coverage counts the calls of every function.
-// After a warm-up event, five rounds each run a window from a post to its delivery's arrival, then a
-// quiet window as long with nothing posted; a file is on the path when some function of it was called
+// After a warm-up event, five rounds each run a window from a post to its delivery's arrival (the counts
+// are taken by the receiver as the post arrives: what the worker does after, settling and health, is not
+// the path), then a quiet window as long with nothing posted; a file is on the path when some function of it was called
 // in every post's window, and more often in those than in the quiet ones (the relay's poll and the
 // other timers cancel out).
 import 'reflect-metadata';
-import { Session } from 'node:inspector/promises';
+import { Session } from 'node:inspector';
 import { relative } from 'node:path';
 import { ROOT } from './support';
 import { receiver } from '../test/support/receiver';
@@ -17,8 +18,13 @@ type Counts = Map<string, number>;
 /** Events measured, each in its own window, each followed by a quiet window as long. */
 const ROUNDS = 5;
 
-async function counts(session: Session): Promise<Counts> {
-  const { result } = await session.post('Profiler.takePreciseCoverage');
+/** The calls since the last take, by function (an in-process session answers at once, so this is synchronous). */
+function counts(session: Session): Counts {
+  let result: Array<{ url: string; functions: Array<{ functionName: string; ranges: Array<{ startOffset: number; count: number }> }> }> = [];
+  session.post('Profiler.takePreciseCoverage', (error, answer) => {
+    if (error) throw error;
+    result = answer.result;
+  });
   const found: Counts = new Map();
   for (const script of result) {
     if (!script.url.includes(`${ROOT}/libs/`) && !script.url.includes(`${ROOT}/apps/`)) continue;
@@ -29,33 +35,39 @@ async function counts(session: Session): Promise<Counts> {
 }
 
 async function main(): Promise<void> {
-  const inbox = await receiver();
+  const session = new Session();
+  session.connect();
+  session.post('Profiler.enable');
+  session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
+  const busy: Counts[] = [];
+  const inbox = await receiver(() => {
+    busy.push(counts(session)); // as the post arrives
+    return 200;
+  });
   const t = await startApp({ worker: true, env: { LOG_LEVEL: 'warn', NODE_ENV: 'development' } });
   try {
     const ws = await t.workspace();
     const made = await t.gql(`mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`, { input: { url: `${inbox.url}/hook`, triggers: ['event'] } }, ws.secretKey);
     if (made.errors) throw new Error(JSON.stringify(made.errors));
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const deliver = async (n: number) => {
+      counts(session); // resets the counts
       const started = Date.now();
       const answer = await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'signup', email: `path${n}@example.com` } });
       if (answer.status !== 200) throw new Error(`post answered ${answer.status}: ${JSON.stringify(answer.body)}`);
-      while (inbox.received.length < n) await new Promise((r) => setTimeout(r, 5));
-      return Date.now() - started;
+      while (inbox.received.length < n) await sleep(1);
+      return inbox.received[n - 1].at - started;
     };
-    const session = new Session();
-    session.connect();
-    await session.post('Profiler.enable');
-    await session.post('Profiler.startPreciseCoverage', { callCount: true, detailed: false });
     await deliver(1); // warm-up: lazy start-up work is not the path
-    await counts(session); // resets the counts
-    const busy: Counts[] = [];
+    busy.length = 0;
     const quiet: Counts[] = [];
     const windows: number[] = [];
     for (let n = 2; n < 2 + ROUNDS; n++) {
       windows.push(await deliver(n));
-      busy.push(await counts(session));
-      await new Promise((r) => setTimeout(r, windows[windows.length - 1]));
-      quiet.push(await counts(session));
+      await sleep(200); // the worker settles the delivery
+      counts(session);
+      await sleep(windows[windows.length - 1]);
+      quiet.push(counts(session));
     }
     const total = (all: Counts[], key: string) => all.reduce((sum, c) => sum + (c.get(key) ?? 0), 0);
     const files = new Map<string, string[]>();
