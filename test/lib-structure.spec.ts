@@ -2,10 +2,10 @@
 // their public entries (`@app/<lib>`, or a light entry `@app/<lib>/<name>` from src/entries/); no lib
 // reaches into another's files by path; no lib's SQL names a table another lib owns (the owner exports
 // the read or the write); each table's migrations sit in its owner. Beside test/table-owners.spec.ts.
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import ts from 'typescript';
-import { literals, migrationFiles, TABLE_OWNERS } from './support/tables';
+import { literals, migrationFiles, ROOT, sourceFiles, TABLE_OWNERS } from './support/tables';
 
 /** Each lib's floor: a lib may import libs on lower floors only. */
 export const LAYERS: Record<string, number> = {
@@ -24,16 +24,6 @@ export const LAYERS: Record<string, number> = {
   mcp: 8,
   schema: 9,
 };
-
-const ROOT = join(__dirname, '..');
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return /\.tsx?$/.test(path) && !/\.spec\.tsx?$/.test(path) ? [path] : [];
-  });
-}
 
 /** Every module a file imports: static imports, exports from, import() and require(). */
 export function importsOf(text: string): string[] {
@@ -82,7 +72,7 @@ describe('libs depend downward, through public entries', () => {
 
   it.each(libs)('libs/%s imports only libs below it, never by path', (lib) => {
     const problems: string[] = [];
-    for (const file of sourceFiles(join(ROOT, 'libs', lib, 'src'))) {
+    for (const file of sourceFiles(join(ROOT, 'libs', lib, 'src'), true)) {
       for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
         const problem = importProblem(lib, file, specifier);
         if (problem) problems.push(`${relative(ROOT, file)} ${problem}`);
@@ -105,7 +95,7 @@ describe('libs depend downward, through public entries', () => {
 describe('each lib names only its own tables', () => {
   it.each(libs)("libs/%s's SQL names no other lib's table", (lib) => {
     const strays: string[] = [];
-    for (const file of sourceFiles(join(ROOT, 'libs', lib, 'src'))) {
+    for (const file of sourceFiles(join(ROOT, 'libs', lib, 'src'), true)) {
       for (const table of namedTables(readFileSync(file, 'utf8'))) {
         if (TABLE_OWNERS[table] !== lib) strays.push(`${relative(ROOT, file)} names ${table} (owned by ${TABLE_OWNERS[table]})`);
       }
@@ -140,7 +130,7 @@ export function longFunctions(text: string, most = 60): string[] {
 }
 
 describe('files and functions fit on a screen', () => {
-  const sources = ['apps', 'libs'].flatMap((top) => sourceFiles(join(ROOT, top))).filter((file) => !file.includes('/migrations/'));
+  const sources = ['apps', 'libs'].flatMap((top) => sourceFiles(join(ROOT, top)));
 
   it('no source file is over 300 lines', () => {
     const lines = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0); // as wc -l counts

@@ -34,10 +34,11 @@ export const TABLE_OWNERS: Record<string, string> = {
 
 export const ROOT = join(__dirname, '..', '..');
 
-export function sourceFiles(dir: string): string[] {
+/** The source files below `dir`, specs left out; migrations too unless asked for. */
+export function sourceFiles(dir: string, withMigrations = false): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'migrations' ? [] : sourceFiles(path);
+    if (statSync(path).isDirectory()) return name === 'migrations' && !withMigrations ? [] : sourceFiles(path, withMigrations);
     return path.endsWith('.ts') && !path.endsWith('.spec.ts') ? [path] : [];
   });
 }

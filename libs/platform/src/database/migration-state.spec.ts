@@ -56,6 +56,10 @@ describe('a migration split out of one a database ran counts as run there', () =
     expect(splitRecords(all, ['WorkspacesSchema1763856000001', 'PeopleSchema1763856000004', 'EventsTimelineKey1765300000000'])).toEqual({ insert: [], remove: [] });
   });
 
+  it('counts the pieces as run where the old one ran, before they are recorded (npm run migrate -- --show)', () => {
+    expect(migrationStates([...pieces, people], ['InitialSchema1763856000000']).map((m) => m.applied)).toEqual([true, true, false]);
+  });
+
   it('refuses a split that keeps the old name', () => {
     expect(() => mergeMigrations([migration('EventsPersonKey1765300000000'), people])).toThrow('still a migration');
   });

@@ -44,10 +44,11 @@ export async function appliedMigrations(db: { query(text: string): Promise<any[]
   return (await db.query('SELECT name FROM migrations ORDER BY id')).map((row: { name: string }) => row.name);
 }
 
-/** Every migration the code knows, oldest first, with whether it has run. */
+/** Every migration the code knows, oldest first, with whether it has run (a piece of a split one that ran has). */
 export function migrationStates(migrations: Migration[], applied: string[]): MigrationState[] {
   const done = new Set(applied);
-  return migrations.map((migration) => ({ name: migrationName(migration), applied: done.has(migrationName(migration)) }));
+  const ran = (migration: Migration) => done.has(migrationName(migration)) || (migration.splitFrom !== undefined && done.has(migration.splitFrom));
+  return migrations.map((migration) => ({ name: migrationName(migration), applied: ran(migration) }));
 }
 
 /**
