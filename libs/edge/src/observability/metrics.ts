@@ -10,7 +10,7 @@ import { Injectable } from '@nestjs/common';
 import type { NextFunction, Request, Response } from 'express';
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { MetricsRegistry } from '@app/platform';
-import { Doors } from '../http/door/door';
+import { Doors, type EventItemDoor } from '../http/door/door';
 
 const SANE_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -41,8 +41,6 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
   };
   next();
 }
-
-export type EventItemDoor = 'server' | 'public';
 
 /** Which door's event items an answer holds: a POST to a route whose door declares `eventItems`. */
 export function ingestDoor(method: string, route: string | undefined, eventItemRoutes: ReadonlyMap<string, EventItemDoor>): EventItemDoor | null {

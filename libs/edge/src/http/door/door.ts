@@ -55,6 +55,9 @@ export interface HeartbeatSpec {
   origin: (req: DoorRequest) => string;
 }
 
+/** The label under which the metrics count a door's event items. */
+export type EventItemDoor = 'server' | 'public';
+
 export interface DoorDeclaration<S = DoorServices, P = unknown> {
   /** Doors take posts. */
   method: 'POST';
@@ -69,7 +72,7 @@ export interface DoorDeclaration<S = DoorServices, P = unknown> {
   /** issue 18: answered before Express, without Nest's per-request machinery (hot-door.ts). */
   hot?: boolean;
   /** Its answers are event items, which the metrics count under this door label. */
-  eventItems?: 'server' | 'public';
+  eventItems?: EventItemDoor;
   /** The handler writes the answer itself (the tool door's MCP transport); the door sends nothing on success. */
   writesOwnAnswer?: boolean;
   /**
@@ -259,8 +262,8 @@ export class Doors {
   }
 
   /** For the metrics: the route of each door whose answers are event items, and its door label. */
-  eventItemRoutes(): Map<string, 'server' | 'public'> {
-    const routes = new Map<string, 'server' | 'public'>();
+  eventItemRoutes(): Map<string, EventItemDoor> {
+    const routes = new Map<string, EventItemDoor>();
     for (const door of this.opened.values()) if (door.declaration.eventItems) routes.set(door.path, door.declaration.eventItems);
     return routes;
   }
