@@ -63,7 +63,7 @@ describe('the relay over a large outbox', () => {
   it('relays exactly the rows past the mark, in order, and then nothing', async () => {
     const seen: unknown[] = [];
     const relay = t.get(OutboxRelayService);
-    relay.register({ name: 'probe', listen: async (_m, workspaceIds) => ({ workspaceIds, handle: async (rows) => void seen.push(...rows.map((r) => r.payload)) }) });
+    relay.register({ name: 'probe', hearing: `SELECT unnest($1::text[]) AS workspace_id, NULL::jsonb AS item`, handle: async (_m, rows) => void seen.push(...rows.map((r) => r.payload)) });
     expect(await relay.relayOnce()).toBe(3);
     expect(seen).toEqual([{ fresh: 1 }, { fresh: 2 }, { fresh: 3 }]);
     expect(await relay.relayOnce()).toBe(0);
@@ -73,7 +73,7 @@ describe('the relay over a large outbox', () => {
     const relay = t.get(OutboxRelayService);
     const quiet = await t.make.workspace();
     let handled = 0;
-    const deaf = { name: 'deaf', listen: async () => ({ workspaceIds: [], handle: async () => void handled++ }) };
+    const deaf = { name: 'deaf', hearing: `SELECT unnest($1::text[]) AS workspace_id, NULL::jsonb AS item WHERE false`, handle: async () => void handled++ };
     const handlers = (relay as unknown as { handlers: unknown[] }).handlers;
     const kept = handlers.splice(0, handlers.length, deaf);
     try {
@@ -137,8 +137,9 @@ describe('passes while writes keep coming (RELAY_MIN_GAP_MS)', () => {
     const [ws] = await t.db.query(`SELECT id FROM workspaces LIMIT 1`);
     const starts: number[] = [];
     const original = relay.relayOnce.bind(relay);
+    // Each pass's start as the relay times it (the gap is kept between these), read as its first batch begins.
     const spy = jest.spyOn(relay, 'relayOnce').mockImplementation(() => {
-      starts.push(Date.now());
+      starts.push((relay as unknown as { lastStart: number }).lastStart);
       return original();
     });
     try {

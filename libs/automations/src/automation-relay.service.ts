@@ -5,29 +5,33 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '@app/platform';
-import { listenerOver, OutboxHandler, OutboxListener, OutboxRow } from '@app/outbox';
-import { AutomationRow, AutomationsRepository } from './automations.repository';
+import { OutboxHandler, OutboxRow } from '@app/outbox';
+import type { AutomationRow } from './automations.repository';
 import { AutomationTrigger, HappeningData, startedLine, triggerMatches } from './domain';
 import { RunQueue } from './run-queue';
 import { NewRun, RunsRepository } from './runs.repository';
 
+/** What a happening can start: a running automation of the workspace, triggered by anything but its own address. */
+type HeardAutomation = Pick<AutomationRow, 'workspace_id' | 'id' | 'trigger' | 'steps'>;
+
+/** The relay hears the workspaces with a running automation that happenings can start (OutboxHandler.hearing). */
+export const AUTOMATIONS_HEARING = `
+SELECT workspace_id, jsonb_build_object('workspace_id', workspace_id, 'id', id, 'trigger', trigger, 'steps', steps) AS item
+  FROM automations
+ WHERE workspace_id = ANY($1::text[]) AND status = 'running' AND trigger ->> 'kind' <> 'webhook'`;
+
 @Injectable()
-export class AutomationRelayService implements OutboxHandler {
+export class AutomationRelayService implements OutboxHandler<HeardAutomation> {
   readonly name = 'automations';
+  readonly hearing = AUTOMATIONS_HEARING;
 
   constructor(
-    private readonly automations: AutomationsRepository,
     private readonly runs: RunsRepository,
     private readonly queue: RunQueue,
   ) {}
 
-  /** Listens in the workspaces with a running automation that happenings can start. */
-  async listen(manager: EntityManager, workspaceIds: string[]): Promise<OutboxListener | null> {
-    const automations = await this.automations.runningFedByHappenings(manager, workspaceIds);
-    return listenerOver(automations, (rows) => this.start(manager, rows, automations));
-  }
-
-  private async start(manager: EntityManager, rows: OutboxRow[], automations: AutomationRow[]): Promise<(() => Promise<void>) | void> {
+  /** Starts a run for each automation each happening about a person triggers. */
+  async handle(manager: EntityManager, rows: OutboxRow[], automations: HeardAutomation[]): Promise<(() => Promise<void>) | void> {
     const aboutPeople = rows.filter((row) => row.personId);
     const runs: NewRun[] = [];
     for (const row of aboutPeople) {

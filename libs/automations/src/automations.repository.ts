@@ -2,7 +2,7 @@
 // advisory lock per workspace makes concurrent creations take consecutive numbers.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { AutomationStep, AutomationTrigger } from './domain';
 
 export type AutomationStatus = 'draft' | 'paused' | 'running';
@@ -73,14 +73,5 @@ export class AutomationsRepository {
 
   list(workspaceId: string): Promise<AutomationRow[]> {
     return this.dataSource.query(`SELECT ${COLUMNS} FROM automations WHERE workspace_id = $1 ORDER BY number`, [workspaceId]);
-  }
-
-  /** For the outbox relay: the running automations of these workspaces that happenings can start. */
-  runningFedByHappenings(m: EntityManager, workspaceIds: string[]): Promise<AutomationRow[]> {
-    return m.query(
-      `SELECT ${COLUMNS} FROM automations
-        WHERE workspace_id = ANY($1::text[]) AND status = 'running' AND trigger ->> 'kind' <> 'webhook'`,
-      [workspaceIds],
-    );
   }
 }

@@ -1,4 +1,5 @@
-// The only code that queries the timeline (events), event names, idempotency keys and the heartbeat.
+// The timeline (events), event names, idempotency keys and the heartbeat, outside the ingest transaction
+// (whose claims, reads and single write are ingest/ingest.repository.ts).
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
@@ -53,30 +54,6 @@ export class TimelineRepository implements MergeParticipant {
   async insertRows(m: EntityManager, rows: TimelineRow[]): Promise<void> {
     if (rows.length === 0) return;
     await m.query(`INSERT INTO events (${TIMELINE_COLUMNS}) SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${TIMELINE_RECORD})`, [JSON.stringify(rows)]);
-  }
-
-  /**
-   * Claims idempotency keys for this transaction. Keys already claimed (by an earlier post, or by a
-   * concurrent one, which this waits for) come back with the answer they were given.
-   */
-  async claimKeys(m: EntityManager, workspaceId: string, keys: string[]): Promise<Map<string, StoredAnswer>> {
-    const stored = new Map<string, StoredAnswer>();
-    if (keys.length === 0) return stored;
-    const claimed: Array<{ key: string }> = await m.query(
-      `INSERT INTO idempotency_keys (workspace_id, key, status) SELECT $1, unnest($2::text[]), 'pending'
-       ON CONFLICT DO NOTHING RETURNING key`,
-      [workspaceId, keys],
-    );
-    const mine = new Set(claimed.map((c) => c.key));
-    const taken = keys.filter((k) => !mine.has(k));
-    if (taken.length) {
-      const rows: StoredAnswer[] = await m.query(
-        `SELECT key, status, record_id FROM idempotency_keys WHERE workspace_id = $1 AND key = ANY($2::text[])`,
-        [workspaceId, taken],
-      );
-      for (const row of rows) stored.set(row.key, row);
-    }
-    return stored;
   }
 
   /** interface.md events rule 5: only the timeline row goes. */

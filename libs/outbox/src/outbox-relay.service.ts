@@ -14,27 +14,23 @@ import type { AppConfig } from '@app/platform';
 import { CONFIG, DAY_MS, deleteInBatches } from '@app/platform';
 import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK, RELAY_MIN_GAP_MS } from './outbox';
 
-export interface OutboxHandler {
+export interface OutboxHandler<Item = unknown> {
   readonly name: string;
   /**
-   * Once per relay pass, inside its transaction, with the workspaces of the rows past the mark: the
-   * ones this handler acts in and what it does with their happenings, or null when it has nothing in
-   * any. The relay reads happenings only for workspaces some handler listens in, so a workspace with
-   * none costs a pass one small row per writing transaction, not a row per happening.
+   * A statement over the workspaces of the rows past the mark (\$1, text[]) answering what this handler
+   * acts on in them, a row each: \`workspace_id\` and \`item\` (jsonb, handed back to \`handle\`). The relay
+   * asks every handler in one statement per pass and reads happenings only for workspaces some handler
+   * hears, so a workspace with none costs a pass one small row per writing transaction, and a handler
+   * that hears nothing runs no code of its own.
    */
-  listen(manager: EntityManager, workspaceIds: string[]): Promise<OutboxListener | null>;
+  readonly hearing: string;
+  /** The happenings of the workspaces it hears, in the relay's order, with what \`hearing\` found; may return work to do once the relay has committed. */
+  handle(manager: EntityManager, rows: OutboxRow[], items: Item[]): Promise<(() => Promise<void>) | void>;
 }
 
-export interface OutboxListener {
-  workspaceIds: string[];
-  /** The happenings of those workspaces, in the relay's order; may return work to do once the relay has committed. */
-  handle(rows: OutboxRow[]): Promise<(() => Promise<void>) | void>;
-}
-
-/** A listener in the workspaces of `found` (rows the handler acts on), or null when there are none. */
-export function listenerOver(found: ReadonlyArray<{ workspace_id: string }>, handle: (rows: OutboxRow[]) => ReturnType<OutboxListener['handle']>): OutboxListener | null {
-  if (found.length === 0) return null;
-  return { workspaceIds: [...new Set(found.map((row) => row.workspace_id))], handle };
+/** What every handler hears among the workspaces \$1, in one statement: each row tagged with its handler's place. */
+export function hearingOf(handlers: ReadonlyArray<Pick<OutboxHandler, 'hearing'>>): string {
+  return handlers.map((h, i) => `SELECT ${i} AS handler, h.workspace_id, h.item FROM (${h.hearing}) h`).join('\nUNION ALL\n');
 }
 
 /** Outbox rows (transactions) per pass. */
@@ -157,17 +153,15 @@ export class OutboxRelayService implements OnApplicationShutdown {
       if (next.length === 0) return 0;
       const last = next[next.length - 1];
       const workspaceIds = [...new Set(next.map((row) => row.workspace_id))];
-      const listeners: OutboxListener[] = [];
-      for (const handler of this.handlers) {
-        const listener = await handler.listen(manager, workspaceIds);
-        if (listener && listener.workspaceIds.length > 0) listeners.push(listener);
-      }
-      if (listeners.length > 0) {
-        const listened = [...new Set(listeners.flatMap((l) => l.workspaceIds))];
+      const heard: Array<{ handler: number; workspace_id: string; item: unknown }> = this.handlers.length ? await manager.query(hearingOf(this.handlers), [workspaceIds]) : [];
+      if (heard.length > 0) {
+        const listened = [...new Set(heard.map((h) => h.workspace_id))];
         const rows: OutboxRow[] = (await manager.query(RELAY_HAPPENINGS, [next[0].mark_xid, next[0].mark_id, last.xid, last.id, listened])).map(toOutboxRow);
-        for (const listener of listeners) {
-          const theirs = new Set(listener.workspaceIds);
-          const followUp = await listener.handle(rows.filter((row) => theirs.has(row.workspaceId)));
+        for (const [place, handler] of this.handlers.entries()) {
+          const items = heard.filter((h) => h.handler === place);
+          if (items.length === 0) continue;
+          const theirs = new Set(items.map((h) => h.workspace_id));
+          const followUp = await handler.handle(manager, rows.filter((row) => theirs.has(row.workspaceId)), items.map((h) => h.item));
           if (followUp) followUps.push(followUp);
         }
       }

@@ -88,7 +88,7 @@ export class DeliveryService implements BeforeApplicationShutdown {
       }
     }
     this.startWaiting();
-    await this.queue.enqueue(queued.map((k) => ({ ...k, jobId: attemptJobId(k.deliveryId, 0) })));
+    if (queued.length) await this.queue.enqueue(queued.map((k) => ({ ...k, jobId: attemptJobId(k.deliveryId, 0) })));
   }
 
   /** Whether the delivery's first attempt waits in this process (the poll leaves it alone). */

@@ -1,7 +1,7 @@
 // The only code here that queries webhook_endpoints and webhook_endpoint_health.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { WorkspacesRepository } from '@app/workspaces';
 import { EndpointHealthState, HEALTH_BUCKET_MS, HealthTally, nextEndpointHealth } from './domain/endpoint-health';
 
@@ -106,11 +106,6 @@ export class EndpointsRepository {
   async delete(workspaceId: string, id: string): Promise<boolean> {
     const [, count] = await this.dataSource.query(`DELETE FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
     return count > 0;
-  }
-
-  /** The endpoints of these workspaces, read inside the relay's transaction. */
-  async ofWorkspaces(manager: EntityManager, workspaceIds: string[]): Promise<Array<Pick<EndpointRow, 'workspace_id' | 'id' | 'triggers' | 'disabled_at'>>> {
-    return manager.query(`SELECT workspace_id, id, triggers, disabled_at FROM webhook_endpoints WHERE workspace_id = ANY($1::text[])`, [workspaceIds]);
   }
 
   /** Attempts that succeeded and failed per address since `since` (the success rate). */

@@ -9,13 +9,13 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '@app/platform';
-import { listenerOver, OutboxHandler, OutboxListener, OutboxRow } from '@app/outbox';
+import { OutboxHandler, OutboxRow } from '@app/outbox';
 import { WorkspacesRepository } from '@app/workspaces';
 import { PeopleReadRepository } from '@app/people';
 import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
 import { DeliveryService } from './delivery.service';
 import { isTrigger, mostSpecificTrigger, Trigger, webhookBodyAfterId, webhookBodyWithId, WebhookRecord } from './domain';
-import { EndpointRow, EndpointsRepository } from './endpoints.repository';
+import type { EndpointRow } from './endpoints.repository';
 
 interface HappeningPayload {
   at?: string;
@@ -24,8 +24,13 @@ interface HappeningPayload {
 
 export type HearingEndpoint = Pick<EndpointRow, 'workspace_id' | 'id' | 'triggers' | 'disabled_at'>;
 
+/** Workspaces whose slug this process knows (a slug never changes); past this many it starts again. */
+const SLUGS_KEPT = 10_000;
+
 @Injectable()
 export class HappeningDeliveries {
+  private readonly slugs = new Map<string, string>();
+
   constructor(
     private readonly people: PeopleReadRepository,
     private readonly workspaces: WorkspacesRepository,
@@ -85,30 +90,38 @@ export class HappeningDeliveries {
           );
     const records = new Map<string, WebhookRecord>();
     for (const p of people) records.set(`${p.workspace_id}/${p.asked}`, { id: p.id, kind: 'person', name: p.name ?? '', email: p.email, stage: p.stage });
-    const slugs = await this.workspaces.slugsOf([...new Set(rows.map((row) => row.workspaceId))], manager);
-    return { records, slugs };
+    return { records, slugs: await this.slugsOf(manager, rows) };
+  }
+
+  /** The rows' workspace slugs: asked once per workspace and process, since no workspace is ever renamed. */
+  private async slugsOf(manager: EntityManager, rows: OutboxRow[]): Promise<ReadonlyMap<string, string>> {
+    const unknown = [...new Set(rows.map((row) => row.workspaceId))].filter((id) => !this.slugs.has(id));
+    if (unknown.length === 0) return this.slugs;
+    if (this.slugs.size + unknown.length > SLUGS_KEPT) this.slugs.clear();
+    for (const [id, slug] of await this.workspaces.slugsOf(unknown, manager)) this.slugs.set(id, slug);
+    return this.slugs;
   }
 }
 
+/** The relay hears the workspaces with an address, enabled or not: a disabled one gets failed deliveries (OutboxHandler.hearing). */
+export const ENDPOINTS_HEARING = `
+SELECT workspace_id, jsonb_build_object('workspace_id', workspace_id, 'id', id, 'triggers', triggers, 'disabled_at', disabled_at) AS item
+  FROM webhook_endpoints
+ WHERE workspace_id = ANY($1::text[])`;
+
 @Injectable()
-export class WebhookRelayService implements OutboxHandler {
+export class WebhookRelayService implements OutboxHandler<HearingEndpoint> {
   readonly name = 'webhooks';
+  readonly hearing = ENDPOINTS_HEARING;
 
   constructor(
-    private readonly endpoints: EndpointsRepository,
     private readonly deliveries: DeliveriesRepository,
     private readonly happenings: HappeningDeliveries,
     private readonly sender: DeliveryService,
   ) {}
 
-  /** Listens in the workspaces with an address, enabled or not (a disabled one gets failed deliveries). */
-  async listen(manager: EntityManager, workspaceIds: string[]): Promise<OutboxListener | null> {
-    const endpoints = await this.endpoints.ofWorkspaces(manager, workspaceIds);
-    return listenerOver(endpoints, (rows) => this.deliver(manager, rows, endpoints));
-  }
-
   /** The happenings' deliveries, written in the relay's transaction; their first attempts start after it commits. */
-  private async deliver(manager: EntityManager, rows: OutboxRow[], endpoints: HearingEndpoint[]): Promise<(() => Promise<void>) | void> {
+  async handle(manager: EntityManager, rows: OutboxRow[], endpoints: HearingEndpoint[]): Promise<(() => Promise<void>) | void> {
     const deliveries = await this.happenings.make(manager, rows, endpoints);
     if (deliveries.length === 0) return;
     const created = await this.deliveries.insert(manager, deliveries);

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { GroupCommit, Refusal, newId, randomBase62 } from '@app/platform/plain';
 import type { AppConfig } from '@app/platform/plain';
-import type { AuthContext } from './auth/auth-context';
+import type { AuthContext, SecretKeyOptions } from './auth/auth-context';
 import { normalizeOriginPattern } from './origin-rule';
 import type { WorkspaceEntity } from './workspaces.types';
 import type { KeyOwnerRow, WorkspaceSettings, WorkspacesRepository } from './workspaces.repository';
@@ -143,13 +143,18 @@ export class WorkspacesService {
     return keys.map((k) => ({ keyId: k.id, hint: `sk_live_…${k.hint}`, member: k.member_email, revoked: k.revoked_at !== null, createdAt: k.created_at, lastUsedAt: k.last_used_at }));
   }
 
+  /** Sets the request's auth from its bearer key, or refuses: what SecretKeyGuard and every key-authenticated door run. */
+  async authenticateRequest(request: { headers: { authorization?: string }; auth?: AuthContext }, options: SecretKeyOptions = {}): Promise<void> {
+    request.auth = await this.authenticate(request.headers.authorization, options);
+  }
+
   /**
    * The secret-key guard's rules (decisions.md section 2). With \`recheckedByWrite\`, a key this process
    * has seen live is not looked up again: the answer carries \`recheck\`, and the caller must have the
    * statement that writes the post check the key (keyRecheckCte), or call recheck.verify() when it
    * writes nothing, so a revoked key or a removed member is still refused at once (issue 18).
    */
-  async authenticate(authorization: string | undefined, options: { recheckedByWrite?: boolean } = {}): Promise<AuthContext> {
+  async authenticate(authorization: string | undefined, options: SecretKeyOptions = {}): Promise<AuthContext> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) {
       throw new Refusal('invalid_key', 'Send your secret key as "Authorization: Bearer sk_live_…"; find it in the workspace developer settings.');

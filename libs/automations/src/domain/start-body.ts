@@ -3,6 +3,7 @@
 // properties carry the customer's facts into the run; only their names ever reach the log.
 import { Refusal } from '@app/platform';
 import { isEmail, MAX_ID_LENGTH, normalizeEmail } from '@app/people';
+import { isObject } from '@app/edge/posted-input';
 
 /** interface.md "Limits": body size at an automation address. */
 export const START_BODY_MAX_BYTES = 8 * 1024;
@@ -25,8 +26,6 @@ export interface StartBody {
   person: StartPerson;
   properties: Record<string, unknown> | null;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The raw bytes as posted: size first, then JSON, then who it names. */
 export function parseStartBody(raw: Buffer | undefined): StartBody | Refusal {

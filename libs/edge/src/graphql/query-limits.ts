@@ -6,7 +6,7 @@ import type { ApolloServerPlugin } from '@apollo/server';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { DocumentNode, GraphQLError, GraphQLSchema, isListType, getNullableType, Kind, parse, validate, ValidationRule, visit } from 'graphql';
 import { Refusal, readScope } from '@app/platform';
-import { unstorableText } from '../http/hostile-input';
+import { unstorableText } from '../http/posted-input';
 import { pageSizeRefusal } from './page-size';
 
 // graphql-depth-limit ships no types; its one export is a rule factory.

@@ -7,7 +7,7 @@ import express, { NextFunction, Request, Response } from 'express';
 import { Refusal, readScope } from '@app/platform';
 import { sendRefusal } from './exceptions.filter';
 import { documentSizeRefusal } from '../graphql/query-limits';
-import { hostileJsonRefusal, hostileRequestLineRefusal } from './hostile-input';
+import { hostileJsonRefusal, hostileRequestLineRefusal } from './posted-input';
 import type { OpenDoor } from './door/door';
 
 const anyType = () => true;

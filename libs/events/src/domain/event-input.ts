@@ -5,7 +5,7 @@ import { Refusal } from '@app/platform';
 import { IdentityKey, identityKeys, isEmail, MAX_EMAIL_LENGTH, MAX_ID_LENGTH, normalizeEmail, parseSource, SOURCE_TEXT_MAX, SourceInput } from '@app/people';
 import { classifyEventName } from './catalogue';
 import type { Command, Consent, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from './commands';
-import { invalidField, isAbsent, isIpAddress, isObject, isPlainObject, Obj, optionalText, parseInstant } from './input-fields';
+import { invalidField, isAbsent, isIpAddress, isObject, isPlainObject, Obj, optionalText, parseInstant } from '@app/edge/posted-input';
 
 /** Every limit of posted input, in one place (interface.md "Limits" and this project's own). */
 export const LIMITS = {

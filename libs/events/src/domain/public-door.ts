@@ -1,7 +1,7 @@
 // interface.md "Public website endpoints": the four actions, the honeypot, and the item a browser's
 // post becomes (decisions.md section 3).
 import { Refusal } from '@app/platform';
-import { isObject } from './input-fields';
+import { isObject } from '@app/edge/posted-input';
 
 export const PUBLIC_ACTIONS = ['subscribe', 'identify', 'event', 'support'] as const;
 export type PublicAction = (typeof PUBLIC_ACTIONS)[number];

@@ -1,7 +1,7 @@
 // POST and GET /api/v1/events (interface.md "Events endpoint", decisions.md section 3).
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { SecretKeyGuard, SecretKeyOptions, WorkspacesService } from '@app/workspaces';
+import { SecretKeyOptions, WorkspacesService } from '@app/workspaces';
 import { BatchAnswer, bySecretKey, door, DoorRequest, DoorRoute, Doors, itemAnswer, OpenDoor, SERVER_BODY_LIMIT } from '@app/edge';
 import { itemAction, parseBody } from '../domain';
 import { HeartbeatService } from '../heartbeat.service';
@@ -9,7 +9,6 @@ import { IngestService } from '../ingest/ingest.service';
 import { describeEventsEndpoint } from './events-description';
 
 interface EventsDoorServices {
-  keys: SecretKeyGuard;
   ingest: IngestService;
   workspaces: WorkspacesService;
   heartbeat: HeartbeatService;
@@ -26,7 +25,7 @@ export const EVENTS_DOOR = door({
   bodyLimit: SERVER_BODY_LIMIT,
   hot: true,
   eventItems: 'server',
-  authenticate: (req, { keys }: EventsDoorServices) => keys.authenticate(req, RECHECKED_BY_WRITE),
+  authenticate: (req, { workspaces }: EventsDoorServices) => workspaces.authenticateRequest(req, RECHECKED_BY_WRITE),
   rateLimit: { limit: 'server', key: bySecretKey },
   heartbeat: { action: (req) => itemAction(req.body), origin: () => 'server' },
   parse: (req) => parseBody(req.body),
@@ -43,8 +42,8 @@ export const EVENTS_DOOR = door({
 export class EventsController {
   private readonly events: OpenDoor<EventsDoorServices>;
 
-  constructor(doors: Doors, keys: SecretKeyGuard, ingest: IngestService, workspaces: WorkspacesService, heartbeat: HeartbeatService) {
-    this.events = doors.open(EVENTS_DOOR, { keys, ingest, workspaces, heartbeat });
+  constructor(doors: Doors, ingest: IngestService, workspaces: WorkspacesService, heartbeat: HeartbeatService) {
+    this.events = doors.open(EVENTS_DOOR, { ingest, workspaces, heartbeat });
   }
 
   @Get(EVENTS_DOOR.path)

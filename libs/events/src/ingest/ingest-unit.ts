@@ -10,7 +10,7 @@ import { WorkspaceEntity } from '@app/workspaces';
 import { isEngagingEvent, IdentityKey, keyString, ListRow, nextStage, PeopleRepository, PURCHASE_EVENTS, Stage } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
-import { StoredAnswer, TimelineRepository, TimelineRow } from '../timeline.repository';
+import type { StoredAnswer, TimelineRow } from '../timeline.repository';
 import { IngestRepository } from './ingest.repository';
 import { PersonResolution, type PersonState } from './person-resolution';
 
@@ -28,7 +28,6 @@ export class IngestUnit {
     private readonly m: EntityManager,
     private readonly workspace: WorkspaceEntity,
     private readonly peopleRepo: PeopleRepository,
-    private readonly timeline: TimelineRepository,
     private readonly store: IngestRepository,
     private readonly now: Date,
   ) {
@@ -41,9 +40,9 @@ export class IngestUnit {
     const keys = new Map<string, IdentityKey>();
     for (const c of commands) for (const k of c.keys) keys.set(keyString(k), k);
     const idempotencyKeys = commands.flatMap((c) => (c.kind === 'event' && c.idempotencyKey ? [c.idempotencyKey] : []));
-    this.stored = await this.timeline.claimKeys(this.m, ws, [...new Set(idempotencyKeys)]);
+    this.stored = await this.store.claimKeys(this.m, ws, [...new Set(idempotencyKeys)]);
     const addresses = commands.flatMap((c) => (c.kind === 'subscribe' ? [c.list] : []));
-    this.lists = new Map((await this.peopleRepo.findLists(this.m, ws, [...new Set(addresses)])).map((l) => [l.address, l]));
+    if (addresses.length) this.lists = new Map((await this.peopleRepo.findLists(this.m, ws, [...new Set(addresses)])).map((l) => [l.address, l]));
     const all = [...keys.values()];
     this.resolution.seed(await this.store.load(this.m, ws, all.map((k) => k.kind), all.map((k) => k.value)));
   }

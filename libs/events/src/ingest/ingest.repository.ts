@@ -2,7 +2,8 @@
 // written by one statement with data-modifying CTEs: one round trip instead of one per table. The
 // people and outbox parts come from their owners (peopleKeysNameCtes, peopleWriteCtes, outboxWriteCte).
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { Happening, outboxDocument, outboxWriteCte } from '@app/outbox';
 import { keyRecheckCte } from '@app/workspaces';
 import { preparedQuery } from '@app/platform';
@@ -67,6 +68,37 @@ SELECT f.kind AS identity_kind, f.value AS identity_value, l.* FROM found f JOIN
 
 @Injectable()
 export class IngestRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The ingest transaction: claims, load and write run on its manager. */
+  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return this.dataSource.transaction(work);
+  }
+
+  /**
+   * Claims idempotency keys for this transaction. Keys already claimed (by an earlier post, or by a
+   * concurrent one, which this waits for) come back with the answer they were given.
+   */
+  async claimKeys(m: EntityManager, workspaceId: string, keys: string[]): Promise<Map<string, StoredAnswer>> {
+    const stored = new Map<string, StoredAnswer>();
+    if (keys.length === 0) return stored;
+    const claimed: Array<{ key: string }> = await m.query(
+      `INSERT INTO idempotency_keys (workspace_id, key, status) SELECT $1, unnest($2::text[]), 'pending'
+       ON CONFLICT DO NOTHING RETURNING key`,
+      [workspaceId, keys],
+    );
+    const mine = new Set(claimed.map((c) => c.key));
+    const taken = keys.filter((k) => !mine.has(k));
+    if (taken.length) {
+      const rows: StoredAnswer[] = await m.query(
+        `SELECT key, status, record_id FROM idempotency_keys WHERE workspace_id = $1 AND key = ANY($2::text[])`,
+        [workspaceId, taken],
+      );
+      for (const row of rows) stored.set(row.key, row);
+    }
+    return stored;
+  }
+
   /**
    * Posts that name one person (by any keys) wait for each other on the person's row lock, so neither
    * overwrites the other's counts. A row lock waited for returns the row as its holder left it; when

@@ -8,7 +8,6 @@ import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
 import { OutboxWriter } from '@app/outbox';
 import { isKeyRace, PeopleRepository } from '@app/people';
 import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
-import { TimelineRepository } from '../timeline.repository';
 import { IngestUnit, ItemResult, Success } from './ingest-unit';
 import { IngestRepository } from './ingest.repository';
 
@@ -66,7 +65,6 @@ export class IngestService {
 
   constructor(
     private readonly people: PeopleRepository,
-    private readonly timeline: TimelineRepository,
     private readonly store: IngestRepository,
     private readonly outbox: OutboxWriter,
   ) {}
@@ -156,8 +154,8 @@ export class IngestService {
     const now = new Date();
     const commands = work.map((w) => w.command);
     const keys = [...new Set(work.flatMap((w) => (w.keyId ? [w.keyId] : [])))];
-    const results = await this.people.transaction(async (m) => {
-      const unit = new IngestUnit(m, workspace, this.people, this.timeline, this.store, now);
+    const results = await this.store.transaction(async (m) => {
+      const unit = new IngestUnit(m, workspace, this.people, this.store, now);
       await unit.prepare(commands);
       const applied: ItemResult[] = [];
       for (const command of commands) applied.push(await unit.apply(command));

@@ -1,5 +1,6 @@
 // decisions.md section 8: a verified provider post becomes items of POST /api/v1/events (identify and
 // event items), so the same ingest parses and applies them. Helpers shared by the four provider files.
+import { isObject, type Obj } from '@app/edge/posted-input';
 
 /** One item as the events endpoint takes it (type, email, account_id, value, properties, ...). */
 export type DoorItem = Record<string, unknown>;
@@ -15,8 +16,7 @@ export interface PersonKeys {
   account_id?: string;
 }
 
-export type Obj = Record<string, unknown>;
-export const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject, type Obj };
 export const objectAt = (v: unknown, key: string): Obj => (isObject(v) && isObject(v[key]) ? (v[key] as Obj) : {});
 export const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
 export const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);

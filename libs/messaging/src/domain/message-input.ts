@@ -1,6 +1,7 @@
 // interface.md "Messages endpoints" (POST /api/v1/messages), "Errors > Messages endpoints", "Limits".
 import { Refusal } from '@app/platform';
 import { isEmail, normalizeEmail } from '@app/people';
+import { isObject } from '@app/edge/posted-input';
 
 export const MESSAGE_LIMITS = {
   subjectMin: 2,
@@ -26,10 +27,6 @@ export function characterCount(value: string): number {
   let count = 0;
   for (const _ of value) count++;
   return count;
-}
-
-function isPlainObject(raw: unknown): raw is Record<string, unknown> {
-  return typeof raw === 'object' && raw !== null && !Array.isArray(raw);
 }
 
 /** An email address (trimmed, lower-cased) or, failing that, a record id the service looks up. */
@@ -85,7 +82,7 @@ function given(value: unknown): boolean {
  * With a template, subject and body are optional overrides, checked by the same length rules when given.
  */
 export function parseSendMessage(raw: unknown): SendMessageInput | Refusal {
-  if (!isPlainObject(raw)) return new Refusal('invalid_json', 'Send a JSON object like {"to":"ada@example.com","subject":"Hi","body":"Hello Ada"}.');
+  if (!isObject(raw)) return new Refusal('invalid_json', 'Send a JSON object like {"to":"ada@example.com","subject":"Hi","body":"Hello Ada"}.');
   const to = parseRecipient(raw.to);
   if (to instanceof Refusal) return to;
   const input: SendMessageInput = { to };

@@ -1,12 +1,12 @@
 // POST and GET /api/v1/messages, GET /api/v1/people/{id or email}/messages (interface.md "Messages endpoints").
 import { Controller, Get, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
-import { Auth, AuthContext, SecretKeyGuard } from '@app/workspaces';
+import { Auth, AuthContext, SecretKeyGuard, WorkspacesService } from '@app/workspaces';
 import { bySecretKey, door, DoorRequest, DoorRoute, Doors, OpenDoor } from '@app/edge';
 import { MessagesService } from '../messages.service';
 
 interface MessagesDoorServices {
-  keys: SecretKeyGuard;
+  workspaces: WorkspacesService;
   messages: MessagesService;
 }
 
@@ -17,7 +17,7 @@ export const MESSAGES_DOOR = door({
   status: 200,
   // A message body may hold 20,000 characters, which JSON escapes can make six times as many bytes.
   bodyLimit: 256 * 1024,
-  authenticate: (req, { keys }: MessagesDoorServices) => keys.authenticate(req),
+  authenticate: (req, { workspaces }: MessagesDoorServices) => workspaces.authenticateRequest(req),
   rateLimit: { limit: 'server', key: bySecretKey },
   handle: (body, req, { messages }) => messages.send(req.auth!, body),
 });
@@ -29,9 +29,9 @@ export class MessagesController {
   constructor(
     private readonly messages: MessagesService,
     doors: Doors,
-    keys: SecretKeyGuard,
+    workspaces: WorkspacesService,
   ) {
-    this.sends = doors.open(MESSAGES_DOOR, { keys, messages });
+    this.sends = doors.open(MESSAGES_DOOR, { workspaces, messages });
   }
 
   @DoorRoute(MESSAGES_DOOR)

@@ -16,7 +16,7 @@ import { Metrics, refusalCodeOf, requestIdOf } from '../../observability/metrics
 import { ObservabilityModule } from '../../observability/observability.module';
 import { invalidJsonRefusal } from '../body-parsers';
 import { refusalAnswer, refusalOf } from '../exceptions.filter';
-import { hostileJsonRefusal } from '../hostile-input';
+import { hostileJsonRefusal } from '../posted-input';
 import { DoorAnswer, DoorRequest, Doors, OpenDoor } from './door';
 
 type HotRequest = IncomingMessage & { id?: string; body?: unknown; auth?: DoorRequest['auth'] };

@@ -1,6 +1,6 @@
 // decisions.md section 3: field readers behind invalid_field, and ISO 8601 dates.
 import { Refusal } from '@app/platform';
-import { isPlainObject, optionalText, parseInstant } from './input-fields';
+import { isPlainObject, optionalText, parseInstant } from './posted-input';
 
 describe('ISO 8601 dates', () => {
   it.each([

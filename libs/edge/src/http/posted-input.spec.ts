@@ -1,5 +1,5 @@
 // docs/security.md "Input": what no door accepts, whatever its own rules.
-import { hostileJsonRefusal, hostileRequestLineRefusal, MAX_JSON_DEPTH, unstorableText } from './hostile-input';
+import { hostileJsonRefusal, hostileRequestLineRefusal, MAX_JSON_DEPTH, unstorableText } from './posted-input';
 
 function nested(levels: number): unknown {
   let value: unknown = 1;
