@@ -31,5 +31,7 @@ module.exports = {
   // Migrates the template database and finds (or installs, as root) the browser of the website tag tests: `npm test` needs no manual step.
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   testTimeout: 30000,
-  maxWorkers: 2,
+  // Three files at once: most of a run waits on processes, timers and the network (two workers kept the
+  // two cores about half busy); docs/architecture.md "Tests" has the figures.
+  maxWorkers: 3,
 };

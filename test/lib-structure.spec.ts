@@ -20,6 +20,7 @@ export const LAYERS: Record<string, number> = {
   messaging: 6,
   webhooks: 6,
   automations: 7,
+  access: 7,
   integrations: 8,
   mcp: 8,
   schema: 9,

@@ -3,12 +3,13 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { ApolloDriver, ApolloDriverConfig } from '@nestjs/apollo';
 import { DynamicModule, Module } from '@nestjs/common';
 import { GraphQLModule } from '@nestjs/graphql';
+import { AccessApiModule } from '@app/access';
 import { AutomationsApiModule } from '@app/automations';
 import { AppConfig, isRefusal, loggerModule, PlatformModule } from '@app/platform';
 import { EdgeModule, formatGraphqlError, GRAPHQL_PARSE_OPTIONS, HotDoorsModule, ObservabilityModule, queryLimitsPlugin } from '@app/edge';
 import { OutboxModule } from '@app/outbox';
 import { MIGRATIONS } from '@app/schema';
-import { MembersResolver, WorkspaceResolver, WorkspacesModule } from '@app/workspaces';
+import { ConnectedAppsResolver, MembersResolver, WorkspaceResolver, WorkspacesModule } from '@app/workspaces';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
@@ -53,9 +54,10 @@ export class ApiModule {
         AutomationsApiModule,
         McpApiModule,
         IntegrationsApiModule,
+        AccessApiModule,
       ],
       controllers: development ? [ExplorerAssetsController] : [],
-      providers: [WorkspaceResolver, MembersResolver],
+      providers: [WorkspaceResolver, MembersResolver, ConnectedAppsResolver],
     };
   }
 }

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
 import { answerClientErrorsInEnvelope, Doors, ExceptionsFilter, HotDoors, installBodyParsers, Metrics, requestContext } from '@app/edge';
 import { AppConfig, QuietNestLogger } from '@app/platform';
+import { installAccess } from '@app/access';
 import { ApiModule } from './api.module';
 import { installOpenApi } from './openapi';
 
@@ -19,6 +20,7 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   app.use(app.get(Metrics).middleware);
   // Every controller has been made, so every door is open: each reads its body at its own limit.
   installBodyParsers(app, app.get(Doors).all);
+  installAccess(app);
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.useGlobalFilters(new ExceptionsFilter());
   installOpenApi(app, config);

@@ -1,15 +1,26 @@
 // interface.md "Authentication", tool door row, and decisions.md section 10: who may call the tool
-// door. The bearer check is one function, so a connector's OAuth access token (answered
-// invalid_token when stale) can join the pasted secret key here later.
+// door: a pasted secret key, or the access token of a connector that signed in (issue 27), answered
+// invalid_token when it has run out, was revoked, or was issued for something else.
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, Refusal } from '@app/platform';
-import { AuthContext, AuthedRequest, WorkspacesService } from '@app/workspaces';
+import { AuthContext, AuthedRequest, ConnectionsService, isTokenOf, WorkspacesService } from '@app/workspaces';
 import { protectedResourceAddress, protocolVersionOf } from './domain/protocol';
 
-export async function authenticateToolCaller(workspaces: WorkspacesService, authorization: string | undefined, baseUrl: string): Promise<AuthContext> {
+export async function authenticateToolCaller(
+  callers: { workspaces: WorkspacesService; connections: ConnectionsService },
+  authorization: string | undefined,
+  baseUrl: string,
+): Promise<AuthContext> {
+  const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   try {
-    return await workspaces.authenticate(authorization);
+    if (token && isTokenOf('access', token)) return await callers.connections.authenticate(token);
+    return await callers.workspaces.authenticate(authorization);
   } catch (error) {
+    if (error instanceof Refusal && error.code === 'invalid_token') {
+      throw new Refusal('invalid_token', error.message, {
+        headers: { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${protectedResourceAddress(baseUrl)}"` },
+      });
+    }
     if (error instanceof Refusal && error.code === 'invalid_key') {
       // interface.md Authentication rule 2: the 401 says where to sign in.
       throw new Refusal('invalid_key', error.message, {
@@ -25,6 +36,7 @@ export async function authenticateToolCaller(workspaces: WorkspacesService, auth
 export class ToolDoorGuard implements CanActivate {
   constructor(
     private readonly workspaces: WorkspacesService,
+    private readonly connections: ConnectionsService,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -41,7 +53,7 @@ export class ToolDoorGuard implements CanActivate {
         'Browsers may not call the tool door: from a web page, post to your public address with the public key (wk_…); call /api/mcp from a server or an MCP client.',
       );
     }
-    req.auth = await authenticateToolCaller(this.workspaces, req.headers.authorization, this.config.baseUrl);
+    req.auth = await authenticateToolCaller({ workspaces: this.workspaces, connections: this.connections }, req.headers.authorization, this.config.baseUrl);
     const version = protocolVersionOf(req.headers['mcp-protocol-version']);
     if (version instanceof Refusal) throw version;
   }

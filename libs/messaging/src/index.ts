@@ -7,3 +7,4 @@ export * from './messaging.module';
 export * from './messaging-api.module';
 export * from './messaging-worker.module';
 export * from './templates.service';
+export * from './messaging.tokens';

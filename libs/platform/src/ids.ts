@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // A ULID (https://github.com/ulid/spec): 48 bits of milliseconds and 80 random bits in Crockford base32,
 // monotonic within a millisecond (the random part counts up), as the `ulid` package's monotonicFactory
@@ -65,4 +65,9 @@ export function randomBase62(length: number): string {
     }
   }
   return out;
+}
+
+/** Whether two secrets are equal, in time that tells nothing of where they differ (nor of their lengths). */
+export function sameSecret(a: string, b: string): boolean {
+  return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }

@@ -6,6 +6,10 @@ import { SecretKeyGuard } from './auth/secret-key.guard';
 import { MembersService } from './members.service';
 import { WorkspacesRepository } from './workspaces.repository';
 import { WorkspacesService } from './workspaces.service';
+import { ConnectionsRepository } from './sign-in/connections.repository';
+import { ConnectionsService } from './sign-in/connections.service';
+import { SessionsRepository } from './sign-in/sessions.repository';
+import { SessionsService, SignInClock } from './sign-in/sessions.service';
 
 /** Workspaces, members and keys, and the guards that turn a key into an actor. */
 @Global()
@@ -15,9 +19,23 @@ import { WorkspacesService } from './workspaces.service';
     { provide: WorkspacesRepository, useFactory: (dataSource: DataSource) => new WorkspacesRepository(typeormSql(dataSource)), inject: [DataSource] },
     { provide: WorkspacesService, useFactory: (repository: WorkspacesRepository, config: AppConfig) => new WorkspacesService(repository, config), inject: [WorkspacesRepository, CONFIG] },
     { provide: MembersService, useFactory: (repository: WorkspacesRepository) => new MembersService(repository), inject: [WorkspacesRepository] },
+    // People's sessions and connectors' connections (issue 27).
+    { provide: SignInClock, useValue: new SignInClock() },
+    { provide: SessionsRepository, useFactory: (dataSource: DataSource) => new SessionsRepository(typeormSql(dataSource)), inject: [DataSource] },
+    { provide: ConnectionsRepository, useFactory: (dataSource: DataSource) => new ConnectionsRepository(typeormSql(dataSource)), inject: [DataSource] },
+    {
+      provide: SessionsService,
+      useFactory: (repository: SessionsRepository, workspaces: WorkspacesService, config: AppConfig, clock: SignInClock) => new SessionsService(repository, workspaces, config, clock),
+      inject: [SessionsRepository, WorkspacesService, CONFIG, SignInClock],
+    },
+    {
+      provide: ConnectionsService,
+      useFactory: (repository: ConnectionsRepository, config: AppConfig, clock: SignInClock) => new ConnectionsService(repository, config, clock),
+      inject: [ConnectionsRepository, CONFIG, SignInClock],
+    },
     SecretKeyGuard,
     GraphqlAuthGuard,
   ],
-  exports: [WorkspacesRepository, WorkspacesService, MembersService, SecretKeyGuard, GraphqlAuthGuard],
+  exports: [WorkspacesRepository, WorkspacesService, MembersService, SecretKeyGuard, GraphqlAuthGuard, SignInClock, SessionsService, ConnectionsService, SessionsRepository],
 })
 export class WorkspacesModule {}

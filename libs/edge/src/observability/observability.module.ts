@@ -1,8 +1,7 @@
 import { Controller, Get, Inject, Module, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { timingSafeEqual, createHash } from 'node:crypto';
 import type { AppConfig } from '@app/platform';
-import { CONFIG, Refusal } from '@app/platform';
+import { CONFIG, Refusal, sameSecret } from '@app/platform';
 import { sendRefusal } from '../http/exceptions.filter';
 import { Metrics } from './metrics';
 
@@ -13,10 +12,7 @@ const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1']);
  * callers on this machine (the socket's address, never X-Forwarded-For), e.g. a Prometheus sidecar.
  */
 export function metricsAllowed(config: Pick<AppConfig, 'adminToken'>, authorization: string | undefined, remoteAddress: string | undefined): boolean {
-  if (config.adminToken) {
-    const digest = (value: string) => createHash('sha256').update(value).digest();
-    return timingSafeEqual(digest(authorization ?? ''), digest(`Bearer ${config.adminToken}`));
-  }
+  if (config.adminToken) return sameSecret(authorization ?? '', `Bearer ${config.adminToken}`);
   return LOOPBACK.has(remoteAddress ?? '');
 }
 

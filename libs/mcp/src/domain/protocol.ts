@@ -20,6 +20,8 @@ export function protocolVersionOf(header: string | string[] | undefined): string
 export function protectedResourceMetadata(baseUrl: string) {
   return {
     resource: `${baseUrl}/api/mcp`,
+    // Connectors sign in here (issue 27): the api is its own authorization server.
+    authorization_servers: [baseUrl],
     bearer_methods_supported: ['header'],
     resource_name: 'Lifeline tool door',
     resource_documentation: `${baseUrl}/api/v1/events`,

@@ -1,5 +1,6 @@
 import { Refusal } from '@app/platform';
-import { escapeHtml, renderMessage, RenderContext, validateTemplate } from './template';
+import { escapeHtml } from '@app/platform';
+import { renderMessage, RenderContext, validateTemplate } from './template';
 
 const ada = (over: Partial<RenderContext['person']> = {}): RenderContext => ({
   person: { id: 'per_01J0000000000000000000000A', name: 'Ada Lovelace', email: 'ada@example.com', fields: { plan: 'pro' }, ...over },

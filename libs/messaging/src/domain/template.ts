@@ -1,7 +1,7 @@
 // interface.md "Messages endpoints" (body: the same markup templates use) and decisions.md section 7:
 // Markdown with Liquid variables, rendered to a subject line, HTML and plain text.
 import { randomBytes } from 'node:crypto';
-import { Refusal } from '@app/platform';
+import { escapeHtml, Refusal } from '@app/platform';
 import { Context, Liquid, Template } from 'liquidjs';
 import { markdownToHtml, markdownToText } from './markdown';
 import { normalizeSubject } from './message-input';
@@ -102,12 +102,6 @@ async function renderLiquid(part: 'subject' | 'body', source: string, scope: obj
   } catch (error) {
     throw liquidRefusal(part, error);
   }
-}
-
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
 function fillSlots(text: string, slots: Slots, encode: (value: string) => string): string {

@@ -11,3 +11,4 @@ export * from '../database/migration-state';
 export * from '../batching/group-commit';
 export * from '../runtime/embedded';
 export * from '../runtime/unreachable';
+export * from '../text/escape-html';

@@ -23,6 +23,9 @@ export const LIMITS = {
   automation: 600,
   // Beyond the spec: GraphQL reads and writes per secret key (docs/security.md "GraphQL").
   graphql: 1200,
+  // Beyond the spec: sign-in attempts per client IP, and email links asked for per address (issue 27).
+  'sign-in:ip': 30,
+  'sign-in:email': 5,
   'public:subscribe': 20,
   'public:identify': 60,
   'public:event': 240,

@@ -1,26 +1,22 @@
 // GraphQL admin API: a bearer secret key (acts as its member) or ADMIN_TOKEN (the operator).
 import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { GqlExecutionContext } from '@nestjs/graphql';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AppConfig } from '@app/platform';
-import { CONFIG, RateLimits, Refusal } from '@app/platform';
+import { CONFIG, RateLimits, Refusal, sameSecret } from '@app/platform';
 import { WorkspacesService } from '../workspaces.service';
+import { SessionsService } from '../sign-in/sessions.service';
+import { crossSiteRefusal, sessionCookieOf } from '../sign-in/sign-in-rules';
 import type { AuthContext } from './auth-context';
 import { forbiddenSentence, Permission, roleAllows } from './roles';
 import type { AuthedRequest } from './secret-key.guard';
 
 type GraphqlRequest = AuthedRequest & { operator?: boolean; authenticated?: Promise<void> };
 
-function sameSecret(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db);
-}
-
 @Injectable()
 export class GraphqlAuthGuard implements CanActivate {
   constructor(
     private readonly workspaces: WorkspacesService,
+    private readonly sessions: SessionsService,
     private readonly limits: RateLimits,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
@@ -35,6 +31,8 @@ export class GraphqlAuthGuard implements CanActivate {
   }
 
   private async authenticate(request: GraphqlRequest): Promise<void> {
+    const session = request.headers.authorization ? undefined : sessionCookieOf(request.headers.cookie);
+    if (session) return this.fromSession(request, session);
     const header = request.headers.authorization ?? '';
     const token = /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
     if (token && this.config.adminToken && sameSecret(token, this.config.adminToken)) {
@@ -44,6 +42,21 @@ export class GraphqlAuthGuard implements CanActivate {
     const auth = await this.workspaces.authenticate(header);
     await this.limits.consume('graphql', auth.keyId);
     request.auth = auth;
+  }
+
+  /** A person's session cookie (issue 27), behind the CSRF defence: the member it acts as, or the operator. */
+  private async fromSession(request: GraphqlRequest, token: string): Promise<void> {
+    const crossSite = crossSiteRefusal({ method: request.method, contentType: request.headers['content-type'], origin: request.headers.origin }, this.config.baseUrl);
+    if (crossSite) throw new Refusal('forbidden', `Refused: ${crossSite}. Programs send a secret key as "Authorization: Bearer sk_live_…" instead.`);
+    const signedIn = await this.sessions.current(token);
+    if (!signedIn) throw new Refusal('invalid_token', `Your session has ended (signed out, run out, or its key or membership is gone): sign in again at ${this.config.baseUrl}/sign-in.`);
+    if (signedIn.operator) {
+      request.operator = true;
+      return;
+    }
+    if (!signedIn.auth) throw new Refusal('forbidden', `Pick a workspace first at ${this.config.baseUrl}/sign-in/workspace.`);
+    await this.limits.consume('graphql', signedIn.auth.keyId);
+    request.auth = signedIn.auth;
   }
 }
 

@@ -1,0 +1,49 @@
+// What the sign-in pages answer and read: HTML that no other site may frame, the session cookie, form
+// bodies (8 KB, checked like every body: docs/security.md "Input"), and the login-CSRF check of a post.
+import express, { NextFunction, Request, Response } from 'express';
+import { hostileJsonRefusal } from '@app/edge';
+import { SESSION_COOKIE, SESSION_MAX_MS, sessionCookieOf } from '@app/workspaces';
+
+const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+
+export function sendPage(res: Response, status: number, html: string): void {
+  res.status(status).setHeader('Content-Security-Policy', PAGE_POLICY).setHeader('Cache-Control', 'no-store').setHeader('Referrer-Policy', 'no-referrer');
+  res.type('html').send(html);
+}
+
+export function setSessionCookie(res: Response, token: string, baseUrl: string): void {
+  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https:'), path: '/', maxAge: SESSION_MAX_MS });
+}
+
+export function clearSessionCookie(res: Response, baseUrl: string): void {
+  res.clearCookie(SESSION_COOKIE, { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https:'), path: '/' });
+}
+
+export function sessionTokenOf(req: Request): string | undefined {
+  return sessionCookieOf(req.headers.cookie);
+}
+
+/** A form post's fields as strings (a repeated or missing field reads as ''). */
+export function formField(req: Request, name: string): string {
+  const value = (req.body as Record<string, unknown> | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
+/** Reads urlencoded form bodies of the sign-in pages and refuses hostile ones as every door does. */
+export function formReader(): Array<(req: Request, res: Response, next: NextFunction) => void> {
+  const read = express.urlencoded({ extended: false, limit: '8kb', type: 'application/x-www-form-urlencoded' });
+  return [
+    (req, res, next) => ('body' in req ? next() : read(req, res, next)),
+    (req, res, next) => {
+      const refusal = hostileJsonRefusal(req.body ?? {});
+      if (refusal) return sendPage(res, 400, refusal.message);
+      next();
+    },
+  ];
+}
+
+/** Login CSRF: a post to a sign-in form must come from this service's own pages when the browser says where from. */
+export function fromOwnPages(req: Request, baseUrl: string): boolean {
+  const origin = req.headers.origin;
+  return origin === undefined || origin === new URL(baseUrl).origin;
+}

@@ -1,0 +1,3 @@
+export * from './access-api.module';
+export * from './oauth/consent-request';
+export * from './pages';

@@ -1,0 +1,45 @@
+// The authorize request a consent page carries to its decision: signed with APP_SECRET, bound to the
+// session that saw the page, and good for ten minutes, so the decision post cannot be forged, replayed
+// by another session, or changed (another redirect address or challenge) on its way back.
+import { createHmac } from 'node:crypto';
+import { sameSecret } from '@app/platform';
+
+export interface ConsentRequest {
+  clientId: string;
+  redirectUri: string;
+  challenge: string;
+  state?: string;
+  scopes: string[];
+  resource: string;
+  sessionId: string;
+  /** ms since epoch after which the decision is refused. */
+  until: number;
+}
+
+export const CONSENT_MS = 10 * 60_000;
+
+const signature = (body: string, secret: string) => createHmac('sha256', `consent:${secret}`).update(body).digest('base64url');
+
+export function signConsent(request: ConsentRequest, secret: string): string {
+  const body = Buffer.from(JSON.stringify(request)).toString('base64url');
+  return `${body}.${signature(body, secret)}`;
+}
+
+/** The request as signed, or null when the signature does not match or it has run out. */
+export function openConsent(signed: string, secret: string, now: number): ConsentRequest | null {
+  const [body, mac] = signed.split('.');
+  if (!body || !mac || !sameSecret(mac, signature(body, secret))) return null;
+  try {
+    const request = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as ConsentRequest;
+    return request.until > now ? request : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The redirect that answers an authorize request: its code or error, and the client's state. */
+export function authorizeRedirect(redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri);
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
+  return url.href;
+}
