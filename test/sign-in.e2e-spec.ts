@@ -3,7 +3,8 @@
 // sign-out, 12 hours idle, 7 days, or the loss of its member or key, in every api process at once.
 import { INestApplication } from '@nestjs/common';
 import { freePort } from '@app/platform';
-import { HOUR_MS, SESSION_COOKIE, SessionsService, SignInClock } from '@app/workspaces';
+import { createHash } from 'node:crypto';
+import { ConnectionsService, HOUR_MS, SESSION_COOKIE, SessionsService, SignInClock } from '@app/workspaces';
 import { createApi } from '../apps/api/src/bootstrap';
 import { ADMIN_TOKEN, startApp, TestApp, useApp } from './harness';
 import { Mail, Smtp, smtpServer } from './support/smtp';
@@ -141,6 +142,31 @@ describe('a removed member, or a revoked key, ends the session at the next reque
     expect(codeOf(await gqlAs(otherUrl, cookie, '{ members { email } }', { origin: new URL(t.url).origin }))).toBeUndefined();
     await t.gql('mutation { removeMember(member: "ada@example.com") }', {}, ws.secretKey);
     expect(codeOf(await gqlAs(otherUrl, cookie, '{ members { email } }', { origin: new URL(t.url).origin }))).toBe('invalid_token');
+  });
+
+  it("removing the member refuses their connected apps' access tokens at another api's tool door at once", async () => {
+    const ws = await t.workspace();
+    await t.gql('mutation { addMember(email: "eve@example.com", role: "member") { id } }', {}, ws.secretKey);
+    const member = (await t.db.query(`SELECT id FROM members WHERE workspace_id = $1 AND email = 'eve@example.com'`, [ws.workspace.id]))[0].id;
+    // A connection made through the service (the browser's journey is test/connector-sign-in.e2e-spec.ts).
+    const connections = t.app.get(ConnectionsService);
+    const client = await connections.register({ redirect_uris: ['http://127.0.0.1:1/callback'], client_name: 'Eve app' });
+    const verifier = 'v'.repeat(50);
+    const challenge = createHash('sha256').update(verifier).digest('base64url');
+    const resource = `${t.url}/api/mcp`;
+    const code = await connections.consent({ clientId: client.id, workspaceId: ws.workspace.id, memberId: member, challenge, redirectUri: 'http://127.0.0.1:1/callback', resource, scopes: [] });
+    const tokens = await connections.exchangeCode(client.id, code, 'http://127.0.0.1:1/callback', resource);
+    const toolDoor = () =>
+      fetch(`${otherUrl}/api/mcp`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+    expect((await toolDoor()).status).toBe(200);
+    await t.gql('mutation { removeMember(member: "eve@example.com") }', {}, ws.secretKey);
+    const refused = await toolDoor();
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: string }).error).toBe('invalid_token');
   });
 
   it('revoking the key a session came from refuses the session at once', async () => {

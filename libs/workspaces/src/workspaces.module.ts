@@ -10,6 +10,7 @@ import { ConnectionsRepository } from './sign-in/connections.repository';
 import { ConnectionsService } from './sign-in/connections.service';
 import { SessionsRepository } from './sign-in/sessions.repository';
 import { SessionsService, SignInClock } from './sign-in/sessions.service';
+import { SignInSweep } from './sign-in/sign-in.sweep';
 
 /** Workspaces, members and keys, and the guards that turn a key into an actor. */
 @Global()
@@ -33,6 +34,7 @@ import { SessionsService, SignInClock } from './sign-in/sessions.service';
       useFactory: (repository: ConnectionsRepository, config: AppConfig, clock: SignInClock) => new ConnectionsService(repository, config, clock),
       inject: [ConnectionsRepository, CONFIG, SignInClock],
     },
+    SignInSweep,
     SecretKeyGuard,
     GraphqlAuthGuard,
   ],

@@ -7,7 +7,7 @@ import { SESSION_COOKIE, SESSION_MAX_MS, sessionCookieOf } from '@app/workspaces
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
 export function sendPage(res: Response, status: number, html: string): void {
-  res.status(status).setHeader('Content-Security-Policy', PAGE_POLICY).setHeader('Cache-Control', 'no-store').setHeader('Referrer-Policy', 'no-referrer');
+  res.status(status).setHeader('Content-Security-Policy', PAGE_POLICY).setHeader('Cache-Control', 'no-store').setHeader('Referrer-Policy', 'same-origin');
   res.type('html').send(html);
 }
 

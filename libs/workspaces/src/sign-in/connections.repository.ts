@@ -133,7 +133,7 @@ export class ConnectionsRepository {
   }
 
   async touch(workspaceId: string, connectionId: string, now: Date): Promise<void> {
-    await this.db.query(`UPDATE connections SET last_used_at = $3 WHERE workspace_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < $3 - interval '1 minute')`, [
+    await this.db.query(`UPDATE connections SET last_used_at = $3 WHERE workspace_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < $3::timestamptz - interval '1 minute')`, [
       workspaceId,
       connectionId,
       now,
