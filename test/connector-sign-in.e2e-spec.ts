@@ -3,6 +3,7 @@
 // Chromium) through /authorize, the sign-in page and the consent page, exchanges the code, lists and
 // calls tools with the access token; a refresh rotates, a reused refresh token revokes the connection,
 // and revoking the app through GraphQL refuses its token at the next call with invalid_token.
+import { createHash } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { Browser } from 'playwright-core';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,7 +11,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { OAuthClientProvider, refreshAuthorization, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { freePort } from '@app/platform';
-import { HOUR_MS, SignInClock } from '@app/workspaces';
+import { ConnectionsService, HOUR_MS, SignInClock } from '@app/workspaces';
 import { useApp, useWorkspace } from './harness';
 import { launchBrowser } from './support/browser';
 
@@ -175,6 +176,82 @@ describe('the official MCP client signs in by the URL alone', () => {
     const denied = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: q });
     await expect(new Client({ name: 'connector-test', version: '1.0.0' }).connect(denied)).rejects.toBeInstanceOf(UnauthorizedError);
     expect((await personSignsIn(q.authorizationUrl!, 'Deny')).get('error')).toBe('access_denied');
+  });
+
+  it('/revoke (RFC 7009) revokes the connection: its access token is refused at the next call', async () => {
+    const p = provider();
+    const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: p });
+    await expect(new Client({ name: 'connector-test', version: '1.0.0' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
+    await transport.finishAuth((await personSignsIn(p.authorizationUrl!, 'Allow')).get('code')!);
+    expect((await toolDoor(p.saved!.access_token)).status).toBe(200);
+    const revoked = await fetch(`${t.url}/revoke`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: p.saved!.refresh_token!, client_id: p.information!.client_id }).toString(),
+    });
+    expect(revoked.status).toBe(200);
+    expect((await toolDoor(p.saved!.access_token)).body.error).toBe('invalid_token');
+  });
+
+  it('connectedApps: owners and admins see every connection of the workspace, a member only their own', async () => {
+    await t.gql('mutation { addMember(email: "mo@example.com", role: "member") { id } }', {}, ws.secretKey);
+    const memberKey = (await t.gql('mutation { createKey(member: "mo@example.com") { secretKey } }', {}, ws.secretKey)).data.createKey.secretKey;
+    const [member] = await t.db.query(`SELECT id FROM members WHERE workspace_id = $1 AND email = 'mo@example.com'`, [ws.workspace.id]);
+    const [owner] = await t.db.query(`SELECT id FROM members WHERE workspace_id = $1 AND email = 'owner@example.com'`, [ws.workspace.id]);
+    // Connections made through the service (the browser's journey is the first test's).
+    const connections = t.app.get(ConnectionsService);
+    const connect = async (name: string, memberId: string) => {
+      const client = await connections.register({ redirect_uris: [callback.url], client_name: name });
+      const challenge = createHash('sha256').update('w'.repeat(50)).digest('base64url');
+      const code = await connections.consent({ clientId: client.id, workspaceId: ws.workspace.id, memberId, challenge, redirectUri: callback.url, resource: mcpUrl().href, scopes: [] });
+      await connections.exchangeCode(client.id, code, callback.url, mcpUrl().href);
+    };
+    await connect('Mo app', member.id);
+    await connect('Owner app', owner.id);
+    const apps = async (key: string) => (await t.gql('{ connectedApps { id name member } }', {}, key)).data.connectedApps as Array<{ id: string; name: string; member: string }>;
+    expect((await apps(memberKey)).map((app) => `${app.name}/${app.member}`)).toEqual(['Mo app/mo@example.com']);
+    const all = await apps(ws.secretKey);
+    expect(all.map((app) => `${app.name}/${app.member}`)).toEqual(expect.arrayContaining(['Mo app/mo@example.com', 'Owner app/owner@example.com']));
+    const ownersApp = all.find((app) => app.name === 'Owner app')!;
+    expect((await t.gql(`mutation { revokeConnectedApp(id: "${ownersApp.id}") }`, {}, memberKey)).errors?.[0].extensions.code).toBe('not_found');
+    expect((await t.gql(`mutation { revokeConnectedApp(id: "${ownersApp.id}") }`, {}, ws.secretKey)).data.revokeConnectedApp).toBe(true);
+  });
+
+  it('/token refuses a wrong PKCE verifier, a reused code, another redirect address or resource', async () => {
+    const [owner] = await t.db.query(`SELECT id FROM members WHERE workspace_id = $1 AND email = 'owner@example.com'`, [ws.workspace.id]);
+    const connections = t.app.get(ConnectionsService);
+    const client = await connections.register({ redirect_uris: [callback.url], client_name: 'Strict app' });
+    const verifier = 'x'.repeat(64);
+    const code = () =>
+      connections.consent({ clientId: client.id, workspaceId: ws.workspace.id, memberId: owner.id, challenge: createHash('sha256').update(verifier).digest('base64url'), redirectUri: callback.url, resource: mcpUrl().href, scopes: [] });
+    const token = async (fields: Record<string, string>) => {
+      const answer = await fetch(`${t.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ grant_type: 'authorization_code', client_id: client.id, redirect_uri: callback.url, code_verifier: verifier, ...fields }).toString() });
+      return { status: answer.status, body: (await answer.json()) as { error?: string; access_token?: string } };
+    };
+    expect((await token({ code: await code(), code_verifier: 'y'.repeat(64) })).body.error).toBe('invalid_grant');
+    expect((await token({ code: await code(), redirect_uri: 'http://127.0.0.1:1/other' })).body.error).toBe('invalid_grant');
+    expect((await token({ code: await code(), resource: `${t.url}/api/v1/events` })).body.error).toBe('invalid_target');
+    const once = await code();
+    expect((await token({ code: once })).body.access_token).toMatch(/^lla_/);
+    const again = await token({ code: once });
+    expect(again.status).toBe(400);
+    expect(again.body.error).toBe('invalid_grant');
+  });
+
+  it('registration keeps no client secret, and refuses hostile metadata with 400, never a 500', async () => {
+    const register = (body: unknown) => fetch(`${t.url}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const confidential = await register({ client_name: 'Asks for a secret', redirect_uris: [callback.url], token_endpoint_auth_method: 'client_secret_post' });
+    const registered = (await confidential.json()) as { client_id: string; client_secret?: string; token_endpoint_auth_method: string };
+    expect(confidential.status).toBe(201);
+    expect(registered.client_secret).toBeUndefined();
+    expect(registered.token_endpoint_auth_method).toBe('none');
+    const [row] = await t.db.query(`SELECT info FROM oauth_clients WHERE id = $1`, [registered.client_id]);
+    expect(JSON.stringify(row.info)).not.toContain('client_secret');
+    const hostile = await register({ client_name: 'nul\u0000name', redirect_uris: [callback.url], token_endpoint_auth_method: 'none' });
+    expect(hostile.status).toBe(400);
+    expect(((await hostile.json()) as { error: string }).error).toBe('invalid_client_metadata');
+    const odd = await fetch(`${t.url}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=authorization_code&client_id=%00&code=x&code_verifier=y' });
+    expect(odd.status).toBeLessThan(500);
   });
 
   it('registration refuses a redirect address that is neither https nor loopback http', async () => {

@@ -21,7 +21,10 @@ export const EXPLORER_ASSET_PATH = '/graphiql';
 /** The page; `version` (a hash of the assets) makes each build's asset URLs new, so they cache for a year. */
 export function explorerHtml(graphqlPath: string, version: string): string {
   const asset = (name: string) => `${EXPLORER_ASSET_PATH}/${name}?v=${version}`;
-  const headers = JSON.stringify(JSON.stringify({ Authorization: 'Bearer sk_live_…' }, null, 2));
+  // Signed in at /sign-in, the page's queries carry the session cookie; a program's key goes in the Headers tab.
+  const query = JSON.stringify(
+    '# Signed in at /sign-in? Queries run as you. Otherwise put\n# {"Authorization": "Bearer sk_live_…"} (or ADMIN_TOKEN) in the Headers tab.\n{ workspace { slug name } }\n',
+  );
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -37,10 +40,9 @@ export function explorerHtml(graphqlPath: string, version: string): string {
 <script src="${asset('react-dom.production.min.js')}"></script>
 <script src="${asset('graphiql.min.js')}"></script>
 <script>
-  // Put your secret key (or ADMIN_TOKEN) in the Headers tab below.
   const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(graphqlPath)} });
   ReactDOM.createRoot(document.getElementById('graphiql')).render(
-    React.createElement(GraphiQL, { fetcher, defaultHeaders: ${headers}, defaultEditorToolsVisibility: 'headers' }),
+    React.createElement(GraphiQL, { fetcher, defaultQuery: ${query}, defaultEditorToolsVisibility: 'headers' }),
   );
 </script>
 </body>

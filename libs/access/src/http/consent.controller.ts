@@ -2,6 +2,7 @@
 // sends the browser back to the client with it; Deny sends it back with access_denied. The request
 // must be the one this session's consent page showed (consent-request.ts).
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig, CONFIG, isRefusal } from '@app/platform';
 import { ConnectionsService, SessionsService, SignInClock } from '@app/workspaces';
@@ -11,6 +12,8 @@ import { formField, fromOwnPages, sendPage, sessionTokenOf } from './browser';
 
 const STALE = 'This consent page has run out or belongs to another sign-in: start connecting again from your MCP client.';
 
+// HTML pages for browsers, not REST: not in the OpenAPI document.
+@ApiExcludeController()
 @Controller()
 export class ConsentController {
   constructor(

@@ -2,6 +2,7 @@
 // the operator's ADMIN_TOKEN; the session is a cookie (HttpOnly, SameSite=Lax, Secure under https).
 // Plain HTML with no script; a refusal is shown on the page (role alert) with its status.
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig, CONFIG, isRefusal, RateLimits, Refusal } from '@app/platform';
 import { safeNext, SessionsService, SignedIn, WorkspacesService } from '@app/workspaces';
@@ -11,6 +12,8 @@ import { clearSessionCookie, formField, fromOwnPages, sendPage, sessionTokenOf, 
 
 const LINK_SENT = 'If that address belongs to a member, a sign-in link is on its way. It works once, for 15 minutes.';
 
+// HTML pages for browsers, not REST: not in the OpenAPI document.
+@ApiExcludeController()
 @Controller()
 export class SignInController {
   constructor(

@@ -8,7 +8,8 @@ import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprot
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
 import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { CustomOAuthError, InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { CustomOAuthError, InvalidClientMetadataError, InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import { hostileJsonRefusal, unstorableText } from '@app/edge';
 import { AppConfig, CONFIG } from '@app/platform';
 import { ClientRow, ConnectionsService, isToolDoorResource, OAuthRefusal, SessionsService, SignInClock, WorkspacesService } from '@app/workspaces';
 import { renderConsentPage } from '../pages';
@@ -28,10 +29,15 @@ export class OAuthProvider implements OAuthServerProvider {
   get clientsStore(): OAuthRegisteredClientsStore {
     return {
       getClient: async (id) => {
+        if (unstorableText(id)) return undefined; // no such id could have been issued
         const row = await this.connections.client(id);
         return row ? clientInfo(row) : undefined;
       },
-      registerClient: async (client) => clientInfo(await this.connections.register(client).catch(oauthError)),
+      registerClient: async (client) => {
+        const hostile = hostileJsonRefusal(client); // the SDK's handler read this body, not our body parsers
+        if (hostile) throw new InvalidClientMetadataError(hostile.message);
+        return clientInfo(await this.connections.register(client).catch(oauthError));
+      },
     };
   }
 

@@ -65,7 +65,9 @@ export class ConnectionsService {
       if (problem) throw new OAuthRefusal('invalid_redirect_uri', `${problem}.`);
     }
     const name = (typeof registration.client_name === 'string' && registration.client_name.trim().slice(0, 100)) || 'An MCP client';
-    const row = { id: newId('cli'), name, redirect_uris: uris, info: { ...registration, token_endpoint_auth_method: 'none' } };
+    // Public clients only (OAuth 2.1, PKCE): a secret the SDK's handler made for a client that asked for one is neither kept nor returned.
+    const { client_secret: _secret, client_secret_expires_at: _expires, ...metadata } = registration;
+    const row = { id: newId('cli'), name, redirect_uris: uris, info: { ...metadata, token_endpoint_auth_method: 'none' } };
     await this.repository.insertClient(row);
     return { ...row, created_at: this.clock.now() };
   }
