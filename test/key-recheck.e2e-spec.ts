@@ -1,6 +1,7 @@
 // issue 18: POST /api/v1/events does not look up a key this process has seen live; the statement that
 // writes the post checks it instead (keyRecheckCte), so a revoked key or a removed member is still
 // refused on the very next request, with nothing written and nothing counted in the heartbeat.
+import { HeartbeatService } from '@app/events';
 import { WorkspacesRepository } from '@app/workspaces';
 import { memberKey, useApp, useWorkspace } from './harness';
 
@@ -9,8 +10,11 @@ const ws = useWorkspace(t);
 
 const post = (key: string, body: unknown, path = '/api/v1/events') => t.request('POST', path, { key, body });
 const events = async () => Number((await t.db.query(`SELECT count(*) AS n FROM events WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);
-const heartbeat = async () =>
-  (await t.db.query(`SELECT answer, sum(count)::int AS n FROM heartbeat WHERE workspace_id = $1 GROUP BY answer ORDER BY answer`, [ws.workspace.id])) as Array<{ answer: string; n: number }>;
+// Counts gather in memory and are written every 2 s: flushed first, so a count of an earlier post cannot land between two reads.
+const heartbeat = async () => {
+  await t.app.get(HeartbeatService).flush();
+  return (await t.db.query(`SELECT answer, sum(count)::int AS n FROM heartbeat WHERE workspace_id = $1 GROUP BY answer ORDER BY answer`, [ws.workspace.id])) as Array<{ answer: string; n: number }>;
+};
 const revoke = (keyId: string) => t.gql(`mutation { revokeKey(id: "${keyId}") }`, {}, ws.secretKey);
 
 /** A key of a new member, used once so this process remembers it live. */
