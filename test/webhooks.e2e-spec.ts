@@ -6,7 +6,7 @@ import { createServer as createTcpServer, connect, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import { SweepRegistry } from '@app/platform';
-import { AddressResolver, CLAIM_SECONDS, LOST_ATTEMPT } from '@app/webhooks';
+import { AddressResolver, LOST_ATTEMPT } from '@app/webhooks';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { eventually, memberKey, startApp, useApp, useWorkspace } from './harness';
 import { spawnWorker } from './support/child-worker';
@@ -386,9 +386,9 @@ describe('nothing is lost', () => {
       await exited;
 
       // The dead worker's claim holds the attempt for 30 seconds (CLAIM_SECONDS), then the poll hands it
-      // on: the claim is moved 30 seconds into the past, as if they had gone by.
-      const [, moved] = await app.db.query(`UPDATE deliveries SET claimed_until = claimed_until - interval '${CLAIM_SECONDS} seconds' WHERE workspace_id = $1 AND claimed_until IS NOT NULL`, [own.workspace.id]);
-      expect(moved).toBe(1);
+      // on: the claim is aged past its end, as if they had gone by.
+      expect((await app.db.query(`SELECT 1 FROM deliveries WHERE workspace_id = $1 AND claimed_until > now()`, [own.workspace.id])).length).toBe(1);
+      await app.make.age('deliveries', 'claimed_until', '1 second', { workspace_id: own.workspace.id });
       worker = await createWorker(app.config);
       await eventually(async () => (await deliveryLog(app, own.secretKey))[0]?.state === 'succeeded', 50_000, 250);
       await sleep(1_000);
