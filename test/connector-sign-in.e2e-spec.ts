@@ -111,6 +111,21 @@ async function toolDoor(token: string) {
   return { status: response.status, body: (await response.json()) as { error?: string }, challenge: response.headers.get('www-authenticate') };
 }
 
+/** A client whose first call was answered 401: it registered, and its person is to open `authorizationUrl`. */
+async function sentToSignIn(): Promise<MemoryProvider & { transport: StreamableHTTPClientTransport }> {
+  const p = Object.assign(new MemoryProvider(callback.url), { transport: undefined as unknown as StreamableHTTPClientTransport });
+  p.transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: p });
+  await expect(new Client({ name: 'connector-test', version: '1.0.0' }).connect(p.transport)).rejects.toBeInstanceOf(UnauthorizedError);
+  return p;
+}
+
+/** A client whose person signed in and allowed it: it holds its tokens. */
+async function signedInClient(): Promise<MemoryProvider> {
+  const p = await sentToSignIn();
+  await p.transport.finishAuth((await personSignsIn(p.authorizationUrl!, 'Allow')).get('code')!);
+  return p;
+}
+
 describe('the official MCP client signs in by the URL alone', () => {
   const provider = () => new MemoryProvider(callback.url);
 
@@ -150,10 +165,7 @@ describe('the official MCP client signs in by the URL alone', () => {
   });
 
   it('a refresh rotates; the old refresh token used again revokes the connection', async () => {
-    const p = provider();
-    const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: p });
-    await expect(new Client({ name: 'connector-test', version: '1.0.0' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
-    await transport.finishAuth((await personSignsIn(p.authorizationUrl!, 'Allow')).get('code')!);
+    const p = await signedInClient();
     const first = p.saved!;
     const rotated = await refreshAuthorization(t.url, { clientInformation: p.information!, refreshToken: first.refresh_token!, resource: mcpUrl() });
     expect(rotated.access_token).not.toBe(first.access_token);
@@ -164,25 +176,17 @@ describe('the official MCP client signs in by the URL alone', () => {
   });
 
   it('an access token runs out after an hour; Deny sends the browser back with access_denied', async () => {
-    const p = provider();
-    const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: p });
-    await expect(new Client({ name: 'connector-test', version: '1.0.0' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
-    await transport.finishAuth((await personSignsIn(p.authorizationUrl!, 'Allow')).get('code')!);
+    const p = await signedInClient();
     expect((await toolDoor(p.saved!.access_token)).status).toBe(200);
     t.app.get(SignInClock).advance(HOUR_MS + 1_000);
     expect((await toolDoor(p.saved!.access_token)).body.error).toBe('invalid_token');
 
-    const q = provider();
-    const denied = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: q });
-    await expect(new Client({ name: 'connector-test', version: '1.0.0' }).connect(denied)).rejects.toBeInstanceOf(UnauthorizedError);
+    const q = await sentToSignIn();
     expect((await personSignsIn(q.authorizationUrl!, 'Deny')).get('error')).toBe('access_denied');
   });
 
   it('/revoke (RFC 7009) revokes the connection: its access token is refused at the next call', async () => {
-    const p = provider();
-    const transport = new StreamableHTTPClientTransport(mcpUrl(), { authProvider: p });
-    await expect(new Client({ name: 'connector-test', version: '1.0.0' }).connect(transport)).rejects.toBeInstanceOf(UnauthorizedError);
-    await transport.finishAuth((await personSignsIn(p.authorizationUrl!, 'Allow')).get('code')!);
+    const p = await signedInClient();
     expect((await toolDoor(p.saved!.access_token)).status).toBe(200);
     const revoked = await fetch(`${t.url}/revoke`, {
       method: 'POST',
