@@ -258,10 +258,13 @@ describe('the operator, the page, and the limits', () => {
     }
   });
 
-  it('the page names its controls: Secret key with Sign in, Email with Email me a sign-in link, and no script', async () => {
+  it('the page names its controls: Secret key with Sign in, Email with Email me a sign-in link, and no script; no other site may frame it', async () => {
     const t = await startApp();
     try {
-      const html = await (await fetch(`${t.url}/sign-in`)).text();
+      const page = await fetch(`${t.url}/sign-in`);
+      expect(page.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+      expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+      const html = await page.text();
       expect(html).toMatch(/<label for="([^"]+)">Secret key<\/label>/);
       expect(html).toContain('<button type="submit">Sign in</button>');
       expect(html).toMatch(/<label for="([^"]+)">Email<\/label>/);
