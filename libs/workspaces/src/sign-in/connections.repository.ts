@@ -36,6 +36,7 @@ export interface TokenRow {
   resource: string;
   scopes: string[];
   revoked_at: Date | null;
+  last_used_at: Date | null;
   member_id: string;
   member_email: string;
   role: MemberRole;
@@ -60,7 +61,7 @@ export interface NewToken {
 }
 
 const TOKEN = `
-SELECT t.token_hash, t.kind, t.expires_at, t.used_at, t.workspace_id, t.connection_id, c.client_id, c.resource, c.scopes, c.revoked_at,
+SELECT t.token_hash, t.kind, t.expires_at, t.used_at, t.workspace_id, t.connection_id, c.client_id, c.resource, c.scopes, c.revoked_at, c.last_used_at,
        c.member_id, m.email AS member_email, m.role, m.removed_at IS NOT NULL AS member_removed, w.slug AS workspace_slug
   FROM connection_tokens t
   JOIN connections c ON c.workspace_id = t.workspace_id AND c.id = t.connection_id
@@ -133,7 +134,7 @@ export class ConnectionsRepository {
   }
 
   async touch(workspaceId: string, connectionId: string, now: Date): Promise<void> {
-    await this.db.query(`UPDATE connections SET last_used_at = $3 WHERE workspace_id = $1 AND id = $2 AND (last_used_at IS NULL OR last_used_at < $3::timestamptz - interval '1 minute')`, [
+    await this.db.query(`UPDATE connections SET last_used_at = $3 WHERE workspace_id = $1 AND id = $2`, [
       workspaceId,
       connectionId,
       now,

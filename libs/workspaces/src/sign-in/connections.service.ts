@@ -8,7 +8,7 @@ import { AppConfig, newId, Refusal } from '@app/platform/plain';
 import type { AuthContext } from '../auth/auth-context';
 import { ConnectionRow, ConnectionsRepository, ClientRow, TokenRow } from './connections.repository';
 import type { SignInClock } from './sessions.service';
-import { ACCESS_TOKEN_MS, CODE_MS, isToolDoorResource, newToken, REFRESH_TOKEN_MS, redirectUriRefusal, tokenHash, toolDoorResource } from './sign-in-rules';
+import { ACCESS_TOKEN_MS, CODE_MS, isToolDoorResource, newToken, REFRESH_TOKEN_MS, redirectUriRefusal, SESSION_SEEN_EVERY_MS, tokenHash, toolDoorResource } from './sign-in-rules';
 
 /** What a client sends to register, as far as this server reads it (the rest is kept as sent). */
 export interface ClientRegistration {
@@ -142,7 +142,8 @@ export class ConnectionsService {
     const row = await this.repository.token(tokenHash(accessToken));
     const now = this.clock.now();
     if (!row || !live(row, now) || row.kind !== 'access' || !isToolDoorResource(row.resource, this.config.baseUrl)) throw new Refusal('invalid_token', STALE);
-    await this.repository.touch(row.workspace_id, row.connection_id, now);
+    // Written at most once a minute, like a session's last request (the read above comes every call).
+    if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() >= SESSION_SEEN_EVERY_MS) await this.repository.touch(row.workspace_id, row.connection_id, now);
     return { workspaceId: row.workspace_id, workspaceSlug: row.workspace_slug, memberId: row.member_id, memberEmail: row.member_email, role: row.role, keyId: row.connection_id };
   }
 
