@@ -118,10 +118,6 @@ export class PeopleRepository {
     private readonly participants: MergeParticipants,
   ) {}
 
-  transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
-  }
-
   /**
    * Moves everything of the absorbed people onto the survivor (decisions.md section 4): identities,
    * subscriptions and the people rows here, then every other context's rows through its registered

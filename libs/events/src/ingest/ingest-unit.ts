@@ -60,7 +60,7 @@ export class IngestUnit {
     }
   }
 
-  /** Writes everything; \`keys\` are the secret keys the write must find still live (keyRecheckCte). */
+  /** Writes everything; `keys` are the secret keys the write must find still live (keyRecheckCte). */
   async flush(keys: string[] = []): Promise<void> {
     const follow = (id: string) => this.resolution.follow(id);
     await this.store.write(this.m, {
