@@ -63,7 +63,7 @@ describe('the relay over a large outbox', () => {
   it('relays exactly the rows past the mark, in order, and then nothing', async () => {
     const seen: unknown[] = [];
     const relay = t.get(OutboxRelayService);
-    relay.register({ name: 'probe', hearing: `SELECT unnest($1::text[]) AS workspace_id, NULL::jsonb AS item`, handle: async (_m, rows) => void seen.push(...rows.map((r) => r.payload)) });
+    relay.register({ name: 'probe', hearing: `SELECT unnest($1::text[]) AS workspace_id`, handle: async (_m, rows) => void seen.push(...rows.map((r) => r.payload)) });
     expect(await relay.relayOnce()).toBe(3);
     expect(seen).toEqual([{ fresh: 1 }, { fresh: 2 }, { fresh: 3 }]);
     expect(await relay.relayOnce()).toBe(0);
@@ -73,7 +73,7 @@ describe('the relay over a large outbox', () => {
     const relay = t.get(OutboxRelayService);
     const quiet = await t.make.workspace();
     let handled = 0;
-    const deaf = { name: 'deaf', hearing: `SELECT unnest($1::text[]) AS workspace_id, NULL::jsonb AS item WHERE false`, handle: async () => void handled++ };
+    const deaf = { name: 'deaf', hearing: `SELECT unnest($1::text[]) AS workspace_id WHERE false`, handle: async () => void handled++ };
     const handlers = (relay as unknown as { handlers: unknown[] }).handlers;
     const kept = handlers.splice(0, handlers.length, deaf);
     try {

@@ -14,16 +14,12 @@ import { NewRun, RunsRepository } from './runs.repository';
 /** What a happening can start: a running automation of the workspace, triggered by anything but its own address. */
 type HeardAutomation = Pick<AutomationRow, 'workspace_id' | 'id' | 'trigger' | 'steps'>;
 
-/** The relay hears the workspaces with a running automation that happenings can start (OutboxHandler.hearing). */
-export const AUTOMATIONS_HEARING = `
-SELECT workspace_id, jsonb_build_object('workspace_id', workspace_id, 'id', id, 'trigger', trigger, 'steps', steps) AS item
-  FROM automations
- WHERE workspace_id = ANY($1::text[]) AND status = 'running' AND trigger ->> 'kind' <> 'webhook'`;
-
 @Injectable()
 export class AutomationRelayService implements OutboxHandler<HeardAutomation> {
   readonly name = 'automations';
-  readonly hearing = AUTOMATIONS_HEARING;
+  /** The running automations of these workspaces that happenings can start. */
+  readonly hearing = `SELECT workspace_id, id, trigger, steps FROM automations
+    WHERE workspace_id = ANY($1::text[]) AND status = 'running' AND trigger ->> 'kind' <> 'webhook'`;
 
   constructor(
     private readonly runs: RunsRepository,

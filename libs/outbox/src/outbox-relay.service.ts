@@ -18,7 +18,7 @@ export interface OutboxHandler<Item = unknown> {
   readonly name: string;
   /**
    * A statement over the workspaces of the rows past the mark ($1, text[]) answering what this handler
-   * acts on in them, a row each: `workspace_id` and `item` (jsonb, handed back to `handle`). The relay
+   * acts on in them, a row each with its `workspace_id`; each row is handed back to `handle`. The relay
    * asks every handler in one statement per pass and reads happenings only for workspaces some handler
    * hears, so a workspace with none costs a pass one small row per writing transaction, and a handler
    * that hears nothing runs no code of its own.
@@ -30,7 +30,7 @@ export interface OutboxHandler<Item = unknown> {
 
 /** What every handler hears among the workspaces $1, in one statement: each row tagged with its handler's place. */
 export function hearingOf(handlers: ReadonlyArray<Pick<OutboxHandler, 'hearing'>>): string {
-  return handlers.map((h, i) => `SELECT ${i} AS handler, h.workspace_id, h.item FROM (${h.hearing}) h`).join('\nUNION ALL\n');
+  return handlers.map((h, i) => `SELECT ${i} AS handler, h.workspace_id, to_jsonb(h) AS item FROM (${h.hearing}) h`).join('\nUNION ALL\n');
 }
 
 /** Outbox rows (transactions) per pass. */

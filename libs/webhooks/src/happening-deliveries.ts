@@ -103,16 +103,11 @@ export class HappeningDeliveries {
   }
 }
 
-/** The relay hears the workspaces with an address, enabled or not: a disabled one gets failed deliveries (OutboxHandler.hearing). */
-export const ENDPOINTS_HEARING = `
-SELECT workspace_id, jsonb_build_object('workspace_id', workspace_id, 'id', id, 'triggers', triggers, 'disabled_at', disabled_at) AS item
-  FROM webhook_endpoints
- WHERE workspace_id = ANY($1::text[])`;
-
 @Injectable()
 export class WebhookRelayService implements OutboxHandler<HearingEndpoint> {
   readonly name = 'webhooks';
-  readonly hearing = ENDPOINTS_HEARING;
+  /** The addresses of these workspaces, enabled or not: a disabled one gets failed deliveries. */
+  readonly hearing = `SELECT workspace_id, id, triggers, disabled_at FROM webhook_endpoints WHERE workspace_id = ANY($1::text[])`;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
