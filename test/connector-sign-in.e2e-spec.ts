@@ -258,6 +258,15 @@ describe('the official MCP client signs in by the URL alone', () => {
     expect(odd.status).toBeLessThan(500);
   });
 
+  it('a connection has its own 600 calls per ten minutes, apart from its member\'s keys', async () => {
+    const p = await signedInClient();
+    const statuses: number[] = [];
+    for (let i = 0; i < 601; i++) statuses.push((await toolDoor(p.saved!.access_token)).status);
+    expect(statuses.slice(0, 600).every((status) => status === 200)).toBe(true);
+    expect(statuses[600]).toBe(429);
+    expect((await toolDoor(ws.secretKey)).status).toBe(200); // the member's own key is counted apart
+  }, 120_000);
+
   it('registration refuses a redirect address that is neither https nor loopback http', async () => {
     const answer = await fetch(`${t.url}/register`, {
       method: 'POST',
