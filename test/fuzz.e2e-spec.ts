@@ -145,6 +145,14 @@ const graphqlBody = fc.record({
 }).map((b) => JSON.stringify(b));
 const graphqlGetQuery = fc.tuple(fc.constantFrom(...GRAPHQL_DOCUMENTS), fc.option(queryString)).map(([doc, extra]) => `query=${encodeURIComponent(doc)}${extra ? `&${extra}` : ''}`);
 
+/** Form posts of the sign-in pages and OAuth requests: their fields, near-valid or hostile. */
+const formBody = fc
+  .dictionary(fc.constantFrom('key', 'email', 'token', 'next', 'workspace', 'request', 'decision', 'grant_type', 'code', 'client_id', 'code_verifier', 'redirect_uri', 'refresh_token', 'resource'), fc.oneof(text, fc.constantFrom('sk_live_x', 'ada@example.com', '//evil.example', 'allow', 'authorization_code', 'refresh_token')), { maxKeys: 5 })
+  .map((fields) => Object.entries(fields).map(([k, v]) => `${percentEncoded(k)}=${percentEncoded(v)}`).join('&'));
+const oauthQuery = fc
+  .dictionary(fc.constantFrom('response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'), fc.oneof(hostileSegment, fc.constantFrom('code', 'S256', 'plain', 'cli_nope', 'http://127.0.0.1:1/cb')), { maxKeys: 6 })
+  .map((fields) => Object.entries(fields).map(([k, v]) => `${k}=${v}`).join('&'));
+
 // ---- routes ----------------------------------------------------------------------------------------
 
 interface Case {
@@ -168,6 +176,10 @@ interface Route {
   graphql?: boolean;
   /** Refusals may also be JSON-RPC errors ({jsonrpc, error:{code, message}}). */
   jsonRpc?: boolean;
+  /** An HTML page: a refusal says why in an element with role="alert". */
+  page?: boolean;
+  /** An OAuth endpoint of the MCP SDK's: a refusal is {error, error_description?}, or a redirect. */
+  oauth?: boolean;
 }
 
 const ROUTES: Route[] = [
@@ -202,6 +214,12 @@ const ROUTES: Route[] = [
     jsonRpc: true,
     fixedHeaders: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
   },
+  // The sign-in pages (HTML: a refusal is a page with role="alert") and the OAuth endpoints (RFC 6749 errors).
+  ...['/sign-in/key', '/sign-in/email', '/sign-in/link', '/sign-in/operator', '/sign-in/workspace', '/sign-out', '/consent'].map(
+    (path): Route => ({ name: `POST ${path}`, method: 'POST', path: () => path, body: formBody, page: true }),
+  ),
+  ...['/register', '/token', '/revoke'].map((path): Route => ({ name: `POST ${path}`, method: 'POST', path: () => path, body: fc.oneof(formBody, rawBody), oauth: true })),
+  { name: 'GET /authorize', method: 'GET', path: () => '/authorize', query: oauthQuery, oauth: true },
   { name: 'an unknown route', method: 'PATCH', path: (_ws, s) => `/api/v1/${s ?? 'nothing'}`, segment: true, body: rawBody },
 ];
 
@@ -248,6 +266,11 @@ function refusalCode(text: string): string {
 }
 
 function expectRefusalShape(route: Route, status: number, text: string): void {
+  // A page's own refusal says why on the page; what every route refuses first (the request line) is the envelope.
+  if (route.page && !text.startsWith('{')) {
+    expect(text).toMatch(/role="alert"[^>]*>[^<]*\S/);
+    return;
+  }
   let body: any;
   try {
     body = JSON.parse(text);
@@ -256,6 +279,10 @@ function expectRefusalShape(route: Route, status: number, text: string): void {
   }
   if (route.jsonRpc && body?.jsonrpc === '2.0') {
     expect(typeof body.error?.code === 'number' && typeof body.error?.message === 'string').toBe(true);
+    return;
+  }
+  if (route.oauth) {
+    expect(typeof body.error).toBe('string');
     return;
   }
   if (route.graphql) {

@@ -3,6 +3,7 @@
 import express, { NextFunction, Request, Response } from 'express';
 import { hostileJsonRefusal } from '@app/edge';
 import { SESSION_COOKIE, SESSION_MAX_MS, sessionCookieOf } from '@app/workspaces';
+import { renderPage } from '../pages/page';
 
 const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
@@ -33,13 +34,21 @@ export function formField(req: Request, name: string): string {
 export function formReader(): Array<(req: Request, res: Response, next: NextFunction) => void> {
   const read = express.urlencoded({ extended: false, limit: '8kb', type: 'application/x-www-form-urlencoded' });
   return [
-    (req, res, next) => ('body' in req ? next() : read(req, res, next)),
+    // A body the reader cannot take (too large, an unknown encoding) is answered on a page, as a refusal.
+    (req, res, next) => ('body' in req ? next() : read(req, res, (error?: { status?: number }) => (error ? refusedPage(res, error.status, UNREADABLE) : next()))),
     (req, res, next) => {
       const refusal = hostileJsonRefusal(req.body ?? {});
-      if (refusal) return sendPage(res, 400, refusal.message);
+      if (refusal) return refusedPage(res, 400, refusal.message);
       next();
     },
   ];
+}
+
+const UNREADABLE = 'The form could not be read: send it from the page, as a form of at most 8 KB.';
+
+/** A form post refused before its route: a page saying why (role alert), with a 4xx status. */
+function refusedPage(res: Response, status: number | undefined, alert: string): void {
+  sendPage(res, status && status >= 400 && status < 500 ? status : 400, renderPage({ title: 'Refused', body: '<h1>Not sent</h1><p><a href="/sign-in">Back to sign-in</a></p>', alert }));
 }
 
 /** Login CSRF: a post to a sign-in form must come from this service's own pages when the browser says where from. */

@@ -29,5 +29,13 @@ export function installAuthorizationServer(app: { use: (...args: any[]) => unkno
   app.use('/token', tokenHandler({ provider }));
   app.use('/register', clientRegistrationHandler({ clientsStore: provider.clientsStore, clientSecretExpirySeconds: 0 }));
   app.use('/revoke', revocationHandler({ provider }));
+  // A body the SDK's readers could not take (a charset other than UTF-8, a broken encoding, too large)
+  // is the client's mistake: an OAuth error, never a 500.
+  app.use(['/register', '/token', '/revoke', '/authorize'], unreadableRequest);
   return true;
+}
+
+function unreadableRequest(error: { status?: number; message?: string }, _req: unknown, res: { status(code: number): { json(body: unknown): void } }, _next: unknown): void {
+  const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 400;
+  res.status(status).json({ error: 'invalid_request', error_description: `The request could not be read: ${String(error.message ?? 'unreadable').slice(0, 200)}. Send UTF-8 form fields (JSON at /register).` });
 }
