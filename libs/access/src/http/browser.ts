@@ -46,8 +46,8 @@ export function formReader(): Array<(req: Request, res: Response, next: NextFunc
 
 const UNREADABLE = 'The form could not be read: send it from the page, as a form of at most 8 KB.';
 
-/** A form post refused before its route: a page saying why (role alert), with a 4xx status. */
-function refusedPage(res: Response, status: number | undefined, alert: string): void {
+/** A refused post: a page saying why (role alert), with a 4xx status. */
+export function refusedPage(res: Response, status: number | undefined, alert: string): void {
   sendPage(res, status && status >= 400 && status < 500 ? status : 400, renderPage({ title: 'Refused', body: '<h1>Not sent</h1><p><a href="/sign-in">Back to sign-in</a></p>', alert }));
 }
 

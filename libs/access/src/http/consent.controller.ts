@@ -6,9 +6,8 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig, CONFIG, isRefusal } from '@app/platform';
 import { ConnectionsService, SessionsService, SignInClock } from '@app/workspaces';
-import { renderSignInPage } from '../pages';
 import { authorizeRedirect, openConsent } from '../oauth/consent-request';
-import { formField, fromOwnPages, sendPage, sessionTokenOf } from './browser';
+import { formField, fromOwnPages, refusedPage, sessionTokenOf } from './browser';
 
 const STALE = 'This consent page has run out or belongs to another sign-in: start connecting again from your MCP client.';
 
@@ -28,7 +27,7 @@ export class ConsentController {
     const request = openConsent(formField(req, 'request'), this.config.appSecret, this.clock.now().getTime());
     const signedIn = await this.sessions.current(sessionTokenOf(req));
     if (!request || !signedIn?.auth || signedIn.sessionId !== request.sessionId || !fromOwnPages(req, this.config.baseUrl)) {
-      return this.page(res, 400, STALE);
+      return refusedPage(res, 400, STALE);
     }
     if (formField(req, 'decision') !== 'allow') {
       return res.redirect(302, authorizeRedirect(request.redirectUri, { error: 'access_denied', error_description: 'The member denied access.', state: request.state }));
@@ -38,12 +37,9 @@ export class ConsentController {
       const code = await this.connections.consent({ ...request, workspaceId, memberId });
       return res.redirect(302, authorizeRedirect(request.redirectUri, { code, state: request.state }));
     } catch (error) {
-      if (isRefusal(error)) return this.page(res, error.status, error.message);
+      if (isRefusal(error)) return refusedPage(res, error.status, error.message);
       throw error;
     }
   }
 
-  private page(res: Response, status: number, alert: string) {
-    sendPage(res, status, renderSignInPage({ next: '/sign-in', alert, emailLinksLogged: false, emailLinksOff: true, operator: false }));
-  }
 }

@@ -70,10 +70,9 @@ export class SignInController {
     try {
       this.ownPagesOnly(req);
       await this.limits.consume('sign-in:ip', req.ip ?? '');
-      const { token, next } = await this.sessions.withLink(formField(req, 'token'));
+      const { token, next, picked } = await this.sessions.withLink(formField(req, 'token'));
       setSessionCookie(res, token, this.config.baseUrl);
-      const signedIn = await this.sessions.current(token);
-      return res.redirect(303, signedIn?.auth ? next : `/sign-in/workspace?next=${encodeURIComponent(next)}`);
+      return res.redirect(303, picked ? next : `/sign-in/workspace?next=${encodeURIComponent(next)}`);
     } catch (error) {
       return this.refused(res, error, '/sign-in');
     }

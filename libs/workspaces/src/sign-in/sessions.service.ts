@@ -68,15 +68,15 @@ export class SessionsService {
     return token;
   }
 
-  /** Uses a link once: a session for its address (in its only workspace, if it has one) and where the link leads. */
-  async withLink(token: string): Promise<{ token: string; next: string }> {
+  /** Uses a link once: a session for its address (in its only workspace, if it has one: picked), and where the link leads. */
+  async withLink(token: string): Promise<{ token: string; next: string; picked: boolean }> {
     const link = await this.repository.useLink(tokenHash(token), this.clock.now());
     if (!link) throw new Refusal('invalid_token', 'This sign-in link was used already or has run out (links work once, for 15 minutes): ask for a new one.');
     const memberships = await this.repository.memberships(link.email);
     if (memberships.length === 0) throw new Refusal('forbidden', 'This address is no longer a member of any workspace.');
     const only = memberships.length === 1 ? memberships[0] : null;
     const session = await this.open({ via: 'email', email: link.email, workspaceId: only?.workspace_id ?? null, memberId: only?.member_id ?? null, keyId: null });
-    return { token: session, next: link.next };
+    return { token: session, next: link.next, picked: only !== null };
   }
 
   /** The live session of this cookie token, or null (unknown, ended, run out, or what it rests on is gone). */
