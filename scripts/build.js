@@ -18,7 +18,10 @@ function aliases() {
 function* sources(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(path);
+    // apps/console is a browser app with a build of its own (scripts/build-console.js).
+    if (entry.isDirectory()) {
+      if (path !== join(root, 'apps', 'console')) yield* sources(path);
+    }
     else if (!/\.(spec|e2e-spec)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield path;
   }
 }

@@ -1,6 +1,6 @@
 // `npm start` (decisions.md section 1): the launcher migrates a new database, runs the api and the
 // worker as two processes, the first start creates workspace demo and prints its keys once, /health
-// answers, and Ctrl-C (SIGINT) stops both.
+// answers, the admin console is served at /console, and Ctrl-C (SIGINT) stops both.
 import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { freePort } from '@app/platform';
@@ -32,6 +32,11 @@ it('starts api and worker, prints the demo keys, serves /health, and stops both 
     expect(output).toMatch(/secret key: +sk_live_[0-9A-Za-z]{32}/);
     expect(output).toContain(`public address:  http://localhost:${port}/api/in/wk_`);
     expect(output).toContain('worker started');
+    // The admin console: built by npm start when missing or stale (here by the test run's set-up already).
+    expect(output).toContain(`Admin console: http://localhost:${port}/console`);
+    const page = await fetch(`http://127.0.0.1:${port}/console/people`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toMatch(/src="\/console\/assets\/index-[^"]+\.js"/);
     child.kill('SIGINT');
     expect(await exited).toBe(0);
     expect(await fetch(`http://127.0.0.1:${port}/health`).catch(() => 'down')).toBe('down');

@@ -76,7 +76,7 @@ it('pages through ties on occurred_at by id, newest first, with nothing missed o
 
 it('the events table keeps two btrees besides the expiry one: the key and the chart index', async () => {
   const indexes: Array<{ indexname: string; indexdef: string }> = await t.db.query(
-    `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'events' ORDER BY indexname`,
+    `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'events' AND indexdef NOT LIKE '% USING brin %' ORDER BY indexname`,
   );
   expect(indexes.map((i) => i.indexname)).toEqual(['events_chart', 'events_expiry', 'events_pkey']);
   expect(indexes.find((i) => i.indexname === 'events_pkey')!.indexdef).toContain('(workspace_id, person_id, occurred_at, id)');

@@ -45,7 +45,7 @@ export function sourceFiles(dir: string, withMigrations = false): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
     if (statSync(path).isDirectory()) return name === 'migrations' && !withMigrations ? [] : sourceFiles(path, withMigrations);
-    return path.endsWith('.ts') && !path.endsWith('.spec.ts') ? [path] : [];
+    return /\.tsx?$/.test(path) && !/\.(spec|d)\.ts$/.test(path) ? [path] : [];
   });
 }
 

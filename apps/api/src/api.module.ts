@@ -9,7 +9,7 @@ import { AppConfig, isRefusal, loggerModule, PlatformModule } from '@app/platfor
 import { EdgeModule, formatGraphqlError, GRAPHQL_PARSE_OPTIONS, HotDoorsModule, ObservabilityModule, queryLimitsPlugin } from '@app/edge';
 import { OutboxModule } from '@app/outbox';
 import { MIGRATIONS } from '@app/schema';
-import { ConnectedAppsResolver, MembersResolver, WorkspaceResolver, WorkspacesModule } from '@app/workspaces';
+import { ConnectedAppsResolver, MembersResolver, ViewerResolver, WorkspaceResolver, WorkspacesModule } from '@app/workspaces';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
@@ -57,7 +57,7 @@ export class ApiModule {
         AccessApiModule,
       ],
       controllers: development ? [ExplorerAssetsController] : [],
-      providers: [WorkspaceResolver, MembersResolver, ConnectedAppsResolver],
+      providers: [WorkspaceResolver, MembersResolver, ConnectedAppsResolver, ViewerResolver],
     };
   }
 }

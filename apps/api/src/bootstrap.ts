@@ -7,6 +7,7 @@ import { AppConfig, QuietNestLogger } from '@app/platform';
 import { installAccess } from '@app/access';
 import { ApiModule } from './api.module';
 import { installOpenApi } from './openapi';
+import { installConsole } from './console/console-files';
 
 /** Builds the api application (used by main.ts and by the end-to-end tests). */
 export async function createApi(config: AppConfig): Promise<INestApplication> {
@@ -21,6 +22,7 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   // Every controller has been made, so every door is open: each reads its body at its own limit.
   installBodyParsers(app, app.get(Doors).all);
   installAccess(app);
+  installConsole(app, config.consoleDir);
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.useGlobalFilters(new ExceptionsFilter());
   installOpenApi(app, config);

@@ -10,7 +10,7 @@ function box(lines: string[]): string {
 }
 
 export function startupBox(config: AppConfig, demo: CreatedWorkspace | null): string {
-  const lines = [`Lifeline api listening on ${config.baseUrl}`, `GraphQL explorer: ${config.baseUrl}/graphql`, ''];
+  const lines = [`Lifeline api listening on ${config.baseUrl}`, `Admin console: ${config.baseUrl}/console`, `GraphQL explorer: ${config.baseUrl}/graphql`, ''];
   if (demo) {
     lines.push(
       'Created workspace "demo" (shown once, keep the secret key):',

@@ -4,6 +4,7 @@ import { PeopleResolver, PersonConnectionResolver } from './graphql/people.resol
 import { ListsResolver } from './graphql/lists.resolver';
 import { ActivityResolver } from './graphql/activity.resolver';
 import { ChartResolver } from './graphql/chart.resolver';
+import { LiveEventsResolver } from './graphql/live-events.resolver';
 import { EventsController } from './http/events.controller';
 import { PublicDoorGuard } from './http/public-door.guard';
 import { WebsiteEndpointsController } from './http/website-endpoints.controller';
@@ -13,6 +14,6 @@ import { TrackScript } from './tag/track-script.service';
 @Module({
   imports: [EventsModule],
   controllers: [EventsController, WebsiteEndpointsController],
-  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, TrackScript, PublicDoorGuard],
+  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, LiveEventsResolver, TrackScript, PublicDoorGuard],
 })
 export class EventsApiModule {}

@@ -1,7 +1,9 @@
-// Timeline pages for the admin API and the MCP tools (issue 11): one statement for many people.
+// Timeline pages for the admin API and the MCP tools (issue 11): one statement for many people; and
+// the console's live feed, by when rows were recorded.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { personJoin } from '@app/people';
 import type { TimelineRow } from './timeline.repository';
 
 export type TimelinePageRow = TimelineRow & { at_micros: string };
@@ -34,6 +36,47 @@ export function timelinePagesStatement(workspaceId: string, personIds: readonly 
   return { text, args };
 }
 
+/** A row of the live feed with its person; read_micros is when the statement read (the database's clock). */
+export interface LiveEventRow {
+  read_micros: string;
+  id: string;
+  type: string;
+  occurred_at: Date;
+  received_at: Date;
+  value: string | null;
+  person_id: string;
+  person_email: string | null;
+  person_name: string | null;
+}
+
+export interface LiveEventsQuery {
+  /** Rows recorded after this (microseconds since the epoch); null: in the last windowMs. */
+  sinceMicros: string | null;
+  windowMs: number;
+  limit: number;
+}
+
+/**
+ * The statement of TimelineReadRepository.recordedSince: a workspace's rows recorded since a time, newest
+ * first, with their person; one row with only read_micros when none.
+ */
+export function recordedSinceStatement(workspaceId: string, query: LiveEventsQuery): { text: string; args: unknown[] } {
+  // OFFSET 0 keeps the workspace out of the scan: events_received alone reads the last seconds of every
+  // workspace, where the key's workspace prefix, ANDed in, would read every row the workspace ever had.
+  const text = `SELECT (extract(epoch FROM now()) * 1000000)::bigint::text AS read_micros, r.*, p.email AS person_email, p.name AS person_name
+         FROM (VALUES (1)) AS poll(one)
+         LEFT JOIN LATERAL (
+           SELECT e.id, e.type, e.occurred_at, e.received_at, e.value, e.person_id
+             FROM (SELECT * FROM events
+                    WHERE received_at > coalesce(timestamptz 'epoch' + $2::bigint * interval '1 microsecond', now() - $3::bigint * interval '1 millisecond')
+                   OFFSET 0) AS e
+            WHERE e.workspace_id = $1 AND (e.expires_at IS NULL OR e.expires_at > now())
+            ORDER BY e.received_at DESC, e.id DESC LIMIT $4) AS r ON true
+         ${personJoin('p', '$1', 'r.person_id', 'LEFT JOIN')}
+        ORDER BY r.received_at DESC, r.id DESC`;
+  return { text, args: [workspaceId, query.sinceMicros, query.windowMs, query.limit] };
+}
+
 @Injectable()
 export class TimelineReadRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
@@ -42,5 +85,12 @@ export class TimelineReadRepository {
   pages(workspaceId: string, personIds: readonly string[], query: TimelinePageQuery): Promise<TimelinePageRow[]> {
     const { text, args } = timelinePagesStatement(workspaceId, personIds, query);
     return this.dataSource.query(text, args);
+  }
+
+  /** The live feed's rows and when they were read: rows past their expiry but not yet swept are left out. */
+  async recordedSince(workspaceId: string, query: LiveEventsQuery): Promise<{ readMicros: string; rows: LiveEventRow[] }> {
+    const { text, args } = recordedSinceStatement(workspaceId, query);
+    const found: LiveEventRow[] = await this.dataSource.query(text, args);
+    return { readMicros: found[0].read_micros, rows: found.filter((row) => row.id !== null) };
   }
 }

@@ -1,9 +1,10 @@
-// A person's timeline as pages, and notes (issue 11), for the admin API and the MCP tools.
+// A person's timeline as pages, and notes (issue 11), for the admin API and the MCP tools; the console's live feed.
 import { Injectable } from '@nestjs/common';
 import { decodeCursor, pageOf, pageSize } from '@app/edge';
 import { newId, Refusal } from '@app/platform';
 import { PeopleQueryService } from '@app/people';
-import { TimelinePageRow, TimelineReadRepository } from './timeline-read.repository';
+import { LIVE_WINDOW_MS, liveCursor, liveSince } from './domain/live-feed';
+import { LiveEventRow, TimelinePageRow, TimelineReadRepository } from './timeline-read.repository';
 import { TimelineRepository, TimelineRow } from './timeline.repository';
 
 export interface TimelinePageInput {
@@ -15,6 +16,13 @@ export interface TimelinePageInput {
 }
 
 export const NOTE_MAX_CHARS = 10_000;
+
+export interface LiveEventsInput {
+  /** 1 to 100, default 50. */
+  first?: number | null;
+  /** The cursor of the previous answer. */
+  after?: string | null;
+}
 
 @Injectable()
 export class TimelineService {
@@ -36,6 +44,13 @@ export class TimelineService {
   /** One person's rows (from rowsOf) as a connection page. */
   page(rows: TimelinePageRow[], input: TimelinePageInput) {
     return pageOf(rows, pageSize(input.first), (row) => ({ atMicros: row.at_micros, id: row.id }));
+  }
+
+  /** The live feed: the newest rows recorded since the cursor's read (less the overlap), or in the last 15 minutes. */
+  async live(workspaceId: string, input: LiveEventsInput): Promise<{ rows: LiveEventRow[]; cursor: string }> {
+    const since = liveSince(input.after);
+    const { readMicros, rows } = await this.read.recordedSince(workspaceId, { sinceMicros: since, windowMs: LIVE_WINDOW_MS, limit: pageSize(input.first) });
+    return { rows, cursor: liveCursor(readMicros) };
   }
 
   /** A note on the timeline: never an event, so it moves no stage, engages nobody and fires nothing. */

@@ -127,6 +127,12 @@ export class MessagesRepository implements MergeParticipant {
     return this.dataSource.query(`${READ} WHERE ${where.join(' AND ')} ORDER BY m.at DESC, m.id DESC LIMIT $${args.length}`, args);
   }
 
+  /** One message of the workspace, or null. */
+  async one(workspaceId: string, id: string): Promise<MessageRead | null> {
+    const [row] = await this.dataSource.query(`${READ} WHERE m.workspace_id = $1 AND m.id = $2`, [workspaceId, id]);
+    return row ?? null;
+  }
+
   /** The person's latest messages, newest first. */
   thread(workspaceId: string, personId: string, limit: number): Promise<MessageRead[]> {
     return this.dataSource.query(`${READ} WHERE m.workspace_id = $1 AND m.person_id = $2 ORDER BY m.at DESC, m.id DESC LIMIT $3`, [

@@ -106,6 +106,13 @@ export class MessagesService {
     return providerId ? { ok: true, id, providerId } : { ok: true, id };
   }
 
+  /** One message as pages show it (the admin API answers a send with the message it stored). */
+  async one(auth: AuthContext, id: string): Promise<Message> {
+    const row = await this.messages.one(auth.workspaceId, id);
+    if (!row) throw new Refusal('not_found', 'No message of this workspace has that id.');
+    return messageView(row);
+  }
+
   /** Refusals in the spec's order: who, then an address, then the engaged rule. */
   private async findPerson(workspaceId: string, to: { kind: 'email'; email: string } | { kind: 'id'; id: string }): Promise<PersonRow> {
     const person = to.kind === 'email' ? await this.people.byEmail(workspaceId, to.email) : await this.people.byId(workspaceId, to.id);

@@ -17,3 +17,4 @@ export * from './graphql/members.resolver';
 export * from './graphql/workspace.types';
 export * from './workspaces.module';
 export * from './graphql/connected-apps.resolver';
+export * from './graphql/viewer.resolver';

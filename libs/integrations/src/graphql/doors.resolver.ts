@@ -2,7 +2,7 @@
 // section 8), owners and admins only.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, Manager } from '@app/workspaces';
+import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
 import { groupedLoader, Loaders, ReceiptRow } from '@app/edge';
 import { DoorRow } from '../door-connections.repository';
 import { DoorsService } from '../doors.service';
@@ -34,7 +34,7 @@ export class DoorsResolver {
   constructor(private readonly doors: DoorsService) {}
 
   @Query(() => [DoorType], { name: 'doors', description: 'The workspace\'s third-party doors, oldest first, without their secrets or addresses.' })
-  async doorConnections(@Manager() auth: AuthContext) {
+  async doorConnections(@Member() auth: AuthContext) {
     return (await this.doors.list(auth.workspaceId)).map(doorView);
   }
 

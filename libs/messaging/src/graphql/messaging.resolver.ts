@@ -1,4 +1,4 @@
-// GraphQL: templates (decisions.md section 9 createTemplate), the messages page and a person's messages.
+// GraphQL: templates (decisions.md section 9 createTemplate), sending, the messages page and a person's messages.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Field, ID, InputType, Int, Mutation, ObjectType, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
@@ -28,6 +28,15 @@ class UpdateTemplateInput {
   @Field({ nullable: true }) name?: string;
   @Field({ nullable: true }) subject?: string;
   @Field({ nullable: true }) body?: string;
+}
+
+/** POST /api/v1/messages as GraphQL: `person` is the REST body's `to`. */
+@InputType('SendMessageInput')
+class SendMessageArgs {
+  @Field({ description: 'Record id or email.' }) person: string;
+  @Field({ nullable: true, description: 'Required without a template; with one, overrides its subject.' }) subject?: string;
+  @Field({ nullable: true, description: 'Markdown with Liquid variables. Required without a template; with one, overrides its body.' }) body?: string;
+  @Field({ nullable: true, description: "A template's id or name." }) template?: string;
 }
 
 @ObjectType('TemplatePreview')
@@ -83,6 +92,14 @@ export class MessagingResolver {
   @Query(() => TemplatePreviewType, { description: 'The template filled in for a person (record id or email), as it would be sent; nothing is sent.' })
   previewTemplate(@Member() auth: AuthContext, @Args('id', { description: 'Id or name.' }) id: string, @Args('person') person: string) {
     return this.templates.preview(auth.workspaceId, id, person);
+  }
+
+  @Mutation(() => MessageType, {
+    description: 'Sends an email as POST /api/v1/messages does (any member of the workspace, the same rules and refusals: not_engaged, no_email, no_such_person, unknown_template...); answers the message stored.',
+  })
+  async sendMessage(@Member() auth: AuthContext, @Args('input') input: SendMessageArgs) {
+    const sent = await this.messages.send(auth, { to: input.person, subject: input.subject, body: input.body, template: input.template });
+    return this.messages.one(auth, sent.id);
   }
 
   @Query(() => [TemplateType], { name: 'templates', description: 'By name.' })

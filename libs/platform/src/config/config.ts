@@ -35,6 +35,8 @@ export interface AppConfig {
   databasePoolSize: number;
   /** Longest a statement of a GraphQL read may run (docs/security.md "GraphQL"). */
   graphqlStatementTimeoutMs: number;
+  /** The admin console's built files (scripts/build-console.js), served at /console. */
+  consoleDir: string;
 }
 
 type Env = Record<string, string | undefined>;
@@ -156,6 +158,7 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
     webhookDisableAfterDays: int(env, 'WEBHOOK_DISABLE_AFTER_DAYS', 5, 1, 365),
     databasePoolSize: embeddedDatabase ? 1 : int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     graphqlStatementTimeoutMs: int(env, 'GRAPHQL_STATEMENT_TIMEOUT_MS', 10_000, 10, 600_000),
+    consoleDir: env.CONSOLE_DIR || `${process.cwd()}/dist/console`,
   };
 }
 

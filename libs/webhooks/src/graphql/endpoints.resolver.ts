@@ -1,7 +1,7 @@
-// GraphQL: webhook addresses and their delivery log (decisions.md section 9), owners and admins only.
+// GraphQL: webhook addresses and their delivery log (decisions.md section 9): members read, owners and admins change.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
-import { AuthContext, GraphqlAuthGuard, Manager } from '@app/workspaces';
+import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
 import { groupedLoader, Loaders } from '@app/edge';
 import { AttemptRow, DeliveriesRepository, DeliveryRow } from '../deliveries.repository';
 import { DeliveryRecoveryService } from '../delivery-recovery.service';
@@ -67,7 +67,7 @@ export class EndpointsResolver {
   ) {}
 
   @Query(() => [WebhookEndpointType], { description: 'The workspace outgoing webhook addresses, oldest first.' })
-  async webhookEndpoints(@Manager() auth: AuthContext) {
+  async webhookEndpoints(@Member() auth: AuthContext) {
     return (await this.endpoints.list(auth.workspaceId)).map(endpointView);
   }
 

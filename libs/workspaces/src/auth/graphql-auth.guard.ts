@@ -4,13 +4,13 @@ import { GqlExecutionContext } from '@nestjs/graphql';
 import type { AppConfig } from '@app/platform';
 import { CONFIG, RateLimits, Refusal, sameSecret } from '@app/platform';
 import { WorkspacesService } from '../workspaces.service';
-import { SessionsService } from '../sign-in/sessions.service';
+import { SessionsService, SignedIn } from '../sign-in/sessions.service';
 import { crossSiteRefusal, sessionCookieOf } from '../sign-in/sign-in-rules';
 import type { AuthContext } from './auth-context';
 import { forbiddenSentence, Permission, roleAllows } from './roles';
 import type { AuthedRequest } from './secret-key.guard';
 
-type GraphqlRequest = AuthedRequest & { operator?: boolean; authenticated?: Promise<void> };
+type GraphqlRequest = AuthedRequest & { operator?: boolean; signedIn?: SignedIn; authenticated?: Promise<void> };
 
 @Injectable()
 export class GraphqlAuthGuard implements CanActivate {
@@ -49,6 +49,7 @@ export class GraphqlAuthGuard implements CanActivate {
     const crossSite = crossSiteRefusal({ method: request.method, contentType: request.headers['content-type'], origin: request.headers.origin }, this.config.baseUrl);
     if (crossSite) throw new Refusal('forbidden', `Refused: ${crossSite}. Programs send a secret key as "Authorization: Bearer sk_live_…" instead.`);
     const signedIn = await this.sessions.current(token);
+    if (signedIn) request.signedIn = signedIn;
     if (!signedIn) throw new Refusal('invalid_token', `Your session has ended (signed out, run out, or its key or membership is gone): sign in again at ${this.config.baseUrl}/sign-in.`);
     if (signedIn.operator) {
       request.operator = true;
@@ -87,4 +88,18 @@ export const Operator = createParamDecorator((_data: unknown, context: Execution
     throw new Refusal('forbidden', forbiddenSentence('create_workspace'));
   }
   return true;
+});
+
+/** Who is calling, refusing nobody the guard let in: the member (key or session) or the operator. */
+export interface CallerContext {
+  auth: AuthContext | null;
+  operator: boolean;
+  /** The session, when the caller came with a session cookie rather than a key. */
+  signedIn: SignedIn | null;
+}
+
+/** Any caller the guard let in, as they are (the viewer query); `Caller` in roles.ts names their role. */
+export const AnyCaller = createParamDecorator((_data: unknown, context: ExecutionContext): CallerContext => {
+  const request = requestOf(context);
+  return { auth: request.auth ?? null, operator: !!request.operator, signedIn: request.signedIn ?? null };
 });

@@ -8,6 +8,7 @@ import {
   CreatedWorkspaceType,
   CreateWorkspaceInput,
   UpdateWorkspaceSettingsInput,
+  WorkspaceSummaryType,
   WorkspaceType,
 } from './workspace.types';
 
@@ -19,6 +20,11 @@ export class WorkspaceResolver {
   @Mutation(() => CreatedWorkspaceType, { description: 'Operator only (ADMIN_TOKEN).' })
   createWorkspace(@Operator() _operator: true, @Args('input') input: CreateWorkspaceInput) {
     return this.workspaces.create(input);
+  }
+
+  @Query(() => [WorkspaceSummaryType], { name: 'workspaces', description: 'Every workspace of the deployment, as the CLI lists them. Operator only (ADMIN_TOKEN).' })
+  allWorkspaces(@Operator() _operator: true): Promise<WorkspaceSummaryType[]> {
+    return this.workspaces.list();
   }
 
   @Query(() => WorkspaceType, { description: 'The workspace of the key making the call.' })

@@ -20,6 +20,16 @@ export class WorkspaceType {
   @Field(() => [String]) activationEvents: string[];
 }
 
+@ObjectType('WorkspaceSummary')
+export class WorkspaceSummaryType {
+  @Field(() => ID) id: string;
+  @Field() slug: string;
+  @Field() name: string;
+  @Field({ description: 'app or web' }) kind: string;
+  @Field() publicKey: string;
+  @Field() publicBaseUrl: string;
+}
+
 @ObjectType('CreatedWorkspace')
 export class CreatedWorkspaceType {
   @Field(() => WorkspaceRefType) workspace: WorkspaceRefType;

@@ -1,0 +1,125 @@
+// One automation (decisions.md section 6): its status and the buttons that change it, the start
+// address of a webhook trigger (owners and admins only), its trigger and steps to edit (runs in
+// flight keep the steps they started with), and its latest runs with their logs, in one query.
+import { useState } from 'react';
+import { useMutation, useQuery } from 'urql';
+import { refusalOf } from '../client';
+import { graphql, ResultOf } from '../graphql';
+import { Page, Section } from '../ui/page';
+import { Loaded } from '../ui/state';
+import { Time } from '../ui/time';
+import { useChangeRight } from '../viewer';
+import { AutomationForm, AutomationInput } from './automations/automation-form';
+import { draftOf, stepInWords, triggerInWords } from './automations/draft';
+import { RUN_FIELDS, Runs } from './automations/runs';
+import { StartAddress } from './automations/start-address';
+import { StatusBadge, StatusButtons } from './automations/status';
+import './automations/automations.css';
+
+const AUTOMATION = graphql(
+  `
+    query Automation($id: ID!, $manager: Boolean!) {
+      automation(id: $id) {
+        id
+        number
+        name
+        status
+        createdAt
+        address @include(if: $manager)
+        trigger { kind event stage list }
+        steps { kind url template seconds }
+        runs(first: 20) { ...AutomationRunFields }
+      }
+    }
+  `,
+  [RUN_FIELDS],
+);
+
+const UPDATE = graphql(`
+  mutation UpdateAutomation($id: ID!, $input: UpdateAutomationInput!) {
+    updateAutomation(id: $id, input: $input) { id name status trigger { kind event stage list } steps { kind url template seconds } }
+  }
+`);
+
+type Automation = ResultOf<typeof AUTOMATION>['automation'];
+
+function Facts({ automation }: { automation: Automation }) {
+  return (
+    <dl className="facts">
+      <dt>Number</dt>
+      <dd>{automation.number}</dd>
+      <dt>Status</dt>
+      <dd>
+        <StatusBadge status={automation.status} />
+      </dd>
+      <dt>Trigger</dt>
+      <dd>{triggerInWords(automation.trigger)}</dd>
+      <dt>Steps</dt>
+      <dd>
+        {automation.steps.length ? (
+          <ol className="plain-steps">
+            {automation.steps.map((step, i) => (
+              <li key={i}>{stepInWords(step)}</li>
+            ))}
+          </ol>
+        ) : (
+          <span className="muted">none</span>
+        )}
+      </dd>
+      <dt>Created</dt>
+      <dd>
+        <Time value={automation.createdAt} />
+      </dd>
+    </dl>
+  );
+}
+
+function Edit({ automation }: { automation: Automation }) {
+  const [result, update] = useMutation(UPDATE);
+  const [saved, setSaved] = useState(false);
+  const submit = async (input: AutomationInput) => {
+    setSaved(false);
+    const answer = await update({ id: automation.id, input });
+    setSaved(!answer.error);
+  };
+  return (
+    <Section title="Trigger and steps">
+      <p className="hint">Saving changes the automation from now on: runs in flight keep the steps they started with.</p>
+      <AutomationForm initial={draftOf(automation)} submitLabel="Save changes" busy={result.fetching} refused={refusalOf(result.error)} onSubmit={(input) => void submit(input)} />
+      {saved ? (
+        <p className="notice" role="status">
+          Saved.
+        </p>
+      ) : null}
+    </Section>
+  );
+}
+
+function Automation({ automation }: { automation: Automation }) {
+  return (
+    <Page title={automation.name}>
+      <Facts automation={automation} />
+      <StatusButtons id={automation.id} status={automation.status} />
+      {automation.address ? <StartAddress address={automation.address} /> : null}
+      <Edit key={automation.id} automation={automation} />
+      <Section title="Runs">
+        <Runs runs={automation.runs} />
+      </Section>
+    </Page>
+  );
+}
+
+export function AutomationPage({ id }: { id: string }) {
+  const right = useChangeRight();
+  const [result] = useQuery({ query: AUTOMATION, variables: { id, manager: right.allowed } });
+  if (!result.data) {
+    return (
+      <Page title="Automation">
+        <Loaded result={result} what="Loading the automation">
+          {() => null}
+        </Loaded>
+      </Page>
+    );
+  }
+  return <Automation automation={result.data.automation} />;
+}

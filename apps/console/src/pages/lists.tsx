@@ -1,0 +1,165 @@
+// Lists (issue 11; decisions.md section 9 createList): each with its subscribers now, linking to the
+// people subscribed (PeopleFilter.list takes the address); created with an address and a name, and
+// renamed in place (the address forms post to stays).
+import { FormEvent, useMemo, useState } from 'react';
+import { Link } from 'wouter';
+import { useMutation, useQuery } from 'urql';
+import { refusalOf } from '../client';
+import { graphql, ResultOf } from '../graphql';
+import { ChangeButton, Field } from '../ui/controls';
+import { Page, Section } from '../ui/page';
+import { Alert, Empty, Loaded } from '../ui/state';
+import { useChangeRight } from '../viewer';
+import '../ui/fieldset.css';
+import './lists.css';
+
+const LISTS = graphql(`
+  query Lists {
+    lists { id address name subscriberCount }
+  }
+`);
+
+const CREATE = graphql(`
+  mutation CreateList($input: CreateListInput!) {
+    createList(input: $input) { id address name subscriberCount }
+  }
+`);
+
+const RENAME = graphql(`
+  mutation RenameList($id: ID!, $name: String!) {
+    renameList(id: $id, name: $name) { id name }
+  }
+`);
+
+type List = ResultOf<typeof LISTS>['lists'][number];
+
+function Rename({ list, onDone }: { list: List; onDone: () => void }) {
+  const [name, setName] = useState(list.name);
+  const [result, rename] = useMutation(RENAME);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const answer = await rename({ id: list.id, name: name.trim() });
+    if (!answer.error) onDone();
+  };
+  return (
+    <form onSubmit={(e) => void submit(e)} className="inline-edit">
+      <Field label={`New name for ${list.address}`} required maxLength={200} value={name} autoFocus onChange={(e) => setName(e.target.value)} />
+      <div className="actions">
+        <ChangeButton type="submit" disabled={result.fetching}>
+          Save
+        </ChangeButton>
+        <button type="button" className="secondary" onClick={onDone}>
+          Cancel
+        </button>
+      </div>
+      <Alert refused={refusalOf(result.error)} />
+    </form>
+  );
+}
+
+const READ_ONLY = 'lists-read-only';
+
+function ListRow({ list }: { list: List }) {
+  const [renaming, setRenaming] = useState(false);
+  const right = useChangeRight();
+  return (
+    <tr>
+      <td>
+        {renaming ? (
+          <Rename list={list} onDone={() => setRenaming(false)} />
+        ) : (
+          <Link href={`/people?list=${encodeURIComponent(list.address)}`} title={`People subscribed to ${list.name}`}>
+            {list.name}
+          </Link>
+        )}
+      </td>
+      <td>
+        <code>{list.address}</code>
+      </td>
+      <td className="number">{list.subscriberCount}</td>
+      <td>
+        {renaming ? null : (
+          <button
+            type="button"
+            className="secondary"
+            aria-label={`Rename ${list.name}`}
+            disabled={!right.allowed}
+            aria-describedby={right.allowed ? undefined : READ_ONLY}
+            onClick={() => setRenaming(true)}
+          >
+            Rename
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function ListTable({ lists }: { lists: readonly List[] }) {
+  const right = useChangeRight();
+  if (lists.length === 0) return <Empty>No lists yet: create the first one below; forms then post to its address.</Empty>;
+  return (
+    <>
+      {right.allowed ? null : (
+        <p id={READ_ONLY} className="reason">
+          {right.reason}
+        </p>
+      )}
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Address</th>
+            <th scope="col" className="number">
+              Subscribers
+            </th>
+            <th scope="col">Actions</th>
+          </tr>
+        </thead>
+        <tbody>
+          {lists.map((list) => (
+            <ListRow key={list.id} list={list} />
+          ))}
+        </tbody>
+      </table>
+    </>
+  );
+}
+
+function NewList() {
+  const [address, setAddress] = useState('');
+  const [name, setName] = useState('');
+  const [result, create] = useMutation(CREATE);
+  const right = useChangeRight();
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const answer = await create({ input: { address: address.trim(), name: name.trim() } });
+    if (!answer.error) [setAddress, setName].forEach((clear) => clear(''));
+  };
+  return (
+    <Section title="New list">
+      <form onSubmit={(e) => void submit(e)}>
+        <fieldset disabled={!right.allowed} className="plain">
+          <Field label="Address" required maxLength={63} value={address} hint="1 to 63 of a-z, 0-9, _ . - (for example newsletter): forms post to it, and it never changes." onChange={(e) => setAddress(e.target.value)} />
+          <Field label="Name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+        </fieldset>
+        <Alert refused={refusalOf(result.error)} />
+        <ChangeButton type="submit" disabled={result.fetching}>
+          Create list
+        </ChangeButton>
+      </form>
+    </Section>
+  );
+}
+
+export function ListsPage() {
+  const [result] = useQuery({ query: LISTS, context: useMemo(() => ({ additionalTypenames: ['List'] }), []) });
+  return (
+    <Page title="Lists">
+      <Loaded result={result} what="Loading lists">
+        {(data) => <ListTable lists={data.lists} />}
+      </Loaded>
+      <NewList />
+    </Page>
+  );
+}

@@ -1,0 +1,196 @@
+// People (issue 28): search by email, name or ids, filter by stage, list and engaged, page by cursor,
+// with the count. The question lives in the URL: q, stage, list, engaged (yes/no), after (the page's
+// cursor) and back (the cursors of the pages before it, comma-separated, for Previous).
+import { FormEvent, useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'wouter';
+import { useQuery } from 'urql';
+import { graphql, ResultOf } from '../graphql';
+import { Page } from '../ui/page';
+import { Field, Select } from '../ui/controls';
+import { Empty, Failed, Loading } from '../ui/state';
+import { Time } from '../ui/time';
+import { STAGES, stageName } from '../ui/stage';
+
+const PAGE_SIZE = 25;
+const TYPING_PAUSE_MS = 300;
+
+const PEOPLE = graphql(`
+  query People($filter: PeopleFilter, $first: Int, $after: String) {
+    people(filter: $filter, first: $first, after: $after) {
+      totalCount
+      totalCountExact
+      pageInfo { endCursor hasNextPage }
+      edges { cursor node { id email name stage engaged createdAt } }
+    }
+  }
+`);
+
+const LISTS = graphql(`
+  query PeopleLists {
+    lists { id address name }
+  }
+`);
+
+type Connection = ResultOf<typeof PEOPLE>['people'];
+type Changes = Record<string, string | undefined>;
+
+const FILTERS = ['q', 'stage', 'list', 'engaged'] as const;
+
+/** The URL's search params with some changed (an empty value removes it). */
+function withChanges(params: URLSearchParams, changes: Changes): URLSearchParams {
+  const next = new URLSearchParams(params);
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined || value === '') next.delete(key);
+    else next.set(key, value);
+  }
+  return next;
+}
+
+function filterOf(params: URLSearchParams) {
+  const engaged = params.get('engaged');
+  return {
+    search: params.get('q') || undefined,
+    stage: params.get('stage') || undefined,
+    list: params.get('list') || undefined,
+    engaged: engaged === 'yes' ? true : engaged === 'no' ? false : undefined,
+  };
+}
+
+/** The first page in the back param (cursors are base64url, never this word, never a comma). */
+const FIRST_PAGE = 'start';
+
+/** The pages before this one, by their cursors (FIRST_PAGE for the first page). */
+function backOf(params: URLSearchParams): string[] {
+  return (params.get('back') ?? '').split(',').filter(Boolean);
+}
+
+export function PeoplePage() {
+  const [params, setParams] = useSearchParams();
+  const change = (changes: Changes, replace = false) => {
+    // A new question starts again at the first page.
+    const paging = FILTERS.some((key) => key in changes) ? { after: undefined, back: undefined } : {};
+    setParams((now) => withChanges(now, { ...changes, ...paging }), { replace });
+  };
+  return (
+    <Page title="People">
+      <Question params={params} change={change} />
+      <Answer params={params} change={change} />
+    </Page>
+  );
+}
+
+// The query sits below the URL's reader: urql updates its state while rendering when the variables
+// change, which leaves useSearchParams (useSyncExternalStore) of the same component blind to the next
+// return to an earlier URL (Previous, the browser's Back).
+function Answer({ params, change }: { params: URLSearchParams; change: (changes: Changes) => void }) {
+  const [result] = useQuery({ query: PEOPLE, variables: { filter: filterOf(params), first: PAGE_SIZE, after: params.get('after') || undefined } });
+  if (result.error && !result.data) return <Failed error={result.error} />;
+  if (!result.data) return <Loading what="Finding people" />;
+  return <Results people={result.data.people} params={params} change={change} />;
+}
+
+function Question({ params, change }: { params: URLSearchParams; change: (changes: Changes, replace?: boolean) => void }) {
+  const q = params.get('q') ?? '';
+  const [text, setText] = useState(q);
+  const [lists] = useQuery({ query: LISTS });
+  useEffect(() => setText(q), [q]);
+  useEffect(() => {
+    if (text.trim() === q) return;
+    const timer = setTimeout(() => change({ q: text.trim() }, q !== ''), TYPING_PAUSE_MS);
+    return () => clearTimeout(timer);
+    // Only a change of the typed text starts the pause; a change of the URL resets the text above.
+  }, [text]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (text.trim() !== q) change({ q: text.trim() });
+  };
+  return (
+    <form role="search" aria-label="People" className="filters" onSubmit={submit}>
+      <Field label="Search people" type="search" value={text} onChange={(e) => setText(e.target.value)} hint="Part of a name, email, account id or anon id." />
+      <Select label="Stage" value={params.get('stage') ?? ''} onChange={(e) => change({ stage: e.target.value })}>
+        <option value="">Any stage</option>
+        {STAGES.map(([value, name]) => (
+          <option key={value} value={value}>
+            {name}
+          </option>
+        ))}
+      </Select>
+      <Select label="List" value={params.get('list') ?? ''} onChange={(e) => change({ list: e.target.value })}>
+        <option value="">Any list</option>
+        {(lists.data?.lists ?? []).map((list) => (
+          <option key={list.id} value={list.address}>
+            {list.name}
+          </option>
+        ))}
+      </Select>
+      <Select label="Engaged" value={params.get('engaged') ?? ''} onChange={(e) => change({ engaged: e.target.value })}>
+        <option value="">Any</option>
+        <option value="yes">Yes</option>
+        <option value="no">No</option>
+      </Select>
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+const COUNT = new Intl.NumberFormat('en');
+
+function countOf(people: Connection): string {
+  const count = `${COUNT.format(people.totalCount)}${people.totalCountExact ? '' : '+'}`;
+  return `${count} ${people.totalCount === 1 && people.totalCountExact ? 'person' : 'people'}`;
+}
+
+function Results({ people, params, change }: { people: Connection; params: URLSearchParams; change: (changes: Changes) => void }) {
+  const back = backOf(params);
+  const after = params.get('after') || FIRST_PAGE;
+  const next = () => change({ after: people.pageInfo.endCursor ?? undefined, back: [...back, after].join(',') });
+  const before = back[back.length - 1];
+  const previous = () => change({ after: before === FIRST_PAGE ? undefined : before, back: back.slice(0, -1).join(',') });
+  return (
+    <>
+      <p className="count" role="status">
+        {countOf(people)}
+      </p>
+      {people.edges.length === 0 ? <Empty>No one matches. Try fewer words or another filter.</Empty> : <PeopleTable people={people} />}
+      <nav className="pager" aria-label="Pages of people">
+        <button type="button" className="secondary" disabled={back.length === 0} onClick={previous}>
+          Previous
+        </button>
+        <button type="button" className="secondary" disabled={!people.pageInfo.hasNextPage} onClick={next}>
+          Next
+        </button>
+        <span className="muted">Page {back.length + 1}</span>
+      </nav>
+    </>
+  );
+}
+
+function PeopleTable({ people }: { people: Connection }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Person</th>
+          <th scope="col">Stage</th>
+          <th scope="col">Engaged</th>
+          <th scope="col">First seen</th>
+        </tr>
+      </thead>
+      <tbody>
+        {people.edges.map(({ node }) => (
+          <tr key={node.id}>
+            <td>
+              <Link href={`/people/${encodeURIComponent(node.id)}`}>{node.email ?? node.name ?? node.id}</Link>
+              {node.email && node.name ? <span className="muted"> {node.name}</span> : null}
+            </td>
+            <td>{stageName(node.stage)}</td>
+            <td>{node.engaged ? 'Yes' : 'No'}</td>
+            <td>
+              <Time value={node.createdAt} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,70 @@
+// A person (issue 28): name or email as the heading; stage, identities, fields, first touch,
+// subscriptions with their consent, the timeline (types filter in the URL: ?types=purchase,note) and
+// emails, all in one query; sending an email and adding a note re-read it.
+import { useSearchParams } from 'wouter';
+import { useQuery } from 'urql';
+import { graphql } from '../graphql';
+import { Page } from '../ui/page';
+import { Empty, Loaded } from '../ui/state';
+import { Facts, PERSON_FACTS } from './person/identity-facts';
+import { PERSON_SUBSCRIPTIONS, Subscriptions } from './person/subscriptions';
+import { Timeline, TIMELINE_PAGE, TIMELINE_PAGE_SIZE, typesOf } from './person/timeline';
+import { Emails, PERSON_EMAILS } from './person/emails';
+import { NoteForm } from './person/note-form';
+import './person/person.css';
+
+const PERSON = graphql(
+  `
+    query Person($id: String!, $first: Int, $types: [String!]) {
+      person(id: $id) {
+        id
+        email
+        name
+        ...PersonFacts
+        ...PersonSubscriptions
+        ...PersonEmails
+        timeline(first: $first, types: $types) { ...TimelinePage }
+      }
+    }
+  `,
+  [PERSON_FACTS, PERSON_SUBSCRIPTIONS, PERSON_EMAILS, TIMELINE_PAGE],
+);
+
+export function PersonPage({ id }: { id: string }) {
+  const [params, setParams] = useSearchParams();
+  const setTypes = (next: string[]) =>
+    setParams((now) => {
+      const changed = new URLSearchParams(now);
+      if (next.length) changed.set('types', next.join(','));
+      else changed.delete('types');
+      return changed;
+    });
+  return <PersonAnswer id={id} types={typesOf(params.get('types'))} setTypes={setTypes} />;
+}
+
+// The query sits below the URL's reader (see people.tsx: urql's state update while rendering would
+// leave useSearchParams of the same component blind to a return to an earlier URL).
+function PersonAnswer({ id, types, setTypes }: { id: string; types: string[]; setTypes(types: string[]): void }) {
+  const [result, reexecute] = useQuery({ query: PERSON, variables: { id, first: TIMELINE_PAGE_SIZE, types: types.length ? types : undefined } });
+  const reread = () => reexecute({ requestPolicy: 'network-only' });
+  return (
+    <Loaded result={result} what="Loading the person">
+      {({ person }) =>
+        person ? (
+          <Page title={person.name ?? person.email ?? person.id}>
+            <Facts person={person} />
+            <Subscriptions person={person} />
+            <Emails personId={person.id} person={person} onSent={reread} />
+            <Timeline personId={person.id} types={types} firstPage={person.timeline} onTypes={setTypes}>
+              <NoteForm personId={person.id} onAdded={reread} />
+            </Timeline>
+          </Page>
+        ) : (
+          <Page title="No such person">
+            <Empty>No one in this workspace has the id {id}; they may have been merged into another person or erased.</Empty>
+          </Page>
+        )
+      }
+    </Loaded>
+  );
+}

@@ -1,0 +1,134 @@
+// What an owner or admin does to one address (decisions.md section 6, "Beyond the spec"): rotate its
+// secret (the previous one keeps signing 24 hours), send a test, enable it again, delete it.
+import { ReactNode, useState } from 'react';
+import { useMutation } from 'urql';
+import { useLocation } from 'wouter';
+import { refusalOf } from '../../client';
+import { graphql } from '../../graphql';
+import { ChangeButton, ShownOnce } from '../../ui/controls';
+import { Alert } from '../../ui/state';
+
+const ROTATE = graphql(`
+  mutation RotateWebhookSecret($endpointId: ID!) {
+    rotateWebhookSecret(endpointId: $endpointId) {
+      secret
+    }
+  }
+`);
+
+const SEND_TEST = graphql(`
+  mutation SendTestDelivery($endpointId: ID!) {
+    sendTestDelivery(endpointId: $endpointId) {
+      id
+      state
+    }
+  }
+`);
+
+const ENABLE = graphql(`
+  mutation EnableWebhookEndpoint($id: ID!) {
+    enableWebhookEndpoint(id: $id) {
+      id
+      disabledAt
+      disabledReason
+    }
+  }
+`);
+
+const DELETE = graphql(`
+  mutation DeleteWebhookEndpoint($id: ID!) {
+    deleteWebhookEndpoint(id: $id)
+  }
+`);
+
+/** A control and what it answered: the refusal in an alert, or what the action made. */
+function Outcome({ error, children }: { error: Parameters<typeof refusalOf>[0]; children?: ReactNode }) {
+  return (
+    <>
+      <Alert refused={refusalOf(error)} />
+      {children}
+    </>
+  );
+}
+
+export function RotateSecret({ endpointId }: { endpointId: string }) {
+  const [result, rotate] = useMutation(ROTATE);
+  const secret = result.data?.rotateWebhookSecret.secret;
+  return (
+    <div>
+      <p>A new signing secret, shown once; the previous secret keeps signing beside it for 24 hours, so receivers can switch without missing a delivery.</p>
+      <ChangeButton type="button" className="secondary" disabled={result.fetching} onClick={() => void rotate({ endpointId })}>
+        Rotate secret
+      </ChangeButton>
+      <Outcome error={result.error}>{secret ? <ShownOnce label="New signing secret" value={secret} /> : null}</Outcome>
+    </div>
+  );
+}
+
+export function SendTest({ endpointId, onSent }: { endpointId: string; onSent: () => void }) {
+  const [result, send] = useMutation(SEND_TEST);
+  return (
+    <div>
+      <p>Posts a real body of type test (data {'{}'}) to the address; it appears in the delivery log below.</p>
+      <ChangeButton
+        type="button"
+        disabled={result.fetching}
+        onClick={async () => {
+          if ((await send({ endpointId })).data) onSent();
+        }}
+      >
+        Send a test
+      </ChangeButton>
+      <Outcome error={result.error} />
+    </div>
+  );
+}
+
+export function EnableAgain({ id, onEnabled }: { id: string; onEnabled: () => void }) {
+  const [result, enable] = useMutation(ENABLE);
+  return (
+    <div>
+      <ChangeButton
+        type="button"
+        disabled={result.fetching}
+        onClick={async () => {
+          if ((await enable({ id })).data) onEnabled();
+        }}
+      >
+        Enable again
+      </ChangeButton>
+      <p className="muted">What failed while it was disabled stays failed until you recover it (below).</p>
+      <Outcome error={result.error} />
+    </div>
+  );
+}
+
+/** Delete, with a second step: "Delete for good" appears, and only that deletes. */
+export function DeleteEndpoint({ id }: { id: string }) {
+  const [asked, setAsked] = useState(false);
+  const [result, remove] = useMutation(DELETE);
+  const [, navigate] = useLocation();
+  const deleteForGood = async () => {
+    if ((await remove({ id }, { additionalTypenames: ['WebhookEndpoint'] })).data?.deleteWebhookEndpoint) navigate('/webhooks');
+  };
+  return (
+    <div>
+      <p>Deletes the address and its delivery log.</p>
+      {asked ? (
+        <div className="actions">
+          <ChangeButton type="button" className="danger" autoFocus disabled={result.fetching} onClick={() => void deleteForGood()}>
+            Delete for good
+          </ChangeButton>
+          <button type="button" className="secondary" onClick={() => setAsked(false)}>
+            Keep it
+          </button>
+        </div>
+      ) : (
+        <ChangeButton type="button" className="danger" onClick={() => setAsked(true)}>
+          Delete
+        </ChangeButton>
+      )}
+      <Outcome error={result.error} />
+    </div>
+  );
+}

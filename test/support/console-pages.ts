@@ -1,0 +1,12 @@
+// The console's navigation as the issue names it (issue 28 item 4): path under /console and link name.
+export const CONSOLE_NAVIGATION: [string, string][] = [
+  ['/people', 'People'],
+  ['/live', 'Live events'],
+  ['/charts', 'Charts'],
+  ['/webhooks', 'Webhooks'],
+  ['/doors', 'Doors'],
+  ['/automations', 'Automations'],
+  ['/lists', 'Lists'],
+  ['/templates', 'Templates'],
+  ['/settings', 'Settings'],
+];
