@@ -10,7 +10,6 @@ import { ChangeButton, Field } from '../ui/controls';
 import { Page, Section } from '../ui/page';
 import { Alert, Empty, Loaded } from '../ui/state';
 import { useChangeRight } from '../viewer';
-import '../ui/fieldset.css';
 import './lists.css';
 
 const LISTS = graphql(`

@@ -11,7 +11,6 @@ import { Page, Section } from '../ui/page';
 import { Alert, Failed, Loaded, Loading } from '../ui/state';
 import { useChangeRight } from '../viewer';
 import { BODY_HINT } from './templates';
-import '../ui/fieldset.css';
 import './template.css';
 
 const TEMPLATES = graphql(`

@@ -10,7 +10,6 @@ import { ChangeButton, Field, TextArea } from '../ui/controls';
 import { Page, Section } from '../ui/page';
 import { Alert, Empty, Loaded } from '../ui/state';
 import { useChangeRight } from '../viewer';
-import '../ui/fieldset.css';
 
 const TEMPLATES = graphql(`
   query Templates {

@@ -7,7 +7,7 @@ import { graphql, ResultOf } from '../graphql';
 import { Field, ShownOnce, TextArea } from '../ui/controls';
 import { Page, Section } from '../ui/page';
 import { Alert, Empty, Loaded } from '../ui/state';
-import { Checkbox } from './settings/checkbox';
+import { Checkbox } from '../ui/checkbox';
 
 const WORKSPACES = graphql(`
   query Workspaces {

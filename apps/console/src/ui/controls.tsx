@@ -1,14 +1,14 @@
 // Controls that change things: for a member they are shown disabled with the reason, never hidden
 // silently, so a member knows the control exists and who can use it.
-import { ButtonHTMLAttributes, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes, useId, useState } from 'react';
+import { ButtonHTMLAttributes, forwardRef, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes, useId, useState } from 'react';
 import { useChangeRight } from '../viewer';
 
-export function ChangeButton({ children, disabled, ...rest }: ButtonHTMLAttributes<HTMLButtonElement>) {
+export const ChangeButton = forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement>>(function ChangeButton({ children, disabled, ...rest }, ref) {
   const right = useChangeRight();
   const id = useId();
   return (
     <>
-      <button {...rest} disabled={disabled || !right.allowed} aria-describedby={right.allowed ? rest['aria-describedby'] : id}>
+      <button {...rest} ref={ref} disabled={disabled || !right.allowed} aria-describedby={right.allowed ? rest['aria-describedby'] : id}>
         {children}
       </button>
       {right.allowed ? null : (
@@ -18,48 +18,43 @@ export function ChangeButton({ children, disabled, ...rest }: ButtonHTMLAttribut
       )}
     </>
   );
+});
+
+/** A label, the control it names and an optional hint, tied together by ids. */
+function Labelled({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId: string | undefined) => ReactNode }) {
+  const id = useId();
+  const hintId = hint ? `${id}-hint` : undefined;
+  return (
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      {children(id, hintId)}
+      {hint ? (
+        <small id={hintId} className="hint">
+          {hint}
+        </small>
+      ) : null}
+    </div>
+  );
 }
 
 /** A labelled input; the label is what people, screen readers and scripts find it by. */
 export function Field({ label, hint, ...rest }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <input id={id} {...rest} aria-describedby={hint ? `${id}-hint` : undefined} />
-      {hint ? (
-        <small id={`${id}-hint`} className="hint">
-          {hint}
-        </small>
-      ) : null}
-    </div>
-  );
+  return <Labelled label={label} hint={hint}>{(id, hintId) => <input id={id} {...rest} aria-describedby={hintId} />}</Labelled>;
 }
 
 export function TextArea({ label, hint, ...rest }: { label: string; hint?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  const id = useId();
-  return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <textarea id={id} {...rest} aria-describedby={hint ? `${id}-hint` : undefined} />
-      {hint ? (
-        <small id={`${id}-hint`} className="hint">
-          {hint}
-        </small>
-      ) : null}
-    </div>
-  );
+  return <Labelled label={label} hint={hint}>{(id, hintId) => <textarea id={id} {...rest} aria-describedby={hintId} />}</Labelled>;
 }
 
 export function Select({ label, children, ...rest }: { label: string; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
-  const id = useId();
   return (
-    <div className="field">
-      <label htmlFor={id}>{label}</label>
-      <select id={id} {...rest}>
-        {children}
-      </select>
-    </div>
+    <Labelled label={label}>
+      {(id) => (
+        <select id={id} {...rest}>
+          {children}
+        </select>
+      )}
+    </Labelled>
   );
 }
 

@@ -10,7 +10,6 @@ import { useChangeRight } from '../../viewer';
 import { AutomationDraft, draftInput } from './draft';
 import { StepsEditor } from './steps-editor';
 import { TriggerFields } from './trigger-fields';
-import '../../ui/fieldset.css';
 
 /** What a trigger or a step may name: events, lists and templates, in one request. */
 const CHOICES = graphql(`

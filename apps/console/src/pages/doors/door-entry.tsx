@@ -1,10 +1,9 @@
 // One connected door: its kind, domain, stars and creation, the last twenty posts it answered (never
 // their bodies), and Disconnect with a second step (its address answers 404 from then on).
-import { useState } from 'react';
 import { useMutation } from 'urql';
 import { refusalOf } from '../../client';
 import { FragmentOf, graphql, readFragment, ResultOf } from '../../graphql';
-import { ChangeButton } from '../../ui/controls';
+import { ConfirmStep } from '../../ui/confirm-step';
 import { Alert, Empty } from '../../ui/state';
 import { Time } from '../../ui/time';
 import { DOOR_KINDS } from './connect-door';
@@ -68,27 +67,21 @@ function Receipts({ door }: { door: Door }) {
 }
 
 function Disconnect({ id, onDisconnected }: { id: string; onDisconnected: () => void }) {
-  const [asked, setAsked] = useState(false);
   const [result, disconnect] = useMutation(DISCONNECT);
   const disconnectForGood = async () => {
     if ((await disconnect({ id }, { additionalTypenames: ['Door'] })).data?.disconnectDoor) onDisconnected();
   };
   return (
     <div>
-      {asked ? (
-        <div className="actions">
-          <ChangeButton type="button" className="danger" autoFocus disabled={result.fetching} onClick={() => void disconnectForGood()}>
-            Disconnect for good
-          </ChangeButton>
-          <button type="button" className="secondary" onClick={() => setAsked(false)}>
-            Keep it
-          </button>
-        </div>
-      ) : (
-        <ChangeButton type="button" className="danger" onClick={() => setAsked(true)}>
-          Disconnect
-        </ChangeButton>
-      )}
+      <ConfirmStep
+        action="Disconnect"
+        question="Disconnect this door? Its address stops answering."
+        confirmLabel="Disconnect for good"
+        keepLabel="Keep it"
+        className="danger"
+        disabled={result.fetching}
+        onConfirm={() => void disconnectForGood()}
+      />
       <Alert refused={refusalOf(result.error)} />
     </div>
   );

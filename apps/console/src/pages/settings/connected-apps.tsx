@@ -8,7 +8,7 @@ import { Section } from '../../ui/page';
 import { Alert, Empty, Loaded } from '../../ui/state';
 import { Time } from '../../ui/time';
 import { useChangeRight, useViewer } from '../../viewer';
-import { ConfirmStep } from './confirm-step';
+import { ConfirmStep } from '../../ui/confirm-step';
 
 const CONNECTED_APPS = graphql(`
   query ConnectedApps {

@@ -9,7 +9,7 @@ import { LineChart, Series } from '../../ui/line-chart';
 import { Section } from '../../ui/page';
 import { Empty, Loaded } from '../../ui/state';
 import { Time } from '../../ui/time';
-import { Checkbox } from './checkbox';
+import { Checkbox } from '../../ui/checkbox';
 
 const HEARTBEAT = graphql(`
   query Heartbeat($since: DateTime) {

@@ -9,7 +9,7 @@ import { Section } from '../../ui/page';
 import { Alert, Empty, Loaded } from '../../ui/state';
 import { Time } from '../../ui/time';
 import { useViewer } from '../../viewer';
-import { ConfirmStep } from './confirm-step';
+import { ConfirmStep } from '../../ui/confirm-step';
 import { ReadOnly, useReadOnly } from './read-only';
 
 export const KEYS = graphql(`

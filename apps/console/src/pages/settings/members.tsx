@@ -8,7 +8,7 @@ import { Field, Select } from '../../ui/controls';
 import { Section } from '../../ui/page';
 import { Alert, Empty, Loaded } from '../../ui/state';
 import { Time } from '../../ui/time';
-import { ConfirmStep } from './confirm-step';
+import { ConfirmStep } from '../../ui/confirm-step';
 import { KEYS } from './keys';
 import { ReadOnly, useReadOnly } from './read-only';
 

@@ -8,7 +8,7 @@ import { graphql, ResultOf } from '../../graphql';
 import { Field, TextArea } from '../../ui/controls';
 import { Section } from '../../ui/page';
 import { Alert } from '../../ui/state';
-import { Checkbox } from './checkbox';
+import { Checkbox } from '../../ui/checkbox';
 import { useReadOnly } from './read-only';
 
 export const WORKSPACE_SETTINGS = graphql(`

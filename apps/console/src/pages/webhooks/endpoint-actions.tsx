@@ -1,11 +1,12 @@
 // What an owner or admin does to one address (decisions.md section 6, "Beyond the spec"): rotate its
 // secret (the previous one keeps signing 24 hours), send a test, enable it again, delete it.
-import { ReactNode, useState } from 'react';
+import { ReactNode } from 'react';
 import { useMutation } from 'urql';
 import { useLocation } from 'wouter';
 import { refusalOf } from '../../client';
 import { graphql } from '../../graphql';
 import { ChangeButton, ShownOnce } from '../../ui/controls';
+import { ConfirmStep } from '../../ui/confirm-step';
 import { Alert } from '../../ui/state';
 
 const ROTATE = graphql(`
@@ -105,7 +106,6 @@ export function EnableAgain({ id, onEnabled }: { id: string; onEnabled: () => vo
 
 /** Delete, with a second step: "Delete for good" appears, and only that deletes. */
 export function DeleteEndpoint({ id }: { id: string }) {
-  const [asked, setAsked] = useState(false);
   const [result, remove] = useMutation(DELETE);
   const [, navigate] = useLocation();
   const deleteForGood = async () => {
@@ -114,20 +114,15 @@ export function DeleteEndpoint({ id }: { id: string }) {
   return (
     <div>
       <p>Deletes the address and its delivery log.</p>
-      {asked ? (
-        <div className="actions">
-          <ChangeButton type="button" className="danger" autoFocus disabled={result.fetching} onClick={() => void deleteForGood()}>
-            Delete for good
-          </ChangeButton>
-          <button type="button" className="secondary" onClick={() => setAsked(false)}>
-            Keep it
-          </button>
-        </div>
-      ) : (
-        <ChangeButton type="button" className="danger" onClick={() => setAsked(true)}>
-          Delete
-        </ChangeButton>
-      )}
+      <ConfirmStep
+        action="Delete"
+        question="Delete this address and its delivery log?"
+        confirmLabel="Delete for good"
+        keepLabel="Keep it"
+        className="danger"
+        disabled={result.fetching}
+        onConfirm={() => void deleteForGood()}
+      />
       <Outcome error={result.error} />
     </div>
   );

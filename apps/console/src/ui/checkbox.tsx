@@ -1,6 +1,5 @@
 // A labelled checkbox (the label beside the box, as people expect), with an optional hint.
 import { InputHTMLAttributes, useId } from 'react';
-import './settings.css';
 
 export function Checkbox({ label, hint, ...rest }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
