@@ -51,6 +51,9 @@ async function build({ checks = true } = {}) {
     run('tsc', ['-p', tsconfig]);
   }
   const temporary = `${out}.${process.pid}.tmp`;
+  // Vite takes the bundle's NODE_ENV from the environment: under jest (test) or npm start (development)
+  // it would ship React's development build, three times the size and slower.
+  process.env.NODE_ENV = 'production';
   const { build: viteBuild } = await import('vite');
   await viteBuild({ configFile: join(app, 'vite.config.mts'), build: { outDir: temporary } });
   writeFileSync(join(temporary, STAMP), `${hash}\n`);
