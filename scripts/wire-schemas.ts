@@ -16,6 +16,7 @@ const MORE: Array<[file: string, type: string]> = [
   ['libs/automations/src/start.service.ts', 'StartAnswer'],
   ['libs/automations/src/domain/start-body.ts', 'WireAutomationStart'],
   ['libs/messaging/src/email-door.service.ts', 'EmailDoorAnswer'],
+  ['libs/events/src/http/events-description.ts', 'EventsDescription'],
 ];
 
 export function wireSchemas(): Record<string, JsonSchema> {

@@ -36,8 +36,9 @@ it('is OpenAPI 3.1 with every served route and nothing else', async () => {
     .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`))
     .sort();
   // Nest's catch-all answers not_found for every other address; it is no route of ours.
-  // The sign-in pages (libs/access) are HTML for browsers, not REST: they are left out of the document.
-  const page = (r: string) => / \/(sign-in|sign-out|consent)(\/|$)/.test(r);
+  // The sign-in pages (libs/access) are HTML for browsers, not REST, and so are the GraphQL explorer's
+  // files (/graphiql/…): they are left out of the document.
+  const page = (r: string) => / \/(sign-in|sign-out|consent|graphiql)(\/|$)/.test(r);
   const served = servedRoutes().filter((r) => r !== 'GET /api/openapi.json' && !r.endsWith(' /{*path}') && !page(r));
   expect(served.length).toBeGreaterThan(10);
   expect(served).toContain('POST /api/v1/events');
@@ -61,13 +62,15 @@ function operations(doc: { paths: Record<string, Record<string, Operation>> }): 
   return Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
 }
 
-it('documents a JSON request body for every POST, PUT and PATCH route', async () => {
+it('documents a request body for every POST, PUT and PATCH route: JSON, but the token auth_b posts', async () => {
   const doc = (await t.request('GET', '/api/openapi.json')).body;
   const writes = operations(doc).filter(([route]) => /^(POST|PUT|PATCH) /.test(route));
   expect(writes.length).toBeGreaterThan(5);
   for (const [route, op] of writes) {
     expect({ route, required: op.requestBody?.required }).toEqual({ route, required: true });
-    const schema = op.requestBody?.content?.['application/json']?.schema ?? {};
+    const mediaType = route === 'POST /api/webhooks/auth_b/{token}' ? 'application/jwt' : 'application/json';
+    expect({ route, mediaTypes: Object.keys(op.requestBody?.content ?? {}) }).toEqual({ route, mediaTypes: [mediaType] });
+    const schema = op.requestBody?.content?.[mediaType]?.schema ?? {};
     expect({ route, described: Object.keys(schema).length > 0 }).toEqual({ route, described: true });
   }
   // The events endpoint takes one item or a batch, each named by its wire type.
@@ -76,17 +79,94 @@ it('documents a JSON request body for every POST, PUT and PATCH route', async ()
   });
 });
 
-it('answers every refusal under /api/ with the refusal schema, whose codes are the code union', async () => {
-  const doc = (await t.request('GET', '/api/openapi.json')).body;
-  for (const [route, op] of operations(doc).filter(([route]) => route.includes(' /api/'))) {
-    expect({ route, refusal: op.responses?.['4XX'] }).toEqual({ route, refusal: { $ref: '#/components/responses/Refusal' } });
+type Answer = { $ref?: string; description?: string; content?: Record<string, { schema?: { allOf?: Array<{ properties?: { error?: { enum?: string[] } } }> }; examples?: Record<string, { value: { ok: boolean; error: string; message: string } }> }> };
+
+/** The refusal codes an operation documents, by status (shared answers resolved). */
+function refusalCodes(doc: { components: { responses: Record<string, Answer> } }, op: Operation): Record<string, string[]> {
+  const codes: Record<string, string[]> = {};
+  for (const [status, listed] of Object.entries((op.responses ?? {}) as Record<string, Answer>)) {
+    const answer = listed.$ref ? doc.components.responses[listed.$ref.split('/').pop()!] : listed;
+    const examples = answer.content?.['application/json']?.examples ?? {};
+    const refusals = Object.values(examples).filter((e) => e.value.ok === false && e.value.error in REFUSAL_STATUS);
+    if (refusals.length) codes[status] = refusals.map((e) => e.value.error).sort();
   }
-  const refusal = doc.components.responses.Refusal.content['application/json'].schema;
-  const envelope = doc.components.schemas[refusal.$ref.split('/').pop()];
+  return codes;
+}
+
+it('lists each refusal a route can give under the status its code answers, with an example, beside those of every request', async () => {
+  const doc = (await t.request('GET', '/api/openapi.json')).body;
+  for (const [route, op] of operations(doc)) {
+    const codes = refusalCodes(doc, op);
+    // Any request can be refused for its request line, its headers, its slowness or the service's fault.
+    for (const [status, code] of [['400', 'invalid_field'], ['408', 'request_timeout'], ['431', 'headers_too_large'], ['500', 'server_error']]) {
+      expect({ route, status, listed: codes[status]?.includes(code) }).toEqual({ route, status, listed: true });
+    }
+    for (const [status, listed] of Object.entries(codes)) {
+      for (const code of listed) expect({ route, code, status: REFUSAL_STATUS[code as keyof typeof REFUSAL_STATUS] }).toEqual({ route, code, status: Number(status) });
+      const answer = op.responses![status] as Answer;
+      if (answer.$ref) continue; // a shared answer of one code: the same check holds for it
+      const schema = answer.content!['application/json'].schema!;
+      const narrowed = (schema.allOf ?? (schema as { anyOf?: Array<{ allOf?: unknown[] }> }).anyOf?.find((s) => s.allOf)?.allOf) as Array<{ properties?: { error?: { enum?: string[] } } }>;
+      expect({ route, status, codes: [...(narrowed?.[1]?.properties?.error?.enum ?? [])].sort() }).toEqual({ route, status, codes: listed });
+    }
+  }
+  // The codes a route gives are its own: the events endpoint gives no door's, a third-party door no key's.
+  expect(refusalCodes(doc, doc.paths['/api/v1/events'].post)['404']).toBeUndefined();
+  expect(refusalCodes(doc, doc.paths['/api/webhooks/payment/{token}'].post)['401']).toEqual(['invalid_signature']);
+  expect(refusalCodes(doc, doc.paths['/api/v1/messages'].post)['422']).toEqual(['no_email', 'not_engaged']);
+  expect(refusalCodes(doc, doc.paths['/api/in/{publicKey}/{action}'].post)['429']).toEqual(['rate_limited']);
+  // The envelope: its codes are the code union.
+  const envelope = doc.components.schemas.WireRefusal;
   expect(envelope.required).toEqual(['ok', 'error', 'message']);
   expect(envelope.properties.ok).toEqual({ type: 'boolean', const: false });
-  const codes = doc.components.schemas[envelope.properties.error.$ref.split('/').pop()];
-  expect([...codes.enum].sort()).toEqual([...Object.keys(REFUSAL_STATUS), PARTIAL_FAILURE].sort());
+  const union = doc.components.schemas[envelope.properties.error.$ref.split('/').pop()];
+  expect([...union.enum].sort()).toEqual([...Object.keys(REFUSAL_STATUS), PARTIAL_FAILURE].sort());
+});
+
+it('names each operation once, in camelCase, with a summary, a description, one described tag and its callers', async () => {
+  const doc = (await t.request('GET', '/api/openapi.json')).body;
+  const tags = new Map((doc.tags as Array<{ name: string; description: string }>).map((tag) => [tag.name, tag.description]));
+  const ids: Record<string, string> = {};
+  for (const [route, op] of operations(doc) as Array<[string, Operation & { operationId: string; summary?: string; description?: string; tags?: string[]; security?: unknown[] }]>) {
+    ids[route] = op.operationId;
+    expect({ route, camelCase: /^[a-z][a-zA-Z0-9]+$/.test(op.operationId) }).toEqual({ route, camelCase: true });
+    expect({ route, summary: !!op.summary, description: !!op.description, security: Array.isArray(op.security) }).toEqual({ route, summary: true, description: true, security: true });
+    expect({ route, tags: op.tags?.length, described: !!tags.get(op.tags![0]) }).toEqual({ route, tags: 1, described: true });
+  }
+  expect(new Set(Object.values(ids)).size).toBe(Object.keys(ids).length);
+  // A generated client names its methods after these: they do not change.
+  expect(ids).toMatchObject({
+    'POST /api/v1/events': 'postEvents',
+    'GET /api/v1/events': 'getEventsDescription',
+    'POST /api/v1/messages': 'postMessages',
+    'GET /api/v1/messages': 'getMessages',
+    'GET /api/v1/people/{who}/messages': 'getPersonMessages',
+    'POST /api/in/{publicKey}/{action}': 'postWebsiteAction',
+    'POST /api/webhooks/automation/{address}': 'postAutomationStart',
+    'POST /api/webhooks/payment/{token}': 'postPaymentWebhook',
+    'POST /api/webhooks/email': 'postEmailWebhook',
+    'POST /api/mcp': 'postMcp',
+    'GET /health': 'getHealth',
+  });
+  // Every tag in the document is some operation's.
+  expect([...tags.keys()].sort()).toEqual([...new Set(operations(doc).flatMap(([, op]) => (op as { tags: string[] }).tags))].sort());
+});
+
+/** A path with each parameter filled in by a value that names nothing. */
+const filled = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'action' ? 'event' : `nothing-${name}`));
+
+it('says which routes take a key, as the routes answer a request without one', async () => {
+  const doc = (await t.request('GET', '/api/openapi.json')).body;
+  for (const [route, op] of operations(doc) as Array<[string, Operation & { security: Array<Record<string, string[]>> }]>) {
+    if (op.security.some((requirement) => Object.keys(requirement).length === 0) && op.security.length > 0) continue; // optional: /metrics from this machine
+    const [method, path] = route.split(' ');
+    const answer = await t.request(method, filled(path), method === 'POST' ? { body: {} } : {});
+    const keyed = op.security.length > 0;
+    expect({ route, refusedForKey: answer.status === 401 && /invalid_key/.test(JSON.stringify(answer.body)) }).toEqual({ route, refusedForKey: keyed });
+    // What it answered is documented: a refusal's code under its status, any other answer by its status.
+    const listed = answer.body?.error in REFUSAL_STATUS ? refusalCodes(doc, op)[answer.status]?.includes(answer.body.error) : answer.status in op.responses!;
+    expect({ route, status: answer.status, listed }).toEqual({ route, status: answer.status, listed: true });
+  }
 });
 
 it('every $ref names a component, and an answer really served has the documented shape', async () => {
@@ -103,6 +183,7 @@ it('every $ref names a component, and an answer really served has the documented
   const refused = await t.request('POST', '/api/v1/events', { key: secretKey, body: { type: 'signup' } });
   expect(refused.status).toBe(400);
   expect(Object.keys(refused.body).sort()).toEqual([...doc.components.schemas.WireRefusal.required].sort());
+  expect(refusalCodes(doc, doc.paths['/api/v1/events'].post)['400']).toContain(refused.body.error);
 });
 
 it('openapi.schemas.json is what `npm run schema` reads from the code', () => {

@@ -8,6 +8,7 @@ import { installAccess } from '@app/access';
 import { ApiModule } from './api.module';
 import { installOpenApi } from './openapi';
 import { installConsole } from './console/console-files';
+import { installApiDocs } from './explorer/api-docs';
 
 /** Builds the api application (used by main.ts and by the end-to-end tests). */
 export async function createApi(config: AppConfig): Promise<INestApplication> {
@@ -26,6 +27,7 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.useGlobalFilters(new ExceptionsFilter());
   installOpenApi(app, config);
+  installApiDocs(app, { explorer: config.nodeEnv !== 'production' });
   app.get(HotDoors).install(app.getHttpServer());
   return app;
 }

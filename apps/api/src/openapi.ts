@@ -1,114 +1,94 @@
-// Issue 16 item 9: GET /api/openapi.json, an OpenAPI 3.1 document of every REST route. The routes come
-// from @nestjs/swagger reading the controllers (so none is missing or invented; a test checks them
-// against the router); the bodies and answers are JSON Schemas the TypeScript compiler read from the
-// types the code uses (scripts/wire-schemas.ts, written by `npm run schema` to openapi.schemas.json),
-// and the tool door's JSON-RPC message from the MCP SDK's own schema. GraphQL has its schema at /graphql.
-import type { INestApplication } from '@nestjs/common';
+// Issue 16 item 9, issue 34: GET /api/openapi.json, an OpenAPI 3.1 document of every REST route, which
+// Redocly's recommended rules pass (test/openapi-lint.e2e-spec.ts). @nestjs/swagger reads the routes
+// from the controllers (so none is missing or invented; a test checks them against the router); each is
+// then written from its reference, kept beside its handler (libs/edge/src/http/door/reference.ts; the
+// health routes' in openapi/health.ts): summary, callers, answers, and the refusals it can give, which
+// openapi/refusals.ts turns into answers by status. The bodies and answers are JSON Schemas the
+// TypeScript compiler read from the types the code uses (scripts/wire-schemas.ts, written by `npm run
+// schema` to openapi.schemas.json), and the tool door's from the MCP SDK's own. GraphQL has /graphql.
+import type { INestApplication, Type } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { OAuthProtectedResourceMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { ROUTE_REFERENCE, RouteReference } from '@app/edge';
 import type { AppConfig } from '@app/platform';
+import { DESCRIPTION, securitySchemes, TAGS } from './openapi/front-matter';
+import { HEALTH_ROUTES } from './openapi/health';
+import { operationOf } from './openapi/operation';
+import { sharedRefusalAnswers } from './openapi/refusals';
 import SCHEMAS from './openapi.schemas.json';
 
 export const OPENAPI_PATH = '/api/openapi.json';
 
-type SchemaName = keyof typeof SCHEMAS | 'JsonRpcMessage';
 type Schema = Record<string, unknown>;
 
-const ref = (name: SchemaName): Schema => ({ $ref: `#/components/schemas/${name}` });
-const anyOf = (...names: SchemaName[]): Schema => ({ anyOf: names.map(ref) });
-const json = (schema: Schema, description: string) => ({ description, content: { 'application/json': { schema } } });
-/** A third party's own payload: verified by its signature, then read by the door's provider file. */
-const theirs = (who: string): Schema => ({ type: 'object', additionalProperties: {}, description: `The webhook payload exactly as ${who} sends it, signed.` });
-
-interface Documented {
-  body?: Schema;
-  answers: Record<string, [Schema, string]>;
-}
-
-const DOOR: Documented['answers'] = { 200: [ref('DoorAnswer'), 'Recorded, or ignored (an event this door does not map).'] };
-
-/** What each route takes and answers, by the schema names above; every refusal is the Refusal answer. */
-const ROUTES: Record<string, Documented> = {
-  'POST /api/v1/events': {
-    body: anyOf('WireItem', 'WireBatch'),
-    answers: { 200: [anyOf('ActionSuccess', 'BatchSuccess'), 'One item, or a batch whose items were all ok.'], 207: [ref('BatchRefusal'), 'partial_failure: some items of the batch were refused; results has every item.'] },
-  },
-  'POST /api/in/{publicKey}/{action}': { body: ref('WirePublicPost'), answers: { 200: [ref('ActionSuccess'), 'ok and status only: the public doors never tell ids.'] } },
-  'POST /api/v1/messages': { body: ref('WireSendMessage'), answers: { 200: [ref('SendSuccess'), 'Sent (or recorded, without a provider key).'] } },
-  'GET /api/v1/messages': { answers: { 200: [ref('MessagePage'), 'Newest first.'] } },
-  'GET /api/v1/people/{who}/messages': { answers: { 200: [ref('MessageThread'), 'Oldest first.'] } },
-  'POST /api/mcp': { body: ref('JsonRpcMessage'), answers: { 200: [ref('JsonRpcMessage'), 'The JSON-RPC answer (MCP streamable HTTP, JSON responses).'] } },
-  'POST /api/webhooks/automation/{address}': { body: ref('WireAutomationStart'), answers: { 200: [ref('StartAnswer'), 'Started, or paused (a paused or draft automation is no error).'] } },
-  'POST /api/webhooks/email': { body: theirs('the email provider'), answers: { 200: [ref('EmailDoorAnswer'), 'What the door did with the event.'] } },
-  'POST /api/webhooks/payment/{token}': { body: theirs('the payment provider'), answers: DOOR },
-  'POST /api/webhooks/auth_a/{token}': { body: theirs('the auth provider'), answers: DOOR },
-  'POST /api/webhooks/auth_b/{token}': { body: theirs('the auth provider'), answers: DOOR },
-  'POST /api/webhooks/hosting/{token}': { body: theirs('the hosting provider'), answers: DOOR },
-};
-
-type Operation = { parameters?: Array<{ name: string; in: string }>; requestBody?: unknown; responses?: Record<string, unknown> };
-
 export function openApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
-  const base = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle('Lifeline')
-    .setDescription(
-      'Customer events, messaging and webhooks. Key-authenticated routes take `Authorization: Bearer sk_live_…`; every refusal is `{ok:false, error, message}`.',
-    )
+    .setDescription(DESCRIPTION)
     .setVersion(process.env.npm_package_version ?? '0.1.0')
-    .addServer(config.baseUrl)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'A secret key (sk_live_…), or ADMIN_TOKEN where the operator is meant.' })
-    .build();
-  const document = SwaggerModule.createDocument(app, base);
-  for (const [path, operations] of Object.entries(document.paths)) {
-    for (const [method, operation] of Object.entries(operations) as Array<[string, Operation]>) {
-      if (typeof operation !== 'object' || !operation || !('responses' in operation)) continue;
-      nameEveryPathParameter(path, operation);
-      // Every answer under /api/ that is not a success goes through the one exceptions filter.
-      if (path.startsWith('/api/')) Object.assign((operation.responses ??= {}), { '4XX': REFUSAL, '5XX': REFUSAL });
-      describe(`${method.toUpperCase()} ${path}`, operation);
-    }
-  }
-  for (const route of Object.keys(ROUTES)) {
-    const [method, path] = route.split(' ');
-    if (!(document.paths[path] as Record<string, unknown> | undefined)?.[method.toLowerCase()]) {
-      throw new Error(`openapi.ts describes ${route}, which the app does not serve: remove it from ROUTES.`);
-    }
-  }
-  document.components = {
-    ...document.components,
-    schemas: { ...document.components?.schemas, ...(SCHEMAS as Record<string, Schema>), JsonRpcMessage: jsonRpcMessage() },
-    responses: { ...document.components?.responses, Refusal: json(ref('WireRefusal'), 'Refused: error is the code (its HTTP status is fixed per code), message a sentence naming the fix.') },
+    .addServer(config.baseUrl);
+  for (const [name, description] of Object.entries(TAGS)) builder.addTag(name, description);
+  for (const [name, scheme] of Object.entries(securitySchemes(config))) builder.addSecurity(name, scheme);
+  // Each operation is named by its handler here, and renamed from its reference below.
+  const document = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (controller, method) => `${controller}.${method}` });
+  const schemas: Record<string, Schema> = {
+    ...(SCHEMAS as Record<string, Schema>),
+    JsonRpcMessage: fromZod(JSONRPCMessageSchema, 'A JSON-RPC 2.0 message of MCP: initialize, tools/list, tools/call and the like.'),
+    ProtectedResourceMetadata: fromZod(OAuthProtectedResourceMetadataSchema, 'RFC 9728 protected resource metadata: where a connector signs in to call the tool door.'),
   };
+  const references = handlerReferences(app);
+  for (const [path, operations] of Object.entries(document.paths) as Array<[string, Record<string, { operationId: string }>]>) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const route = `${method.toUpperCase()} ${path}`;
+      const reference = references.get(operation.operationId) ?? HEALTH_ROUTES[route];
+      if (!reference) throw new Error(`openapi: ${route} (${operation.operationId}) has no reference: describe it with @Reference or @DoorRoute.`);
+      operations[method] = operationOf(reference, path, schemas) as never;
+    }
+  }
+  const responses = sharedRefusalAnswers();
+  document.components = { ...document.components, schemas: used(schemas, { paths: document.paths, responses }), responses };
   // Nothing generated here uses 3.0-only keywords (nullable, exclusive bounds as booleans), so the
   // document is valid 3.1 as it stands.
   return { ...document, openapi: '3.1.0' };
 }
 
-const REFUSAL = { $ref: '#/components/responses/Refusal' };
-
-/** A parameter read by a guard rather than @Param() is still in the path: name every one of them. */
-function nameEveryPathParameter(path: string, operation: Operation): void {
-  for (const [, name] of path.matchAll(/\{(\w+)\}/g)) {
-    if (!(operation.parameters ?? []).some((p) => p.in === 'path' && p.name === name)) {
-      (operation.parameters ??= []).push({ name, in: 'path', required: true, schema: { type: 'string' } } as never);
+/** Each controller method's reference, by the name createDocument gave its operation: Controller.method. */
+function handlerReferences(app: INestApplication): Map<string, RouteReference> {
+  const found = new Map<string, RouteReference>();
+  for (const module of app.get(ModulesContainer).values()) {
+    for (const { metatype } of module.controllers.values()) {
+      const prototype = (metatype as Type | null)?.prototype;
+      for (const method of prototype ? Object.getOwnPropertyNames(prototype) : []) {
+        const reference = typeof prototype[method] === 'function' ? Reflect.getMetadata(ROUTE_REFERENCE, prototype[method]) : undefined;
+        if (reference) found.set(`${(metatype as Type).name}.${method}`, reference);
+      }
     }
   }
+  return found;
 }
 
-function describe(route: string, operation: Operation): void {
-  const documented = ROUTES[route];
-  if (!documented) return;
-  if (documented.body) operation.requestBody = { required: true, content: { 'application/json': { schema: documented.body } } };
-  for (const [status, [schema, description]] of Object.entries(documented.answers)) {
-    (operation.responses ??= {})[status] = json(schema, description);
-  }
+/** Only the schemas the document uses, and those they use in turn: the wire's other types stay out. */
+function used(schemas: Record<string, Schema>, roots: unknown): Record<string, Schema> {
+  const kept = new Set<string>();
+  const visit = (value: unknown) => {
+    for (const [, name] of JSON.stringify(value).matchAll(/"#\/components\/schemas\/(\w+)"/g)) {
+      if (kept.has(name)) continue;
+      if (!schemas[name]) throw new Error(`openapi: a route names the schema ${name}, which is not in openapi.schemas.json.`);
+      kept.add(name);
+      visit(schemas[name]);
+    }
+  };
+  visit(roots);
+  return Object.fromEntries(Object.keys(schemas).filter((name) => kept.has(name)).sort().map((name) => [name, schemas[name]]));
 }
 
-/** The MCP SDK's own schema of a JSON-RPC message, as JSON Schema (zod 4 writes 2020-12, as 3.1 reads). */
-function jsonRpcMessage(): Schema {
-  const { $schema: _dialect, ...schema } = z.toJSONSchema(JSONRPCMessageSchema, { unrepresentable: 'any' }) as Schema;
-  return { description: 'A JSON-RPC 2.0 message of MCP: initialize, tools/list, tools/call and the like.', ...schema };
+/** The MCP SDK's own schema, as JSON Schema (zod 4 writes 2020-12, as 3.1 reads). */
+function fromZod(schema: z.ZodType, description: string): Schema {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { unrepresentable: 'any' }) as Schema;
+  return { description, ...json };
 }
 
 /** Serves the document; built once, at start. */

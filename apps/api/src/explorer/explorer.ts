@@ -3,6 +3,7 @@
 // page (GET /graphql from a browser); the scripts and styles are under /graphiql/.
 import type { ApolloServerPlugin } from '@apollo/server';
 import { Controller, Get, Param, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -82,6 +83,8 @@ export function explorerLandingPage(graphqlPath: string): ApolloServerPlugin {
   };
 }
 
+// Files of the explorer's page for browsers, not REST: not in the OpenAPI document (issue 34).
+@ApiExcludeController()
 @Controller(EXPLORER_ASSET_PATH.slice(1))
 export class ExplorerAssetsController {
   @Get(':name')

@@ -24,7 +24,7 @@ export function protectedResourceMetadata(baseUrl: string) {
     authorization_servers: [baseUrl],
     bearer_methods_supported: ['header'],
     resource_name: 'Lifeline tool door',
-    resource_documentation: `${baseUrl}/api/v1/events`,
+    resource_documentation: `${baseUrl}/api/docs`,
     scopes_supported: [],
   };
 }

@@ -5,11 +5,11 @@ import { Controller, Delete, Get, Inject, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import type { IncomingMessage } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { AppConfig, CONFIG, Refusal } from '@app/platform';
+import { AppConfig, CONFIG, LIMITS, Refusal } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
-import { bySecretKey, door, DoorRequest, DoorRoute, Doors, OpenDoor, SERVER_BODY_LIMIT } from '@app/edge';
+import { bySecretKey, door, DoorRequest, DoorRoute, Doors, OpenDoor, Reference, RouteReference, SERVER_BODY_LIMIT } from '@app/edge';
 import { HeartbeatService } from '@app/events';
-import { protectedResourceMetadata } from '../domain/protocol';
+import { DEFAULT_PROTOCOL_VERSION, protectedResourceMetadata, SUPPORTED_PROTOCOL_VERSIONS } from '../domain/protocol';
 import { ToolDoorGuard } from '../tool-caller';
 import { buildToolServer } from '../tool-server';
 import { ToolsService } from '../tools/tools.service';
@@ -45,6 +45,36 @@ export const TOOL_DOOR = door({
   },
 });
 
+/** The MCP SDK transport's own error answer: a JSON-RPC error with no id. */
+const TRANSPORT_ERROR = {
+  type: 'object',
+  required: ['jsonrpc', 'error', 'id'],
+  properties: {
+    jsonrpc: { type: 'string', const: '2.0' },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+    id: { type: 'null' },
+  },
+};
+
+/** The MCP SDK's transport answers these itself, as JSON-RPC errors (the door has already let the post in). */
+const TRANSPORT_ERRORS: RouteReference['answers'] = {
+  400: {
+    description: 'A JSON body that is no JSON-RPC message of MCP (a JSON-RPC error from the MCP transport).',
+    schema: TRANSPORT_ERROR,
+    example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null },
+  },
+  406: {
+    description: 'Not Acceptable: Accept must name both application/json and text/event-stream (a JSON-RPC error from the MCP transport).',
+    schema: TRANSPORT_ERROR,
+    example: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null },
+  },
+  415: {
+    description: 'Unsupported Media Type: Content-Type must be application/json (a JSON-RPC error from the MCP transport).',
+    schema: TRANSPORT_ERROR,
+    example: { jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' }, id: null },
+  },
+};
+
 @Controller()
 export class McpController {
   private readonly calls: OpenDoor<ToolDoorServices>;
@@ -60,26 +90,81 @@ export class McpController {
     this.calls = doors.open(TOOL_DOOR, { caller, workspaces, tools, heartbeat });
   }
 
-  @DoorRoute(TOOL_DOOR)
+  @DoorRoute(TOOL_DOOR, {
+    operationId: 'postMcp',
+    summary: 'A Model Context Protocol message',
+    description: [
+      'Streamable HTTP, stateless: one JSON-RPC message (initialize, tools/list, tools/call and the like) in, one JSON answer out; ' +
+        'send Accept: application/json, text/event-stream. The tools act as the key\'s member, through the same services as the REST routes.',
+      `MCP-Protocol-Version may name ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}; without it the request speaks ${DEFAULT_PROTOCOL_VERSION}. ` +
+        'A request with an Origin header (a browser) is refused. An invalid key or token answers 401 with WWW-Authenticate naming ' +
+        '/.well-known/oauth-protected-resource, where a connector learns how to sign in.',
+      `The body is at most ${SERVER_BODY_LIMIT / 1024} KB; ${LIMITS.mcp} calls per key or connection in ten minutes.`,
+    ].join('\n\n'),
+    tag: 'tool-door',
+    caller: 'secret key or connector',
+    body: { schema: 'JsonRpcMessage', example: { jsonrpc: '2.0', id: 1, method: 'tools/list' } },
+    answers: {
+      200: { description: 'The JSON-RPC answer.', schema: 'JsonRpcMessage' },
+      202: { description: 'Accepted: the post held only notifications or responses, which have no answer.' },
+      ...TRANSPORT_ERRORS,
+    },
+    refuses: ['use_the_public_key_from_browsers', 'invalid_key', 'invalid_token', 'no_longer_a_member', 'unsupported_protocol_version'],
+  })
   post(@Req() req: DoorRequest, @Res() res: Response) {
     return this.calls.serve(req, res);
   }
 
   @Get('api/mcp')
+  @Reference(postOnly('getMcp', 'GET'))
   get(): never {
     throw methodNotAllowed();
   }
 
   @Delete('api/mcp')
+  @Reference(postOnly('deleteMcp', 'DELETE'))
   delete(): never {
     throw methodNotAllowed();
   }
 
-  /** RFC 9728, where the 401's WWW-Authenticate header points (also at the path-suffixed address). */
-  @Get(['.well-known/oauth-protected-resource', '.well-known/oauth-protected-resource/api/mcp'])
+  /** RFC 9728, where the 401's WWW-Authenticate header points. */
+  @Get('.well-known/oauth-protected-resource')
+  @Reference(protectedResource('getProtectedResourceMetadata', ''))
   protectedResource() {
     return protectedResourceMetadata(this.config.baseUrl);
   }
+
+  /** The same document at RFC 9728's path-suffixed address of the tool door. */
+  @Get('.well-known/oauth-protected-resource/api/mcp')
+  @Reference(protectedResource('getToolDoorProtectedResourceMetadata', ' (RFC 9728\'s address suffixed with the tool door\'s path)'))
+  toolDoorProtectedResource() {
+    return protectedResourceMetadata(this.config.baseUrl);
+  }
+}
+
+function postOnly(operationId: string, method: string): RouteReference {
+  return {
+    operationId,
+    summary: `${method} on the tool door: refused`,
+    description: 'The tool door is stateless and takes POST only: this answers 405 with Allow: POST and a sentence saying what to post.',
+    tag: 'tool-door',
+    caller: 'anyone',
+    answers: {},
+    refuses: ['method_not_allowed'],
+    examples: { method_not_allowed: methodNotAllowed().message },
+  };
+}
+
+function protectedResource(operationId: string, where: string): RouteReference {
+  return {
+    operationId,
+    summary: `The tool door's protected resource metadata${where}`,
+    description: 'Where a connector learns to sign in before calling the tool door: the authorization server (this service) and how to send the token.',
+    tag: 'tool-door',
+    caller: 'anyone',
+    answers: { 200: { description: 'RFC 9728 metadata.', schema: 'ProtectedResourceMetadata' } },
+    refuses: [],
+  };
 }
 
 function methodNotAllowed(): Refusal {

@@ -2,8 +2,8 @@
 // door({...}): its path, the status of a success, the most bytes it reads, how it knows who posts, its
 // rate limit, what its answers count in the heartbeat (interface.md rule 8), how it parses the body and
 // what it does with it. Everything that serves the route reads that one object: the Nest route
-// (@DoorRoute(DOOR) on a controller method, for the router and the OpenAPI document), the body parsers
-// (body-parsers.ts) and, for a hot door, HotDoors (hot-door.ts).
+// (@DoorRoute(DOOR, reference) on a controller method, for the router and the OpenAPI document:
+// reference.ts), the body parsers (body-parsers.ts) and, for a hot door, HotDoors (hot-door.ts).
 //
 // Why a plain object, not decorators and look-ups: a reader finds the whole door in one place, and
 // nothing is read back from metadata or fetched while a post is answered. What a declaration cannot
@@ -21,7 +21,7 @@
 // The answers of a door that takes items (interface.md "Events endpoint", decisions.md section 3): one
 // item answers its result or its refusal; a batch answers 200 when every item went through and 207
 // partial_failure otherwise, each result with its index. Shaped here and nowhere else.
-import { applyDecorators, HttpCode, Injectable, Post } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import type { ServerResponse } from 'node:http';
 import type { AuthContext } from '@app/workspaces';
@@ -94,10 +94,6 @@ export interface DoorDeclaration<S = DoorServices, P = unknown> {
 export function door<S, P = unknown>(declaration: DoorDeclaration<S, P>): DoorDeclaration<S, P> {
   return declaration;
 }
-
-/** The Nest route of a door: its method, path and status, for the router and the OpenAPI document. */
-export const DoorRoute = (declaration: Pick<DoorDeclaration, 'method' | 'path' | 'status'>) =>
-  applyDecorators(Post(declaration.path), HttpCode(declaration.status));
 
 export function doorWorkspaceId(req: DoorRequest): string | undefined {
   return req.auth?.workspaceId ?? req.doorWorkspaceId;

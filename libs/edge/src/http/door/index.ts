@@ -1,2 +1,3 @@
 export * from './door';
 export * from './hot-door';
+export * from './reference';
