@@ -4,23 +4,11 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { SAME_ORIGIN_PAGE_POLICY } from '../page-policy';
 
 export const CONSOLE_PATH = '/console';
 
-// The console talks only to this service (GraphQL at /graphql); it loads nothing from elsewhere.
-const CONSOLE_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
+// The console talks only to this service (GraphQL at /graphql) and loads nothing from elsewhere: SAME_ORIGIN_PAGE_POLICY.
 const NOT_BUILT = 'The console is not built here: run `npm run build:console` (npm start and npm run build do it for you).';
 
 /** What installConsole needs of an app: Nest's express application, or express itself in the unit test. */
@@ -41,7 +29,7 @@ export function installConsole(app: UsesHandlers, dir: string): void {
       res.setHeader('X-Content-Type-Options', 'nosniff');
       res.setHeader('Referrer-Policy', 'same-origin');
       if (html === null) return res.status(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
-      res.setHeader('Content-Security-Policy', CONSOLE_POLICY);
+      res.setHeader('Content-Security-Policy', SAME_ORIGIN_PAGE_POLICY);
       return res.status(200).type('text/html; charset=utf-8').send(html);
     }, next);
   });

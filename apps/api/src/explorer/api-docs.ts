@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { OPENAPI_PATH } from '../openapi';
 import { printAdminSchema } from '../schema';
+import { SAME_ORIGIN_PAGE_POLICY } from '../page-policy';
 
 export const API_DOCS_PATH = '/api/docs';
 export const API_DOCS_ASSET_PATH = `${API_DOCS_PATH}/assets`;
@@ -19,21 +20,8 @@ export const SCHEMA_SDL_PATH = '/api/schema.graphql';
 const JS = 'application/javascript; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';
 
-// Swagger UI's React sets styles through the DOM (allowed by style-src 'self'); its only outside URL
-// fetched at run time is the validator badge, turned off in the start script.
-const PAGE_POLICY = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'none'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
-
+// The page runs under SAME_ORIGIN_PAGE_POLICY: Swagger UI's React sets styles through the DOM (allowed
+// by style-src 'self'); its only outside URL fetched at run time is the validator badge, turned off below.
 /** Swagger UI's start, a file of its own since the policy runs no inline script. */
 const START_SCRIPT = `window.ui = SwaggerUIBundle({
   url: ${JSON.stringify(OPENAPI_PATH)},
@@ -143,7 +131,7 @@ function notFound(res: Response, what: string): void {
 function servePage(req: Request, res: Response, explorer: boolean): void {
   const path = req.path;
   if (path === '/') {
-    res.set({ 'Cache-Control': 'no-cache', 'Content-Security-Policy': PAGE_POLICY, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
+    res.set({ 'Cache-Control': 'no-cache', 'Content-Security-Policy': SAME_ORIGIN_PAGE_POLICY, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
     res.type('text/html; charset=utf-8').send(apiDocsHtml(assets().version, explorer));
     return;
   }
