@@ -10,8 +10,10 @@ import { startupBox } from './startup-box';
 startProcess('api', MIGRATIONS, async (config) => {
   const app = await createApi(config);
   await app.init();
-  const demo = config.nodeEnv !== 'production' ? await createDemoWorkspace(app) : null;
+  // Listen first: a port already taken stops the start before workspace demo is made, so the restart
+  // that follows makes it and prints its keys, rather than finding it made and its keys never shown.
   await app.listen(config.port, process.env.HOST ?? '0.0.0.0');
+  const demo = config.nodeEnv !== 'production' ? await createDemoWorkspace(app) : null;
   console.log(startupBox(config, demo));
   return { stop: () => app.close() };
 });

@@ -33,14 +33,28 @@ export function portAnswers(port: number, host = '127.0.0.1', timeoutMs = 500): 
   });
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
+/**
+ * A port nothing listens on, for a server started a moment later (embedded Redis or PGlite, a test's
+ * child process). It is drawn from 20000-32767, below Linux's ephemeral range (32768-60999), so an
+ * outgoing connection cannot take it between this check and the listen; port 0 would hand out an
+ * ephemeral one that any connection made meanwhile may take.
+ */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const port = 20000 + randomBytes(2).readUInt16BE() % 12768;
+    if (await listensOn(port)) return port;
+  }
+  return listensOn(0);
+}
+
+function listensOn(port: number): Promise<number> {
+  return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
+    server.once('error', () => resolve(0));
+    server.listen(port, '0.0.0.0', () => {
       const address = server.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      server.close(() => resolve(port));
+      const bound = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolve(bound));
     });
   });
 }
