@@ -53,6 +53,27 @@ export class Factories {
     return this.stored('events', { workspace_id: workspaceId, id });
   }
 
+  /** `n` timeline rows of one person, a second apart (the newest now), written as insertRows writes them, 10,000 a statement. */
+  async events(workspaceId: string, personId: string, n: number, row: Row = {}): Promise<void> {
+    const now = Date.now();
+    for (let from = 0; from < n; from += 10_000) {
+      const rows = Array.from({ length: Math.min(10_000, n - from) }, (_, i) => ({
+        workspace_id: workspaceId,
+        id: newId('evt'),
+        occurred_at: new Date(now - (n - from - i) * 1000).toISOString(),
+        person_id: personId,
+        type: 'pageview',
+        value: null,
+        properties: { path: `/page/${from + i}` },
+        detail: null,
+        source: null,
+        expires_at: null,
+        ...row,
+      }));
+      await this.owner(TimelineRepository).insertRows(this.db.manager, rows);
+    }
+  }
+
   async list(workspaceId: string, row: Row = {}): Promise<Row> {
     const address = `list-${randomBase62(6).toLowerCase()}`;
     const list = await this.owner(PeopleRepository).createList(workspaceId, newId('list'), row.address ?? address, row.name ?? address);

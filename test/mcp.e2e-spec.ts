@@ -45,7 +45,7 @@ async function raw(body: unknown, headers: Record<string, string> = {}, key: str
   return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null };
 }
 
-const TOOLS = ['track_event', 'identify_person', 'find_people', 'get_person', 'list_messages', 'send_email', 'chart_events', 'list_lists', 'list_automations'];
+const TOOLS = ['track_event', 'identify_person', 'find_people', 'get_person', 'list_messages', 'send_email', 'chart_events', 'list_lists', 'list_automations', 'export_person'];
 
 describe('the SDK client against /api/mcp', () => {
   it('initializes and lists every tool with a description and an input schema', async () => {

@@ -22,6 +22,8 @@ export const TABLE_OWNERS: Record<string, string> = {
   identities: 'people',
   lists: 'people',
   subscriptions: 'people',
+  suppressions: 'people',
+  erasures: 'people',
   events: 'events',
   event_names: 'events',
   idempotency_keys: 'events',

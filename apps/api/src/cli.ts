@@ -19,6 +19,7 @@ import {
   WorkspacesService,
 } from '@app/workspaces/operator';
 import { MIGRATIONS } from '@app/schema';
+import type { AppConfig } from '@app/platform/plain';
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -28,7 +29,7 @@ interface Command {
   about: string;
   options: Options;
   required: string[];
-  run(services: { workspaces: WorkspacesService; members: MembersService }, values: Values): Promise<unknown>;
+  run(services: { workspaces: WorkspacesService; members: MembersService }, values: Values, config: AppConfig): Promise<unknown>;
 }
 
 const text = (v: Values, name: string) => v[name] as string;
@@ -71,6 +72,17 @@ export const COMMANDS: Record<string, Command> = {
     options: { workspace: { type: 'string' }, member: { type: 'string' } },
     required: ['workspace', 'member'],
     run: ({ members }, v) => members.remove(SHELL_ACTOR, text(v, 'workspace'), text(v, 'member')),
+  },
+  'person export': {
+    usage: 'person export --workspace SLUG --person ID_OR_EMAIL --out FILE',
+    about: 'Writes everything held about one person (record, identities, consent, timeline, messages, runs, deliveries) to FILE as one JSON document, for a data request.',
+    options: { workspace: { type: 'string' }, person: { type: 'string' }, out: { type: 'string' } },
+    required: ['workspace', 'person', 'out'],
+    run: async (_services, v, config) => {
+      // Loaded only here: the rest of the CLI stays free of Nest.
+      const { exportPersonToFile } = await import('./person-export');
+      return exportPersonToFile(config, text(v, 'workspace'), text(v, 'person'), resolve(text(v, 'out')));
+    },
   },
 };
 
@@ -139,7 +151,7 @@ async function main(): Promise<number> {
     databaseUrl = config.databaseUrl;
     const session = await openOperatorSession(config, MIGRATIONS);
     try {
-      print(await parsed.command.run(session, parsed.values));
+      print(await parsed.command.run(session, parsed.values, config));
       return 0;
     } finally {
       await session.close();

@@ -5,6 +5,8 @@ import { ListsResolver } from './graphql/lists.resolver';
 import { ActivityResolver } from './graphql/activity.resolver';
 import { ChartResolver } from './graphql/chart.resolver';
 import { LiveEventsResolver } from './graphql/live-events.resolver';
+import { PersonDataResolver } from './graphql/person-data.resolver';
+import { PersonDataController } from './http/person-data.controller';
 import { EventsController } from './http/events.controller';
 import { PublicDoorGuard } from './http/public-door.guard';
 import { WebsiteEndpointsController } from './http/website-endpoints.controller';
@@ -13,7 +15,7 @@ import { TrackScript } from './tag/track-script.service';
 /** The api's doors onto events: REST for servers, the website endpoints and tag, GraphQL. */
 @Module({
   imports: [EventsModule],
-  controllers: [EventsController, WebsiteEndpointsController],
-  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, LiveEventsResolver, TrackScript, PublicDoorGuard],
+  controllers: [EventsController, WebsiteEndpointsController, PersonDataController],
+  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, LiveEventsResolver, PersonDataResolver, TrackScript, PublicDoorGuard],
 })
 export class EventsApiModule {}

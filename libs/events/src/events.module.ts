@@ -1,7 +1,8 @@
 import { Module, OnModuleInit } from '@nestjs/common';
-import { DAY_MS, retainedSince, SweepRegistry } from '@app/platform';
+import { DAY_MS, PersonDataParticipants, retainedSince, SweepRegistry } from '@app/platform';
 import { MergeParticipants, PeopleModule } from '@app/people';
 import { HeartbeatService } from './heartbeat.service';
+import { EventsDataParticipant } from './person-data.participant';
 import { IngestService } from './ingest/ingest.service';
 import { IngestRepository } from './ingest/ingest.repository';
 import { TimelineRepository } from './timeline.repository';
@@ -27,6 +28,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     IngestRepository,
     IngestService,
     HeartbeatService,
+    EventsDataParticipant,
   ],
   exports: [PeopleModule, TimelineRepository, TimelineService, ChartsService, IngestService, HeartbeatService],
 })
@@ -35,10 +37,13 @@ export class EventsModule implements OnModuleInit {
     private readonly sweeps: SweepRegistry,
     private readonly timeline: TimelineRepository,
     private readonly merges: MergeParticipants,
+    private readonly personData: PersonDataParticipants,
+    private readonly eventsData: EventsDataParticipant,
   ) {}
 
   onModuleInit(): void {
     this.merges.register(this.timeline);
+    this.personData.register(this.eventsData);
     this.sweeps.register('expired-events', () => this.timeline.deleteExpired(new Date()));
     this.sweeps.register('idempotency-keys', () => this.timeline.deleteOldIdempotencyKeys(retainedSince(IDEMPOTENCY_KEYS_KEPT_MS)));
     this.sweeps.register('heartbeat', () => this.timeline.deleteOldHeartbeat(retainedSince(HEARTBEAT_KEPT_MS)));

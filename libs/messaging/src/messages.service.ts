@@ -5,9 +5,10 @@ import { AuthContext } from '@app/workspaces';
 import { happening, OutboxWriter } from '@app/outbox';
 import { Message, MessagePage, MessageThread, SendSuccess } from '@app/wire';
 import { PeopleReadRepository, PersonRow } from '@app/people';
-import { encodeCursor, parseBody, parseMessageQuery, parseSendMessage, parseSubject, renderMessage, validateTemplate } from './domain';
+import { encodeCursor, parseBody, parseMessageQuery, parseSendMessage, parseSubject } from './domain';
 import { EmailQueue } from './email-queue';
 import { MessageRead, MessagesRepository } from './messages.repository';
+import { MessageRenderer } from './render/message-renderer';
 import { TemplatesRepository } from './templates.repository';
 
 export function messageView(row: MessageRead): Message {
@@ -35,6 +36,7 @@ export class MessagesService {
     private readonly people: PeopleReadRepository,
     private readonly outbox: OutboxWriter,
     private readonly queue: EmailQueue,
+    private readonly renderer: MessageRenderer,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -63,10 +65,10 @@ export class MessagesService {
     } else {
       source = { subject: input.subject!, body: input.body!, templateId: null };
     }
-    const invalid = validateTemplate(source.subject, source.body);
-    if (invalid) throw invalid;
     const found = await this.findPerson(workspaceId, input.to);
-    const rendered = await renderMessage(
+    // One trip to a render thread: a Liquid syntax error is refused there (after the person is found).
+    const rendered = await this.renderer.render(
+      workspaceId,
       { subject: source.subject, body: source.body },
       { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} }, properties: options.properties },
     );

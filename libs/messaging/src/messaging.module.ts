@@ -1,11 +1,13 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { AppConfig, CONFIG } from '@app/platform';
+import { AppConfig, CONFIG, PersonDataParticipants } from '@app/platform';
 import { EventsModule } from '@app/events';
 import { MergeParticipants } from '@app/people';
 import { EmailQueue } from './email-queue';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
+import { MessageRenderer } from './render/message-renderer';
+import { MessagingDataParticipant } from './person-data.participant';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { createEmailProvider, EmailProvider } from './providers';
 import { TemplatesRepository } from './templates.repository';
@@ -17,8 +19,10 @@ import { SEND_EMAIL } from './jobs/email.job';
   providers: [
     MessagesRepository,
     MessagesService,
+    MessageRenderer,
     TemplatesRepository,
     EmailQueue,
+    MessagingDataParticipant,
     {
       provide: EMAIL_PROVIDER,
       inject: [CONFIG],
@@ -26,17 +30,20 @@ import { SEND_EMAIL } from './jobs/email.job';
         createEmailProvider({ smtpUrl: config.smtpUrl ?? undefined, resendApiKey: config.resendApiKey ?? undefined, resendApiUrl: config.resendApiUrl }),
     },
   ],
-  exports: [EventsModule, MessagesRepository, MessagesService, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
+  exports: [EventsModule, MessagesRepository, MessagesService, MessageRenderer, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
 })
 export class MessagingModule implements OnModuleInit, OnModuleDestroy {
   constructor(
     @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
     private readonly merges: MergeParticipants,
     private readonly messages: MessagesRepository,
+    private readonly personData: PersonDataParticipants,
+    private readonly messagingData: MessagingDataParticipant,
   ) {}
 
   onModuleInit(): void {
     this.merges.register(this.messages);
+    this.personData.register(this.messagingData);
   }
 
   async onModuleDestroy(): Promise<void> {

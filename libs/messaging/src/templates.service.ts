@@ -2,7 +2,8 @@
 import { Injectable } from '@nestjs/common';
 import { newId, Refusal } from '@app/platform';
 import { PeopleQueryService } from '@app/people';
-import { parseBody, parseSubject, renderMessage, validateTemplate } from './domain';
+import { parseBody, parseSubject } from './domain';
+import { MessageRenderer } from './render/message-renderer';
 import { TemplateRow, TemplatesRepository } from './templates.repository';
 
 export interface TemplateChanges {
@@ -17,18 +18,12 @@ function parseName(raw: string): string {
   return name;
 }
 
-/** A template with a syntax error, or out of the subject and body limits, is refused. */
-function checkTemplate(subject: string, body: string): void {
-  const invalid = validateTemplate(subject, body);
-  if (invalid) throw invalid;
-  for (const outcome of [parseSubject(subject), parseBody(body)]) if (outcome instanceof Refusal) throw outcome;
-}
-
 @Injectable()
 export class TemplatesService {
   constructor(
     private readonly templates: TemplatesRepository,
     private readonly people: PeopleQueryService,
+    private readonly renderer: MessageRenderer,
   ) {}
 
   list(workspaceId: string): Promise<TemplateRow[]> {
@@ -37,7 +32,7 @@ export class TemplatesService {
 
   async create(workspaceId: string, input: { name: string; subject: string; body: string }): Promise<TemplateRow> {
     const name = parseName(input.name);
-    checkTemplate(input.subject, input.body);
+    await this.checkTemplate(workspaceId, input.subject, input.body);
     const created = await this.templates.create(workspaceId, { id: newId('tpl'), name, subject: input.subject, body: input.body });
     if (!created) throw new Refusal('conflict', `A template named "${name}" already exists: choose another name.`);
     return created;
@@ -46,7 +41,7 @@ export class TemplatesService {
   async update(workspaceId: string, idOrName: string, changes: TemplateChanges): Promise<TemplateRow> {
     const current = await this.require(workspaceId, idOrName);
     const name = changes.name === null || changes.name === undefined ? undefined : parseName(changes.name);
-    checkTemplate(changes.subject ?? current.subject, changes.body ?? current.body);
+    await this.checkTemplate(workspaceId, changes.subject ?? current.subject, changes.body ?? current.body);
     const updated = await this.templates.update(workspaceId, current.id, { name, subject: changes.subject ?? undefined, body: changes.body ?? undefined });
     if (updated === 'taken') throw new Refusal('conflict', `A template named "${name}" already exists: choose another name.`);
     if (!updated) throw new Refusal('unknown_template', `No template has the name or id "${idOrName}": list them with templates.`);
@@ -58,10 +53,17 @@ export class TemplatesService {
     const template = await this.require(workspaceId, idOrName);
     const found = await this.people.get(workspaceId, person.includes('@') ? { email: person } : { id: person });
     if (!found) throw new Refusal('no_such_person', `No record has the address or id "${person}": check it.`);
-    return renderMessage(
+    return this.renderer.render(
+      workspaceId,
       { subject: template.subject, body: template.body },
       { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} } },
     );
+  }
+
+  /** A template with a syntax error, or out of the subject and body limits, is refused. */
+  private async checkTemplate(workspaceId: string, subject: string, body: string): Promise<void> {
+    await this.renderer.validate(workspaceId, subject, body);
+    for (const outcome of [parseSubject(subject), parseBody(body)]) if (outcome instanceof Refusal) throw outcome;
   }
 
   private async require(workspaceId: string, idOrName: string): Promise<TemplateRow> {

@@ -5,3 +5,5 @@ export * from './people.module';
 export * from './people-query.service';
 export * from './lists.service';
 export * from './merge/merge-participants';
+export * from './erasure/suppression-list';
+export * from './erasure/person-data.service';

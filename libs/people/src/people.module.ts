@@ -1,4 +1,8 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { PersonDataParticipants } from '@app/platform';
+import { PeopleDataParticipant } from './erasure/people-data.participant';
+import { PersonDataService } from './erasure/person-data.service';
+import { SuppressionList } from './erasure/suppression-list';
 import { MergeParticipants } from './merge/merge-participants';
 import { PeopleReadRepository } from './people-read.repository';
 import { PeopleRepository } from './people.repository';
@@ -6,7 +10,16 @@ import { PeopleQueryService } from './people-query.service';
 import { ListsService } from './lists.service';
 
 @Module({
-  providers: [PeopleRepository, PeopleReadRepository, MergeParticipants, PeopleQueryService, ListsService],
-  exports: [PeopleRepository, PeopleReadRepository, MergeParticipants, PeopleQueryService, ListsService],
+  providers: [PeopleRepository, PeopleReadRepository, MergeParticipants, PeopleQueryService, ListsService, SuppressionList, PersonDataService, PeopleDataParticipant],
+  exports: [PeopleRepository, PeopleReadRepository, MergeParticipants, PeopleQueryService, ListsService, SuppressionList, PersonDataService],
 })
-export class PeopleModule {}
+export class PeopleModule implements OnModuleInit {
+  constructor(
+    private readonly personData: PersonDataParticipants,
+    private readonly people: PeopleDataParticipant,
+  ) {}
+
+  onModuleInit(): void {
+    this.personData.register(this.people);
+  }
+}

@@ -19,4 +19,5 @@ export * from './rate-limits/rate-limits';
 export * from './logging/logger';
 export * from './observability/worker-heartbeat';
 export * from './observability/metrics-registry';
+export * from './person-data/person-data';
 export * from './platform.module';

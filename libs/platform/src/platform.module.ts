@@ -7,6 +7,7 @@ import { dataSourceOptions } from './database/database';
 import { Migration, MIGRATION_LIST } from './database/migration-state';
 import { HealthController } from './health/health.controller';
 import { MetricsRegistry } from './observability/metrics-registry';
+import { PersonDataParticipants } from './person-data/person-data';
 import { RateLimits } from './rate-limits/rate-limits';
 import { createRedis, bullConnection, REDIS } from './redis/redis';
 import { SweepRegistry } from './sweeps/sweeps';
@@ -30,8 +31,9 @@ export class PlatformModule {
         SweepRegistry,
         RateLimits,
         MetricsRegistry,
+        PersonDataParticipants,
       ],
-      exports: [CONFIG, REDIS, SweepRegistry, RateLimits, MetricsRegistry],
+      exports: [CONFIG, REDIS, SweepRegistry, RateLimits, MetricsRegistry, PersonDataParticipants],
     };
   }
 }

@@ -1,5 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { PersonDataParticipants } from '@app/platform';
 import { PeopleModule } from '@app/people';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery.service';
@@ -10,11 +11,21 @@ import { HappeningDeliveries } from './happening-deliveries';
 import { AddressResolver } from './sending/address-resolver';
 import { DELIVER } from './jobs/delivery.job';
 import { DeliveryGauges } from './delivery-gauges';
+import { WebhooksDataParticipant } from './person-data.participant';
 
 /** Shared by both apps: endpoints, deliveries and the delivery queue's producer side. */
 @Module({
   imports: [PeopleModule, BullModule.registerQueue({ name: DELIVER.queue })],
-  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver, DeliveryGauges],
+  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver, DeliveryGauges, WebhooksDataParticipant],
   exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver],
 })
-export class WebhooksModule {}
+export class WebhooksModule implements OnModuleInit {
+  constructor(
+    private readonly personData: PersonDataParticipants,
+    private readonly webhooksData: WebhooksDataParticipant,
+  ) {}
+
+  onModuleInit(): void {
+    this.personData.register(this.webhooksData);
+  }
+}

@@ -43,6 +43,7 @@ export const REFUSAL_STATUS = {
   limit_reached: 422,
   rate_limited: 429,
   server_error: 500,
+  unavailable: 503,
 } as const;
 
 export type RefusalCode = keyof typeof REFUSAL_STATUS;
@@ -69,7 +70,9 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 export type IdentifyStatus = (typeof IDENTIFY_STATUSES)[number];
 export type SubscribeStatus = (typeof SUBSCRIBE_STATUSES)[number];
 export type SupportStatus = (typeof SUPPORT_STATUSES)[number];
-export type ActionStatus = EventStatus | IdentifyStatus | SubscribeStatus | SupportStatus;
+/** Any action naming an erased identity (issue 31): ok, nothing written, so a client does not retry. */
+export const SUPPRESSED_STATUS = 'suppressed' as const;
+export type ActionStatus = EventStatus | IdentifyStatus | SubscribeStatus | SupportStatus | typeof SUPPRESSED_STATUS;
 
 /** A success of POST /api/v1/events: id is the record the post landed on (absent for expired). */
 export interface ActionSuccess<S extends ActionStatus = ActionStatus> {
@@ -109,6 +112,43 @@ export interface Message {
   providerId?: string;
   /** What the provider last said about one that left. */
   status?: MessageStatus;
+}
+
+/** One table's part of an erasure: rows removed, or for copies that stay (deliveries, outbox happenings) redacted. */
+export interface ErasedTable {
+  table: string;
+  rows: number;
+}
+
+/** DELETE /api/v1/people/{id or email}: the erasure's proof, naming no one. */
+export interface ErasureAnswer {
+  ok: true;
+  /** The erasure log's id (era_…). */
+  id: string;
+  erasedAt: string;
+  /** Every table that held a part of the person, and how many rows went from it. */
+  tables: ErasedTable[];
+  /** Identity keys now on the suppression list: a later post naming one answers suppressed and writes nothing. */
+  suppressedKeys: number;
+}
+
+/** GET /api/v1/people/{id or email}/export: everything held about one person, each section oldest first. */
+export interface PersonExport {
+  exportedAt: string;
+  /** The person's record as stored (fields, first touch, stage, counts) and mergedIds, the records merged into it. */
+  person: Record<string, unknown>;
+  /** Every email, anonymous id and account id the person was known by. */
+  identities: Array<Record<string, unknown>>;
+  /** Each list with the consent words exactly as posted, the IP and the time. */
+  subscriptions: Array<Record<string, unknown>>;
+  /** Every timeline row: events, notes, stage changes, merges, emails as rows. */
+  timeline: Array<Record<string, unknown>>;
+  /** Every email sent to or received from the person, with subject and bodies. */
+  messages: Array<Record<string, unknown>>;
+  /** The runs automations made for the person, with their logs. */
+  automationRuns: Array<Record<string, unknown>>;
+  /** The webhook deliveries whose bodies named the person, with the body as sent. */
+  deliveries: Array<Record<string, unknown>>;
 }
 
 /** GET /api/v1/messages: newest first; pass nextCursor back as cursor for the next page. */

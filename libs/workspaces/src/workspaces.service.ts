@@ -135,11 +135,16 @@ export class WorkspacesService {
     return workspaces.map((w) => ({ id: w.id, slug: w.slug, name: w.name, kind: w.kind, publicKey: w.publicKey, publicBaseUrl: this.publicBaseUrl(w.publicKey) }));
   }
 
-  /** A workspace's keys as hints (the last four characters), never the secrets. */
-  async listKeys(slug: string) {
+  /** The id of the workspace with this slug, or not_found naming the slug. */
+  async idOfSlug(slug: string): Promise<string> {
     const workspace = await this.repository.findBySlug(slug);
     if (!workspace) throw new Refusal('not_found', `No workspace has slug "${slug}": check the slug.`);
-    const keys = await this.repository.listKeys(workspace.id);
+    return workspace.id;
+  }
+
+  /** A workspace's keys as hints (the last four characters), never the secrets. */
+  async listKeys(slug: string) {
+    const keys = await this.repository.listKeys(await this.idOfSlug(slug));
     return keys.map((k) => ({ keyId: k.id, hint: `sk_live_…${k.hint}`, member: k.member_email, revoked: k.revoked_at !== null, createdAt: k.created_at, lastUsedAt: k.last_used_at }));
   }
 

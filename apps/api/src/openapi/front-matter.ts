@@ -16,6 +16,8 @@ export const DESCRIPTION = [
 export const TAGS: Record<ReferenceTag, string> = {
   events:
     'Events from your servers. `POST /api/v1/events` takes one event, identify, subscribe or support item, or a batch of up to 100; `GET /api/v1/events` tells what to post. A secret key (sk_live_…) authenticates; it never belongs in a browser.',
+  people:
+    "A person's data on request: export everything held about one person, or erase them (every row that names them, their identities kept only as keyed hashes so later posts naming them write nothing). For requests under GDPR articles 15, 17 and 20 and the CCPA.",
   website:
     "The public website endpoints under `/api/in/{publicKey}/`, posted straight from visitors' browsers, and the website tag's script. The public key (wk_…) in the address names the workspace and only the sites the workspace names may post. They add people and never read anything: a success carries ok and status only.",
   messages: 'One-to-one emails: send one, page through the workspace\'s messages, read one person\'s thread. Email goes only to people who bought, signed up, wrote in, replied or joined a list.',

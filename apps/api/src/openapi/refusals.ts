@@ -50,16 +50,22 @@ export const REFUSAL_EXAMPLES: Record<RefusalCode, string> = {
   limit_reached: 'A workspace has at most 10 webhook addresses: delete one before adding another.',
   rate_limited: 'Over 600 posts in ten minutes: wait 42 seconds and send it again.',
   server_error: 'The service could not finish; nothing was changed; send it again.',
+  unavailable: 'The service cannot reach its database just now; nothing was changed; send it again in a few seconds.',
 };
 
 /**
  * What any request can be refused, whatever its route: a query string or path the hostile-input check
  * refuses (invalid_field), Node's own refusals before routing (client-error.ts), and the filter's 500.
  */
-export const EVERY_REQUEST: RefusalCode[] = ['invalid_field', 'request_timeout', 'headers_too_large', 'server_error'];
+export const EVERY_REQUEST: RefusalCode[] = ['invalid_field', 'request_timeout', 'headers_too_large', 'server_error', 'unavailable'];
 
 /** Statuses whose only code is one every request can get: one shared answer each, in components.responses. */
-const SHARED: Partial<Record<RefusalCode, string>> = { request_timeout: 'RequestTimeout', headers_too_large: 'HeadersTooLarge', server_error: 'ServerError' };
+const SHARED: Partial<Record<RefusalCode, string>> = {
+  request_timeout: 'RequestTimeout',
+  headers_too_large: 'HeadersTooLarge',
+  server_error: 'ServerError',
+  unavailable: 'Unavailable',
+};
 
 /** A route's refusal codes, and its own sentences of some. */
 export interface RouteRefusals {
@@ -92,6 +98,7 @@ function refusalAnswer(codes: RefusalCode[], examples: Partial<Record<RefusalCod
   return {
     description: `Refused: ${sentenceList(codes)}.`,
     ...(codes.includes('rate_limited') ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
+    ...(codes.includes('unavailable') ? { headers: { 'Retry-After': RETRY_AFTER_UNAVAILABLE } } : {}),
     content: {
       'application/json': {
         schema,
@@ -102,6 +109,7 @@ function refusalAnswer(codes: RefusalCode[], examples: Partial<Record<RefusalCod
 }
 
 const RETRY_AFTER = { description: 'Seconds until the window lets the post through.', schema: { type: 'integer', minimum: 1 } };
+const RETRY_AFTER_UNAVAILABLE = { description: 'Seconds to wait before sending it again: the database or Redis cannot be reached, or the process answers all it may.', schema: { type: 'integer', minimum: 1 } };
 
 function sentenceList(codes: string[]): string {
   return codes.length === 1 ? codes[0] : `${codes.slice(0, -1).join(', ')} or ${codes[codes.length - 1]}`;

@@ -23,7 +23,7 @@ export const TIMELINE_KINDS = [
  * of the same name. Automations list triggers and event names side by side, so a custom event may not
  * take a trigger's name. email_in is made by messaging, from a reply.
  */
-export const TRIGGER_NAMES = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed'] as const;
+export const TRIGGER_NAMES = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed', 'person_erased'] as const;
 export type HappeningKind = (typeof TRIGGER_NAMES)[number];
 
 /** Names a custom event may not take. Kept in one place; GET /api/v1/events shows it. */

@@ -3,11 +3,11 @@
 // functions; what the commands write besides people gathers in the IngestLog: timeline rows,
 // happenings, seen event names and idempotency answers, gathered while commands apply and written
 // once by the unit's flush.
-import { ActionSuccess } from '@app/wire';
+import { ActionSuccess, SUPPRESSED_STATUS } from '@app/wire';
 import { Happening, happening, TriggerData } from '@app/outbox';
 import { leanRecord, newId, Refusal } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
-import { isEngagingEvent, IdentityKey, keyString, ListRow, nextStage, PeopleRepository, PURCHASE_EVENTS, Stage } from '@app/people';
+import { isEngagingEvent, IdentityKey, keyString, ListRow, nextStage, PeopleRepository, PURCHASE_EVENTS, Stage, SuppressionList } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
 import type { StoredAnswer, TimelineRow } from '../timeline.repository';
@@ -23,12 +23,15 @@ export class IngestUnit {
   private lists = new Map<string, ListRow>();
   private stored = new Map<string, StoredAnswer>();
   private readonly claimedHere = new Map<string, Success>();
+  /** The post's identity keys (keyString) that name an erased person (issue 31). */
+  private suppressed = new Set<string>();
 
   constructor(
     private readonly m: EntityManager,
     private readonly workspace: WorkspaceEntity,
     private readonly peopleRepo: PeopleRepository,
     private readonly store: IngestRepository,
+    private readonly suppressions: SuppressionList,
     private readonly now: Date,
   ) {
     this.log = new IngestLog(workspace.id, now);
@@ -45,9 +48,12 @@ export class IngestUnit {
     if (addresses.length) this.lists = new Map((await this.peopleRepo.findLists(this.m, ws, [...new Set(addresses)])).map((l) => [l.address, l]));
     const all = [...keys.values()];
     this.resolution.seed(await this.store.load(this.m, ws, all.map((k) => k.kind), all.map((k) => k.value)));
+    // After the load: a post that waited on the lock of a person being erased reads the erasure's keys.
+    this.suppressed = await this.suppressions.suppressed(this.m, ws, all);
   }
 
   async apply(command: Command): Promise<ItemResult> {
+    if (this.suppressed.size && command.keys.some((k) => this.suppressed.has(keyString(k)))) return this.applySuppressed(command);
     switch (command.kind) {
       case 'event':
         return this.applyEvent(command);
@@ -75,6 +81,17 @@ export class IngestUnit {
   }
 
   // --- command appliers --------------------------------------------------------------------------
+
+  /** A command naming an erased identity writes nothing (not even a new person) and answers ok, so clients do not retry. */
+  private applySuppressed(c: Command): ItemResult {
+    if (c.kind === 'event' && c.idempotencyKey) {
+      const earlier = this.stored.get(c.idempotencyKey);
+      if (earlier) return { ok: true, status: earlier.status, ...(earlier.record_id ? { id: earlier.record_id } : {}) };
+      if (!this.claimedHere.has(c.idempotencyKey)) this.log.answers.push({ key: c.idempotencyKey, status: SUPPRESSED_STATUS, record_id: null });
+      this.claimedHere.set(c.idempotencyKey, { ok: true, status: SUPPRESSED_STATUS });
+    }
+    return { ok: true, status: SUPPRESSED_STATUS };
+  }
 
   private async applyEvent(c: EventCommand): Promise<ItemResult> {
     if (c.idempotencyKey) {

@@ -6,7 +6,7 @@ import { GroupCommitLanes, Refusal, runIsolated } from '@app/platform';
 import { HEARTBEAT_ANSWER } from '@app/edge';
 import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
 import { OutboxWriter } from '@app/outbox';
-import { isKeyRace, PeopleRepository } from '@app/people';
+import { isKeyRace, PeopleRepository, SuppressionList } from '@app/people';
 import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
 import { IngestUnit, ItemResult, Success } from './ingest-unit';
 import { IngestRepository } from './ingest.repository';
@@ -67,6 +67,7 @@ export class IngestService {
     private readonly people: PeopleRepository,
     private readonly store: IngestRepository,
     private readonly outbox: OutboxWriter,
+    private readonly suppressions: SuppressionList,
   ) {}
 
   /** Parses one raw item, with the public door's extra rules. */
@@ -155,7 +156,7 @@ export class IngestService {
     const commands = work.map((w) => w.command);
     const keys = [...new Set(work.flatMap((w) => (w.keyId ? [w.keyId] : [])))];
     const results = await this.store.transaction(async (m) => {
-      const unit = new IngestUnit(m, workspace, this.people, this.store, now);
+      const unit = new IngestUnit(m, workspace, this.people, this.store, this.suppressions, now);
       await unit.prepare(commands);
       const applied: ItemResult[] = [];
       for (const command of commands) applied.push(await unit.apply(command));

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { Refusal } from '@app/platform';
 import type { TimelineRow, TimelineService } from '@app/events';
-import type { ListsService, PeopleQueryService, PersonRow, SubscriptionRead } from '@app/people';
+import type { ListsService, PeopleQueryService, PersonDataService, PersonRow, SubscriptionRead } from '@app/people';
 import { defineTool } from './tool';
 
 const FIND_AT_MOST = 50;
@@ -43,8 +43,8 @@ function timelineView(r: TimelineRow) {
   };
 }
 
-export function peopleTools(people: PeopleQueryService, timeline: TimelineService, lists: ListsService) {
-  return [findPeopleTool(people), getPersonTool(people, timeline), listListsTool(lists)];
+export function peopleTools(people: PeopleQueryService, timeline: TimelineService, lists: ListsService, personData: PersonDataService) {
+  return [findPeopleTool(people), getPersonTool(people, timeline), listListsTool(lists), exportPersonTool(personData)];
 }
 
 function findPeopleTool(people: PeopleQueryService) {
@@ -117,5 +117,17 @@ function listListsTool(lists: ListsService) {
     input: {},
     output: { lists: z.array(z.object({ id: z.string(), address: z.string(), name: z.string() })) },
     run: async ({ auth }) => ({ lists: (await lists.list(auth.workspaceId)).map(({ id, address, name }) => ({ id, address, name })) }),
+  });
+}
+
+/** issue 31: the export, as GraphQL personExport answers it. Erasure is deliberately not a tool. */
+function exportPersonTool(personData: PersonDataService) {
+  return defineTool({
+    name: 'export_person',
+    description:
+      "Everything held about one person, by record id or email, for a data request (GDPR articles 15 and 20): record, identities, subscriptions with consent words, the whole timeline, messages with bodies, automation runs and the webhook deliveries that named them. At most 10,000 rows; past that it refuses and names the download.",
+    input: { person: z.string().describe('Record id (per_…) or email.') },
+    output: { export: z.record(z.string(), z.unknown()) },
+    run: async ({ auth }, input) => ({ export: await personData.exportDocument(auth.workspaceId, input.person) }),
   });
 }

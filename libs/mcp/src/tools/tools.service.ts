@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AutomationsService } from '@app/automations';
 import { ChartsService, IngestService, TimelineService } from '@app/events';
 import { MessagesService } from '@app/messaging';
-import { ListsService, PeopleQueryService } from '@app/people';
+import { ListsService, PeopleQueryService, PersonDataService } from '@app/people';
 import { automationTools } from './automations.tools';
 import { chartTools } from './charts.tools';
 import { eventTools } from './events.tools';
@@ -15,7 +15,7 @@ import type { ToolDefinition } from './tool';
 export class ToolsService {
   readonly all: ToolDefinition[];
 
-  constructor(ingest: IngestService, messages: MessagesService, people: PeopleQueryService, timeline: TimelineService, lists: ListsService, charts: ChartsService, automations: AutomationsService) {
-    this.all = [...eventTools(ingest), ...peopleTools(people, timeline, lists), ...messageTools(messages), ...chartTools(charts), ...automationTools(automations)] as unknown as ToolDefinition[];
+  constructor(ingest: IngestService, messages: MessagesService, people: PeopleQueryService, timeline: TimelineService, lists: ListsService, charts: ChartsService, automations: AutomationsService, personData: PersonDataService) {
+    this.all = [...eventTools(ingest), ...peopleTools(people, timeline, lists, personData), ...messageTools(messages), ...chartTools(charts), ...automationTools(automations)] as unknown as ToolDefinition[];
   }
 }

@@ -1,4 +1,5 @@
 export * from './message-input';
+export * from './subject';
 export * from './message-query';
 export * from './markdown';
 export * from './template';

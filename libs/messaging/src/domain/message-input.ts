@@ -2,6 +2,7 @@
 import { Refusal } from '@app/platform';
 import { isEmail, normalizeEmail } from '@app/people';
 import { isObject } from '@app/edge/posted-input';
+import { normalizeSubject } from './subject';
 
 export const MESSAGE_LIMITS = {
   subjectMin: 2,
@@ -39,11 +40,6 @@ export function parseRecipient(raw: unknown): MessageRecipient | Refusal {
   }
   const email = normalizeEmail(raw);
   return isEmail(email) ? { kind: 'email', email } : { kind: 'id', id: raw.trim() };
-}
-
-/** A subject is one line: line breaks become spaces, so nothing can be smuggled into mail headers. */
-export function normalizeSubject(value: string): string {
-  return value.replace(/\s*[\r\n]+\s*/g, ' ').trim();
 }
 
 export function parseSubject(raw: unknown): string | Refusal {

@@ -1,10 +1,11 @@
 // interface.md "Messages endpoints" (body: the same markup templates use) and decisions.md section 7:
 // Markdown with Liquid variables, rendered to a subject line, HTML and plain text.
 import { randomBytes } from 'node:crypto';
-import { escapeHtml, Refusal } from '@app/platform';
+// The light entry and ./subject: this file is also what the render threads load (../render/render.worker.ts).
+import { escapeHtml, Refusal } from '@app/platform/plain';
 import { Context, Liquid, Template } from 'liquidjs';
 import { markdownToHtml, markdownToText } from './markdown';
-import { normalizeSubject } from './message-input';
+import { normalizeSubject } from './subject';
 
 export interface RenderContext {
   person: { id: string; name: string | null; email: string | null; fields: Record<string, unknown> };
@@ -75,7 +76,8 @@ function parse(source: string): Template[] {
   return templates;
 }
 
-function liquidRefusal(part: 'subject' | 'body', error: unknown): Refusal {
+/** The refusal of a template Liquid cannot parse or render; the render threads' limits say theirs the same way. */
+export function liquidRefusal(part: 'subject' | 'body' | 'subject or body', error: unknown): Refusal {
   const detail = (error instanceof Error ? error.message : String(error)).split('\n')[0].replace(/\.$/, '');
   return new Refusal('invalid_field', `Fix the Liquid in the ${part} (${detail}), then send it again.`);
 }
@@ -119,9 +121,12 @@ function scopeOf(context: RenderContext): object {
 
 /**
  * Liquid first (unknown filters refused, a missing variable renders empty), then Markdown.
- * Throws Refusal('invalid_field') when Liquid fails while rendering (for example over its time limit).
+ * Throws Refusal('invalid_field') when Liquid cannot parse, or fails while rendering (for example over its time limit).
  */
 export async function renderMessage(message: { subject: string; body: string }, context: RenderContext): Promise<RenderedMessage> {
+  // Both parts parse before either renders: a syntax error is refused as validateTemplate refuses it.
+  const invalid = validateTemplate(message.subject, message.body);
+  if (invalid) throw invalid;
   const scope = scopeOf(context);
   const subject = await renderLiquid('subject', message.subject, scope);
   const body = await renderLiquid('body', message.body, scope);

@@ -1,3 +1,4 @@
 export * from './stage-ladder';
 export * from './identity';
 export * from './first-touch';
+export * from './suppression';

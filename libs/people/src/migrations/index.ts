@@ -1,5 +1,6 @@
 // The migrations of people's tables, oldest first (platform's migrate merges every lib's by timestamp).
 import { PeopleSchema1763856000004 } from './1763856000004-people-schema';
 import { PeopleFillfactor1765300000001 } from './1765300000001-people-fillfactor';
+import { PersonErasure1766200000000 } from './1766200000000-person-erasure';
 
-export const PEOPLE_MIGRATIONS = [PeopleSchema1763856000004, PeopleFillfactor1765300000001];
+export const PEOPLE_MIGRATIONS = [PeopleSchema1763856000004, PeopleFillfactor1765300000001, PersonErasure1766200000000];

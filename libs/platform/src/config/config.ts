@@ -35,6 +35,16 @@ export interface AppConfig {
   databasePoolSize: number;
   /** Longest a statement of a GraphQL read may run (docs/security.md "GraphQL"). */
   graphqlStatementTimeoutMs: number;
+  /** Issue 33: the time limits of every database use (database/time-limits.ts). */
+  databaseConnectTimeoutMs: number;
+  databaseStatementTimeoutMs: number;
+  databaseIdleInTransactionTimeoutMs: number;
+  /** Embedded PGlite: one connection, and none of the limits above that a second connection would need. */
+  embeddedDatabase: boolean;
+  /** Longest a Redis command (not a queue's blocking read) may wait for its answer. */
+  redisCommandTimeoutMs: number;
+  /** Requests one api process answers at once; past it, 503 unavailable at once (issue 33). */
+  maxRequestsInFlight: number;
   /** The admin console's built files (scripts/build-console.js), served at /console. */
   consoleDir: string;
 }
@@ -158,6 +168,12 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
     webhookDisableAfterDays: int(env, 'WEBHOOK_DISABLE_AFTER_DAYS', 5, 1, 365),
     databasePoolSize: embeddedDatabase ? 1 : int(env, 'DATABASE_POOL_SIZE', 10, 1, 200),
     graphqlStatementTimeoutMs: int(env, 'GRAPHQL_STATEMENT_TIMEOUT_MS', 10_000, 10, 600_000),
+    databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 600_000),
+    databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
+    databaseIdleInTransactionTimeoutMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    embeddedDatabase,
+    redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 1_000, 50, 600_000),
+    maxRequestsInFlight: int(env, 'MAX_REQUESTS_IN_FLIGHT', 512, 1, 100_000),
     consoleDir: env.CONSOLE_DIR || `${process.cwd()}/dist/console`,
   };
 }

@@ -15,7 +15,7 @@ export const SPECIAL_TYPES = ['test', 'automation'] as const;
 export type WebhookType = Trigger | (typeof SPECIAL_TYPES)[number];
 
 // Most specific first: event is the catch-all (a reply is also an event, so email_in wins over it).
-const SPECIFICITY: readonly Trigger[] = ['stage_entered', 'email_in', 'subscribed', 'unsubscribed', 'field_changed', 'event'];
+const SPECIFICITY: readonly Trigger[] = ['person_erased', 'stage_entered', 'email_in', 'subscribed', 'unsubscribed', 'field_changed', 'event'];
 
 export function isTrigger(value: unknown): value is Trigger {
   return typeof value === 'string' && (TRIGGERS as readonly string[]).includes(value);

@@ -1,0 +1,35 @@
+// Messaging's part of a person's data on request (issue 31): every email sent to them or received from
+// them, with subject, bodies and delivery status. A send still queued finds its message gone and stops.
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type ErasedCounts, paged, type PersonDataParticipant, type PersonErasure } from '@app/platform';
+
+const EXPORT_PAGE = 500;
+
+@Injectable()
+export class MessagingDataParticipant implements PersonDataParticipant {
+  readonly name = 'messaging';
+  readonly tables = ['messages'] as const;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  async erase(m: EntityManager, { workspaceId, personIds }: PersonErasure): Promise<ErasedCounts> {
+    const [, messages]: [unknown[], number] = await m.query(`DELETE FROM messages WHERE workspace_id = $1 AND person_id = ANY($2::text[])`, [workspaceId, personIds]);
+    return { messages };
+  }
+
+  /** Oldest first, a page at a time by (at, id). */
+  exportSections(workspaceId: string, personIds: string[]) {
+    const page = (after: { id: string; at: string } | null): Promise<Array<{ id: string; at: string }>> =>
+      this.dataSource.query(
+        `SELECT id, direction, at, address, subject, text, html, template_id AS "templateId", send_state AS "sendState", send_error AS "sendError",
+                provider_id AS "providerId", status, status_at AS "statusAt"
+           FROM messages
+          WHERE workspace_id = $1 AND person_id = ANY($2::text[]) AND ($3::timestamptz IS NULL OR (at, id) > ($3::timestamptz, $4::text))
+          ORDER BY at, id LIMIT ${EXPORT_PAGE}`,
+        [workspaceId, personIds, after?.at ?? null, after?.id ?? ''],
+      );
+    return { messages: () => paged(page, EXPORT_PAGE) };
+  }
+}

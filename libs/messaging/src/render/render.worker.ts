@@ -1,0 +1,18 @@
+// Issue 33 item 1: what a render thread runs (loaded by piscina in each thread of RenderPool). It loads
+// the template rules alone, not the rest of the lib; a refusal comes back as plain data to rebuild.
+import { isRefusal } from '@app/platform/plain';
+import { renderMessage, validateTemplate } from '../domain/template';
+import type { RenderOutcome, RenderTask } from './render-task';
+
+export default async function run(task: RenderTask): Promise<RenderOutcome> {
+  try {
+    if (task.kind === 'validate') {
+      const invalid = validateTemplate(task.subject, task.body);
+      return invalid ? { ok: false, code: invalid.code, message: invalid.message } : { ok: true };
+    }
+    return { ok: true, rendered: await renderMessage(task.message, task.context) };
+  } catch (error) {
+    if (isRefusal(error)) return { ok: false, code: error.code, message: error.message };
+    throw error;
+  }
+}

@@ -1,0 +1,64 @@
+// issue 31 "Stay erased": the suppression list, people's table of erased identity keys kept as keyed
+// hashes (domain/suppression.ts). The ingest asks it, after its load, which of a post's keys are
+// erased; an erasure adds the person's keys; an owner lifts one.
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import { type AppConfig, CONFIG, preparedQuery } from '@app/platform';
+import { type IdentityKey, keyString, suppressionHash } from '../domain';
+
+@Injectable()
+export class SuppressionList {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  hash(workspaceId: string, key: IdentityKey): string {
+    return suppressionHash(this.config.appSecret, workspaceId, key);
+  }
+
+  /**
+   * The keys (as keyString) among these that name an erased person. Read in the caller's transaction
+   * after its load: a post that waited on the lock of a person being erased sees the erasure's keys.
+   */
+  async suppressed(m: EntityManager, workspaceId: string, keys: IdentityKey[]): Promise<Set<string>> {
+    if (keys.length === 0) return new Set();
+    const hashes = keys.map((key) => this.hash(workspaceId, key));
+    const rows: Array<{ hash: string }> = await preparedQuery(
+      m,
+      'suppressed_keys',
+      `SELECT hash FROM suppressions WHERE workspace_id = $1 AND hash = ANY($2::text[])`,
+      [workspaceId, hashes],
+    );
+    if (rows.length === 0) return new Set();
+    const found = new Set(rows.map((row) => row.hash));
+    return new Set(keys.filter((_key, i) => found.has(hashes[i])).map(keyString));
+  }
+
+  /** Adds the keys of an erased person, in the erasure's transaction. */
+  async add(m: EntityManager, workspaceId: string, keys: IdentityKey[], erasureId: string): Promise<number> {
+    if (keys.length === 0) return 0;
+    const rows: unknown[] = await m.query(
+      `INSERT INTO suppressions (workspace_id, hash, erasure_id) SELECT $1, unnest($2::text[]), $3
+       ON CONFLICT (workspace_id, hash) DO NOTHING RETURNING 1`,
+      [workspaceId, [...new Set(keys.map((key) => this.hash(workspaceId, key)))], erasureId],
+    );
+    return rows.length;
+  }
+
+  /** Lifts the suppression of one key: true when it was suppressed. */
+  async lift(workspaceId: string, key: IdentityKey): Promise<boolean> {
+    const [rows]: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM suppressions WHERE workspace_id = $1 AND hash = $2 RETURNING 1`,
+      [workspaceId, this.hash(workspaceId, key)],
+    );
+    return rows.length > 0;
+  }
+
+  /** The suppressed keys of a workspace, counted (the keys themselves cannot be read back). */
+  async count(workspaceId: string): Promise<number> {
+    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM suppressions WHERE workspace_id = $1`, [workspaceId]);
+    return row.n;
+  }
+}

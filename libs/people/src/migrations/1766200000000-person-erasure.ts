@@ -1,0 +1,38 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+// issue 31: a person's data on request. suppressions keeps each erased identity as a keyed hash (HMAC
+// under APP_SECRET, domain/suppression.ts), so a later post naming it writes nothing; erasures is the
+// proof that an erasure happened, with no personal data: a hash of the record id, the time, who asked
+// and how many rows went from each table.
+const UP = `
+CREATE TABLE suppressions (
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  hash text NOT NULL,
+  erasure_id text NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (workspace_id, hash)
+);
+
+CREATE TABLE erasures (
+  workspace_id text NOT NULL REFERENCES workspaces(id) ON DELETE CASCADE,
+  id text NOT NULL,
+  person_hash text NOT NULL,
+  asked_by text NOT NULL,
+  counts jsonb NOT NULL,
+  erased_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (workspace_id, id)
+);
+CREATE INDEX erasures_erased ON erasures (workspace_id, erased_at DESC);
+`;
+
+export class PersonErasure1766200000000 implements MigrationInterface {
+  name = 'PersonErasure1766200000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(UP);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TABLE IF EXISTS erasures, suppressions;`);
+  }
+}
