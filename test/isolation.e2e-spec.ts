@@ -6,6 +6,7 @@ import { ADMIN_TOKEN, TestApp, useApp } from './harness';
 /** The issue's template: about a second of Liquid, then refused as too long once filled in. */
 const LOOP = '{% for i in (1..100000) %}{{i}}{% endfor %}';
 const LANES = 8;
+const REFUSED_AS_BEFORE = /^(missing_body: .* once filled in for this person: check the template and the person's fields\.|invalid_field: Fix the Liquid in the body \(template render limit exceeded, line:1, col:1\), then send it again\.)$/;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -58,24 +59,25 @@ describe('one workspace posting the 100,000-step loop 8 at a time', () => {
     expect(posts.length).toBeGreaterThan(20);
     expect(Math.max(...posts)).toBeLessThan(1_000);
     expect(Math.max(...health)).toBeLessThan(1_000);
-    // The loop kept the render threads busy the whole time, and is refused as it was on the event loop.
+    // The loop kept the render threads busy the whole time, and is refused as it was on the event loop:
+    // too long once filled in, or past Liquid's render limit when the machine is slow.
     expect(loopAnswers.length).toBeGreaterThanOrEqual(LANES + 2);
-    for (const answer of loopAnswers) {
-      expect(answer).toEqual({ status: 400, error: 'missing_body', message: expect.stringMatching(/once filled in for this person: check the template and the person's fields\.$/) });
-    }
+    for (const answer of loopAnswers) expect(answer).toEqual(expect.objectContaining({ status: 400 }));
+    for (const { error, message } of loopAnswers) expect(`${error}: ${message}`).toMatch(REFUSED_AS_BEFORE);
   }, 60_000);
 
   it('a message of the quiet workspace waits for one turn at most, not for the noisy one\'s queue', async () => {
     const [noisy, quiet] = [await t.workspace(), await t.workspace()];
     await engaged(t, noisy.secretKey, 'ada@example.com');
     await engaged(t, quiet.secretKey, 'bob@example.com');
-    const loops = Array.from({ length: 4 }, () => t.request('POST', '/api/v1/messages', { key: noisy.secretKey, body: { to: 'ada@example.com', subject: 'Count', body: LOOP } }));
+    const loops = Array.from({ length: 4 }, () => timed(() => t.request('POST', '/api/v1/messages', { key: noisy.secretKey, body: { to: 'ada@example.com', subject: 'Count', body: LOOP } })));
     await sleep(200); // the four are running or waiting
     const mine = await timed(() => t.request('POST', '/api/v1/messages', { key: quiet.secretKey, body: { to: 'bob@example.com', subject: 'Hi', body: 'Hello {{ person.email }}' } }));
-    const done = await Promise.all(loops.map((loop) => timed(() => loop)));
+    const done = await Promise.all(loops);
     expect(mine.value.body).toEqual({ ok: true, id: expect.stringMatching(/^msg_/) });
-    // Behind the render running when it came and no further: the noisy workspace's last answer comes later.
-    expect(mine.ms).toBeLessThan(Math.max(...done.map((d) => d.ms)));
+    // Behind the render running when it came and no further (without turns it would wait for all four).
+    const oneLoop = Math.min(...done.map((d) => d.ms));
+    expect(mine.ms).toBeLessThan(2 * oneLoop);
   }, 60_000);
 
   it('/metrics shows the event-loop delay and the render threads\' work', async () => {

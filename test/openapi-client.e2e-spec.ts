@@ -50,6 +50,8 @@ export async function callEveryRoute(facts: Facts, recorder: Middleware) {
     body: { email: 'grace@example.com', list: 'news', consent: { text: 'Yes, send me the news.' } },
     headers: { Origin: facts.site },
   });
+  const exported = await client.GET('/api/v1/people/{who}/export', { params: { path: { who: email } }, headers });
+  const erased = await client.DELETE('/api/v1/people/{who}', { params: { path: { who: 'grace@example.com' } }, headers });
 
   const started = await client.POST('/api/webhooks/automation/{address}', { params: { path: { address: facts.automationAddress } }, body: { email, properties: { plan: 'pro' } } });
   const payment = await client.POST('/api/webhooks/payment/{token}', { params: { path: { token: facts.doorToken } }, body: { type: 'charge.succeeded' } });
@@ -82,7 +84,9 @@ export async function callEveryRoute(facts: Facts, recorder: Middleware) {
   const threadTexts: string[] = (thread.data?.messages ?? []).map((message) => message.text);
   const startStatus: 'started' | 'paused' | undefined = started.data?.status;
   const subscribeStatus: string | undefined = subscribed.data?.status;
-  return { signedUp, batchError, refusal, messageId, subjects, threadOf, threadTexts, startStatus, subscribeStatus, nobody: nobody.error?.error, tag: tag.data };
+  const exportedMessages: number | undefined = exported.data?.messages.length;
+  const erasedKeys: number | undefined = erased.data?.suppressedKeys;
+  return { exportedMessages, erasedKeys, signedUp, batchError, refusal, messageId, subjects, threadOf, threadTexts, startStatus, subscribeStatus, nobody: nobody.error?.error, tag: tag.data };
 }
 `;
 
@@ -192,6 +196,8 @@ it('the same calls run against the app: every route is called and answers a stat
   expect([...new Set(answered.map((a) => a.route))].sort()).toEqual(routesOf(doc.paths).sort());
   expect(answered.filter(({ route, status }) => !documents(route, status))).toEqual([]);
   expect(read).toEqual({
+    exportedMessages: 2,
+    erasedKeys: 1,
     signedUp: 'recorded',
     batchError: 'partial_failure',
     refusal: 'no_identity',

@@ -2,7 +2,7 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { answerClientErrorsInEnvelope, Doors, ExceptionsFilter, HotDoors, installBodyParsers, Metrics, requestContext } from '@app/edge';
+import { answerClientErrorsInEnvelope, Doors, ExceptionsFilter, HotDoors, installBodyParsers, installInFlightLimit, Metrics, requestContext } from '@app/edge';
 import { AppConfig, QuietNestLogger } from '@app/platform';
 import { installAccess } from '@app/access';
 import { ApiModule } from './api.module';
@@ -29,5 +29,6 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   installOpenApi(app, config);
   installApiDocs(app, { explorer: config.nodeEnv !== 'production' });
   app.get(HotDoors).install(app.getHttpServer());
+  installInFlightLimit(app.getHttpServer(), config.maxRequestsInFlight);
   return app;
 }

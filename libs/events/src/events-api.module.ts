@@ -8,6 +8,7 @@ import { LiveEventsResolver } from './graphql/live-events.resolver';
 import { PersonDataResolver } from './graphql/person-data.resolver';
 import { PersonDataController } from './http/person-data.controller';
 import { EventsController } from './http/events.controller';
+import { SegmentController } from './http/segment.controller';
 import { PublicDoorGuard } from './http/public-door.guard';
 import { WebsiteEndpointsController } from './http/website-endpoints.controller';
 import { TrackScript } from './tag/track-script.service';
@@ -15,7 +16,7 @@ import { TrackScript } from './tag/track-script.service';
 /** The api's doors onto events: REST for servers, the website endpoints and tag, GraphQL. */
 @Module({
   imports: [EventsModule],
-  controllers: [EventsController, WebsiteEndpointsController, PersonDataController],
+  controllers: [EventsController, WebsiteEndpointsController, PersonDataController, SegmentController],
   providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, LiveEventsResolver, PersonDataResolver, TrackScript, PublicDoorGuard],
 })
 export class EventsApiModule {}

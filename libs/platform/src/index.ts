@@ -3,6 +3,7 @@
 // the one refusal type, ids, the worker heartbeat and health. It names no lib above it.
 export * from './entries/plain';
 export * from './database/database';
+export * from './database/time-limits';
 export * from './database/migrate';
 export * from './database/delete-in-batches';
 export * from './runtime/redis-reachable';

@@ -27,7 +27,7 @@ export class PlatformModule {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: MIGRATION_LIST, useValue: migrations },
-        { provide: REDIS, useFactory: () => createRedis(config.redisUrl) },
+        { provide: REDIS, useFactory: () => createRedis(config.redisUrl, {}, config.redisCommandTimeoutMs) },
         SweepRegistry,
         RateLimits,
         MetricsRegistry,

@@ -18,6 +18,8 @@ export const TAGS: Record<ReferenceTag, string> = {
     'Events from your servers. `POST /api/v1/events` takes one event, identify, subscribe or support item, or a batch of up to 100; `GET /api/v1/events` tells what to post. A secret key (sk_live_…) authenticates; it never belongs in a browser.',
   people:
     "A person's data on request: export everything held about one person, or erase them (every row that names them, their identities kept only as keyed hashes so later posts naming them write nothing). For requests under GDPR articles 15, 17 and 20 and the CCPA.",
+  segment:
+    "Segment's HTTP Tracking API at `/v1/{call}` (track, identify, page, screen, group, alias, batch, import), so a team that sends Segment calls switches by changing its clients' host. Every call becomes events-endpoint items under the same rules: a secret key as a server, a public key as the website.",
   website:
     "The public website endpoints under `/api/in/{publicKey}/`, posted straight from visitors' browsers, and the website tag's script. The public key (wk_…) in the address names the workspace and only the sites the workspace names may post. They add people and never read anything: a success carries ok and status only.",
   messages: 'One-to-one emails: send one, page through the workspace\'s messages, read one person\'s thread. Email goes only to people who bought, signed up, wrote in, replied or joined a list.',
@@ -44,6 +46,11 @@ export function securitySchemes(config: Pick<AppConfig, 'baseUrl'>): Record<stri
       description:
         'The access token of a connector (an MCP client) that signed in: it registers itself (RFC 7591, `/register`), its person signs in and consents at `/authorize` (code with PKCE S256), and it sends the token it got from `/token` as a bearer token. The server metadata is at `/.well-known/oauth-authorization-server`; sign-in is offered when the base URL is https, or http on localhost.',
       flows: { authorizationCode: { authorizationUrl: `${config.baseUrl}/authorize`, tokenUrl: token, refreshUrl: token, scopes: {} } },
+    },
+    writeKey: {
+      type: 'http',
+      scheme: 'basic',
+      description: "Segment's write key: a workspace's secret key (sk_live_…, from servers) or public key (wk_…, from browsers) as the HTTP Basic user name with an empty password, as Segment's clients send it; writeKey in the body does too.",
     },
     adminToken: {
       type: 'http',

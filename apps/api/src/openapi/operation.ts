@@ -2,13 +2,15 @@
 // callers as security requirements, its parameters, body and answers, and its refusals by status.
 import type { OperationObject, ParameterObject, ResponseObject } from '@nestjs/swagger';
 import { type Caller, type ReferenceAnswer, type RouteReference, type SchemaLike, schemaRef } from '@app/edge';
-import { refusalAnswers } from './refusals';
+import { refusalAnswers, sharedRefusalAnswers } from './refusals';
 
 type Schema = Record<string, unknown>;
 
 const REQUIREMENTS: Record<Caller, Array<Record<string, string[]>>> = {
   'secret key': [{ secretKey: [] }],
   'secret key or connector': [{ secretKey: [] }, { connector: [] }],
+  // Segment's clients send the write key (secret or public) as HTTP Basic's user name, or in the body.
+  'write key': [{ writeKey: [] }],
   // {} too: without ADMIN_TOKEN, a caller on the service's own machine needs no header.
   operator: [{ adminToken: [] }, {}],
   // Said, not left out: a route that takes no credential says so (the public key is in the path, a door's proof is its signature).
@@ -63,7 +65,9 @@ function answers(reference: RouteReference): Record<string, ResponseObject | { $
   const responses: Record<string, ResponseObject | { $ref: string }> = Object.fromEntries(Object.entries(reference.answers).map(([status, answer]) => [status, answerOf(answer)]));
   for (const [status, refusal] of Object.entries(refusalAnswers({ codes: reference.refuses, examples: reference.examples }))) {
     const own = responses[status] as ResponseObject | undefined;
-    responses[status] = own ? either(own, refusal as ResponseObject) : refusal;
+    // a shared refusal (every request's 503 unavailable) meets the route's own answer of that status (health's 503)
+    const written = '$ref' in refusal ? sharedRefusalAnswers()[refusal.$ref.split('/').pop()!] : (refusal as ResponseObject);
+    responses[status] = own ? either(own, written) : refusal;
   }
   return responses;
 }

@@ -4,6 +4,7 @@ import { parseTrigger, triggerFacts, triggerMatches } from './trigger';
 const signup = { event: { event: 'signup', id: 'evt_1', occurred_at: '2026-01-01T00:00:00.000Z' } };
 const custom = { event: { event: 'report_viewed', id: 'evt_2', occurred_at: '2026-01-01T00:00:00.000Z' } };
 const enteredAccount = { stage_entered: { stage: 'account', from: null, object: 'person' } };
+const erased = { person_erased: {} };
 const joinedNews = { subscribed: { list: { address: 'news', name: 'News' } }, event: { event: 'subscribed', id: 'evt_3', occurred_at: 'x' } };
 
 describe('triggerMatches: which happenings start an automation', () => {
@@ -20,6 +21,9 @@ describe('triggerMatches: which happenings start an automation', () => {
     ['subscribed with a list hears that list', { kind: 'subscribed', list: 'news' }, joinedNews, true],
     ['subscribed with a list ignores another', { kind: 'subscribed', list: 'offers' }, joinedNews, false],
     ['subscribed ignores events', { kind: 'subscribed' }, signup, false],
+    ['person_erased hears an erasure', { kind: 'person_erased' }, erased, true],
+    ['person_erased ignores events', { kind: 'person_erased' }, signup, false],
+    ['an event trigger ignores an erasure', { kind: 'event', event: 'signup' }, erased, false],
     ['webhook is never started by a happening', { kind: 'webhook' }, signup, false],
   ] as const)('%s', (_name, trigger, data, expected) => {
     expect(triggerMatches(trigger as any, data as any)).toBe(expected);
@@ -35,6 +39,7 @@ describe('parseTrigger: the trigger is checked when saved', () => {
     [{ kind: 'subscribed', list: 'news' }, { kind: 'subscribed', list: 'news' }],
     [{ kind: 'subscribed', list: null }, { kind: 'subscribed' }],
     [{ kind: 'webhook' }, { kind: 'webhook' }],
+    [{ kind: 'person_erased' }, { kind: 'person_erased' }],
   ])('accepts %j', (raw, expected) => {
     expect(parseTrigger(raw)).toEqual(expected);
   });
@@ -48,6 +53,7 @@ describe('parseTrigger: the trigger is checked when saved', () => {
     ['an unknown stage', { kind: 'stage_entered', stage: 'vip' }, 'invalid_field', 'trigger.stage'],
     ['an empty list', { kind: 'subscribed', list: ' ' }, 'invalid_field', 'trigger.list'],
     ['a field of another kind', { kind: 'webhook', event: 'signup' }, 'invalid_field', 'trigger.event'],
+    ['a list on an erasure trigger', { kind: 'person_erased', list: 'news' }, 'invalid_field', 'trigger.list'],
     ['a stage on an event trigger', { kind: 'event', event: 'signup', stage: 'account' }, 'invalid_field', 'trigger.stage'],
   ])('refuses %s', (_name, raw, code, field) => {
     const refused = parseTrigger(raw as any) as Refusal;

@@ -1,11 +1,12 @@
 // decisions.md section 6: an automation's trigger is an event name, stage_entered (optionally one
-// stage), subscribed (optionally one list address), or webhook (its own address). The kinds other
+// stage), subscribed (optionally one list address), person_erased (issue 31: to erase copies elsewhere),
+// or webhook (its own address). The kinds other
 // than webhook are matched against the outbox's happenings (decisions.md section 6 "data by trigger").
 import { Refusal } from '@app/platform';
 import { classifyEventName } from '@app/events';
 import { isStage, STAGES } from '@app/people';
 
-export const TRIGGER_KINDS = ['event', 'stage_entered', 'subscribed', 'webhook'] as const;
+export const TRIGGER_KINDS = ['event', 'stage_entered', 'subscribed', 'person_erased', 'webhook'] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 export interface AutomationTrigger {
@@ -25,6 +26,7 @@ const FIELDS_OF: Record<TriggerKind, ReadonlyArray<keyof AutomationTrigger>> = {
   event: ['event'],
   stage_entered: ['stage'],
   subscribed: ['list'],
+  person_erased: [],
   webhook: [],
 };
 
@@ -75,6 +77,8 @@ export function triggerMatches(trigger: AutomationTrigger, data: HappeningData):
       const list = data.subscribed?.list as { address?: unknown } | undefined;
       return !!data.subscribed && (trigger.list === undefined || list?.address === trigger.list);
     }
+    case 'person_erased':
+      return !!data.person_erased;
     case 'webhook':
       return false;
   }

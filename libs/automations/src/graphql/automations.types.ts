@@ -3,7 +3,7 @@ import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 
 @ObjectType('AutomationTrigger')
 export class AutomationTriggerType {
-  @Field({ description: 'event, stage_entered, subscribed or webhook' }) kind: string;
+  @Field({ description: 'event, stage_entered, subscribed, person_erased or webhook' }) kind: string;
   @Field({ nullable: true, description: 'kind event: the event name' }) event?: string;
   @Field({ nullable: true, description: 'kind stage_entered: only this stage (any when absent)' }) stage?: string;
   @Field({ nullable: true, description: 'kind subscribed: only this list address (any when absent)' }) list?: string;

@@ -1,10 +1,12 @@
-// One envelope for every refusal (decisions.md section 3): {ok:false, error, message}. Anything
-// unexpected answers 500 server_error; writes happen in transactions, so nothing was changed.
+// One envelope for every refusal (decisions.md section 3): {ok:false, error, message}. The database or
+// Redis being away answers 503 unavailable with Retry-After, counted against the outage and not logged
+// (issue 33); anything else unexpected answers 500 server_error. Writes happen in transactions, so
+// nothing was changed.
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { GqlContextType } from '@nestjs/graphql';
 import type { Response } from 'express';
 import { GraphQLError } from 'graphql';
-import { Refusal } from '@app/platform';
+import { Refusal, unavailableRefusal } from '@app/platform';
 
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
 
@@ -41,6 +43,8 @@ export function sendRefusal(response: Response, refusal: Refusal): void {
 export function refusalOf(exception: unknown, logger: Pick<Logger, 'error'>): Refusal {
   if (exception instanceof Refusal) return exception;
   if (exception instanceof HttpException) return refusalFromHttpException(exception);
+  const unavailable = unavailableRefusal(exception);
+  if (unavailable) return unavailable;
   // 57014: PostgreSQL cancelled the statement (a GraphQL read over its statement timeout).
   if ((exception as { driverError?: { code?: string } })?.driverError?.code === '57014') {
     return new Refusal('server_error', 'The read took too long and was stopped; nothing was changed: ask for smaller pages or a shorter period.');

@@ -2,4 +2,5 @@ export * from './catalogue';
 export * from './commands';
 export * from './event-input';
 export * from './public-door';
+export * from './segment-call';
 export * from './live-feed';

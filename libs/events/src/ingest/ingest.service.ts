@@ -2,7 +2,7 @@
 // other posts to the workspace under load), and, when that transaction fails unexpectedly, applies each
 // post alone, and a batch's items each alone, so one bad item keeps the others.
 import { Injectable, Logger } from '@nestjs/common';
-import { GroupCommitLanes, Refusal, runIsolated } from '@app/platform';
+import { GroupCommitLanes, isUnavailable, Refusal, runIsolated } from '@app/platform';
 import { HEARTBEAT_ANSWER } from '@app/edge';
 import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
 import { OutboxWriter } from '@app/outbox';
@@ -135,6 +135,7 @@ export class IngestService {
     });
     return outcomes.map((outcome) => {
       if (outcome.ok) return outcome.value;
+      if (isUnavailable(outcome.error)) throw outcome.error; // the database is away: the post is refused 503, nothing written
       this.logger.error(`item failed: ${(outcome.error as Error).message}`);
       return new Refusal('server_error', SERVER_ERROR);
     });

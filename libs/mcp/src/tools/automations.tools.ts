@@ -8,7 +8,7 @@ export function automationTools(automations: AutomationsService) {
   const listAutomations = defineTool({
     name: 'list_automations',
     description:
-      "The workspace's automations by number: name, status (draft, paused or running), trigger (an event name, stage_entered, subscribed or webhook) and steps (http_request, send_email, wait). Start addresses are never shown.",
+      "The workspace's automations by number: name, status (draft, paused or running), trigger (an event name, stage_entered, subscribed, person_erased or webhook) and steps (http_request, send_email, wait). Start addresses are never shown.",
     input: {},
     output: {
       automations: z.array(

@@ -50,6 +50,12 @@ export class FairQueue<T> {
     if (left > 0) this.runningBy.set(workspace, left);
     else this.runningBy.delete(workspace);
     this.runningNow--;
+    const queue = this.waitingBy.get(workspace);
+    if (queue) {
+      // Just served: behind every other workspace waiting now.
+      this.waitingBy.delete(workspace);
+      this.waitingBy.set(workspace, queue);
+    }
     const started: Array<{ workspace: string; task: T }> = [];
     let next = this.nextTurn();
     while (next) {

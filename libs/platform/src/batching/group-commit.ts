@@ -4,6 +4,7 @@
 // Written here rather than taken from a library: the few that exist (dataloader among them) batch per
 // event-loop tick and do not wait for the previous batch, which is the whole point here. The one
 // helper for it: the deliveries' claims and settlements and the ingest's shared transactions use it.
+import { isUnavailable } from '../errors/unavailable';
 
 /** Writes a batch; returns one result per item, in the items' order. */
 export type BatchRunner<I, O> = (items: I[]) => Promise<O[]>;
@@ -12,13 +13,15 @@ export type Isolated<O> = { ok: true; value: O } | { ok: false; error: unknown }
 
 /**
  * Runs the items together; when that fails, each alone, so one bad item does not fail the others
- * (nothing of the failed statement or transaction was written). Answers each item's own outcome.
+ * (nothing of the failed statement or transaction was written). Answers each item's own outcome; while
+ * the database cannot be reached, every item's outcome is that.
  */
 export async function runIsolated<I, O>(run: BatchRunner<I, O>, items: I[], onShared?: (error: unknown) => void): Promise<Array<Isolated<O>>> {
   try {
     return checked(items, await run(items)).map((value) => ({ ok: true, value }));
   } catch (error) {
-    if (items.length === 1) return [{ ok: false, error }];
+    // the database is away: each alone would fail alike (issue 33)
+    if (items.length === 1 || isUnavailable(error)) return items.map(() => ({ ok: false, error }));
     onShared?.(error);
     const outcomes: Array<Isolated<O>> = [];
     for (const item of items) {

@@ -2,9 +2,11 @@
 import { Client } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
-import { ScopedTimeoutClient } from './prepared';
+import { DatabaseLimits, limitedPoolOptions, WatchedClient } from './time-limits';
 
-export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>): DataSourceOptions {
+/** The apps' pool; without the time limits (the migrations' own data sources), statements run as long as they need. */
+export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'> & Partial<DatabaseLimits>): DataSourceOptions {
+  const limits = config.databaseConnectTimeoutMs ? limitedPoolOptions(config as DatabaseLimits) : {};
   return {
     type: 'postgres',
     url: config.databaseUrl,
@@ -12,7 +14,7 @@ export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'datab
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { max: config.databasePoolSize, idleTimeoutMillis: 30_000, Client: ScopedTimeoutClient },
+    extra: { max: config.databasePoolSize, idleTimeoutMillis: 30_000, Client: WatchedClient, ...limits },
   };
 }
 

@@ -1,6 +1,8 @@
 // The part of platform that loads no Nest, TypeORM, GraphQL or Redis: what the operator CLI and the
 // workspaces services it runs need (test/runtime.e2e-spec.ts checks what a CLI call loads).
 export * from '../errors/refusal';
+export * from '../errors/unavailable';
+export * from '../runtime/outage';
 export * from '../ids';
 export * from '../async/within';
 export * from '../config/config';

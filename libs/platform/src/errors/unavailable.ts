@@ -24,7 +24,8 @@ export class DatabaseUnavailable extends Error {
 const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
 // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now; class 08: connection exceptions.
 const SERVER_GOING = /^(57P0[123]|08...)$/;
-const CONNECTION_MESSAGES = /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|timeout expired)/;
+// (not pg's plain 'Connection terminated': the pool's own end of a connection)
+const CONNECTION_MESSAGES = /^(Connection terminated (unexpectedly|due to connection timeout)|timeout exceeded when trying to connect|Client has encountered a connection error|timeout expired)/;
 const POOL_WAIT = /^timeout exceeded when trying to connect/;
 const REDIS_MESSAGES = /^(Command timed out|Stream isn't writeable|Connection is closed|Reached the max retries per request limit)/;
 

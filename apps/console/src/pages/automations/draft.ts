@@ -3,7 +3,7 @@
 // and both told in words for the lists and the page.
 import { stageName } from '../../ui/stage';
 
-export type TriggerKind = 'event' | 'stage_entered' | 'subscribed' | 'webhook';
+export type TriggerKind = 'event' | 'stage_entered' | 'subscribed' | 'person_erased' | 'webhook';
 export type StepKind = 'wait' | 'send_email' | 'http_request';
 
 export const WAIT_UNITS = [
@@ -84,6 +84,7 @@ function triggerInput(trigger: TriggerDraft): TriggerShape {
   if (trigger.kind === 'event') return { kind: 'event', event: trigger.event };
   if (trigger.kind === 'stage_entered') return trigger.stage ? { kind: 'stage_entered', stage: trigger.stage } : { kind: 'stage_entered' };
   if (trigger.kind === 'subscribed') return trigger.list ? { kind: 'subscribed', list: trigger.list } : { kind: 'subscribed' };
+  if (trigger.kind === 'person_erased') return { kind: 'person_erased' };
   return { kind: 'webhook' };
 }
 
@@ -104,6 +105,7 @@ export function triggerInWords(trigger: TriggerShape): string {
   if (trigger.kind === 'event') return `When event ${trigger.event ?? '?'} is recorded`;
   if (trigger.kind === 'stage_entered') return trigger.stage ? `When a person enters stage ${stageName(trigger.stage)}` : 'When a person enters any stage';
   if (trigger.kind === 'subscribed') return trigger.list ? `When someone subscribes to list ${trigger.list}` : 'When someone subscribes to any list';
+  if (trigger.kind === 'person_erased') return 'When a person is erased';
   if (trigger.kind === 'webhook') return 'When its start address is posted to';
   return trigger.kind;
 }

@@ -14,6 +14,7 @@ const KIND_OPTIONS: [TriggerKind, string][] = [
   ['event', 'An event is recorded'],
   ['stage_entered', 'A person enters a stage'],
   ['subscribed', 'Someone subscribes to a list'],
+  ['person_erased', 'A person is erased (erase their copies elsewhere)'],
 ];
 
 function EventField({ value, choices, onChange }: { value: string; choices: TriggerChoices; onChange: (event: string) => void }) {

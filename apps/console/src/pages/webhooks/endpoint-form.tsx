@@ -17,6 +17,7 @@ export const TRIGGERS: [string, string][] = [
   ['event', 'any event landed'],
   ['email_in', 'somebody wrote back'],
   ['field_changed', 'a field on a record changed'],
+  ['person_erased', 'somebody was erased: erase your copies'],
 ];
 
 export interface EndpointFields {

@@ -56,7 +56,7 @@ export interface HeartbeatSpec {
 }
 
 /** The label under which the metrics count a door's event items. */
-export type EventItemDoor = 'server' | 'public';
+export type EventItemDoor = 'server' | 'public' | 'segment';
 
 export interface DoorDeclaration<S = DoorServices, P = unknown> {
   /** Doors take posts. */
@@ -132,7 +132,8 @@ export class BatchAnswer {
     return this.outcomes.every((o) => !(o instanceof Refusal)) ? 200 : 207;
   }
 
-  body(): BatchSuccess | BatchRefusal {
+  /** A door that speaks another protocol's answers (Segment's) shapes its own body in a subclass. */
+  body(): object {
     const results: BatchItemResult[] = this.outcomes.map((o, index) => (o instanceof Refusal ? { index, ...o.toBody() } : { index, ...o }));
     if (this.status === 200) return { ok: true, results };
     return { ok: false, error: PARTIAL_FAILURE, message: 'Some items were refused; each result says why. The others were recorded.', results };

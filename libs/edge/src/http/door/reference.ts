@@ -11,10 +11,10 @@ import { tooLargeRefusal } from '../body-parsers';
 import type { DoorDeclaration } from './door';
 
 /** The document's tags, one per context a client meets; each is described in apps/api/src/openapi. */
-export type ReferenceTag = 'events' | 'people' | 'website' | 'messages' | 'automations' | 'doors' | 'tool-door' | 'health' | 'metrics';
+export type ReferenceTag = 'events' | 'people' | 'segment' | 'website' | 'messages' | 'automations' | 'doors' | 'tool-door' | 'health' | 'metrics';
 
 /** Who may call a route (interface.md "Authentication"), as the document's security requirements name them. */
-export type Caller = 'secret key' | 'secret key or connector' | 'operator' | 'anyone';
+export type Caller = 'secret key' | 'secret key or connector' | 'write key' | 'operator' | 'anyone';
 
 type Schema = Record<string, unknown>;
 

@@ -1,0 +1,116 @@
+// A PostgreSQL server of one test file's own, on a loopback port, for the tests that freeze, stop or
+// restore it (issue 33): initdb into a temporary folder (as the postgres user when run as root, which
+// PostgreSQL refuses to run as), started with pg_ctl. remove() always runs a frozen server on first,
+// stops it and deletes the folder; a jest worker that exits without it kills the server on its way out.
+import { execFile } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '@app/platform';
+import { descendants } from './processes';
+
+const run = promisify(execFile);
+
+export interface PrivatePostgres {
+  port: number;
+  /** The server's temporary folder (its data, its log; the postgres user may write files here). */
+  dir: string;
+  /** The address of a database on it (created by the service, or by pg_restore's --create). */
+  url(database: string): string;
+  /** Runs one of PostgreSQL's programs (pg_dump, pg_restore, psql) against this server, as the postgres user. */
+  tool(name: string, args: string[]): Promise<string>;
+  /** SIGSTOP to the postmaster and every process of it: connections stay open, nothing answers. */
+  freeze(): void;
+  thaw(): void;
+  /** A fast stop (clients are disconnected) and a start on the same port and data. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+function binDir(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
+  if (!versions.length) throw new Error('No PostgreSQL server programs in /usr/lib/postgresql: install postgresql.');
+  return join(root, versions[0], 'bin');
+}
+
+export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+  const bin = binDir();
+  const dir = mkdtempSync(join(tmpdir(), 'lifeline-pg-'));
+  const data = join(dir, 'data');
+  const asRoot = process.getuid?.() === 0;
+  if (asRoot) {
+    const { stdout } = await run('id', ['-u', 'postgres']);
+    chownSync(dir, Number(stdout.trim()), Number(stdout.trim()));
+  }
+  const as = (program: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, program), ...args]) : run(join(bin, program), args));
+  await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
+  let frozen = false;
+  let pid = 0;
+
+  const postmaster = () => Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+  // Each backend is a session of its own (setsid), so the signal goes to every process below the postmaster,
+  // the postmaster first: a stopped postmaster starts no new one meanwhile.
+  const signal = (name: NodeJS.Signals) => {
+    if (!pid) return;
+    for (const each of [pid, ...descendants(pid)]) {
+      try {
+        process.kill(each, name);
+      } catch {
+        // ended meanwhile
+      }
+    }
+  };
+  const onExit = () => {
+    try {
+      signal('SIGCONT');
+      signal('SIGKILL');
+    } catch {
+      // gone already
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
+
+  const server: PrivatePostgres = {
+    port,
+    dir,
+    url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
+    async tool(name, args) {
+      return (await as(name, ['-h', '127.0.0.1', '-p', String(port), '-U', 'postgres', ...args])).stdout;
+    },
+    freeze() {
+      signal('SIGSTOP');
+      frozen = true;
+    },
+    thaw() {
+      signal('SIGCONT');
+      frozen = false;
+    },
+    async start() {
+      await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
+      pid = postmaster();
+    },
+    async stop() {
+      if (frozen) server.thaw();
+      await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      pid = 0;
+    },
+    async remove() {
+      process.removeListener('exit', onExit);
+      try {
+        if (frozen) server.thaw();
+        if (pid) await as('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => signal('SIGKILL'));
+      } finally {
+        pid = 0;
+        rmSync(dir, { recursive: true, force: true });
+      }
+    },
+  };
+  await server.start();
+  return server;
+}
