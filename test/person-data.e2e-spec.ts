@@ -341,6 +341,16 @@ describe('the export of a person with 100,000 timeline rows', () => {
       expect(doc.timeline).toHaveLength(100_000);
       expect(doc.timeline[0].properties.path).toBe('/page/0');
       expect(doc.timeline[99_999].properties.path).toBe('/page/99999');
+      // The operator CLI writes the same export to a file.
+      const cli = run(process.execPath, ['scripts/run.js', 'apps/api/src/cli', 'person', 'export', '--workspace', ws.workspace.slug, '--person', 'short.history@example.com', '--out', join(dir, 'cli.json')], {
+        cwd: join(__dirname, '..'),
+        env,
+      });
+      expect((await cli.exited).code).toBe(0);
+      expect(JSON.parse(cli.output())).toMatchObject({ ok: true, person: small.id, file: join(dir, 'cli.json') });
+      const written = JSON.parse(readFileSync(join(dir, 'cli.json'), 'utf8'));
+      expect(written.person.id).toBe(small.id);
+      expect(written.timeline).toHaveLength(100);
       // GraphQL answers a bounded document: past 10,000 rows it names the download instead.
       const graphql = await t.gql(`query($p: String!) { personExport(person: $p) }`, { p: person.id }, ws.secretKey);
       expect(graphql.errors![0].extensions.code).toBe('too_large');
