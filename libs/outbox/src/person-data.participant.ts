@@ -14,6 +14,15 @@ export class OutboxDataParticipant implements PersonDataParticipant {
   readonly name = 'outbox';
   readonly tables = ['outbox'] as const;
 
+  /**
+   * Holds the relay's mark until the erasure commits: a relay pass that started first is waited for (and
+   * the deliveries and runs it made are then erased too); one that starts meanwhile skips its pass (its
+   * mark is taken with SKIP LOCKED), so no pass copies the person from rows read before the erasure.
+   */
+  async beforeErase(m: EntityManager): Promise<void> {
+    await m.query(`SELECT 1 FROM outbox_relay WHERE name = 'main' FOR UPDATE`);
+  }
+
   async erase(m: EntityManager, { workspaceId, personIds, values }: PersonErasure): Promise<ErasedCounts> {
     const names = [...personIds, ...values];
     const naming = `(h.v ->> 'personId' = ANY($2::text[]) OR ${jsonNamesAny(`h.v -> 'payload'`, '$3::text[]')})`;

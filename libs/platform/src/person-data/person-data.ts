@@ -33,6 +33,11 @@ export interface PersonDataParticipant {
    */
   erase(manager: EntityManager, erasure: PersonErasure): Promise<ErasedCounts>;
   /**
+   * Runs before any participant erases: takes the locks that keep this context's background work from
+   * copying the person again meanwhile (the outbox relay's mark). Optional.
+   */
+  beforeErase?(manager: EntityManager): Promise<void>;
+  /**
    * This context's part of the person's export: sections by name, each a stream of rows read a page at
    * a time, so a person with 100k timeline rows never sits in memory whole. Absent: nothing to show.
    */
@@ -79,6 +84,7 @@ export class PersonDataParticipants {
   /** Every participant's erasure, in registration order; a failure fails the erasure and its transaction. */
   async eraseAll(manager: EntityManager, erasure: PersonErasure): Promise<ErasedCounts> {
     const counts: ErasedCounts = {};
+    for (const participant of this.participants.values()) await participant.beforeErase?.(manager);
     for (const participant of this.participants.values()) {
       for (const [table, n] of Object.entries(await participant.erase(manager, erasure))) counts[table] = (counts[table] ?? 0) + n;
     }
