@@ -62,6 +62,11 @@ export async function callEveryRoute(facts: Facts, recorder: Middleware) {
   const hosting = await client.POST('/api/webhooks/hosting/{token}', { params: { path: { token: facts.doorToken } }, body: { type: 'deployment.succeeded' } });
   const emailDoor = await client.POST('/api/webhooks/email', { body: { type: 'email.delivered' } });
 
+  // Segment's HTTP Tracking API (issue 29): the write key as HTTP Basic's user name.
+  const segment = { params: { path: { call: 'track' as const } }, headers: { Authorization: \`Basic \${btoa(\`\${facts.secretKey}:\`)}\` } };
+  await client.POST('/v1/{call}', { ...segment, body: { event: 'Order Completed', userId: 'u-ada', properties: { revenue: 49 } } });
+  await client.OPTIONS('/v1/{call}', { params: segment.params, headers: { Origin: facts.site, 'Access-Control-Request-Method': 'POST' } });
+
   const mcpHeaders = { ...headers, Accept: 'application/json, text/event-stream' };
   const tools = await client.POST('/api/mcp', { body: { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, headers: mcpHeaders });
   const mcpGet = await client.GET('/api/mcp', { headers });

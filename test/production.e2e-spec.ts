@@ -40,8 +40,22 @@ const env = (port: number) => ({
   REDIS_URL: 'redis://127.0.0.1:6379',
   REDIS_PREFIX: `lt:${database}`,
   APP_SECRET: 'production-test-secret-0123456789-abcdef',
+  ADMIN_TOKEN: 'production-test-admin-token-0123456789',
   PORT: String(port),
 });
+
+/** Issue 33: templates render in worker threads, which load their module from dist/ as the api does. */
+async function expectRenderThreads(url: string): Promise<void> {
+  const call = async (path: string, key: string, body: unknown) => {
+    const answer = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    return { status: answer.status, body: await answer.json() };
+  };
+  const made = await call('/graphql', env(0).ADMIN_TOKEN, { query: 'mutation { createWorkspace(input: { slug: "prod-render", owner: "owner@example.com" }) { secretKey } }' });
+  const key = made.body.data.createWorkspace.secretKey;
+  expect((await call('/api/v1/events', key, { type: 'signup', email: 'ada@example.com' })).status).toBe(200);
+  expect(await call('/api/v1/messages', key, { to: 'ada@example.com', subject: 'Hi {{ person.email }}', body: '**Hello**' })).toMatchObject({ status: 200, body: { ok: true } });
+  expect(await call('/api/v1/messages', key, { to: 'ada@example.com', subject: 'Hi', body: '{{ x | shout }}' })).toMatchObject({ status: 400, body: { error: 'invalid_field' } });
+}
 
 it('the scratch install has no development dependency and the build needs none', () => {
   for (const dev of ['@swc-node/register', '@swc/core', 'typescript', 'jest']) expect(existsSync(join(scratch, 'node_modules', dev))).toBe(false);
@@ -77,6 +91,7 @@ it("compose's migrate command, then the Dockerfile's CMD (api) and compose's wor
     const line = api.output().split('\n').find((l) => l.includes('"prod-test-1"'))!;
     expect(JSON.parse(line)).toMatchObject({ name: 'api', req: { id: 'prod-test-1', method: 'POST', url: '/api/v1/events' }, res: { statusCode: 401 }, refusal: 'invalid_key' });
     expect(api.output()).not.toContain('Created workspace "demo"');
+    await expectRenderThreads(`http://127.0.0.1:${port}`);
 
     api.child.kill('SIGTERM');
     worker.child.kill('SIGTERM');

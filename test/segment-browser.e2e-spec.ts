@@ -84,17 +84,16 @@ it("with the public key, identify, a built-in track and a page land on the visit
   const [person] = await t.db.query(
     `SELECT p.id, p.name, p.email, p.fields, p.os FROM people p JOIN identities i ON i.workspace_id = p.workspace_id AND i.person_id = p.id
       WHERE i.workspace_id = $1 AND i.kind = 'anon_id' AND i.value = $2`,
-    [ws.workspaceId, done.anonymousId],
+    [ws.workspace.id, done.anonymousId],
   );
-  console.log(done, await t.db.query(`SELECT kind, value, person_id FROM identities WHERE workspace_id = $1`, [ws.workspaceId]), await t.db.query(`SELECT type, detail, source, properties FROM events WHERE workspace_id = $1`, [ws.workspaceId]), await t.db.query(`SELECT action, answer, count FROM heartbeat WHERE workspace_id = $1`, [ws.workspaceId]));
   expect(person).toMatchObject({ name: 'Vera Rubin', email: 'vera@example.com', fields: { plan: 'pro' }, os: 'linux' });
-  const keys = await t.db.query(`SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2 ORDER BY kind`, [ws.workspaceId, person.id]);
+  const keys = await t.db.query(`SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2 ORDER BY kind`, [ws.workspace.id, person.id]);
   expect(keys).toEqual([
     { kind: 'account_id', value: 'u-browser' },
     { kind: 'anon_id', value: done.anonymousId },
     { kind: 'email', value: 'vera@example.com' },
   ]);
-  const events = await t.db.query(`SELECT type, detail, source FROM events WHERE workspace_id = $1 AND person_id = $2 AND type <> 'stage_changed' ORDER BY occurred_at`, [ws.workspaceId, person.id]);
+  const events = await t.db.query(`SELECT type, detail, source FROM events WHERE workspace_id = $1 AND person_id = $2 AND type <> 'stage_changed' ORDER BY occurred_at`, [ws.workspace.id, person.id]);
   expect(events).toEqual([
     { type: 'signup', detail: null, source: expect.objectContaining({ path: '/shop', os: 'linux' }) },
     { type: 'pageview', detail: 'Pricing', source: expect.objectContaining({ path: '/shop' }) },

@@ -12,7 +12,7 @@ export type SegmentFact =
   | { call: 'track'; userId: string; at: Date; event: string; properties?: Record<string, unknown> };
 
 /** About 5.7 facts per user: an identify, a page, a signup, and purchases, a custom event and cancellations for some. */
-export function segmentFacts(users: number, start = new Date(Date.now() - 3_600_000)): SegmentFact[] {
+export function segmentFacts(users: number, start = new Date(Date.now() - users * 20_000 - 3_600_000)): SegmentFact[] {
   const facts: SegmentFact[] = [];
   for (let u = 0; u < users; u++) {
     const userId = `u-${u}`;

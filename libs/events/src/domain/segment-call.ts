@@ -176,7 +176,8 @@ export function segmentItem(raw: unknown, call: SegmentCallType | undefined, arr
   }
   const when = occurredAt(raw, arrival);
   if (when instanceof Refusal) return when;
-  const properties = raw.properties;
+  // Segment's libraries send {} for a call without properties: kept as none, as a post without them.
+  const properties = isPlainObject(raw.properties) && Object.keys(raw.properties).length === 0 ? undefined : raw.properties;
   const event = { ...keys, properties, occurred_at: when, idempotency_key: idAt(raw.messageId), value: isPlainObject(properties) ? valueOf(properties) : undefined };
   if (type === 'track') {
     const name = segmentEventName(raw.event);

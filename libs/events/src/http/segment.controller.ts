@@ -19,6 +19,9 @@ export const SEGMENT_HOT_DOORS = ['batch', 'track', 'identify', 'page', 'screen'
 
 const CALL = { call: { description: 'The call: track, identify, page, screen, group or alias (or the first letter of one, as Segment\'s browser library posts), or batch, b or import for several.', schema: { type: 'string', enum: Object.keys(SEGMENT_PATHS) } } };
 
+/** An object of anything, as Segment's properties, traits and context are. */
+const OPEN = { type: 'object', additionalProperties: true };
+
 const MESSAGE = {
   type: 'object',
   description: "One Segment call, as Segment's HTTP Tracking API takes it; in a batch each names its type.",
@@ -28,9 +31,9 @@ const MESSAGE = {
     anonymousId: { type: ['string', 'number'] },
     event: { type: 'string', description: 'A track\'s name: a Segment spec name (Order Completed → purchase…), a built-in name, or any other, snake_cased into a custom name.' },
     name: { type: 'string' },
-    properties: { type: 'object' },
-    traits: { type: 'object' },
-    context: { type: 'object' },
+    properties: OPEN,
+    traits: OPEN,
+    context: OPEN,
     groupId: { type: ['string', 'number'] },
     previousId: { type: ['string', 'number'] },
     messageId: { type: 'string', description: 'The idempotency key: a call sent again with it writes nothing twice.' },
@@ -41,7 +44,7 @@ const MESSAGE = {
   },
 };
 const BODY = {
-  anyOf: [MESSAGE, { type: 'object', required: ['batch'], properties: { batch: { type: 'array', items: MESSAGE }, sentAt: { type: 'string', format: 'date-time' }, context: { type: 'object' }, writeKey: { type: 'string' } } }],
+  anyOf: [MESSAGE, { type: 'object', required: ['batch'], properties: { batch: { type: 'array', items: MESSAGE }, sentAt: { type: 'string', format: 'date-time' }, context: OPEN, writeKey: { type: 'string' } } }],
 };
 const RESULT = { type: 'object', properties: { index: { type: 'integer' }, ok: { type: 'boolean' }, status: { type: 'string' }, id: { type: 'string' }, error: { type: 'string' }, message: { type: 'string' } } };
 const ANSWER = {

@@ -47,9 +47,13 @@ export class IngestUnit {
     const addresses = commands.flatMap((c) => (c.kind === 'subscribe' ? [c.list] : []));
     if (addresses.length) this.lists = new Map((await this.peopleRepo.findLists(this.m, ws, [...new Set(addresses)])).map((l) => [l.address, l]));
     const all = [...keys.values()];
-    this.resolution.seed(await this.store.load(this.m, ws, all.map((k) => k.kind), all.map((k) => k.value)));
-    // After the load: a post that waited on the lock of a person being erased reads the erasure's keys.
-    this.suppressed = await this.suppressions.suppressed(this.m, ws, all);
+    const loaded = await this.store.load(this.m, ws, all.map((k) => k.kind), all.map((k) => k.value));
+    this.resolution.seed(loaded);
+    // Only a key no one has can be an erased one (an erasure removes the keys it suppresses), so a post
+    // naming known people costs no more. Read after the load: a post that waited on the lock of a person
+    // being erased finds their keys gone, and then reads the erasure's suppressions.
+    const known = new Set(loaded.identities.map(keyString));
+    this.suppressed = await this.suppressions.suppressed(this.m, ws, all.filter((k) => !known.has(keyString(k))));
   }
 
   async apply(command: Command): Promise<ItemResult> {

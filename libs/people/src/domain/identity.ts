@@ -35,7 +35,7 @@ export function isEmail(value: string): boolean {
   return TLD.test(labels[labels.length - 1]);
 }
 
-export function keyString(key: IdentityKey): string {
+export function keyString(key: { kind: string; value: string }): string {
   return `${key.kind}:${key.value}`;
 }
 

@@ -88,10 +88,15 @@ describe('automation http_request body data', () => {
 });
 
 describe('most specific trigger', () => {
-  it('lists the six triggers', () => {
+  it('lists the seven triggers', () => {
     expect([...TRIGGERS].sort()).toEqual(
-      ['email_in', 'event', 'field_changed', 'stage_entered', 'subscribed', 'unsubscribed'].sort(),
+      ['email_in', 'event', 'field_changed', 'person_erased', 'stage_entered', 'subscribed', 'unsubscribed'].sort(),
     );
+  });
+
+  it('types an erasure person_erased, heard only by an address that asked for it', () => {
+    expect(mostSpecificTrigger(['person_erased'], ['person_erased', 'event'])).toBe('person_erased');
+    expect(mostSpecificTrigger(['person_erased'], ['event', 'stage_entered', 'field_changed'])).toBeNull();
   });
 
   it('types a reply email_in, not event, for an address hearing both', () => {
