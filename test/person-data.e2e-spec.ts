@@ -244,6 +244,20 @@ describe('one person through every door, exported, erased, and kept erased', () 
     expect(await erasures()).toBe(before);
   });
 
+  it('posts racing an erasure either land before it (and are erased) or answer suppressed: the person never comes back', async () => {
+    const email = 'racing@example.com';
+    const post = () => t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'pageview', email, anon_id: 'anon-racing' } });
+    await post();
+    const posts = Array.from({ length: 30 }, (_, i) => new Promise((r) => setTimeout(r, i * 3)).then(post));
+    const erased = t.request('DELETE', `/api/v1/people/${email}`, { key: ws.secretKey });
+    const answers = await Promise.all(posts);
+    expect((await erased).body.ok).toBe(true);
+    expect(answers.every((a) => a.body.ok && ['recorded', 'suppressed'].includes(a.body.status))).toBe(true);
+    const left = await t.db.query(`SELECT count(*)::int AS n FROM identities WHERE workspace_id = $1 AND value = ANY($2::text[])`, [ws.workspace.id, [email, 'anon-racing']]);
+    expect(left[0].n).toBe(0);
+    expect((await post()).body).toEqual({ ok: true, status: 'suppressed' });
+  });
+
   it('erases through GraphQL as through REST, and a workspace never reaches another\'s people', async () => {
     const other = await t.workspace();
     const mine = (await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'signup', email: 'shared@example.com' } })).body.id;
