@@ -1,7 +1,7 @@
 // npm run bench:segment — issue 29: what a Segment call costs against the same events posted natively.
 // One Lifeline (api and worker, NODE_ENV=production) on a fresh database; autocannon posts the same
 // facts (identifies, pages and tracks of many users; half the posts name a new person, half one first
-// seen 4,000 events earlier) both ways, in interleaved rounds (native, Segment, native, …): to
+// seen 4,000 events earlier) both ways, in interleaved rounds (native then Segment, Segment then native, …): to
 // POST /api/v1/events as events-endpoint items, and to Segment's paths as Segment's libraries send
 // them (a batch as analytics-node posts it to /v1/batch; a single call to /v1/track, /v1/identify or
 // /v1/page). Each round reports CPU-ms per accepted event of the api process (and of api, worker and
@@ -117,12 +117,15 @@ async function main() {
       for (const kind of KINDS) await drive(lifeline.url, way, keysOf(way).slice(-4), kind, counters[way], 3);
       await target.settle();
     }
+    // Fresh statistics before the rounds: a new database has none until an ANALYZE, and plans change as tables grow.
+    await db.query('ANALYZE');
     const rounds: Record<string, Round[]> = {};
     for (const kind of KINDS) {
       let at = 0;
       for (const k of KINDS.slice(0, KINDS.indexOf(kind))) at += k.keys;
       for (let r = 0; r < ROUNDS; r++) {
-        for (const way of WAYS) {
+        // Each way goes first in every other round, so what the database has grown by does not favour one.
+        for (const way of r % 2 ? [...WAYS].reverse() : WAYS) {
           const keys = keysOf(way).slice(at, at + kind.keys);
           const round = await measureRound(target, () => drive(lifeline.url, way, keys, kind, counters[way], DURATION));
           console.log(`${kind.name} ${way} round ${r + 1}: ${(round.events / round.seconds).toFixed(0)} events/s, api ${fixed(round.cpu.api)} / total ${fixed(round.cpu.total)} CPU-ms/event, refused ${round.notes.refused}`);
@@ -131,7 +134,7 @@ async function main() {
       }
     }
     const lines = [
-      `Command: \`npm run bench:segment\` (${DURATION} s per round, ${ROUNDS} rounds per way and kind, interleaved native, Segment, …).`,
+      `Command: \`npm run bench:segment\` (${DURATION} s per round, ${ROUNDS} rounds per way and kind, interleaved, each way first in every other round; ANALYZE after the warm-up).`,
       `Started ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average ${load.map((l) => l.toFixed(1)).join(' ')} at the start, ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`,
       `One Lifeline (api and worker, NODE_ENV=production, node ${NODE_FLAGS.join(' ')}); the same facts both ways; CPU-ms per accepted event, medians over rounds,`,
       "from /proc until the worker relayed the round's outbox; total = api + worker + the database's backends.",

@@ -3,6 +3,7 @@
 // facts posted natively; a call retried after a dropped connection stored once; and Segment's answers
 // (200 success, 400, 401, 429), with a call that cannot be recorded counted by its refusal code.
 import { Analytics } from '@segment/analytics-node';
+import { HotDoors } from '@app/edge';
 import { HeartbeatService } from '@app/events';
 import { ADMIN_TOKEN, eventually, useApp, useWorkspace } from './harness';
 import { receiver } from './support/receiver';
@@ -115,6 +116,15 @@ describe("Segment's answers", () => {
     expect(again.body).toMatchObject({ success: true, ok: true, status: 'recorded' });
     const [{ count }] = await t.db.query(`SELECT count(*)::int AS count FROM events WHERE workspace_id = $1 AND type = 'signup'`, [ws.workspace.id]);
     expect(count).toBe(1);
+  });
+
+  it('the paths servers post to are answered before Express, as the events endpoint is; the browser letters by the route', async () => {
+    const hot = t.app.get(HotDoors);
+    const before = hot.answered;
+    expect((await postSegment(t.url, '/v1/batch', { batch: [{ type: 'track', userId: 'h-1', event: 'Signed Up' }] }, { key: ws.secretKey })).body).toMatchObject({ success: true, ok: true });
+    expect(hot.answered).toBe(before + 1);
+    expect((await postSegment(t.url, '/v1/b', { batch: [{ type: 'page', userId: 'h-1' }] }, { key: ws.secretKey })).body).toMatchObject({ success: true, ok: true });
+    expect(hot.answered).toBe(before + 1);
   });
 
   it('400 for a body that is not JSON, a call over 32 KB or a batch over 500 KB; 401 for a missing or unknown key', async () => {

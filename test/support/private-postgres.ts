@@ -2,6 +2,8 @@
 // restore it (issue 33): initdb into a temporary folder (as the postgres user when run as root, which
 // PostgreSQL refuses to run as), started with pg_ctl. remove() always runs a frozen server on first,
 // stops it and deletes the folder; a jest worker that exits without it kills the server on its way out.
+// `nextXid` starts the new server's transaction counter there (pg_resetwal), as on a server that has run
+// that many transactions: a restore onto a fresh server is a restore onto one whose counter is behind.
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +38,11 @@ function binDir(): string {
   return join(root, versions[0], 'bin');
 }
 
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+/** pg_resetwal's safe values for its next transaction id: the start of a pg_xact segment (docs of pg_resetwal -x). */
+const XACT_SEGMENT = 1_048_576;
+const EPOCH = 2 ** 32;
+
+export async function startPrivatePostgres(wanted: { nextXid?: number } = {}): Promise<PrivatePostgres> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'lifeline-pg-'));
   const data = join(dir, 'data');
@@ -47,6 +53,11 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   }
   const as = (program: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, program), ...args]) : run(join(bin, program), args));
   await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  if (wanted.nextXid !== undefined) {
+    const [epoch, xid] = [Math.floor(wanted.nextXid / EPOCH), wanted.nextXid % EPOCH];
+    if (xid % XACT_SEGMENT !== 0 || xid === 0) throw new Error(`nextXid ${wanted.nextXid}: give a multiple of ${XACT_SEGMENT} (plus any multiple of 2^32).`);
+    await as('pg_resetwal', ['-x', String(xid), '-e', String(epoch), '-D', data]);
+  }
   const port = await freePort();
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   let frozen = false;

@@ -2,3 +2,4 @@ export * from './outbox';
 export * from './outbox-relay.service';
 export * from './outbox.module';
 export * from './outbox-worker.module';
+export * from './restore-repair';

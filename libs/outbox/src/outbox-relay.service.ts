@@ -6,6 +6,7 @@
 // rows that sweeps pick up. Only rows of finished transactions are read (xid below the snapshot's
 // xmin), so a transaction that commits late can never fall behind the mark.
 // Writers publish a kick on Redis after they commit; a short poll covers kicks lost while Redis is down.
+// A backup restored onto a server whose transaction counter is behind is repaired once (restore-repair.ts).
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import Redis from 'ioredis';
@@ -13,6 +14,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig } from '@app/platform';
 import { CONFIG, DAY_MS, deleteInBatches } from '@app/platform';
 import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK, RELAY_MIN_GAP_MS } from './outbox';
+import { repairAfterRestore, RestoreRepaired, restoreRepairedLine } from './restore-repair';
 
 export interface OutboxHandler<Item = unknown> {
   readonly name: string;
@@ -147,10 +149,11 @@ export class OutboxRelayService implements OnApplicationShutdown {
   /** One batch; returns how many outbox rows it relayed. Exposed for tests. */
   async relayOnce(): Promise<number> {
     const followUps: Array<() => Promise<void>> = [];
-    const count = await this.dataSource.transaction(async (manager) => {
+    const passed = await this.dataSource.transaction(async (manager): Promise<number | RestoreRepaired> => {
       // Planned each time, on the outbox's statistics of the moment: a plan kept from an empty outbox reads it by bitmap and sorts.
       const next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string }> = await manager.query(RELAY_NEXT);
-      if (next.length === 0) return 0;
+      // Nothing to read may be a restore onto a server whose transaction counter is behind (restore-repair.ts).
+      if (next.length === 0) return (await repairAfterRestore(manager, false)) ?? 0;
       const last = next[next.length - 1];
       const workspaceIds = [...new Set(next.map((row) => row.workspace_id))];
       const heard: Array<{ handler: number; workspace_id: string; item: unknown }> = this.handlers.length ? await manager.query(hearingOf(this.handlers), [workspaceIds]) : [];
@@ -171,7 +174,9 @@ export class OutboxRelayService implements OnApplicationShutdown {
     for (const followUp of followUps) {
       await followUp().catch((error: Error) => this.logger.warn(`after relay: ${error.message}`));
     }
-    return count;
+    if (typeof passed === 'number') return passed;
+    this.logger.warn(restoreRepairedLine(passed));
+    return this.relayOnce();
   }
 
   /**

@@ -1,7 +1,7 @@
 // One test per row of the mapping table in docs/decisions.md "Segment-compatible ingest (issue 29)".
 import { Refusal } from '@app/platform';
 import { parseItem } from './event-input';
-import { osOfUserAgent, SEGMENT_PATHS, SEGMENT_SPEC_EVENTS, segmentAction, segmentEventName, segmentItem, snakeCase } from './segment-call';
+import { isoInstant, osOfUserAgent, SEGMENT_PATHS, SEGMENT_SPEC_EVENTS, segmentAction, segmentArrival, segmentEventName, segmentItem, snakeCase } from './segment-call';
 
 const receivedAt = new Date('2026-05-01T12:00:10.000Z');
 const arrival = { receivedAt };
@@ -40,7 +40,7 @@ describe('idempotency and time', () => {
 
   it("a batch's sentAt corrects the messages that have none of their own", () => {
     const raw = { type: 'track', event: 'Signed Up', userId: 'u', timestamp: '2026-05-01T13:00:00.000Z' };
-    expect((segmentItem(raw, undefined, { receivedAt, sentAt: '2026-05-01T13:00:02.000Z' }) as Record<string, unknown>).occurred_at).toBe('2026-05-01T12:00:08.000Z');
+    expect((segmentItem(raw, undefined, segmentArrival(receivedAt, { sentAt: '2026-05-01T13:00:02.000Z' })) as Record<string, unknown>).occurred_at).toBe('2026-05-01T12:00:08.000Z');
   });
 
   it('originalTimestamp likewise, before timestamp', () => {
@@ -55,6 +55,19 @@ describe('idempotency and time', () => {
 
   it('a timestamp that is no date is refused, naming it', () => {
     expect(refusal({ event: 'x_y', userId: 'u', timestamp: 'yesterday' }, 'track')).toMatchObject({ code: 'invalid_field', message: expect.stringContaining('timestamp') });
+    expect(refusal({ event: 'x_y', userId: 'u', timestamp: '2026-02-30T00:00:00.000Z' }, 'track')).toMatchObject({ code: 'invalid_field' });
+  });
+
+  it('occurred_at is written as toISOString writes it, whatever the instant', () => {
+    for (const ms of [0, 5, 1_764_000_000_007, 1_764_000_000_070, 1_764_000_000_700, 1_764_000_001_000, 253_402_300_799_999, 253_402_300_800_000, -1]) {
+      expect(isoInstant(ms)).toBe(new Date(ms).toISOString());
+    }
+  });
+
+  it("a batch's context lies under each call's own", () => {
+    const arrived = segmentArrival(receivedAt, { context: { userAgent: 'Mozilla/5.0 (Windows NT 10.0)', page: { path: '/a' } } });
+    const mapped = segmentItem({ type: 'track', event: 'x_y', userId: 'u', context: { page: { path: '/b' } } }, undefined, arrived) as Record<string, any>;
+    expect(mapped.source).toEqual({ path: '/b', os: 'win' });
   });
 });
 

@@ -48,16 +48,23 @@ export function snakeCase(name: string): string {
 
 const SPEC_BY_SNAKE: ReadonlyMap<string, BuiltInEvent> = new Map(Object.entries(SEGMENT_SPEC_EVENTS).map(([name, event]) => [snakeCase(name), event]));
 
+/** Names a workspace's calls repeat, mapped once (a process keeps up to NAMES_KEPT; then it starts again). */
+const NAMES_KEPT = 1_000;
+const named = new Map<string, string>();
+
 /** A track's event: a spec name onto the catalogue, else snake_cased (a catalogue name stays itself; any other is a custom name). */
 export function segmentEventName(name: unknown): string | Refusal {
   if (typeof name !== 'string' || name.trim() === '') return new Refusal('unknown_event', 'Name the event in event, like "Order Completed".');
+  const known = named.get(name);
+  if (known) return known;
   const snake = snakeCase(name);
-  const spec = SPEC_BY_SNAKE.get(snake);
-  if (spec) return spec;
-  if (!CUSTOM_NAME_PATTERN.test(snake)) {
+  const event = SPEC_BY_SNAKE.get(snake) ?? snake;
+  if (!CUSTOM_NAME_PATTERN.test(event)) {
     return new Refusal('unknown_event', `"${name.slice(0, 60)}" makes no event name: once snake_cased it must be 2 to 40 letters, digits and underscores.`);
   }
-  return snake;
+  if (named.size >= NAMES_KEPT) named.clear();
+  named.set(name, event);
+  return event;
 }
 
 /** The operating system of a user agent, as the website tag reads it: win, mac, linux or other. */
@@ -77,34 +84,74 @@ const numberAt = (value: unknown): number | undefined => (typeof value === 'numb
 /** What a call carries besides itself: when it arrived, and a batch's sentAt and context. */
 export interface SegmentArrival {
   receivedAt: Date;
-  /** A batch's own sentAt, for messages without theirs. */
-  sentAt?: unknown;
+  /** A batch's own sentAt (read once: segmentArrival), for messages without theirs. */
+  sentAt?: Date | null;
   /** A batch's own context, under each message's. */
-  context?: unknown;
+  context?: Obj;
 }
 
-/** userId, anonymousId and traits.email (else context.traits.email) as the item's keys. */
-function identityOf(message: Obj, context: Obj, traits: Obj): Obj | Refusal {
+/** The arrival of a call, or of a batch with its own sentAt and context. */
+export function segmentArrival(receivedAt: Date, batch?: Obj): SegmentArrival {
+  if (!batch) return { receivedAt };
+  return { receivedAt, sentAt: parseInstant(batch.sentAt), context: isObject(batch.context) ? batch.context : undefined };
+}
+
+/** The item of `type` with its keys: userId, anonymousId and traits.email (else context.traits.email). */
+function itemWithKeys(type: string, message: Obj, context: Obj, traits: Obj): Obj | Refusal {
   for (const field of ['userId', 'anonymousId']) {
     if (!isAbsent(message[field]) && idAt(message[field]) === undefined && message[field] !== '') return invalidField(field, 'a string or a number');
   }
   const email = textAt(traits.email) ?? textAt(objectAt(context.traits).email);
-  return { account_id: idAt(message.userId), anon_id: idAt(message.anonymousId), email };
+  return { type, account_id: idAt(message.userId), anon_id: idAt(message.anonymousId), email };
+}
+
+/** The ISO 8601 form Segment's libraries write (toISOString's), which Date.parse reads exactly and fast. */
+const CANONICAL_INSTANT = /^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d:[0-5]\d(?:\.\d{1,3})?Z$/;
+
+/** Milliseconds of an instant: the canonical form by Date.parse, any other by the events endpoint's own reader. */
+function instantMs(value: unknown): number | null {
+  if (typeof value === 'string' && CANONICAL_INSTANT.test(value)) {
+    const ms = Date.parse(value);
+    // Date.parse rolls 2026-02-30 over into March; the endpoint's reader refuses it, and so does this.
+    if (!Number.isNaN(ms) && new Date(ms).getUTCDate() === Number(value.slice(8, 10))) return ms;
+  }
+  return parseInstant(value)?.getTime() ?? null;
+}
+
+/** Before year 10000, where toISOString writes four digits of year. */
+const LAST_PLAIN_YEAR_MS = 253_402_300_800_000;
+let isoSecond = NaN;
+let isoPrefix = '';
+
+/**
+ * toISOString of ms, its second written once for the calls of that second: toISOString costs a
+ * microsecond, as much as the rest of a call's mapping (bench/RESULTS.md, issue 29).
+ */
+export function isoInstant(ms: number): string {
+  if (!(ms >= 0 && ms < LAST_PLAIN_YEAR_MS)) return new Date(ms).toISOString();
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, 19);
+  }
+  const milli = ms - second * 1000;
+  return `${isoPrefix}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
 
 /** occurred_at: receivedAt − (sentAt − timestamp), as Segment corrects a client's clock; originalTimestamp before timestamp. */
 export function occurredAt(message: Obj, arrival: SegmentArrival): string | undefined | Refusal {
-  const field = isAbsent(message.originalTimestamp) ? 'timestamp' : 'originalTimestamp';
-  if (isAbsent(message[field])) return undefined;
-  const stamp = parseInstant(message[field]);
-  if (!stamp) return invalidField(field, 'an ISO 8601 date, like 2026-05-01T12:00:00.000Z');
-  const sentAt = parseInstant(message.sentAt ?? arrival.sentAt);
-  if (!sentAt) return stamp.toISOString();
-  return new Date(arrival.receivedAt.getTime() - (sentAt.getTime() - stamp.getTime())).toISOString();
+  const field = message.originalTimestamp == null ? 'timestamp' : 'originalTimestamp';
+  const value = message[field];
+  if (value == null) return undefined;
+  const stamp = instantMs(value);
+  if (stamp === null) return invalidField(field, 'an ISO 8601 date, like 2026-05-01T12:00:00.000Z');
+  const sentAt = message.sentAt == null ? arrival.sentAt?.getTime() : instantMs(message.sentAt);
+  return isoInstant(sentAt == null ? stamp : arrival.receivedAt.getTime() - (sentAt - stamp));
 }
 
 /** context.page (path, referrer), context.campaign (utm keys) and context.userAgent (os) as the item's source. */
 function sourceOf(context: Obj, page: { path?: string; referrer?: string } = {}): Obj | undefined {
+  if (!page.path && !page.referrer && !context.page && !context.campaign && !context.userAgent) return undefined; // as a server's calls come
   const onPage = objectAt(context.page);
   const campaign = objectAt(context.campaign);
   const utm = { source: textAt(campaign.source), medium: textAt(campaign.medium), campaign: textAt(campaign.name), term: textAt(campaign.term), content: textAt(campaign.content) };
@@ -156,38 +203,47 @@ export function segmentItem(raw: unknown, call: SegmentCallType | undefined, arr
   if (!(SEGMENT_CALL_TYPES as readonly unknown[]).includes(type)) {
     return new Refusal('unknown_event', `"${String(type).slice(0, 40)}" is not a Segment call: each call's type is track, identify, page, screen, group or alias.`);
   }
-  const context = { ...objectAt(arrival.context), ...objectAt(raw.context) };
+  const context = arrival.context ? { ...arrival.context, ...objectAt(raw.context) } : objectAt(raw.context);
   const traits = objectAt(raw.traits);
-  const keys = identityOf(raw, context, traits);
-  if (keys instanceof Refusal) return keys;
+  const item = itemWithKeys(type === 'track' || type === 'page' || type === 'screen' ? 'pageview' : 'identify', raw, context, traits);
+  if (item instanceof Refusal) return item;
   if (type === 'identify') {
     const { name, used } = nameOf(traits);
-    return { type: 'identify', ...keys, name, fields: fieldsOf(traits, ['email', ...used]), source: sourceOf(context) };
-  }
-  if (type === 'group') {
+    item.name = name;
+    item.fields = fieldsOf(traits, ['email', ...used]);
+  } else if (type === 'group') {
     const groupId = idAt(raw.groupId);
     if (!groupId) return invalidField('groupId', "the group's id, a string or a number");
-    return { type: 'identify', ...keys, fields: { group_id: groupId, ...fieldsOf(traits, ['id'], 'group_') }, source: sourceOf(context) };
-  }
-  if (type === 'alias') {
+    item.fields = { group_id: groupId, ...fieldsOf(traits, ['id'], 'group_') };
+  } else if (type === 'alias') {
     const previousId = idAt(raw.previousId);
     if (!previousId) return invalidField('previousId', 'the id the person had before userId, a string or a number');
-    return { type: 'identify', account_id: keys.account_id, anon_id: previousId, email: keys.email, source: sourceOf(context) };
+    item.anon_id = previousId;
+  }
+  if (item.type === 'identify') {
+    item.source = sourceOf(context);
+    return item;
   }
   const when = occurredAt(raw, arrival);
   if (when instanceof Refusal) return when;
   // Segment's libraries send {} for a call without properties: kept as none, as a post without them.
   const properties = isPlainObject(raw.properties) && Object.keys(raw.properties).length === 0 ? undefined : raw.properties;
-  const event = { ...keys, properties, occurred_at: when, idempotency_key: idAt(raw.messageId), value: isPlainObject(properties) ? valueOf(properties) : undefined };
+  item.properties = properties;
+  item.occurred_at = when;
+  item.idempotency_key = idAt(raw.messageId);
+  if (isPlainObject(properties)) item.value = valueOf(properties);
   if (type === 'track') {
     const name = segmentEventName(raw.event);
     if (name instanceof Refusal) return name;
-    return { type: name, ...event, source: sourceOf(context) };
+    item.type = name;
+    item.source = sourceOf(context);
+    return item;
   }
   const props = objectAt(properties);
-  const named = textAt(raw.name) ?? textAt(props.name);
-  const path = type === 'screen' ? named : textAt(props.path);
-  return { type: 'pageview', ...event, detail: named, source: sourceOf(context, { path, referrer: textAt(props.referrer) }) };
+  const title = textAt(raw.name) ?? textAt(props.name);
+  item.detail = title;
+  item.source = sourceOf(context, { path: type === 'screen' ? title : textAt(props.path), referrer: textAt(props.referrer) });
+  return item;
 }
 
 /** The heartbeat's action of a call: track, page and screen are events; identify, group and alias identify. */

@@ -16,7 +16,7 @@ import { isObject } from '@app/edge/posted-input';
 import { type LimitName, Refusal } from '@app/platform';
 import { originAllowed, PUBLIC_KEY_PREFIX, type SecretKeyOptions, WorkspaceEntity, WorkspacesService } from '@app/workspaces';
 import { PARTIAL_FAILURE, type WireRefusal } from '@app/wire';
-import { SEGMENT_BATCH_LIMIT, SEGMENT_MESSAGE_LIMIT, SEGMENT_PATHS, segmentAction, SegmentCallType, segmentItem } from '../domain';
+import { SEGMENT_BATCH_LIMIT, SEGMENT_MESSAGE_LIMIT, SEGMENT_PATHS, segmentAction, segmentArrival, SegmentCallType, segmentItem } from '../domain';
 import { HeartbeatService } from '../heartbeat.service';
 import { IngestService } from '../ingest/ingest.service';
 
@@ -130,11 +130,11 @@ function parse(req: SegmentRequest, call: string): SegmentPost | Refusal {
   }
   const body = req.body;
   const size = bodyBytes(req);
-  const arrival = { receivedAt: new Date() };
+  const receivedAt = new Date();
   if (route !== 'batch') {
     if (size > SEGMENT_MESSAGE_LIMIT) return messageTooLarge('The call');
     if (!isObject(body)) return new Refusal('invalid_json', 'Send the call as one JSON object, like {"event": "Signed Up", "userId": "u-1"}.');
-    return { batch: false, items: [segmentItem(body, route, arrival)], actions: [segmentAction(body, route)] };
+    return { batch: false, items: [segmentItem(body, route, segmentArrival(receivedAt))], actions: [segmentAction(body, route)] };
   }
   if (size > SEGMENT_BATCH_LIMIT) {
     return new Refusal('too_many_items', `A batch call carries at most ${SEGMENT_BATCH_LIMIT / 1024} KB, Segment's limit: split it into smaller batches.`);
@@ -146,16 +146,17 @@ function parse(req: SegmentRequest, call: string): SegmentPost | Refusal {
     const over = messages.findIndex((m) => Buffer.byteLength(JSON.stringify(m) ?? '') > SEGMENT_MESSAGE_LIMIT);
     if (over >= 0) return messageTooLarge(`batch[${over}]`);
   }
-  const batchArrival = { ...arrival, sentAt: body.sentAt, context: body.context };
-  return { batch: true, items: messages.map((m) => segmentItem(m, undefined, batchArrival)), actions: messages.map((m) => segmentAction(m, undefined)) };
+  const arrival = segmentArrival(receivedAt, body);
+  return { batch: true, items: messages.map((m) => segmentItem(m, undefined, arrival)), actions: messages.map((m) => segmentAction(m, undefined)) };
 }
 
 /** Each call's item through IngestService, a long batch in parts; the mapping's own refusals kept in their places. */
 async function handle(post: SegmentPost, req: DoorRequest, { ingest, workspaces }: SegmentServices): Promise<SegmentAnswer> {
   const workspace = req.auth ? await workspaces.get(req.auth.workspaceId) : callerOf(req).workspace!;
   const options = { publicDoor: isPublic(req), recheck: req.auth?.recheck };
-  const outcomes: ItemOutcome[] = post.items.map((item) => (item instanceof Refusal ? item : { ok: true, status: 'recorded' }));
-  const at = post.items.flatMap((item, index) => (item instanceof Refusal ? [] : [index]));
+  const outcomes = post.items.slice() as ItemOutcome[]; // the mapping's refusals stay; the rest are filled in below
+  const at: number[] = [];
+  post.items.forEach((item, index) => item instanceof Refusal || at.push(index));
   const parts: number[][] = [];
   for (let i = 0; i < at.length; i += INGEST_PART) parts.push(at.slice(i, i + INGEST_PART));
   if (parts.length === 0) parts.push([]); // nothing to write: ingest still checks the key (recheck)

@@ -32,6 +32,7 @@ export class MessageRenderer implements OnApplicationShutdown {
     threads: RENDER_LIMITS.threads,
     timeoutMs: RENDER_LIMITS.timeoutMs,
     memoryMb: RENDER_LIMITS.memoryMb,
+    warmUp: { kind: 'validate', subject: 'Hi', body: 'Hi {{ person.name }}' } satisfies RenderTask,
   });
   private readonly turns = new FairQueue<() => void>({
     running: RENDER_LIMITS.threads,

@@ -5,7 +5,7 @@ import { OverLimit, RenderPool } from './render-pool';
 const probe = join(__dirname, '../../../../test/support/render-thread-probe.ts');
 
 describe('RenderPool: work off the event loop, inside hard limits', () => {
-  const pool = new RenderPool({ filename: probe, threads: 1, timeoutMs: 1_500, memoryMb: 32 });
+  const pool = new RenderPool({ filename: probe, threads: 1, timeoutMs: 1_000, memoryMb: 32, warmUp: 'answer' });
   afterAll(() => pool.close());
 
   it('runs a task in a thread of its own, not the event loop\'s', async () => {
@@ -27,7 +27,7 @@ describe('RenderPool: work off the event loop, inside hard limits', () => {
   });
 
   it('runs nothing once closed', async () => {
-    const closed = new RenderPool({ filename: probe, threads: 1, timeoutMs: 1_000, memoryMb: 32 });
+    const closed = new RenderPool({ filename: probe, threads: 1, timeoutMs: 1_000, memoryMb: 32, warmUp: 'answer' });
     await closed.close();
     await expect(closed.run('answer')).rejects.toThrow(/closed/);
   });

@@ -9,10 +9,12 @@ export interface RenderPoolOptions {
   /** The module a thread loads; its default export runs each task. */
   filename: string;
   threads: number;
-  /** Wall time a task may take, from when a thread takes it. */
+  /** Wall time a task may take, once the threads have loaded their module. */
   timeoutMs: number;
   /** The V8 heap of one thread (old and young generations). */
   memoryMb: number;
+  /** A quick task each new thread runs first, outside the time limit: loading its module is not the task's time. */
+  warmUp: unknown;
 }
 
 /** A task ended by a hard limit: its thread ran past the time limit or out of memory. */
@@ -24,23 +26,30 @@ export class OverLimit extends Error {
 }
 
 /** Beneath the main thread: when the cores are all busy, the api's event loop goes first. */
-const NICE_INCREMENT = 10;
+const NICE_INCREMENT = 19;
+/** A thread that has not loaded its module in this long is left to piscina, and tasks go on to their own limit. */
+const WARM_UP_MS = 60_000;
 
 export class RenderPool {
   private readonly logger = new Logger('Render');
   private pool: Piscina | null = null;
+  /** Threads loading their module: tasks wait for this before their time starts. */
+  private warming: Promise<unknown> = Promise.resolve();
   private closed = false;
 
   constructor(private readonly options: RenderPoolOptions) {}
 
   async run<T, R>(task: T): Promise<R> {
+    const pool = this.started();
+    await this.warming;
     const timeout = AbortSignal.timeout(this.options.timeoutMs);
     try {
-      return (await this.started().run(task, { signal: timeout })) as R;
+      return (await pool.run(task, { signal: timeout })) as R;
     } catch (error) {
-      if (timeout.aborted) throw new OverLimit('time');
-      if ((error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY') throw new OverLimit('memory');
-      throw error;
+      const over = timeout.aborted ? 'time' : (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : null;
+      if (!over) throw error;
+      this.warmUp(pool, 1); // the thread that replaces the one ended
+      throw new OverLimit(over);
     }
   }
 
@@ -67,6 +76,12 @@ export class RenderPool {
     });
     // A thread that fails outside a task (it cannot load its module, say): piscina replaces it.
     this.pool.on('error', (error: Error) => this.logger.error(`A render thread failed: ${error.message}`));
+    this.warmUp(this.pool, threads);
     return this.pool;
+  }
+
+  private warmUp(pool: Piscina, threads: number): void {
+    const tasks = Array.from({ length: threads }, () => pool.run(this.options.warmUp, { signal: AbortSignal.timeout(WARM_UP_MS) }));
+    this.warming = Promise.all([this.warming, ...tasks]).catch(() => undefined);
   }
 }
