@@ -75,6 +75,10 @@ const almostValid = {
   identify: fc.record({ email, anon_id: mild, account_id: mild, name: mild, fields: fc.dictionary(mild, mild, { maxKeys: 3 }) }, { requiredKeys: [] }),
   support: fc.record({ from: email, message: mild, subject: mild }, { requiredKeys: ['message'] }),
   message: fc.record({ to: email, subject: mild, body: mild, template: mild }, { requiredKeys: ['to'] }),
+  segment: fc.record(
+    { type: fc.constantFrom('track', 'identify', 'page', 'alias', 'group'), userId: mild, anonymousId: mild, event: fc.constantFrom('Order Completed', 'Signed Up', 'Custom Thing'), properties: fc.dictionary(mild, mild, { maxKeys: 3 }), traits: fc.record({ email, name: mild }, { requiredKeys: [] }), messageId: mild, timestamp: mild, sentAt: mild },
+    { requiredKeys: [] },
+  ),
 };
 const mcpCall = fc.record({
   jsonrpc: fc.constantFrom('2.0', '1.0'),
@@ -188,6 +192,15 @@ const ROUTES: Route[] = [
   { name: 'POST /api/v1/messages', method: 'POST', path: () => '/api/v1/messages', body: rawBodyOf(almostValid.message) },
   { name: 'GET /api/v1/messages', method: 'GET', path: () => '/api/v1/messages' },
   { name: 'GET /api/v1/people/{who}/messages', method: 'GET', path: (_ws, s) => `/api/v1/people/${s ?? 'ada%40example.com'}/messages`, segment: true },
+  { name: 'GET /api/v1/people/{who}/export', method: 'GET', path: (_ws, s) => `/api/v1/people/${s ?? 'ada%40example.com'}/export`, segment: true },
+  { name: 'DELETE /api/v1/people/{who}', method: 'DELETE', path: (_ws, s) => `/api/v1/people/${s ?? 'ada%40example.com'}`, segment: true },
+  {
+    name: 'POST /v1/{call} (Segment)',
+    method: 'POST',
+    path: (_ws, s) => `/v1/${s ?? 'track'}`,
+    segment: true,
+    body: rawBodyOf(fc.oneof(almostValid.segment, fc.record({ batch: fc.array(almostValid.segment, { maxLength: 20 }) }))),
+  },
   ...['subscribe', 'identify', 'event', 'support'].map((action): Route => ({
     name: `POST {public}/${action}`,
     method: 'POST',
