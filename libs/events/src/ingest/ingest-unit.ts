@@ -25,6 +25,8 @@ export class IngestUnit {
   private readonly claimedHere = new Map<string, Success>();
   /** The post's identity keys (keyString) that name an erased person (issue 31). */
   private suppressed = new Set<string>();
+  /** Suppression hashes of the keys no one has, for the write to check (when not read here). */
+  private unknownHashes: string[] = [];
 
   constructor(
     private readonly m: EntityManager,
@@ -33,6 +35,8 @@ export class IngestUnit {
     private readonly store: IngestRepository,
     private readonly suppressions: SuppressionList,
     private readonly now: Date,
+    /** Read the suppression list here (a round trip), rather than leave the check to the write: after the write found an erased key. */
+    private readonly readSuppressions = false,
   ) {
     this.log = new IngestLog(workspace.id, now);
     this.resolution = new PersonResolution(m, workspace, peopleRepo, this.log, now);
@@ -49,11 +53,14 @@ export class IngestUnit {
     const all = [...keys.values()];
     const loaded = await this.store.load(this.m, ws, all.map((k) => k.kind), all.map((k) => k.value));
     this.resolution.seed(loaded);
-    // Only a key no one has can be an erased one (an erasure removes the keys it suppresses), so a post
-    // naming known people costs no more. Read after the load: a post that waited on the lock of a person
-    // being erased finds their keys gone, and then reads the erasure's suppressions.
+    // Only a key no one has can be an erased one (an erasure removes the keys it suppresses). The write
+    // checks those against the list (no round trip of its own): a post that waited on the lock of a person
+    // being erased finds their keys gone, and its write, a later statement, sees the erasure's list. When
+    // the write found one, the post runs again and reads the list here, to answer suppressed.
     const known = new Set(loaded.identities.map(keyString));
-    this.suppressed = await this.suppressions.suppressed(this.m, ws, all.filter((k) => !known.has(keyString(k))));
+    const unknown = all.filter((k) => !known.has(keyString(k)));
+    if (this.readSuppressions) this.suppressed = await this.suppressions.suppressed(this.m, ws, unknown);
+    else this.unknownHashes = unknown.map((k) => this.suppressions.hash(ws, k));
   }
 
   async apply(command: Command): Promise<ItemResult> {
@@ -76,6 +83,7 @@ export class IngestUnit {
     await this.store.write(this.m, {
       workspaceId: this.workspace.id,
       keys,
+      suppressionHashes: this.unknownHashes,
       ...this.resolution.written(),
       rows: this.log.rows.map((r) => ({ ...leanRecord(r, 'workspace_id'), person_id: follow(r.person_id) })),
       names: [...this.log.names],

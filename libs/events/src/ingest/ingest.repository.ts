@@ -7,13 +7,15 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Happening, outboxDocument, outboxWriteCte } from '@app/outbox';
 import { keyRecheckCte } from '@app/workspaces';
 import { preparedQuery } from '@app/platform';
-import { IdentityRow, peopleKeysNameCtes, peopleWriteCtes, PeopleWrite, PersonRow } from '@app/people';
+import { IdentityRow, peopleKeysNameCtes, peopleWriteCtes, PeopleWrite, PersonRow, suppressionCheckCte } from '@app/people';
 import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_LEAN_RECORD, TimelineRow } from '../timeline.repository';
 
 export interface IngestWrite extends PeopleWrite {
   workspaceId: string;
   /** Secret keys that must still be live for anything to be written (keyRecheckCte). */
   keys: string[];
+  /** Suppression hashes of the keys the load did not find: none may be on the list (suppressionCheckCte). */
+  suppressionHashes: string[];
   /** Timeline rows of this workspace as leanRecord(row, 'workspace_id') makes them. */
   rows: Array<Partial<TimelineRow>>;
   names: string[];
@@ -23,7 +25,8 @@ export interface IngestWrite extends PeopleWrite {
 
 // Events' own writes (timeline, names, idempotency answers) beside the people's and the outbox's, each
 // written from the fragment its owner provides, and the key check of a post whose key was remembered
-// (keyRecheckCte: a key revoked since fails the whole statement).
+// (keyRecheckCte: a key revoked since fails the whole statement), and the suppression check of the keys
+// the post adds (suppressionCheckCte: a key erased since fails it too).
 export const INGEST_WRITE = `
 WITH
 ${peopleWriteCtes('$1::jsonb', '$2')},
@@ -41,8 +44,10 @@ answers AS (
    WHERE k.workspace_id = $2 AND k.key = x.key
   RETURNING 1),
 ${outboxWriteCte('$1::jsonb', '$2')},
-${keyRecheckCte('$1::jsonb', '$2')}
-SELECT (SELECT count(*) FROM timeline) AS rows, (SELECT count(*) FROM key_recheck) AS refused_keys`;
+${keyRecheckCte('$1::jsonb', '$2')},
+${suppressionCheckCte('$1::jsonb', '$2')}
+SELECT (SELECT count(*) FROM timeline) AS rows, (SELECT count(*) FROM key_recheck) AS refused_keys,
+       (SELECT count(*) FROM suppression_check) AS suppressed_keys`;
 
 /**
  * The people these keys name (people's peopleKeysNameCtes), each row locked (FOR UPDATE, in id order)

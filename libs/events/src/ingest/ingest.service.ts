@@ -6,7 +6,7 @@ import { GroupCommitLanes, isUnavailable, Refusal, runIsolated } from '@app/plat
 import { HEARTBEAT_ANSWER } from '@app/edge';
 import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
 import { OutboxWriter } from '@app/outbox';
-import { isKeyRace, PeopleRepository, SuppressionList } from '@app/people';
+import { isKeyRace, isSuppressedRace, PeopleRepository, SuppressionList } from '@app/people';
 import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
 import { IngestUnit, ItemResult, Success } from './ingest-unit';
 import { IngestRepository } from './ingest.repository';
@@ -141,23 +141,29 @@ export class IngestService {
     });
   }
 
-  /** One transaction; run again when a concurrent post added one of its new keys first (isKeyRace). */
+  /**
+   * One transaction; run again when a concurrent post added one of its new keys first (isKeyRace), or
+   * when the write found one of its new keys erased (isSuppressedRace): then the unit reads the
+   * suppression list itself and answers suppressed for the items naming it.
+   */
   private async applyAll(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
+    let readSuppressions = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.applyOnce(workspace, work);
+        return await this.applyOnce(workspace, work, readSuppressions);
       } catch (error) {
-        if (attempt >= KEY_RACE_ATTEMPTS || !isKeyRace(error)) throw error;
+        if (attempt >= KEY_RACE_ATTEMPTS || !(isKeyRace(error) || isSuppressedRace(error))) throw error;
+        readSuppressions ||= isSuppressedRace(error);
       }
     }
   }
 
-  private async applyOnce(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
+  private async applyOnce(workspace: WorkspaceEntity, work: Work[], readSuppressions: boolean): Promise<ItemResult[]> {
     const now = new Date();
     const commands = work.map((w) => w.command);
     const keys = [...new Set(work.flatMap((w) => (w.keyId ? [w.keyId] : [])))];
     const results = await this.store.transaction(async (m) => {
-      const unit = new IngestUnit(m, workspace, this.people, this.store, this.suppressions, now);
+      const unit = new IngestUnit(m, workspace, this.people, this.store, this.suppressions, now, readSuppressions);
       await unit.prepare(commands);
       const applied: ItemResult[] = [];
       for (const command of commands) applied.push(await unit.apply(command));

@@ -7,6 +7,23 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { type AppConfig, CONFIG, preparedQuery } from '@app/platform';
 import { type IdentityKey, keyString, suppressionHash } from '../domain';
 
+/**
+ * The check of a write that adds identity keys (the ingest's): the hashes listed at `suppressionHashes`
+ * in the statement's document must not be on the list, or the statement fails with LL410
+ * (isSuppressedRace) and nothing of it is written. Read the CTE (`SELECT count(*) FROM suppression_check`)
+ * or PostgreSQL never runs it. A probe by full key per hash.
+ */
+export function suppressionCheckCte(doc: string, workspace: string): string {
+  return `suppression_check AS (
+  SELECT lifeline_key_suppressed(x.hash) FROM jsonb_array_elements_text(${doc} -> 'suppressionHashes') AS x(hash)
+    CROSS JOIN LATERAL (SELECT 1 FROM suppressions s WHERE s.workspace_id = ${workspace} AND s.hash = x.hash OFFSET 0) s)`;
+}
+
+/** The failure of a suppressionCheckCte: a key the post would add was erased after its load. */
+export function isSuppressedRace(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === 'LL410';
+}
+
 @Injectable()
 export class SuppressionList {
   constructor(

@@ -23,6 +23,13 @@ CREATE TABLE erasures (
   PRIMARY KEY (workspace_id, id)
 );
 CREATE INDEX erasures_erased ON erasures (workspace_id, erased_at DESC);
+
+-- The ingest's write checks the keys it is about to add against the list (suppressionCheckCte): a key
+-- erased since the post's load fails the statement with LL410 (isSuppressedRace) and the post runs again.
+CREATE FUNCTION lifeline_key_suppressed(hash text) RETURNS boolean LANGUAGE plpgsql AS $$
+BEGIN
+  RAISE EXCEPTION 'an identity key of this post was erased (%)', hash USING ERRCODE = 'LL410';
+END $$;
 `;
 
 export class PersonErasure1766200000000 implements MigrationInterface {
@@ -33,6 +40,6 @@ export class PersonErasure1766200000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TABLE IF EXISTS erasures, suppressions;`);
+    await queryRunner.query(`DROP FUNCTION IF EXISTS lifeline_key_suppressed(text); DROP TABLE IF EXISTS erasures, suppressions;`);
   }
 }
