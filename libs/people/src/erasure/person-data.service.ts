@@ -7,7 +7,8 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { happening, OutboxWriter } from '@app/outbox';
 import { type AppConfig, CONFIG, newId, PersonDataParticipants, Refusal } from '@app/platform';
 import { erasedRecordHash, type IdentityKey, type IdentityKind, identityKeys, isEmail, MAX_ID_LENGTH, normalizeEmail } from '../domain';
-import { PERSON_COLUMNS, type PersonRow } from '../people.repository';
+import { PeopleRepository, type PersonRow } from '../people.repository';
+import { PeopleQueryService } from '../people-query.service';
 import { SuppressionList } from './suppression-list';
 
 /** Who asks: an owner or admin of the workspace (a member's key may export, not erase). */
@@ -52,6 +53,8 @@ export class PersonDataService {
     private readonly participants: PersonDataParticipants,
     private readonly suppressions: SuppressionList,
     private readonly outbox: OutboxWriter,
+    private readonly people: PeopleRepository,
+    private readonly query: PeopleQueryService,
   ) {}
 
   /** The person `who` names (a record id, an id merged away, or an email), with everyone merged into them. */
@@ -155,29 +158,24 @@ export class PersonDataService {
 
   /**
    * The person `who` names and the ids of everyone merged into them (the person's first). `lock` takes
-   * the person's row as the ingest does, so no post merges into them or adds to them meanwhile.
+   * the person's row as the ingest does (PeopleRepository.lockPerson), so no post merges into them or
+   * adds to them meanwhile.
    */
-  private async find(m: EntityManager, workspaceId: string, who: string, lock: boolean): Promise<{ person: PersonRow & { merged_into: string | null }; ids: string[] }> {
+  private async find(m: EntityManager, workspaceId: string, who: string, lock: boolean): Promise<{ person: PersonRow & { merged_into?: string | null }; ids: string[] }> {
     const target = (who ?? '').trim();
     if (!target) throw new Refusal('invalid_field', 'Name the person by record id or email address.');
-    let current: string | null = target;
-    if (target.includes('@')) {
-      const [row] = await m.query(`SELECT person_id FROM identities WHERE workspace_id = $1 AND kind = 'email' AND value = $2`, [workspaceId, normalizeEmail(target)]);
-      current = row?.person_id ?? null;
+    const byEmail = target.includes('@');
+    let person: PersonRow | null;
+    if (lock) {
+      const [key] = byEmail ? await m.query(`SELECT person_id FROM identities WHERE workspace_id = $1 AND kind = 'email' AND value = $2`, [workspaceId, normalizeEmail(target)]) : [];
+      const id: string | undefined = byEmail ? key?.person_id : target;
+      person = id ? await this.people.lockPerson(m, workspaceId, id) : null;
+    } else {
+      person = await this.query.get(workspaceId, byEmail ? { email: target } : { id: target });
     }
-    for (let hop = 0; current && hop < 10; hop++) {
-      const [row] = await m.query(`SELECT ${PERSON_COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2 ${lock ? 'FOR UPDATE' : ''}`, [workspaceId, current]);
-      if (!row) break;
-      if (!row.merged_into) {
-        const merged: Array<{ id: string }> = await m.query(`SELECT id FROM people WHERE workspace_id = $1 AND merged_into = $2 ORDER BY created_at, id`, [
-          workspaceId,
-          row.id,
-        ]);
-        return { person: row, ids: [row.id, ...merged.map((r) => r.id)] };
-      }
-      current = row.merged_into;
-    }
-    throw new Refusal('no_such_person', `No person in this workspace has the record id or email ${JSON.stringify(target.slice(0, 200))}.`);
+    if (!person) throw new Refusal('no_such_person', `No person in this workspace has the record id or email ${JSON.stringify(target.slice(0, 200))}.`);
+    const merged: Array<{ id: string }> = await m.query(`SELECT id FROM people WHERE workspace_id = $1 AND merged_into = $2 ORDER BY created_at, id`, [workspaceId, person.id]);
+    return { person, ids: [person.id, ...merged.map((r) => r.id)] };
   }
 }
 
