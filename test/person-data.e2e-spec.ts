@@ -182,6 +182,11 @@ describe('one person through every door, exported, erased, and kept erased', () 
     expect(left.filter((hit) => !erasedNotice(hit))).toEqual([]);
     for (const hit of left) for (const needle of needles.filter((n) => n !== anonId)) expect(hit.text.toLowerCase()).not.toContain(needle.toLowerCase());
 
+    // A redacted delivery has nothing left to send again.
+    const [redacted] = await t.db.query(`SELECT id FROM deliveries WHERE workspace_id = $1 AND body LIKE '%"redacted": true%' LIMIT 1`, [ws.workspace.id]);
+    const retried = await t.gql(`mutation($id: ID!) { retryDelivery(id: $id) { id } }`, { id: redacted.id }, ws.secretKey);
+    expect(retried.errors![0].extensions.code).toBe('conflict');
+
     // The receiver hears person_erased with the record id only.
     const notice = await eventually(async () => hooks.received.find((r) => r.body?.type === 'person_erased'));
     expect(notice.body.record).toEqual({ id: anonId, kind: 'person', name: '' });

@@ -57,8 +57,7 @@ export class TimelineService {
   async addNote(workspaceId: string, author: string, person: string, text: string): Promise<TimelineRow> {
     const words = text.trim();
     if (!words || [...words].length > NOTE_MAX_CHARS) throw new Refusal('invalid_field', `text must be 1 to ${NOTE_MAX_CHARS} characters.`);
-    const who = person.includes('@') ? { email: person } : { id: person };
-    const found = await this.people.get(workspaceId, who);
+    const found = await this.people.byWho(workspaceId, person);
     if (!found) throw new Refusal('no_such_person', `No record has the address or id "${person}": check it.`);
     return this.timeline.insertNote({ workspaceId, id: newId('evt'), personId: found.id, text: words, author });
   }

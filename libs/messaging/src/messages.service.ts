@@ -131,7 +131,7 @@ export class MessagesService {
     if (parsed instanceof Refusal) throw parsed;
     let personId: string | undefined;
     if (parsed.person) {
-      const person = parsed.person.includes('@') ? await this.people.byEmail(auth.workspaceId, parsed.person) : await this.people.byId(auth.workspaceId, parsed.person);
+      const person = await this.people.byWho(auth.workspaceId, parsed.person);
       if (!person) return { ok: true as const, messages: [] };
       personId = person.id;
     }
@@ -155,7 +155,7 @@ export class MessagesService {
 
   async thread(auth: AuthContext, who: string): Promise<MessageThread> {
     // The router has already decoded the path part; decoding again would misread a literal %.
-    const person = who.includes('@') ? await this.people.byEmail(auth.workspaceId, who) : await this.people.byId(auth.workspaceId, who);
+    const person = await this.people.byWho(auth.workspaceId, who);
     if (!person) throw new Refusal('no_such_person', 'No record has that address or id: check it.');
     const rows = await this.messages.thread(auth.workspaceId, person.id, THREAD_LIMIT);
     return { ok: true as const, person: person.id, messages: rows.reverse().map(messageView) };

@@ -51,7 +51,7 @@ export class TemplatesService {
   /** The template filled in for a person, as it would be sent; nothing is sent or stored. */
   async preview(workspaceId: string, idOrName: string, person: string) {
     const template = await this.require(workspaceId, idOrName);
-    const found = await this.people.get(workspaceId, person.includes('@') ? { email: person } : { id: person });
+    const found = await this.people.byWho(workspaceId, person);
     if (!found) throw new Refusal('no_such_person', `No record has the address or id "${person}": check it.`);
     return this.renderer.render(
       workspaceId,

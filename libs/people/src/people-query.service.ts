@@ -40,6 +40,11 @@ export class PeopleQueryService {
     throw new Refusal('invalid_field', 'Name the person with id or email.');
   }
 
+  /** By email when `who` holds an @, else by record id (an absorbed id leads to the person it became). */
+  byWho(workspaceId: string, who: string): Promise<PersonRow | null> {
+    return this.read.byWho(workspaceId, who);
+  }
+
   identitiesOf(workspaceId: string, personIds: readonly string[]) {
     return this.read.identitiesOf(workspaceId, personIds);
   }

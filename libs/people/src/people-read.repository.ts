@@ -107,6 +107,11 @@ export class PeopleReadRepository {
     return null;
   }
 
+  /** A person as a route names them ({who}): by email when it holds an @, else by record id. */
+  byWho(workspaceId: string, who: string): Promise<PersonRow | null> {
+    return who.includes('@') ? this.byEmail(workspaceId, who) : this.byId(workspaceId, who);
+  }
+
   byEmail(workspaceId: string, email: string): Promise<PersonRow | null> {
     return this.byIdentity(workspaceId, 'email', email.trim().toLowerCase());
   }

@@ -8,6 +8,7 @@ import { DeliveryQueue } from './delivery.service';
 import { buildWebhookBody, generateEndpointSecret, isTrigger, sealSecret, TRIGGERS } from './domain';
 import { EndpointRow, EndpointsRepository } from './endpoints.repository';
 import { attemptJobId, manualRetryJobId } from './jobs/delivery.job';
+import { isRedactedBody } from './person-data.participant';
 import { AddressResolver } from './sending/address-resolver';
 
 /** interface.md "Limits": outgoing webhook addresses per workspace. */
@@ -105,6 +106,7 @@ export class EndpointsService {
   async retry(workspaceId: string, deliveryId: string): Promise<DeliveryRow> {
     const delivery = await this.deliveries.get(workspaceId, deliveryId);
     if (!delivery) throw notFound('delivery', deliveryId);
+    if (isRedactedBody(delivery.body)) throw new Refusal('conflict', 'This delivery named a person who was erased; its body is gone, so there is nothing to send again.');
     await this.enabledEndpoint(workspaceId, delivery.endpoint_id);
     const due = await this.deliveries.makeDue(workspaceId, deliveryId);
     if (!due) throw notFound('delivery', deliveryId);

@@ -8,6 +8,15 @@ import { type ErasedCounts, jsonNamesAny, paged, type PersonDataParticipant, typ
 
 const EXPORT_PAGE = 500;
 
+/** Whether a delivery's body is one an erasure redacted: nothing is left to send again. */
+export function isRedactedBody(body: string): boolean {
+  try {
+    return (JSON.parse(body) as { redacted?: unknown }).redacted === true;
+  } catch {
+    return false;
+  }
+}
+
 /** A redacted delivery's body: its id and type stay, so the delivery log still reads. */
 const REDACTED_BODY = `jsonb_build_object('id', d.id, 'type', d.type, 'redacted', true)::text`;
 

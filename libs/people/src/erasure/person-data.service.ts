@@ -18,7 +18,7 @@ export interface PersonDataCaller {
   role: string;
 }
 
-export interface ErasureAnswer {
+export interface Erasure {
   /** The erasure log's id (era_…): the proof, naming no one. */
   id: string;
   erasedAt: Date;
@@ -111,7 +111,7 @@ export class PersonDataService {
    * rows (its participant), their identity keys onto the suppression list, a person_erased happening,
    * and a line in the erasure log. Owners and admins only.
    */
-  async erase(caller: PersonDataCaller, who: string): Promise<ErasureAnswer> {
+  async erase(caller: PersonDataCaller, who: string): Promise<Erasure> {
     if (caller.role !== 'owner' && caller.role !== 'admin') {
       throw new Refusal('forbidden', 'Only workspace owners and admins may erase a person: ask one of them.');
     }
@@ -171,7 +171,7 @@ export class PersonDataService {
       const id: string | undefined = byEmail ? key?.person_id : target;
       person = id ? await this.people.lockPerson(m, workspaceId, id) : null;
     } else {
-      person = await this.query.get(workspaceId, byEmail ? { email: target } : { id: target });
+      person = await this.query.byWho(workspaceId, target);
     }
     if (!person) throw new Refusal('no_such_person', `No person in this workspace has the record id or email ${JSON.stringify(target.slice(0, 200))}.`);
     const merged: Array<{ id: string }> = await m.query(`SELECT id FROM people WHERE workspace_id = $1 AND merged_into = $2 ORDER BY created_at, id`, [workspaceId, person.id]);
