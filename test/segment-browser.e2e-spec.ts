@@ -5,18 +5,16 @@
 // name is refused, answered 200 (so the library neither retries nor drops anything else) and counted.
 // No request leaves for Segment's servers: every request the page makes is listed and checked.
 import { readFile } from 'node:fs/promises';
-import { createServer, Server } from 'node:http';
 import { dirname, join, normalize } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { HeartbeatService } from '@app/events';
-import { freePort } from '@app/platform';
 import { ADMIN_TOKEN, useApp, useWorkspace } from './harness';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, startSite } from './support/browser';
 
 const t = useApp();
 const ws = useWorkspace(t, { origins: ['http://localhost:*'] }, 'all');
 const BUILD = join(dirname(require.resolve('@segment/analytics-next/package.json')), 'dist', 'umd');
-let site: Server;
+let site: Awaited<ReturnType<typeof startSite>>;
 let siteUrl: string;
 let browser: Browser;
 
@@ -38,10 +36,8 @@ function shopPage(apiHost: string, publicKey: string): string {
 }
 
 beforeAll(async () => {
-  const port = await freePort();
-  siteUrl = `http://localhost:${port}`;
   const apiHost = `${new URL(t.url).host}/v1`;
-  site = createServer(async (req, res) => {
+  site = await startSite(async (req, res) => {
     const path = req.url ?? '/';
     // The library's own files, as a site serving it would: the build and any chunk it loads from its cdnURL.
     const file = path.startsWith('/ajs/') ? path.slice(5) : path.startsWith('/analytics-next/bundles/') ? path.slice(24) : null;
@@ -55,7 +51,7 @@ beforeAll(async () => {
     }
     res.writeHead(200, { 'content-type': 'text/html' }).end(shopPage(apiHost, ws.publicKey));
   });
-  await new Promise<void>((r) => site.listen(port, '127.0.0.1', r));
+  siteUrl = site.url;
   browser = await launchBrowser();
 }, 60_000);
 

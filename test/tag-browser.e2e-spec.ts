@@ -2,15 +2,13 @@
 // The website tag in a real browser (issue 4): a page on localhost from an allowed origin loads
 // track.js from the real api, navigates, clicks a download link and submits a subscribe form;
 // the person, their timeline and their consent are then read back through GraphQL.
-import { createServer, Server } from 'node:http';
 import type { Browser } from 'playwright-core';
-import { freePort } from '@app/platform';
 import { eventually, useApp, useWorkspace } from './harness';
-import { launchBrowser } from './support/browser';
+import { launchBrowser, startSite } from './support/browser';
 
 const t = useApp();
 const ws = useWorkspace(t, { origins: ['http://localhost:*'] }, 'all');
-let site: Server;
+let site: Awaited<ReturnType<typeof startSite>>;
 let siteUrl: string;
 let browser: Browser;
 
@@ -39,14 +37,12 @@ function page(scriptUrl: string): string {
 
 beforeAll(async () => {
   await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
-  const port = await freePort();
-  siteUrl = `http://localhost:${port}`;
   const html = page(`${t.url}/api/in/${ws.publicKey}/track.js`);
-  site = createServer((req, res) => {
+  site = await startSite((req, res) => {
     if (req.url?.startsWith('/files/')) return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('binary');
     res.writeHead(200, { 'content-type': 'text/html' }).end(html);
   });
-  await new Promise<void>((r) => site.listen(port, '127.0.0.1', r));
+  siteUrl = site.url;
   browser = await launchBrowser();
 }, 60_000);
 
