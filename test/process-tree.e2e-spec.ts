@@ -34,6 +34,8 @@ async function startTree(how: 'npm' | 'launcher', env: Record<string, string | u
       : run(process.execPath, ['scripts/start.js'], { cwd: root, env: { ...process.env, ...env, PORT: String(port) } });
   await waitForHealth(`http://127.0.0.1:${port}/health`, withinMs);
   await started.waitFor('worker started\n');
+  // The api answers /health as soon as it listens; the demo keys are printed a moment later.
+  await started.waitFor('api listening');
   const all = [started.child.pid!, ...descendants(started.child.pid!)];
   const find = (part: string) => all.find((pid) => cmdline(pid).includes(part))!;
   const pids = { top: started.child.pid!, launcher: find('scripts/start.js'), api: find('apps/api/src/main'), worker: find('apps/worker/src/main') };
