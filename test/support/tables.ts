@@ -25,6 +25,9 @@ export const TABLE_OWNERS: Record<string, string> = {
   suppressions: 'people',
   erasures: 'people',
   events: 'events',
+  // Only while an old plain events table is converted to partitions (EventsByMonth1766300000000).
+  events_conversion: 'events',
+  events_plain: 'events',
   event_names: 'events',
   idempotency_keys: 'events',
   heartbeat: 'events',

@@ -3,7 +3,8 @@
 // a hash of the migrations (names and files), so a changed schema gets a new one; it allows no
 // connections, so a clone never finds it in use.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { Client } from 'pg';
 import { migrate, randomBase62 } from '@app/platform';
 import { MIGRATIONS } from '@app/schema';
@@ -25,8 +26,27 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** The template of the current migrations. */
 export function templateName(): string {
   const hash = createHash('sha256').update(MIGRATIONS.map((m) => m.name).join('\n'));
-  for (const file of migrationFiles().sort()) hash.update(readFileSync(file));
+  for (const file of schemaFiles()) hash.update(readFileSync(file));
   return PREFIX + hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The migration files and what they import of the tree, transitively (the events by month migration
+ * runs statements kept in libs/events/src/partitions): a change to any of them is a new schema.
+ */
+function schemaFiles(): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string): void => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const [, spec] of readFileSync(file, 'utf8').matchAll(/from '(\.{1,2}\/[^']+)'/g)) {
+      const target = resolve(dirname(file), spec);
+      const found = [`${target}.ts`, `${target}/index.ts`].find(existsSync);
+      if (found) visit(found);
+    }
+  };
+  migrationFiles().forEach(visit);
+  return [...seen].sort();
 }
 
 async function onRoot<T>(work: (root: Client) => Promise<T>): Promise<T> {
