@@ -5,15 +5,22 @@
 // 100 on 16, over a mix of new and returning people. Each round reports events/s and CPU-ms per
 // accepted event per process (/proc), after the worker has relayed everything the round wrote.
 //
+// `npm run bench:ingest -- --apis N` (issue 30) compares instead Lifeline with N api processes on one
+// database and Redis prefix (the load spread across them) against Lifeline with one, both with one
+// worker, on a private redis-server so Redis commands per event can be counted.
+//
 // BENCH_SECONDS (10) per round, BENCH_ROUNDS (3) per target and kind, BENCH_ONLY=single|batch,
 // BENCH_PREFILL_PEOPLE / BENCH_PREFILL_OUTBOX (0) fill the workspace first (bench/schema.ts),
 // BENCH_LABEL names the section a run prints (e.g. before, after), BENCH_ANALYZE=1 runs ANALYZE
 // after the warm-up, BENCH_CONTENDED=1 and BENCH_NO_WORKER=1 as before; BENCH_PROFILE and BENCH_EXPLAIN in bench/support.ts.
+import { spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import autocannon from 'autocannon';
+import Redis from 'ioredis';
+import { freePort } from '@app/platform';
 import { byPid, postgresOf, postgresShared, Proc } from './cpu';
 import { backendPid, connect, measureRound, perEvent, Round, statsSettled, tableStats, Target } from './measure';
-import { report } from './ingest-report';
+import { report, targetNames } from './ingest-report';
 import { drained, prefill } from './schema';
 import { startThin, THIN_DATABASE } from './thin';
 import { benchDatabase, Service, startService, workspaceWithKeys, writeResults } from './support';
@@ -23,6 +30,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PREFILL_PEOPLE = Number(process.env.BENCH_PREFILL_PEOPLE ?? 0);
 const PREFILL_OUTBOX = Number(process.env.BENCH_PREFILL_OUTBOX ?? 0);
 const DATABASE = benchDatabase('lifeline_bench_ingest');
+const APIS_FLAG = process.argv.indexOf('--apis');
+const APIS = APIS_FLAG > 0 ? Number(process.argv[APIS_FLAG + 1]) : 1;
 const TYPES = ['pageview', 'pageview', 'pageview', 'cta_click', 'signup', 'purchase', 'report_exported'];
 // Keys: the 'server' limit is 600 posts per key per ten minutes; each key takes 500 posts in turn, and
 // there are enough that no key comes round again within a run (300,000 single posts; at 170 keys the
@@ -54,7 +63,22 @@ interface Counters {
   posts: Record<string, number>;
 }
 
-async function drive(url: string, keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number) {
+/** One autocannon per api, the connections divided between them; their answers summed. */
+async function drive(urls: string[], keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number) {
+  const results = await Promise.all(urls.map((url) => driveOne(url, keys, Math.max(1, Math.round(connections / urls.length)), perPost, counters, kind, seconds)));
+  return {
+    events: results.reduce((n, r) => n + r.events, 0),
+    seconds: Math.max(...results.map((r) => r.seconds)),
+    notes: {
+      p50: Math.max(...results.map((r) => r.notes.p50)),
+      p99: Math.max(...results.map((r) => r.notes.p99)),
+      refused: results.reduce((n, r) => n + r.notes.refused, 0),
+      errors: results.reduce((n, r) => n + r.notes.errors, 0),
+    },
+  };
+}
+
+async function driveOne(url: string, keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number) {
   const result = await autocannon({
     url: `${url}/api/v1/events`,
     connections,
@@ -82,35 +106,62 @@ async function drive(url: string, keys: string[], connections: number, perPost: 
 
 const redis = (proc: Proc) => proc.comm === 'redis-server';
 
+/** A redis-server of the run's own (no persistence), so its command counts are this service's. */
+async function privateRedis(): Promise<{ url: string; client: Redis; stop(): Promise<void> }> {
+  const port = await freePort();
+  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const url = `redis://127.0.0.1:${port}`;
+  const client = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: () => 100 });
+  client.on('error', () => undefined); // refused until redis-server listens; ioredis retries
+  await client.ping();
+  return { url, client, stop: async () => (client.disconnect(), await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')))) };
+}
+
+/** Commands Redis has run since it started (INFO commandstats), INFO itself left out. */
+async function redisCommands(client: Redis): Promise<number> {
+  const stats = await client.info('commandstats');
+  return [...stats.matchAll(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/gm)].filter(([, name]) => name !== 'info').reduce((n, [, , calls]) => n + Number(calls), 0);
+}
+
 async function main() {
   const started = new Date();
   const load = loadavg();
-  const lifeline = await startService(DATABASE, process.env.BENCH_NO_WORKER ? ['api'] : ['api', 'worker']);
-  const thin = await startThin();
-  const services: Service[] = [lifeline, thin];
+  const apps: Array<'api' | 'worker'> = process.env.BENCH_NO_WORKER ? ['api'] : ['api', 'worker'];
+  const ownRedis = APIS > 1 ? await privateRedis() : null;
+  const redisEnv: Record<string, string> = ownRedis ? { REDIS_URL: ownRedis.url } : {};
+  // With --apis N the baseline is Lifeline with one api (on a second database), otherwise the thin service.
+  const baseDatabase = APIS > 1 ? `${DATABASE}_one_api` : THIN_DATABASE;
+  const base = APIS > 1 ? await startService(baseDatabase, apps, redisEnv) : await startThin();
+  const lifeline = await startService(DATABASE, apps, redisEnv, APIS);
+  const services: Service[] = [lifeline, base];
   try {
-    const { workspaceId, secretKeys } = await workspaceWithKeys(lifeline.url, 'bench', WARM_UP_KEYS[1]);
     const lifelineDb = await connect(lifeline.databaseUrl);
-    const thinDb = await connect(thin.databaseUrl);
-    await prefill(lifelineDb, workspaceId, PREFILL_PEOPLE, PREFILL_OUTBOX, console.log);
-    const bench = [await backendPid(lifelineDb), await backendPid(thinDb)];
+    const baseDb = await connect(base.databaseUrl);
+    const bench = [await backendPid(lifelineDb), await backendPid(baseDb)];
     const notBench = (pg: ReturnType<typeof postgresOf>) => (p: Proc, all: Map<number, Proc>) => !bench.includes(p.pid) && pg(p, all);
-    const targets: Array<Target & { service: Service; counters: Counters }> = [
+    const ofLifeline = (service: Service, db: typeof lifelineDb, database: string) => ({
+      groups: { api: (p: Proc) => service.apiPids.includes(p.pid), worker: byPid(service.pids.worker), pg: notBench(postgresOf(database)), pgShared: postgresShared, redis },
+      settle: () => (service.pids.worker ? drained(db) : Promise.resolve()),
+    });
+    const [baseName, subjectName] = targetNames(APIS).map((t) => t.name);
+    const targets: Array<Target & { service: Service; counters: Counters; secretKeys: string[] }> = [
       {
-        name: 'thin', service: thin, db: thinDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'],
-        groups: { thin: byPid(thin.pids.api), pg: notBench(postgresOf(THIN_DATABASE)), pgShared: postgresShared, redis },
-        settle: async () => undefined,
+        name: baseName, service: base, db: baseDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [],
+        ...(APIS > 1 ? ofLifeline(base, baseDb, baseDatabase) : { groups: { thin: byPid(base.pids.api), pg: notBench(postgresOf(THIN_DATABASE)), pgShared: postgresShared, redis }, settle: async () => undefined }),
       },
-      {
-        name: 'lifeline', service: lifeline, db: lifelineDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'],
-        groups: { api: byPid(lifeline.pids.api), worker: byPid(lifeline.pids.worker), pg: notBench(postgresOf(DATABASE)), pgShared: postgresShared, redis },
-        settle: () => (lifeline.pids.worker ? drained(lifelineDb) : Promise.resolve()),
-      },
+      { name: subjectName, service: lifeline, db: lifelineDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [], ...ofLifeline(lifeline, lifelineDb, DATABASE) },
     ];
-    const keysOf = ([from, to]: number[]) => secretKeys.slice(from, to);
+    // Thin takes any key; each Lifeline its own workspace's.
+    for (const target of targets.filter((t) => t.name !== 'thin')) {
+      const made = await workspaceWithKeys(target.service.url, 'bench', WARM_UP_KEYS[1]);
+      target.secretKeys = made.secretKeys;
+      await prefill(target.db, made.workspaceId, PREFILL_PEOPLE, PREFILL_OUTBOX, console.log);
+    }
+    targets[0].secretKeys = targets[0].secretKeys.length ? targets[0].secretKeys : targets[1].secretKeys;
+    const keysOf = (target: (typeof targets)[number], [from, to]: number[]) => target.secretKeys.slice(from, to);
     for (const target of targets) {
-      await drive(target.service.url, keysOf(WARM_UP_KEYS), 8, 1, target.counters, 'warm-up', Math.min(DURATION, 5));
-      await drive(target.service.url, keysOf(WARM_UP_KEYS), 4, 100, target.counters, 'warm-up', 3);
+      await drive(target.service.urls, keysOf(target, WARM_UP_KEYS), 8, 1, target.counters, 'warm-up', Math.min(DURATION, 5));
+      await drive(target.service.urls, keysOf(target, WARM_UP_KEYS), 4, 100, target.counters, 'warm-up', 3);
       await target.settle();
     }
     // BENCH_ANALYZE=1: fresh statistics before the rounds (a fresh database has none until an ANALYZE).
@@ -123,7 +174,9 @@ async function main() {
       const before = await Promise.all(targets.map((t) => tableStats(t.db)));
       for (let r = 0; r < ROUNDS; r++) {
         for (const target of targets) {
-          const round = await measureRound(target, () => drive(target.service.url, keysOf(kind.keys), kind.connections, kind.perPost, target.counters, kind.name, DURATION));
+          const commands = ownRedis ? await redisCommands(ownRedis.client) : 0;
+          const round = await measureRound(target, () => drive(target.service.urls, keysOf(target, kind.keys), kind.connections, kind.perPost, target.counters, kind.name, DURATION));
+          if (ownRedis) round.notes.redisCommands = (await redisCommands(ownRedis.client)) - commands;
           console.log(`${kind.name} ${target.name} round ${r + 1}: ${(round.events / round.seconds).toFixed(0)} events/s, ${JSON.stringify(round.cpu)} CPU-ms/event, ${round.walBytes.toFixed(0)} WAL bytes/event`);
           (rounds[`${kind.name}:${target.name}`] ??= []).push(round);
         }
@@ -137,15 +190,17 @@ async function main() {
 
     const prefilled = PREFILL_PEOPLE || PREFILL_OUTBOX ? `, prefilled with ${PREFILL_PEOPLE} people and ${PREFILL_OUTBOX} relayed outbox rows` : '';
     const analyzed = process.env.BENCH_ANALYZE ? ', ANALYZE after the warm-up' : '';
-    const title = `Ingest cost against a thin service (issue 18) — ${process.env.BENCH_LABEL ?? 'latest'}${prefilled}${analyzed}`;
+    const against = APIS > 1 ? `${APIS} api processes against one (issue 30)` : 'Ingest cost against a thin service (issue 18)';
+    const title = `${against} — ${process.env.BENCH_LABEL ?? 'latest'}${prefilled}${analyzed}`;
     const settings = Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_'));
-    const command = [...settings.map(([name, value]) => `${name}=${value}`), 'npm run bench:ingest'].join(' ');
-    const text = report({ command, started, load, ended: loadavg(), seconds: DURATION, rounds: ROUNDS, prefilled: prefilled + analyzed, kinds: KINDS, results: rounds, tables });
+    const command = [...settings.map(([name, value]) => `${name}=${value}`), 'npm run bench:ingest', ...(APIS > 1 ? ['--', '--apis', String(APIS)] : [])].join(' ');
+    const text = report({ command, started, load, ended: loadavg(), seconds: DURATION, rounds: ROUNDS, prefilled: prefilled + analyzed, apis: APIS, kinds: KINDS, results: rounds, tables });
     console.log(`## ${title}\n\n${text}`);
     if (!process.env.BENCH_PROFILE) writeResults(title, text);
     await Promise.all(targets.map((t) => t.db.end()));
   } finally {
     await Promise.all(services.map((s) => s.stop()));
+    await ownRedis?.stop();
   }
 }
 

@@ -13,9 +13,13 @@ const PG_ROOT = process.env.BENCH_DATABASE_ROOT ?? 'postgres://postgres@127.0.0.
 
 export interface Service {
   url: string;
+  /** Every api's address, `url` first (more than one with `apis`). */
+  urls: string[];
   databaseUrl: string;
-  /** The process id of each app started (for bench/cpu.ts). */
+  /** The process id of each app started (for bench/cpu.ts); `api` is the first api's. */
   pids: Partial<Record<'api' | 'worker', number>>;
+  /** Every api process's id. */
+  apiPids: number[];
   stop(): Promise<void>;
 }
 
@@ -52,38 +56,50 @@ export async function resetDatabase(name: string): Promise<string> {
   return url;
 }
 
-export async function startService(database: string, apps: Array<'api' | 'worker'>, env: Record<string, string> = {}): Promise<Service> {
+/** The api and worker as child processes on a fresh database; `apis` api processes (each on its own port) when more than one. */
+export async function startService(database: string, apps: Array<'api' | 'worker'>, env: Record<string, string> = {}, apis = 1): Promise<Service> {
   const databaseUrl = await resetDatabase(database);
-  const port = await freePort();
+  const ports = await Promise.all(Array.from({ length: apps.includes('api') ? apis : 1 }, () => freePort()));
   const childEnv = {
     ...process.env,
     NODE_ENV: 'production',
     APP_SECRET: 'bench-app-secret-0123456789-0123456789',
     ADMIN_TOKEN,
     DATABASE_URL: databaseUrl,
-    REDIS_URL: 'redis://127.0.0.1:6379',
+    // BENCH_REDIS_URL: a Redis of the run's own, so `redis-cli info commandstats` counts this service alone.
+    REDIS_URL: process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `bench:${database}:${Date.now()}`,
-    PORT: String(port),
-    BASE_URL: `http://127.0.0.1:${port}`,
+    PORT: String(ports[0]),
+    BASE_URL: `http://127.0.0.1:${ports[0]}`,
     LOG_LEVEL: 'warn',
     ...env,
   };
-  const children: ChildProcess[] = apps.map((app) =>
-    // BENCH_PROFILE=dir writes a CPU profile of each process there (node --cpu-prof).
-    spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'ignore', 'inherit'] }),
-  );
-  const url = `http://127.0.0.1:${port}`;
+  // BENCH_PROFILE=dir writes a CPU profile of each process there (node --cpu-prof).
+  const start = (app: 'api' | 'worker', port: number) =>
+    spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], {
+      cwd: ROOT,
+      env: { ...childEnv, PORT: String(port) },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+  const started = apps.flatMap((app): Array<{ app: 'api' | 'worker'; child: ChildProcess }> => (app === 'api' ? ports : [ports[0]]).map((port) => ({ app, child: start(app, port) })));
+  const children: ChildProcess[] = started.map((s) => s.child);
+  const urls = ports.map((port) => `http://127.0.0.1:${port}`);
   // Up to 90 s: on a shared, loaded machine the api and worker can take most of a minute to start.
-  for (let i = 0; i < 900; i++) {
-    const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
-    if (ok) break;
-    await new Promise((r) => setTimeout(r, 100));
+  for (const url of urls) {
+    for (let i = 0; i < 900; i++) {
+      const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
   }
   await new Promise((r) => setTimeout(r, 500));
+  const pidOf = (app: 'api' | 'worker') => started.find((s) => s.app === app)?.child.pid;
   return {
-    url,
+    url: urls[0],
+    urls,
     databaseUrl,
-    pids: Object.fromEntries(apps.map((app, i) => [app, children[i].pid])),
+    pids: Object.fromEntries(apps.map((app) => [app, pidOf(app)])),
+    apiPids: started.filter((s) => s.app === 'api').map((s) => s.child.pid!),
     stop: async () => {
       await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once('exit', r), c.kill('SIGTERM'))))));
     },

@@ -27,8 +27,10 @@ export async function startThin(): Promise<Service> {
   }
   return {
     url,
+    urls: [url],
     databaseUrl,
     pids: { api: child.pid },
+    apiPids: [child.pid!],
     stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM')))),
   };
 }

@@ -1,5 +1,6 @@
 // The console's People, Person and Live events pages (issue 28) in Chromium against the real api and
 // worker, with a real SMTP server so a sent email really leaves.
+import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import type { CreatedWorkspace } from '@app/workspaces';
 import { eventually, memberKey } from './harness';
@@ -135,6 +136,35 @@ describe('Person', () => {
     expect(await member.getByRole('button', { name: 'Add note' }).isDisabled()).toBe(true);
     await member.getByText('Only owners and admins can change this').waitFor();
     await member.context().close();
+  });
+});
+
+describe('Data on request', () => {
+  it('Download data saves the person as JSON; Erase person (confirmed) erases them, shows what went, and search no longer finds them; a member sees Erase person disabled with the reason', async () => {
+    await post({ type: 'signup', email: 'leaving@example.com' });
+    const member = await c.signIn((await memberKey(c.t, ws, 'reader@example.com')).secretKey);
+    await openPage(member, c.t, '/people?q=leaving');
+    await member.getByRole('link', { name: 'leaving@example.com' }).click();
+    expect(await member.getByRole('button', { name: 'Download data' }).isEnabled()).toBe(true);
+    expect(await member.getByRole('button', { name: 'Erase person' }).isDisabled()).toBe(true);
+    await member.getByText('Only owners and admins can erase a person.').waitFor();
+    await member.context().close();
+
+    await openPerson('leaving@example.com');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download data' }).click()]);
+    const saved = JSON.parse(await readFile((await download.path())!, 'utf8'));
+    expect(saved.person).toMatchObject({ email: 'leaving@example.com' });
+    expect(saved.timeline.map((row: { type: string }) => row.type)).toContain('signup');
+
+    await page.getByRole('button', { name: 'Erase person' }).click();
+    await page.getByRole('button', { name: 'Yes, erase' }).click();
+    const status = page.getByRole('status').filter({ hasText: /^Erased: / });
+    await status.waitFor();
+    expect(await status.textContent()).toMatch(/ids? now suppressed/);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await openPage(page, c.t, '/people?q=leaving');
+    await page.getByText('No one matches.', { exact: false }).waitFor();
   });
 });
 

@@ -4,6 +4,8 @@
 // stops it and deletes the folder; a jest worker that exits without it kills the server on its way out.
 // `nextXid` starts the new server's transaction counter there (pg_resetwal), as on a server that has run
 // that many transactions: a restore onto a fresh server is a restore onto one whose counter is behind.
+// `replicaOf` makes the new server a streaming replica of another (pg_basebackup -R instead of initdb;
+// test/support/replica.ts).
 import { execFile } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,7 +44,7 @@ function binDir(): string {
 const XACT_SEGMENT = 1_048_576;
 const EPOCH = 2 ** 32;
 
-export async function startPrivatePostgres(wanted: { nextXid?: number } = {}): Promise<PrivatePostgres> {
+export async function startPrivatePostgres(wanted: { nextXid?: number; replicaOf?: PrivatePostgres } = {}): Promise<PrivatePostgres> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'lifeline-pg-'));
   const data = join(dir, 'data');
@@ -52,7 +54,13 @@ export async function startPrivatePostgres(wanted: { nextXid?: number } = {}): P
     chownSync(dir, Number(stdout.trim()), Number(stdout.trim()));
   }
   const as = (program: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, program), ...args]) : run(join(bin, program), args));
-  await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  if (wanted.replicaOf) {
+    // initdb's trust rules admit replication connections from loopback, and wal_level is replica by default
+    const from = ['-h', '127.0.0.1', '-p', String(wanted.replicaOf.port), '-U', 'postgres'];
+    await as('pg_basebackup', [...from, '-D', data, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
+  } else {
+    await as('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  }
   if (wanted.nextXid !== undefined) {
     const [epoch, xid] = [Math.floor(wanted.nextXid / EPOCH), wanted.nextXid % EPOCH];
     if (xid % XACT_SEGMENT !== 0 || xid === 0) throw new Error(`nextXid ${wanted.nextXid}: give a multiple of ${XACT_SEGMENT} (plus any multiple of 2^32).`);

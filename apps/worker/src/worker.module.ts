@@ -18,7 +18,8 @@ export class WorkerModule {
       module: WorkerModule,
       imports: [
         loggerModule(config, 'worker'),
-        PlatformModule.forRoot(config, MIGRATIONS),
+        // the worker serves no read request, so it never opens the read replica's pool
+        PlatformModule.forRoot({ ...config, databaseReadUrl: null }, MIGRATIONS),
         OutboxModule,
         WorkspacesModule,
         EdgeModule,

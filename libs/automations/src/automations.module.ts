@@ -1,9 +1,8 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module, OnModuleInit } from '@nestjs/common';
 import { EventsModule } from '@app/events';
 import { MessagingModule } from '@app/messaging';
 import { MergeParticipants } from '@app/people';
-import { PersonDataParticipants } from '@app/platform';
+import { PersonDataParticipants, queueModule } from '@app/platform';
 import { WebhooksModule } from '@app/webhooks';
 import { AutomationsRepository } from './automations.repository';
 import { AutomationsService } from './automations.service';
@@ -14,7 +13,7 @@ import { ADVANCE_RUN } from './jobs/run.job';
 
 /** Shared by both apps: automations, runs and the automations queue's producer side. */
 @Module({
-  imports: [EventsModule, MessagingModule, WebhooksModule, BullModule.registerQueue({ name: ADVANCE_RUN.queue })],
+  imports: [EventsModule, MessagingModule, WebhooksModule, queueModule(ADVANCE_RUN.queue)],
   providers: [AutomationsRepository, RunsRepository, RunQueue, AutomationsService, AutomationsDataParticipant],
   exports: [EventsModule, MessagingModule, AutomationsRepository, RunsRepository, RunQueue, AutomationsService],
 })

@@ -10,6 +10,7 @@ import { TimelineReadRepository } from './timeline-read.repository';
 import { TimelineService } from './timeline.service';
 import { ChartsRepository } from './charts/charts.repository';
 import { ChartsService } from './charts/charts.service';
+import { PartitionUpkeep } from './partitions/partition-upkeep';
 
 /** Idempotency keys: a repeat within this answers the first answer. */
 export const IDEMPOTENCY_KEYS_KEPT_MS = 30 * DAY_MS;
@@ -29,6 +30,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     IngestService,
     HeartbeatService,
     EventsDataParticipant,
+    PartitionUpkeep,
   ],
   exports: [PeopleModule, TimelineRepository, TimelineService, ChartsService, IngestService, HeartbeatService],
 })
@@ -39,12 +41,14 @@ export class EventsModule implements OnModuleInit {
     private readonly merges: MergeParticipants,
     private readonly personData: PersonDataParticipants,
     private readonly eventsData: EventsDataParticipant,
+    private readonly partitions: PartitionUpkeep,
   ) {}
 
   onModuleInit(): void {
     this.merges.register(this.timeline);
     this.personData.register(this.eventsData);
     this.sweeps.register('expired-events', () => this.timeline.deleteExpired(new Date()));
+    this.sweeps.register('events-partitions', () => this.partitions.sweep());
     this.sweeps.register('idempotency-keys', () => this.timeline.deleteOldIdempotencyKeys(retainedSince(IDEMPOTENCY_KEYS_KEPT_MS)));
     this.sweeps.register('heartbeat', () => this.timeline.deleteOldHeartbeat(retainedSince(HEARTBEAT_KEPT_MS)));
   }

@@ -11,3 +11,4 @@ export * from './events.module';
 export * from './events-api.module';
 export { personView, timelineEntryView } from './graphql/people.resolver';
 export { PersonType, TimelineEntryType, ListType } from './graphql/people.types';
+export { PartitionUpkeep } from './partitions/partition-upkeep';

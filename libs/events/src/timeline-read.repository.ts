@@ -1,8 +1,9 @@
 // Timeline pages for the admin API and the MCP tools (issue 11): one statement for many people; and
 // the console's live feed, by when rows were recorded.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import { personJoin } from '@app/people';
 import type { TimelineRow } from './timeline.repository';
 
@@ -24,7 +25,9 @@ export function timelinePagesStatement(workspaceId: string, personIds: readonly 
   if (query.types?.length) where.push(`AND e.type = ANY($${args.push(query.types)}::text[])`);
   if (query.after) {
     args.push(query.after.atMicros, query.after.id);
-    where.push(`AND (e.occurred_at, e.id) < (timestamptz 'epoch' + $${args.length - 1}::bigint * interval '1 microsecond', $${args.length})`);
+    const at = `timestamptz 'epoch' + $${args.length - 1}::bigint * interval '1 microsecond'`;
+    // The bare bound on occurred_at is what leaves the later months' partitions out (the row comparison is not).
+    where.push(`AND (e.occurred_at, e.id) < (${at}, $${args.length}) AND e.occurred_at <= ${at}`);
   }
   const text = `SELECT t.*, (extract(epoch FROM t.occurred_at) * 1000000)::bigint::text AS at_micros
          FROM unnest($2::text[]) AS p(id)
@@ -79,15 +82,21 @@ export function recordedSinceStatement(workspaceId: string, query: LiveEventsQue
 
 @Injectable()
 export class TimelineReadRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(READ_DATABASE) private readonly reads: ReadDatabase,
+  ) {}
 
   /** Each person's newest rows, read backwards on the events key (workspace, person, occurred_at, id): a lateral read per person, one statement. */
   pages(workspaceId: string, personIds: readonly string[], query: TimelinePageQuery): Promise<TimelinePageRow[]> {
     const { text, args } = timelinePagesStatement(workspaceId, personIds, query);
-    return this.dataSource.query(text, args);
+    return this.reads.query(text, args);
   }
 
-  /** The live feed's rows and when they were read: rows past their expiry but not yet swept are left out. */
+  /**
+   * The live feed's rows and when they were read: rows past their expiry but not yet swept are left out.
+   * On the primary: its cursor is the database's clock, which on a lagging replica runs ahead of the rows it holds.
+   */
   async recordedSince(workspaceId: string, query: LiveEventsQuery): Promise<{ readMicros: string; rows: LiveEventRow[] }> {
     const { text, args } = recordedSinceStatement(workspaceId, query);
     const found: LiveEventRow[] = await this.dataSource.query(text, args);

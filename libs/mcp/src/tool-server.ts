@@ -3,7 +3,7 @@
 import { Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { Refusal } from '@app/platform';
+import { readsFromReplica, Refusal } from '@app/platform';
 import type { ToolCall, ToolDefinition } from './tools/tool';
 
 const logger = new Logger('ToolDoor');
@@ -35,7 +35,7 @@ export function buildToolServer(tools: ToolDefinition[], call: ToolCall, counted
   for (const tool of tools) {
     server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input, outputSchema: tool.output }, async (input: unknown) => {
       try {
-        const answer = await tool.run(call, input as never);
+        const answer = await (tool.readOnly ? readsFromReplica(() => tool.run(call, input as never)) : tool.run(call, input as never));
         counted(tool.name, typeof answer.status === 'string' ? answer.status : 'ok');
         return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer as Record<string, unknown> };
       } catch (error) {

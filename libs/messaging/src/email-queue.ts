@@ -3,7 +3,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
-import { AppConfig, bullConnection, CONFIG, within } from '@app/platform';
+import { AppConfig, CONFIG, within } from '@app/platform';
 import { SEND_ATTEMPTS, SEND_EMAIL_JOB, SEND_WAIT_MS, SendEmailJob, SendEmailResult, SEND_EMAIL } from './jobs/email.job';
 
 export function enqueueOptions(messageId: string) {
@@ -26,7 +26,8 @@ export class EmailQueue implements OnModuleDestroy {
   /** The provider's id once the email left, or null when it did not leave within the wait (it still will). */
   async sendAndWait(job: SendEmailJob): Promise<string | null> {
     try {
-      this.events ??= new QueueEvents(SEND_EMAIL.queue, { connection: bullConnection(this.config.redisUrl), prefix: this.config.redisPrefix });
+      // The queue's own connection and prefix: on a cluster BullMQ duplicates its client for these blocking reads.
+      this.events ??= new QueueEvents(SEND_EMAIL.queue, { connection: this.queue.opts.connection, prefix: this.queue.opts.prefix });
       const started = Date.now();
       await within(this.events.waitUntilReady(), SEND_WAIT_MS);
       const added = await within(this.queue.add(SEND_EMAIL_JOB, job, enqueueOptions(job.messageId)), SEND_WAIT_MS);

@@ -1,8 +1,9 @@
 // The only code that writes messages (the email door's receipts are edge's DoorReceiptsRepository).
 // A message's timeline row is written by the events lib's TimelineRepository, in the same transaction.
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { MessageStatus } from '@app/wire';
 import { TimelineRepository } from '@app/events';
 import { MergeParticipant, PeopleRepository, personColumnMover, personJoin, PersonRow } from '@app/people';
@@ -74,6 +75,8 @@ export class MessagesRepository implements MergeParticipant {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    /** The pages and one message: inside a read request the replica may serve them (docs/decisions.md "Read replica"). */
+    @Inject(READ_DATABASE) private readonly reads: ReadDatabase,
     private readonly people: PeopleRepository,
     private readonly timeline: TimelineRepository,
   ) {}
@@ -124,18 +127,18 @@ export class MessagesRepository implements MergeParticipant {
     if (f.until) where.push(`m.at <= $${args.push(f.until.toISOString())}`);
     if (f.cursor) where.push(`(m.at, m.id) < ($${args.push(f.cursor.at)}::timestamptz, $${args.push(f.cursor.id)})`);
     args.push(f.limit);
-    return this.dataSource.query(`${READ} WHERE ${where.join(' AND ')} ORDER BY m.at DESC, m.id DESC LIMIT $${args.length}`, args);
+    return this.reads.query(`${READ} WHERE ${where.join(' AND ')} ORDER BY m.at DESC, m.id DESC LIMIT $${args.length}`, args);
   }
 
   /** One message of the workspace, or null. */
   async one(workspaceId: string, id: string): Promise<MessageRead | null> {
-    const [row] = await this.dataSource.query(`${READ} WHERE m.workspace_id = $1 AND m.id = $2`, [workspaceId, id]);
+    const [row] = await this.reads.query(`${READ} WHERE m.workspace_id = $1 AND m.id = $2`, [workspaceId, id]);
     return row ?? null;
   }
 
   /** The person's latest messages, newest first. */
   thread(workspaceId: string, personId: string, limit: number): Promise<MessageRead[]> {
-    return this.dataSource.query(`${READ} WHERE m.workspace_id = $1 AND m.person_id = $2 ORDER BY m.at DESC, m.id DESC LIMIT $3`, [
+    return this.reads.query(`${READ} WHERE m.workspace_id = $1 AND m.person_id = $2 ORDER BY m.at DESC, m.id DESC LIMIT $3`, [
       workspaceId,
       personId,
       limit,

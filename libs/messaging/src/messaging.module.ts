@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Inject, Module, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
-import { AppConfig, CONFIG, PersonDataParticipants } from '@app/platform';
+import { AppConfig, CONFIG, PersonDataParticipants, queueModule } from '@app/platform';
 import { EventsModule } from '@app/events';
 import { MergeParticipants } from '@app/people';
 import { EmailQueue } from './email-queue';
@@ -15,7 +15,7 @@ import { SEND_EMAIL } from './jobs/email.job';
 
 /** Shared by both apps: messages, templates, the provider and the email queue. */
 @Module({
-  imports: [EventsModule, BullModule.registerQueue({ name: SEND_EMAIL.queue })],
+  imports: [EventsModule, queueModule(SEND_EMAIL.queue)],
   providers: [
     MessagesRepository,
     MessagesService,

@@ -1,17 +1,16 @@
 // A page of people's messages in one statement, for the person field of the admin API (issue 11).
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import { personJoin } from '@app/people';
 import type { MessageRead } from './messages.repository';
 
 @Injectable()
 export class PersonMessagesRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(@Inject(READ_DATABASE) private readonly reads: ReadDatabase) {}
 
   /** Each person's latest `limit` messages, newest first, on the messages_person index. */
   latestOf(workspaceId: string, personIds: readonly string[], limit: number): Promise<MessageRead[]> {
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT m.id, m.direction, m.at, m.subject, m.text, m.provider_id, m.status, m.address, m.person_id,
               p.name AS person_name, p.email AS person_email
          FROM unnest($2::text[]) AS who(id)

@@ -9,10 +9,9 @@
 // A backup restored onto a server whose transaction counter is behind is repaired once (restore-repair.ts).
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import Redis from 'ioredis';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AppConfig } from '@app/platform';
-import { CONFIG, DAY_MS, deleteInBatches } from '@app/platform';
+import type { AppConfig, RedisClient } from '@app/platform';
+import { CONFIG, connectRedis, DAY_MS, deleteInBatches } from '@app/platform';
 import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK, RELAY_MIN_GAP_MS } from './outbox';
 import { repairAfterRestore, RestoreRepaired, restoreRepairedLine } from './restore-repair';
 
@@ -95,7 +94,7 @@ const POLL_MS = 250;
 export class OutboxRelayService implements OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
   private readonly handlers: OutboxHandler[] = [];
-  private listener: Redis | null = null;
+  private listener: RedisClient | null = null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
@@ -114,7 +113,8 @@ export class OutboxRelayService implements OnApplicationShutdown {
   /** Listens for kicks on Redis and polls as a fallback. */
   async start(): Promise<void> {
     this.stopped = false;
-    this.listener = new Redis(this.config.redisUrl, { lazyConnect: true, maxRetriesPerRequest: null });
+    // Plain pub/sub, also on a cluster: a message published on any node reaches the subscribers of every node.
+    this.listener = connectRedis(this.config, { lazyConnect: true, maxRetriesPerRequest: null });
     this.listener.on('error', (error) => this.logger.warn(`outbox listener: ${error.message}`));
     this.listener.on('message', () => this.kick());
     this.listener.subscribe(outboxChannel(this.config)).catch((error: Error) => this.logger.warn(`polling only: ${error.message}`));

@@ -1,9 +1,8 @@
 // Happenings that other contexts react to, written in the same transaction as the row that caused
 // them (style guide: cross-context reactions go through the outbox, never in-memory emitters).
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import type { EntityManager } from 'typeorm';
-import type { AppConfig } from '@app/platform';
+import type { AppConfig, RedisClient } from '@app/platform';
 import { CONFIG, REDIS } from '@app/platform';
 
 export const outboxChannel = (config: Pick<AppConfig, 'redisPrefix'>) => `${config.redisPrefix}:outbox`;
@@ -90,7 +89,7 @@ export class OutboxWriter {
   private kickLater: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 

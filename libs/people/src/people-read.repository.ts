@@ -1,7 +1,7 @@
 // Reads for the GraphQL admin API and other contexts (messaging, webhooks).
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { IdentityKind } from './domain';
 import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
 
@@ -78,7 +78,8 @@ export interface PersonAsTheyAre {
 
 @Injectable()
 export class PeopleReadRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** Inside a read request the replica may serve these; elsewhere (sends, workers, erasure) the primary does. */
+  constructor(@Inject(READ_DATABASE) private readonly reads: ReadDatabase) {}
 
   /**
    * These people (workspace and id, pairwise) as they are now: a merged person as the person they became
@@ -99,7 +100,7 @@ export class PeopleReadRepository {
   async byId(workspaceId: string, id: string): Promise<PersonRow | null> {
     let current = id;
     for (let hop = 0; hop < 10; hop++) {
-      const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2`, [workspaceId, current]);
+      const [row] = await this.reads.query(`SELECT ${COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2`, [workspaceId, current]);
       if (!row) return null;
       if (!row.merged_into) return row;
       current = row.merged_into;
@@ -118,7 +119,7 @@ export class PeopleReadRepository {
 
   /** The person an identity key (already normalized) belongs to; a merge moves keys to the survivor. */
   async byIdentity(workspaceId: string, kind: IdentityKind, value: string): Promise<PersonRow | null> {
-    const [row] = await this.dataSource.query(
+    const [row] = await this.reads.query(
       `SELECT p.${COLUMNS.split(', ').join(', p.')} FROM identities i JOIN people p ON p.workspace_id = i.workspace_id AND p.id = i.person_id
         WHERE i.workspace_id = $1 AND i.kind = $2 AND i.value = $3`,
       [workspaceId, kind, value],
@@ -134,7 +135,7 @@ export class PeopleReadRepository {
       where.push(`(created_at, id) < (timestamptz 'epoch' + $${args.length - 1}::bigint * interval '1 microsecond', $${args.length})`);
     }
     args.push(query.limit);
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT ${COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_micros FROM people
         WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${args.length}`,
       args,
@@ -144,7 +145,7 @@ export class PeopleReadRepository {
   /** How many match, counted up to COUNT_BOUND + 1 so a large workspace costs no more than that. */
   async count(workspaceId: string, filter: PersonFilter): Promise<number> {
     const { where, args } = this.where(workspaceId, filter);
-    const [row] = await this.dataSource.query(
+    const [row] = await this.reads.query(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM people WHERE ${where.join(' AND ')} LIMIT ${COUNT_BOUND + 1}) AS matched`,
       args,
     );
@@ -178,14 +179,14 @@ export class PeopleReadRepository {
   }
 
   identitiesOf(workspaceId: string, personIds: readonly string[]): Promise<Array<{ person_id: string; kind: string; value: string }>> {
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT person_id, kind, value FROM identities WHERE workspace_id = $1 AND person_id = ANY($2::text[]) ORDER BY created_at, kind, value`,
       [workspaceId, personIds],
     );
   }
 
   subscriptionsOf(workspaceId: string, personIds: readonly string[]): Promise<SubscriptionRead[]> {
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT s.person_id, s.list_id, l.address, l.name, s.status, s.consent, s.consent_text, s.consent_ip, s.granted_at, s.source_label
          FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
         WHERE s.workspace_id = $1 AND s.person_id = ANY($2::text[]) ORDER BY s.granted_at`,
@@ -194,12 +195,12 @@ export class PeopleReadRepository {
   }
 
   lists(workspaceId: string): Promise<Array<{ id: string; address: string; name: string }>> {
-    return this.dataSource.query(`SELECT id, address, name FROM lists WHERE workspace_id = $1 ORDER BY created_at`, [workspaceId]);
+    return this.reads.query(`SELECT id, address, name FROM lists WHERE workspace_id = $1 ORDER BY created_at`, [workspaceId]);
   }
 
   /** Subscribers (status subscribed) of each list. */
   subscriberCounts(workspaceId: string, listIds: readonly string[]): Promise<Array<{ list_id: string; n: number }>> {
-    return this.dataSource.query(
+    return this.reads.query(
       `SELECT list_id, count(*)::int AS n FROM subscriptions
         WHERE workspace_id = $1 AND list_id = ANY($2::text[]) AND status = 'subscribed' GROUP BY list_id`,
       [workspaceId, listIds],

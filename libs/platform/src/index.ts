@@ -4,6 +4,7 @@
 export * from './entries/plain';
 export * from './database/database';
 export * from './database/time-limits';
+export * from './database/read-database';
 export * from './database/migrate';
 export * from './database/delete-in-batches';
 export * from './runtime/redis-reachable';
@@ -11,6 +12,7 @@ export * from './runtime/lifecycle';
 export * from './runtime/start-process';
 export * from './redis/redis';
 export * from './queues/queues';
+export * from './queues/queue-module';
 export * from './queues/due-poll';
 export * from './queues/enqueue-within';
 export * from './sweeps/sweeps';

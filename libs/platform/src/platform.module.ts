@@ -1,13 +1,16 @@
 import { BullModule } from '@nestjs/bullmq';
 import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { AppConfig } from './config/config';
 import { CONFIG } from './config/config.token';
 import { dataSourceOptions } from './database/database';
 import { Migration, MIGRATION_LIST } from './database/migration-state';
+import { READ_DATABASE, readDatabase } from './database/read-database';
 import { HealthController } from './health/health.controller';
 import { MetricsRegistry } from './observability/metrics-registry';
 import { PersonDataParticipants } from './person-data/person-data';
+import { QueueConnections } from './queues/queue-module';
 import { RateLimits } from './rate-limits/rate-limits';
 import { createRedis, bullConnection, REDIS } from './redis/redis';
 import { SweepRegistry } from './sweeps/sweeps';
@@ -27,13 +30,15 @@ export class PlatformModule {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: MIGRATION_LIST, useValue: migrations },
-        { provide: REDIS, useFactory: () => createRedis(config.redisUrl, {}, config.redisCommandTimeoutMs) },
+        { provide: READ_DATABASE, inject: [DataSource], useFactory: (primary: DataSource) => readDatabase(config, primary) },
+        { provide: REDIS, useFactory: () => createRedis(config) },
         SweepRegistry,
         RateLimits,
         MetricsRegistry,
         PersonDataParticipants,
+        QueueConnections,
       ],
-      exports: [CONFIG, REDIS, SweepRegistry, RateLimits, MetricsRegistry, PersonDataParticipants],
+      exports: [CONFIG, REDIS, READ_DATABASE, SweepRegistry, RateLimits, MetricsRegistry, PersonDataParticipants, QueueConnections],
     };
   }
 }

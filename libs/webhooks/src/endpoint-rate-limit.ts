@@ -3,8 +3,7 @@
 // reserved before it, no second holds more than N. rate-limiter-flexible answers "no" instead of
 // "at this time", and its queue lives in one process, so the reservation is a short script of our own.
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
-import { AppConfig, CONFIG, REDIS } from '@app/platform';
+import { AppConfig, CONFIG, REDIS, type RedisClient } from '@app/platform';
 
 export const RATE_WINDOW_MS = 1_000;
 
@@ -54,7 +53,7 @@ export interface Slot {
 @Injectable()
 export class EndpointRateLimit {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -1,6 +1,5 @@
-import { BullModule } from '@nestjs/bullmq';
 import { Module, OnModuleInit } from '@nestjs/common';
-import { PersonDataParticipants } from '@app/platform';
+import { PersonDataParticipants, queueModule } from '@app/platform';
 import { PeopleModule } from '@app/people';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue } from './delivery.service';
@@ -15,7 +14,7 @@ import { WebhooksDataParticipant } from './person-data.participant';
 
 /** Shared by both apps: endpoints, deliveries and the delivery queue's producer side. */
 @Module({
-  imports: [PeopleModule, BullModule.registerQueue({ name: DELIVER.queue })],
+  imports: [PeopleModule, queueModule(DELIVER.queue)],
   providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver, DeliveryGauges, WebhooksDataParticipant],
   exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver],
 })

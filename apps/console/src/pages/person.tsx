@@ -1,6 +1,7 @@
 // A person (issue 28): name or email as the heading; stage, identities, fields, first touch,
 // subscriptions with their consent, the timeline (types filter in the URL: ?types=purchase,note) and
-// emails, all in one query; sending an email and adding a note re-read it.
+// emails, all in one query; sending an email and adding a note re-read it; the person's data on request.
+import { useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { useQuery } from 'urql';
 import { graphql } from '../graphql';
@@ -11,6 +12,7 @@ import { PERSON_SUBSCRIPTIONS, Subscriptions } from './person/subscriptions';
 import { Timeline, TIMELINE_PAGE, TIMELINE_PAGE_SIZE, typesOf } from './person/timeline';
 import { Emails, PERSON_EMAILS } from './person/emails';
 import { NoteForm } from './person/note-form';
+import { Erased, ErasedSummary, PersonData } from './person/person-data';
 import './person/person.css';
 
 const PERSON = graphql(
@@ -47,6 +49,13 @@ export function PersonPage({ id }: { id: string }) {
 function PersonAnswer({ id, types, setTypes }: { id: string; types: string[]; setTypes(types: string[]): void }) {
   const [result, reexecute] = useQuery({ query: PERSON, variables: { id, first: TIMELINE_PAGE_SIZE, types: types.length ? types : undefined } });
   const reread = () => reexecute({ requestPolicy: 'network-only' });
+  const [erased, setErased] = useState<Erased | null>(null);
+  if (erased)
+    return (
+      <Page title="Person erased">
+        <ErasedSummary erased={erased} />
+      </Page>
+    );
   return (
     <Loaded result={result} what="Loading the person">
       {({ person }) =>
@@ -58,6 +67,7 @@ function PersonAnswer({ id, types, setTypes }: { id: string; types: string[]; se
             <Timeline personId={person.id} types={types} firstPage={person.timeline} onTypes={setTypes}>
               <NoteForm personId={person.id} onAdded={reread} />
             </Timeline>
+            <PersonData personId={person.id} onErased={setErased} />
           </Page>
         ) : (
           <Page title="No such person">

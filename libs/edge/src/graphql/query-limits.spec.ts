@@ -90,7 +90,7 @@ describe('queryLimitsPlugin arms the read scope for queries only', () => {
   const { queryLimitsPlugin } = jest.requireActual('./query-limits') as typeof import('./query-limits');
   const { readScope } = jest.requireActual('@app/platform') as typeof import('@app/platform');
 
-  async function scopeAfter(source: string): Promise<number> {
+  async function scopeAfter(source: string): Promise<{ timeoutMs: number; replica?: boolean }> {
     const plugin = queryLimitsPlugin(1234);
     await plugin.serverWillStart!({ schema } as never);
     const listener = (await plugin.requestDidStart!({} as never))!;
@@ -98,14 +98,14 @@ describe('queryLimitsPlugin arms the read scope for queries only', () => {
     const operation = document.definitions[0] as never;
     const scope = { timeoutMs: 0 };
     await readScope.run(scope, () => listener.didResolveOperation!({ document, operation, operationName: null, request: { variables: {} } } as never));
-    return scope.timeoutMs;
+    return scope;
   }
 
-  it('a query gets the statement timeout', async () => {
-    expect(await scopeAfter('{ node { name } }')).toBe(1234);
+  it('a query gets the statement timeout and may read the replica', async () => {
+    expect(await scopeAfter('{ node { name } }')).toEqual({ timeoutMs: 1234, replica: true });
   });
 
   it('a mutation does not', async () => {
-    expect(await scopeAfter('mutation { node { name } }')).toBe(0);
+    expect(await scopeAfter('mutation { node { name } }')).toEqual({ timeoutMs: 0 });
   });
 });

@@ -149,7 +149,8 @@ export function queryLimitsPlugin(statementTimeoutMs: number): ApolloServerPlugi
           const error = queryLimitsError(schema, document, operationName ?? undefined, request.variables ?? {});
           if (error) throw error;
           const scope = readScope.getStore();
-          if (scope && operation?.operation === 'query') scope.timeoutMs = statementTimeoutMs;
+          // a query writes nothing, so the read replica may serve it (docs/decisions.md "Read replica"); a mutation reads the primary
+          if (scope && operation?.operation === 'query') Object.assign(scope, { timeoutMs: statementTimeoutMs, replica: true });
         },
       };
     },

@@ -1,7 +1,6 @@
 // The one statement of a chart (decisions.md section 12; built in chart-statement.ts), on the events_chart index.
-import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { Inject, Injectable } from '@nestjs/common';
+import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { ChartQuestion } from './chart-rule';
 import { chartStatement } from './chart-statement';
 
@@ -13,7 +12,8 @@ export interface ChartRow {
 
 @Injectable()
 export class ChartsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  /** A chart decides nothing: inside a read request the replica may serve it (docs/decisions.md "Read replica"). */
+  constructor(@Inject(READ_DATABASE) private readonly reads: ReadDatabase) {}
 
   /**
    * The chart's one statement, with JIT off for it alone: LLVM would compile every branch of the
@@ -21,14 +21,14 @@ export class ChartsRepository {
    */
   chart(workspaceId: string, question: ChartQuestion): Promise<ChartRow[]> {
     const { sql, args } = chartStatement(workspaceId, question);
-    return this.dataSource.transaction(async (m) => {
+    return this.reads.transaction(async (m) => {
       await m.query('SET LOCAL jit = off');
       return m.query(sql, args);
     });
   }
 
   async seen(workspaceId: string, name: string): Promise<boolean> {
-    const rows = await this.dataSource.query(`SELECT 1 FROM event_names WHERE workspace_id = $1 AND name = $2`, [workspaceId, name]);
+    const rows = await this.reads.query(`SELECT 1 FROM event_names WHERE workspace_id = $1 AND name = $2`, [workspaceId, name]);
     return rows.length > 0;
   }
 }

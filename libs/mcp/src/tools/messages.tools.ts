@@ -17,6 +17,7 @@ const messageShape = z.object({
 export function messageTools(messages: MessagesService) {
   const listMessages = defineTool({
     name: 'list_messages',
+    readOnly: true,
     description:
       'Read emails sent to and received from people, newest first, at most 100 a page, as GET /api/v1/messages does. Filter by since and until (ISO 8601, inclusive), person (record id or email) and direction (in or out). When the answer has nextCursor, pass it back as cursor for the next page.',
     input: {

@@ -50,6 +50,7 @@ export function peopleTools(people: PeopleQueryService, timeline: TimelineServic
 function findPeopleTool(people: PeopleQueryService) {
   return defineTool({
     name: 'find_people',
+    readOnly: true,
     description:
       'Find people in the workspace, newest first, at most 50. Filter by email, name (part of it, any case), anon_id, account_id, lifecycle stage (downloader, activated, account, trial, purchaser, repeat, churned) or list (a list address: people subscribed to it now). Filters combine with AND; with none, the newest people. Read one in full with get_person.',
     input: {
@@ -75,6 +76,7 @@ function findPeopleTool(people: PeopleQueryService) {
 function getPersonTool(people: PeopleQueryService, timeline: TimelineService) {
   return defineTool({
     name: 'get_person',
+    readOnly: true,
     description:
       'Read one person by record id or email: name, email, lifecycle stage, first touch (source, medium, campaign), identities, list subscriptions with the exact consent words they agreed to, and the last 50 timeline rows, newest first.',
     input: {
@@ -113,6 +115,7 @@ function getPersonTool(people: PeopleQueryService, timeline: TimelineService) {
 function listListsTool(lists: ListsService) {
   return defineTool({
     name: 'list_lists',
+    readOnly: true,
     description: "The workspace's mailing lists: each list's address (what a subscribe post names) and name.",
     input: {},
     output: { lists: z.array(z.object({ id: z.string(), address: z.string(), name: z.string() })) },

@@ -3,7 +3,7 @@ import { Controller, Get, Param, Query, Req, Res, UseGuards } from '@nestjs/comm
 import type { Response } from 'express';
 import { Auth, AuthContext, SecretKeyGuard, WorkspacesService } from '@app/workspaces';
 import { bySecretKey, door, DoorRequest, DoorRoute, Doors, OpenDoor, Reference } from '@app/edge';
-import { LIMITS } from '@app/platform';
+import { LIMITS, readsFromReplica } from '@app/platform';
 import { MessagesService } from '../messages.service';
 
 interface MessagesDoorServices {
@@ -69,7 +69,7 @@ export class MessagesController {
     refuses: ['invalid_key', 'no_longer_a_member'],
   })
   page(@Auth() auth: AuthContext, @Query() query: Record<string, unknown>) {
-    return this.messages.page(auth, query);
+    return readsFromReplica(() => this.messages.page(auth, query));
   }
 
   @Get('api/v1/people/:who/messages')
@@ -85,6 +85,6 @@ export class MessagesController {
     refuses: ['invalid_key', 'no_longer_a_member', 'no_such_person'],
   })
   thread(@Auth() auth: AuthContext, @Param('who') who: string) {
-    return this.messages.thread(auth, who);
+    return readsFromReplica(() => this.messages.thread(auth, who));
   }
 }

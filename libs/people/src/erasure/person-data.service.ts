@@ -5,7 +5,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { happening, OutboxWriter } from '@app/outbox';
-import { type AppConfig, CONFIG, newId, PersonDataParticipants, Refusal } from '@app/platform';
+import { type AppConfig, CONFIG, newId, PersonDataParticipants, readsFromPrimary, Refusal } from '@app/platform';
 import { erasedRecordHash, type IdentityKey, type IdentityKind, identityKeys, isEmail, MAX_ID_LENGTH, normalizeEmail } from '../domain';
 import { PeopleRepository, type PersonRow } from '../people.repository';
 import { PeopleQueryService } from '../people-query.service';
@@ -57,9 +57,12 @@ export class PersonDataService {
     private readonly query: PeopleQueryService,
   ) {}
 
-  /** The person `who` names (a record id, an id merged away, or an email), with everyone merged into them. */
+  /**
+   * The person `who` names (a record id, an id merged away, or an email), with everyone merged into them;
+   * on the primary, as every section is: an export answers everything held, not a lagging copy.
+   */
   async exportOf(workspaceId: string, who: string): Promise<PersonExport> {
-    const found = await this.find(this.dataSource.manager, workspaceId, who, false);
+    const found = await readsFromPrimary(() => this.find(this.dataSource.manager, workspaceId, who, false));
     const { merged_into: _, ...row } = found.person;
     const person = { ...row, mergedIds: found.ids.slice(1) };
     return { person, sections: this.participants.sections(workspaceId, found.ids) };

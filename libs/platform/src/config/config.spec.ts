@@ -27,6 +27,8 @@ describe('configuration is validated at start (decisions.md section 1)', () => {
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a URL/],
     [{ REDIS_URL: 'nope' }, /REDIS_URL must be a URL/],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2' }, /REDIS_CLUSTER_NODES must be host:port pairs .*"10.0.0.2" is not one/],
+    [{ REDIS_CLUSTER_NODES: '10.0.0.1:70000' }, /REDIS_CLUSTER_NODES must be host:port pairs/],
     [{ EMAIL_WEBHOOK_SECRET: 'abc' }, /EMAIL_WEBHOOK_SECRET must be/],
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true or false/],
     [{ NODE_ENV: 'staging' }, /NODE_ENV must be/],
@@ -34,6 +36,15 @@ describe('configuration is validated at start (decisions.md section 1)', () => {
   ])('refuses a wrong setting with one sentence naming it: %o', (env, message) => {
     expect(() => loadConfig({ APP_SECRET: secret, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ APP_SECRET: secret, ...env })).toThrow(message);
+  });
+
+  it('REDIS_CLUSTER_NODES lists the seed nodes of a Redis Cluster; unset, one Redis', () => {
+    expect(loadConfig({ APP_SECRET: secret }).redisClusterNodes).toBeNull();
+    expect(loadConfig({ APP_SECRET: secret, REDIS_CLUSTER_NODES: ' 10.0.0.1:7000, redis-b:7001,[::1]:7002' }).redisClusterNodes).toEqual([
+      { host: '10.0.0.1', port: 7000 },
+      { host: 'redis-b', port: 7001 },
+      { host: '::1', port: 7002 },
+    ]);
   });
 
   it('an embedded database gets a single connection', () => {

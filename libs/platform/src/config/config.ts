@@ -14,9 +14,13 @@ export interface AppConfig {
   port: number;
   baseUrl: string;
   databaseUrl: string;
+  /** A streaming replica of databaseUrl that serves the reads of docs/decisions.md "Read replica"; null: the primary serves them. */
+  databaseReadUrl: string | null;
   redisUrl: string;
   /** Prefix of every BullMQ and rate-limit key, so several deployments (or test files) share one Redis. */
   redisPrefix: string;
+  /** REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes, used instead of REDIS_URL's host (issue 30); null for one Redis. */
+  redisClusterNodes: RedisNode[] | null;
   appSecret: string;
   adminToken: string | null;
   smtpUrl: string | null;
@@ -47,6 +51,11 @@ export interface AppConfig {
   maxRequestsInFlight: number;
   /** The admin console's built files (scripts/build-console.js), served at /console. */
   consoleDir: string;
+}
+
+export interface RedisNode {
+  host: string;
+  port: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -89,6 +98,20 @@ function url(env: Env, name: string, protocols: string[], fallback?: string): st
 function optional(env: Env, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw === '' ? null : raw;
+}
+
+/** REDIS_CLUSTER_NODES: host:port pairs separated by commas ([v6 address]:port for IPv6); unset for one Redis. */
+function clusterNodes(env: Env): RedisNode[] | null {
+  const raw = optional(env, 'REDIS_CLUSTER_NODES');
+  if (raw === null) return null;
+  return raw.split(',').map((item) => {
+    const match = /^\[?([^\s\[\]]+?)\]?:(\d{1,5})$/.exec(item.trim());
+    const port = Number(match?.[2]);
+    if (!match || port < 1 || port > 65535) {
+      throw new ConfigError(`REDIS_CLUSTER_NODES must be host:port pairs separated by commas, like 10.0.0.1:6379,10.0.0.2:6379; "${item.trim()}" is not one.`);
+    }
+    return { host: match[1], port };
+  });
 }
 
 function nodeEnvOf(env: Env): AppConfig['nodeEnv'] {
@@ -146,14 +169,20 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
     'postgres://postgres@127.0.0.1:5432/lifeline',
   );
   const embeddedDatabase = !env.DATABASE_URL && !!resolved.databaseUrl;
+  const databaseReadUrl = optional(env, 'DATABASE_READ_URL') && url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']);
+  if (databaseReadUrl && !env.DATABASE_URL) {
+    throw new ConfigError('DATABASE_READ_URL names a replica of DATABASE_URL: set DATABASE_URL to its primary, or unset DATABASE_READ_URL.');
+  }
 
   return {
     nodeEnv,
     port,
     baseUrl: url(env, 'BASE_URL', ['http:', 'https:'], `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl,
+    databaseReadUrl,
     redisUrl: url({ REDIS_URL: env.REDIS_URL || resolved.redisUrl }, 'REDIS_URL', ['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
     redisPrefix: env.REDIS_PREFIX || 'lifeline',
+    redisClusterNodes: clusterNodes(env),
     appSecret,
     adminToken,
     smtpUrl,

@@ -2,11 +2,15 @@
 import { Client } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
+import type { Outage } from '../runtime/outage';
 import { DatabaseLimits, limitedPoolOptions, WatchedClient } from './time-limits';
 
-/** The apps' pool; without the time limits (the migrations' own data sources), statements run as long as they need. */
-export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'> & Partial<DatabaseLimits>): DataSourceOptions {
-  const limits = config.databaseConnectTimeoutMs ? limitedPoolOptions(config as DatabaseLimits) : {};
+/**
+ * The apps' pool; without the time limits (the migrations' own data sources), statements run as long as they need.
+ * `outage` is the server's when it is not the primary (the read replica's, read-database.ts).
+ */
+export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'> & Partial<DatabaseLimits>, outage?: Outage): DataSourceOptions {
+  const limits = config.databaseConnectTimeoutMs ? limitedPoolOptions(config as DatabaseLimits, outage) : {};
   return {
     type: 'postgres',
     url: config.databaseUrl,

@@ -41,6 +41,8 @@ export function leanRecord<T extends object>(row: T, omitted?: keyof T): Partial
 export interface ReadScope {
   /** Milliseconds a statement may run; 0 while the operation is not known to be a read. */
   timeoutMs: number;
+  /** The request writes nothing, so the read replica may serve its reads (read-database.ts). */
+  replica?: boolean;
 }
 
 export const readScope = new AsyncLocalStorage<ReadScope>();

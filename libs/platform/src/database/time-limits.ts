@@ -8,7 +8,7 @@
 import { Client } from 'pg';
 import type { AppConfig } from '../config/config';
 import { DatabaseUnavailable, isConnectionFailure } from '../errors/unavailable';
-import { DATABASE_OUTAGE } from '../runtime/outage';
+import { DATABASE_OUTAGE, Outage } from '../runtime/outage';
 import { ScopedTimeoutClient } from './prepared';
 
 export type DatabaseLimits = Pick<
@@ -22,8 +22,11 @@ export const STALL_MS = 1_500;
 export const PROBE_MS = 1_000;
 const TICK_MS = 250;
 
-/** The pg Pool options of the limits (TypeORM passes `extra` to the Pool, which passes them to each Client). */
-export function limitedPoolOptions(limits: DatabaseLimits): Record<string, unknown> {
+/**
+ * The pg Pool options of the limits (TypeORM passes `extra` to the Pool, which passes them to each Client);
+ * `outage` is the server's (the read replica has one of its own, read-database.ts).
+ */
+export function limitedPoolOptions(limits: DatabaseLimits, outage: Outage = DATABASE_OUTAGE): Record<string, unknown> {
   // PGlite serves one connection at a time: a probe would wait behind any long statement, so no watch there.
   if (limits.embeddedDatabase) return { connectionTimeoutMillis: limits.databaseConnectTimeoutMs };
   return {
@@ -31,18 +34,20 @@ export function limitedPoolOptions(limits: DatabaseLimits): Record<string, unkno
     statement_timeout: limits.databaseStatementTimeoutMs,
     idle_in_transaction_session_timeout: limits.databaseIdleInTransactionTimeoutMs,
     keepAlive: true,
-    databaseWatch: new DatabaseWatch(limits.databaseUrl),
+    databaseWatch: new DatabaseWatch(limits.databaseUrl, outage),
   };
 }
 
 export class DatabaseWatch {
-  readonly outage = DATABASE_OUTAGE;
   private readonly busy = new Set<WatchedClient>();
   private timer: NodeJS.Timeout | null = null;
   private probing = false;
   private lastProbe = 0;
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    readonly outage: Outage = DATABASE_OUTAGE,
+  ) {}
 
   unavailable(cause?: unknown, uncertain = false): DatabaseUnavailable {
     const why = cause ? `: ${(cause as Error).message}` : '';

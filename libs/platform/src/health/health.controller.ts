@@ -1,13 +1,12 @@
 import { Controller, Get, Inject, Res } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import type Redis from 'ioredis';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { appliedMigrations, Migration, MIGRATION_LIST } from '../database/migration-state';
 import { readWorkerHeartbeat } from '../observability/worker-heartbeat';
-import { REDIS } from '../redis/redis';
+import { REDIS, type RedisClient } from '../redis/redis';
 
 type Check = 'up' | 'down';
 
@@ -24,7 +23,7 @@ async function check(probe: () => Promise<unknown>): Promise<Check> {
 export class HealthController {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: AppConfig,
     @Inject(MIGRATION_LIST) private readonly migrations: Migration[],
   ) {}

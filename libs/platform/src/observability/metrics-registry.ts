@@ -2,12 +2,11 @@
 // it owns (the outbox its backlog, webhooks its deliveries), read at scrape; the api serves it at
 // /metrics (libs/edge). Platform adds its own: queue depths and the worker's memory.
 import { Inject, Injectable } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { Gauge, type GaugeConfiguration, Registry } from 'prom-client';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { declaredQueues } from '../queues/queues';
-import { REDIS } from '../redis/redis';
+import { queuePrefix, REDIS, type RedisClient } from '../redis/redis';
 import { readWorkerHeartbeat } from './worker-heartbeat';
 
 @Injectable()
@@ -15,7 +14,7 @@ export class MetricsRegistry {
   readonly registry = new Registry();
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {
     const self = this;
@@ -45,7 +44,7 @@ export class MetricsRegistry {
 
   /** One queue's jobs by state, read from BullMQ's keys in one round trip. */
   private async queueDepth(queue: string): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed', number>> {
-    const key = (part: string) => `${this.config.redisPrefix}:${queue}:${part}`;
+    const key = (part: string) => `${queuePrefix(this.config, queue)}:${queue}:${part}`;
     const answers = await this.redis.multi().llen(key('wait')).zcard(key('prioritized')).llen(key('active')).zcard(key('delayed')).zcard(key('failed')).exec();
     const n = (i: number) => Number(answers?.[i]?.[1] ?? 0);
     return { waiting: n(0) + n(1), active: n(2), delayed: n(3), failed: n(4) };

@@ -2,11 +2,10 @@
 // renewed, so a worker that is gone or stuck disappears from /health/ready within HEARTBEAT_TTL_MS.
 import { once } from 'node:events';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import type Redis from 'ioredis';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { within } from '../async/within';
-import { REDIS } from '../redis/redis';
+import { REDIS, type RedisClient } from '../redis/redis';
 
 export const HEARTBEAT_EVERY_MS = 5_000;
 export const HEARTBEAT_TTL_MS = 20_000;
@@ -19,7 +18,7 @@ export interface Heartbeat {
 
 const keyOf = (prefix: string) => `${prefix}:worker:heartbeat`;
 
-export async function readWorkerHeartbeat(redis: Redis, prefix: string): Promise<Heartbeat | null> {
+export async function readWorkerHeartbeat(redis: RedisClient, prefix: string): Promise<Heartbeat | null> {
   const raw = await redis.get(keyOf(prefix));
   return raw ? (JSON.parse(raw) as Heartbeat) : null;
 }
@@ -29,7 +28,7 @@ export class WorkerHeartbeat implements OnApplicationBootstrap, OnModuleDestroy 
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -8,12 +8,11 @@
 // so every call asks. One process is exact; P processes can together overshoot a window by at most
 // what each had in hand: P tenths of the limit (docs/decisions.md "Rate limits counted in process").
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { Refusal } from '../errors/refusal';
-import { REDIS } from '../redis/redis';
+import { REDIS, type RedisClient } from '../redis/redis';
 
 export const WINDOW_SECONDS = 600;
 
@@ -59,7 +58,7 @@ export class RateLimits implements OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 

@@ -1,22 +1,48 @@
-import Redis, { RedisOptions } from 'ioredis';
+import Redis, { Cluster, ClusterOptions, RedisOptions } from 'ioredis';
+import type { AppConfig } from '../config/config';
 import { Outage, REDIS_OUTAGE } from '../runtime/outage';
 
 export const REDIS = Symbol('REDIS');
 
+/** One Redis, or a Redis Cluster when REDIS_CLUSTER_NODES is set (issue 30): every command Lifeline sends works on both. */
+export type RedisClient = Redis | Cluster;
+
+/** Where Redis is: REDIS_URL, or the cluster's nodes with REDIS_URL's user, password and TLS. */
+export type RedisSettings = Pick<AppConfig, 'redisUrl' | 'redisClusterNodes'>;
+
+/** Options that a Cluster takes for itself rather than for each node's connection. */
+const CLUSTER_LEVEL = ['enableOfflineQueue', 'enableAutoPipelining', 'lazyConnect'] as const;
+
+/**
+ * The one builder of Redis clients: `options` are those of one connection; for a cluster they apply to
+ * each node's connection, except the few a Cluster takes itself (its offline queue, pipelining, lazy
+ * start), and `cluster` adds Cluster-only ones.
+ */
+export function connectRedis(settings: RedisSettings, options: RedisOptions = {}, cluster: ClusterOptions = {}): RedisClient {
+  if (!settings.redisClusterNodes) return new Redis(settings.redisUrl, options);
+  const own: ClusterOptions = {};
+  const perNode: RedisOptions = { ...credentials(settings.redisUrl) };
+  for (const [name, value] of Object.entries(options)) {
+    if ((CLUSTER_LEVEL as readonly string[]).includes(name)) Object.assign(own, { [name]: value });
+    else Object.assign(perNode, { [name]: value });
+  }
+  return new Cluster(settings.redisClusterNodes, { ...own, ...cluster, redisOptions: perNode });
+}
+
 /**
  * A client that fails fast while Redis is down, so a request never waits on it: no offline queue, and
- * (issue 33) no command waits longer than commandTimeoutMs for its answer, as from a frozen Redis.
+ * (issue 33) no command waits longer than redisCommandTimeoutMs for its answer, as from a frozen Redis.
  */
-export function createRedis(url: string, options: RedisOptions = {}, commandTimeoutMs = 1_000): Redis {
-  const client = new Redis(url, {
+export function createRedis(settings: RedisSettings & Pick<AppConfig, 'redisCommandTimeoutMs'>, options: RedisOptions = {}): RedisClient {
+  const client = connectRedis(settings, {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
     maxRetriesPerRequest: 1,
     lazyConnect: false,
-    commandTimeout: commandTimeoutMs,
+    commandTimeout: settings.redisCommandTimeoutMs,
     ...options,
   });
-  reportOutages(client, url);
+  reportOutages(client, redisWhere(settings));
   return client;
 }
 
@@ -24,9 +50,9 @@ export function createRedis(url: string, options: RedisOptions = {}, commandTime
  * One line when Redis goes away and one when it is back (with the requests refused meanwhile), instead
  * of ioredis's error at every retry.
  */
-export function reportOutages(client: Redis, url: string, outage: Outage = REDIS_OUTAGE): void {
-  client.on('error', (error: Error) => outage.begin(`${where(url)}: ${error.message}`));
-  client.on('reconnecting', () => outage.begin(`${where(url)}: the connection was lost`));
+export function reportOutages(client: RedisClient, where: string, outage: Outage = REDIS_OUTAGE): void {
+  client.on('error', (error: Error) => outage.begin(`${where}: ${error.message}`));
+  client.on('reconnecting', () => outage.begin(`${where}: the connection was lost`));
   client.on('ready', () => outage.end());
 }
 
@@ -38,17 +64,47 @@ export function reportOutages(client: Redis, url: string, outage: Outage = REDIS
 export function bullConnection(url: string): RedisOptions {
   const parsed = new URL(url);
   return {
+    ...credentials(url),
     host: parsed.hostname,
     port: Number(parsed.port || 6379),
-    username: parsed.username || undefined,
-    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
     db: parsed.pathname.length > 1 ? Number(parsed.pathname.slice(1)) : 0,
-    tls: parsed.protocol === 'rediss:' ? {} : undefined,
     maxRetriesPerRequest: null,
   };
 }
 
-function where(url: string): string {
-  const parsed = new URL(url);
+/**
+ * The connection of one queue: for one Redis, options (the queue, its worker and its listeners each
+ * connect); for a cluster, a Cluster client of its own, as BullMQ builds none itself. BullMQ shares it
+ * between the queue and its worker, duplicates it for blocking reads and never closes it:
+ * QueueConnections does, after the queues.
+ */
+export function queueConnection(settings: RedisSettings): RedisOptions | Cluster {
+  if (!settings.redisClusterNodes) return bullConnection(settings.redisUrl);
+  return connectRedis(settings, { lazyConnect: true, maxRetriesPerRequest: null }) as Cluster;
+}
+
+/**
+ * The prefix of a queue's keys. On a cluster a hash tag of its own (`{lifeline:webhooks}`): each of
+ * BullMQ's scripts touches several keys of one queue, which must share a slot, and distinct tags spread
+ * the queues over the masters. For one Redis, REDIS_PREFIX as always, so no key moves.
+ */
+export function queuePrefix(config: Pick<AppConfig, 'redisPrefix' | 'redisClusterNodes'>, queue: string): string {
+  return config.redisClusterNodes ? `{${config.redisPrefix}:${queue}}` : config.redisPrefix;
+}
+
+/** Where Redis is, for messages: host:port, or the cluster's nodes. */
+export function redisWhere(settings: RedisSettings): string {
+  if (settings.redisClusterNodes) return `Redis Cluster at ${settings.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  const parsed = new URL(settings.redisUrl);
   return `${parsed.hostname}:${parsed.port || 6379}`;
+}
+
+/** REDIS_URL's user, password and TLS: a cluster's nodes take them too. */
+function credentials(url: string): RedisOptions {
+  const parsed = new URL(url);
+  return {
+    username: parsed.username || undefined,
+    password: parsed.password ? decodeURIComponent(parsed.password) : undefined,
+    tls: parsed.protocol === 'rediss:' ? {} : undefined,
+  };
 }

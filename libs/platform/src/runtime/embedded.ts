@@ -130,6 +130,8 @@ export async function resolveRedis(
   probe: { port: number } = { port: 6379 },
 ): Promise<Resolved> {
   if (env.REDIS_URL) return { url: env.REDIS_URL, embedded: false, stop: nothing };
+  // A Redis Cluster is never embedded: its nodes are the operator's (REDIS_URL then only lends them credentials).
+  if (env.REDIS_CLUSTER_NODES) return { url: 'redis://127.0.0.1:6379', embedded: false, stop: nothing };
   if (await portAnswers(probe.port)) return { url: `redis://127.0.0.1:${probe.port}`, embedded: false, stop: nothing };
   const binary = findOnPath('redis-server', env.PATH);
   if (!binary) throw new ConfigError(REDIS_FIXES);

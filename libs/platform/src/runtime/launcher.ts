@@ -82,7 +82,7 @@ async function prepare(root: string, migrations: Migration[], log: Log, embedded
     const production = process.env.NODE_ENV === 'production';
     const appSecret = process.env.APP_SECRET || (production ? undefined : developmentAppSecret(dataDir));
     const config = loadConfig(process.env, { databaseUrl: database.url, redisUrl: redis.url, appSecret });
-    await ensureRedisReachable(config.redisUrl);
+    await ensureRedisReachable(config);
     const ran = await migrate(config, migrations, log);
     if (ran.length) log(`migrations run: ${ran.join(', ')}`);
     return {

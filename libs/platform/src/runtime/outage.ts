@@ -7,7 +7,11 @@ export class Outage {
   /** Where the two lines go (a test may listen). */
   log: (line: string) => void = (line) => console.error(line);
 
-  constructor(readonly name: string) {}
+  constructor(
+    readonly name: string,
+    /** What happens meanwhile, as the first line says it. */
+    private readonly meanwhile = 'requests that need it answer 503 unavailable until it is back',
+  ) {}
 
   get down(): boolean {
     return this.since !== null;
@@ -18,7 +22,7 @@ export class Outage {
     if (this.since !== null) return;
     this.since = Date.now();
     this.refusals = 0;
-    this.log(`${this.name} cannot be reached (${why}): requests that need it answer 503 unavailable until it is back.`);
+    this.log(`${this.name} cannot be reached (${why}): ${this.meanwhile}.`);
   }
 
   /** Notes that it answers; logs how long it was away and how many requests were refused meanwhile. */

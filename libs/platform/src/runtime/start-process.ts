@@ -19,7 +19,7 @@ export function startProcess(name: string, migrations: Migration[], run: (config
     loadDotEnv();
     config = loadConfig(process.env);
     warnAboutTestOnlySettings(config);
-    await ensureRedisReachable(config.redisUrl);
+    await ensureRedisReachable(config);
     const ran = await migrate(config, migrations, (line) => console.log(line));
     if (ran.length) console.log(`${name}: migrations run: ${ran.join(', ')}`);
     const running = await run(config);

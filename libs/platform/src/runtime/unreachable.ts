@@ -41,10 +41,18 @@ export function databaseUnreachable(error: unknown, url: string): ConfigError | 
   );
 }
 
-/** The sentence for a connection failure to Redis, or null when the error is something else. */
-export function redisUnreachable(error: unknown, url: string): ConfigError | null {
+/** The sentence for a connection failure to the read replica (DATABASE_READ_URL), or null when the error is something else. */
+export function replicaUnreachable(error: unknown, url: string): ConfigError | null {
   const why = reason(error);
   if (!why) return null;
+  return new ConfigError(`The PostgreSQL read replica at ${where(url)} cannot be reached (${why}): start it, or unset DATABASE_READ_URL so the primary serves every read.`);
+}
+
+/** The sentence for a connection failure to Redis (to the Redis Cluster `cluster` names), or null when the error is something else. */
+export function redisUnreachable(error: unknown, url: string, cluster?: string): ConfigError | null {
+  const why = reason(error);
+  if (!why) return null;
+  if (cluster) return new ConfigError(`${cluster} cannot be reached (${why}): start its nodes, or set REDIS_CLUSTER_NODES to nodes of a cluster that runs.`);
   return new ConfigError(
     `Redis at ${where(url)} cannot be reached (${why}): start Redis (apt-get install redis-server), set REDIS_URL to one that runs, or run \`docker compose up -d\`.`,
   );

@@ -1,7 +1,8 @@
 // The worker's side of the sweeps: one repeatable job a minute runs every registered sweep.
-import { BullModule, InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
+import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
+import { queueModule } from '../queues/queue-module';
 import { SWEEP_JOB, SWEEP_SCHEDULE } from '../queues/queues';
 import { SweepRegistry } from './sweeps';
 
@@ -26,5 +27,5 @@ export class SweepSchedule implements OnApplicationBootstrap {
   }
 }
 
-@Module({ imports: [BullModule.registerQueue({ name: SWEEP_JOB.queue })], providers: [SweepsProcessor, SweepSchedule] })
+@Module({ imports: [queueModule(SWEEP_JOB.queue)], providers: [SweepsProcessor, SweepSchedule] })
 export class SweepsWorkerModule {}

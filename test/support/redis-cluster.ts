@@ -1,0 +1,160 @@
+// A Redis Cluster of one test file's own (issue 30): three masters and three replicas, each a
+// `redis-server --cluster-enabled yes` on a loopback port in a temporary folder, joined by
+// `redis-cli --cluster create`. A node also listens on its port + 10000 (the cluster bus), so both
+// must be free. remove() kills every node and deletes the folders; a jest worker that exits without
+// it kills them on its way out.
+import { ChildProcess, execFile, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from '@app/platform';
+import { eventually } from '../harness';
+
+const run = promisify(execFile);
+
+/** A node's port + BUS_OFFSET is its cluster bus port (Redis's fixed offset). */
+const BUS_OFFSET = 10_000;
+/** How long a node may be silent before the others deem it failed and its replica takes over. */
+const NODE_TIMEOUT_MS = 1_000;
+
+export interface ClusterNode {
+  port: number;
+  role: 'master' | 'slave';
+  /** For a replica, the port of its master. */
+  masterPort: number | null;
+}
+
+export interface RedisCluster {
+  /** REDIS_CLUSTER_NODES for the service: every node, host:port, comma-separated. */
+  nodes: string;
+  ports: number[];
+  /** redis-cli against one node (-c follows redirections). */
+  cli(port: number, args: string[]): Promise<string>;
+  /** The nodes as the cluster sees them now, from a node still up. */
+  topology(): Promise<ClusterNode[]>;
+  /** The port of the master serving the key's slot. */
+  masterOf(key: string): Promise<number>;
+  /** SIGKILL to one node, as a crash; its replica is promoted once the others deem it failed. */
+  kill(port: number): void;
+  /** Waits until a node up serves every slot (cluster_state:ok) with `port` no longer a master. */
+  failedOver(port: number): Promise<void>;
+  remove(): Promise<void>;
+}
+
+function free(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** Ports whose bus port (+10000) is free too; freePort's range (below 32768) keeps that under 65536. */
+async function clusterPorts(n: number): Promise<number[]> {
+  const ports: number[] = [];
+  while (ports.length < n) {
+    const port = await freePort();
+    if (port + BUS_OFFSET <= 65_535 && !ports.includes(port) && (await free(port + BUS_OFFSET))) ports.push(port);
+  }
+  return ports;
+}
+
+export async function startRedisCluster(): Promise<RedisCluster> {
+  const dirs: string[] = [];
+  const children = new Map<number, ChildProcess>();
+  const ports = await clusterPorts(6);
+  const onExit = () => {
+    for (const child of children.values()) child.kill('SIGKILL');
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', onExit);
+
+  const cli = async (port: number, args: string[]) => (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args])).stdout;
+  const up = () => ports.filter((port) => children.get(port)?.exitCode === null && children.get(port)?.signalCode === null);
+
+  for (const port of ports) {
+    const dir = mkdtempSync(join(tmpdir(), 'lifeline-redis-cluster-'));
+    dirs.push(dir);
+    const child = spawn(
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
+        '--cluster-node-timeout', String(NODE_TIMEOUT_MS), '--save', '', '--appendonly', 'no'],
+      { stdio: 'ignore' },
+    );
+    children.set(port, child);
+  }
+  const cluster: RedisCluster = {
+    nodes: ports.map((port) => `127.0.0.1:${port}`).join(','),
+    ports,
+    cli,
+    async topology() {
+      const text = await cli(up()[0], ['cluster', 'nodes']);
+      const lines = text.trim().split('\n').map((line) => line.split(' '));
+      const portOf = new Map(lines.map(([id, address]) => [id, Number(address.split(':')[1].split('@')[0])]));
+      return lines
+        .filter(([, , flags]) => !flags.includes('fail') && !flags.includes('noaddr'))
+        .map(([, address, flags, master]) => ({
+          port: Number(address.split(':')[1].split('@')[0]),
+          role: flags.includes('master') ? ('master' as const) : ('slave' as const),
+          masterPort: master === '-' ? null : (portOf.get(master) ?? null),
+        }));
+    },
+    async masterOf(key) {
+      const slot = Number((await cli(up()[0], ['cluster', 'keyslot', key])).trim());
+      const range = (await slotRanges(cli, up()[0])).find((r) => r.from <= slot && slot <= r.to);
+      if (!range) throw new Error(`no master serves slot ${slot}`);
+      return range.port;
+    },
+    kill(port) {
+      children.get(port)?.kill('SIGKILL');
+    },
+    async failedOver(port) {
+      await eventually(async () => {
+        for (const node of up()) if (!/cluster_state:ok/.test(await cli(node, ['cluster', 'info']))) return false;
+        const masters = (await cluster.topology()).filter((n) => n.role === 'master').map((n) => n.port);
+        return masters.length === 3 && !masters.includes(port);
+      }, 30_000, 100);
+    },
+    async remove() {
+      process.removeListener('exit', onExit);
+      const exits = [...children.values()].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once('exit', r)));
+      for (const child of children.values()) child.kill('SIGKILL');
+      await Promise.all(exits);
+      for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  try {
+    await eventually(async () => {
+      for (const port of ports) if ((await cli(port, ['ping']).catch(() => '')).trim() !== 'PONG') return false;
+      return true;
+    }, 10_000);
+    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
+    await eventually(async () => {
+      for (const port of ports) if (!/cluster_state:ok/.test(await cli(port, ['cluster', 'info']))) return false;
+      // Every replica has its master's data before a test may count on a failover losing nothing.
+      const nodes = await cluster.topology();
+      return nodes.filter((n) => n.role === 'master').length === 3 && nodes.filter((n) => n.role === 'slave').length === 3;
+    }, 30_000, 100);
+  } catch (error) {
+    await cluster.remove();
+    throw error;
+  }
+  return cluster;
+}
+
+/** The slot ranges of the masters up and the port of each, from CLUSTER NODES. */
+async function slotRanges(cli: RedisCluster['cli'], port: number): Promise<Array<{ from: number; to: number; port: number }>> {
+  const nodes = (await cli(port, ['cluster', 'nodes'])).trim().split('\n').map((line) => line.split(' '));
+  const ranges: Array<{ from: number; to: number; port: number }> = [];
+  for (const [, address, flags, , , , , , ...slots] of nodes) {
+    if (!flags.includes('master') || flags.includes('fail')) continue;
+    for (const range of slots) {
+      if (range.startsWith('[')) continue;
+      const [from, to = from] = range.split('-').map(Number);
+      ranges.push({ from, to, port: Number(address.split(':')[1].split('@')[0]) });
+    }
+  }
+  return ranges;
+}
