@@ -35,6 +35,17 @@ export const COUNT_BOUND = 10_000;
 
 const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
+/**
+ * Search's bounds (docs/decisions.md "People search"): the newest people a page reads in order before it
+ * turns to the trigram indexes, and the matches it reads from each index before it counts the fragment
+ * as common.
+ */
+export const SEARCH_RECENT = 2_000;
+export const SEARCH_CANDIDATES = COUNT_BOUND + 1;
+
+/** pg_trgm finds a fragment by its trigrams: it needs three letters or digits in a row to have any. */
+const indexable = (fragment: string) => /[\p{L}\p{N}]{3}/u.test(fragment);
+
 export interface SubscriptionRead {
   person_id: string;
   list_id: string;
@@ -128,23 +139,27 @@ export class PeopleReadRepository {
   }
 
   /** Newest first, by (created_at, id), from a position on. */
-  page(workspaceId: string, query: PersonPageQuery): Promise<PersonListRow[]> {
-    const { where, args } = this.where(workspaceId, query.filter);
-    if (query.after) {
-      args.push(query.after.atMicros, query.after.id);
-      where.push(`(created_at, id) < (timestamptz 'epoch' + $${args.length - 1}::bigint * interval '1 microsecond', $${args.length})`);
-    }
-    args.push(query.limit);
-    return this.reads.query(
-      `SELECT ${COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_micros FROM people
-        WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT $${args.length}`,
-      args,
-    );
+  async page(workspaceId: string, query: PersonPageQuery): Promise<PersonListRow[]> {
+    const fragment = query.filter.search?.trim();
+    if (!fragment || !indexable(fragment)) return this.scanPage(workspaceId, query);
+    // Matches among the newest people fill the page with one short ordered read (a common fragment);
+    // otherwise the indexes' candidates, capped; past the cap, all of them (docs/decisions.md "People search").
+    const recent = await this.scanPage(workspaceId, query, SEARCH_RECENT);
+    if (recent.length === query.limit) return recent;
+    const capped = await this.candidatesPage(workspaceId, query, fragment, SEARCH_CANDIDATES);
+    return capped ?? (await this.candidatesPage(workspaceId, query, fragment, null))!;
   }
 
   /** How many match, counted up to COUNT_BOUND + 1 so a large workspace costs no more than that. */
   async count(workspaceId: string, filter: PersonFilter): Promise<number> {
-    const { where, args } = this.where(workspaceId, filter);
+    const fragment = filter.search?.trim();
+    if (fragment && indexable(fragment)) {
+      const capped = await this.candidatesCount(workspaceId, filter, fragment, SEARCH_CANDIDATES);
+      return capped ?? (await this.candidatesCount(workspaceId, filter, fragment, null))!;
+    }
+    const { filter: rest, search } = this.withoutSearch(filter);
+    const { where, args } = this.where(workspaceId, rest);
+    if (search) where.push(this.scanMatch(args, search));
     const [row] = await this.reads.query(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM people WHERE ${where.join(' AND ')} LIMIT ${COUNT_BOUND + 1}) AS matched`,
       args,
@@ -152,9 +167,105 @@ export class PeopleReadRepository {
     return row.n;
   }
 
-  private where(workspaceId: string, filter: PersonFilter): { where: string[]; args: unknown[] } {
+  /** The ordered read: people_created from the position on, filtered; with `window`, only that many people are read. */
+  private scanPage(workspaceId: string, query: PersonPageQuery, window?: number): Promise<PersonListRow[]> {
+    const { filter, search } = this.withoutSearch(query.filter);
+    const { where, args } = this.where(workspaceId, filter, query.after);
+    const match = search ? [this.scanMatch(args, search)] : [];
+    const order = `ORDER BY created_at DESC, id DESC`;
+    // The window keeps the name `people`, so the match's correlated identity read names its rows alike.
+    const from = window ? `(SELECT * FROM people WHERE ${where.join(' AND ')} ${order} LIMIT ${window}) AS people` : 'people';
+    const conditions = window ? match : [...where, ...match];
+    args.push(query.limit);
+    return this.reads.query(
+      `SELECT ${COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_micros FROM ${from}
+        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''} ${order} LIMIT $${args.length}`,
+      args,
+    );
+  }
+
+  /**
+   * The indexes' candidates: people whose name matches (the filters applied) and the people of identities
+   * that match, at most `cap` of each (null: all). Null when a side reached the cap, for then the
+   * candidates may miss a match.
+   */
+  private async candidatesPage(workspaceId: string, query: PersonPageQuery, fragment: string, cap: number | null): Promise<PersonListRow[] | null> {
+    const { filter } = this.withoutSearch(query.filter);
+    const { where, args } = this.where(workspaceId, filter, query.after);
+    const hits = this.candidates(where, args, fragment, cap);
+    args.push(query.limit);
+    const rows: Array<PersonListRow & { named: number; keyed: number }> = await this.reads.query(
+      `${hits}
+       SELECT s.named, s.keyed, page.* FROM (SELECT count(*) FILTER (WHERE named)::int AS named, count(*) FILTER (WHERE NOT named)::int AS keyed FROM hits) s
+       LEFT JOIN LATERAL (
+         SELECT p.*, (extract(epoch FROM p.created_at) * 1000000)::bigint::text AS at_micros
+           FROM (SELECT DISTINCT id FROM hits) h
+           CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p
+          WHERE ${this.complete(cap)}
+          ORDER BY p.created_at DESC, p.id DESC LIMIT $${args.length}) page ON true`,
+      args,
+    );
+    const [{ named, keyed }] = rows;
+    if (cap !== null && (named >= cap || keyed >= cap)) return null;
+    return rows.filter((row) => row.id !== null).map(({ named: _n, keyed: _k, ...row }) => row as PersonListRow);
+  }
+
+  /** The count from the candidates; null when a side reached the cap and the candidates counted stay under the bound. */
+  private async candidatesCount(workspaceId: string, fullFilter: PersonFilter, fragment: string, cap: number | null): Promise<number | null> {
+    const { filter } = this.withoutSearch(fullFilter);
+    const { where, args } = this.where(workspaceId, filter);
+    const hits = this.candidates(where, args, fragment, cap);
+    // An identity always names a person not merged away (a merge moves keys to the survivor), so without
+    // other filters an identity's person needs no read.
+    const check = where.length > 2 ? `CROSS JOIN LATERAL (SELECT 1 FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p` : '';
+    const [row] = await this.reads.query(
+      `${hits}
+       SELECT count(*) FILTER (WHERE named)::int AS named, count(*) FILTER (WHERE NOT named)::int AS keyed,
+              (SELECT count(*)::int FROM (SELECT DISTINCT id FROM hits) h ${check}) AS n
+         FROM hits`,
+      args,
+    );
+    if (cap !== null && (row.named >= cap || row.keyed >= cap) && row.n <= COUNT_BOUND) return null;
+    return row.n;
+  }
+
+  /**
+   * WITH … hits (id, named): the people matching by name (with `where`) and the people of matching
+   * identities, up to `cap` of each. Each index read is its own CTE, planned for every match (so on its
+   * trigram index) and read lazily, so the cap stops it.
+   */
+  private candidates(where: string[], args: unknown[], fragment: string, cap: number | null): string {
+    const n = args.push(likeText(fragment));
+    const c = args.push(cap);
+    return `WITH named AS MATERIALIZED (SELECT id FROM people WHERE ${where.join(' AND ')} AND name ILIKE $${n}),
+         keyed AS MATERIALIZED (SELECT person_id AS id FROM identities WHERE workspace_id = $1 AND value ILIKE $${n}),
+         hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed LIMIT $${c}))`;
+  }
+
+  /** SQL true when neither side of the candidates reached the cap (always, uncapped): a page is read only from all of them. */
+  private complete(cap: number | null): string {
+    return cap === null ? 'true' : `s.named < ${cap} AND s.keyed < ${cap}`;
+  }
+
+  /** The search condition read person by person, for the ordered read: the name, or any identity. */
+  private scanMatch(args: unknown[], fragment: string): string {
+    const n = args.push(likeText(fragment));
+    return `(name ILIKE $${n} OR EXISTS (SELECT 1 FROM identities i WHERE i.workspace_id = $1 AND i.person_id = people.id AND i.value ILIKE $${n}))`;
+  }
+
+  private withoutSearch(filter: PersonFilter): { filter: PersonFilter; search?: string } {
+    const { search, ...rest } = filter;
+    return { filter: rest, search: search?.trim() || undefined };
+  }
+
+  /** The filter's conditions but search's (page and count add it), and the position when paging. */
+  private where(workspaceId: string, filter: PersonFilter, after?: PersonPageQuery['after']): { where: string[]; args: unknown[] } {
     const where = ['workspace_id = $1', 'merged_into IS NULL'];
     const args: unknown[] = [workspaceId];
+    if (after) {
+      args.push(after.atMicros, after.id);
+      where.push(`(created_at, id) < (timestamptz 'epoch' + $${args.length - 1}::bigint * interval '1 microsecond', $${args.length})`);
+    }
     const identity = (kind: string, value: string) =>
       where.push(
         `id IN (SELECT person_id FROM identities WHERE workspace_id = $1 AND kind = '${kind}' AND value = $${args.push(value)})`,
@@ -170,10 +281,6 @@ export class PeopleReadRepository {
         `id IN (SELECT s.person_id FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
                  WHERE s.workspace_id = $1 AND l.address = $${args.push(filter.list.trim().toLowerCase())} AND s.status = 'subscribed')`,
       );
-    }
-    if (filter.search) {
-      const n = args.push(likeText(filter.search.trim()));
-      where.push(`(name ILIKE $${n} OR id IN (SELECT person_id FROM identities WHERE workspace_id = $1 AND value ILIKE $${n}))`);
     }
     return { where, args };
   }

@@ -1,0 +1,108 @@
+// npm run bench:search — people(filter: {search}) at 1,000,000 people and 1,500,000 identities in one
+// workspace (test/support/people-search.ts), on the local PostgreSQL: a first page (50 people, as the
+// console and GraphQL read it) and the bounded count, for each kind of fragment. Two phases in one run:
+// before (the statement search ran until 2026-11-26, on the schema without the trigram indexes) and after
+// (PeopleReadRepository as it runs now). Each figure is the median of RUNS runs after one warm-up run.
+import { loadavg } from 'node:os';
+import { Client } from 'pg';
+import { COUNT_BOUND, PeopleReadRepository, PersonFilter } from '@app/people';
+import type { ReadDatabase } from '@app/platform';
+import { MIGRATIONS } from '@app/schema';
+import { fillPeople, SEARCH_FRAGMENTS } from '../test/support/people-search';
+import { benchDatabase, median, resetDatabase, writeResults } from './support';
+
+const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 1_000_000);
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const WS = 'ws_bench_search';
+const PAGE = 51; // first: 50, and one more to tell whether more remain
+
+/** The search statement before issue 32 (commit 93dc7af), kept here only to measure against. */
+function previousStatements(fragment: string) {
+  const like = `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const where = `workspace_id = $1 AND merged_into IS NULL AND (name ILIKE $2 OR id IN (SELECT person_id FROM identities WHERE workspace_id = $1 AND value ILIKE $2))`;
+  return {
+    page: `SELECT id, created_at FROM people WHERE ${where} ORDER BY created_at DESC, id DESC LIMIT ${PAGE}`,
+    count: `SELECT count(*)::int AS n FROM (SELECT 1 FROM people WHERE ${where} LIMIT ${COUNT_BOUND + 1}) AS matched`,
+    args: [WS, like],
+  };
+}
+
+async function time(run: () => Promise<unknown>): Promise<number> {
+  await run();
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    const start = process.hrtime.bigint();
+    await run();
+    times.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return median(times);
+}
+
+async function main() {
+  const url = await resetDatabase(benchDatabase('lifeline_bench_search'));
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  await db.query(`INSERT INTO workspaces (id, slug, name, public_key) VALUES ($1, 'search', 'search', 'wk_benchsearch0000000000000')`, [WS]);
+  const filled = Date.now();
+  await fillPeople(db, WS, PEOPLE);
+  await db.query('VACUUM ANALYZE people, identities');
+  const fillSeconds = (Date.now() - filled) / 1000;
+  const repo = new PeopleReadRepository({ query: async (text: string, args?: unknown[]) => (await db.query(text, args)).rows } as unknown as ReadDatabase);
+  const cases = Object.entries(SEARCH_FRAGMENTS);
+
+  const migration = new (MIGRATIONS.find((m) => m.name === 'PeopleSearch1766800000000')!)();
+  await migration.down(db as never);
+  const before: Array<{ page: number; count: number; found: number; n: number }> = [];
+  for (const [kind, fragment] of cases) {
+    const { page, count, args } = previousStatements(fragment);
+    let found = 0;
+    let n = 0;
+    before.push({
+      page: await time(async () => (found = (await db.query(page, args)).rowCount ?? 0)),
+      count: await time(async () => (n = (await db.query(count, args)).rows[0].n)),
+      found,
+      n,
+    });
+    console.log(`before ${kind} (${fragment}): page ${before.at(-1)!.page.toFixed(1)} ms, count ${before.at(-1)!.count.toFixed(1)} ms`);
+  }
+  const loadBefore = loadavg()[0];
+
+  await migration.up(db as never);
+  await db.query('ANALYZE people, identities');
+  const after: typeof before = [];
+  for (const [kind, fragment] of cases) {
+    const filter: PersonFilter = { search: fragment };
+    let found = 0;
+    let n = 0;
+    after.push({
+      page: await time(async () => (found = (await repo.page(WS, { filter, limit: PAGE })).length)),
+      count: await time(async () => (n = await repo.count(WS, filter))),
+      found,
+      n,
+    });
+    console.log(`after ${kind} (${fragment}): page ${after.at(-1)!.page.toFixed(1)} ms, count ${after.at(-1)!.count.toFixed(1)} ms`);
+  }
+  const loadAfter = loadavg()[0];
+  await db.end();
+
+  const ms = (n: number) => `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms`;
+  const counted = (n: number) => (n > COUNT_BOUND ? `${COUNT_BOUND.toLocaleString('en')}+` : n.toLocaleString('en'));
+  const rows = cases.map(([kind, fragment], i) => {
+    const same = before[i].found === after[i].found && Math.min(before[i].n, COUNT_BOUND + 1) === Math.min(after[i].n, COUNT_BOUND + 1);
+    return `| ${kind} \`${fragment}\` | ${counted(after[i].n)}${same ? '' : ' (differs!)'} | ${ms(before[i].page)} | ${ms(after[i].page)} | ${ms(before[i].count)} | ${ms(after[i].count)} |`;
+  });
+  writeResults(
+    'People search (people(filter: {search}) at 1,000,000 people)',
+    `Command: \`npm run bench:search\` (${PEOPLE.toLocaleString('en')} people and ${(PEOPLE * 1.5).toLocaleString('en')} identities in one workspace,
+test/support/people-search.ts; filled in ${fillSeconds.toFixed(0)} s). Each figure is the median of ${RUNS} runs after a warm-up, from a client
+on the same machine, in one run: before is the statement search ran until 2026-11-26 without the trigram indexes; after is
+PeopleReadRepository's page (first 50) and count (bounded at ${COUNT_BOUND.toLocaleString('en')}) as they run now, every statement in the figure.
+Load average ${loadBefore.toFixed(1)} after the before phase, ${loadAfter.toFixed(1)} after the after phase.
+
+| fragment | matches | page before | page after | count before | count after |
+|---|---|---|---|---|---|
+${rows.join('\n')}`,
+  );
+}
+
+void main();
