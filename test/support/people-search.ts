@@ -16,6 +16,8 @@ export const SEARCH_FRAGMENTS = {
   middling: 'user4242',
   /** 5,556 people, nearly all of them among the oldest eighth. */
   old: 'user12',
+  /** 55,556 people, nearly all of them among the oldest fifth (n from 100,000 to 199,998), and person 1,000,000. */
+  oldCommon: 'user1',
   /** 250,000 people, evenly spread. */
   common: 'gmail',
   /** A first name: 33,334 people, evenly spread. */
@@ -34,7 +36,8 @@ export function anonId(n: number): string {
  * times faster than adding a million rows to it.
  */
 export async function fillPeople(db: Connection, workspaceId: string, count: number): Promise<void> {
-  await db.query(`SET maintenance_work_mem = '256MB'`);
+  // A fill statement outlasts the app's statement timeout on a busy machine.
+  await db.query(`SET statement_timeout = 0; SET maintenance_work_mem = '256MB'`);
   await db.query(`DROP INDEX identities_value_trgm; DROP INDEX people_name_trgm`);
   await db.query(
     `INSERT INTO people (workspace_id, id, name, created_at)
@@ -65,5 +68,5 @@ export async function fillPeople(db: Connection, workspaceId: string, count: num
   );
   const migration = MIGRATIONS.find((m) => m.name === 'PeopleSearch1766800000000')!;
   await new migration().up(db as never);
-  await db.query(`ANALYZE people; ANALYZE identities`);
+  await db.query(`ANALYZE people; ANALYZE identities; RESET statement_timeout; RESET maintenance_work_mem`);
 }

@@ -247,10 +247,14 @@ export class PeopleReadRepository {
     return cap === null ? 'true' : `s.named < ${cap} AND s.keyed < ${cap}`;
   }
 
-  /** The search condition read person by person, for the ordered read: the name, or any identity. */
+  /**
+   * The search condition read person by person, for the ordered read: the name, or any identity. OFFSET 0
+   * keeps the EXISTS a probe per person: without it the planner may hash every matching identity first,
+   * a whole-table read when the fragment has no trigram.
+   */
   private scanMatch(args: unknown[], fragment: string): string {
     const n = args.push(likeText(fragment));
-    return `(name ILIKE $${n} OR EXISTS (SELECT 1 FROM identities i WHERE i.workspace_id = $1 AND i.person_id = people.id AND i.value ILIKE $${n}))`;
+    return `(name ILIKE $${n} OR EXISTS (SELECT 1 FROM identities i WHERE i.workspace_id = $1 AND i.person_id = people.id AND i.value ILIKE $${n} OFFSET 0))`;
   }
 
   private withoutSearch(filter: PersonFilter): { filter: PersonFilter; search?: string } {

@@ -97,7 +97,10 @@ export async function resolveDatabase(
   const { PGLiteSocketServer } = await import('@electric-sql/pglite-socket');
   const dir = join(dataDir, 'pg');
   mkdirSync(dir, { recursive: true });
-  const db = await PGlite.create(dir);
+  // pg_trgm backs people search's indexes (migration PeopleSearch1766800000000); PGlite loads contrib on
+  // request. The subpath has types only under node16 module resolution, hence the cast.
+  const { pg_trgm } = (await import('@electric-sql/pglite/contrib/pg_trgm' as string)) as { pg_trgm: import('@electric-sql/pglite').Extension };
+  const db = await PGlite.create(dir, { extensions: { pg_trgm } });
   const port = await freePort();
   // PGlite is one connection; the socket server multiplexes the api, the worker and the CLI onto it.
   const server = new PGLiteSocketServer({ db, port, host: '127.0.0.1', maxConnections: 16 });

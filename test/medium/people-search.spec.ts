@@ -1,0 +1,115 @@
+// issue 32 item 3: search by a fragment of a name or identity at 1,000,000 people reads the trigram
+// indexes or a short ordered window, never a whole table, and answers what the plain statement answers:
+// the same people, newest first, paging by cursor, the count bounded at COUNT_BOUND.
+import { COUNT_BOUND, PeopleReadRepository, PersonFilter, PersonListRow, SEARCH_CANDIDATES, SEARCH_RECENT } from '@app/people';
+import type { ReadDatabase } from '@app/platform';
+import { fillPeople, SEARCH_FRAGMENTS } from '../support/people-search';
+import { Medium, startMedium } from './medium';
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  Plans?: PlanNode[];
+}
+
+const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
+const PEOPLE = 1_000_000;
+const PAGE = 21;
+
+let t: Medium;
+let workspaceId: string;
+/** Every plan the repository's statements ran with, since the last reset. */
+let plans: PlanNode[][] = [];
+let repo: PeopleReadRepository;
+beforeAll(async () => {
+  t = await startMedium();
+  workspaceId = (await t.make.workspace()).id;
+  const runner = t.db.createQueryRunner();
+  try {
+    await fillPeople(runner, workspaceId, PEOPLE);
+  } finally {
+    await runner.release();
+  }
+  // The repository as the app builds it, but each statement is explained (and so run) before it runs.
+  repo = new PeopleReadRepository({
+    query: async (text: string, args?: unknown[]) => {
+      const [row] = await t.db.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, args);
+      plans.push(nodes(row['QUERY PLAN'][0].Plan));
+      return t.db.query(text, args);
+    },
+  } as unknown as ReadDatabase);
+}, 120_000);
+afterAll(() => t.close());
+
+/** The plain statement: every person the filter names, newest first, read in full. */
+async function everyMatch(filter: PersonFilter, limit: number, after?: PersonListRow): Promise<string[]> {
+  const like = `%${filter.search}%`;
+  const rows: Array<{ id: string }> = await t.db.query(
+    `SELECT id FROM people WHERE workspace_id = $1 AND merged_into IS NULL
+        AND (name ILIKE $2 OR id IN (SELECT person_id FROM identities WHERE workspace_id = $1 AND value ILIKE $2))
+        ${after ? `AND (created_at, id) < ($4::timestamptz, $5)` : ''}
+      ORDER BY created_at DESC, id DESC LIMIT $3`,
+    after ? [workspaceId, like, limit, after.created_at, after.id] : [workspaceId, like, limit],
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * The most rows one scan of a table read. A trigram bitmap is not counted: it is read whole (a few posting
+ * lists, cheap even for a common fragment); the heap rows it leads to are.
+ */
+const rowsRead = (all: PlanNode[]) =>
+  Math.max(...all.filter((n) => /Scan$/.test(n['Node Type']) && !['CTE Scan', 'Bitmap Index Scan'].includes(n['Node Type'])).map((n) => n['Actual Rows'] * n['Actual Loops']));
+
+describe.each(Object.entries(SEARCH_FRAGMENTS))('a %s fragment (%s)', (kind, fragment) => {
+  const filter = { search: fragment };
+
+  it('pages through the same people, newest first, with no sequential scan', async () => {
+    plans = [];
+    const first = await repo.page(workspaceId, { filter, limit: PAGE });
+    const last = first[first.length - 1];
+    const second = last ? await repo.page(workspaceId, { filter, limit: PAGE, after: { atMicros: last.at_micros, id: last.id } }) : [];
+    expect(first.map((r) => r.id)).toEqual(await everyMatch(filter, PAGE));
+    if (last) expect(second.map((r) => r.id)).toEqual(await everyMatch(filter, PAGE, last));
+    expect(first.length).toBeGreaterThan(0);
+
+    const all = plans.flat();
+    expect(all.map((n) => n['Node Type'])).not.toContain('Seq Scan');
+    if (kind === 'short') {
+      // No trigram: the ordered read on people_created, stopping at the page.
+      expect(all.filter((n) => n['Index Name'] === 'people_created').length).toBeGreaterThan(0);
+      return;
+    }
+    if (kind === 'common' || kind === 'name') {
+      // Many recent matches: the window of the newest people fills the page, one statement per page.
+      expect(plans).toHaveLength(2);
+      expect(rowsRead(all)).toBeLessThanOrEqual(SEARCH_RECENT);
+      return;
+    }
+    // Few recent matches: the window, then the candidates of both trigram indexes.
+    expect([...new Set(all.map((n) => n['Index Name']))]).toEqual(expect.arrayContaining(['people_created', 'people_name_trgm', 'identities_value_trgm']));
+    // Under the cap one capped read answers; a common fragment among old people reads all its matches.
+    const bound = kind === 'oldCommon' ? 60_000 : SEARCH_CANDIDATES;
+    expect(rowsRead(all)).toBeLessThanOrEqual(bound);
+  });
+
+  it('counts up to the bound on the trigram indexes, exactly below it', async () => {
+    plans = [];
+    const n = await repo.count(workspaceId, filter);
+    const [{ exact }] = await t.db.query(
+      `SELECT count(*)::int AS exact FROM (SELECT 1 FROM people WHERE workspace_id = $1 AND merged_into IS NULL
+          AND (name ILIKE $2 OR id IN (SELECT person_id FROM identities WHERE workspace_id = $1 AND value ILIKE $2)) LIMIT ${COUNT_BOUND + 1}) m`,
+      [workspaceId, `%${fragment}%`],
+    );
+    expect(Math.min(n, COUNT_BOUND + 1)).toBe(exact);
+    const all = plans.flat();
+    if (kind === 'short') return; // no trigram: counted in order, as before
+    expect(all.map((node) => node['Node Type'])).not.toContain('Seq Scan');
+    expect([...new Set(all.map((node) => node['Index Name']))]).toEqual(expect.arrayContaining(['people_name_trgm', 'identities_value_trgm']));
+    expect(plans).toHaveLength(1);
+    expect(rowsRead(all)).toBeLessThanOrEqual(SEARCH_CANDIDATES);
+  });
+});
