@@ -4,6 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { IdentityKind } from './domain';
 import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
+import { candidatesComplete, indexable, likeText, searchCandidates, searchMatch } from './people-search';
 
 /** The people filter of the admin API and the find_people tool (issue 11). */
 export interface PersonFilter {
@@ -33,7 +34,6 @@ export type PersonListRow = PersonRow & { at_micros: string };
 /** Counting stops here: totalCount is exact below it. */
 export const COUNT_BOUND = 10_000;
 
-const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
  * Search's bounds (docs/decisions.md "People search"): the newest people a page reads in order before it
@@ -43,8 +43,6 @@ const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}
 export const SEARCH_RECENT = 2_000;
 export const SEARCH_CANDIDATES = COUNT_BOUND + 1;
 
-/** pg_trgm finds a fragment by its trigrams: it needs three letters or digits in a row to have any. */
-const indexable = (fragment: string) => /[\p{L}\p{N}]{3}/u.test(fragment);
 
 export interface SubscriptionRead {
   person_id: string;
@@ -159,7 +157,7 @@ export class PeopleReadRepository {
     }
     const { filter: rest, search } = this.withoutSearch(filter);
     const { where, args } = this.where(workspaceId, rest);
-    if (search) where.push(this.scanMatch(args, search));
+    if (search) where.push(searchMatch(args, search));
     const [row] = await this.reads.query(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM people WHERE ${where.join(' AND ')} LIMIT ${COUNT_BOUND + 1}) AS matched`,
       args,
@@ -171,7 +169,7 @@ export class PeopleReadRepository {
   private scanPage(workspaceId: string, query: PersonPageQuery, window?: number): Promise<PersonListRow[]> {
     const { filter, search } = this.withoutSearch(query.filter);
     const { where, args } = this.where(workspaceId, filter, query.after);
-    const match = search ? [this.scanMatch(args, search)] : [];
+    const match = search ? [searchMatch(args, search)] : [];
     const order = `ORDER BY created_at DESC, id DESC`;
     // The window keeps the name `people`, so the match's correlated identity read names its rows alike.
     const from = window ? `(SELECT * FROM people WHERE ${where.join(' AND ')} ${order} LIMIT ${window}) AS people` : 'people';
@@ -192,7 +190,7 @@ export class PeopleReadRepository {
   private async candidatesPage(workspaceId: string, query: PersonPageQuery, fragment: string, cap: number | null): Promise<PersonListRow[] | null> {
     const { filter } = this.withoutSearch(query.filter);
     const { where, args } = this.where(workspaceId, filter, query.after);
-    const hits = this.candidates(where, args, fragment, cap);
+    const hits = searchCandidates(where, args, fragment, cap);
     args.push(query.limit);
     const rows: Array<PersonListRow & { named: number; keyed: number }> = await this.reads.query(
       `${hits}
@@ -201,7 +199,7 @@ export class PeopleReadRepository {
          SELECT p.*, (extract(epoch FROM p.created_at) * 1000000)::bigint::text AS at_micros
            FROM (SELECT DISTINCT id FROM hits) h
            CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p
-          WHERE ${this.complete(cap)}
+          WHERE ${candidatesComplete(cap)}
           ORDER BY p.created_at DESC, p.id DESC LIMIT $${args.length}) page ON true`,
       args,
     );
@@ -214,7 +212,7 @@ export class PeopleReadRepository {
   private async candidatesCount(workspaceId: string, fullFilter: PersonFilter, fragment: string, cap: number | null): Promise<number | null> {
     const { filter } = this.withoutSearch(fullFilter);
     const { where, args } = this.where(workspaceId, filter);
-    const hits = this.candidates(where, args, fragment, cap);
+    const hits = searchCandidates(where, args, fragment, cap);
     // An identity always names a person not merged away (a merge moves keys to the survivor), so without
     // other filters an identity's person needs no read.
     const check = where.length > 2 ? `CROSS JOIN LATERAL (SELECT 1 FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p` : '';
@@ -227,34 +225,6 @@ export class PeopleReadRepository {
     );
     if (cap !== null && (row.named >= cap || row.keyed >= cap) && row.n <= COUNT_BOUND) return null;
     return row.n;
-  }
-
-  /**
-   * WITH … hits (id, named): the people matching by name (with `where`) and the people of matching
-   * identities, up to `cap` of each. Each index read is its own CTE, planned for every match (so on its
-   * trigram index) and read lazily, so the cap stops it.
-   */
-  private candidates(where: string[], args: unknown[], fragment: string, cap: number | null): string {
-    const n = args.push(likeText(fragment));
-    const c = args.push(cap);
-    return `WITH named AS MATERIALIZED (SELECT id FROM people WHERE ${where.join(' AND ')} AND name ILIKE $${n}),
-         keyed AS MATERIALIZED (SELECT person_id AS id FROM identities WHERE workspace_id = $1 AND value ILIKE $${n}),
-         hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed LIMIT $${c}))`;
-  }
-
-  /** SQL true when neither side of the candidates reached the cap (always, uncapped): a page is read only from all of them. */
-  private complete(cap: number | null): string {
-    return cap === null ? 'true' : `s.named < ${cap} AND s.keyed < ${cap}`;
-  }
-
-  /**
-   * The search condition read person by person, for the ordered read: the name, or any identity. OFFSET 0
-   * keeps the EXISTS a probe per person: without it the planner may hash every matching identity first,
-   * a whole-table read when the fragment has no trigram.
-   */
-  private scanMatch(args: unknown[], fragment: string): string {
-    const n = args.push(likeText(fragment));
-    return `(name ILIKE $${n} OR EXISTS (SELECT 1 FROM identities i WHERE i.workspace_id = $1 AND i.person_id = people.id AND i.value ILIKE $${n} OFFSET 0))`;
   }
 
   private withoutSearch(filter: PersonFilter): { filter: PersonFilter; search?: string } {

@@ -1,0 +1,36 @@
+// The SQL of people search (issue 32 item 3, docs/decisions.md "People search"), for PeopleReadRepository:
+// the trigram indexes' candidates and the person-by-person match of the ordered read.
+
+/** A LIKE pattern matching `text` anywhere, its wildcards taken literally. */
+export const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/** pg_trgm finds a fragment by its trigrams: it needs three letters or digits in a row to have any. */
+export const indexable = (fragment: string) => /[\p{L}\p{N}]{3}/u.test(fragment);
+
+/**
+ * WITH … hits (id, named): the people matching by name (with `where`) and the people of matching
+ * identities, up to `cap` of each. Each index read is its own CTE, planned for every match (so on its
+ * trigram index) and read lazily, so the cap stops it.
+ */
+export function searchCandidates(where: string[], args: unknown[], fragment: string, cap: number | null): string {
+  const n = args.push(likeText(fragment));
+  const c = args.push(cap);
+  return `WITH named AS MATERIALIZED (SELECT id FROM people WHERE ${where.join(' AND ')} AND name ILIKE $${n}),
+       keyed AS MATERIALIZED (SELECT person_id AS id FROM identities WHERE workspace_id = $1 AND value ILIKE $${n}),
+       hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed LIMIT $${c}))`;
+}
+
+/** SQL true when neither side of the candidates reached the cap (always, uncapped): a page is read only from all of them. */
+export function candidatesComplete(cap: number | null): string {
+  return cap === null ? 'true' : `s.named < ${cap} AND s.keyed < ${cap}`;
+}
+
+/**
+ * The search condition read person by person, for the ordered read: the name, or any identity. OFFSET 0
+ * keeps the EXISTS a probe per person: without it the planner may hash every matching identity first,
+ * a whole-table read when the fragment has no trigram.
+ */
+export function searchMatch(args: unknown[], fragment: string): string {
+  const n = args.push(likeText(fragment));
+  return `(name ILIKE $${n} OR EXISTS (SELECT 1 FROM identities i WHERE i.workspace_id = $1 AND i.person_id = people.id AND i.value ILIKE $${n} OFFSET 0))`;
+}
