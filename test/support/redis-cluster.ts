@@ -162,3 +162,28 @@ async function slotRanges(cli: RedisCluster['cli'], port: number): Promise<Array
   }
   return ranges;
 }
+
+/**
+ * Reruns spec files on a Redis Cluster of the calling file's own (issue 30 item 2): `register` requires
+ * them, so their apps, started in their own beforeAll after this one's, take REDIS_CLUSTER_NODES
+ * (test/harness.ts), and their Redis clients too (test/medium/rate-limits.spec.ts).
+ */
+export function onRedisCluster(register: () => void): void {
+  let cluster: RedisCluster | undefined;
+  beforeAll(async () => {
+    cluster = await startRedisCluster();
+    process.env.REDIS_CLUSTER_NODES = cluster.nodes;
+  }, 120_000);
+  afterAll(async () => {
+    delete process.env.REDIS_CLUSTER_NODES;
+    await cluster?.remove();
+  });
+  describe('on a Redis Cluster', () => {
+    register();
+    // The suites' apps wrote to the cluster, not to the shared Redis: their queues' keys are there.
+    it('kept the queues on the cluster, each under its hash tag', async () => {
+      const keys = (await Promise.all(cluster!.ports.map((port) => cluster!.cli(port, ['--scan', '--pattern', '{lt:*}:*'])))).join('\n');
+      expect(keys).toMatch(/^\{lt:lifeline_test_\w+:[\w-]+\}:/m);
+    });
+  });
+}
