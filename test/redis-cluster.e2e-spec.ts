@@ -1,8 +1,8 @@
 // Issue 30 item 2: the api and the worker on a Redis Cluster of their own (three masters, three
-// replicas; test/support/redis-cluster.ts). The core of the webhook, automation and rate-limit e2e
-// specs runs on it (docs/decisions.md "Redis Cluster": those files are not run twice), the queues' keys
-// are shown hash-tagged and spread over the masters, and a master killed mid-load loses nothing: every
-// post recorded, every delivery and automation run made exactly once.
+// replicas; test/support/redis-cluster.ts). Deliveries, automation runs and rate limits on it (the
+// whole webhook, automation and rate-limit suites run on a cluster too: test/*-on-cluster.e2e-spec.ts),
+// the queues' keys shown hash-tagged and spread over the masters, and a master killed mid-load loses
+// nothing: every post recorded, every delivery and automation run made exactly once.
 import { ensureRedisReachable, freePort, LIMITS, queuePrefix } from '@app/platform';
 import { eventually, memberKey, useApp, useWorkspace } from './harness';
 import { receiver } from './support/receiver';
