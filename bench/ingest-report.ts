@@ -82,7 +82,7 @@ const APIS_SETUP = (apis: number) => [
   `Two Lifelines side by side, each on its own database, with one worker: one with a single api, one with ${apis} api processes on one`,
   `database and one Redis prefix (NODE_ENV=production, node NODE_FLAGS), the load spread evenly (one autocannon per api, the connections`,
   `divided between them). Both on a private redis-server the bench starts, so Redis commands/event (INFO commandstats, every command`,
-  'from the start of a round until its outbox is relayed, divided by accepted events) counts this service alone.',
+  'from the start of a round until its outbox is relayed, divided by accepted events) counts only them (the idle one\'s timers included).',
 ];
 
 export function report(r: Report): string {

@@ -106,7 +106,7 @@ async function driveOne(url: string, keys: string[], connections: number, perPos
 
 const redis = (proc: Proc) => proc.comm === 'redis-server';
 
-/** A redis-server of the run's own (no persistence), so its command counts are this service's. */
+/** A redis-server of the run's own (no persistence), so its command counts are the two Lifelines' alone. */
 async function privateRedis(): Promise<{ url: string; client: Redis; stop(): Promise<void> }> {
   const port = await freePort();
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
@@ -151,13 +151,13 @@ async function main() {
       },
       { name: subjectName, service: lifeline, db: lifelineDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [], ...ofLifeline(lifeline, lifelineDb, DATABASE) },
     ];
-    // Thin takes any key; each Lifeline its own workspace's.
+    // Each Lifeline gets its own workspace and keys; thin takes any key, so it is driven with Lifeline's.
     for (const target of targets.filter((t) => t.name !== 'thin')) {
       const made = await workspaceWithKeys(target.service.url, 'bench', WARM_UP_KEYS[1]);
       target.secretKeys = made.secretKeys;
       await prefill(target.db, made.workspaceId, PREFILL_PEOPLE, PREFILL_OUTBOX, console.log);
     }
-    targets[0].secretKeys = targets[0].secretKeys.length ? targets[0].secretKeys : targets[1].secretKeys;
+    if (targets[0].name === 'thin') targets[0].secretKeys = targets[1].secretKeys;
     const keysOf = (target: (typeof targets)[number], [from, to]: number[]) => target.secretKeys.slice(from, to);
     for (const target of targets) {
       await drive(target.service.urls, keysOf(target, WARM_UP_KEYS), 8, 1, target.counters, 'warm-up', Math.min(DURATION, 5));

@@ -4,7 +4,7 @@
 import { createHmac } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
-import { bullConnection, SweepRegistry } from '@app/platform';
+import { queueConnection, queuePrefix, SweepRegistry } from '@app/platform';
 import { ADVANCE_RUN } from '@app/automations';
 import { OutboxRelayService } from '@app/outbox';
 import { AddressResolver } from '@app/webhooks';
@@ -475,9 +475,11 @@ describe('nothing is lost', () => {
       child.kill('SIGKILL');
       await exited;
       // Redis restarted empty: the delayed job is gone; the run's state in PostgreSQL is all that is left.
-      const queue = new Queue(ADVANCE_RUN.queue, { connection: bullConnection(app.config.redisUrl), prefix: app.config.redisPrefix });
+      const connection = queueConnection(app.config);
+      const queue = new Queue(ADVANCE_RUN.queue, { connection, prefix: queuePrefix(app.config, ADVANCE_RUN.queue) });
       await queue.obliterate({ force: true });
       await queue.close();
+      if ('quit' in connection) await connection.quit(); // a Cluster client BullMQ was given, not one it made
       expect(r.received).toHaveLength(0);
 
       worker = await createWorker(app.config);

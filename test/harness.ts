@@ -58,6 +58,8 @@ export async function testConfig(env: Record<string, string> = {}): Promise<{ co
     DATABASE_URL: `${PG_ROOT}/${database}`,
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `lt:${database}`,
+    // The suites rerun on a Redis Cluster (test/*-on-cluster.e2e-spec.ts); a test naming a Redis of its own keeps it.
+    ...(process.env.REDIS_CLUSTER_NODES && !env.REDIS_URL ? { REDIS_CLUSTER_NODES: process.env.REDIS_CLUSTER_NODES } : {}),
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}`,
     UNSAFE_ALLOW_PRIVATE_TARGETS: 'true',

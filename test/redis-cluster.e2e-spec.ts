@@ -1,9 +1,9 @@
 // Issue 30 item 2: the api and the worker on a Redis Cluster of their own (three masters, three
-// replicas; test/support/redis-cluster.ts). The core of the webhook, automation and rate-limit e2e
-// specs runs on it (docs/decisions.md "Redis Cluster": those files are not run twice), the queues' keys
-// are shown hash-tagged and spread over the masters, and a master killed mid-load loses nothing: every
-// post recorded, every delivery and automation run made exactly once.
-import { LIMITS, queuePrefix } from '@app/platform';
+// replicas; test/support/redis-cluster.ts). Deliveries, automation runs and rate limits on it (the
+// whole webhook, automation and rate-limit suites run on a cluster too: test/*-on-cluster.e2e-spec.ts),
+// the queues' keys shown hash-tagged and spread over the masters, and a master killed mid-load loses
+// nothing: every post recorded, every delivery and automation run made exactly once.
+import { ensureRedisReachable, freePort, LIMITS, queuePrefix } from '@app/platform';
 import { eventually, memberKey, useApp, useWorkspace } from './harness';
 import { receiver } from './support/receiver';
 import { RedisCluster, startRedisCluster } from './support/redis-cluster';
@@ -78,6 +78,14 @@ it('each queue has a hash tag of its own in its every key, and the queues sit on
   expect(new Set(slots).size).toBe(QUEUES.length);
   const masters = await Promise.all(QUEUES.map((q) => cluster.masterOf(`{lt-cluster:${q}}`)));
   expect(new Set(masters).size).toBeGreaterThan(1);
+});
+
+it('the start-up check reaches the cluster, and names REDIS_CLUSTER_NODES when no node answers', async () => {
+  await ensureRedisReachable(t.config);
+  const nowhere = { redisUrl: t.config.redisUrl, redisClusterNodes: [{ host: '127.0.0.1', port: await freePort() }] };
+  await expect(ensureRedisReachable(nowhere)).rejects.toThrow(
+    /^Redis Cluster at 127\.0\.0\.1:\d+ cannot be reached \(no node answers\): start its nodes, or set REDIS_CLUSTER_NODES/,
+  );
 });
 
 it('webhooks are delivered once per happening per address, and an automation runs once per happening', async () => {

@@ -1,12 +1,14 @@
 // issue 18 item 3: rate limits counted in process and reconciled with Redis. One process is exact; two
 // processes sharing one Redis overshoot a window by at most what each had in hand (LOCAL_SHARE of the
 // limit each), the tolerance docs/decisions.md states.
-import Redis from 'ioredis';
-import { AppConfig, LIMITS, LOCAL_SHARE, RateLimits, Refusal } from '@app/platform';
+import { AppConfig, clusterNodes, connectRedis, LIMITS, LOCAL_SHARE, RateLimits, Refusal } from '@app/platform';
+
+/** The shared Redis, or the cluster test/webhooks-on-cluster.e2e-spec.ts reruns this file on. */
+const connect = () => connectRedis({ redisUrl: 'redis://127.0.0.1:6379', redisClusterNodes: clusterNodes(globalThis.process.env) });
 
 const made: RateLimits[] = [];
 function process(prefix: string): RateLimits {
-  const limits = new RateLimits(new Redis('redis://127.0.0.1:6379'), { redisPrefix: prefix } as AppConfig);
+  const limits = new RateLimits(connect(), { redisPrefix: prefix } as AppConfig);
   made.push(limits);
   return limits;
 }
@@ -57,7 +59,7 @@ describe('rate limits counted in process', () => {
   });
 
   it('asks Redis far less often than once a call', async () => {
-    const redis = new Redis('redis://127.0.0.1:6379');
+    const redis = connect();
     const limits = new RateLimits(redis, { redisPrefix: `test:rl:${Date.now()}:calls` } as AppConfig);
     made.push(limits);
     await redis.ping();

@@ -16,6 +16,7 @@ export function spawnWorker(config: AppConfig, env: Record<string, string> = {})
       DATABASE_URL: config.databaseUrl,
       REDIS_URL: config.redisUrl,
       REDIS_PREFIX: config.redisPrefix,
+      ...(config.redisClusterNodes ? { REDIS_CLUSTER_NODES: config.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',') } : {}),
       UNSAFE_ALLOW_PRIVATE_TARGETS: String(config.allowPrivateTargets),
       LOG_LEVEL: 'error',
       ...env,

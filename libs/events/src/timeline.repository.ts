@@ -5,6 +5,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ActionStatus } from '@app/wire';
 import { type MergeParticipant, personColumnMover } from '@app/people';
+import { TIMELINE_COLUMNS } from './timeline-columns';
 
 export interface TimelineRow {
   workspace_id: string;
@@ -19,8 +20,7 @@ export interface TimelineRow {
   expires_at: string | null;
 }
 
-/** The columns of a timeline row this service writes (received_at is the database's). */
-export const TIMELINE_COLUMNS = 'workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at';
+export { TIMELINE_COLUMNS };
 /** TIMELINE_COLUMNS but the workspace, with their types, as jsonb_to_recordset reads them from a leanRecord. */
 export const TIMELINE_LEAN_RECORD = `id text, occurred_at timestamptz, person_id text,
     type text, value numeric, properties jsonb, detail text, source jsonb, expires_at timestamptz`;

@@ -187,12 +187,14 @@ export class WorkspacesRepository {
     return (await this.db.query('SELECT 1 FROM api_keys WHERE workspace_id = $1 AND id = $2', [workspaceId, keyId])).length > 0;
   }
 
-  async insertWorkspace(tx: Sql, w: NewWorkspace): Promise<void> {
-    await tx.query(
+  /** False when the slug is taken: another process may make the same slug after a look-up found none. */
+  async insertWorkspace(tx: Sql, w: NewWorkspace): Promise<boolean> {
+    const rows = await tx.query(
       `INSERT INTO workspaces (id, slug, name, public_key, kind, allowed_origins, trial_stage, downloader_stage, activation_events)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (slug) DO NOTHING RETURNING id`,
       [w.id, w.slug, w.name, w.publicKey, w.kind, w.allowedOrigins, w.trialStage, w.downloaderStage, w.activationEvents],
     );
+    return rows.length === 1;
   }
 
   async insertMember(tx: Sql, m: NewMember): Promise<void> {

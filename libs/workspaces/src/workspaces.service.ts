@@ -98,15 +98,15 @@ export class WorkspacesService {
     const owner = input.owner.trim().toLowerCase();
     if (!EMAIL.test(owner)) throw new Refusal('invalid_email', 'owner must be an email address, like owner@acme.test.');
     const allowedOrigins = this.parseOrigins(input.origins ?? []);
-    if (await this.repository.findBySlug(slug)) {
-      throw new Refusal('conflict', `A workspace with slug "${slug}" already exists: choose another slug.`);
-    }
+    const taken = () => new Refusal('conflict', `A workspace with slug "${slug}" already exists: choose another slug.`);
+    if (await this.repository.findBySlug(slug)) throw taken();
     const workspaceId = newId('ws');
     const memberId = newId('mem');
     const publicKey = generatePublicKey();
     const secretKey = generateSecretKey();
     await this.repository.transaction(async (tx) => {
-      await this.repository.insertWorkspace(tx, {
+      // Made meanwhile by another process (apis started at once on an empty database each make demo).
+      const inserted = await this.repository.insertWorkspace(tx, {
         id: workspaceId,
         slug,
         name: input.name ?? slug,
@@ -117,6 +117,7 @@ export class WorkspacesService {
         downloaderStage: !input.web,
         activationEvents: [],
       });
+      if (!inserted) throw taken();
       await this.repository.insertMember(tx, { workspaceId, id: memberId, email: owner, role: 'owner' });
       await this.repository.insertKey(tx, {
         workspaceId,

@@ -1,7 +1,7 @@
 // The statements of the events table by month (docs/decisions.md "Events by month"), shared by the
 // migration that starts it (EventsByMonth1766300000000) and the sweep that keeps it (PartitionUpkeep).
 // Each takes the query function of its caller's transaction.
-import { TIMELINE_COLUMNS } from '../timeline.repository';
+import { TIMELINE_COLUMNS } from '../timeline-columns';
 import { monthStart, partitionName } from './event-months';
 
 export type Run = (sql: string, params?: unknown[]) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -101,7 +101,7 @@ function optional(env: Env, name: string): string | null {
 }
 
 /** REDIS_CLUSTER_NODES: host:port pairs separated by commas ([v6 address]:port for IPv6); unset for one Redis. */
-function clusterNodes(env: Env): RedisNode[] | null {
+export function clusterNodes(env: Env): RedisNode[] | null {
   const raw = optional(env, 'REDIS_CLUSTER_NODES');
   if (raw === null) return null;
   return raw.split(',').map((item) => {

@@ -7,6 +7,9 @@ import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { queueConnection, queuePrefix } from '../redis/redis';
 
+/** How long a queue's Cluster client may take to say goodbye at shutdown. */
+const QUIT_WAIT_MS = 2_000;
+
 /**
  * The Cluster clients of the queues, which BullMQ never closes (it was given them): closed last. Nest
  * shuts the global modules down after the others and, among them, PlatformModule after BullMQ's own
@@ -22,8 +25,10 @@ export class QueueConnections implements OnApplicationShutdown {
     return connection;
   }
 
+  /** QUIT each, but never wait on one past QUIT_WAIT_MS (a node gone mid-failover would hold it): then cut it. */
   async onApplicationShutdown(): Promise<void> {
-    await Promise.all(this.clusters.map((cluster) => cluster.quit().catch(() => cluster.disconnect())));
+    const waited = () => new Promise<void>((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref());
+    await Promise.all(this.clusters.map((cluster) => Promise.race([cluster.quit().catch(() => undefined), waited()]).then(() => cluster.disconnect())));
   }
 }
 

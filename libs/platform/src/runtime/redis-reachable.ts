@@ -20,16 +20,11 @@ export async function ensureRedisReachable(settings: RedisSettings, timeoutMs = 
     await client.ping();
     if (settings.redisClusterNodes) state = /cluster_state:(\w+)/.exec(await client.cluster('INFO'))?.[1];
   } catch (error) {
-    throw redisUnreachable(clusterCause(error), settings.redisUrl, settings.redisClusterNodes ? redisWhere(settings) : undefined) ?? error;
+    throw redisUnreachable(error, settings.redisUrl, settings.redisClusterNodes ? redisWhere(settings) : undefined) ?? error;
   } finally {
     client.disconnect();
   }
   if (settings.redisClusterNodes && state !== 'ok') {
     throw new ConfigError(`${redisWhere(settings)} answers but its cluster_state is ${state ?? 'unknown'}, not ok: wait for its failover to end or fix its slots (redis-cli --cluster check).`);
   }
-}
-
-/** A cluster that no node answered reports the last node's error, which names the cause. */
-function clusterCause(error: unknown): unknown {
-  return (error as { lastNodeError?: unknown })?.lastNodeError ?? error;
 }
