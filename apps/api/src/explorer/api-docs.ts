@@ -49,7 +49,10 @@ new MutationObserver(() => {
 }).observe(document.getElementById('reference'), { childList: true, subtree: true });
 `;
 
-/** The links above the reference; and Swagger UI's light colours darkened to AA contrast (4.5:1). */
+/**
+ * The links above the reference; and Swagger UI's light colours darkened to AA contrast (4.5:1), with no
+ * fade of a button's colours (Execute, shown anew after an answer, faded in from white on transparent).
+ */
 const PAGE_STYLE = `body { margin: 0; font-family: sans-serif; }
 .lifeline-docs { padding: 12px 20px; border-bottom: 1px solid #d8dde7; background: #f6f8fb; }
 .lifeline-docs nav { display: flex; flex-wrap: wrap; gap: 8px 24px; max-width: 1420px; margin: 0 auto; }
@@ -61,6 +64,7 @@ const PAGE_STYLE = `body { margin: 0; font-family: sans-serif; }
 .swagger-ui .opblock.opblock-post .opblock-summary-method { background: #1e7a55; }
 .swagger-ui .opblock.opblock-delete .opblock-summary-method { background: #c0282f; }
 .swagger-ui .btn.execute { background-color: #1a6bb8; border-color: #1a6bb8; }
+.swagger-ui .btn { transition: none; }
 .swagger-ui .btn.cancel { color: #c0282f; border-color: #c0282f; }
 .swagger-ui .parameter__in, .swagger-ui .response-col_status .response-undocumented { color: #5b6170; }
 `;

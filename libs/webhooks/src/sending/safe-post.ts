@@ -36,11 +36,9 @@ const EXCERPT_CHARS = 500;
 const EXCERPT_BYTES = EXCERPT_CHARS * 4;
 const MAX_READ_BYTES = 64 * 1024;
 
-const UNDICI_TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
-
 /**
- * POST one body to one receiver. Redirects are not followed (a 3xx is a failure), only a 2xx
- * succeeds, and connect + headers + body read together are bounded by timeoutMs. Never throws.
+ * POST one body to one receiver. Redirects are not followed (a 3xx is a failure), only a 2xx succeeds, and connect +
+ * headers + body read together are bounded by timeoutMs (undici's own timers, the same bound, may end it first). Never throws.
  */
 export async function safePost(
   url: string,
@@ -69,8 +67,7 @@ export async function safePost(
     const bodyExcerpt = await readExcerpt(answer.body);
     return { ok: status >= 200 && status < 300, status, bodyExcerpt, durationMs: elapsed() };
   } catch (err) {
-    // undici's own header and body timers (the same bound) may go off a moment before the deadline: one sentence either way
-    const late = deadline.aborted || UNDICI_TIMEOUTS.has((err as { code?: string }).code ?? '');
+    const late = deadline.aborted || /^UND_ERR_(HEADERS|BODY)_TIMEOUT$/.test((err as { code?: string }).code ?? '');
     const error = late ? `No complete answer within ${opts.timeoutMs} ms.` : describe(err);
     return { ok: false, ...(status === undefined ? {} : { status }), durationMs: elapsed(), error };
   } finally {
