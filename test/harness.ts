@@ -124,15 +124,16 @@ export async function startApp(options: { env?: Record<string, string>; worker?:
 /**
  * The app of a test file (or of a describe block): started before its tests, closed after them. The
  * handle is filled in beforeAll, so helpers beside it may close over it. env may be a function when it
- * names something an earlier beforeAll starts (an SMTP server, a stand-in API).
+ * names something an earlier beforeAll starts (an SMTP server, a stand-in API). closeTimeoutMs: how long
+ * closing may take (jest's default otherwise).
  */
-export function useApp(options: { env?: Env | (() => Env); worker?: boolean } = {}): TestApp {
+export function useApp(options: { env?: Env | (() => Env); worker?: boolean; closeTimeoutMs?: number } = {}): TestApp {
   const handle = {} as TestApp;
   beforeAll(async () => {
     const env = typeof options.env === 'function' ? options.env() : options.env;
     Object.assign(handle, await startApp({ worker: options.worker, env }));
   });
-  afterAll(() => handle.close?.());
+  afterAll(() => handle.close?.(), options.closeTimeoutMs);
   return handle;
 }
 

@@ -16,7 +16,9 @@ beforeAll(async () => {
   cluster = await startRedisCluster();
 }, 60_000);
 // A fixed prefix: the cluster is this file's alone, and fixed tags put the queues on known slots.
-const t = useApp({ worker: true, env: () => ({ REDIS_CLUSTER_NODES: cluster.nodes, REDIS_PREFIX: 'lt-cluster' }) });
+// Closing after the failover may take BullMQ's workers a while: their blocking clients retry through the
+// cluster's redirections until their slot map is fresh (seen at over 30 s once on a loaded machine).
+const t = useApp({ worker: true, env: () => ({ REDIS_CLUSTER_NODES: cluster.nodes, REDIS_PREFIX: 'lt-cluster' }), closeTimeoutMs: 120_000 });
 const ws = useWorkspace(t, {}, 'all');
 afterAll(() => cluster?.remove());
 
