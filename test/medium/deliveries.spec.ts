@@ -59,6 +59,49 @@ describe('claims', () => {
   });
 });
 
+describe('first attempts claimed as the relay stores them', () => {
+  it('a delivery stored claimed counts its first attempt and is claimed by nobody else; given back, it is claimed as attempt 1 again', async () => {
+    const id = `dlv_pre_${Date.now()}`;
+    const made = await t.db.transaction((manager) =>
+      deliveries.insert(manager, [{ workspaceId: ws, id, endpointId: endpoint, outboxId: String(Date.now()), type: 'event', body: '{"n":2}', claimed: true }]),
+    );
+    expect(made).toEqual([{ workspace_id: ws, id, state: 'pending', claimed: true }]);
+    expect(await row(id)).toEqual({ state: 'pending', attempts: 1, claimed: true });
+    expect(await deliveries.claim(ws, id)).toBeNull();
+    expect(await deliveries.releaseFirst([{ workspaceId: ws, deliveryId: id }])).toEqual([{ workspaceId: ws, deliveryId: id }]);
+    expect(await row(id)).toEqual({ state: 'pending', attempts: 0, claimed: false });
+    expect(await deliveries.releaseFirst([{ workspaceId: ws, deliveryId: id }])).toEqual([]);
+    expect(await deliveries.claim(ws, id)).toMatchObject({ number: 1, tookOver: false, body: '{"n":2}' });
+    expect(await deliveries.settle(ws, id, attempt(1, true))).toEqual({ state: 'succeeded', dueInMs: 0 });
+    expect(await attempts(id)).toEqual([{ number: 1, status_code: 200, error: null }]);
+  });
+
+  it('a stored-claimed delivery whose worker stopped is taken over once the claim expires, attempt 1 logged as lost', async () => {
+    const id = `dlv_pre_lost_${Date.now()}`;
+    await t.db.transaction((manager) =>
+      deliveries.insert(manager, [{ workspaceId: ws, id, endpointId: endpoint, outboxId: String(Date.now() + 1), type: 'event', body: '{}', claimed: true }]),
+    );
+    await t.db.query(`UPDATE deliveries SET claimed_until = now() - interval '1 second' WHERE workspace_id = $1 AND id = $2`, [ws, id]);
+    expect(await deliveries.claim(ws, id)).toMatchObject({ number: 2, tookOver: true });
+    expect(await attempts(id)).toEqual([{ number: 1, status_code: null, error: LOST_ATTEMPT }]);
+  });
+
+  it('a delivery stored unclaimed (or failed, for a disabled address) is not claimed by the insert', async () => {
+    const id = `dlv_unc_${Date.now()}`;
+    const failed = `dlv_fail_${Date.now()}`;
+    const outbox = Date.now() + 2;
+    const made = await t.db.transaction((manager) =>
+      deliveries.insert(manager, [
+        { workspaceId: ws, id, endpointId: endpoint, outboxId: String(outbox), type: 'event', body: '{}' },
+        { workspaceId: ws, id: failed, endpointId: endpoint, outboxId: String(outbox + 1), type: 'event', body: '{}', state: 'failed', claimed: true },
+      ]),
+    );
+    expect(made.map((d) => d.claimed)).toEqual([false, false]);
+    expect(await row(id)).toEqual({ state: 'pending', attempts: 0, claimed: false });
+    expect(await row(failed)).toEqual({ state: 'failed', attempts: 0, claimed: false });
+  });
+});
+
 describe('settlements', () => {
   it('a success settles the delivery as succeeded with its attempt logged', async () => {
     const { id } = await t.make.delivery(ws, endpoint);

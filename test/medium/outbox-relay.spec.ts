@@ -4,7 +4,7 @@
 // happenings read.
 import { Client } from 'pg';
 import type Redis from 'ioredis';
-import { outboxChannel, OutboxRelayService, OutboxWriter, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/outbox';
+import { HEARD_PER_PASS, outboxChannel, OutboxRelayService, OutboxWriter, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/outbox';
 import { REDIS } from '@app/platform';
 import { Medium, startMedium } from './medium';
 
@@ -80,6 +80,34 @@ describe('the relay over a large outbox', () => {
       await t.make.outbox(quiet.id, {}, { unheard: 1 });
       expect(await relay.relayOnce()).toBe(1);
       expect(handled).toBe(0);
+      expect(await relay.relayOnce()).toBe(0);
+    } finally {
+      handlers.splice(0, handlers.length, ...kept);
+    }
+  });
+
+  it('stops a pass at the end of the row holding its HEARD_PER_PASS-th happening; the next pass goes on from there', async () => {
+    const [ws] = await t.db.query(`SELECT id FROM workspaces LIMIT 1`);
+    const size = Math.ceil((HEARD_PER_PASS * 3) / 4);
+    for (const row of [1, 2, 3]) {
+      await t.db.query(
+        `INSERT INTO outbox (workspace_id, happenings)
+         SELECT $1, jsonb_agg(jsonb_build_object('kind', 'event', 'personId', NULL, 'payload', jsonb_build_object('row', $2::int, 'n', n)) ORDER BY n)
+           FROM generate_series(1, $3) n`,
+        [ws.id, row, size],
+      );
+    }
+    const seen: Array<{ row: number; n: number }> = [];
+    const relay = t.get(OutboxRelayService);
+    const handlers = (relay as unknown as { handlers: unknown[] }).handlers;
+    const probe = { name: 'probe', hearing: `SELECT unnest($1::text[]) AS workspace_id`, handle: async (_m: unknown, rows: Array<{ payload: unknown }>) => void seen.push(...rows.map((r) => r.payload as { row: number; n: number })) };
+    const kept = handlers.splice(0, handlers.length, probe);
+    try {
+      // The HEARD_PER_PASS-th happening is in the second row: the first pass relays two whole rows.
+      expect(await relay.relayOnce()).toBe(2);
+      expect(seen).toEqual([1, 2].flatMap((row) => Array.from({ length: size }, (_, i) => ({ row, n: i + 1 }))));
+      expect(await relay.relayOnce()).toBe(1);
+      expect(seen.slice(2 * size)).toEqual(Array.from({ length: size }, (_, i) => ({ row: 3, n: i + 1 })));
       expect(await relay.relayOnce()).toBe(0);
     } finally {
       handlers.splice(0, handlers.length, ...kept);

@@ -36,6 +36,13 @@ export function hearingOf(handlers: ReadonlyArray<Pick<OutboxHandler, 'hearing'>
 
 /** Outbox rows (transactions) per pass. */
 const BATCH = 200;
+/**
+ * Heard happenings per pass, counted in whole outbox rows: past this many the pass stops at the end of
+ * the row it is in and the next pass goes on at once. A pass's follow-ups (say, webhook first attempts)
+ * start only when it commits, so a burst relayed in a few smaller passes has its first deliveries going
+ * out while the next pass writes (bench:webhooks, issue 32); a pass's own cost is a few round trips.
+ */
+export const HEARD_PER_PASS = 256;
 
 /**
  * The next rows past the mark (their workspace and place, not their happenings), in the relay's order.
@@ -77,6 +84,15 @@ WITH next AS (SELECT o.* FROM outbox o
                  AND o.workspace_id = ANY($5::text[]))
 SELECT * FROM (${HAPPENINGS_FROM('next')}) h ORDER BY h.row_xid, h.id`;
 
+/** Where a pass stops among its happenings (ordered by row): after the row holding the HEARD_PER_PASS-th, or at the end. */
+function cutIndex(raw: Array<Record<string, unknown>>): number {
+  if (raw.length <= HEARD_PER_PASS) return raw.length;
+  const { row_xid, row_id } = raw[HEARD_PER_PASS - 1];
+  let end = HEARD_PER_PASS;
+  while (end < raw.length && raw[end].row_xid === row_xid && raw[end].row_id === row_id) end++;
+  return end;
+}
+
 const toOutboxRow = (r: Record<string, unknown>): OutboxRow => ({
   workspaceId: r.workspace_id as string,
   id: String(r.id),
@@ -98,6 +114,8 @@ export class OutboxRelayService implements OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  /** The last pass stopped at HEARD_PER_PASS with rows left. */
+  private cut = false;
   private lastStart = 0;
   private stopped = false;
 
@@ -137,7 +155,7 @@ export class OutboxRelayService implements OnApplicationShutdown {
         this.again = false; // kicks until now are for rows this pass reads
         this.lastStart = Date.now();
         try {
-          while ((await this.relayOnce()) === BATCH && !this.stopped);
+          while (((await this.relayOnce()) === BATCH || this.cut) && !this.stopped);
         } catch (error) {
           this.logger.error(`relay pass failed: ${(error as Error).message}`);
         }
@@ -149,17 +167,27 @@ export class OutboxRelayService implements OnApplicationShutdown {
   /** One batch; returns how many outbox rows it relayed. Exposed for tests. */
   async relayOnce(): Promise<number> {
     const followUps: Array<() => Promise<void>> = [];
+    this.cut = false;
     const passed = await this.dataSource.transaction(async (manager): Promise<number | RestoreRepaired> => {
       // Planned each time, on the outbox's statistics of the moment: a plan kept from an empty outbox reads it by bitmap and sorts.
-      const next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string }> = await manager.query(RELAY_NEXT);
+      let next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string }> = await manager.query(RELAY_NEXT);
       // Nothing to read may be a restore onto a server whose transaction counter is behind (restore-repair.ts).
       if (next.length === 0) return (await repairAfterRestore(manager, false)) ?? 0;
-      const last = next[next.length - 1];
+      let last = next[next.length - 1];
       const workspaceIds = [...new Set(next.map((row) => row.workspace_id))];
       const heard: Array<{ handler: number; workspace_id: string; item: unknown }> = this.handlers.length ? await manager.query(hearingOf(this.handlers), [workspaceIds]) : [];
       if (heard.length > 0) {
         const listened = [...new Set(heard.map((h) => h.workspace_id))];
-        const rows: OutboxRow[] = (await manager.query(RELAY_HAPPENINGS, [next[0].mark_xid, next[0].mark_id, last.xid, last.id, listened])).map(toOutboxRow);
+        const raw: Array<Record<string, unknown>> = await manager.query(RELAY_HAPPENINGS, [next[0].mark_xid, next[0].mark_id, last.xid, last.id, listened]);
+        const cutAt = cutIndex(raw);
+        if (cutAt < raw.length) {
+          const end = raw[cutAt - 1];
+          raw.length = cutAt;
+          next = next.slice(0, next.findIndex((row) => row.xid === end.row_xid && row.id === end.row_id) + 1);
+          last = next[next.length - 1];
+          this.cut = true;
+        }
+        const rows: OutboxRow[] = raw.map(toOutboxRow);
         for (const [place, handler] of this.handlers.entries()) {
           const items = heard.filter((h) => h.handler === place);
           if (items.length === 0) continue;

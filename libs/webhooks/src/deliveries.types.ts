@@ -11,6 +11,8 @@ export interface NewDelivery {
   state?: 'pending' | 'failed';
   /** When it is due, from now (replays are paced); now by default. */
   dueInMs?: number;
+  /** Its first attempt claimed as it is stored (the relay, which sends it at once): attempts 1, a live claim. */
+  claimed?: boolean;
 }
 
 export interface ClaimedAttempt {

@@ -6,7 +6,7 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
 import { AppConfig, CONFIG, enqueueWithin } from '@app/platform';
-import { ClaimedAttempt, DeliveriesRepository, DeliveryKey } from './deliveries.repository';
+import { CLAIM_SECONDS, ClaimedAttempt, DeliveriesRepository, DeliveryKey } from './deliveries.repository';
 import { nextAttemptDelayMs, openSecret } from './domain';
 import { EndpointHealthService } from './endpoint-health.service';
 import { EndpointRateLimit, RATE_WINDOW_MS, Slot } from './endpoint-rate-limit';
@@ -27,6 +27,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const DIRECT_IN_FLIGHT = 1_000;
 /** First attempts waiting in this process for a free place; past this many they go to the queue. */
 export const DIRECT_BACKLOG = 50_000;
+/** First attempts the relay may store claimed for this process (in flight and waiting): a burst's worth, sent well within a claim. */
+export const PRECLAIMED_MAX = 20_000;
+/**
+ * A first attempt claimed at insert starts only this soon after its claim (leaving the attempt's time,
+ * a rate-limit wait and a margin within CLAIM_SECONDS); one held longer is given back and claimed anew.
+ */
+export const PRECLAIM_START_WITHIN_MS = CLAIM_SECONDS * 1_000 - ATTEMPT_TIMEOUT_MS - SLOT_HOLD_MS - 5_000;
+
+/** A new delivery whose first attempt this process makes; `claimed` when the relay stored it claimed (at `claimedAt`, performance.now()). */
+export type FirstAttempt = DeliveryKey & { claimed?: ClaimedAttempt; claimedAt?: number };
 
 /**
  * Puts delivery attempts on the webhook-delivery queue. Best effort and bounded in time: while Redis
@@ -56,7 +66,7 @@ export class DeliveryService implements BeforeApplicationShutdown {
   private readonly secrets = new Map<string, string>();
   private readonly inFlight = new Set<Promise<void>>();
   // First attempts waiting for a place, oldest first (an array read from `head`, and their ids).
-  private backlog: DeliveryKey[] = [];
+  private backlog: FirstAttempt[] = [];
   private head = 0;
   private readonly waiting = new Set<string>();
   private closing = false;
@@ -71,15 +81,16 @@ export class DeliveryService implements BeforeApplicationShutdown {
 
   /**
    * The relay's follow-up for new deliveries: their first attempts start here, without a round
-   * through the queue (a BullMQ job per delivery cost more CPU than the post itself, bench/RESULTS.md):
+   * through the queue (a BullMQ job per delivery cost more CPU than the post itself, bench/RESULTS.md)
+   * and, for those the relay stored claimed (FirstAttempt.claimed), without a claim's round trip:
    * up to DIRECT_IN_FLIGHT at once, the rest waiting in this process for a place, and only retries are
    * queued. Past DIRECT_BACKLOG waiting, or while shutting down, they are queued instead. Nothing is
    * lost either way: a delivery is durable before this runs, and one that is due, unclaimed and not
    * held here is queued again by the worker's poll (another worker's poll may queue one held here: the
    * claim lets only one of them send it).
    */
-  async startFirstAttempts(keys: DeliveryKey[]): Promise<void> {
-    const queued: DeliveryKey[] = [];
+  async startFirstAttempts(keys: FirstAttempt[]): Promise<void> {
+    const queued: FirstAttempt[] = [];
     for (const key of keys) {
       if (this.closing || this.waiting.size >= DIRECT_BACKLOG) queued.push(key);
       else if (!this.waiting.has(key.deliveryId)) {
@@ -88,7 +99,21 @@ export class DeliveryService implements BeforeApplicationShutdown {
       }
     }
     this.startWaiting();
-    if (queued.length) await this.queue.enqueue(queued.map((k) => ({ ...k, jobId: attemptJobId(k.deliveryId, 0) })));
+    await this.queueFirst(queued);
+  }
+
+  /** How many new deliveries the relay may store with their first attempt claimed for this process. */
+  preclaimRoom(): number {
+    return this.closing ? 0 : Math.max(0, PRECLAIMED_MAX - this.inFlight.size - (this.backlog.length - this.head));
+  }
+
+  /** Queues first attempts; the claimed ones are given back first, so the job can claim them. */
+  private async queueFirst(attempts: FirstAttempt[]): Promise<void> {
+    if (attempts.length === 0) return;
+    await this.deliveries.releaseFirst(attempts.filter((a) => a.claimed)).catch((error: Error) => {
+      this.logger.warn(`first attempts not given back (${error.message}); they are sent once their claims expire`);
+    });
+    await this.queue.enqueue(attempts.map(({ workspaceId, deliveryId }) => ({ workspaceId, deliveryId, jobId: attemptJobId(deliveryId, 0) })));
   }
 
   /** Whether the delivery's first attempt waits in this process (the poll leaves it alone). */
@@ -98,9 +123,10 @@ export class DeliveryService implements BeforeApplicationShutdown {
 
   private startWaiting(): void {
     while (!this.closing && this.inFlight.size < DIRECT_IN_FLIGHT && this.head < this.backlog.length) {
-      const { workspaceId, deliveryId } = this.backlog[this.head++];
+      const first = this.backlog[this.head++];
+      const { deliveryId } = first;
       this.waiting.delete(deliveryId);
-      const running: Promise<void> = this.attemptAndQueueNext(workspaceId, deliveryId)
+      const running: Promise<void> = this.firstAttempt(first)
         .then(
           () => undefined,
           (error: Error) => this.logger.warn(`delivery ${deliveryId}: ${error.message}; it is tried again once its claim, if it got one, has expired`),
@@ -122,9 +148,20 @@ export class DeliveryService implements BeforeApplicationShutdown {
 
   /** One attempt; a retry it schedules goes on the queue. Used by the queue's processor too. */
   async attemptAndQueueNext(workspaceId: string, deliveryId: string, slotAt?: number): Promise<AttemptOutcome> {
-    const { outcome, next } = await this.attempt(workspaceId, deliveryId, slotAt);
+    return this.queueNext(await this.attempt(workspaceId, deliveryId, slotAt));
+  }
+
+  private async queueNext({ outcome, next }: { outcome: AttemptOutcome; next?: DeliveryJobRequest }): Promise<AttemptOutcome> {
     if (next) await this.queue.enqueue([next]);
     return outcome;
+  }
+
+  /** A first attempt: sent on the relay's claim while that is fresh; one held too long is given back and claimed anew. */
+  private async firstAttempt({ workspaceId, deliveryId, claimed, claimedAt }: FirstAttempt): Promise<AttemptOutcome> {
+    if (!claimed) return this.attemptAndQueueNext(workspaceId, deliveryId);
+    if (performance.now() - claimedAt! <= PRECLAIM_START_WITHIN_MS) return this.queueNext(await this.send(workspaceId, deliveryId, claimed));
+    const released = await this.deliveries.releaseFirst([{ workspaceId, deliveryId }]);
+    return released.length ? this.attemptAndQueueNext(workspaceId, deliveryId) : 'claim-lost';
   }
 
   /** Shutdown: no new direct attempts, the waiting ones are queued; the ones out finish (each is bounded by ATTEMPT_TIMEOUT_MS). */
@@ -134,7 +171,7 @@ export class DeliveryService implements BeforeApplicationShutdown {
     this.backlog = [];
     this.head = 0;
     this.waiting.clear();
-    await this.queue.enqueue(left.map((k) => ({ ...k, jobId: attemptJobId(k.deliveryId, 0) })));
+    await this.queueFirst(left);
     await Promise.allSettled([...this.inFlight]);
   }
 
@@ -146,7 +183,11 @@ export class DeliveryService implements BeforeApplicationShutdown {
     const claimed = await this.deliveries.claim(workspaceId, deliveryId);
     if (!claimed) return { outcome: 'not-claimed' };
     if (claimed.tookOver) this.logger.warn(`delivery ${deliveryId}: attempt ${claimed.number - 1} was interrupted; sending attempt ${claimed.number}`);
+    return this.send(workspaceId, deliveryId, claimed, slotAt);
+  }
 
+  /** Sends a claimed attempt (within the address's rate limit), records the answer and says what comes next. */
+  private async send(workspaceId: string, deliveryId: string, claimed: ClaimedAttempt, slotAt?: number): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {
     if (claimed.rateLimitPerSecond) {
       const deferred = await this.waitForSlot(workspaceId, deliveryId, claimed, slotAt);
       if (deferred) return deferred;

@@ -103,11 +103,16 @@ export class HappeningDeliveries {
   }
 }
 
+/** What the relay reads of each address: enough to decide what it hears and to send its first attempts. */
+export type RelayEndpoint = HearingEndpoint & Pick<EndpointRow, 'url' | 'secret_sealed' | 'rate_limit_per_second'> & { previous_secret_sealed: string | null };
+
 @Injectable()
-export class WebhookRelayService implements OutboxHandler<HearingEndpoint> {
+export class WebhookRelayService implements OutboxHandler<RelayEndpoint> {
   readonly name = 'webhooks';
-  /** The addresses of these workspaces, enabled or not: a disabled one gets failed deliveries. */
-  readonly hearing = `SELECT workspace_id, id, triggers, disabled_at FROM webhook_endpoints WHERE workspace_id = ANY($1::text[])`;
+  /** The addresses of these workspaces, enabled or not (a disabled one gets failed deliveries), with what a first attempt sends. */
+  readonly hearing = `SELECT workspace_id, id, triggers, disabled_at, url, secret_sealed, rate_limit_per_second,
+                             CASE WHEN previous_secret_until > now() THEN previous_secret_sealed END AS previous_secret_sealed
+                        FROM webhook_endpoints WHERE workspace_id = ANY($1::text[])`;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
@@ -115,12 +120,49 @@ export class WebhookRelayService implements OutboxHandler<HearingEndpoint> {
     private readonly sender: DeliveryService,
   ) {}
 
-  /** The happenings' deliveries, written in the relay's transaction; their first attempts start after it commits. */
-  async handle(manager: EntityManager, rows: OutboxRow[], endpoints: HearingEndpoint[]): Promise<(() => Promise<void>) | void> {
+  /**
+   * The happenings' deliveries, written in the relay's transaction; their first attempts start after it
+   * commits. As many as this process will start soon are stored with their first attempt claimed
+   * (DeliveryService.preclaimRoom), so sending them costs no claim of its own.
+   */
+  async handle(manager: EntityManager, rows: OutboxRow[], endpoints: RelayEndpoint[]): Promise<(() => Promise<void>) | void> {
     const deliveries = await this.happenings.make(manager, rows, endpoints);
     if (deliveries.length === 0) return;
+    let room = this.sender.preclaimRoom();
+    for (const d of deliveries) {
+      if (room === 0) break;
+      if (d.state) continue;
+      d.claimed = true;
+      room--;
+    }
+    const claimedAt = performance.now();
     const created = await this.deliveries.insert(manager, deliveries);
+    const made = new Map(deliveries.map((d) => [d.id, d]));
+    const byId = new Map(endpoints.map((e) => [`${e.workspace_id}/${e.id}`, e]));
     const pending = created.filter((d) => d.state === 'pending');
-    return () => this.sender.startFirstAttempts(pending.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id })));
+    return () =>
+      this.sender.startFirstAttempts(
+        pending.map(({ workspace_id: workspaceId, id: deliveryId, claimed }) => {
+          if (!claimed) return { workspaceId, deliveryId };
+          const d = made.get(deliveryId)!;
+          const e = byId.get(`${workspaceId}/${d.endpointId}`)!;
+          return {
+            workspaceId,
+            deliveryId,
+            claimedAt,
+            claimed: {
+              number: 1,
+              type: d.type,
+              body: d.body,
+              endpointId: e.id,
+              url: e.url,
+              secretSealed: e.secret_sealed,
+              previousSecretSealed: e.previous_secret_sealed ?? null,
+              rateLimitPerSecond: e.rate_limit_per_second ?? null,
+              tookOver: false,
+            },
+          };
+        }),
+      );
   }
 }
