@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // npm run bench:memory — issue 32 item 5: resident memory (RSS, /proc) of each process of `npm start`
 // (development: npm, its sh, the launcher, the api, the worker) and of `npm run start:prod` (NODE_ENV=
-// production, dist/ as built), summed per process, at rest (BENCH_REST_SECONDS, 30, after the start) and
-// under load (the peak while 8 lanes post batches of 100 events for BENCH_LOAD_SECONDS, 10). Each round
+// production, dist/ as built), summed per process, at rest (BENCH_REST_SECONDS, 30, after the start, and
+// again at BENCH_SETTLED_SECONDS, 90: V8's memory reducer gives back the young generation the start-up
+// grew only after some idle time, sooner or later) and under load (the peak while 8 lanes post batches
+// of 100 events for BENCH_LOAD_SECONDS, 10). Each round
 // starts every tree on a fresh database (local PostgreSQL and Redis on their default ports). The baseline,
 // in the same run: BENCH_BASE=<another checkout with its dist/ and dist/console built> (e.g. a worktree of
 // the commit before) measured the same way, interleaved round by round; and an idle `node` (one
@@ -16,6 +18,7 @@ const { join, resolve } = require('node:path');
 const ROOT = resolve(__dirname, '..');
 const ROUNDS = Number(process.env.BENCH_ROUNDS || 3);
 const REST_SECONDS = Number(process.env.BENCH_REST_SECONDS || 30);
+const SETTLED_SECONDS = Number(process.env.BENCH_SETTLED_SECONDS || 90);
 const LOAD_SECONDS = Number(process.env.BENCH_LOAD_SECONDS || 10);
 const ADMIN_TOKEN = 'bench-admin-token-0123456789';
 const MODES = { dev: ['npm', ['start']], prod: ['npm', ['run', 'start:prod']] };
@@ -116,6 +119,8 @@ async function measure(checkout, mode, round) {
     }
     await sleep(REST_SECONDS * 1000);
     const rest = sample(child.pid);
+    await sleep(Math.max(0, SETTLED_SECONDS - REST_SECONDS) * 1000);
+    const settled = sample(child.pid);
     const secrets = await keys(url, 6);
     let turn = 0;
     const peak = Object.fromEntries([...ROLES, 'total'].map((r) => [r, 0]));
@@ -132,7 +137,7 @@ async function measure(checkout, mode, round) {
     }, 500);
     await Promise.all(Array.from({ length: 8 }, lane));
     clearInterval(sampler);
-    return { rest, peak, batches: turn };
+    return { rest, settled, peak, batches: turn };
   } finally {
     const pids = tree(child.pid);
     try {
@@ -177,29 +182,36 @@ async function main() {
       for (const name of round % 2 ? [...names].reverse() : names) {
         const r = await measure(checkouts[name], mode, round);
         (results[`${name} ${mode}`] ??= []).push(r);
-        console.error(`round ${round + 1} ${name} ${mode}: rest ${ROLES.map((x) => `${x} ${fmt(r.rest[x])}`).join(', ')} = ${fmt(r.rest.total)} MB; load peak ${fmt(r.peak.total)} MB (${r.batches} batches)`);
+        const at = (when) => `${ROLES.map((x) => `${x} ${fmt(when[x])}`).join(', ')} = ${fmt(when.total)} MB`;
+        console.error(`round ${round + 1} ${name} ${mode}: ${REST_SECONDS} s: ${at(r.rest)}; ${SETTLED_SECONDS} s: ${at(r.settled)}; load peak ${fmt(r.peak.total)} MB (${r.batches} batches)`);
       }
     }
   }
   const lines = [
     `\`npm run bench:memory\` (BENCH_BASE=${base ? 'a worktree of ' + commit(base) : 'unset'}): ${started.at} UTC, this checkout ${commit(ROOT)}${dirty}; load ${started.load} → ${load()}.`,
-    `Medians of ${ROUNDS} rounds, RSS in MB summed per process (shared pages such as node's own code count in each). At rest: ${REST_SECONDS} s after the start;`,
-    `under load: the peak while 8 lanes post batches of 100 events for ${LOAD_SECONDS} s. Idle \`node -e "setInterval(…)"\`: ${fmt(median(idle))} MB (any Node process's floor).`,
+    `Medians of ${ROUNDS} rounds, RSS in MB summed per process (shared pages such as node's own code count in each), each cell at rest ${REST_SECONDS} s /`,
+    `${SETTLED_SECONDS} s after the start; under load: the peak while 8 lanes post batches of 100 events for ${LOAD_SECONDS} s (after the ${SETTLED_SECONDS} s).`,
+    `Idle \`node -e "setInterval(…)"\`: ${fmt(median(idle))} MB (any Node process's floor).`,
     '',
     '| tree | npm + sh | launcher | api | worker | total at rest | api + worker at rest | total under load | api + worker under load |',
     '|---|---|---|---|---|---|---|---|---|',
   ];
   for (const [key, rs] of Object.entries(results)) {
-    const m = (pick) => median(rs.map(pick));
+    const m = (pick) => fmt(median(rs.map(pick)));
+    const both = (pick) => `${m((r) => pick(r.rest))} / ${m((r) => pick(r.settled))}`;
     lines.push(
-      `| ${key} | ${fmt(m((r) => r.rest.npm))} | ${fmt(m((r) => r.rest.launcher))} | ${fmt(m((r) => r.rest.api))} | ${fmt(m((r) => r.rest.worker))} | ${fmt(m((r) => r.rest.total))} | ` +
-        `${fmt(m((r) => r.rest.api + r.rest.worker))} | ${fmt(m((r) => r.peak.total))} | ${fmt(m((r) => r.peak.api + r.peak.worker))} |`,
+      `| ${key} | ${both((x) => x.npm)} | ${both((x) => x.launcher)} | ${both((x) => x.api)} | ${both((x) => x.worker)} | ${both((x) => x.total)} | ` +
+        `${both((x) => x.api + x.worker)} | ${m((r) => r.peak.total)} | ${m((r) => r.peak.api + r.peak.worker)} |`,
     );
   }
   if (base) {
     for (const mode of modes) {
       const ratio = (pick) => (median(results[`this ${mode}`].map(pick)) / median(results[`base ${mode}`].map(pick))).toFixed(2);
-      lines.push('', `${mode}, this / base: total at rest ${ratio((r) => r.rest.total)}, launcher ${ratio((r) => r.rest.launcher)}, api ${ratio((r) => r.rest.api)}, worker ${ratio((r) => r.rest.worker)}, total under load ${ratio((r) => r.peak.total)}.`);
+      lines.push(
+        '',
+        `${mode}, this / base: total at rest ${ratio((r) => r.rest.total)} / ${ratio((r) => r.settled.total)}, launcher ${ratio((r) => r.settled.launcher)}, ` +
+          `api ${ratio((r) => r.rest.api)} / ${ratio((r) => r.settled.api)}, worker ${ratio((r) => r.rest.worker)} / ${ratio((r) => r.settled.worker)}, total under load ${ratio((r) => r.peak.total)}.`,
+      );
     }
   }
   console.log(lines.join('\n'));
