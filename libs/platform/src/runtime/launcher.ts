@@ -49,7 +49,7 @@ export async function launch(apps: AppName[], root = resolve(__dirname, '../../.
   const prepared = await new Promise<Prepared>((done) => {
     preparing.once('message', (message) => done(message as Prepared));
     // A preparation that fails has said why (one sentence) and exits EXIT_CONFIG or 1; so does the launcher.
-    preparing.once('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+    preparing.once('exit', (code) => process.exit(code || 1));
   });
   preparing.removeAllListeners('exit');
   // A preparation that hosts nothing exits when the channel closes.

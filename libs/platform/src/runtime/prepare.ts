@@ -75,16 +75,22 @@ async function prepare(root: string, migrations: Migration[], log: Log, embedded
 
 /**
  * The child's whole life: prepare, send {@link Prepared}, then exit when the launcher closes the channel,
- * or host the embedded services until the launcher says `stop` or is gone. A SIGTERM/SIGINT of its own is passed to the launcher, which stops
- * the apps first (they still need the database to finish their work) and then this process.
+ * or host the embedded services until the launcher says `stop` or is gone. A SIGTERM/SIGINT of its own
+ * is passed to the launcher, which stops the apps first (they still need the database to finish their
+ * work) and then this process.
  */
 export function prepareForLaunch(migrations: Migration[], root = resolve(__dirname, '../../../..').replace(/\/dist$/, '')): void {
   loadDotEnv(root);
   const log: Log = (line) => console.log(`[lifeline] ${line}`);
   const embedded = new EmbeddedServices();
+  // The launcher gone before the preparation is done (killed): what was started stops, nothing is sent.
+  const abandoned = () => void embedded.stop().then(() => process.exit(1));
+  process.on('disconnect', abandoned);
   void prepare(root, migrations, log, embedded).then((env) => {
     const hosting = embedded.any;
     const stop = () => void embedded.stop().then(() => process.exit(0));
+    process.off('disconnect', abandoned);
+    if (!process.connected) return abandoned();
     process.on('disconnect', hosting ? stop : () => process.exit(0));
     if (hosting) {
       process.on('message', (message) => message === 'stop' && stop());
