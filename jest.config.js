@@ -19,6 +19,8 @@ module.exports = {
   rootDir: '.',
   testRegex: '(\\.spec|\\.e2e-spec)\\.ts$',
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  // dist/ (built by `npm start` too) repeats libs/sdk/package.json: jest's module map skips it.
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc], '/node_modules/jose/.+\\.js$': ['@swc/jest', swcEsm] },
   transformIgnorePatterns: ['/node_modules/(?!jose/)'],
   moduleNameMapper: {

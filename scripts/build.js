@@ -2,7 +2,8 @@
 // `npm run build`: every apps/* and libs/* TypeScript file to plain CommonJS in dist/ (same layout),
 // the @app/<lib> aliases rewritten to relative requires by swc, other files (track.source.js...)
 // copied, and the website tag minified once. Type checking is tsc's job (`npm run typecheck`, run
-// first by `npm run build`). `--changed` only redoes files newer than their output (the CLI's fast path).
+// first by `npm run build`). `--changed` only redoes files newer than their output (the CLI's and
+// `npm start`'s fast path); `--quiet` prints nothing but errors.
 const { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, statSync, writeFileSync } = require('node:fs');
 const { dirname, join, relative } = require('node:path');
 
@@ -89,14 +90,19 @@ async function minifyTag() {
   writeAtomic(TRACK_SCRIPT_MINIFIED, await minifyTrackScript());
 }
 
-module.exports = { build, aliases };
+/** Whether any source is newer than its output (fs only: swc is not loaded). */
+function stale() {
+  return !work(true).next().done;
+}
+
+module.exports = { build, aliases, stale };
 
 if (require.main === module) {
   const changed = process.argv.includes('--changed');
   const started = Date.now();
   const compiled = build({ changed });
   minifyTag().then(
-    () => console.log(`dist/: ${compiled} files compiled in ${Date.now() - started} ms`),
+    () => process.argv.includes('--quiet') || console.log(`dist/: ${compiled} files compiled in ${Date.now() - started} ms`),
     (error) => {
       console.error(error.message);
       process.exit(1);

@@ -1,14 +1,12 @@
 #!/usr/bin/env node
 // npm start (api + worker), npm run start:api, npm run start:worker.
-// The admin console is built first when missing or stale (a few seconds, in a process of its own so
-// the launcher does not carry the bundler); the api serves dist/console at /console.
+// First scripts/start-build.js, in a process of its own: the admin console built when missing or stale,
+// the sources changed since the last build compiled to dist/. Then the launcher runs from dist/ and
+// carries neither the bundler nor a compiler, and the api and the worker run dist/ as `npm run
+// start:prod` does (issue 32: swc's compiling as they loaded cost them about 150 MB at rest).
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
-if (process.argv[2] !== 'worker' && require('./build-console').isStale()) {
-  console.log('Building the admin console (dist/console)…');
-  const built = spawnSync(process.execPath, [join(__dirname, 'build-console.js'), '--if-stale', '--no-checks'], { stdio: 'inherit' });
-  if (built.status !== 0) console.error('The console could not be built; the api starts without it (/console says how to build it).');
-}
-require('@swc-node/register');
-require('../apps/launcher/src/main');
+const built = spawnSync(process.execPath, [join(__dirname, 'start-build.js'), ...process.argv.slice(2)], { stdio: 'inherit' });
+if (built.status !== 0) process.exit(built.status ?? 1);
+require('../dist/apps/launcher/src/main');

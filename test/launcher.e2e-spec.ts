@@ -1,8 +1,9 @@
 // `npm start` (decisions.md section 1): the launcher migrates a new database, runs the api and the
 // worker as two processes, the first start creates workspace demo and prints its keys once, /health
-// answers, the admin console is served at /console, and Ctrl-C (SIGINT) stops both.
-import { spawn } from 'node:child_process';
-import { resolve } from 'node:path';
+// answers, the admin console is served at /console, and Ctrl-C (SIGINT) stops both. The launcher
+// process itself loads Node's built-ins only (issue 32: it cost 127 MB at rest when it did the rest).
+import { execFileSync, spawn } from 'node:child_process';
+import { relative, resolve } from 'node:path';
 import { freePort } from '@app/platform';
 import { dropDatabase, testDatabaseName } from './harness';
 
@@ -47,3 +48,14 @@ it('starts api and worker, prints the demo keys, serves /health, and stops both 
     await dropDatabase(database);
   }
 }, 120_000);
+
+it("the launcher loads Node's built-ins and three files of its own (the preparation is a child's)", () => {
+  execFileSync(process.execPath, ['scripts/build.js', '--changed', '--quiet'], { cwd: root });
+  const script = "require('./dist/libs/platform/src/entries/launcher'); console.log(JSON.stringify(Object.keys(require.cache)))";
+  const loaded = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })) as string[];
+  expect(loaded.map((file) => relative(root, file)).sort()).toEqual([
+    'dist/libs/platform/src/entries/launcher.js',
+    'dist/libs/platform/src/runtime/launcher.js',
+    'dist/libs/platform/src/runtime/lifecycle.js',
+  ]);
+}, 60_000);

@@ -1,7 +1,7 @@
-// `npm start` and `npm run start:prod`: the launcher of libs/platform (runtime/launcher.ts) with every
-// lib's migrations; `npm run start:api` / `start:worker` name one app.
+// `npm start` and `npm run start:prod`: the launcher of libs/platform (runtime/launcher.ts), which
+// loads Node's built-ins only; `npm run start:api` / `start:worker` name one app. Its preparation
+// (databases, settings, every lib's migrations) is prepare.ts, run as a child process.
 import { launch } from '@app/platform/launcher';
-import { MIGRATIONS } from '@app/schema';
 
 type AppName = 'api' | 'worker';
-void launch(process.argv[2] ? [process.argv[2] as AppName] : ['api', 'worker'], MIGRATIONS);
+void launch(process.argv[2] ? [process.argv[2] as AppName] : ['api', 'worker']);

@@ -1,3 +1,4 @@
-// The launcher alone (apps/launcher): it resolves the databases, migrates and runs the apps, and loads
-// no Nest, GraphQL or queues for it.
+// The launcher alone (apps/launcher/src/main.ts): a supervisor of the apps that loads Node's built-ins
+// only; its preparation (databases, settings, migrations) runs in a child process of its own
+// (`@app/platform/prepare`).
 export { launch, NODE_FLAGS } from '../runtime/launcher';

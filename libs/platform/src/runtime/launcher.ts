@@ -1,17 +1,14 @@
-// `npm start` / `npm run start:prod`: resolves the database and Redis (embedded fallbacks of
-// decisions.md section 1), runs migrations once, then runs the api and the worker as child processes.
-// A child that crashes is started again after a growing pause (issue 17): one process failing never
-// takes the other down. A stop (SIGTERM/SIGINT to any process of the tree, or the npm above dying)
-// stops everything within 10 seconds.
+// `npm start` / `npm run start:prod`: a small supervisor. A child process of its own (prepare.ts, run
+// from dist/apps/launcher/src/prepare.js) resolves the database and Redis (embedded fallbacks of
+// decisions.md section 1) and runs migrations once; then this process runs the api and the worker as
+// child processes. It loads Node's built-ins only (no config, no database, no Redis, no compiler), so
+// it costs little more than an idle Node. A child that crashes is started again after a growing pause
+// (issue 17): one process failing never takes the other down. A stop (SIGTERM/SIGINT to any process
+// of the tree, or the npm above dying) stops everything within 10 seconds.
 import { ChildProcess, spawn } from 'node:child_process';
-import { extname, join, resolve } from 'node:path';
-import { ConfigError, loadConfig, loadDotEnv } from '../config/config';
-import { migrate } from '../database/migrate';
-import type { Migration } from '../database/migration-state';
-import { developmentAppSecret, resolveDatabase, resolveRedis, Resolved } from './embedded';
+import { join, resolve } from 'node:path';
 import { EXIT_CONFIG, STOP_WITHIN_MS, watchParent } from './lifecycle';
-import { ensureRedisReachable } from './redis-reachable';
-import { databaseUnreachable } from './unreachable';
+import type { Prepared } from './prepare';
 
 type AppName = 'api' | 'worker';
 
@@ -39,74 +36,37 @@ export function exitWasAStop(code: number | null, signal: NodeJS.Signals | null)
 
 type Log = (line: string) => void;
 
-/** The embedded database and Redis this launcher started: stopped after the children, in reverse. */
-class EmbeddedServices {
-  private readonly started: Resolved[] = [];
-
-  add(service: Resolved): Resolved {
-    this.started.push(service);
-    return service;
-  }
-
-  async stop(): Promise<void> {
-    for (const service of [...this.started].reverse()) {
-      await Promise.race([service.stop().catch(() => undefined), new Promise((r) => setTimeout(r, 2_000).unref())]);
-    }
-  }
+/** The preparation's process: it exits once done, or stays while it hosts embedded services. */
+interface Services {
+  child: ChildProcess;
+  hosting: boolean;
 }
 
-export async function launch(apps: AppName[], migrations: Migration[], root = resolve(__dirname, '../../../..').replace(/\/dist$/, '')): Promise<void> {
-  loadDotEnv(root);
+/** dist/ of the checkout: `npm start` compiles what changed there first (scripts/start.js). */
+export async function launch(apps: AppName[], root = resolve(__dirname, '../../../..').replace(/\/dist$/, '')): Promise<void> {
   const log: Log = (line) => console.log(`[lifeline] ${line}`);
-  const embedded = new EmbeddedServices();
-  const env = await prepare(root, migrations, log, embedded);
-  const supervisor = new Supervisor(root, env, log, embedded);
+  const preparing = spawn(process.execPath, [join(root, 'dist/apps/launcher/src/prepare.js')], { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+  const prepared = await new Promise<Prepared>((done) => {
+    preparing.once('message', (message) => done(message as Prepared));
+    // A preparation that fails has said why (one sentence) and exits EXIT_CONFIG or 1; so does the launcher.
+    preparing.once('exit', (code) => process.exit(code || 1));
+  });
+  preparing.removeAllListeners('exit');
+  // A preparation that hosts nothing exits when the channel closes.
+  if (!prepared.hosting) preparing.disconnect();
+  const supervisor = new Supervisor(root, prepared.env, log, { child: preparing, hosting: prepared.hosting });
   for (const app of apps) supervisor.start(app);
   process.on('SIGINT', () => supervisor.stopAll('SIGINT'));
   process.on('SIGTERM', () => supervisor.stopAll('SIGTERM'));
+  // A signal the services' process received: it waits for the launcher to stop the apps first.
+  preparing.on('message', (message) => supervisor.stopAll((message as { signal: string }).signal));
+  if (prepared.hosting) preparing.on('exit', () => supervisor.stopAll('the embedded services stopped'));
   if (process.ppid !== 1) watchParent(() => supervisor.stopAll('the process that started it is gone'));
 }
 
-/**
- * Resolves the database and Redis, checks the settings and runs the migrations once: the children's
- * environment. A failure is one sentence and an exit (EXIT_CONFIG when retrying cannot help).
- */
-async function prepare(root: string, migrations: Migration[], log: Log, embedded: EmbeddedServices): Promise<NodeJS.ProcessEnv> {
-  const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : join(root, '.data');
-  let databaseUrl = '';
-  try {
-    const probe = { port: Number(process.env.LIFELINE_PG_PROBE_PORT || 5432) };
-    const database = embedded.add(await resolveDatabase(process.env, dataDir, log, probe));
-    databaseUrl = database.url;
-    const redis = embedded.add(await resolveRedis(process.env, dataDir, log));
-    const production = process.env.NODE_ENV === 'production';
-    const appSecret = process.env.APP_SECRET || (production ? undefined : developmentAppSecret(dataDir));
-    const config = loadConfig(process.env, { databaseUrl: database.url, redisUrl: redis.url, appSecret });
-    await ensureRedisReachable(config);
-    const ran = await migrate(config, migrations, log);
-    if (ran.length) log(`migrations run: ${ran.join(', ')}`);
-    return {
-      ...process.env,
-      DATABASE_URL: config.databaseUrl,
-      REDIS_URL: config.redisUrl,
-      APP_SECRET: config.appSecret,
-      DATABASE_POOL_SIZE: String(config.databasePoolSize),
-    };
-  } catch (error) {
-    const known = error instanceof ConfigError ? error : databaseUnreachable(error, databaseUrl);
-    console.error(known ? known.message : error);
-    await embedded.stop();
-    process.exit(known ? EXIT_CONFIG : 1);
-  }
-}
-
-/** Compiled (dist/…/launcher.js) runs the compiled apps; from the sources, the TypeScript through swc. */
+/** The apps run from dist/ (compiled first by `npm start` in a development checkout), with NODE_FLAGS. */
 function appCommand(root: string, app: AppName): string[] {
-  const compiled = extname(__filename) === '.js';
-  return [
-    ...NODE_FLAGS,
-    ...(compiled ? [join(root, 'dist', `apps/${app}/src/main.js`)] : ['-r', '@swc-node/register', join(root, `apps/${app}/src/main.ts`)]),
-  ];
+  return [...NODE_FLAGS, join(root, 'dist', `apps/${app}/src/main.js`)];
 }
 
 /** The apps as child processes: a crashed one starts again after a growing pause; a stop stops them all. */
@@ -120,7 +80,7 @@ class Supervisor {
     private readonly root: string,
     private readonly env: NodeJS.ProcessEnv,
     private readonly log: Log,
-    private readonly embedded: EmbeddedServices,
+    private readonly services: Services,
   ) {}
 
   start(app: AppName): void {
@@ -139,7 +99,7 @@ class Supervisor {
     for (const timer of this.pending) clearTimeout(timer);
     setTimeout(() => {
       this.log(`still running after ${STOP_WITHIN_MS / 1000} s: killing`);
-      for (const child of this.children.values()) child.kill('SIGKILL');
+      for (const child of [...this.children.values(), this.services.child]) child.kill('SIGKILL');
       process.exit(1);
     }, STOP_WITHIN_MS + 1_000).unref();
     for (const child of this.children.values()) if (child.exitCode === null) child.kill('SIGTERM');
@@ -168,9 +128,12 @@ class Supervisor {
     this.pending.add(timer);
   }
 
-  /** Once every child is gone, the embedded services stop and so does the launcher. */
+  /** Once every app is gone, the embedded services stop and so does the launcher. */
   private finish(): void {
     if (this.children.size > 0) return;
-    void this.embedded.stop().then(() => process.exit());
+    const { child, hosting } = this.services;
+    if (!hosting || child.exitCode !== null || child.signalCode !== null || !child.connected) return process.exit();
+    child.once('exit', () => process.exit());
+    child.send('stop');
   }
 }
