@@ -2,14 +2,15 @@
 // answer it (bench/thin-server.ts: node:http + pg, one prepared INSERT). Lifeline's api and worker and
 // the thin service run side by side on the local PostgreSQL and Redis; autocannon drives them in
 // interleaved rounds (thin, Lifeline, thin, ...): single events on 64 connections, then batches of
-// 100 on 16, over a mix of new and returning people. Each round reports events/s and CPU-ms per
+// 100 on 16, over a mix of new and returning people, then the probe's batches (every item a new person,
+// 250 keys in turn). Each round reports events/s and CPU-ms per
 // accepted event per process (/proc), after the worker has relayed everything the round wrote.
 //
 // `npm run bench:ingest -- --apis N` (issue 30) compares instead Lifeline with N api processes on one
 // database and Redis prefix (the load spread across them) against Lifeline with one, both with one
 // worker, on a private redis-server so Redis commands per event can be counted.
 //
-// BENCH_SECONDS (10) per round, BENCH_ROUNDS (3) per target and kind, BENCH_ONLY=single|batch,
+// BENCH_SECONDS (10) per round, BENCH_ROUNDS (3) per target and kind, BENCH_ONLY=single|batch|probe (or a list: batch,probe),
 // BENCH_PREFILL_PEOPLE / BENCH_PREFILL_OUTBOX (0) fill the workspace first (bench/schema.ts),
 // BENCH_LABEL names the section a run prints (e.g. before, after), BENCH_ANALYZE=1 runs ANALYZE
 // after the warm-up, BENCH_CONTENDED=1 and BENCH_NO_WORKER=1 as before; BENCH_PROFILE and BENCH_EXPLAIN in bench/support.ts.
@@ -37,11 +38,15 @@ const TYPES = ['pageview', 'pageview', 'pageview', 'cta_click', 'signup', 'purch
 // there are enough that no key comes round again within a run (300,000 single posts; at 170 keys the
 // faster single rounds of issue 18 came round and were refused with 429).
 const POSTS_PER_KEY = 500;
+// `probe` is the shape of issue 32's independent probe: every item names a new person, and each post
+// takes the next of 250 keys of the workspace in turn (so the api meets 250 keys at once).
 export const KINDS = [
   { name: 'single', label: 'single events, 64 connections', connections: 64, perPost: 1, keys: [0, 600] },
   { name: 'batch', label: 'batches of 100, 16 connections', connections: 16, perPost: 100, keys: [600, 640] },
-].filter((k) => !process.env.BENCH_ONLY || k.name === process.env.BENCH_ONLY);
+  { name: 'probe', label: 'batches of 100, every item a new person, 250 keys in turn, 16 connections', connections: 16, perPost: 100, keys: [660, 910], newPeople: true, keyPerPost: true },
+].filter((k) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(k.name));
 const WARM_UP_KEYS = [640, 660];
+const ALL_KEYS = 910;
 
 // Half the posts name a new person, half a returning one: someone first seen RETURN_AFTER events
 // earlier (they came back later). BENCH_CONTENDED=1 picks returning people uniformly from everyone
@@ -53,8 +58,14 @@ function personFor(i: number): string {
   return `p${i - RETURN_AFTER - (i % 2)}@bench.test`;
 }
 
-function event(i: number) {
-  return { type: TYPES[i % TYPES.length], email: personFor(i), properties: { n: i, plan: 'pro' }, source: { path: '/pricing', os: 'mac' } };
+function event(i: number, newPeople = false) {
+  return { type: TYPES[i % TYPES.length], email: newPeople ? `n${i}@bench.test` : personFor(i), properties: { n: i, plan: 'pro' }, source: { path: '/pricing', os: 'mac' } };
+}
+
+/** How a kind's posts are made: every item a new person, and a key per post in turn rather than POSTS_PER_KEY posts each. */
+interface Shape {
+  newPeople?: boolean;
+  keyPerPost?: boolean;
 }
 
 /** Numbers events and posts across rounds, so new people stay new and keys take turns. */
@@ -64,8 +75,8 @@ interface Counters {
 }
 
 /** One autocannon per api, the connections divided between them; their answers summed. */
-async function drive(urls: string[], keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number) {
-  const results = await Promise.all(urls.map((url) => driveOne(url, keys, Math.max(1, Math.round(connections / urls.length)), perPost, counters, kind, seconds)));
+async function drive(urls: string[], keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number, shape: Shape = {}) {
+  const results = await Promise.all(urls.map((url) => driveOne(url, keys, Math.max(1, Math.round(connections / urls.length)), perPost, counters, kind, seconds, shape)));
   return {
     events: results.reduce((n, r) => n + r.events, 0),
     seconds: Math.max(...results.map((r) => r.seconds)),
@@ -78,7 +89,7 @@ async function drive(urls: string[], keys: string[], connections: number, perPos
   };
 }
 
-async function driveOne(url: string, keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number) {
+async function driveOne(url: string, keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number, shape: Shape) {
   const result = await autocannon({
     url: `${url}/api/v1/events`,
     connections,
@@ -90,10 +101,11 @@ async function driveOne(url: string, keys: string[], connections: number, perPos
           const post = (counters.posts[kind] = (counters.posts[kind] ?? 0) + 1);
           const first = counters.events;
           counters.events += perPost;
-          const body = perPost === 1 ? event(first) : { events: Array.from({ length: perPost }, (_, j) => event(first + j)) };
+          const body = perPost === 1 ? event(first) : { events: Array.from({ length: perPost }, (_, j) => event(first + j, shape.newPeople)) };
+          const key = keys[(shape.keyPerPost ? post : Math.floor(post / POSTS_PER_KEY)) % keys.length];
           return {
             ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[Math.floor(post / POSTS_PER_KEY) % keys.length]}` },
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
             body: JSON.stringify(body),
           };
         },
@@ -153,7 +165,7 @@ async function main() {
     ];
     // Each Lifeline gets its own workspace and keys; thin takes any key, so it is driven with Lifeline's.
     for (const target of targets.filter((t) => t.name !== 'thin')) {
-      const made = await workspaceWithKeys(target.service.url, 'bench', WARM_UP_KEYS[1]);
+      const made = await workspaceWithKeys(target.service.url, 'bench', ALL_KEYS);
       target.secretKeys = made.secretKeys;
       await prefill(target.db, made.workspaceId, PREFILL_PEOPLE, PREFILL_OUTBOX, console.log);
     }
@@ -175,7 +187,7 @@ async function main() {
       for (let r = 0; r < ROUNDS; r++) {
         for (const target of targets) {
           const commands = ownRedis ? await redisCommands(ownRedis.client) : 0;
-          const round = await measureRound(target, () => drive(target.service.urls, keysOf(target, kind.keys), kind.connections, kind.perPost, target.counters, kind.name, DURATION));
+          const round = await measureRound(target, () => drive(target.service.urls, keysOf(target, kind.keys), kind.connections, kind.perPost, target.counters, kind.name, DURATION, kind));
           if (ownRedis) round.notes.redisCommands = (await redisCommands(ownRedis.client)) - commands;
           console.log(`${kind.name} ${target.name} round ${r + 1}: ${(round.events / round.seconds).toFixed(0)} events/s, ${JSON.stringify(round.cpu)} CPU-ms/event, ${round.walBytes.toFixed(0)} WAL bytes/event`);
           (rounds[`${kind.name}:${target.name}`] ??= []).push(round);
