@@ -20,7 +20,7 @@ import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { freePort } from '@app/platform';
 import { byPid, postgresOf, postgresShared, Proc } from './cpu';
-import { backendPid, connect, measureRound, perEvent, Round, statsSettled, tableStats, Target } from './measure';
+import { backendPid, connect, measureRound, medians, perEvent, Round, statsSettled, tableStats, Target } from './measure';
 import { report, targetNames } from './ingest-report';
 import { drained, prefill } from './schema';
 import { startThin, THIN_DATABASE } from './thin';
@@ -33,6 +33,10 @@ const PREFILL_OUTBOX = Number(process.env.BENCH_PREFILL_OUTBOX ?? 0);
 const DATABASE = benchDatabase('lifeline_bench_ingest');
 const APIS_FLAG = process.argv.indexOf('--apis');
 const APIS = APIS_FLAG > 0 ? Number(process.argv[APIS_FLAG + 1]) : 1;
+// BENCH_BASE_ROOT=<another checkout> (e.g. a worktree at the base of a change): that checkout's Lifeline runs as a third
+// target, on its own database migrated by its own migrations, interleaved with the two others, so before and after
+// are measured in the same run against the same thin service (each reported against thin, then after / before).
+const BASE_ROOT = APIS > 1 ? undefined : process.env.BENCH_BASE_ROOT;
 const TYPES = ['pageview', 'pageview', 'pageview', 'cta_click', 'signup', 'purchase', 'report_exported'];
 // Keys: the 'server' limit is 600 posts per key per ten minutes; each key takes 500 posts in turn, and
 // there are enough that no key comes round again within a run (300,000 single posts; at 170 keys the
@@ -145,11 +149,13 @@ async function main() {
   const baseDatabase = APIS > 1 ? `${DATABASE}_one_api` : THIN_DATABASE;
   const base = APIS > 1 ? await startService(baseDatabase, apps, redisEnv) : await startThin();
   const lifeline = await startService(DATABASE, apps, redisEnv, APIS);
-  const services: Service[] = [lifeline, base];
+  const before = BASE_ROOT ? await startService(`${DATABASE}_base`, apps, redisEnv, 1, BASE_ROOT) : null;
+  const services: Service[] = [lifeline, base, ...(before ? [before] : [])];
   try {
     const lifelineDb = await connect(lifeline.databaseUrl);
     const baseDb = await connect(base.databaseUrl);
-    const bench = [await backendPid(lifelineDb), await backendPid(baseDb)];
+    const beforeDb = before ? await connect(before.databaseUrl) : null;
+    const bench = [await backendPid(lifelineDb), await backendPid(baseDb), ...(beforeDb ? [await backendPid(beforeDb)] : [])];
     const notBench = (pg: ReturnType<typeof postgresOf>) => (p: Proc, all: Map<number, Proc>) => !bench.includes(p.pid) && pg(p, all);
     const ofLifeline = (service: Service, db: typeof lifelineDb, database: string) => ({
       groups: { api: (p: Proc) => service.apiPids.includes(p.pid), worker: byPid(service.pids.worker), pg: notBench(postgresOf(database)), pgShared: postgresShared, redis },
@@ -163,6 +169,9 @@ async function main() {
       },
       { name: subjectName, service: lifeline, db: lifelineDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [], ...ofLifeline(lifeline, lifelineDb, DATABASE) },
     ];
+    if (before && beforeDb) {
+      targets.push({ name: 'before', service: before, db: beforeDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [], ...ofLifeline(before, beforeDb, `${DATABASE}_base`) });
+    }
     // Each Lifeline gets its own workspace and keys; thin takes any key, so it is driven with Lifeline's.
     for (const target of targets.filter((t) => t.name !== 'thin')) {
       const made = await workspaceWithKeys(target.service.url, 'bench', ALL_KEYS);
@@ -206,7 +215,10 @@ async function main() {
     const title = `${against} — ${process.env.BENCH_LABEL ?? 'latest'}${prefilled}${analyzed}`;
     const settings = Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_'));
     const command = [...settings.map(([name, value]) => `${name}=${value}`), 'npm run bench:ingest', ...(APIS > 1 ? ['--', '--apis', String(APIS)] : [])].join(' ');
-    const text = report({ command, started, load, ended: loadavg(), seconds: DURATION, rounds: ROUNDS, prefilled: prefilled + analyzed, apis: APIS, kinds: KINDS, results: rounds, tables });
+    const ended = loadavg();
+    const common = { command, started, load, ended, seconds: DURATION, rounds: ROUNDS, prefilled: prefilled + analyzed, apis: APIS, kinds: KINDS };
+    let text = report({ ...common, results: rounds, tables });
+    if (before) text += `\n\n${beforeSection(common, rounds, tables)}`;
     console.log(`## ${title}\n\n${text}`);
     if (!process.env.BENCH_PROFILE) writeResults(title, text);
     await Promise.all(targets.map((t) => t.db.end()));
@@ -214,6 +226,19 @@ async function main() {
     await Promise.all(services.map((s) => s.stop()));
     await ownRedis?.stop();
   }
+}
+
+/** The checkout at BENCH_BASE_ROOT against thin as the report puts Lifeline, then this checkout's figures over its own. */
+function beforeSection(common: Omit<Parameters<typeof report>[0], 'results' | 'tables'>, rounds: Record<string, Round[]>, tables: Record<string, Record<string, ReturnType<typeof perEvent>>>): string {
+  const asLifeline = (kind: string) => ({ [`${kind}:thin`]: rounds[`${kind}:thin`], [`${kind}:lifeline`]: rounds[`${kind}:before`] });
+  const results = Object.assign({}, ...KINDS.map((k) => asLifeline(k.name)));
+  const beforeTables = Object.fromEntries(Object.entries(tables).map(([kind, t]) => [kind, { thin: t.thin, lifeline: t.before }]));
+  const body = report({ ...common, results, tables: beforeTables }).split('\n').filter((line) => !line.startsWith('Command:') && !line.startsWith('Started'));
+  const ratios = KINDS.map((k) => {
+    const [a, b] = [medians(rounds[`${k.name}:lifeline`]), medians(rounds[`${k.name}:before`])];
+    return `- ${k.label}: CPU per event ${(a.cpu.total / b.cpu.total).toFixed(2)}× (api ${(a.cpu.api / b.cpu.api).toFixed(2)}×, PostgreSQL ${(a.cpu.pg / b.cpu.pg).toFixed(2)}×), throughput ${(a.rate / b.rate).toFixed(2)}×`;
+  });
+  return [`## Before: the checkout at ${BASE_ROOT} in the same run (as "lifeline" below)`, '', ...body, '', '### After / before (this checkout over the one at BENCH_BASE_ROOT)', '', ...ratios].join('\n');
 }
 
 main().catch((error) => {
