@@ -147,9 +147,9 @@ async function main() {
   const redisEnv: Record<string, string> = ownRedis ? { REDIS_URL: ownRedis.url } : {};
   // With --apis N the baseline is Lifeline with one api (on a second database), otherwise the thin service.
   const baseDatabase = APIS > 1 ? `${DATABASE}_one_api` : THIN_DATABASE;
+  const before = BASE_ROOT ? await startService(`${DATABASE}_base`, apps, redisEnv, 1, BASE_ROOT) : null;
   const base = APIS > 1 ? await startService(baseDatabase, apps, redisEnv) : await startThin();
   const lifeline = await startService(DATABASE, apps, redisEnv, APIS);
-  const before = BASE_ROOT ? await startService(`${DATABASE}_base`, apps, redisEnv, 1, BASE_ROOT) : null;
   const services: Service[] = [lifeline, base, ...(before ? [before] : [])];
   try {
     const lifelineDb = await connect(lifeline.databaseUrl);

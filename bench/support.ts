@@ -43,7 +43,7 @@ export async function dropDatabase(name: string, create = false): Promise<string
 
 /** Migrates with another checkout's own migrations (its schema, not this one's), in a child process there. */
 function migrateAt(root: string, url: string): void {
-  const script = `const { migrate } = require('@app/platform'); const { MIGRATIONS } = require('@app/schema');
+  const script = `const { migrate } = require('./libs/platform/src'); const { MIGRATIONS } = require('./libs/schema/src');
     migrate({ databaseUrl: process.env.DATABASE_URL, databasePoolSize: 1 }, MIGRATIONS).then(() => process.exit(0), (e) => (console.error(e), process.exit(1)));`;
   execFileSync(process.execPath, ['-r', '@swc-node/register', '-e', script], { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: 'inherit' });
 }
