@@ -28,7 +28,6 @@ interface Work {
 
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
 const MAX_IN_FLIGHT = 1;
-const MAX_BATCHES_IN_FLIGHT = 2;
 const MAX_SHARED_ITEMS = 100;
 const MAX_SHARED_BATCHES = 4;
 const KEY_RACE_ATTEMPTS = 5;
@@ -52,18 +51,18 @@ export class IngestService {
 
   /**
    * Concurrent batches to one workspace share transactions the same way: up to MAX_SHARED_BATCHES (400
-   * items) a transaction, since a transaction's statements cost a part that does not grow with its items.
-   * Measured against each batch in its own transaction (16 at once): about a quarter less CPU per event,
-   * 10% less throughput, a lower p99 (bench/RESULTS.md, issue 18). Two in flight per workspace and process
-   * (issue 32): with one, the api waited while PostgreSQL wrote 400 items and PostgreSQL waited while the
-   * api applied the next; with two they overlap, and at 16 connections each transaction still fills to
-   * 400 items (docs/decisions.md "Ingest speed"). A batch alone, or one whose shared transaction failed,
-   * is applied as before (applyIsolated).
+   * items) a transaction, one in flight per workspace and process, since a transaction's statements cost
+   * a part that does not grow with its items. Measured against each batch in its own transaction (16
+   * at once): about a quarter less CPU per event, 10% less throughput, a lower p99; 2 in flight saved
+   * half as much (bench/RESULTS.md, issue 18). Two in flight (issue 32) overlapped the api's work with
+   * PostgreSQL's, but applied a client's concurrent batches out of the order they arrived in (a purchase
+   * before the signup sent ahead of it: test/segment.e2e-spec.ts), so one it stays. A batch alone, or one
+   * whose shared transaction failed, is applied as before (applyIsolated).
    */
   private readonly batchLanes = new GroupCommitLanes<{ workspace: WorkspaceEntity; work: Work[] }, ItemResult[]>(
     (_workspaceId, batches) => this.applyBatches(batches),
     MAX_SHARED_BATCHES,
-    MAX_BATCHES_IN_FLIGHT,
+    MAX_IN_FLIGHT,
   );
 
   constructor(
