@@ -2,14 +2,15 @@
 // answer it (bench/thin-server.ts: node:http + pg, one prepared INSERT). Lifeline's api and worker and
 // the thin service run side by side on the local PostgreSQL and Redis; autocannon drives them in
 // interleaved rounds (thin, Lifeline, thin, ...): single events on 64 connections, then batches of
-// 100 on 16, over a mix of new and returning people. Each round reports events/s and CPU-ms per
+// 100 on 16, over a mix of new and returning people, then the probe's batches (every item a new person,
+// 250 keys in turn). Each round reports events/s and CPU-ms per
 // accepted event per process (/proc), after the worker has relayed everything the round wrote.
 //
 // `npm run bench:ingest -- --apis N` (issue 30) compares instead Lifeline with N api processes on one
 // database and Redis prefix (the load spread across them) against Lifeline with one, both with one
 // worker, on a private redis-server so Redis commands per event can be counted.
 //
-// BENCH_SECONDS (10) per round, BENCH_ROUNDS (3) per target and kind, BENCH_ONLY=single|batch,
+// BENCH_SECONDS (10) per round, BENCH_ROUNDS (3) per target and kind, BENCH_ONLY=single|batch|probe (or a list: batch,probe),
 // BENCH_PREFILL_PEOPLE / BENCH_PREFILL_OUTBOX (0) fill the workspace first (bench/schema.ts),
 // BENCH_LABEL names the section a run prints (e.g. before, after), BENCH_ANALYZE=1 runs ANALYZE
 // after the warm-up, BENCH_CONTENDED=1 and BENCH_NO_WORKER=1 as before; BENCH_PROFILE and BENCH_EXPLAIN in bench/support.ts.
@@ -19,7 +20,7 @@ import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { freePort } from '@app/platform';
 import { byPid, postgresOf, postgresShared, Proc } from './cpu';
-import { backendPid, connect, measureRound, perEvent, Round, statsSettled, tableStats, Target } from './measure';
+import { backendPid, connect, measureRound, medians, perEvent, Round, statsSettled, tableStats, Target } from './measure';
 import { report, targetNames } from './ingest-report';
 import { drained, prefill } from './schema';
 import { startThin, THIN_DATABASE } from './thin';
@@ -32,16 +33,24 @@ const PREFILL_OUTBOX = Number(process.env.BENCH_PREFILL_OUTBOX ?? 0);
 const DATABASE = benchDatabase('lifeline_bench_ingest');
 const APIS_FLAG = process.argv.indexOf('--apis');
 const APIS = APIS_FLAG > 0 ? Number(process.argv[APIS_FLAG + 1]) : 1;
+// BENCH_BASE_ROOT=<another checkout> (e.g. a worktree at the base of a change): that checkout's Lifeline runs as a third
+// target, on its own database migrated by its own migrations, interleaved with the two others, so before and after
+// are measured in the same run against the same thin service (each reported against thin, then after / before).
+const BASE_ROOT = APIS > 1 ? undefined : process.env.BENCH_BASE_ROOT;
 const TYPES = ['pageview', 'pageview', 'pageview', 'cta_click', 'signup', 'purchase', 'report_exported'];
 // Keys: the 'server' limit is 600 posts per key per ten minutes; each key takes 500 posts in turn, and
 // there are enough that no key comes round again within a run (300,000 single posts; at 170 keys the
 // faster single rounds of issue 18 came round and were refused with 429).
 const POSTS_PER_KEY = 500;
+// `probe` is the shape of issue 32's independent probe: every item names a new person, and each post
+// takes the next of 250 keys of the workspace in turn (so the api meets 250 keys at once).
 export const KINDS = [
   { name: 'single', label: 'single events, 64 connections', connections: 64, perPost: 1, keys: [0, 600] },
   { name: 'batch', label: 'batches of 100, 16 connections', connections: 16, perPost: 100, keys: [600, 640] },
-].filter((k) => !process.env.BENCH_ONLY || k.name === process.env.BENCH_ONLY);
+  { name: 'probe', label: 'batches of 100, every item a new person, 250 keys in turn, 16 connections', connections: 16, perPost: 100, keys: [660, 910], newPeople: true, keyPerPost: true },
+].filter((k) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(k.name));
 const WARM_UP_KEYS = [640, 660];
+const ALL_KEYS = 910;
 
 // Half the posts name a new person, half a returning one: someone first seen RETURN_AFTER events
 // earlier (they came back later). BENCH_CONTENDED=1 picks returning people uniformly from everyone
@@ -53,8 +62,14 @@ function personFor(i: number): string {
   return `p${i - RETURN_AFTER - (i % 2)}@bench.test`;
 }
 
-function event(i: number) {
-  return { type: TYPES[i % TYPES.length], email: personFor(i), properties: { n: i, plan: 'pro' }, source: { path: '/pricing', os: 'mac' } };
+function event(i: number, newPeople = false) {
+  return { type: TYPES[i % TYPES.length], email: newPeople ? `n${i}@bench.test` : personFor(i), properties: { n: i, plan: 'pro' }, source: { path: '/pricing', os: 'mac' } };
+}
+
+/** How a kind's posts are made: every item a new person, and a key per post in turn rather than POSTS_PER_KEY posts each. */
+interface Shape {
+  newPeople?: boolean;
+  keyPerPost?: boolean;
 }
 
 /** Numbers events and posts across rounds, so new people stay new and keys take turns. */
@@ -64,8 +79,8 @@ interface Counters {
 }
 
 /** One autocannon per api, the connections divided between them; their answers summed. */
-async function drive(urls: string[], keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number) {
-  const results = await Promise.all(urls.map((url) => driveOne(url, keys, Math.max(1, Math.round(connections / urls.length)), perPost, counters, kind, seconds)));
+async function drive(urls: string[], keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number, shape: Shape = {}) {
+  const results = await Promise.all(urls.map((url) => driveOne(url, keys, Math.max(1, Math.round(connections / urls.length)), perPost, counters, kind, seconds, shape)));
   return {
     events: results.reduce((n, r) => n + r.events, 0),
     seconds: Math.max(...results.map((r) => r.seconds)),
@@ -78,7 +93,7 @@ async function drive(urls: string[], keys: string[], connections: number, perPos
   };
 }
 
-async function driveOne(url: string, keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number) {
+async function driveOne(url: string, keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number, shape: Shape) {
   const result = await autocannon({
     url: `${url}/api/v1/events`,
     connections,
@@ -90,10 +105,11 @@ async function driveOne(url: string, keys: string[], connections: number, perPos
           const post = (counters.posts[kind] = (counters.posts[kind] ?? 0) + 1);
           const first = counters.events;
           counters.events += perPost;
-          const body = perPost === 1 ? event(first) : { events: Array.from({ length: perPost }, (_, j) => event(first + j)) };
+          const body = perPost === 1 ? event(first) : { events: Array.from({ length: perPost }, (_, j) => event(first + j, shape.newPeople)) };
+          const key = keys[(shape.keyPerPost ? post : Math.floor(post / POSTS_PER_KEY)) % keys.length];
           return {
             ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[Math.floor(post / POSTS_PER_KEY) % keys.length]}` },
+            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
             body: JSON.stringify(body),
           };
         },
@@ -131,13 +147,15 @@ async function main() {
   const redisEnv: Record<string, string> = ownRedis ? { REDIS_URL: ownRedis.url } : {};
   // With --apis N the baseline is Lifeline with one api (on a second database), otherwise the thin service.
   const baseDatabase = APIS > 1 ? `${DATABASE}_one_api` : THIN_DATABASE;
+  const before = BASE_ROOT ? await startService(`${DATABASE}_base`, apps, redisEnv, 1, BASE_ROOT) : null;
   const base = APIS > 1 ? await startService(baseDatabase, apps, redisEnv) : await startThin();
   const lifeline = await startService(DATABASE, apps, redisEnv, APIS);
-  const services: Service[] = [lifeline, base];
+  const services: Service[] = [lifeline, base, ...(before ? [before] : [])];
   try {
     const lifelineDb = await connect(lifeline.databaseUrl);
     const baseDb = await connect(base.databaseUrl);
-    const bench = [await backendPid(lifelineDb), await backendPid(baseDb)];
+    const beforeDb = before ? await connect(before.databaseUrl) : null;
+    const bench = [await backendPid(lifelineDb), await backendPid(baseDb), ...(beforeDb ? [await backendPid(beforeDb)] : [])];
     const notBench = (pg: ReturnType<typeof postgresOf>) => (p: Proc, all: Map<number, Proc>) => !bench.includes(p.pid) && pg(p, all);
     const ofLifeline = (service: Service, db: typeof lifelineDb, database: string) => ({
       groups: { api: (p: Proc) => service.apiPids.includes(p.pid), worker: byPid(service.pids.worker), pg: notBench(postgresOf(database)), pgShared: postgresShared, redis },
@@ -151,9 +169,12 @@ async function main() {
       },
       { name: subjectName, service: lifeline, db: lifelineDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [], ...ofLifeline(lifeline, lifelineDb, DATABASE) },
     ];
+    if (before && beforeDb) {
+      targets.push({ name: 'before', service: before, db: beforeDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [], ...ofLifeline(before, beforeDb, `${DATABASE}_base`) });
+    }
     // Each Lifeline gets its own workspace and keys; thin takes any key, so it is driven with Lifeline's.
     for (const target of targets.filter((t) => t.name !== 'thin')) {
-      const made = await workspaceWithKeys(target.service.url, 'bench', WARM_UP_KEYS[1]);
+      const made = await workspaceWithKeys(target.service.url, 'bench', ALL_KEYS);
       target.secretKeys = made.secretKeys;
       await prefill(target.db, made.workspaceId, PREFILL_PEOPLE, PREFILL_OUTBOX, console.log);
     }
@@ -175,7 +196,7 @@ async function main() {
       for (let r = 0; r < ROUNDS; r++) {
         for (const target of targets) {
           const commands = ownRedis ? await redisCommands(ownRedis.client) : 0;
-          const round = await measureRound(target, () => drive(target.service.urls, keysOf(target, kind.keys), kind.connections, kind.perPost, target.counters, kind.name, DURATION));
+          const round = await measureRound(target, () => drive(target.service.urls, keysOf(target, kind.keys), kind.connections, kind.perPost, target.counters, kind.name, DURATION, kind));
           if (ownRedis) round.notes.redisCommands = (await redisCommands(ownRedis.client)) - commands;
           console.log(`${kind.name} ${target.name} round ${r + 1}: ${(round.events / round.seconds).toFixed(0)} events/s, ${JSON.stringify(round.cpu)} CPU-ms/event, ${round.walBytes.toFixed(0)} WAL bytes/event`);
           (rounds[`${kind.name}:${target.name}`] ??= []).push(round);
@@ -194,7 +215,10 @@ async function main() {
     const title = `${against} — ${process.env.BENCH_LABEL ?? 'latest'}${prefilled}${analyzed}`;
     const settings = Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_'));
     const command = [...settings.map(([name, value]) => `${name}=${value}`), 'npm run bench:ingest', ...(APIS > 1 ? ['--', '--apis', String(APIS)] : [])].join(' ');
-    const text = report({ command, started, load, ended: loadavg(), seconds: DURATION, rounds: ROUNDS, prefilled: prefilled + analyzed, apis: APIS, kinds: KINDS, results: rounds, tables });
+    const ended = loadavg();
+    const common = { command, started, load, ended, seconds: DURATION, rounds: ROUNDS, prefilled: prefilled + analyzed, apis: APIS, kinds: KINDS };
+    let text = report({ ...common, results: rounds, tables });
+    if (before) text += `\n\n${beforeSection(common, rounds, tables)}`;
     console.log(`## ${title}\n\n${text}`);
     if (!process.env.BENCH_PROFILE) writeResults(title, text);
     await Promise.all(targets.map((t) => t.db.end()));
@@ -202,6 +226,19 @@ async function main() {
     await Promise.all(services.map((s) => s.stop()));
     await ownRedis?.stop();
   }
+}
+
+/** The checkout at BENCH_BASE_ROOT against thin as the report puts Lifeline, then this checkout's figures over its own. */
+function beforeSection(common: Omit<Parameters<typeof report>[0], 'results' | 'tables'>, rounds: Record<string, Round[]>, tables: Record<string, Record<string, ReturnType<typeof perEvent>>>): string {
+  const asLifeline = (kind: string) => ({ [`${kind}:thin`]: rounds[`${kind}:thin`], [`${kind}:lifeline`]: rounds[`${kind}:before`] });
+  const results = Object.assign({}, ...KINDS.map((k) => asLifeline(k.name)));
+  const beforeTables = Object.fromEntries(Object.entries(tables).map(([kind, t]) => [kind, { thin: t.thin, lifeline: t.before }]));
+  const body = report({ ...common, results, tables: beforeTables }).split('\n').filter((line) => !line.startsWith('Command:') && !line.startsWith('Started'));
+  const ratios = KINDS.map((k) => {
+    const [a, b] = [medians(rounds[`${k.name}:lifeline`]), medians(rounds[`${k.name}:before`])];
+    return `- ${k.label}: CPU per event ${(a.cpu.total / b.cpu.total).toFixed(2)}× (api ${(a.cpu.api / b.cpu.api).toFixed(2)}×, PostgreSQL ${(a.cpu.pg / b.cpu.pg).toFixed(2)}×), throughput ${(a.rate / b.rate).toFixed(2)}×`;
+  });
+  return [`## Before: the checkout at ${BASE_ROOT} in the same run (as "lifeline" below)`, '', ...body, '', '### After / before (this checkout over the one at BENCH_BASE_ROOT)', '', ...ratios].join('\n');
 }
 
 main().catch((error) => {

@@ -1,5 +1,5 @@
 // Shared by the benchmarks: a real api (and worker) as child processes on a fresh local database.
-import { ChildProcess, spawn } from 'node:child_process';
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { Client } from 'pg';
@@ -41,9 +41,18 @@ export async function dropDatabase(name: string, create = false): Promise<string
   return `${PG_ROOT}/${name}`;
 }
 
-export async function resetDatabase(name: string): Promise<string> {
+/** Migrates with another checkout's own migrations (its schema, not this one's), in a child process there. */
+function migrateAt(root: string, url: string): void {
+  const script = `const { migrate } = require('./libs/platform/src'); const { MIGRATIONS } = require('./libs/schema/src');
+    migrate({ databaseUrl: process.env.DATABASE_URL, databasePoolSize: 1 }, MIGRATIONS).then(() => process.exit(0), (e) => (console.error(e), process.exit(1)));`;
+  execFileSync(process.execPath, ['-r', '@swc-node/register', '-e', script], { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: 'inherit' });
+}
+
+/** Drops the database and migrates it afresh: with this checkout's migrations, or those of the checkout at `root`. */
+export async function resetDatabase(name: string, root = ROOT): Promise<string> {
   const url = await dropDatabase(name);
-  await migrate({ databaseUrl: url, databasePoolSize: 1 }, MIGRATIONS);
+  if (root === ROOT) await migrate({ databaseUrl: url, databasePoolSize: 1 }, MIGRATIONS);
+  else migrateAt(root, url);
   if (process.env.BENCH_EXPLAIN) {
     // Logs the plan and timing of every statement slower than BENCH_EXPLAIN ms to PostgreSQL's log.
     const admin = new Client({ connectionString: url });
@@ -56,9 +65,12 @@ export async function resetDatabase(name: string): Promise<string> {
   return url;
 }
 
-/** The api and worker as child processes on a fresh database; `apis` api processes (each on its own port) when more than one. */
-export async function startService(database: string, apps: Array<'api' | 'worker'>, env: Record<string, string> = {}, apis = 1): Promise<Service> {
-  const databaseUrl = await resetDatabase(database);
+/**
+ * The api and worker as child processes on a fresh database; `apis` api processes (each on its own port) when more than one.
+ * `root`: the checkout to run (another worktree, e.g. the base of a change, measured in the same run); this one by default.
+ */
+export async function startService(database: string, apps: Array<'api' | 'worker'>, env: Record<string, string> = {}, apis = 1, root = ROOT): Promise<Service> {
+  const databaseUrl = await resetDatabase(database, root);
   const ports = await Promise.all(Array.from({ length: apps.includes('api') ? apis : 1 }, () => freePort()));
   const childEnv = {
     ...process.env,
@@ -76,8 +88,8 @@ export async function startService(database: string, apps: Array<'api' | 'worker
   };
   // BENCH_PROFILE=dir writes a CPU profile of each process there (node --cpu-prof).
   const start = (app: 'api' | 'worker', port: number) =>
-    spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '-r', '@swc-node/register', join(ROOT, `apps/${app}/src/main.ts`)], {
-      cwd: ROOT,
+    spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '-r', '@swc-node/register', join(root, `apps/${app}/src/main.ts`)], {
+      cwd: root,
       env: { ...childEnv, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'inherit'],
     });

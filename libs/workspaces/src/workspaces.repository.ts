@@ -41,12 +41,16 @@ const SETTING_COLUMNS: Record<keyof WorkspaceSettings, string> = {
   activationEvents: 'activation_events',
 };
 
-// Prepared once per connection: planning this join took longer than running it.
+// Prepared once per connection: planning this join took longer than running it. The workspace and the
+// member are probed by their keys in LATERAL subqueries the planner cannot flatten (issue 32): the
+// generic plan otherwise scanned workspaces and read members by workspace alone, filtering for the
+// key's member, a read that grows with a workspace's members (bench:ingest's 250 keys in turn).
 const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used_at, w.id AS workspace_id, w.slug AS workspace_slug,
        m.id AS member_id, m.email AS member_email, m.role, m.removed_at
   FROM api_keys k
-  JOIN workspaces w ON w.id = k.workspace_id
-  JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id
+  CROSS JOIN LATERAL (SELECT w.id, w.slug FROM workspaces w WHERE w.id = k.workspace_id OFFSET 0) w
+  CROSS JOIN LATERAL (SELECT m.id, m.email, m.role, m.removed_at FROM members m
+                       WHERE m.workspace_id = k.workspace_id AND m.id = k.member_id OFFSET 0) m
  WHERE k.key_hash = ANY($1::text[])`;
 
 /**
@@ -127,13 +131,9 @@ export class WorkspacesRepository {
     return this.db.prepared('key_owners', KEY_OWNERS, [keyHashes]);
   }
 
-  async touchKeys(keys: Array<{ workspaceId: string; keyId: string }>): Promise<void> {
-    if (keys.length === 0) return;
-    await this.db.query(
-      `UPDATE api_keys k SET last_used_at = now() FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id text, id text)
-        WHERE k.workspace_id = x.workspace_id AND k.id = x.id`,
-      [JSON.stringify(keys.map((k) => ({ workspace_id: k.workspaceId, id: k.keyId })))],
-    );
+  /** A key's last use, by its primary key (a join from a document read every key of the table, issue 32). */
+  async touchKey(workspaceId: string, keyId: string): Promise<void> {
+    await this.db.query(`UPDATE api_keys SET last_used_at = now() WHERE workspace_id = $1 AND id = $2`, [workspaceId, keyId]);
   }
 
   listMembers(workspaceId: string): Promise<MemberEntity[]> {

@@ -208,7 +208,7 @@ export class WorkspacesService {
     const written = this.lastUseWritten.get(owner.key_id) ?? (owner.last_used_at ? new Date(owner.last_used_at).getTime() : 0);
     if (now - written < LAST_USE_EVERY_MS) return;
     this.lastUseWritten.set(owner.key_id, now);
-    this.repository.touchKeys([{ workspaceId: owner.workspace_id, keyId: owner.key_id }]).catch(() => undefined);
+    this.repository.touchKey(owner.workspace_id, owner.key_id).catch(() => undefined);
   }
 
   /** Cached as briefly as keys are: settings changed here apply at once, elsewhere within seconds. */

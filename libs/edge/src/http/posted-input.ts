@@ -11,10 +11,13 @@ import { Refusal } from '@app/platform/plain';
 export const MAX_JSON_DEPTH = 32;
 
 // A high surrogate not followed by a low one, or a low one not preceded by a high one.
+// SUSPECT: a NUL or any surrogate, the only characters either rule can refuse.
+const SUSPECT = /[\u0000\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** What is wrong with a string for storage, or null when nothing is. */
 export function unstorableText(text: string): 'a NUL character' | 'a lone surrogate' | null {
+  if (!SUSPECT.test(text)) return null; // one plain scan for the usual text, with neither
   if (text.includes('\u0000')) return 'a NUL character';
   if (LONE_SURROGATE.test(text)) return 'a lone surrogate';
   return null;
@@ -33,27 +36,42 @@ function fieldName(path: string, key: string | number): string {
  * `root` names the whole value in the message (body, variables, query).
  */
 export function hostileJsonRefusal(value: unknown, root = 'body'): Refusal | null {
-  const stack: Array<{ value: unknown; path: string; depth: number }> = [{ value, path: '', depth: 0 }];
+  // A value's name is made only for a refusal: from its parent's node and its key (most values pass).
+  interface Node {
+    value: unknown;
+    parent: Node | null;
+    key: string | number;
+    depth: number;
+  }
+  const pathOf = (node: Node | null): string => (node === null || node.parent === null ? '' : fieldName(pathOf(node.parent), node.key));
+  const stack: Node[] = [{ value, parent: null, key: '', depth: 0 }];
   while (stack.length > 0) {
-    const { value: current, path, depth } = stack.pop()!;
-    const name = path || root;
+    const node = stack.pop()!;
+    const current = node.value;
     if (typeof current === 'string') {
       const problem = unstorableText(current);
-      if (problem) return textRefusal(name, problem);
+      if (problem) return textRefusal(pathOf(node) || root, problem);
       continue;
     }
     if (typeof current !== 'object' || current === null) continue;
-    if (depth + 1 > MAX_JSON_DEPTH) {
+    if (node.depth + 1 > MAX_JSON_DEPTH) {
+      const name = pathOf(node) || root;
       return new Refusal('invalid_field', `${name} is nested deeper than ${MAX_JSON_DEPTH} levels: flatten it.`, { field: name });
     }
-    const entries: Array<[string | number, unknown]> = Array.isArray(current) ? current.map((v, i) => [i, v]) : Object.entries(current);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const [key, child] = entries[i];
-      if (typeof key === 'string') {
-        const problem = unstorableText(key);
-        if (problem) return textRefusal(path ? `a key in ${path}` : `a key of the ${root}`, problem);
+    const depth = node.depth + 1;
+    if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], parent: node, key: i, depth });
+      continue;
+    }
+    const keys = Object.keys(current);
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const key = keys[i];
+      const problem = unstorableText(key);
+      if (problem) {
+        const path = pathOf(node);
+        return textRefusal(path ? `a key in ${path}` : `a key of the ${root}`, problem);
       }
-      stack.push({ value: child, path: fieldName(path, key), depth: depth + 1 });
+      stack.push({ value: (current as Record<string, unknown>)[key], parent: node, key, depth });
     }
   }
   return null;

@@ -85,10 +85,11 @@ export class IngestUnit {
       keys,
       suppressionHashes: this.unknownHashes,
       ...this.resolution.written(),
-      rows: this.log.rows.map((r) => ({ ...leanRecord(r, 'workspace_id'), person_id: follow(r.person_id) })),
+      // The log's rows and happenings are this unit's own: their people are followed in place, not copied.
+      rows: this.log.rows.map((r) => ((r.person_id = follow(r.person_id)), leanRecord(r, 'workspace_id'))),
       names: [...this.log.names],
       answers: this.log.answers.map((a) => ({ ...a, record_id: a.record_id && follow(a.record_id) })),
-      happenings: this.log.happenings.map((h) => ({ ...h, personId: h.personId && follow(h.personId) })),
+      happenings: this.log.happenings.map((h) => (h.personId && (h.personId = follow(h.personId)), h)),
     });
   }
 

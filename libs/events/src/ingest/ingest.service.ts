@@ -54,8 +54,10 @@ export class IngestService {
    * items) a transaction, one in flight per workspace and process, since a transaction's statements cost
    * a part that does not grow with its items. Measured against each batch in its own transaction (16
    * at once): about a quarter less CPU per event, 10% less throughput, a lower p99; 2 in flight saved
-   * half as much (bench/RESULTS.md, issue 18). A batch alone, or one whose shared transaction failed, is
-   * applied as before (applyIsolated).
+   * half as much (bench/RESULTS.md, issue 18). Two in flight (issue 32) overlapped the api's work with
+   * PostgreSQL's, but applied a client's concurrent batches out of the order they arrived in (a purchase
+   * before the signup sent ahead of it: test/segment.e2e-spec.ts), so one it stays. A batch alone, or one
+   * whose shared transaction failed, is applied as before (applyIsolated).
    */
   private readonly batchLanes = new GroupCommitLanes<{ workspace: WorkspaceEntity; work: Work[] }, ItemResult[]>(
     (_workspaceId, batches) => this.applyBatches(batches),

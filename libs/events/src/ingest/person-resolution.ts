@@ -145,7 +145,7 @@ export class PersonState {
   dirty = false;
 
   constructor(
-    public row: PersonRow,
+    public readonly row: PersonRow,
     public readonly isNew: boolean,
   ) {}
 
@@ -167,9 +167,10 @@ export class PersonState {
     };
   }
 
+  /** Changes the row in place: it is this transaction's own (made here, or read by its load). */
   set<K extends keyof PersonRow>(field: K, value: PersonRow[K]): void {
     if (this.row[field] === value) return;
-    this.row = { ...this.row, [field]: value };
+    this.row[field] = value;
     this.dirty = true;
   }
 }
