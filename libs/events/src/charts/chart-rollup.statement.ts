@@ -1,0 +1,84 @@
+// A chart from the rollups (docs/decisions.md "Charts from rollups"; what they hold: rollup.sql.ts).
+// The rollups hold the folded rows of whole hours or days (counts, sums) and whole days, weeks or months
+// (people); the statement adds what differs from the chart's rows, read from events by index, few rows:
+//   + the rows not folded yet (received_at >= folded_to: the last minute or so, on the received_at BRIN),
+//     inside from..to and not expired;
+//   - the folded rows in the first and last buckets but outside from..to (a chart from mid-bucket);
+//   - the folded rows that expired since the last fold (on the expiry index).
+// So the answer is exact in the snapshot it reads: the mark, the rollups and events are read in one
+// REPEATABLE READ transaction (ChartsRepository). A person counts in a bucket when their folded rows there,
+// less those taken away, plus those added, are more than none.
+import { firstTouchKeys } from '@app/people';
+import { bucketEnd, ChartQuestion } from './chart-rule';
+
+/** The mark as the database spells it (text keeps its microseconds and '-infinity'). */
+export interface RollupMark {
+  folded_to: string;
+  expired_to: string;
+}
+
+export const ROLLUP_MARK_SQL = `SELECT folded_to::text AS folded_to, expired_to::text AS expired_to FROM events_rollup_mark`;
+
+const FOLDED = `e.received_at < $7::timestamptz AND (e.expires_at IS NULL OR e.expires_at > $8::timestamptz)`;
+const ROW = `SELECT e.occurred_at, e.person_id, e.value`;
+const OF_CHART = `e.workspace_id = $1 AND e.type = $2`;
+
+/** The events rows that differ from the rollups' whole buckets, each with its sign. */
+const ADJUST = `adjust AS (
+  ${ROW}, 1 AS sign FROM events e WHERE ${OF_CHART} AND e.received_at >= $7::timestamptz
+     AND e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz AND (e.expires_at IS NULL OR e.expires_at > now())
+  UNION ALL
+  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $5::timestamptz AND e.occurred_at < $3::timestamptz AND ${FOLDED}
+  UNION ALL
+  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at > $4::timestamptz AND e.occurred_at < $6::timestamptz AND ${FOLDED}
+  UNION ALL
+  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz
+     AND e.expires_at > $8::timestamptz AND e.expires_at <= now() AND e.received_at < $7::timestamptz)`;
+
+/** Whether the rollups answer this chart: people are kept per day, week and month, not per hour. */
+export function rollupsAnswer(question: ChartQuestion): boolean {
+  return !(question.measure === 'people' && question.interval === 'hour');
+}
+
+/**
+ * The chart's statement over the rollups and mark. interval and breakdown are names parseChartInput
+ * checked against fixed lists. Rows: bucket, key (null unbroken; '' is (none)), value.
+ */
+export function rollupChartStatement(workspaceId: string, question: ChartQuestion, mark: RollupMark): { sql: string; args: unknown[] } {
+  const { buckets, interval, breakdown } = question;
+  const lo = buckets[0];
+  const hi = bucketEnd(buckets[buckets.length - 1], interval);
+  const args = [workspaceId, question.event, question.from, question.to, lo, hi].map((v) => (v instanceof Date ? v.toISOString() : v));
+  args.push(mark.folded_to, mark.expired_to);
+  const dim = breakdown ?? 'all';
+  const join = (personId: string) => (breakdown ? `JOIN ${firstTouchKeys(breakdown)} p ON p.workspace_id = $1 AND p.id = ${personId}` : '');
+  const key = breakdown ? 'p.key' : "''";
+  const bucketOf = (at: string) => `date_trunc('${interval}', ${at} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+  const answer = (value: string) => `SELECT g.bucket, ${breakdown ? 'g.key' : 'NULL::text'} AS key, ${value}::float8 AS value FROM (
+      SELECT u.bucket, u.key, sum(u.n) AS n, coalesce(sum(u.v), 0) AS v FROM (SELECT * FROM rolled UNION ALL SELECT * FROM keyed) AS u GROUP BY 1, 2) AS g
+     WHERE g.n > 0`;
+  if (question.measure !== 'people') {
+    const grain = interval === 'hour' ? 'hour' : 'day';
+    return {
+      sql: `WITH ${ADJUST},
+      keyed AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, ${key} AS key, a.sign::bigint AS n, a.sign * a.value AS v FROM adjust a ${join('a.person_id')}),
+      rolled AS (SELECT ${bucketOf('r.at')} AS bucket, r.key, r.events AS n, r.value AS v FROM events_rollup r
+                  WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = '${grain}' AND r.dim = '${dim}' AND r.at >= $5::timestamptz AND r.at < $6::timestamptz)
+      ${answer(question.measure === 'count' ? 'g.n' : 'g.v')}`,
+      args,
+    };
+  }
+  return {
+    sql: `WITH ${ADJUST},
+    touched AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, a.person_id, count(*) FILTER (WHERE a.sign > 0) AS plus, count(*) FILTER (WHERE a.sign < 0) AS minus
+                  FROM adjust a GROUP BY 1, 2),
+    delta AS (SELECT t.bucket, t.person_id, ((coalesce(r.events, 0) - t.minus + t.plus > 0)::int - (coalesce(r.events, 0) > 0)::int)::bigint AS n
+                FROM touched t LEFT JOIN events_rollup_people r
+                  ON r.workspace_id = $1 AND r.type = $2 AND r.kind = '${interval}' AND r.period = t.bucket AND r.person_id = t.person_id),
+    keyed AS (SELECT d.bucket, ${key} AS key, d.n, NULL::numeric AS v FROM delta d ${join('d.person_id')} WHERE d.n <> 0),
+    rolled AS (SELECT c.period AS bucket, c.key, c.people AS n, NULL::numeric AS v FROM events_rollup_people_counts c
+                WHERE c.workspace_id = $1 AND c.type = $2 AND c.kind = '${interval}' AND c.dim = '${dim}' AND c.period >= $5::timestamptz AND c.period < $6::timestamptz)
+    ${answer('g.n')}`,
+    args,
+  };
+}
