@@ -15,7 +15,7 @@ beforeAll(async () => {
 
 const ingest = async (items: unknown[]) => {
   const results = await t.get(IngestService).ingest(workspace, items, { publicDoor: false });
-  expect(results.filter((r) => !r.ok)).toEqual([]);
+  expect(results.filter((r) => !(r as { ok?: boolean }).ok)).toEqual([]);
   return results as Array<{ id: string }>;
 };
 const at = (hours: number) => new Date(Date.UTC(2026, 0, 1) + hours * 3_600_000 + (hours % 7) * 61_000).toISOString();
