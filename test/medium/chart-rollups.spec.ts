@@ -32,6 +32,8 @@ function purchases(people: number, each: number, offset: number, extra: Record<s
 const RANGES = [
   { from: '2026-01-01T00:00:00Z', to: '2026-01-31T23:59:59Z' },
   { from: '2026-01-03T05:30:00Z', to: '2026-01-17T13:15:00Z' },
+  { from: '2026-01-05T10:10:00Z', to: '2026-01-06T03:20:00Z' },
+  { from: '2026-01-05T10:10:00Z', to: '2026-01-05T10:50:00Z' },
 ];
 const QUESTIONS: ChartInput[] = RANGES.flatMap((range) =>
   ['count', 'sum_value', 'people'].flatMap((measure) =>

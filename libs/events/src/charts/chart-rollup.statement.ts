@@ -23,17 +23,50 @@ const FOLDED = `e.received_at < $7::timestamptz AND (e.expires_at IS NULL OR e.e
 const ROW = `SELECT e.occurred_at, e.person_id, e.value`;
 const OF_CHART = `e.workspace_id = $1 AND e.type = $2`;
 
-/** The events rows that differ from the rollups' whole buckets, each with its sign. */
-const ADJUST = `adjust AS (
-  ${ROW}, 1 AS sign FROM events e WHERE ${OF_CHART} AND e.received_at >= $7::timestamptz
-     AND e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz AND (e.expires_at IS NULL OR e.expires_at > now())
+const LIVE = `(e.expires_at IS NULL OR e.expires_at > now())`;
+const TAIL = `${ROW}, 1 AS sign FROM events e WHERE ${OF_CHART} AND e.received_at >= $7::timestamptz
+     AND e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz AND ${LIVE}`;
+/** Folded rows in `range` that expired since the last fold. */
+const expired = (range: string) => `${ROW}, -1 FROM events e WHERE ${OF_CHART} AND ${range}
+     AND e.expires_at > $8::timestamptz AND e.expires_at <= now() AND e.received_at < $7::timestamptz`;
+
+/**
+ * Counts and sums: the rollups cover the whole hours $5..$6 inside from..to (whole days $9..$10 of them
+ * from day rows); the rows of the partial hours at either end are read from events.
+ */
+const COUNT_ADJUST = `adjust AS (
+  ${TAIL}
+  UNION ALL
+  ${ROW}, 1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $5::timestamptz AND e.received_at < $7::timestamptz AND ${LIVE}
+  UNION ALL
+  ${ROW}, 1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $6::timestamptz AND e.occurred_at <= $4::timestamptz AND e.received_at < $7::timestamptz AND ${LIVE}
+  UNION ALL
+  ${expired('e.occurred_at >= $5::timestamptz AND e.occurred_at < $6::timestamptz')})`;
+
+/** People: the sets cover the whole buckets $5..$6; the folded rows of the first and last buckets outside from..to are taken away. */
+const PEOPLE_ADJUST = `adjust AS (
+  ${TAIL}
   UNION ALL
   ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $5::timestamptz AND e.occurred_at < $3::timestamptz AND ${FOLDED}
   UNION ALL
   ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at > $4::timestamptz AND e.occurred_at < $6::timestamptz AND ${FOLDED}
   UNION ALL
-  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz
-     AND e.expires_at > $8::timestamptz AND e.expires_at <= now() AND e.received_at < $7::timestamptz)`;
+  ${expired('e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz')})`;
+
+const HOUR = 3_600_000;
+const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR) * HOUR);
+const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR) * HOUR);
+const floorDay = (at: Date) => new Date(Math.floor(at.getTime() / (24 * HOUR)) * 24 * HOUR);
+const ceilDay = (at: Date) => new Date(Math.ceil(at.getTime() / (24 * HOUR)) * 24 * HOUR);
+
+/** The whole hours inside from..to, and the whole days inside them (none for hour charts). */
+export function rolledRange(question: ChartQuestion): { hours: [Date, Date]; days: [Date, Date] } {
+  let [h0, h1] = [ceilHour(question.from), floorHour(question.to)];
+  if (h0 >= h1) h0 = h1 = question.from;
+  let [d0, d1] = [ceilDay(h0), floorDay(h1)];
+  if (question.interval === 'hour' || d0 >= d1) d0 = d1 = h1;
+  return { hours: [h0, h1], days: [d0, d1] };
+}
 
 /** Whether the rollups answer this chart: people are kept per day, week and month, not per hour. */
 export function rollupsAnswer(question: ChartQuestion): boolean {
@@ -46,10 +79,11 @@ export function rollupsAnswer(question: ChartQuestion): boolean {
  */
 export function rollupChartStatement(workspaceId: string, question: ChartQuestion, mark: RollupMark): { sql: string; args: unknown[] } {
   const { buckets, interval, breakdown } = question;
-  const lo = buckets[0];
-  const hi = bucketEnd(buckets[buckets.length - 1], interval);
-  const args = [workspaceId, question.event, question.from, question.to, lo, hi].map((v) => (v instanceof Date ? v.toISOString() : v));
-  args.push(mark.folded_to, mark.expired_to);
+  const people = question.measure === 'people';
+  const { hours, days } = rolledRange(question);
+  const [lo, hi] = people ? [buckets[0], bucketEnd(buckets[buckets.length - 1], interval)] : hours;
+  const args: unknown[] = [workspaceId, question.event, question.from.toISOString(), question.to.toISOString(), lo.toISOString(), hi.toISOString(), mark.folded_to, mark.expired_to];
+  if (!people) args.push(...days.map((d) => d.toISOString()));
   const dim = breakdown ?? 'all';
   const join = (personId: string) => (breakdown ? `JOIN ${firstTouchKeys(breakdown)} p ON p.workspace_id = $1 AND p.id = ${personId}` : '');
   const key = breakdown ? 'p.key' : "''";
@@ -57,19 +91,19 @@ export function rollupChartStatement(workspaceId: string, question: ChartQuestio
   const answer = (value: string) => `SELECT g.bucket, ${breakdown ? 'g.key' : 'NULL::text'} AS key, ${value}::float8 AS value FROM (
       SELECT u.bucket, u.key, sum(u.n) AS n, coalesce(sum(u.v), 0) AS v FROM (SELECT * FROM rolled UNION ALL SELECT * FROM keyed) AS u GROUP BY 1, 2) AS g
      WHERE g.n > 0`;
-  if (question.measure !== 'people') {
-    const grain = interval === 'hour' ? 'hour' : 'day';
+  if (!people) {
+    const rollup = (grain: string, from: string, to: string) => `SELECT ${bucketOf('r.at')} AS bucket, r.key, r.events AS n, r.value AS v FROM events_rollup r
+                  WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = '${grain}' AND r.dim = '${dim}' AND r.at >= ${from}::timestamptz AND r.at < ${to}::timestamptz`;
     return {
-      sql: `WITH ${ADJUST},
+      sql: `WITH ${COUNT_ADJUST},
       keyed AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, ${key} AS key, a.sign::bigint AS n, a.sign * a.value AS v FROM adjust a ${join('a.person_id')}),
-      rolled AS (SELECT ${bucketOf('r.at')} AS bucket, r.key, r.events AS n, r.value AS v FROM events_rollup r
-                  WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = '${grain}' AND r.dim = '${dim}' AND r.at >= $5::timestamptz AND r.at < $6::timestamptz)
+      rolled AS (${rollup('day', '$9', '$10')} UNION ALL ${rollup('hour', '$5', '$9')} UNION ALL ${rollup('hour', '$10', '$6')})
       ${answer(question.measure === 'count' ? 'g.n' : 'g.v')}`,
       args,
     };
   }
   return {
-    sql: `WITH ${ADJUST},
+    sql: `WITH ${PEOPLE_ADJUST},
     touched AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, a.person_id, count(*) FILTER (WHERE a.sign > 0) AS plus, count(*) FILTER (WHERE a.sign < 0) AS minus
                   FROM adjust a GROUP BY 1, 2),
     delta AS (SELECT t.bucket, t.person_id, ((coalesce(r.events, 0) - t.minus + t.plus > 0)::int - (coalesce(r.events, 0) > 0)::int)::bigint AS n

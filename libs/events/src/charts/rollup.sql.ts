@@ -36,6 +36,14 @@ CREATE TABLE events_rollup_mark (
   expired_to timestamptz NOT NULL DEFAULT '-infinity');
 INSERT INTO events_rollup_mark DEFAULT VALUES;`;
 
+/** A source's person sets: per day (dd), then per day, week and month (d), with the person's keys. */
+const SETS = `dd AS (SELECT s.workspace_id, s.type, date_trunc('day', s.occurred_at AT TIME ZONE 'UTC') AS day, s.person_id, s.known, s.k_source, s.k_medium, s.k_campaign, sum(s.sign) AS n
+             FROM s AS s(workspace_id, type, occurred_at, person_id, value, sign, all_too, known, k_source, k_medium, k_campaign)
+            GROUP BY 1, 2, 3, 4, 5, 6, 7, 8),
+    d AS (SELECT dd.workspace_id, dd.type, k.kind, date_trunc(k.kind, dd.day) AT TIME ZONE 'UTC' AS period, dd.person_id, dd.known, dd.k_source, dd.k_medium, dd.k_campaign, sum(dd.n) AS n
+            FROM dd CROSS JOIN (VALUES ('day'), ('week'), ('month')) AS k(kind)
+           GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 HAVING sum(dd.n) <> 0)`;
+
 const KEYS = (ft: string) => ['source', 'medium', 'campaign'].map((d) => `coalesce(${ft}->>''${d}'', '''')`).join(', ');
 
 /**
@@ -49,7 +57,7 @@ CREATE FUNCTION events_rollup_src(rows text) RETURNS text LANGUAGE sql IMMUTABLE
     ${KEYS('p.first_touch')} FROM (%s) AS o LEFT JOIN people p ON p.workspace_id = o.workspace_id AND p.id = o.person_id', rows)
 $f$;
 
-CREATE FUNCTION events_rollup_apply(src text, with_sets boolean) RETURNS bigint LANGUAGE plpgsql AS $f$
+CREATE FUNCTION events_rollup_apply(src text, with_sets boolean, fresh boolean DEFAULT false) RETURNS bigint LANGUAGE plpgsql AS $f$
 DECLARE n bigint;
 BEGIN
   EXECUTE format($q$
@@ -67,15 +75,20 @@ BEGIN
     HAVING sum(h.n) <> 0 OR sum(h.v) <> 0
     ON CONFLICT (workspace_id, type, grain, dim, at, key) DO UPDATE SET events = r.events + excluded.events, value = r.value + excluded.value$q$, src);
   GET DIAGNOSTICS n = ROW_COUNT;
-  IF with_sets THEN
+  IF with_sets AND fresh THEN
+    -- Into empty tables (a rebuild): every row new, the counts straight from the sets.
     EXECUTE format($q$
-    WITH s AS (%s),
-    dd AS (SELECT s.workspace_id, s.type, date_trunc('day', s.occurred_at AT TIME ZONE 'UTC') AS day, s.person_id, s.known, s.k_source, s.k_medium, s.k_campaign, sum(s.sign) AS n
-             FROM s AS s(workspace_id, type, occurred_at, person_id, value, sign, all_too, known, k_source, k_medium, k_campaign)
-            GROUP BY 1, 2, 3, 4, 5, 6, 7, 8),
-    d AS (SELECT dd.workspace_id, dd.type, k.kind, date_trunc(k.kind, dd.day) AT TIME ZONE 'UTC' AS period, dd.person_id, dd.known, dd.k_source, dd.k_medium, dd.k_campaign, sum(dd.n) AS n
-            FROM dd CROSS JOIN (VALUES ('day'), ('week'), ('month')) AS k(kind)
-           GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 HAVING sum(dd.n) <> 0),
+    WITH s AS (%s), ${SETS},
+    added AS (INSERT INTO events_rollup_people (workspace_id, type, kind, period, person_id, events)
+              SELECT d.workspace_id, d.type, d.kind, d.period, d.person_id, d.n FROM d)
+    INSERT INTO events_rollup_people_counts (workspace_id, type, kind, dim, period, key, people)
+    SELECT d.workspace_id, d.type, d.kind, k.dim, d.period, k.key, count(*)
+      FROM d CROSS JOIN LATERAL (VALUES ('all', ''), ('source', d.k_source), ('medium', d.k_medium), ('campaign', d.k_campaign)) AS k(dim, key)
+     WHERE k.dim = 'all' OR d.known
+     GROUP BY 1, 2, 3, 4, 5, 6$q$, src);
+  ELSIF with_sets THEN
+    EXECUTE format($q$
+    WITH s AS (%s), ${SETS},
     added AS (INSERT INTO events_rollup_people AS r (workspace_id, type, kind, period, person_id, events)
               SELECT d.workspace_id, d.type, d.kind, d.period, d.person_id, d.n FROM d WHERE d.n > 0
               ON CONFLICT (workspace_id, type, kind, period, person_id) DO UPDATE SET events = r.events + excluded.events
@@ -107,7 +120,7 @@ END $f$;`;
  * events_rollup_rebuild(): empties the rollups and folds every row again.
  */
 const FOLD = `
-CREATE FUNCTION events_rollup_fold() RETURNS bigint LANGUAGE plpgsql AS $f$
+CREATE FUNCTION events_rollup_fold(fresh boolean DEFAULT false) RETURNS bigint LANGUAGE plpgsql AS $f$
 DECLARE m events_rollup_mark; upto timestamptz; hidden boolean; expired timestamptz; n bigint;
 BEGIN
   SELECT * INTO m FROM events_rollup_mark FOR UPDATE;
@@ -120,7 +133,7 @@ BEGIN
     events_rollup_src(format('SELECT workspace_id, type, occurred_at, person_id, value, 1 AS sign FROM events
       WHERE received_at >= %L AND received_at < %L AND (expires_at IS NULL OR expires_at > %L)', m.folded_to, upto, expired)
       || format(' UNION ALL SELECT workspace_id, type, occurred_at, person_id, value, -1 FROM events
-      WHERE received_at < %L AND expires_at > %L AND expires_at <= %L', m.folded_to, m.expired_to, expired)), true);
+      WHERE received_at < %L AND expires_at > %L AND expires_at <= %L', m.folded_to, m.expired_to, expired)), true, fresh);
   UPDATE events_rollup_mark SET folded_to = upto, expired_to = expired;
   RETURN n;
 END $f$;
@@ -130,7 +143,8 @@ BEGIN
   PERFORM 1 FROM events_rollup_mark FOR UPDATE;
   TRUNCATE events_rollup, events_rollup_people, events_rollup_people_counts;
   UPDATE events_rollup_mark SET folded_to = '-infinity', expired_to = '-infinity';
-  RETURN events_rollup_fold();
+  PERFORM set_config('work_mem', '256MB', true);
+  RETURN events_rollup_fold(true);
 END $f$;`;
 
 const FOLDED = (row: string) => `${row}.received_at < m.folded_to AND (${row}.expires_at IS NULL OR ${row}.expires_at > m.expired_to)`;
