@@ -25,7 +25,9 @@ const CASES: Array<[string, Record<string, string>]> = [
   ['count by hour (1,000 buckets, the first 42 days)', { measure: 'count', interval: 'hour', to: '2026-02-11T15:00:00Z' }],
   ['count by day, breakdown source', { measure: 'count', interval: 'day', breakdown: 'source' }],
   ['people by week, breakdown campaign', { measure: 'people', interval: 'week', breakdown: 'campaign' }],
-  ['people by month, breakdown source, from mid-January', { measure: 'people', interval: 'month', breakdown: 'source', from: '2026-01-16T12:00:00Z' }],
+  // A first bucket that starts before from: its part outside the range is taken away.
+  ['people by day, breakdown campaign, from noon on 16 January', { measure: 'people', interval: 'day', breakdown: 'campaign', from: '2026-01-16T12:00:00Z' }],
+  ['people by month, breakdown source, from noon on 16 January', { measure: 'people', interval: 'month', breakdown: 'source', from: '2026-01-16T12:00:00Z' }],
 ];
 /** Events per fold batch in the fold's measure (a minute of ingest at about 1,700 events/s). */
 const FOLD_BATCH = 100_000;

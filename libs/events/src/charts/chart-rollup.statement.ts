@@ -24,7 +24,7 @@ const ROW = `SELECT e.occurred_at, e.person_id, e.value`;
 const OF_CHART = `e.workspace_id = $1 AND e.type = $2`;
 
 const LIVE = `(e.expires_at IS NULL OR e.expires_at > now())`;
-const TAIL = `${ROW}, 1 AS sign FROM events e WHERE ${OF_CHART} AND e.received_at >= $7::timestamptz
+const TAIL = `${ROW}, 1::bigint AS sign FROM events e WHERE ${OF_CHART} AND e.received_at >= $7::timestamptz
      AND e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz AND ${LIVE}`;
 /** Folded rows in `range` that expired since the last fold. */
 const expired = (range: string) => `${ROW}, -1 FROM events e WHERE ${OF_CHART} AND ${range}
@@ -43,13 +43,23 @@ const COUNT_ADJUST = `adjust AS (
   UNION ALL
   ${expired('e.occurred_at >= $5::timestamptz AND e.occurred_at < $6::timestamptz')})`;
 
-/** People: the sets cover the whole buckets $5..$6; the folded rows of the first and last buckets outside from..to are taken away. */
+/**
+ * People: the sets cover the whole buckets $5..$6; what of the first and last buckets lies outside
+ * from..to is taken away: whole days by their day sets ($5..$9, $10..$6: a person's rows there count as
+ * their events), the partial days ($9..from, to..$10) by their folded rows.
+ */
+const daySets = (from: string, to: string) => `SELECT r.period, r.person_id, NULL::numeric, -r.events FROM events_rollup_people r
+     WHERE r.workspace_id = $1 AND r.type = $2 AND r.kind = 'day' AND r.period >= ${from}::timestamptz AND r.period < ${to}::timestamptz`;
 const PEOPLE_ADJUST = `adjust AS (
   ${TAIL}
   UNION ALL
-  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $5::timestamptz AND e.occurred_at < $3::timestamptz AND ${FOLDED}
+  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $9::timestamptz AND e.occurred_at < $3::timestamptz AND ${FOLDED}
   UNION ALL
-  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at > $4::timestamptz AND e.occurred_at < $6::timestamptz AND ${FOLDED}
+  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at > $4::timestamptz AND e.occurred_at < $10::timestamptz AND ${FOLDED}
+  UNION ALL
+  ${daySets('$5', '$9')}
+  UNION ALL
+  ${daySets('$10', '$6')}
   UNION ALL
   ${expired('e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz')})`;
 
@@ -83,7 +93,9 @@ export function rollupChartStatement(workspaceId: string, question: ChartQuestio
   const { hours, days } = rolledRange(question);
   const [lo, hi] = people ? [buckets[0], bucketEnd(buckets[buckets.length - 1], interval)] : hours;
   const args: unknown[] = [workspaceId, question.event, question.from.toISOString(), question.to.toISOString(), lo.toISOString(), hi.toISOString(), mark.folded_to, mark.expired_to];
-  if (!people) args.push(...days.map((d) => d.toISOString()));
+  // Counts: the whole days among the whole hours; people: where the partial days at either end begin and end.
+  const edges = people ? [floorDay(question.from), new Date(floorDay(question.to).getTime() + 24 * HOUR)] : days;
+  args.push(...edges.map((d) => d.toISOString()));
   const dim = breakdown ?? 'all';
   const join = (personId: string) => (breakdown ? `JOIN ${firstTouchKeys(breakdown)} p ON p.workspace_id = $1 AND p.id = ${personId}` : '');
   const key = breakdown ? 'p.key' : "''";
@@ -104,7 +116,7 @@ export function rollupChartStatement(workspaceId: string, question: ChartQuestio
   }
   return {
     sql: `WITH ${PEOPLE_ADJUST},
-    touched AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, a.person_id, count(*) FILTER (WHERE a.sign > 0) AS plus, count(*) FILTER (WHERE a.sign < 0) AS minus
+    touched AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, a.person_id, coalesce(sum(a.sign) FILTER (WHERE a.sign > 0), 0) AS plus, coalesce(-sum(a.sign) FILTER (WHERE a.sign < 0), 0) AS minus
                   FROM adjust a GROUP BY 1, 2),
     delta AS (SELECT t.bucket, t.person_id, ((coalesce(r.events, 0) - t.minus + t.plus > 0)::int - (coalesce(r.events, 0) > 0)::int)::bigint AS n
                 FROM touched t LEFT JOIN events_rollup_people r
