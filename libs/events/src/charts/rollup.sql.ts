@@ -13,6 +13,10 @@
 // triggers on people (a first touch changed, a person deleted). The ingest's INSERTs fire nothing.
 // A chart reads the rollups plus the rows not folded (chart-rollup.statement.ts).
 
+import { firstTouchTriggers, peopleLeftJoin } from '@app/people/first-touch-sql';
+
+const PERSON_TRIGGERS = firstTouchTriggers('events_rollup_person', 'events_rollup_person_changed');
+
 /** The tables; key '' is a person without that first-touch field. */
 export const ROLLUP_TABLES = `
 CREATE TABLE events_rollup (
@@ -54,7 +58,7 @@ const KEYS = (ft: string) => ['source', 'medium', 'campaign'].map((d) => `coales
 const APPLY = `
 CREATE FUNCTION events_rollup_src(rows text) RETURNS text LANGUAGE sql IMMUTABLE AS $f$
   SELECT format('SELECT o.workspace_id, o.type, o.occurred_at, o.person_id, o.value, o.sign, true AS all_too, p.id IS NOT NULL AS known,
-    ${KEYS('p.first_touch')} FROM (%s) AS o LEFT JOIN people p ON p.workspace_id = o.workspace_id AND p.id = o.person_id', rows)
+    ${KEYS('p.first_touch')} FROM (%s) AS o ${peopleLeftJoin('p', 'o.workspace_id', 'o.person_id')}', rows)
 $f$;
 
 CREATE FUNCTION events_rollup_apply(src text, with_sets boolean, fresh boolean DEFAULT false) RETURNS bigint LANGUAGE plpgsql AS $f$
@@ -201,9 +205,7 @@ BEGIN
   RETURN NULL;
 END $f$;
 
-CREATE TRIGGER events_rollup_person_touch AFTER UPDATE OF first_touch ON people FOR EACH ROW
-  WHEN (OLD.first_touch IS DISTINCT FROM NEW.first_touch) EXECUTE FUNCTION events_rollup_person_changed();
-CREATE TRIGGER events_rollup_person_gone AFTER DELETE ON people FOR EACH ROW EXECUTE FUNCTION events_rollup_person_changed();`;
+${PERSON_TRIGGERS.up}`;
 
 /** The triggers on the events table `table` (the partitioned table's, made again when a conversion renames it events). */
 export function rollupEventTriggers(table: string): string {
@@ -215,8 +217,7 @@ CREATE TRIGGER events_rollup_updated AFTER UPDATE ON ${table} REFERENCING OLD TA
 export const ROLLUP_UP = ROLLUP_TABLES + APPLY + FOLD + TRIGGERS;
 
 export const ROLLUP_DOWN = `
-DROP TRIGGER IF EXISTS events_rollup_person_touch ON people;
-DROP TRIGGER IF EXISTS events_rollup_person_gone ON people;
+${PERSON_TRIGGERS.down}
 DROP TRIGGER IF EXISTS events_rollup_deleted ON events;
 DROP TRIGGER IF EXISTS events_rollup_updated ON events;
 DROP FUNCTION IF EXISTS events_rollup_person_changed, events_rollup_rekey, events_rollup_moved, events_rollup_rebuild, events_rollup_fold, events_rollup_apply, events_rollup_src;
