@@ -1,5 +1,5 @@
-// Chart rollups (docs/decisions.md "Charts from rollups"): the tables, and the database functions that
-// keep them, created by migration 1766900000000. Every rule of what a rollup holds is here, once:
+// Chart rollups (docs/decisions.md "Charts from rollups"): the database functions that keep the tables of
+// migration 1766900000000, created by it. Every rule of what a rollup holds is here, once:
 //
 // A row of events is folded when received_at < mark.folded_to and it had not expired at mark.expired_to
 // (expires_at IS NULL OR expires_at > expired_to). The rollups hold exactly the folded rows, each under
@@ -16,29 +16,6 @@
 import { firstTouchTriggers, peopleLeftJoin } from '@app/people/first-touch-sql';
 
 const PERSON_TRIGGERS = firstTouchTriggers('events_rollup_person', 'events_rollup_person_changed');
-
-/** The tables; key '' is a person without that first-touch field. */
-export const ROLLUP_TABLES = `
-CREATE TABLE events_rollup (
-  workspace_id text NOT NULL, type text NOT NULL, grain text NOT NULL, dim text NOT NULL, at timestamptz NOT NULL, key text NOT NULL,
-  events bigint NOT NULL, value numeric NOT NULL,
-  PRIMARY KEY (workspace_id, type, grain, dim, at, key));
-CREATE INDEX events_rollup_empty ON events_rollup (workspace_id) WHERE events = 0;
-CREATE TABLE events_rollup_people (
-  workspace_id text NOT NULL, type text NOT NULL, kind text NOT NULL, period timestamptz NOT NULL, person_id text NOT NULL,
-  events bigint NOT NULL,
-  PRIMARY KEY (workspace_id, type, kind, period, person_id));
-CREATE INDEX events_rollup_people_empty ON events_rollup_people (workspace_id) WHERE events <= 0;
-CREATE TABLE events_rollup_people_counts (
-  workspace_id text NOT NULL, type text NOT NULL, kind text NOT NULL, dim text NOT NULL, period timestamptz NOT NULL, key text NOT NULL,
-  people bigint NOT NULL,
-  PRIMARY KEY (workspace_id, type, kind, dim, period, key));
-CREATE INDEX events_rollup_people_counts_empty ON events_rollup_people_counts (workspace_id) WHERE people = 0;
-CREATE TABLE events_rollup_mark (
-  one boolean PRIMARY KEY DEFAULT true CHECK (one),
-  folded_to timestamptz NOT NULL DEFAULT '-infinity',
-  expired_to timestamptz NOT NULL DEFAULT '-infinity');
-INSERT INTO events_rollup_mark DEFAULT VALUES;`;
 
 /** A source's person sets: per day (dd), then per day, week and month (d), with the person's keys. */
 const SETS = `dd AS (SELECT s.workspace_id, s.type, date_trunc('day', s.occurred_at AT TIME ZONE 'UTC') AS day, s.person_id, s.known, s.k_source, s.k_medium, s.k_campaign, sum(s.sign) AS n
@@ -214,11 +191,11 @@ CREATE TRIGGER events_rollup_deleted AFTER DELETE ON ${table} REFERENCING OLD TA
 CREATE TRIGGER events_rollup_updated AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_rollup_moved();`;
 }
 
-export const ROLLUP_UP = ROLLUP_TABLES + APPLY + FOLD + TRIGGERS;
+/** The functions and people's triggers (migration 1766900000000 makes the tables first). */
+export const ROLLUP_UP = APPLY + FOLD + TRIGGERS;
 
 export const ROLLUP_DOWN = `
 ${PERSON_TRIGGERS.down}
 DROP TRIGGER IF EXISTS events_rollup_deleted ON events;
 DROP TRIGGER IF EXISTS events_rollup_updated ON events;
-DROP FUNCTION IF EXISTS events_rollup_person_changed, events_rollup_rekey, events_rollup_moved, events_rollup_rebuild, events_rollup_fold, events_rollup_apply, events_rollup_src;
-DROP TABLE IF EXISTS events_rollup, events_rollup_people, events_rollup_people_counts, events_rollup_mark;`;
+DROP FUNCTION IF EXISTS events_rollup_person_changed, events_rollup_rekey, events_rollup_moved, events_rollup_rebuild, events_rollup_fold, events_rollup_apply, events_rollup_src;`;
