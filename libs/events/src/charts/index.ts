@@ -2,4 +2,3 @@ export * from './chart-rule';
 export * from './chart-statement';
 export * from './charts.service';
 export * from './charts.repository';
-export * from './chart-rollup.statement';
