@@ -9,6 +9,9 @@ import type { NewDelivery, ClaimedAttempt, DeliveryKey, Settlement, AttemptRecor
 /** How long a claim holds an attempt: more than the ten seconds an attempt may take. */
 export const CLAIM_SECONDS = 30;
 
+/** An address's previous signing secret while it still signs (a rotation's overlap), else NULL; `e` names webhook_endpoints. */
+export const previousSecretSql = (e: string) => `CASE WHEN ${e}.previous_secret_until > now() THEN ${e}.previous_secret_sealed END AS previous_secret_sealed`;
+
 export type { NewDelivery, ClaimedAttempt, DeliveryKey, Settlement, AttemptRecord, DeliveryRow, AttemptRow } from './deliveries.types';
 
 const DELIVERY_COLUMNS = 'd.workspace_id, d.id, d.endpoint_id, d.type, d.body, d.state, d.attempts, d.next_attempt_at, d.created_at';
@@ -89,7 +92,7 @@ export class DeliveriesRepository {
           WHERE d.workspace_id = due.workspace_id AND d.id = due.id AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id
             AND e.disabled_at IS NULL
          RETURNING d.workspace_id, d.id, d.endpoint_id, d.attempts, d.type, d.body, e.url, e.secret_sealed,
-           CASE WHEN e.previous_secret_until > now() THEN e.previous_secret_sealed END AS previous_secret_sealed,
+           ${previousSecretSql('e')},
            e.rate_limit_per_second, due.previous_claim IS NOT NULL AS took_over),
        held AS (
          UPDATE deliveries d SET state = 'failed', next_attempt_at = NULL, claimed_until = NULL

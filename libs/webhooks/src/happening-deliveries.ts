@@ -12,7 +12,7 @@ import { newId } from '@app/platform';
 import { OutboxHandler, OutboxRow } from '@app/outbox';
 import { WorkspacesRepository } from '@app/workspaces';
 import { PeopleReadRepository } from '@app/people';
-import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
+import { DeliveriesRepository, NewDelivery, previousSecretSql } from './deliveries.repository';
 import { DeliveryService } from './delivery.service';
 import { isTrigger, mostSpecificTrigger, Trigger, webhookBodyAfterId, webhookBodyWithId, WebhookRecord } from './domain';
 import type { EndpointRow } from './endpoints.repository';
@@ -110,9 +110,8 @@ export type RelayEndpoint = HearingEndpoint & Pick<EndpointRow, 'url' | 'secret_
 export class WebhookRelayService implements OutboxHandler<RelayEndpoint> {
   readonly name = 'webhooks';
   /** The addresses of these workspaces, enabled or not (a disabled one gets failed deliveries), with what a first attempt sends. */
-  readonly hearing = `SELECT workspace_id, id, triggers, disabled_at, url, secret_sealed, rate_limit_per_second,
-                             CASE WHEN previous_secret_until > now() THEN previous_secret_sealed END AS previous_secret_sealed
-                        FROM webhook_endpoints WHERE workspace_id = ANY($1::text[])`;
+  readonly hearing = `SELECT e.workspace_id, e.id, e.triggers, e.disabled_at, e.url, e.secret_sealed, e.rate_limit_per_second, ${previousSecretSql('e')}
+                        FROM webhook_endpoints e WHERE e.workspace_id = ANY($1::text[])`;
 
   constructor(
     private readonly deliveries: DeliveriesRepository,
