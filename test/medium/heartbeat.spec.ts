@@ -33,3 +33,28 @@ it('counts into the row of the minute the item came in, across a minute boundary
     ['2026-11-24T10:14:00.000Z', 1],
   ]);
 });
+
+it('a flush called while another is saving resolves only after the counts it took are in the table', async () => {
+  const ws = await t.make.workspace();
+  const heartbeat = t.get(HeartbeatService);
+  // Another session holds the table, so the first flush's insert waits while a reader's flush runs.
+  const holder = t.db.createQueryRunner();
+  await holder.connect();
+  await holder.startTransaction();
+  await holder.query('LOCK TABLE heartbeat IN EXCLUSIVE MODE');
+  try {
+    heartbeat.count(ws.id, 'event', 'recorded', 'server');
+    const first = heartbeat.flush(); // the timer's flush: it takes the count from memory, then waits on the lock
+    let readerDone = false;
+    const reader = heartbeat.flush().then(() => (readerDone = true)); // nothing left in memory, yet it waits for the first
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(readerDone).toBe(false);
+    await holder.commitTransaction();
+    await Promise.all([first, reader]);
+  } finally {
+    if (holder.isTransactionActive) await holder.rollbackTransaction();
+    await holder.release();
+  }
+  const rows = await heartbeat.read(ws.id, new Date(Date.now() - 3_600_000));
+  expect(rows.map((r) => Number(r.count))).toEqual([1]);
+});

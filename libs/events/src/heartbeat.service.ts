@@ -13,6 +13,8 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
   private timer: NodeJS.Timeout | null = null;
   private minuteStart = -1;
   private minuteText = '';
+  /** The flush under way: a read waits for it, or it would miss counts taken from memory but not yet saved. */
+  private saving: Promise<void> = Promise.resolve();
 
   constructor(private readonly timeline: TimelineRepository) {}
 
@@ -34,7 +36,13 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
     else this.counts.set(key, { workspace_id: workspaceId, minute, action, answer, origin, count: 1 });
   }
 
-  async flush(): Promise<void> {
+  /** Saves what is counted; resolves once every count taken before the call is in the table (or kept after a failure). */
+  flush(): Promise<void> {
+    this.saving = this.saving.then(() => this.save());
+    return this.saving;
+  }
+
+  private async save(): Promise<void> {
     if (this.counts.size === 0) return;
     const batch = [...this.counts.values()];
     this.counts = new Map();
