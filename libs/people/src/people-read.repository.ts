@@ -151,13 +151,12 @@ export class PeopleReadRepository {
   /** How many match, counted up to COUNT_BOUND + 1 so a large workspace costs no more than that. */
   async count(workspaceId: string, filter: PersonFilter): Promise<number> {
     const fragment = filter.search?.trim();
-    if (fragment && indexable(fragment)) {
+    if (fragment) {
+      // Without trigrams the candidates are read in order rather than from an index, and still stop at the cap.
       const capped = await this.candidatesCount(workspaceId, filter, fragment, SEARCH_CANDIDATES);
       return capped ?? (await this.candidatesCount(workspaceId, filter, fragment, null))!;
     }
-    const { filter: rest, search } = this.withoutSearch(filter);
-    const { where, args } = this.where(workspaceId, rest);
-    if (search) where.push(searchMatch(args, search));
+    const { where, args } = this.where(workspaceId, filter);
     const [row] = await this.reads.query(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM people WHERE ${where.join(' AND ')} LIMIT ${COUNT_BOUND + 1}) AS matched`,
       args,

@@ -10,14 +10,17 @@ export const indexable = (fragment: string) => /[\p{L}\p{N}]{3}/u.test(fragment)
 /**
  * WITH … hits (id, named): the people matching by name (with `where`) and the people of matching
  * identities, up to `cap` of each. Each index read is its own CTE, planned for every match (so on its
- * trigram index) and read lazily, so the cap stops it.
+ * trigram index, or in order without one) and read lazily, so the cap stops it. When the names alone
+ * reach the cap the identities are not read: `cap` distinct people already answer "more than the bound"
+ * for a count, and a page cannot take capped candidates anyway.
  */
 export function searchCandidates(where: string[], args: unknown[], fragment: string, cap: number | null): string {
   const n = args.push(likeText(fragment));
   const c = args.push(cap);
+  const keyedWanted = cap === null ? '' : `WHERE (SELECT count(*) FROM (SELECT 1 FROM named LIMIT $${c}) full_named) < $${c}`;
   return `WITH named AS MATERIALIZED (SELECT id FROM people WHERE ${where.join(' AND ')} AND name ILIKE $${n}),
        keyed AS MATERIALIZED (SELECT person_id AS id FROM identities WHERE workspace_id = $1 AND value ILIKE $${n}),
-       hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed LIMIT $${c}))`;
+       hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed ${keyedWanted} LIMIT $${c}))`;
 }
 
 /** SQL true when neither side of the candidates reached the cap (always, uncapped): a page is read only from all of them. */
