@@ -2,6 +2,7 @@
 // answer, origin, minute); no bodies, no addresses. Counts gather in memory and are added to the
 // table every few seconds, so busy minutes do not contend on one row.
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
+import { isUnavailable } from '@app/platform';
 import { HeartbeatCount, TimelineRepository } from './timeline.repository';
 
 const FLUSH_MS = 2_000;
@@ -47,7 +48,8 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
     const batch = [...this.counts.values()];
     this.counts = new Map();
     await this.timeline.addHeartbeat(batch).catch((error: Error) => {
-      this.logger.warn(`heartbeat not saved, keeping it for the next flush: ${error.message}`);
+      // An outage is logged once by itself (issue 33): no line per flush while it lasts.
+      if (!isUnavailable(error)) this.logger.warn(`heartbeat not saved, keeping it for the next flush: ${error.message}`);
       for (const entry of batch) this.count(entry.workspace_id, entry.action, entry.answer, entry.origin);
     });
   }
