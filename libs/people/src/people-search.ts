@@ -18,8 +18,11 @@ export function searchCandidates(where: string[], args: unknown[], fragment: str
   const n = args.push(likeText(fragment));
   const c = args.push(cap);
   const keyedWanted = cap === null ? '' : `WHERE (SELECT count(*) FROM (SELECT 1 FROM named LIMIT $${c}) full_named) < $${c}`;
-  return `WITH named AS MATERIALIZED (SELECT id FROM people WHERE ${where.join(' AND ')} AND name ILIKE $${n}),
-       keyed AS MATERIALIZED (SELECT person_id AS id FROM identities WHERE workspace_id = $1 AND value ILIKE $${n}),
+  // Without a trigram the index would be read whole (every entry of its posting lists): `|| ''` keeps the
+  // planner off it, so the side is read in order and stops at the cap.
+  const [name, value] = indexable(fragment) ? ['name', 'value'] : [`(name || '')`, `(value || '')`];
+  return `WITH named AS MATERIALIZED (SELECT id FROM people WHERE ${where.join(' AND ')} AND ${name} ILIKE $${n}),
+       keyed AS MATERIALIZED (SELECT person_id AS id FROM identities WHERE workspace_id = $1 AND ${value} ILIKE $${n}),
        hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed ${keyedWanted} LIMIT $${c}))`;
 }
 
