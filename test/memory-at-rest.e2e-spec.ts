@@ -1,6 +1,7 @@
 // Memory at rest (issue 32 item 5, libs/platform/src/runtime/memory-at-rest.ts): a process that grew its
 // young generation while starting gives it back once quiet, by asking V8's memory reducer (real V8, in a
-// child process run with the apps' NODE_FLAGS), and never asks while its event loop is busy.
+// child process run with the apps' NODE_FLAGS), and never asks while its event loop is busy. Packages
+// used only now and then load on first use.
 import { execFile } from 'node:child_process';
 import { resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -39,3 +40,9 @@ it('while the event loop is busy V8 is never asked', async () => {
   expect(seen[0].young).toBeGreaterThanOrEqual(64 * MB);
   expect(seen.every((s) => s.asks === 0)).toBe(true);
 }, 60_000);
+
+it('the libs load terser (minifying the tag) and nodemailer (SMTP_URL) on first use only', async () => {
+  const script = "require('@app/events'); require('@app/messaging'); console.log(JSON.stringify(Object.keys(require.cache).filter((f) => /node_modules\\/(terser|nodemailer)\\//.test(f))))";
+  const { stdout } = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', '-r', 'tsconfig-paths/register', '-e', script], { cwd: root });
+  expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual([]);
+}, 120_000);
