@@ -1,11 +1,12 @@
 // interface.md "Website tag": the script served at {base_url}/api/in/<public_key>/track.js.
 // track.source.js is minified once with terser (by `npm run build` into track.min.js, else once at
 // start); each request only puts the workspace's public address in place of the placeholder, as a
-// JSON string that nothing inside can end early.
+// JSON string that nothing inside can end early. terser (a 1 MB bundle) loads only to minify, so the
+// api and worker run from dist/ never load it.
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { minify } from 'terser';
+import type * as Terser from 'terser';
 
 export const TRACK_SCRIPT_PLACEHOLDER = '__LIFELINE_ENDPOINT__';
 
@@ -35,6 +36,7 @@ export function endpointLiteral(endpoint: string): string {
 /** Minifies track.source.js; throws if the placeholder did not survive (the tag would be useless). */
 export async function minifyTrackScript(sourcePath: string = TRACK_SCRIPT_SOURCE): Promise<string> {
   const source = await readFile(sourcePath, 'utf8');
+  const { minify } = require('terser') as typeof Terser;
   const result = await minify(source, {
     ecma: 2017,
     compress: { passes: 2 },

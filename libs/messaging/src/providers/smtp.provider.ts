@@ -1,5 +1,7 @@
 // decisions.md section 7: SMTP through nodemailer (SMTP_URL); providerId is the Message-ID, without angle brackets.
-import { createTransport, Transporter } from 'nodemailer';
+// nodemailer loads when SMTP_URL is set, not in every api and worker.
+import type * as Nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { EmailProvider, OutgoingMail } from './email-provider';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -24,6 +26,7 @@ export class SmtpEmailProvider implements EmailProvider {
   private readonly transport: Transporter;
 
   constructor(smtpUrl: string) {
+    const { createTransport } = require('nodemailer') as typeof Nodemailer;
     this.transport = createTransport(smtpOptions(smtpUrl) as Parameters<typeof createTransport>[0]);
   }
 

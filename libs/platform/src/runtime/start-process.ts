@@ -1,11 +1,13 @@
 // The start of the api and the worker when run alone (`npm run start:prod:api`, a container) or by
 // the launcher: .env read, settings checked, Redis reached, pending migrations run (or waited for,
-// under the advisory lock), then the process runs until a signal stops it. A failure here is one
-// sentence and exit code EXIT_CONFIG (78) when retrying cannot help.
+// under the advisory lock), then the process runs until a signal stops it, and gives back the memory
+// its start-up grew once it is quiet (memory-at-rest.ts). A failure here is one sentence and exit code
+// EXIT_CONFIG (78) when retrying cannot help.
 import { AppConfig, ConfigError, loadConfig, loadDotEnv, warnAboutTestOnlySettings } from '../config/config';
 import { migrate } from '../database/migrate';
 import type { Migration } from '../database/migration-state';
 import { EXIT_CONFIG, stopOnSignals } from './lifecycle';
+import { giveBackMemoryAtRest } from './memory-at-rest';
 import { ensureRedisReachable } from './redis-reachable';
 import { databaseUnreachable } from './unreachable';
 
@@ -24,6 +26,7 @@ export function startProcess(name: string, migrations: Migration[], run: (config
     if (ran.length) console.log(`${name}: migrations run: ${ran.join(', ')}`);
     const running = await run(config);
     stopOnSignals(name, () => running.stop());
+    giveBackMemoryAtRest();
   };
   main().catch((error: unknown) => {
     const known = error instanceof ConfigError ? error : config ? databaseUnreachable(error, config.databaseUrl) : null;
