@@ -44,7 +44,7 @@ export class IngestService {
    * event with a lower p99 (bench/RESULTS.md).
    */
   private readonly lanes = new GroupCommitLanes<Work & { workspace: WorkspaceEntity }, ItemResult>(
-    (_workspaceId, items, written) => this.applyAll(items[items.length - 1].workspace, items, written),
+    (_workspaceId, items) => this.applyAll(items[items.length - 1].workspace, items),
     MAX_SHARED_ITEMS,
     MAX_IN_FLIGHT,
   );
@@ -60,7 +60,7 @@ export class IngestService {
    * whose shared transaction failed, is applied as before (applyIsolated).
    */
   private readonly batchLanes = new GroupCommitLanes<{ workspace: WorkspaceEntity; work: Work[] }, ItemResult[]>(
-    (_workspaceId, batches, written) => this.applyBatches(batches, written),
+    (_workspaceId, batches) => this.applyBatches(batches),
     MAX_SHARED_BATCHES,
     MAX_IN_FLIGHT,
   );
@@ -122,20 +122,19 @@ export class IngestService {
   }
 
   /** Batches together in one transaction; when it fails, GroupCommit runs each batch alone, which is applyIsolated. */
-  private async applyBatches(batches: Array<{ workspace: WorkspaceEntity; work: Work[] }>, written?: () => void): Promise<ItemResult[][]> {
-    if (batches.length === 1) return [await this.applyIsolated(batches[0].workspace, batches[0].work, written)];
-    const results = await this.applyAll(batches[batches.length - 1].workspace, batches.flatMap((b) => b.work), written);
+  private async applyBatches(batches: Array<{ workspace: WorkspaceEntity; work: Work[] }>): Promise<ItemResult[][]> {
+    if (batches.length === 1) return [await this.applyIsolated(batches[0].workspace, batches[0].work)];
+    const results = await this.applyAll(batches[batches.length - 1].workspace, batches.flatMap((b) => b.work));
     let at = 0;
     return batches.map((b) => results.slice(at, (at += b.work.length)));
   }
 
   /** One transaction for all; when it fails unexpectedly, each item alone, so one bad item keeps the others. */
-  private async applyIsolated(workspace: WorkspaceEntity, work: Work[], written?: () => void): Promise<ItemResult[]> {
-    const apply = (some: Work[], done?: () => void) => this.applyAll(workspace, some, done);
-    const outcomes = await runIsolated(apply, work, (error) => {
+  private async applyIsolated(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
+    const outcomes = await runIsolated((some: Work[]) => this.applyAll(workspace, some), work, (error) => {
       if (isKeyRefused(error)) throw error; // the post's own key: every item would fail alike
       this.logger.warn(`shared transaction failed, applying items one by one: ${(error as Error).message}`);
-    }, written);
+    });
     return outcomes.map((outcome) => {
       if (outcome.ok) return outcome.value;
       if (isUnavailable(outcome.error)) throw outcome.error; // the database is away: the post is refused 503, nothing written
@@ -149,11 +148,11 @@ export class IngestService {
    * when the write found one of its new keys erased (isSuppressedRace): then the unit reads the
    * suppression list itself and answers suppressed for the items naming it.
    */
-  private async applyAll(workspace: WorkspaceEntity, work: Work[], written?: () => void): Promise<ItemResult[]> {
+  private async applyAll(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
     let readSuppressions = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.applyOnce(workspace, work, readSuppressions, written);
+        return await this.applyOnce(workspace, work, readSuppressions);
       } catch (error) {
         if (attempt >= KEY_RACE_ATTEMPTS || !(isKeyRace(error) || isSuppressedRace(error))) throw error;
         readSuppressions ||= isSuppressedRace(error);
@@ -161,12 +160,7 @@ export class IngestService {
     }
   }
 
-  /**
-   * `written` is called once the write has run, before COMMIT: the lane's next transaction may start then
-   * (issue 32). It cannot overtake this one: the people this one loaded stay locked until it commits, and
-   * a key it added blocks the next one's insert of that key until then, which fails it and runs it again.
-   */
-  private async applyOnce(workspace: WorkspaceEntity, work: Work[], readSuppressions: boolean, written?: () => void): Promise<ItemResult[]> {
+  private async applyOnce(workspace: WorkspaceEntity, work: Work[], readSuppressions: boolean): Promise<ItemResult[]> {
     const now = new Date();
     const commands = work.map((w) => w.command);
     const keys = [...new Set(work.flatMap((w) => (w.keyId ? [w.keyId] : [])))];
@@ -176,7 +170,6 @@ export class IngestService {
       const applied: ItemResult[] = [];
       for (const command of commands) applied.push(await unit.apply(command));
       await unit.flush(keys);
-      written?.();
       return applied;
     });
     this.outbox.kick();

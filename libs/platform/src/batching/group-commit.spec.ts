@@ -97,55 +97,6 @@ describe('GroupCommit with batches in flight at once', () => {
   });
 });
 
-describe('GroupCommit with a runner that says when it is written', () => {
-  it('starts the next batch once the running one calls written, and not before', async () => {
-    const written = deferred<void>();
-    const finish = deferred<void>();
-    const batches: number[][] = [];
-    const commit = new GroupCommit<number, number>(async (items, done) => {
-      batches.push(items);
-      if (batches.length === 1) {
-        await written.promise;
-        done?.();
-        await finish.promise;
-      }
-      return items;
-    });
-    const first = commit.submit(1);
-    const next = commit.submit(2);
-    await Promise.resolve();
-    expect(batches).toEqual([[1]]);
-    written.resolve();
-    expect(await next).toBe(2);
-    expect(batches).toEqual([[1], [2]]);
-    expect(commit.idle).toBe(false); // the first is still finishing
-    finish.resolve();
-    expect(await first).toBe(1);
-    await new Promise((r) => setImmediate(r));
-    expect(commit.idle).toBe(true);
-  });
-
-  it('never frees a place early while the items of a failed batch run one by one', async () => {
-    const batches: number[][] = [];
-    const gate = deferred<void>();
-    const commit = new GroupCommit<number, number>(async (items, done) => {
-      batches.push(items);
-      if (batches.length === 1) await gate.promise;
-      if (items.length > 1) throw new Error('shared failed');
-      done?.();
-      if (items[0] === 2) await new Promise((r) => setTimeout(r, 10));
-      return items;
-    });
-    const first = commit.submit(1);
-    const shared = [commit.submit(2), commit.submit(3)];
-    gate.resolve();
-    await first;
-    const later = commit.submit(4);
-    expect(await Promise.all([...shared, later])).toEqual([2, 3, 4]);
-    expect(batches).toEqual([[1], [2, 3], [2], [3], [4]]);
-  });
-});
-
 describe('GroupCommitLanes', () => {
   it('keeps one lane per key, batching only items of the same key, and drops a lane once idle', async () => {
     const batches: Array<[string, number[]]> = [];

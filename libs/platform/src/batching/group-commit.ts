@@ -6,12 +6,8 @@
 // helper for it: the deliveries' claims and settlements and the ingest's shared transactions use it.
 import { isUnavailable } from '../errors/unavailable';
 
-/**
- * Writes a batch; returns one result per item, in the items' order. A runner may call `written` once
- * nothing it still has to do can be overtaken by the next batch (the ingest: its write has run and only
- * COMMIT is left); the next batch then starts without waiting for the rest.
- */
-export type BatchRunner<I, O> = (items: I[], written?: () => void) => Promise<O[]>;
+/** Writes a batch; returns one result per item, in the items' order. */
+export type BatchRunner<I, O> = (items: I[]) => Promise<O[]>;
 
 export type Isolated<O> = { ok: true; value: O } | { ok: false; error: unknown };
 
@@ -20,14 +16,13 @@ export type Isolated<O> = { ok: true; value: O } | { ok: false; error: unknown }
  * (nothing of the failed statement or transaction was written). Answers each item's own outcome; while
  * the database cannot be reached, every item's outcome is that.
  */
-export async function runIsolated<I, O>(run: BatchRunner<I, O>, items: I[], onShared?: (error: unknown) => void, written?: () => void): Promise<Array<Isolated<O>>> {
+export async function runIsolated<I, O>(run: BatchRunner<I, O>, items: I[], onShared?: (error: unknown) => void): Promise<Array<Isolated<O>>> {
   try {
-    return checked(items, await run(items, written)).map((value) => ({ ok: true, value }));
+    return checked(items, await run(items)).map((value) => ({ ok: true, value }));
   } catch (error) {
     // the database is away: each alone would fail alike (issue 33)
     if (items.length === 1 || isUnavailable(error)) return items.map(() => ({ ok: false, error }));
     onShared?.(error);
-    // Each alone is never `written` early: the next batch waits for all of them, so it cannot overtake one.
     const outcomes: Array<Isolated<O>> = [];
     for (const item of items) {
       try {
@@ -48,21 +43,18 @@ interface Waiting<I, O> {
 
 export class GroupCommit<I, O> {
   private waiting: Array<Waiting<I, O>> = [];
-  /** Batches that hold a place (started and not yet `written`). */
   private inFlight = 0;
-  /** Batches not yet finished, `written` or not. */
-  private running = 0;
 
   constructor(
     private readonly run: BatchRunner<I, O>,
     private readonly maxBatch = 500,
-    /** Batches written at once (one that called `written` no longer counts); more arrive while they run and wait for the next free one. */
+    /** Batches written at once; more arrive while they run and wait for the next free one. */
     private readonly maxInFlight = 1,
     private readonly onIdle?: () => void,
   ) {}
 
   get idle(): boolean {
-    return this.running === 0 && this.waiting.length === 0;
+    return this.inFlight === 0 && this.waiting.length === 0;
   }
 
   submit(item: I): Promise<O> {
@@ -76,24 +68,16 @@ export class GroupCommit<I, O> {
     while (this.inFlight < this.maxInFlight && this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.maxBatch);
       this.inFlight++;
-      let counted = true;
-      const free = () => {
-        if (!counted) return;
-        counted = false;
+      void this.write(batch).finally(() => {
         this.inFlight--;
         this.pump();
-      };
-      this.running++;
-      void this.write(batch, free).finally(() => {
-        this.running--;
-        free();
         if (this.idle) this.onIdle?.();
       });
     }
   }
 
-  private async write(batch: Array<Waiting<I, O>>, written: () => void): Promise<void> {
-    const outcomes = await runIsolated(this.run, batch.map((w) => w.item), undefined, written);
+  private async write(batch: Array<Waiting<I, O>>): Promise<void> {
+    const outcomes = await runIsolated(this.run, batch.map((w) => w.item));
     outcomes.forEach((outcome, i) => (outcome.ok ? batch[i].resolve(outcome.value) : batch[i].reject(outcome.error)));
   }
 }
@@ -103,7 +87,7 @@ export class GroupCommitLanes<I, O> {
   private readonly lanes = new Map<string, GroupCommit<I, O>>();
 
   constructor(
-    private readonly run: (key: string, items: I[], written?: () => void) => Promise<O[]>,
+    private readonly run: (key: string, items: I[]) => Promise<O[]>,
     private readonly maxBatch = 500,
     private readonly maxInFlight = 1,
   ) {}
@@ -111,7 +95,7 @@ export class GroupCommitLanes<I, O> {
   submit(key: string, item: I): Promise<O> {
     let lane = this.lanes.get(key);
     if (!lane) {
-      const made: GroupCommit<I, O> = new GroupCommit<I, O>((items, written) => this.run(key, items, written), this.maxBatch, this.maxInFlight, () => {
+      const made: GroupCommit<I, O> = new GroupCommit<I, O>((items) => this.run(key, items), this.maxBatch, this.maxInFlight, () => {
         if (this.lanes.get(key) === made) this.lanes.delete(key);
       });
       this.lanes.set(key, (lane = made));
