@@ -22,8 +22,8 @@ const STEADY_SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const BURST_EVENTS = Number(process.env.BENCH_BURST ?? 1_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BASE_ROOT = process.env.BENCH_BASE_ROOT;
-// The worker's sockets per origin (libs/webhooks/src/sending/safe-post.ts, DELIVERY_CONNECTIONS): the bare posts use as many.
-const BARE_CONNECTIONS = Number(process.env.BENCH_BARE_CONNECTIONS ?? 64);
+// The worker's sockets per origin (createSafeAgent in libs/webhooks/src/sending/safe-post.ts): the bare posts use as many.
+const BARE_CONNECTIONS = Number(process.env.BENCH_BARE_CONNECTIONS ?? 256);
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
