@@ -59,6 +59,26 @@ describe('claims', () => {
   });
 });
 
+describe('storing', () => {
+  it('stores every body whole, byte for byte, when rows share their tails (sent once) and when they do not', async () => {
+    const stamp = Date.now();
+    const tailA = '"type":"event","data":{"name":"é \\"quoted\\" 💡"}}';
+    const tailB = '"type":"event","data":{"n":2}}';
+    const rows = [
+      { id: `dlv_tail_a1_${stamp}`, body: `{"id":"a1",${tailA}`, bodyTail: tailA },
+      { id: `dlv_tail_a2_${stamp}`, body: `{"id":"a2",${tailA}`, bodyTail: tailA },
+      { id: `dlv_tail_b1_${stamp}`, body: `{"id":"b1",${tailB}`, bodyTail: tailB },
+      { id: `dlv_tail_none_${stamp}`, body: '{"id":"none"}' },
+      { id: `dlv_tail_wrong_${stamp}`, body: '{"id":"wrong"}', bodyTail: tailB },
+    ];
+    await t.db.transaction((manager) =>
+      deliveries.insert(manager, rows.map((r, i) => ({ workspaceId: ws, endpointId: endpoint, outboxId: String(stamp + i), type: 'event', ...r }))),
+    );
+    const stored: Array<{ id: string; body: string }> = await t.db.query(`SELECT id, body FROM deliveries WHERE workspace_id = $1 AND id = ANY($2::text[])`, [ws, rows.map((r) => r.id)]);
+    expect(Object.fromEntries(stored.map((d) => [d.id, d.body]))).toEqual(Object.fromEntries(rows.map((r) => [r.id, r.body])));
+  });
+});
+
 describe('first attempts claimed as the relay stores them', () => {
   it('a delivery stored claimed counts its first attempt and is claimed by nobody else; given back, it is claimed as attempt 1 again', async () => {
     const id = `dlv_pre_${Date.now()}`;

@@ -29,27 +29,41 @@ export class DeliveriesRepository {
   async insert(manager: EntityManager, rows: NewDelivery[]): Promise<Array<{ workspace_id: string; id: string; state: string; claimed: boolean }>> {
     if (rows.length === 0) return [];
     // One JSON parameter rather than nine arrays (bodies included): JSON.stringify costs the worker a fraction of pg's array escaping.
+    // A body's tail shared with other rows goes once, in $2, and each row sends the rest (for a happening heard by 10 addresses, a
+    // tenth of the bodies' bytes for the worker to escape and PostgreSQL to parse).
+    const tails = new Map<string, number>();
     const json = JSON.stringify(
-      rows.map((r) => ({
-        w: r.workspaceId,
-        i: r.id,
-        e: r.endpointId,
-        o: r.outboxId,
-        t: r.type,
-        b: r.body,
-        s: r.state,
-        ms: r.dueInMs === undefined ? undefined : Math.round(r.dueInMs),
-        c: r.claimed === true && r.state !== 'failed' && !r.dueInMs,
-      })),
+      rows.map((r) => {
+        let h: number | undefined;
+        let b = r.body;
+        if (r.bodyTail !== undefined && b.endsWith(r.bodyTail)) {
+          h = tails.get(r.bodyTail);
+          if (h === undefined) tails.set(r.bodyTail, (h = tails.size));
+          b = b.slice(0, b.length - r.bodyTail.length);
+        }
+        return {
+          w: r.workspaceId,
+          i: r.id,
+          e: r.endpointId,
+          o: r.outboxId,
+          t: r.type,
+          b,
+          h,
+          s: r.state,
+          ms: r.dueInMs === undefined ? undefined : Math.round(r.dueInMs),
+          c: r.claimed === true && r.state !== 'failed' && !r.dueInMs,
+        };
+      }),
     );
     return manager.query(
       `INSERT INTO deliveries (workspace_id, id, endpoint_id, outbox_id, type, body, state, next_attempt_at, attempts, claimed_until)
-       SELECT w, i, e, o, t, b, coalesce(s, 'pending'), CASE WHEN s = 'failed' THEN NULL ELSE now() + coalesce(ms, 0) * interval '1 millisecond' END,
+       SELECT w, i, e, o, t, b || coalesce(tail, ''), coalesce(s, 'pending'), CASE WHEN s = 'failed' THEN NULL ELSE now() + coalesce(ms, 0) * interval '1 millisecond' END,
               CASE WHEN c THEN 1 ELSE 0 END, CASE WHEN c THEN clock_timestamp() + interval '${CLAIM_SECONDS} seconds' END
-         FROM json_to_recordset($1::json) AS u(w text, i text, e text, o bigint, t text, b text, s text, ms int, c bool)
+         FROM json_to_recordset($1::json) AS u(w text, i text, e text, o bigint, t text, b text, h int, s text, ms int, c bool)
+         LEFT JOIN (SELECT n::int - 1 AS n, tail FROM json_array_elements_text($2::json) WITH ORDINALITY AS x(tail, n)) x ON x.n = u.h
        ON CONFLICT (workspace_id, outbox_id, endpoint_id) DO NOTHING
        RETURNING workspace_id, id, state, claimed_until IS NOT NULL AS claimed`,
-      [json],
+      [json, JSON.stringify([...tails.keys()])],
     );
   }
 

@@ -7,6 +7,11 @@ export interface NewDelivery {
   outboxId: string | null;
   type: string;
   body: string;
+  /**
+   * The end of `body` that other deliveries of the same insert end with too (the body after the id, the
+   * same for every address that hears a happening): the insert sends it once for them all.
+   */
+  bodyTail?: string;
   /** failed: made for a disabled address, kept so it can be recovered; pending (the default) otherwise. */
   state?: 'pending' | 'failed';
   /** When it is due, from now (replays are paced); now by default. */

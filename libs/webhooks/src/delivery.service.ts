@@ -23,7 +23,10 @@ export const SLOT_HOLD_MS = 2_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** First attempts the relay sends itself at once; past this many in flight they wait in this process. */
+/**
+ * First attempts the relay posts at once; past this many posts in flight they wait in this process. A place
+ * is free once the post is answered: the settlement, written in a group with others, does not hold it.
+ */
 export const DIRECT_IN_FLIGHT = 1_000;
 /** First attempts waiting in this process for a free place; past this many they go to the queue. */
 export const DIRECT_BACKLOG = 50_000;
@@ -64,7 +67,9 @@ export class DeliveryService implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Deliveries');
   // Opened secrets by sealed value: the AES-GCM open showed in the benchmark's profile at every attempt.
   private readonly secrets = new Map<string, string>();
+  // First attempts running (posting or settling), and how many of them are posting.
   private readonly inFlight = new Set<Promise<void>>();
+  private posting = 0;
   // First attempts waiting for a place, oldest first (an array read from `head`, and their ids).
   private backlog: FirstAttempt[] = [];
   private head = 0;
@@ -122,18 +127,26 @@ export class DeliveryService implements BeforeApplicationShutdown {
   }
 
   private startWaiting(): void {
-    while (!this.closing && this.inFlight.size < DIRECT_IN_FLIGHT && this.head < this.backlog.length) {
+    while (!this.closing && this.posting < DIRECT_IN_FLIGHT && this.head < this.backlog.length) {
       const first = this.backlog[this.head++];
       const { deliveryId } = first;
       this.waiting.delete(deliveryId);
-      const running: Promise<void> = this.firstAttempt(first)
+      this.posting++;
+      let posted = false;
+      const answered = () => {
+        if (posted) return;
+        posted = true;
+        this.posting--;
+        this.startWaiting();
+      };
+      const running: Promise<void> = this.firstAttempt(first, answered)
         .then(
           () => undefined,
           (error: Error) => this.logger.warn(`delivery ${deliveryId}: ${error.message}; it is tried again once its claim, if it got one, has expired`),
         )
         .finally(() => {
           this.inFlight.delete(running);
-          this.startWaiting();
+          answered();
         });
       this.inFlight.add(running);
     }
@@ -157,9 +170,9 @@ export class DeliveryService implements BeforeApplicationShutdown {
   }
 
   /** A first attempt: sent on the relay's claim while that is fresh; one held too long is given back and claimed anew. */
-  private async firstAttempt({ workspaceId, deliveryId, claimed, claimedAt }: FirstAttempt): Promise<AttemptOutcome> {
+  private async firstAttempt({ workspaceId, deliveryId, claimed, claimedAt }: FirstAttempt, answered: () => void): Promise<AttemptOutcome> {
     if (!claimed) return this.attemptAndQueueNext(workspaceId, deliveryId);
-    if (performance.now() - claimedAt! <= PRECLAIM_START_WITHIN_MS) return this.queueNext(await this.send(workspaceId, deliveryId, claimed));
+    if (performance.now() - claimedAt! <= PRECLAIM_START_WITHIN_MS) return this.queueNext(await this.send(workspaceId, deliveryId, claimed, undefined, answered));
     const released = await this.deliveries.releaseFirst([{ workspaceId, deliveryId }]);
     return released.length ? this.attemptAndQueueNext(workspaceId, deliveryId) : 'claim-lost';
   }
@@ -186,8 +199,8 @@ export class DeliveryService implements BeforeApplicationShutdown {
     return this.send(workspaceId, deliveryId, claimed, slotAt);
   }
 
-  /** Sends a claimed attempt (within the address's rate limit), records the answer and says what comes next. */
-  private async send(workspaceId: string, deliveryId: string, claimed: ClaimedAttempt, slotAt?: number): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {
+  /** Sends a claimed attempt (within the address's rate limit), records the answer and says what comes next; `answered` is told once the post is. */
+  private async send(workspaceId: string, deliveryId: string, claimed: ClaimedAttempt, slotAt?: number, answered?: () => void): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {
     if (claimed.rateLimitPerSecond) {
       const deferred = await this.waitForSlot(workspaceId, deliveryId, claimed, slotAt);
       if (deferred) return deferred;
@@ -198,6 +211,7 @@ export class DeliveryService implements BeforeApplicationShutdown {
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       allowPrivate: this.config.allowPrivateTargets,
     });
+    answered?.();
     const gone = answer.status === 410;
     if (gone) await this.health.gone(workspaceId, claimed.endpointId);
     this.health.record(workspaceId, claimed.endpointId, answer.ok);

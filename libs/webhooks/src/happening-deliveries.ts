@@ -72,6 +72,7 @@ export class HappeningDeliveries {
         outboxId: linkOutbox ? row.id : null,
         type,
         body: webhookBodyWithId(id, last.afterId),
+        bodyTail: last.afterId,
         ...(endpoint.disabled_at ? { state: 'failed' as const } : {}),
       };
     });

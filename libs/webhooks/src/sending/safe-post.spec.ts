@@ -86,6 +86,24 @@ describe('safePost: any non-2xx answer is a failure', () => {
     expect(outcome.bodyExcerpt).toBe('x'.repeat(450) + 'é'.repeat(50));
   });
 
+  it('reads a huge answer only so far: its status and excerpt, the rest left unread', async () => {
+    const r = await receiver((_req, res) => {
+      res.writeHead(200);
+      const chunk = 'y'.repeat(16 * 1024);
+      // about 10 MB, more than any attempt reads (64 KB), written as fast as the socket takes it
+      let left = 640;
+      const more = () => {
+        while (left-- > 0) if (!res.write(chunk)) return void res.once('drain', more);
+        res.end();
+      };
+      more();
+    });
+    const outcome = await safePost(r.url, BODY, {}, open);
+    expect(outcome).toMatchObject({ ok: true, status: 200, bodyExcerpt: 'y'.repeat(500) });
+    expect(outcome.error).toBeUndefined();
+    expect(outcome.durationMs).toBeLessThan(2_000);
+  });
+
   it('counts a 302 as a failure and does not follow it', async () => {
     const target = await receiver((_req, res) => res.writeHead(200).end('should not be reached'));
     const r = await receiver((_req, res) => res.writeHead(302, { location: `${target.url}/elsewhere` }).end());

@@ -8,21 +8,12 @@
 // a retry carries a new webhook-timestamp over the same body bytes.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, request, type Dispatcher } from 'undici';
+import { Agent, buildConnector, type Dispatcher } from 'undici';
 import { checkWebhookUrl, isPublicAddress } from '../domain/address-rule';
 import { signBody, signStandard } from '../domain/webhook-body';
+import { AnswerReader, type PostOutcome } from './answer-reader';
 
-export interface PostOutcome {
-  /** A 2xx answer and nothing else. */
-  ok: boolean;
-  /** Present when the receiver answered with a status line. */
-  status?: number;
-  /** The first 500 characters of the answer body. */
-  bodyExcerpt?: string;
-  durationMs: number;
-  /** Present when the attempt did not complete: refused address, no connection, reset or timeout. */
-  error?: string;
-}
+export type { PostOutcome } from './answer-reader';
 
 export interface SafePostOptions {
   timeoutMs: number;
@@ -31,48 +22,26 @@ export interface SafePostOptions {
   dispatcher?: Dispatcher;
 }
 
-const EXCERPT_CHARS = 500;
-// 500 characters take at most 2,000 UTF-8 bytes; past 64 KB the rest is not worth reading.
-const EXCERPT_BYTES = EXCERPT_CHARS * 4;
-const MAX_READ_BYTES = 64 * 1024;
-
 /**
  * POST one body to one receiver. Redirects are not followed (a 3xx is a failure), only a 2xx succeeds, and connect +
  * headers + body read together are bounded by timeoutMs (undici's own timers, the same bound, may end it first). Never throws.
  */
-export async function safePost(
-  url: string,
-  body: string,
-  headers: Record<string, string>,
-  opts: SafePostOptions,
-): Promise<PostOutcome> {
+export function safePost(url: string, body: string, headers: Record<string, string>, opts: SafePostOptions): Promise<PostOutcome> {
   const started = performance.now();
-  const elapsed = () => Math.round(performance.now() - started);
   const check = checkWebhookUrl(url, { allowPrivate: opts.allowPrivate });
-  if (!check.ok) return { ok: false, durationMs: elapsed(), error: check.reason };
-
-  const deadline = new Deadline(opts.timeoutMs);
-  let status: number | undefined;
-  try {
-    const answer = await request(check.url, {
-      method: 'POST',
-      body,
-      headers: mergeHeaders(headers),
-      dispatcher: opts.dispatcher ?? sharedSafeAgent(opts.allowPrivate),
-      signal: deadline,
-      headersTimeout: opts.timeoutMs,
-      bodyTimeout: opts.timeoutMs,
-    });
-    status = answer.statusCode;
-    const bodyExcerpt = await readExcerpt(answer.body);
-    return { ok: status >= 200 && status < 300, status, bodyExcerpt, durationMs: elapsed() };
-  } catch (err) {
-    const late = deadline.aborted || /^UND_ERR_(HEADERS|BODY)_TIMEOUT$/.test((err as { code?: string }).code ?? '');
-    const error = late ? `No complete answer within ${opts.timeoutMs} ms.` : describe(err);
-    return { ok: false, ...(status === undefined ? {} : { status }), durationMs: elapsed(), error };
-  } finally {
-    deadline.clear();
-  }
+  if (!check.ok) return Promise.resolve({ ok: false, durationMs: Math.round(performance.now() - started), error: check.reason });
+  const { origin, pathname, search } = check.url;
+  return new Promise((resolve) => {
+    const reader = new AnswerReader(opts.timeoutMs, started, resolve);
+    try {
+      (opts.dispatcher ?? sharedSafeAgent(opts.allowPrivate)).dispatch(
+        { origin, path: search ? pathname + search : pathname, method: 'POST', body, headers: headerList(headers), headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs },
+        reader,
+      );
+    } catch (err) {
+      reader.onError(err as Error);
+    }
+  });
 }
 
 export interface SignedBody {
@@ -207,94 +176,20 @@ export async function closeSafeAgents(): Promise<void> {
   await Promise.all(agents.map((agent) => agent.close()));
 }
 
-/**
- * The attempt's time limit as the EventEmitter-style signal undici takes (its documented `signal:
- * AbortSignal | EventEmitter`): an AbortController and its EventTarget per attempt showed as 4% of
- * the worker's CPU in the benchmark's profile.
- */
-class Deadline {
-  aborted = false;
-  reason: Error | undefined;
-  private listeners: Array<() => void> = [];
-  private readonly timer: NodeJS.Timeout;
-
-  constructor(ms: number) {
-    this.timer = setTimeout(() => this.abort(ms), ms);
-  }
-
-  on(_event: 'abort', listener: () => void): this {
-    this.listeners.push(listener);
-    return this;
-  }
-
-  once(event: 'abort', listener: () => void): this {
-    return this.on(event, listener);
-  }
-
-  removeListener(_event: 'abort', listener: () => void): this {
-    this.listeners = this.listeners.filter((l) => l !== listener);
-    return this;
-  }
-
-  clear(): void {
-    clearTimeout(this.timer);
-    this.listeners = [];
-  }
-
-  private abort(ms: number): void {
-    this.aborted = true;
-    this.reason = new Error(`No complete answer within ${ms} ms.`);
-    const listeners = this.listeners;
-    this.listeners = [];
-    for (const listener of listeners) listener();
-  }
-}
-
 // Lower-cased header names, kept: the same few names go out on every attempt.
 const lowerNames = new Map<string, string>();
 
-function mergeHeaders(headers: Record<string, string>): Record<string, string> {
-  const merged: Record<string, string> = { 'content-type': 'application/json', 'user-agent': 'Lifeline-Webhooks/1.0' };
+/** The post's headers as undici's flat list (name, value, ...): no object for it to walk and copy. */
+function headerList(headers: Record<string, string>): string[] {
+  const list = ['content-type', 'application/json', 'user-agent', 'Lifeline-Webhooks/1.0'];
   for (const name in headers) {
     let lower = lowerNames.get(name);
     if (lower === undefined) {
       lower = name.toLowerCase();
       if (lowerNames.size < 1_000) lowerNames.set(name, lower);
     }
-    merged[lower] = headers[name];
+    if (lower === 'content-type' || lower === 'user-agent') list[list.indexOf(lower) + 1] = headers[name];
+    else list.push(lower, headers[name]);
   }
-  return merged;
-}
-
-async function readExcerpt(stream: AsyncIterable<Buffer>): Promise<string> {
-  const kept: Buffer[] = [];
-  let keptBytes = 0;
-  let seenBytes = 0;
-  for await (const chunk of stream) {
-    seenBytes += chunk.length;
-    if (keptBytes < EXCERPT_BYTES) {
-      kept.push(chunk);
-      keptBytes += chunk.length;
-    }
-    // Leaving the loop destroys the stream: a huge answer costs the socket, not the memory.
-    if (seenBytes > MAX_READ_BYTES) break;
-  }
-  const text = Buffer.concat(kept).subarray(0, EXCERPT_BYTES).toString('utf8').slice(0, EXCERPT_CHARS);
-  // Do not end on half of a surrogate pair.
-  return /[\uD800-\uDBFF]$/.test(text) ? text.slice(0, -1) : text;
-}
-
-function describe(err: unknown): string {
-  // Duck-typed: errors raised inside node or undici may come from another realm (instanceof fails).
-  const error = asError(err);
-  if (!error) return 'The post failed for an unknown reason.';
-  const cause = asError(error.cause);
-  if (cause?.code === 'ADDRESS_REFUSED') return cause.message;
-  if (error.code === 'ADDRESS_REFUSED' || !error.code || error.message.includes(error.code)) return error.message;
-  return `${error.message} (${error.code})`;
-}
-
-function asError(value: unknown): { message: string; code?: string; cause?: unknown } | null {
-  if (typeof value !== 'object' || value === null || typeof (value as Error).message !== 'string') return null;
-  return value as { message: string; code?: string; cause?: unknown };
+  return list;
 }
