@@ -304,6 +304,9 @@ const NO_PERSONAL_DATA: Record<string, string> = {
   door_connections: 'third-party door settings',
   suppressions: 'keyed hashes of erased identities (the point of the table)',
   erasures: 'the erasure log: a keyed hash, the time, who asked, counts',
+  events_rollup: 'chart counts and sums per hour or day and first-touch key',
+  events_rollup_people_counts: 'chart counts of people per period and first-touch key',
+  events_rollup_mark: "the chart rollups' fold position",
 };
 
 describe('every table that can name a person has an erasure participant', () => {

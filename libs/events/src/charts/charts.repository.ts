@@ -1,7 +1,11 @@
-// The one statement of a chart (decisions.md section 12; built in chart-statement.ts), on the events_chart index.
+// A chart's reads (decisions.md section 12): the rollups and the rows not folded in one snapshot
+// (chart-rollup.statement.ts), or the events-only statement (chart-statement.ts) where rollups do not answer.
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { ChartQuestion } from './chart-rule';
+import { ROLLUP_MARK_SQL, RollupMark, rollupChartStatement, rollupsAnswer } from './chart-rollup.statement';
 import { chartStatement } from './chart-statement';
 
 export interface ChartRow {
@@ -16,13 +20,19 @@ export class ChartsRepository {
   constructor(@Inject(READ_DATABASE) private readonly reads: ReadDatabase) {}
 
   /**
-   * The chart's one statement, with JIT off for it alone: LLVM would compile every branch of the
-   * statement (in each parallel worker), which costs more than the rows it reads (docs/decisions.md).
+   * The chart, in one REPEATABLE READ transaction (the mark, the rollups and the rows past it in one
+   * snapshot), with JIT off: LLVM would compile more than the statement reads (docs/decisions.md).
    */
   chart(workspaceId: string, question: ChartQuestion): Promise<ChartRow[]> {
-    const { sql, args } = chartStatement(workspaceId, question);
     return this.reads.transaction(async (m) => {
+      await m.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       await m.query('SET LOCAL jit = off');
+      if (!rollupsAnswer(question)) {
+        const { sql, args } = chartStatement(workspaceId, question);
+        return m.query(sql, args);
+      }
+      const [mark]: RollupMark[] = await m.query(ROLLUP_MARK_SQL);
+      const { sql, args } = rollupChartStatement(workspaceId, question, mark);
       return m.query(sql, args);
     });
   }
@@ -30,5 +40,23 @@ export class ChartsRepository {
   async seen(workspaceId: string, name: string): Promise<boolean> {
     const rows = await this.reads.query(`SELECT 1 FROM event_names WHERE workspace_id = $1 AND name = $2`, [workspaceId, name]);
     return rows.length > 0;
+  }
+}
+
+/** Keeps the rollups (rollup.sql.ts): the minute sweep's fold, and the rebuild. Writes: the primary. */
+@Injectable()
+export class ChartRollups {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Folds the rows received since the last fold; answers the rollup rows it changed. */
+  async fold(): Promise<number> {
+    const [{ changed }] = await this.dataSource.query('SELECT events_rollup_fold() AS changed');
+    return Number(changed);
+  }
+
+  /** Recomputes every rollup from events (holds the rollups' tables while it works). */
+  async rebuild(): Promise<number> {
+    const [{ changed }] = await this.dataSource.query('SELECT events_rollup_rebuild() AS changed');
+    return Number(changed);
   }
 }
