@@ -31,9 +31,8 @@ export const TABLE_OWNERS: Record<string, string> = {
   event_names: 'events',
   idempotency_keys: 'events',
   heartbeat: 'events',
-  // Chart rollups (ChartRollups1766900000000).
+  // Chart rollups (ChartRollups1767000000000).
   events_rollup: 'events',
-  events_rollup_people: 'events',
   events_rollup_people_counts: 'events',
   events_rollup_mark: 'events',
   templates: 'messaging',

@@ -17,8 +17,7 @@ interface ExportedRow {
 @Injectable()
 export class EventsDataParticipant implements PersonDataParticipant {
   readonly name = 'events';
-  /** events_rollup_people: a person's chart sets go with their events (the delete's trigger, rollup.sql.ts). */
-  readonly tables = ['events', 'idempotency_keys', 'events_rollup_people'] as const;
+  readonly tables = ['events', 'idempotency_keys'] as const;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 

@@ -9,21 +9,11 @@
 // REPEATABLE READ transaction (ChartsRepository). A person counts in a bucket when their folded rows there,
 // less those taken away, plus those added, are more than none.
 import { firstTouchKeys } from '@app/people';
-import { bucketEnd, ChartQuestion } from './chart-rule';
+import { ChartQuestion } from './chart-rule';
 
-/** The mark as the database spells it (text keeps its microseconds and '-infinity'). */
-export interface RollupMark {
-  folded_to: string;
-  expired_to: string;
-}
+import { LIVE, OF_CHART, ROW, RollupMark } from './rollup-read.sql';
+import { EdgePlans, peopleRollupStatement } from './chart-rollup-people.statement';
 
-export const ROLLUP_MARK_SQL = `SELECT folded_to::text AS folded_to, expired_to::text AS expired_to FROM events_rollup_mark`;
-
-const FOLDED = `e.received_at < $7::timestamptz AND (e.expires_at IS NULL OR e.expires_at > $8::timestamptz)`;
-const ROW = `SELECT e.occurred_at, e.person_id, e.value`;
-const OF_CHART = `e.workspace_id = $1 AND e.type = $2`;
-
-const LIVE = `(e.expires_at IS NULL OR e.expires_at > now())`;
 const TAIL = `${ROW}, 1::bigint AS sign FROM events e WHERE ${OF_CHART} AND e.received_at >= $7::timestamptz
      AND e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz AND ${LIVE}`;
 /** Folded rows in `range` that expired since the last fold. */
@@ -42,26 +32,6 @@ const COUNT_ADJUST = `adjust AS (
   ${ROW}, 1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $6::timestamptz AND e.occurred_at <= $4::timestamptz AND e.received_at < $7::timestamptz AND ${LIVE}
   UNION ALL
   ${expired('e.occurred_at >= $5::timestamptz AND e.occurred_at < $6::timestamptz')})`;
-
-/**
- * People: the sets cover the whole buckets $5..$6; what of the first and last buckets lies outside
- * from..to is taken away: whole days by their day sets ($5..$9, $10..$6: a person's rows there count as
- * their events), the partial days ($9..from, to..$10) by their folded rows.
- */
-const daySets = (from: string, to: string) => `SELECT r.period, r.person_id, NULL::numeric, -r.events FROM events_rollup_people r
-     WHERE r.workspace_id = $1 AND r.type = $2 AND r.kind = 'day' AND r.period >= ${from}::timestamptz AND r.period < ${to}::timestamptz`;
-const PEOPLE_ADJUST = `adjust AS (
-  ${TAIL}
-  UNION ALL
-  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $9::timestamptz AND e.occurred_at < $3::timestamptz AND ${FOLDED}
-  UNION ALL
-  ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at > $4::timestamptz AND e.occurred_at < $10::timestamptz AND ${FOLDED}
-  UNION ALL
-  ${daySets('$5', '$9')}
-  UNION ALL
-  ${daySets('$10', '$6')}
-  UNION ALL
-  ${expired('e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz')})`;
 
 const HOUR = 3_600_000;
 const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR) * HOUR);
@@ -87,15 +57,12 @@ export function rollupsAnswer(question: ChartQuestion): boolean {
  * The chart's statement over the rollups and mark. interval and breakdown are names parseChartInput
  * checked against fixed lists. Rows: bucket, key (null unbroken; '' is (none)), value.
  */
-export function rollupChartStatement(workspaceId: string, question: ChartQuestion, mark: RollupMark): { sql: string; args: unknown[] } {
-  const { buckets, interval, breakdown } = question;
-  const people = question.measure === 'people';
+export function rollupChartStatement(workspaceId: string, question: ChartQuestion, mark: RollupMark, plans: EdgePlans = {}): { sql: string; args: unknown[] } {
+  if (question.measure === 'people') return peopleRollupStatement(workspaceId, question, mark, plans);
+  const { interval, breakdown } = question;
   const { hours, days } = rolledRange(question);
-  const [lo, hi] = people ? [buckets[0], bucketEnd(buckets[buckets.length - 1], interval)] : hours;
-  const args: unknown[] = [workspaceId, question.event, question.from.toISOString(), question.to.toISOString(), lo.toISOString(), hi.toISOString(), mark.folded_to, mark.expired_to];
-  // Counts: the whole days among the whole hours; people: where the partial days at either end begin and end.
-  const edges = people ? [floorDay(question.from), new Date(floorDay(question.to).getTime() + 24 * HOUR)] : days;
-  args.push(...edges.map((d) => d.toISOString()));
+  const args: unknown[] = [workspaceId, question.event, question.from.toISOString(), question.to.toISOString(), ...hours.map((d) => d.toISOString()), mark.folded_to, mark.expired_to];
+  args.push(...days.map((d) => d.toISOString()));
   const dim = breakdown ?? 'all';
   const join = (personId: string) => (breakdown ? `JOIN ${firstTouchKeys(breakdown)} p ON p.workspace_id = $1 AND p.id = ${personId}` : '');
   const key = breakdown ? 'p.key' : "''";
@@ -103,7 +70,7 @@ export function rollupChartStatement(workspaceId: string, question: ChartQuestio
   const answer = (value: string) => `SELECT g.bucket, ${breakdown ? 'g.key' : 'NULL::text'} AS key, ${value}::float8 AS value FROM (
       SELECT u.bucket, u.key, sum(u.n) AS n, coalesce(sum(u.v), 0) AS v FROM (SELECT * FROM rolled UNION ALL SELECT * FROM keyed) AS u GROUP BY 1, 2) AS g
      WHERE g.n > 0`;
-  if (!people) {
+  {
     const rollup = (grain: string, from: string, to: string) => `SELECT ${bucketOf('r.at')} AS bucket, r.key, r.events AS n, r.value AS v FROM events_rollup r
                   WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = '${grain}' AND r.dim = '${dim}' AND r.at >= ${from}::timestamptz AND r.at < ${to}::timestamptz`;
     return {
@@ -114,17 +81,4 @@ export function rollupChartStatement(workspaceId: string, question: ChartQuestio
       args,
     };
   }
-  return {
-    sql: `WITH ${PEOPLE_ADJUST},
-    touched AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, a.person_id, coalesce(sum(a.sign) FILTER (WHERE a.sign > 0), 0) AS plus, coalesce(-sum(a.sign) FILTER (WHERE a.sign < 0), 0) AS minus
-                  FROM adjust a GROUP BY 1, 2),
-    delta AS (SELECT t.bucket, t.person_id, ((coalesce(r.events, 0) - t.minus + t.plus > 0)::int - (coalesce(r.events, 0) > 0)::int)::bigint AS n
-                FROM touched t LEFT JOIN events_rollup_people r
-                  ON r.workspace_id = $1 AND r.type = $2 AND r.kind = '${interval}' AND r.period = t.bucket AND r.person_id = t.person_id),
-    keyed AS (SELECT d.bucket, ${key} AS key, d.n, NULL::numeric AS v FROM delta d ${join('d.person_id')} WHERE d.n <> 0),
-    rolled AS (SELECT c.period AS bucket, c.key, c.people AS n, NULL::numeric AS v FROM events_rollup_people_counts c
-                WHERE c.workspace_id = $1 AND c.type = $2 AND c.kind = '${interval}' AND c.dim = '${dim}' AND c.period >= $5::timestamptz AND c.period < $6::timestamptz)
-    ${answer('g.n')}`,
-    args,
-  };
 }

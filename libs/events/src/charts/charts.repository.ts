@@ -5,13 +5,42 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { ChartQuestion } from './chart-rule';
-import { ROLLUP_MARK_SQL, RollupMark, rollupChartStatement, rollupsAnswer } from './chart-rollup.statement';
+import { rollupChartStatement, rollupsAnswer } from './chart-rollup.statement';
+import { EDGE_SIZES_SQL, edgePlan, EdgePlans, peopleEdges, PEOPLE_SIZE_SQL } from './chart-rollup-people.statement';
+import { ROLLUP_MARK_SQL, RollupMark } from './rollup-read.sql';
 import { chartStatement } from './chart-statement';
 
 export interface ChartRow {
   bucket: Date;
   key: string | null;
   value: number;
+}
+
+type Query = (sql: string, args?: unknown[]) => Promise<any[]>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+const HOUR = 3_600_000;
+const floorHour = (at: Date) => new Date(Math.floor(at.getTime() / HOUR) * HOUR);
+const ceilHour = (at: Date) => new Date(Math.ceil(at.getTime() / HOUR) * HOUR);
+
+/** A people chart's edge buckets each read the cheapest way, by the rollups' row counts (edgePlan). */
+async function edgePlans(query: Query, workspaceId: string, question: ChartQuestion): Promise<EdgePlans> {
+  const edges = question.measure === 'people' ? peopleEdges(question) : [];
+  if (!edges.length) return {};
+  const [{ people }] = await query(PEOPLE_SIZE_SQL, [workspaceId]);
+  const plans: EdgePlans = {};
+  for (const edge of edges) {
+    const inside = [floorHour(edge.lo), ceilHour(edge.end < question.to ? edge.end : question.to)];
+    const [{ inside: rows, whole }] = await query(EDGE_SIZES_SQL, [workspaceId, question.event, edge.bucket, edge.end, ...inside]);
+    plans[edge.bucket.toISOString()] = edgePlan({ inside: rows, outside: whole - rows, people });
+  }
+  return plans;
+}
+
+/** A chart from the rollups, inside the caller's REPEATABLE READ transaction (the bench runs it too). */
+export async function readRollupChart(query: Query, workspaceId: string, question: ChartQuestion): Promise<ChartRow[]> {
+  const [mark]: RollupMark[] = await query(ROLLUP_MARK_SQL);
+  const { sql, args } = rollupChartStatement(workspaceId, question, mark, await edgePlans(query, workspaceId, question));
+  return query(sql, args);
 }
 
 @Injectable()
@@ -31,9 +60,7 @@ export class ChartsRepository {
         const { sql, args } = chartStatement(workspaceId, question);
         return m.query(sql, args);
       }
-      const [mark]: RollupMark[] = await m.query(ROLLUP_MARK_SQL);
-      const { sql, args } = rollupChartStatement(workspaceId, question, mark);
-      return m.query(sql, args);
+      return readRollupChart((sql, args) => m.query(sql, args), workspaceId, question);
     });
   }
 

@@ -1,7 +1,7 @@
 // The statements of the events table by month (docs/decisions.md "Events by month"), shared by the
 // migration that starts it (EventsByMonth1766300000000) and the sweep that keeps it (PartitionUpkeep).
 // Each takes the query function of its caller's transaction.
-import { rollupEventTriggers } from '../charts/rollup.sql';
+import { rollupEventTriggers } from '../charts/rollup-fold.sql';
 import { TIMELINE_COLUMNS } from '../timeline-columns';
 import { monthStart, partitionName } from './event-months';
 
@@ -152,7 +152,7 @@ export async function copyBatch(run: Run, mark: CopyMark, limit = COPY_BATCH): P
  * behind the lock then finds `events` anew rather than a table gone. Answers false (and changes nothing
  * but the mark) when a whole batch was still past the mark.
  */
-/** The chart rollups' triggers (migration 1766900000000), when the old table had them, go with the name. */
+/** The chart rollups' triggers (migration 1767000000000), when the old table had them, go with the name. */
 const MOVE_ROLLUP_TRIGGERS = `DO $$ BEGIN
   IF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'events_rollup_deleted' AND tgrelid = 'events_legacy'::regclass) THEN
     DROP TRIGGER events_rollup_deleted ON events_legacy;
