@@ -1,7 +1,20 @@
 // Charts from rollups (docs/decisions.md "Charts from rollups"): after ingest, folds, a first touch
 // given and changed, merges, an erasure and expiry, every chart answers what the events-only statement
 // answers (folded, half folded and not folded), and the rollups the triggers kept equal a rebuild's.
-import { ChartInput, ChartRollups, chartSeries, ChartsService, chartStatement, IngestService, parseChartInput, TimelineRepository } from '@app/events';
+import {
+  ChartInput,
+  ChartRollups,
+  chartSeries,
+  ChartsService,
+  chartStatement,
+  EdgePlan,
+  IngestService,
+  parseChartInput,
+  peopleEdges,
+  ROLLUP_MARK_SQL,
+  rollupChartStatement,
+  TimelineRepository,
+} from '@app/events';
 import { PeopleRepository, PersonDataService } from '@app/people';
 import { WorkspaceEntity, WorkspacesService } from '@app/workspaces';
 import { useMedium } from './medium';
@@ -55,9 +68,30 @@ async function answers() {
   return { got, want };
 }
 
+/** People charts with every edge bucket read each of the three ways (ChartsRepository picks one by cost). */
+async function everyEdgePlan() {
+  const got = [];
+  const want = [];
+  for (const input of QUESTIONS.filter((q) => q.measure === 'people' && q.interval !== 'hour')) {
+    const question = parseChartInput(input);
+    const { sql, args } = chartStatement(workspace.id, question);
+    const series = chartSeries(question, await t.db.query(sql, args));
+    for (const plan of ['adjust', 'rows', 'people'] as EdgePlan[]) {
+      const plans = Object.fromEntries(peopleEdges(question).map((edge) => [edge.bucket.toISOString(), plan]));
+      const [mark] = await t.db.query(ROLLUP_MARK_SQL);
+      const statement = rollupChartStatement(workspace.id, question, mark, plans);
+      got.push({ input, plan, series: chartSeries(question, await t.db.query(statement.sql, statement.args)) });
+      want.push({ input, plan, series });
+    }
+  }
+  return { got, want };
+}
+
 async function expectChartsExact() {
   const { got, want } = await answers();
   expect(got).toEqual(want);
+  const edges = await everyEdgePlan();
+  expect(edges.got).toEqual(edges.want);
 }
 
 const ROLLUPS = ['events_rollup', 'events_rollup_people_counts'];

@@ -70,7 +70,7 @@ export function peopleRollupStatement(workspaceId: string, question: ChartQuesti
   const bucketOf = (at: string) => `date_trunc('${interval}', ${at} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
   const endOf = (bucket: string) => `((${bucket} AT TIME ZONE 'UTC') + interval '1 ${interval}') AT TIME ZONE 'UTC'`;
   const inBucket = (bucket: string, since: string) =>
-    `e.workspace_id = $1 AND e.person_id = t.person_id AND e.occurred_at >= ${since} AND e.occurred_at < ${endOf(bucket)} AND e.type = $2`;
+    `e.workspace_id = $1 AND e.person_id = t.person_id AND e.occurred_at >= ${since} AND e.occurred_at < ${endOf(bucket)} AND (e.type = $2) IS TRUE`;
   const directRows = direct.map((edge) => {
     const range = `e.occurred_at >= ${arg(edge.lo)} AND e.occurred_at < ${arg(edge.end)} AND e.occurred_at <= $4::timestamptz AND ${LIVE}`;
     if (plans[edge.bucket.toISOString()] === 'rows') {
@@ -78,7 +78,7 @@ export function peopleRollupStatement(workspaceId: string, question: ChartQuesti
     }
     // IS TRUE keeps the EXISTS a probe per person (a semi-join would read the range's rows).
     return `SELECT ${arg(edge.bucket)} AS bucket, t.id AS person_id, 1 AS n FROM people t
-     WHERE t.workspace_id = $1 AND (EXISTS (SELECT 1 FROM events e WHERE e.workspace_id = $1 AND e.person_id = t.id AND e.type = $2 AND ${range})) IS TRUE`;
+     WHERE t.workspace_id = $1 AND (EXISTS (SELECT 1 FROM events e WHERE e.workspace_id = $1 AND e.person_id = t.id AND (e.type = $2) IS TRUE AND ${range})) IS TRUE`;
   });
   const dim = breakdown ?? 'all';
   return {

@@ -46,6 +46,13 @@ BEGIN
   RETURN events_rollup_fold(true);
 END $f$;`;
 
+/**
+ * Changes to one workspace's folded rows wait for each other (the workspaces of \`of\` locked in order), and
+ * each statement after the lock sees what the one before committed: with no set rows to lock, two
+ * erasures taking a person's last two rows of a day would each still see the other's row.
+ */
+const SERIAL = (of: string) => `pg_advisory_xact_lock(hashtextextended('events_rollup ' || w.ws, 0)) FROM (${of} ORDER BY 1) AS w(ws)`;
+
 const FOLDED = (row: string) => foldedUnder(row, 'm.folded_to', 'm.expired_to');
 
 /**
@@ -67,6 +74,7 @@ BEGIN
       SELECT o.workspace_id, o.id, o.type, o.occurred_at, o.person_id, o.value, -1 AS sign FROM old_rows o WHERE ${FOLDED('o')}
       UNION ALL SELECT n.workspace_id, n.id, n.type, n.occurred_at, n.person_id, n.value, 1 FROM new_rows n WHERE ${FOLDED('n')};
   END IF;
+  PERFORM ${SERIAL('SELECT DISTINCT workspace_id FROM pg_temp.events_rollup_rows')};
   PERFORM events_rollup_apply('SELECT workspace_id, type, occurred_at, person_id, value, sign FROM pg_temp.events_rollup_rows',
     format('${foldedUnder('e', '%L', '%L')} AND (e.workspace_id, e.id) NOT IN (SELECT workspace_id, id FROM pg_temp.events_rollup_rows WHERE sign > 0)', m.folded_to, m.expired_to),
     format('${foldedUnder('e', '%L', '%L')}', m.folded_to, m.expired_to));
@@ -79,6 +87,7 @@ DECLARE m events_rollup_mark;
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM events WHERE workspace_id = ws AND person_id = person) THEN RETURN; END IF;
   SELECT * INTO m FROM events_rollup_mark FOR SHARE;
+  PERFORM ${SERIAL('SELECT ws')};
   WITH r AS (SELECT e.type, date_trunc('hour', e.occurred_at AT TIME ZONE 'UTC') AS hour, count(*) AS n, coalesce(sum(e.value), 0) AS v
                FROM events e WHERE e.workspace_id = ws AND e.person_id = person AND ${FOLDED('e')} GROUP BY 1, 2),
     t AS (SELECT -1 AS sign, was_known AS known, coalesce(was->>'source', '') AS k_source, coalesce(was->>'medium', '') AS k_medium, coalesce(was->>'campaign', '') AS k_campaign WHERE was_known

@@ -33,23 +33,29 @@ export const addPeople = (x: string, where = `d.dim = 'all' OR ${x}.known`) => `
      GROUP BY 1, 2, 3, 4, 5, 6 HAVING sum(${x}.change) <> 0
     ON CONFLICT (workspace_id, type, kind, dim, period, key) DO UPDATE SET people = c.people + excluded.people`;
 
-/** Whether the person of period row `q` (lo..hi in UTC wall time) has a row of events there meeting `%N$s`. */
-const has = (q: string, cond: number) => `EXISTS (SELECT 1 FROM events e WHERE e.workspace_id = ${q}.workspace_id AND e.person_id = ${q}.person_id
-        AND e.occurred_at >= ${q}.lo AT TIME ZONE 'UTC' AND e.occurred_at < ${q}.hi AT TIME ZONE 'UTC' AND e.type = ${q}.type AND (%${cond}$s))`;
+/**
+ * Whether the person of period row `q` (lo..hi in UTC wall time) has a row of events there meeting `%N$s`.
+ * The type IS TRUE is no index condition: the probe takes events' key (workspace, person, occurred_at),
+ * never events_chart's (workspace, type, occurred_at), which reads every person's rows of the period.
+ */
+const has = (kind: string, cond: number) => `EXISTS (SELECT 1 FROM events e WHERE e.workspace_id = d.workspace_id AND e.person_id = d.person_id
+        AND e.occurred_at >= d.${kind} AT TIME ZONE 'UTC' AND e.occurred_at < (d.${kind} + interval '1 ${kind}') AT TIME ZONE 'UTC' AND (e.type = d.type) IS TRUE AND (%${cond}$s))`;
 
 /**
- * A period's set before and after the change: `minus` (a row taken away was there) makes before true
- * and `plus` (a row added is there) after; else events answer (conditions %2$s before, %3$s after). A
- * week inside a month where the person had no row before (after) has none either, and a day in such a
- * week: most new people cost one probe.
+ * A person's day, week and month sets before and after the change, on each of their days in it: `minus`
+ * (a row taken away was there) makes before true and `plus` (a row added is there) after; else events
+ * answer (conditions %2$s before, %3$s after). A week inside a month where the person had no row before
+ * (after) has none either, and a day in such a week: most new people cost one probe. Each step reads the
+ * one before as it is (no join between them: their sizes are not known when the statement is planned).
  */
-const side = (name: string, cond: number, flag: string, outer: string | null, inside: string) =>
-  `(q.${flag} OR CASE WHEN ${outer ? `${outer}.${name} IS FALSE AND ${inside}` : 'false'} THEN false ELSE ${has('q', cond)} END) AS ${name}`;
-const sides = (outer: string | null, inside: string) => `${side('before', 2, 'minus', outer, inside)}, ${side('after', 3, 'plus', outer, inside)}`;
-const ofKind = (kind: string, outer: string, on: string) =>
-  `SELECT q.*, ${sides(outer, outer === 'pm' ? `q.lo >= pm.lo AND q.hi <= pm.hi` : 'true')}
-      FROM periods q LEFT JOIN ${outer} ON ${outer}.workspace_id = q.workspace_id AND ${outer}.type = q.type AND ${outer}.person_id = q.person_id AND ${outer}.lo = ${on}
-     WHERE q.kind = '${kind}'`;
+const side = (kind: string, state: string, cond: number, flag: string, outer: string | null) =>
+  `(d.${flag}_${kind} OR CASE WHEN ${outer ? `d.${state}_${outer} IS FALSE${kind === 'week' ? ` AND d.week >= d.month AND d.week + interval '1 week' <= d.month + interval '1 month'` : ''}` : 'false'}
+        THEN false ELSE ${has(kind, cond)} END) AS ${state}_${kind}`;
+const sides = (kind: string, outer: string | null) => `${side(kind, 'before', 2, 'minus', outer)}, ${side(kind, 'after', 3, 'plus', outer)}`;
+/** The people counts' change of each (person, kind, period): once, on the person's first day in it. */
+const moved = (kind: string, first: string) =>
+  `SELECT workspace_id, type, '${kind}' AS kind, ${kind} AS lo, after_${kind}::int - before_${kind}::int AS change, known, k_source, k_medium, k_campaign
+     FROM sd d WHERE ${first} AND after_${kind} <> before_${kind}`;
 
 /**
  * events_rollup_apply(src, before, after): src is a statement of rows (workspace_id, type, occurred_at,
@@ -69,15 +75,19 @@ BEGIN
     k AS (SELECT g.*, true AS all_too, p.id IS NOT NULL AS known,
                  coalesce(p.first_touch->>'source', '') AS k_source, coalesce(p.first_touch->>'medium', '') AS k_medium, coalesce(p.first_touch->>'campaign', '') AS k_campaign
             FROM g LEFT JOIN people p ON p.workspace_id = g.workspace_id AND p.id = g.person_id),
-    counted AS (${addCounts('k')} RETURNING 1),
-    periods AS (SELECT k.workspace_id, k.type, k.person_id, x.kind, date_trunc(x.kind, k.hour) AS lo, date_trunc(x.kind, k.hour) + ('1 ' || x.kind)::interval AS hi,
-                       bool_or(k.plus) AS plus, bool_or(k.minus) AS minus, k.known, k.k_source, k.k_medium, k.k_campaign
-                  FROM k CROSS JOIN (VALUES ('month'), ('week'), ('day')) AS x(kind) GROUP BY 1, 2, 3, 4, 5, 6, 9, 10, 11, 12),
-    pm AS MATERIALIZED (SELECT q.*, ${sides(null, 'true')} FROM periods q WHERE q.kind = 'month'),
-    pw AS MATERIALIZED (${ofKind('week', 'pm', "date_trunc('month', q.lo)")}),
-    pd AS (${ofKind('day', 'pw', "date_trunc('week', q.lo)")}),
-    moved AS (SELECT workspace_id, type, kind, lo, after::int - before::int AS change, known, k_source, k_medium, k_campaign
-                FROM (SELECT * FROM pm UNION ALL SELECT * FROM pw UNION ALL SELECT * FROM pd) AS a WHERE after <> before),
+    kc AS (SELECT k.workspace_id, k.type, k.hour, sum(k.n) AS n, sum(k.v) AS v, true AS all_too, k.known, k.k_source, k.k_medium, k.k_campaign FROM k GROUP BY 1, 2, 3, 7, 8, 9, 10),
+    counted AS (${addCounts('kc')} RETURNING 1),
+    days AS (SELECT k.workspace_id, k.type, k.person_id, date_trunc('day', k.hour) AS day, date_trunc('week', k.hour) AS week, date_trunc('month', k.hour) AS month,
+                    bool_or(k.plus) AS plus_day, bool_or(k.minus) AS minus_day, k.known, k.k_source, k.k_medium, k.k_campaign
+               FROM k GROUP BY 1, 2, 3, 4, 5, 6, 9, 10, 11, 12),
+    dw AS (SELECT d.*, bool_or(d.plus_day) OVER w AS plus_week, bool_or(d.minus_day) OVER w AS minus_week, row_number() OVER (w ORDER BY d.day) = 1 AS first_week,
+                  bool_or(d.plus_day) OVER m AS plus_month, bool_or(d.minus_day) OVER m AS minus_month, row_number() OVER (m ORDER BY d.day) = 1 AS first_month
+             FROM days d WINDOW w AS (PARTITION BY d.workspace_id, d.type, d.person_id, d.week), m AS (PARTITION BY d.workspace_id, d.type, d.person_id, d.month)),
+    sm AS MATERIALIZED (SELECT d.*, ${sides('month', null)} FROM dw d),
+    sw AS MATERIALIZED (SELECT d.*, ${sides('week', 'month')} FROM sm d),
+    sd AS MATERIALIZED (SELECT d.*, ${sides('day', 'week')} FROM sw d),
+    each AS (${moved('month', 'first_month')} UNION ALL ${moved('week', 'first_week')} UNION ALL ${moved('day', 'true')}),
+    moved AS (SELECT workspace_id, type, kind, lo, sum(change) AS change, known, k_source, k_medium, k_campaign FROM each GROUP BY 1, 2, 3, 4, 6, 7, 8, 9),
     people_counted AS (${addPeople('moved')} RETURNING 1)
     SELECT (SELECT count(*) FROM counted) + (SELECT count(*) FROM people_counted)$q$, src, before, after) INTO n;
   DELETE FROM events_rollup WHERE events = 0;
