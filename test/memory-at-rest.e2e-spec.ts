@@ -25,11 +25,14 @@ async function watchChild(mode: 'quiet' | 'busy', forMs: number): Promise<Seen[]
     .map((line) => JSON.parse(line) as Seen);
 }
 
-it('once quiet, the young generation the start-up grew is given back: V8 is asked once, within seconds', async () => {
+it('once quiet, the young generation the start-up grew is given back: V8 is asked, within seconds', async () => {
   const seen = await watchChild('quiet', 40_000);
   expect(seen[0].young).toBeGreaterThanOrEqual(64 * MB); // NODE_FLAGS' 2 × 64 MB, grown by the start-up
   const last = seen[seen.length - 1];
-  expect(last).toMatchObject({ finished: true, asks: 1 });
+  // Asked once on a quiet machine; a loaded one can make a second of the child's look busy, which withdraws the ask until quiet again.
+  expect(last.finished).toBe(true);
+  expect(last.asks).toBeGreaterThanOrEqual(1);
+  expect(last.asks).toBeLessThanOrEqual(3);
   expect(last.young).toBeLessThanOrEqual(16 * MB);
   expect(last.ms).toBeLessThan(20_000); // ~0.75 s quiet, then V8's next check (every 8 s) and its collection
 }, 90_000);
