@@ -183,23 +183,24 @@ export class PeopleReadRepository {
 
   /**
    * The indexes' candidates: people whose name matches (the filters applied) and the people of identities
-   * that match, at most `cap` of each (null: all). Null when a side reached the cap, for then the
+   * that match, at most `cap` of each (null: all), ordered by their person's created_at as the candidates
+   * carry it, so only the page's people are read. Null when a side reached the cap, for then the
    * candidates may miss a match.
    */
   private async candidatesPage(workspaceId: string, query: PersonPageQuery, fragment: string, cap: number | null): Promise<PersonListRow[] | null> {
     const { filter } = this.withoutSearch(query.filter);
-    const { where, args } = this.where(workspaceId, filter, query.after);
-    const hits = searchCandidates(where, args, fragment, cap);
+    const { where, args, position } = this.where(workspaceId, filter, query.after);
+    const hits = searchCandidates(where, args, fragment, cap, position);
     args.push(query.limit);
     const rows: Array<PersonListRow & { named: number; keyed: number }> = await this.reads.query(
       `${hits}
        SELECT s.named, s.keyed, page.* FROM (SELECT count(*) FILTER (WHERE named)::int AS named, count(*) FILTER (WHERE NOT named)::int AS keyed FROM hits) s
        LEFT JOIN LATERAL (
          SELECT p.*, (extract(epoch FROM p.created_at) * 1000000)::bigint::text AS at_micros
-           FROM (SELECT DISTINCT id FROM hits) h
+           FROM (SELECT DISTINCT ON (at, id) id, at FROM hits ORDER BY at DESC, id DESC) h
            CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p
           WHERE ${candidatesComplete(cap)}
-          ORDER BY p.created_at DESC, p.id DESC LIMIT $${args.length}) page ON true`,
+          ORDER BY h.at DESC, h.id DESC LIMIT $${args.length}) page ON true`,
       args,
     );
     const [{ named, keyed }] = rows;
@@ -232,12 +233,19 @@ export class PeopleReadRepository {
   }
 
   /** The filter's conditions but search's (page and count add it), and the position when paging. */
-  private where(workspaceId: string, filter: PersonFilter, after?: PersonPageQuery['after']): { where: string[]; args: unknown[] } {
+  private where(
+    workspaceId: string,
+    filter: PersonFilter,
+    after?: PersonPageQuery['after'],
+  ): { where: string[]; args: unknown[]; position?: (at: string, id: string) => string } {
     const where = ['workspace_id = $1', 'merged_into IS NULL'];
     const args: unknown[] = [workspaceId];
+    let position: ((at: string, id: string) => string) | undefined;
     if (after) {
       args.push(after.atMicros, after.id);
-      where.push(`(created_at, id) < (timestamptz 'epoch' + $${args.length - 1}::bigint * interval '1 microsecond', $${args.length})`);
+      const [at, id] = [args.length - 1, args.length];
+      position = (atSql, idSql) => `(${atSql}, ${idSql}) < (timestamptz 'epoch' + $${at}::bigint * interval '1 microsecond', $${id})`;
+      where.push(position('created_at', 'id'));
     }
     const identity = (kind: string, value: string) =>
       where.push(
@@ -255,7 +263,7 @@ export class PeopleReadRepository {
                  WHERE s.workspace_id = $1 AND l.address = $${args.push(filter.list.trim().toLowerCase())} AND s.status = 'subscribed')`,
       );
     }
-    return { where, args };
+    return { where, args, position };
   }
 
   identitiesOf(workspaceId: string, personIds: readonly string[]): Promise<Array<{ person_id: string; kind: string; value: string }>> {
