@@ -44,7 +44,8 @@ beforeAll(async () => {
     [workspace.id, PEOPLE],
   );
   await t.db.query(
-    `INSERT INTO identities (workspace_id, kind, value, person_id) SELECT $1, 'email', 'p' || n || '@example.com', 'per_plan' || n FROM generate_series(1, $2) n`,
+    `INSERT INTO identities (workspace_id, kind, value, person_id, person_created_at)
+     SELECT $1, 'email', 'p' || n || '@example.com', p.id, p.created_at FROM generate_series(1, $2) n JOIN people p ON p.workspace_id = $1 AND p.id = 'per_plan' || n`,
     [workspace.id, PEOPLE],
   );
   // Members, each with a key: the write's key recheck must probe one of each, not read the workspace's.

@@ -8,35 +8,36 @@ export const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\
 export const indexable = (fragment: string) => /[\p{L}\p{N}]{3}/u.test(fragment);
 
 /**
- * An identity's person's created_at: the copy the identity carries (migration 1767100000000), or for a
- * row written without it, the person's own.
+ * WITH … hits (id, named): the people matching by name (with `where`) and the people of matching
+ * identities, up to `cap` of each, for a count. Each index read is its own CTE, planned for every match
+ * (so on its trigram index, or in order without one) and read lazily, so the cap stops it. When the
+ * names alone reach the cap the identities are not read: `cap` distinct people already answer "more
+ * than the bound".
  */
-const KEYED_AT = `coalesce(person_created_at, (SELECT p.created_at FROM people p WHERE p.workspace_id = identities.workspace_id AND p.id = identities.person_id))`;
-
-/**
- * WITH … hits (id, at, named): the people matching by name (with `where`) and the people of matching
- * identities (with `keyedWhere`, a condition on `(at, id)`: a page's position), up to `cap` of each,
- * each with its person's created_at, so a page orders them without reading people. Each index read is its own CTE, planned for every match (so on its
- * trigram index, or in order without one) and read lazily, so the cap stops it. When the names alone
- * reach the cap the identities are not read: `cap` distinct people already answer "more than the bound"
- * for a count, and a page cannot take capped candidates anyway.
- */
-export function searchCandidates(where: string[], args: unknown[], fragment: string, cap: number | null, keyedWhere?: (at: string, id: string) => string): string {
+export function searchCandidates(where: string[], args: unknown[], fragment: string, cap: number | null): string {
   const n = args.push(likeText(fragment));
   const c = args.push(cap);
   const keyedWanted = cap === null ? '' : `WHERE (SELECT count(*) FROM (SELECT 1 FROM named LIMIT $${c}) full_named) < $${c}`;
   // Without a trigram the index would be read whole (every entry of its posting lists): `|| ''` keeps the
   // planner off it, so the side is read in order and stops at the cap.
   const [name, value] = indexable(fragment) ? ['name', 'value'] : [`(name || '')`, `(value || '')`];
-  const position = keyedWhere ? ` AND ${keyedWhere(KEYED_AT, 'person_id')}` : '';
-  return `WITH named AS MATERIALIZED (SELECT id, created_at AS at FROM people WHERE ${where.join(' AND ')} AND ${name} ILIKE $${n}),
-       keyed AS MATERIALIZED (SELECT person_id AS id, ${KEYED_AT} AS at FROM identities WHERE workspace_id = $1 AND ${value} ILIKE $${n}${position}),
-       hits AS ((SELECT id, at, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, at, false FROM keyed ${keyedWanted} LIMIT $${c}))`;
+  return `WITH named AS MATERIALIZED (SELECT id FROM people WHERE ${where.join(' AND ')} AND ${name} ILIKE $${n}),
+       keyed AS MATERIALIZED (SELECT person_id AS id FROM identities WHERE workspace_id = $1 AND ${value} ILIKE $${n}),
+       hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed ${keyedWanted} LIMIT $${c}))`;
 }
 
-/** SQL true when neither side of the candidates reached the cap (always, uncapped): a page is read only from all of them. */
-export function candidatesComplete(cap: number | null): string {
-  return cap === null ? 'true' : `s.named < ${cap} AND s.keyed < ${cap}`;
+/**
+ * (id, at) of every candidate of a page, from the trigram indexes (a fragment with trigrams): the
+ * people matching by name (with `where`) and the people of matching identities (from the position on,
+ * `position` a condition on (at, id)), each with its person's created_at: a name's row has it, and an
+ * identity carries a copy (migration 1767100000000), so the page orders them without reading people.
+ */
+export function pageCandidates(where: string[], args: unknown[], fragment: string, position?: (at: string, id: string) => string): string {
+  const n = args.push(likeText(fragment));
+  return `SELECT id, created_at AS at FROM people WHERE ${where.join(' AND ')} AND name ILIKE $${n}
+          UNION ALL
+          SELECT person_id, person_created_at FROM identities
+           WHERE workspace_id = $1 AND value ILIKE $${n}${position ? ` AND ${position('person_created_at', 'person_id')}` : ''}`;
 }
 
 /**
