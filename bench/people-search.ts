@@ -3,7 +3,10 @@
 // console and GraphQL read it) and the bounded count, for each kind of fragment. Two phases in one run:
 // before (the statement search ran until 2026-11-26, on the schema without the trigram indexes) and after
 // (PeopleReadRepository as it runs now). Each figure is the median of RUNS runs after one warm-up run.
+// BENCH_BASE_ROOT=<another checkout>: that checkout's PeopleReadRepository runs too, on the same data,
+// each case timed with both in turn (a third pair of columns).
 import { loadavg } from 'node:os';
+import { join } from 'node:path';
 import { Client } from 'pg';
 import { COUNT_BOUND, PeopleReadRepository, PersonFilter } from '@app/people';
 import type { ReadDatabase } from '@app/platform';
@@ -16,6 +19,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const WS = 'ws_bench_search';
 const PAGE = 51;
 const BEFORE_LIMIT_S = 30; // first: 50, and one more to tell whether more remain
+const BASE_ROOT = process.env.BENCH_BASE_ROOT;
 
 /** The search statement before issue 32 (commit 93dc7af), kept here only to measure against. */
 function previousStatements(fragment: string) {
@@ -54,7 +58,10 @@ async function main() {
   await fillPeople(db, WS, PEOPLE);
   await db.query('VACUUM ANALYZE people, identities');
   const fillSeconds = (Date.now() - filled) / 1000;
-  const repo = new PeopleReadRepository({ query: async (text: string, args?: unknown[]) => (await db.query(text, args)).rows } as unknown as ReadDatabase);
+  const reads = { query: async (text: string, args?: unknown[]) => (await db.query(text, args)).rows } as unknown as ReadDatabase;
+  const repo = new PeopleReadRepository(reads);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const baseRepo: PeopleReadRepository | null = BASE_ROOT ? new (require(join(BASE_ROOT, 'libs/people/src/people-read.repository.ts')).PeopleReadRepository)(reads) : null;
   const cases = Object.entries(SEARCH_FRAGMENTS);
 
   const migration = new (MIGRATIONS.find((m) => m.name === 'PeopleSearch1766800000000')!)();
@@ -80,10 +87,20 @@ async function main() {
   await migration.up(db as never);
   await db.query('ANALYZE people, identities');
   const after: typeof before = [];
+  const base: typeof before = [];
   for (const [kind, fragment] of cases) {
     const filter: PersonFilter = { search: fragment };
     let found = 0;
     let n = 0;
+    if (baseRepo) {
+      base.push({
+        page: await time(async () => (found = (await baseRepo.page(WS, { filter, limit: PAGE })).length)),
+        count: await time(async () => (n = await baseRepo.count(WS, filter))),
+        found,
+        n,
+      });
+      console.log(`base ${kind} (${fragment}): page ${base.at(-1)!.page.toFixed(1)} ms, count ${base.at(-1)!.count.toFixed(1)} ms`);
+    }
     after.push({
       page: await time(async () => (found = (await repo.page(WS, { filter, limit: PAGE })).length)),
       count: await time(async () => (n = await repo.count(WS, filter))),
@@ -100,8 +117,11 @@ async function main() {
   const rows = cases.map(([kind, fragment], i) => {
     const timedOut = before[i].page === Infinity || before[i].count === Infinity;
     const same = timedOut || (before[i].found === after[i].found && Math.min(before[i].n, COUNT_BOUND + 1) === Math.min(after[i].n, COUNT_BOUND + 1));
-    return `| ${kind} \`${fragment}\` | ${counted(after[i].n)}${same ? '' : ' (differs!)'} | ${ms(before[i].page)} | ${ms(after[i].page)} | ${ms(before[i].count)} | ${ms(after[i].count)} |`;
+    const baseSame = !base[i] || (base[i].found === after[i].found && base[i].n === after[i].n);
+    const baseCells = base[i] ? ` ${ms(base[i].page)}${baseSame ? '' : ' (differs!)'} | ${ms(base[i].count)} |` : '';
+    return `| ${kind} \`${fragment}\` | ${counted(after[i].n)}${same ? '' : ' (differs!)'} | ${ms(before[i].page)} | ${ms(after[i].page)} | ${ms(before[i].count)} | ${ms(after[i].count)} |${baseCells}`;
   });
+  const baseHead = baseRepo ? ` page ${BASE_ROOT} | count ${BASE_ROOT} |` : '';
   writeResults(
     'People search (people(filter: {search}) at 1,000,000 people)',
     `Command: \`npm run bench:search\` (${PEOPLE.toLocaleString('en')} people and ${(PEOPLE * 1.5).toLocaleString('en')} identities in one workspace,
@@ -111,8 +131,8 @@ ${BEFORE_LIMIT_S} s); after is
 PeopleReadRepository's page (first 50) and count (bounded at ${COUNT_BOUND.toLocaleString('en')}) as they run now, every statement in the figure.
 Load average ${loadBefore.toFixed(1)} after the before phase, ${loadAfter.toFixed(1)} after the after phase.
 
-| fragment | matches | page before | page after | count before | count after |
-|---|---|---|---|---|---|
+| fragment | matches | page before | page after | count before | count after |${baseHead}
+|---|---|---|---|---|---|${baseRepo ? '---|---|' : ''}
 ${rows.join('\n')}`,
   );
 }

@@ -54,9 +54,12 @@ export async function prefill(db: Client, workspaceId: string, people: number, o
          FROM generate_series(1, $2::int) AS i`,
       [workspaceId, people],
     );
+    // A checkout before migration 1767100000000 (BENCH_BASE_ROOT) has no person_created_at on identities.
+    const [{ copy }] = (await db.query(`SELECT count(*) > 0 AS copy FROM information_schema.columns WHERE table_name = 'identities' AND column_name = 'person_created_at'`)).rows;
     await db.query(
-      `INSERT INTO identities (workspace_id, kind, value, person_id, created_at)
-       SELECT $1, 'email', 'fill' || i || '@prefill.test', 'per_fill' || lpad(i::text, 10, '0'), now() - interval '5 days'
+      `INSERT INTO identities (workspace_id, kind, value, person_id, created_at${copy ? ', person_created_at' : ''})
+       SELECT $1, 'email', 'fill' || i || '@prefill.test', 'per_fill' || lpad(i::text, 10, '0'), now() - interval '5 days'${
+         copy ? `, (SELECT p.created_at FROM people p WHERE p.workspace_id = $1 AND p.id = 'per_fill' || lpad(i::text, 10, '0'))` : ''}
          FROM generate_series(1, $2::int) AS i`,
       [workspaceId, people],
     );

@@ -31,6 +31,19 @@ describe('the ingest write', () => {
     expect(happenings.map((h) => h.kind)).toContain('event');
   });
 
+  it("every identity it writes carries its person's created_at: a new person's, a known person's, a merged one's", async () => {
+    const [made] = await ingest([{ type: 'signup', email: 'copy-new@example.com' }]);
+    await ingest([{ type: 'identify', email: 'copy-new@example.com', anon_id: 'copy-anon-1' }]); // a known person gains a key
+    await ingest([{ type: 'pageview', anon_id: 'copy-anon-2' }]);
+    await ingest([{ type: 'identify', email: 'copy-new@example.com', anon_id: 'copy-anon-2' }]); // the post merges the two
+    const copies = await rows(
+      `SELECT i.value, i.person_id, i.person_created_at = p.created_at AS same FROM identities i JOIN people p ON p.workspace_id = i.workspace_id AND p.id = i.person_id
+        WHERE i.workspace_id = $1 AND i.value LIKE 'copy-%' ORDER BY i.value`,
+    );
+    const id = (made as { id: string }).id;
+    expect(copies).toEqual(['copy-anon-1', 'copy-anon-2', 'copy-new@example.com'].map((value) => ({ value, person_id: id, same: true })));
+  });
+
   it('a returning person is found by a key and changed in place, not made twice', async () => {
     const [first] = await ingest([{ type: 'identify', email: 'back@example.com', name: 'Ada' }]);
     const [again] = await ingest([{ type: 'purchase', email: 'back@example.com' }]);

@@ -28,8 +28,12 @@ describe('a person merge', () => {
 
     expect(await ownerOf('events', event.id)).toBe(survivor.id);
     expect(await ownerOf('messages', message.id)).toBe(survivor.id);
-    const identities = await t.db.query(`SELECT person_id FROM identities WHERE workspace_id = $1 AND value = 'absorbed-1'`, [ws]);
-    expect(identities).toEqual([{ person_id: survivor.id }]);
+    const identities = await t.db.query(
+      `SELECT i.person_id, i.person_created_at = p.created_at AS survivors_created_at
+         FROM identities i JOIN people p ON p.workspace_id = i.workspace_id AND p.id = $2 WHERE i.workspace_id = $1 AND i.value = 'absorbed-1'`,
+      [ws, survivor.id],
+    );
+    expect(identities).toEqual([{ person_id: survivor.id, survivors_created_at: true }]);
     const subscriptions = await t.db.query(`SELECT person_id FROM subscriptions WHERE workspace_id = $1 AND list_id = $2`, [ws, list.id]);
     expect(subscriptions).toEqual([{ person_id: survivor.id }]);
     const [gone] = await t.db.query(`SELECT merged_into FROM people WHERE workspace_id = $1 AND id = $2`, [ws, absorbed.id]);

@@ -108,6 +108,9 @@ describe.each(Object.entries(SEARCH_FRAGMENTS))('a %s fragment (%s)', (kind, fra
     // Under the cap one capped read answers; a common fragment among old people reads all its matches.
     const bound = kind === 'oldCommon' ? 60_000 : SEARCH_CANDIDATES;
     expect(rowsRead(all)).toBeLessThanOrEqual(bound);
+    // The candidates carry their person's created_at: only the pages' people are read, not every match's.
+    const probes = all.filter((n) => n['Relation Name'] === 'people' && n['Index Name'] === 'people_pkey').reduce((sum, n) => sum + n['Actual Loops'], 0);
+    expect(probes).toBeLessThanOrEqual(4 * PAGE);
   });
 
   it('counts up to the bound on the trigram indexes (or in order without a trigram), exactly below it', async () => {

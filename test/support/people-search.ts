@@ -53,16 +53,16 @@ export async function fillPeople(db: Connection, workspaceId: string, count: num
   );
   // Each in the primary key's order, so the btree fills page after page.
   await db.query(
-    `INSERT INTO identities (workspace_id, kind, value, person_id, created_at)
+    `INSERT INTO identities (workspace_id, kind, value, person_id, created_at, person_created_at)
      SELECT $1, 'anon_id', 'anon_' || lpad(to_hex((n * 2654435761) % 4294967296), 8, '0'), 'per_' || lpad(n::text, 8, '0'),
-            timestamptz '2024-01-01' + n * interval '1 minute'
+            timestamptz '2024-01-01' + n * interval '1 minute', timestamptz '2024-01-01' + n * interval '1 minute'
        FROM generate_series(1, $2) AS n ORDER BY 3`,
     [workspaceId, count],
   );
   await db.query(
-    `INSERT INTO identities (workspace_id, kind, value, person_id, created_at)
+    `INSERT INTO identities (workspace_id, kind, value, person_id, created_at, person_created_at)
      SELECT $1, 'email', 'user' || n || '@' || (ARRAY['gmail.com','example.org','gmail.com','acme.io'])[1 + (n / 2) % 4],
-            'per_' || lpad(n::text, 8, '0'), timestamptz '2024-01-01' + n * interval '1 minute'
+            'per_' || lpad(n::text, 8, '0'), timestamptz '2024-01-01' + n * interval '1 minute', timestamptz '2024-01-01' + n * interval '1 minute'
        FROM generate_series(2, $2, 2) AS n ORDER BY 3`,
     [workspaceId, count],
   );

@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { IdentityKind } from './domain';
 import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
-import { candidatesComplete, indexable, likeText, searchCandidates, searchMatch } from './people-search';
+import { indexable, likeText, pageCandidates, searchCandidates, searchMatch } from './people-search';
 
 /** The people filter of the admin API and the find_people tool (issue 11). */
 export interface PersonFilter {
@@ -37,8 +37,7 @@ export const COUNT_BOUND = 10_000;
 
 /**
  * Search's bounds (docs/decisions.md "People search"): the newest people a page reads in order before it
- * turns to the trigram indexes, and the matches it reads from each index before it counts the fragment
- * as common.
+ * turns to the trigram indexes, and the matches a count reads from each index before it reads them all.
  */
 export const SEARCH_RECENT = 2_000;
 export const SEARCH_CANDIDATES = COUNT_BOUND + 1;
@@ -141,11 +140,10 @@ export class PeopleReadRepository {
     const fragment = query.filter.search?.trim();
     if (!fragment || !indexable(fragment)) return this.scanPage(workspaceId, query);
     // Matches among the newest people fill the page with one short ordered read (a common fragment);
-    // otherwise the indexes' candidates, capped; past the cap, all of them (docs/decisions.md "People search").
+    // otherwise the indexes' candidates, newest first (docs/decisions.md "People search").
     const recent = await this.scanPage(workspaceId, query, SEARCH_RECENT);
     if (recent.length === query.limit) return recent;
-    const capped = await this.candidatesPage(workspaceId, query, fragment, SEARCH_CANDIDATES);
-    return capped ?? (await this.candidatesPage(workspaceId, query, fragment, null))!;
+    return this.candidatesPage(workspaceId, query, fragment);
   }
 
   /** How many match, counted up to COUNT_BOUND + 1 so a large workspace costs no more than that. */
@@ -182,29 +180,21 @@ export class PeopleReadRepository {
   }
 
   /**
-   * The indexes' candidates: people whose name matches (the filters applied) and the people of identities
-   * that match, at most `cap` of each (null: all). Null when a side reached the cap, for then the
-   * candidates may miss a match.
+   * The page from every candidate of the trigram indexes (pageCandidates), ordered by the created_at
+   * they carry: only the page's people are read, each by key, filters and position applied.
    */
-  private async candidatesPage(workspaceId: string, query: PersonPageQuery, fragment: string, cap: number | null): Promise<PersonListRow[] | null> {
+  private candidatesPage(workspaceId: string, query: PersonPageQuery, fragment: string): Promise<PersonListRow[]> {
     const { filter } = this.withoutSearch(query.filter);
-    const { where, args } = this.where(workspaceId, filter, query.after);
-    const hits = searchCandidates(where, args, fragment, cap);
+    const { where, args, position } = this.where(workspaceId, filter, query.after);
+    const candidates = pageCandidates(where, args, fragment, position);
     args.push(query.limit);
-    const rows: Array<PersonListRow & { named: number; keyed: number }> = await this.reads.query(
-      `${hits}
-       SELECT s.named, s.keyed, page.* FROM (SELECT count(*) FILTER (WHERE named)::int AS named, count(*) FILTER (WHERE NOT named)::int AS keyed FROM hits) s
-       LEFT JOIN LATERAL (
-         SELECT p.*, (extract(epoch FROM p.created_at) * 1000000)::bigint::text AS at_micros
-           FROM (SELECT DISTINCT id FROM hits) h
-           CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p
-          WHERE ${candidatesComplete(cap)}
-          ORDER BY p.created_at DESC, p.id DESC LIMIT $${args.length}) page ON true`,
+    return this.reads.query(
+      `SELECT p.*, (extract(epoch FROM p.created_at) * 1000000)::bigint::text AS at_micros
+         FROM (SELECT DISTINCT ON (at, id) id, at FROM (${candidates}) c ORDER BY at DESC, id DESC) h
+         CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p
+        ORDER BY h.at DESC, h.id DESC LIMIT $${args.length}`,
       args,
     );
-    const [{ named, keyed }] = rows;
-    if (cap !== null && (named >= cap || keyed >= cap)) return null;
-    return rows.filter((row) => row.id !== null).map(({ named: _n, keyed: _k, ...row }) => row as PersonListRow);
   }
 
   /** The count from the candidates; null when a side reached the cap and the candidates counted stay under the bound. */
@@ -232,12 +222,19 @@ export class PeopleReadRepository {
   }
 
   /** The filter's conditions but search's (page and count add it), and the position when paging. */
-  private where(workspaceId: string, filter: PersonFilter, after?: PersonPageQuery['after']): { where: string[]; args: unknown[] } {
+  private where(
+    workspaceId: string,
+    filter: PersonFilter,
+    after?: PersonPageQuery['after'],
+  ): { where: string[]; args: unknown[]; position?: (at: string, id: string) => string } {
     const where = ['workspace_id = $1', 'merged_into IS NULL'];
     const args: unknown[] = [workspaceId];
+    let position: ((at: string, id: string) => string) | undefined;
     if (after) {
       args.push(after.atMicros, after.id);
-      where.push(`(created_at, id) < (timestamptz 'epoch' + $${args.length - 1}::bigint * interval '1 microsecond', $${args.length})`);
+      const [at, id] = [args.length - 1, args.length];
+      position = (atSql, idSql) => `(${atSql}, ${idSql}) < (timestamptz 'epoch' + $${at}::bigint * interval '1 microsecond', $${id})`;
+      where.push(position('created_at', 'id'));
     }
     const identity = (kind: string, value: string) =>
       where.push(
@@ -255,7 +252,7 @@ export class PeopleReadRepository {
                  WHERE s.workspace_id = $1 AND l.address = $${args.push(filter.list.trim().toLowerCase())} AND s.status = 'subscribed')`,
       );
     }
-    return { where, args };
+    return { where, args, position };
   }
 
   identitiesOf(workspaceId: string, personIds: readonly string[]): Promise<Array<{ person_id: string; kind: string; value: string }>> {

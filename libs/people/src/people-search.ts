@@ -9,10 +9,10 @@ export const indexable = (fragment: string) => /[\p{L}\p{N}]{3}/u.test(fragment)
 
 /**
  * WITH … hits (id, named): the people matching by name (with `where`) and the people of matching
- * identities, up to `cap` of each. Each index read is its own CTE, planned for every match (so on its
- * trigram index, or in order without one) and read lazily, so the cap stops it. When the names alone
- * reach the cap the identities are not read: `cap` distinct people already answer "more than the bound"
- * for a count, and a page cannot take capped candidates anyway.
+ * identities, up to `cap` of each, for a count. Each index read is its own CTE, planned for every match
+ * (so on its trigram index, or in order without one) and read lazily, so the cap stops it. When the
+ * names alone reach the cap the identities are not read: `cap` distinct people already answer "more
+ * than the bound".
  */
 export function searchCandidates(where: string[], args: unknown[], fragment: string, cap: number | null): string {
   const n = args.push(likeText(fragment));
@@ -26,9 +26,18 @@ export function searchCandidates(where: string[], args: unknown[], fragment: str
        hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed ${keyedWanted} LIMIT $${c}))`;
 }
 
-/** SQL true when neither side of the candidates reached the cap (always, uncapped): a page is read only from all of them. */
-export function candidatesComplete(cap: number | null): string {
-  return cap === null ? 'true' : `s.named < ${cap} AND s.keyed < ${cap}`;
+/**
+ * (id, at) of every candidate of a page, from the trigram indexes (a fragment with trigrams): the
+ * people matching by name (with `where`) and the people of matching identities (from the position on,
+ * `position` a condition on (at, id)), each with its person's created_at: a name's row has it, and an
+ * identity carries a copy (migration 1767100000000), so the page orders them without reading people.
+ */
+export function pageCandidates(where: string[], args: unknown[], fragment: string, position?: (at: string, id: string) => string): string {
+  const n = args.push(likeText(fragment));
+  return `SELECT id, created_at AS at FROM people WHERE ${where.join(' AND ')} AND name ILIKE $${n}
+          UNION ALL
+          SELECT person_id, person_created_at FROM identities
+           WHERE workspace_id = $1 AND value ILIKE $${n}${position ? ` AND ${position('person_created_at', 'person_id')}` : ''}`;
 }
 
 /**

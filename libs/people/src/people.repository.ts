@@ -57,7 +57,9 @@ const PERSON_RECORD = `workspace_id text, ${PERSON_LEAN_RECORD}`;
  * The ingest's writes of people and identities, as data-modifying CTEs (new_people, changed_people,
  * new_identities) reading `doc -> 'newPeople' | 'changedPeople' | 'identities'`, so a caller composes
  * them with its own into one statement: one round trip for a whole post. `workspace` is the SQL
- * parameter of the workspace id (e.g. `$2`). A new identity that another transaction added meanwhile
+ * parameter of the workspace id (e.g. `$2`). A new identity carries its person's created_at (people
+ * search orders by it): a new person's from the document (the statement's own insert is not visible to
+ * it), anyone else's read by key. A new identity that another transaction added meanwhile
  * fails the statement (identities_pkey, isKeyRace): the caller runs its unit again, and then finds it.
  */
 export function peopleWriteCtes(doc: string, workspace: string): string {
@@ -74,8 +76,11 @@ changed_people AS (
    WHERE p.workspace_id = x.workspace_id AND p.id = x.id
   RETURNING 1),
 new_identities AS (
-  INSERT INTO identities (workspace_id, kind, value, person_id)
-  SELECT ${workspace}, x.kind, x.value, x.person_id FROM jsonb_to_recordset(${doc} -> 'identities') AS x(kind text, value text, person_id text)
+  INSERT INTO identities (workspace_id, kind, value, person_id, person_created_at)
+  SELECT ${workspace}, x.kind, x.value, x.person_id,
+         coalesce(n.created_at, (SELECT p.created_at FROM people p WHERE p.workspace_id = ${workspace} AND p.id = x.person_id))
+    FROM jsonb_to_recordset(${doc} -> 'identities') AS x(kind text, value text, person_id text)
+    LEFT JOIN jsonb_to_recordset(${doc} -> 'newPeople') AS n(id text, created_at timestamptz) ON n.id = x.person_id
    ORDER BY x.kind, x.value
   RETURNING 1)`;
 }
@@ -125,7 +130,11 @@ export class PeopleRepository {
    */
   async moveOnto(m: EntityManager, workspaceId: string, survivorId: string, absorbedIds: string[]): Promise<void> {
     const args = [workspaceId, survivorId, absorbedIds];
-    await m.query(`UPDATE identities SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
+    await m.query(
+      `UPDATE identities SET person_id = $2, person_created_at = (SELECT created_at FROM people WHERE workspace_id = $1 AND id = $2)
+        WHERE workspace_id = $1 AND person_id = ANY($3::text[])`,
+      args,
+    );
     // A list both were on keeps the earliest consent.
     await m.query(
       `DELETE FROM subscriptions s USING subscriptions o
