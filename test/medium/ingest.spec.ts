@@ -3,6 +3,7 @@
 import { Client } from 'pg';
 import { WorkspaceEntity, WorkspacesService } from '@app/workspaces';
 import { IngestService } from '@app/events';
+import { SuppressionList } from '@app/people';
 import { happeningsOf } from '../support/outbox';
 import { useMedium } from './medium';
 
@@ -42,6 +43,24 @@ describe('the ingest write', () => {
     );
     const id = (made as { id: string }).id;
     expect(copies).toEqual(['copy-anon-1', 'copy-anon-2', 'copy-new@example.com'].map((value) => ({ value, person_id: id, same: true })));
+  });
+
+  it('a key erased where this process saw no erasure answers suppressed: the write finds the list not empty, and the post runs again reading it', async () => {
+    const made = await t.get(WorkspacesService).create({ slug: 'medium-ingest-erased', owner: 'owner@example.com' });
+    const elsewhere = await t.get(WorkspacesService).get(made.workspace.id);
+    const list = t.get(SuppressionList);
+    // As another process's erasure leaves it: listed, and never seen by this process.
+    const hash = list.hash(elsewhere.id, { kind: 'email', value: 'gone@example.com' });
+    await t.db.query(`INSERT INTO suppressions (workspace_id, hash, erasure_id) VALUES ($1, $2, 'era_elsewhere')`, [elsewhere.id, hash]);
+    expect(list.mayList(elsewhere.id)).toBe(false);
+    const results = await t.get(IngestService).ingest(elsewhere, [{ type: 'pageview', email: 'gone@example.com' }, { type: 'pageview', email: 'kept@example.com' }], { publicDoor: false });
+    expect(results).toEqual([{ ok: true, status: 'suppressed' }, { ok: true, status: 'recorded', id: expect.stringMatching(/^per_/) }]);
+    expect(list.mayList(elsewhere.id)).toBe(true);
+    const keys = await t.db.query(`SELECT value FROM identities WHERE workspace_id = $1 ORDER BY value`, [elsewhere.id]);
+    expect(keys).toEqual([{ value: 'kept@example.com' }]);
+    // From now on the posts send their keys' hashes: still suppressed, nothing written.
+    expect(await t.get(IngestService).ingest(elsewhere, [{ type: 'identify', email: 'gone@example.com' }], { publicDoor: false })).toEqual([{ ok: true, status: 'suppressed' }]);
+    expect(await t.db.query(`SELECT count(*)::int AS n FROM people WHERE workspace_id = $1`, [elsewhere.id])).toEqual([{ n: 1 }]);
   });
 
   it('a returning person is found by a key and changed in place, not made twice', async () => {

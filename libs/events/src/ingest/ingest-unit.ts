@@ -27,6 +27,8 @@ export class IngestUnit {
   private suppressed = new Set<string>();
   /** Suppression hashes of the keys no one has, for the write to check (when not read here). */
   private unknownHashes: string[] = [];
+  /** Keys no one has, in a workspace not known to list erased keys: the write checks it lists none. */
+  private noneListed = false;
 
   constructor(
     private readonly m: EntityManager,
@@ -60,7 +62,8 @@ export class IngestUnit {
     const known = new Set(loaded.identities.map(keyString));
     const unknown = all.filter((k) => !known.has(keyString(k)));
     if (this.readSuppressions) this.suppressed = await this.suppressions.suppressed(this.m, ws, unknown);
-    else this.unknownHashes = unknown.map((k) => this.suppressions.hash(ws, k));
+    else if (this.suppressions.mayList(ws)) this.unknownHashes = unknown.map((k) => this.suppressions.hash(ws, k));
+    else this.noneListed = unknown.length > 0;
   }
 
   async apply(command: Command): Promise<ItemResult> {
@@ -84,6 +87,7 @@ export class IngestUnit {
       workspaceId: this.workspace.id,
       keys,
       suppressionHashes: this.unknownHashes,
+      suppressionsNone: this.noneListed,
       ...this.resolution.written(),
       // The log's rows and happenings are this unit's own: their people are followed in place, not copied.
       rows: this.log.rows.map((r) => ((r.person_id = follow(r.person_id)), leanRecord(r, 'workspace_id'))),

@@ -16,6 +16,8 @@ export interface IngestWrite extends PeopleWrite {
   keys: string[];
   /** Suppression hashes of the keys the load did not find: none may be on the list (suppressionCheckCte). */
   suppressionHashes: string[];
+  /** Instead of hashes: the workspace may list no erased key at all (suppressionCheckCte). */
+  suppressionsNone: boolean;
   /** Timeline rows of this workspace as leanRecord(row, 'workspace_id') makes them. */
   rows: Array<Partial<TimelineRow>>;
   names: string[];

@@ -145,8 +145,9 @@ export class IngestService {
 
   /**
    * One transaction; run again when a concurrent post added one of its new keys first (isKeyRace), or
-   * when the write found one of its new keys erased (isSuppressedRace): then the unit reads the
-   * suppression list itself and answers suppressed for the items naming it.
+   * when the write found one of its new keys erased, or any erased key in a workspace it assumed lists
+   * none (isSuppressedRace): then the unit reads the suppression list itself and answers suppressed for
+   * the items naming it, and later posts to the workspace send their keys' hashes.
    */
   private async applyAll(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
     let readSuppressions = false;
@@ -155,6 +156,7 @@ export class IngestService {
         return await this.applyOnce(workspace, work, readSuppressions);
       } catch (error) {
         if (attempt >= KEY_RACE_ATTEMPTS || !(isKeyRace(error) || isSuppressedRace(error))) throw error;
+        if (isSuppressedRace(error)) this.suppressions.noteListed(workspace.id);
         readSuppressions ||= isSuppressedRace(error);
       }
     }

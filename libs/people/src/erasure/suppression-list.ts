@@ -10,13 +10,17 @@ import { type IdentityKey, keyString, suppressionHash } from '../domain';
 /**
  * The check of a write that adds identity keys (the ingest's): the hashes listed at `suppressionHashes`
  * in the statement's document must not be on the list, or the statement fails with LL410
- * (isSuppressedRace) and nothing of it is written. Read the CTE (`SELECT count(*) FROM suppression_check`)
- * or PostgreSQL never runs it. A probe by full key per hash.
+ * (isSuppressedRace) and nothing of it is written; with `suppressionsNone` true instead, the workspace
+ * must list no key at all (one probe, no hash: SuppressionList.mayList). Read the CTE
+ * (`SELECT count(*) FROM suppression_check`) or PostgreSQL never runs it. A probe by full key per hash.
  */
 export function suppressionCheckCte(doc: string, workspace: string): string {
   return `suppression_check AS (
   SELECT lifeline_key_suppressed(x.hash) FROM jsonb_array_elements_text(${doc} -> 'suppressionHashes') AS x(hash)
-    CROSS JOIN LATERAL (SELECT 1 FROM suppressions s WHERE s.workspace_id = ${workspace} AND s.hash = x.hash OFFSET 0) s)`;
+    CROSS JOIN LATERAL (SELECT 1 FROM suppressions s WHERE s.workspace_id = ${workspace} AND s.hash = x.hash OFFSET 0) s
+  UNION ALL
+  SELECT lifeline_key_suppressed('(the workspace lists erased keys)') FROM (
+    SELECT 1 FROM suppressions s WHERE (${doc} ->> 'suppressionsNone')::boolean AND s.workspace_id = ${workspace} LIMIT 1) s)`;
 }
 
 /** The failure of a suppressionCheckCte: a key the post would add was erased after its load. */
@@ -26,10 +30,28 @@ export function isSuppressedRace(error: unknown): boolean {
 
 @Injectable()
 export class SuppressionList {
+  /**
+   * Workspaces this process has seen list an erased key (sticky). Until a workspace is here, its posts
+   * hash no key: their write checks that the workspace lists none (suppressionCheckCte), and one that
+   * does fails the write, which puts the workspace here and runs the post again reading the list.
+   * An HMAC per new key (3 µs) and a probe per hash are then paid only where erasures happened.
+   */
+  private readonly listing = new Set<string>();
+
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
+
+  /** False while this process has seen no erased key listed in the workspace (then a write checks for none at all). */
+  mayList(workspaceId: string): boolean {
+    return this.listing.has(workspaceId);
+  }
+
+  /** The workspace lists erased keys (a write found one, or an erasure here added them). */
+  noteListed(workspaceId: string): void {
+    this.listing.add(workspaceId);
+  }
 
   hash(workspaceId: string, key: IdentityKey): string {
     return suppressionHash(this.config.appSecret, workspaceId, key);
@@ -56,6 +78,7 @@ export class SuppressionList {
   /** Adds the keys of an erased person, in the erasure's transaction. */
   async add(m: EntityManager, workspaceId: string, keys: IdentityKey[], erasureId: string): Promise<number> {
     if (keys.length === 0) return 0;
+    this.noteListed(workspaceId);
     const rows: unknown[] = await m.query(
       `INSERT INTO suppressions (workspace_id, hash, erasure_id) SELECT $1, unnest($2::text[]), $3
        ON CONFLICT (workspace_id, hash) DO NOTHING RETURNING 1`,
