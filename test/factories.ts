@@ -41,7 +41,7 @@ export class Factories {
   async person(workspaceId: string, keys: Partial<Record<'email' | 'anon_id' | 'account_id', string>> = {}, row: Row = {}): Promise<Row> {
     const id = newId('per');
     const person = { id, name: null, email: keys.email ?? null, purchases: 0, fields: {}, created_at: new Date(), ...row };
-    const identities = Object.entries(keys).map(([kind, value]) => ({ kind, value, person_id: id }));
+    const identities = Object.entries(keys).map(([kind, value]) => ({ kind, value, person_id: id, person_created_at: person.created_at }));
     await this.db.query(`WITH ${peopleWriteCtes('$1::jsonb', '$2')} SELECT 1`, [JSON.stringify({ newPeople: [person], changedPeople: [], identities }), workspaceId]);
     return this.stored('people', { workspace_id: workspaceId, id });
   }

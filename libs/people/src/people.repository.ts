@@ -25,6 +25,8 @@ export interface IdentityRow {
   kind: string;
   value: string;
   person_id: string;
+  /** A new person's created_at, which a write's new identity of them carries (peopleWriteCtes); others' is read by key. */
+  person_created_at?: string;
 }
 
 export interface ListRow {
@@ -58,8 +60,8 @@ const PERSON_RECORD = `workspace_id text, ${PERSON_LEAN_RECORD}`;
  * new_identities) reading `doc -> 'newPeople' | 'changedPeople' | 'identities'`, so a caller composes
  * them with its own into one statement: one round trip for a whole post. `workspace` is the SQL
  * parameter of the workspace id (e.g. `$2`). A new identity carries its person's created_at (people
- * search orders by it): a new person's from the document (the statement's own insert is not visible to
- * it), anyone else's read by key. A new identity that another transaction added meanwhile
+ * search orders by it): a new person's from the document, as the identity's `person_created_at` (the
+ * statement's own insert is not visible to it), anyone else's read by key. A new identity that another transaction added meanwhile
  * fails the statement (identities_pkey, isKeyRace): the caller runs its unit again, and then finds it.
  */
 export function peopleWriteCtes(doc: string, workspace: string): string {
@@ -78,9 +80,8 @@ changed_people AS (
 new_identities AS (
   INSERT INTO identities (workspace_id, kind, value, person_id, person_created_at)
   SELECT ${workspace}, x.kind, x.value, x.person_id,
-         coalesce(n.created_at, (SELECT p.created_at FROM people p WHERE p.workspace_id = ${workspace} AND p.id = x.person_id))
-    FROM jsonb_to_recordset(${doc} -> 'identities') AS x(kind text, value text, person_id text)
-    LEFT JOIN jsonb_to_recordset(${doc} -> 'newPeople') AS n(id text, created_at timestamptz) ON n.id = x.person_id
+         coalesce(x.person_created_at, (SELECT p.created_at FROM people p WHERE p.workspace_id = ${workspace} AND p.id = x.person_id))
+    FROM jsonb_to_recordset(${doc} -> 'identities') AS x(kind text, value text, person_id text, person_created_at timestamptz)
    ORDER BY x.kind, x.value
   RETURNING 1)`;
 }

@@ -69,8 +69,16 @@ export class PersonResolution {
     return {
       newPeople: live.filter((p) => p.isNew).map((p) => leanRecord(p.row, 'workspace_id')),
       changedPeople: live.filter((p) => !p.isNew && p.dirty).map((p) => leanRecord(p.row)),
-      identities: this.newIdentities.map((i) => ({ ...i, person_id: this.follow(i.person_id) })),
+      identities: this.newIdentities.map((i) => this.identityRow(i)),
     };
+  }
+
+  /** A new identity as written: its person followed through merges; a new person's created_at with it (the write reads anyone else's). */
+  private identityRow(identity: IdentityRow): IdentityRow {
+    const person = this.people.get(this.follow(identity.person_id))!;
+    const row: IdentityRow = { ...identity, person_id: person.row.id };
+    if (person.isNew) row.person_created_at = (person.row.created_at as Date).toISOString();
+    return row;
   }
 
   /** A post's source: the person's os (a change fires field_changed) and, once, their first touch. */
