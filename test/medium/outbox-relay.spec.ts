@@ -4,7 +4,7 @@
 // happenings read.
 import { Client } from 'pg';
 import type Redis from 'ioredis';
-import { HEARD_PER_PASS, outboxChannel, OutboxRelayService, OutboxWriter, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/outbox';
+import { HEARD_PER_PASS, outboxChannel, OutboxRelayService, OutboxWriter, PASS_MOST_HEARD, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/outbox';
 import { REDIS } from '@app/platform';
 import { Medium, startMedium } from './medium';
 
@@ -226,6 +226,52 @@ describe('passes while writes keep coming (RELAY_MIN_GAP_MS)', () => {
       expect(published[published.length - 1]).toBeGreaterThanOrEqual(last); // told after the last commit
     } finally {
       publish.mockRestore();
+    }
+  });
+});
+
+describe('a pass cut inside an outbox row (issue 32: a shared transaction writes hundreds of happenings in one row)', () => {
+  it('hands on HEARD_PER_PASS of a row past PASS_MOST_HEARD, the rest in the next passes, each happening once; retention keeps the row, replays read what was handed on', async () => {
+    const ws = await t.make.workspace();
+    const big = PASS_MOST_HEARD + HEARD_PER_PASS / 2;
+    for (const [row, size] of [[1, big], [2, 10]]) {
+      await t.db.query(
+        `INSERT INTO outbox (workspace_id, happenings)
+         SELECT $1, jsonb_agg(jsonb_build_object('kind', 'event', 'personId', NULL, 'payload', jsonb_build_object('row', $2::int, 'n', n)) ORDER BY n)
+           FROM generate_series(1, $3) n`,
+        [ws.id, row, size],
+      );
+    }
+    const [{ id: bigRow }] = await t.db.query(`SELECT id::text FROM outbox WHERE workspace_id = $1 ORDER BY id LIMIT 1`, [ws.id]);
+    const seen: Array<{ row: number; n: number }> = [];
+    const relay = t.get(OutboxRelayService);
+    const handlers = (relay as unknown as { handlers: unknown[] }).handlers;
+    const hearing = `SELECT w AS workspace_id FROM unnest($1::text[]) w WHERE w = '${ws.id}'`;
+    const kept = handlers.splice(0, handlers.length, { name: 'probe', hearing, handle: async (_m: unknown, rows: Array<{ payload: unknown }>) => void seen.push(...rows.map((r) => r.payload as { row: number; n: number })) });
+    const upTo = (row: number, from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => ({ row, n: from + i }));
+    try {
+      // Pass 1: no whole row passed (the mark stays), the row's first HEARD_PER_PASS handed on.
+      expect(await relay.relayOnce()).toBe(0);
+      expect(seen).toEqual(upTo(1, 1, HEARD_PER_PASS));
+      const [mark] = await t.db.query(`SELECT cut_after::text FROM outbox_relay WHERE name = 'main'`);
+      expect(mark.cut_after).toBe((BigInt(bigRow) * 65536n + BigInt(HEARD_PER_PASS - 1)).toString());
+      const since = new Date(Date.now() - 3_600_000);
+      const until = new Date(Date.now() + 3_600_000);
+      const replayed = await relay.relayedBetween(ws.id, since, until, null, 10_000);
+      expect(replayed.map((r) => r.payload)).toEqual(upTo(1, 1, HEARD_PER_PASS));
+      await relay.deleteRelayedBefore(until);
+      expect((await t.db.query(`SELECT count(*)::int AS n FROM outbox WHERE id = $1`, [bigRow]))[0].n).toBe(1);
+
+      // Pass 2: the rest of the row (within PASS_MOST_HEARD) whole; pass 3: the next row; then nothing.
+      expect(await relay.relayOnce()).toBe(1);
+      expect(seen.slice(HEARD_PER_PASS)).toEqual(upTo(1, HEARD_PER_PASS + 1, big));
+      expect((await t.db.query(`SELECT cut_after FROM outbox_relay WHERE name = 'main'`))[0].cut_after).toBeNull();
+      expect(await relay.relayOnce()).toBe(1);
+      expect(await relay.relayOnce()).toBe(0);
+      expect(seen).toEqual([...upTo(1, 1, big), ...upTo(2, 1, 10)]);
+      expect((await relay.relayedBetween(ws.id, since, until, null, 10_000)).map((r) => r.payload)).toEqual(seen);
+    } finally {
+      handlers.splice(0, handlers.length, ...kept);
     }
   });
 });

@@ -2,4 +2,5 @@ export * from './outbox';
 export * from './outbox-relay.service';
 export * from './outbox.module';
 export * from './outbox-worker.module';
+export * from './relay-pass';
 export * from './restore-repair';

@@ -12,7 +12,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig, RedisClient } from '@app/platform';
 import { CONFIG, connectRedis, DAY_MS, deleteInBatches } from '@app/platform';
-import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK, RELAY_MIN_GAP_MS } from './outbox';
+import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_CUT, RELAY_MARK, RELAY_MIN_GAP_MS } from './outbox';
+import { passEnd } from './relay-pass';
 import { repairAfterRestore, RestoreRepaired, restoreRepairedLine } from './restore-repair';
 
 export interface OutboxHandler<Item = unknown> {
@@ -36,13 +37,6 @@ export function hearingOf(handlers: ReadonlyArray<Pick<OutboxHandler, 'hearing'>
 
 /** Outbox rows (transactions) per pass. */
 const BATCH = 200;
-/**
- * Heard happenings per pass, counted in whole outbox rows: past this many the pass stops at the end of
- * the row it is in and the next pass goes on at once. A pass's follow-ups (say, webhook first attempts)
- * start only when it commits, so a burst relayed in a few smaller passes has its first deliveries going
- * out while the next pass writes (bench:webhooks, issue 32); a pass's own cost is a few round trips.
- */
-export const HEARD_PER_PASS = 256;
 
 /**
  * The next rows past the mark (their workspace and place, not their happenings), in the relay's order.
@@ -59,7 +53,7 @@ export const HEARD_PER_PASS = 256;
  * halves the statement's planning, which it pays on every pass.
  */
 export const RELAY_NEXT = `
-WITH mark AS MATERIALIZED (SELECT xid, id FROM outbox_relay WHERE name = 'main' FOR UPDATE SKIP LOCKED),
+WITH mark AS MATERIALIZED (SELECT xid, id, cut_after FROM outbox_relay WHERE name = 'main' FOR UPDATE SKIP LOCKED),
 bound AS MATERIALIZED (
   SELECT coalesce(
     (SELECT min(x) FROM pg_snapshot_xip(pg_current_snapshot()) AS x
@@ -71,27 +65,22 @@ next AS (SELECT o.* FROM outbox o
           WHERE (o.xid, o.id) > ((SELECT xid FROM mark), (SELECT id FROM mark))
             AND o.xid < (SELECT upto FROM bound)
           ORDER BY o.xid, o.id LIMIT ${BATCH})
-SELECT workspace_id, id, xid, (SELECT xid FROM mark) AS mark_xid, (SELECT id FROM mark) AS mark_id FROM next ORDER BY xid, id`;
+SELECT workspace_id, id, xid, (SELECT xid FROM mark) AS mark_xid, (SELECT id FROM mark) AS mark_id, (SELECT cut_after FROM mark) AS cut_after
+  FROM next ORDER BY xid, id`;
 
 /**
  * The happenings of the rows RELAY_NEXT found in the workspaces $5 (text[]): the same range of the
  * (xid, id) order, past the mark ($1, $2) up to the last row found ($3, $4). Every transaction that
- * wrote in it had finished when RELAY_NEXT read it (its bound), so this reads the same rows.
+ * wrote in it had finished when RELAY_NEXT read it (its bound), so this reads the same rows. Of the row
+ * an earlier pass stopped inside, only the happenings after its cut (RELAY_CUT).
  */
 export const RELAY_HAPPENINGS = `
 WITH next AS (SELECT o.* FROM outbox o
                WHERE (o.xid, o.id) > ($1::xid8, $2::bigint) AND (o.xid, o.id) <= ($3::xid8, $4::bigint)
                  AND o.workspace_id = ANY($5::text[]))
-SELECT * FROM (${HAPPENINGS_FROM('next')}) h ORDER BY h.row_xid, h.id`;
-
-/** Where a pass stops among its happenings (ordered by row): after the row holding the HEARD_PER_PASS-th, or at the end. */
-function cutIndex(raw: Array<Record<string, unknown>>): number {
-  if (raw.length <= HEARD_PER_PASS) return raw.length;
-  const { row_xid, row_id } = raw[HEARD_PER_PASS - 1];
-  let end = HEARD_PER_PASS;
-  while (end < raw.length && raw[end].row_xid === row_xid && raw[end].row_id === row_id) end++;
-  return end;
-}
+SELECT * FROM (${HAPPENINGS_FROM('next')}) h
+ WHERE h.row_id <> coalesce(${RELAY_CUT} >> 16, -1) OR h.id > ${RELAY_CUT}
+ ORDER BY h.row_xid, h.id`;
 
 const toOutboxRow = (r: Record<string, unknown>): OutboxRow => ({
   workspaceId: r.workspace_id as string,
@@ -114,7 +103,7 @@ export class OutboxRelayService implements OnApplicationShutdown {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
-  /** The last pass stopped at HEARD_PER_PASS with rows left. */
+  /** The last pass stopped at HEARD_PER_PASS (relay-pass.ts) with happenings left. */
   private cut = false;
   private lastStart = 0;
   private stopped = false;
@@ -170,24 +159,21 @@ export class OutboxRelayService implements OnApplicationShutdown {
     this.cut = false;
     const passed = await this.dataSource.transaction(async (manager): Promise<number | RestoreRepaired> => {
       // Planned each time, on the outbox's statistics of the moment: a plan kept from an empty outbox reads it by bitmap and sorts.
-      let next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string }> = await manager.query(RELAY_NEXT);
+      const next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string; cut_after: string | null }> = await manager.query(RELAY_NEXT);
       // Nothing to read may be a restore onto a server whose transaction counter is behind (restore-repair.ts).
       if (next.length === 0) return (await repairAfterRestore(manager, false)) ?? 0;
-      let last = next[next.length - 1];
+      const { mark_xid: markXid, mark_id: markId, cut_after: carried } = next[0];
       const workspaceIds = [...new Set(next.map((row) => row.workspace_id))];
       const heard: Array<{ handler: number; workspace_id: string; item: unknown }> = this.handlers.length ? await manager.query(hearingOf(this.handlers), [workspaceIds]) : [];
+      let raw: Array<Record<string, unknown> & { id: string; row_xid: string; row_id: string }> = [];
       if (heard.length > 0) {
         const listened = [...new Set(heard.map((h) => h.workspace_id))];
-        const raw: Array<Record<string, unknown>> = await manager.query(RELAY_HAPPENINGS, [next[0].mark_xid, next[0].mark_id, last.xid, last.id, listened]);
-        const cutAt = cutIndex(raw);
-        if (cutAt < raw.length) {
-          const end = raw[cutAt - 1];
-          raw.length = cutAt;
-          next = next.slice(0, next.findIndex((row) => row.xid === end.row_xid && row.id === end.row_id) + 1);
-          last = next[next.length - 1];
-          this.cut = true;
-        }
-        const rows: OutboxRow[] = raw.map(toOutboxRow);
+        raw = await manager.query(RELAY_HAPPENINGS, [markXid, markId, next.at(-1)!.xid, next.at(-1)!.id, listened]);
+      }
+      const end = passEnd(next, raw, carried);
+      this.cut = end.handed < raw.length;
+      if (end.handed > 0) {
+        const rows: OutboxRow[] = raw.slice(0, end.handed).map(toOutboxRow);
         for (const [place, handler] of this.handlers.entries()) {
           const items = heard.filter((h) => h.handler === place);
           if (items.length === 0) continue;
@@ -196,8 +182,9 @@ export class OutboxRelayService implements OnApplicationShutdown {
           if (followUp) followUps.push(followUp);
         }
       }
-      await manager.query(`UPDATE outbox_relay SET xid = $1::xid8, id = $2 WHERE name = 'main'`, [last.xid, last.id]);
-      return next.length;
+      const mark = end.rows > 0 ? next[end.rows - 1] : { xid: markXid, id: markId };
+      await manager.query(`UPDATE outbox_relay SET xid = $1::xid8, id = $2, cut_after = $3 WHERE name = 'main'`, [mark.xid, mark.id, end.cutAfter]);
+      return end.rows;
     });
     for (const followUp of followUps) {
       await followUp().catch((error: Error) => this.logger.warn(`after relay: ${error.message}`));
@@ -209,21 +196,24 @@ export class OutboxRelayService implements OnApplicationShutdown {
 
   /**
    * Happenings of one workspace that occurred in [since, until) and were relayed, oldest first, a page
-   * at a time after the happening `afterId` (replays read them again while they are retained).
+   * at a time after the happening `afterId` (replays read them again while they are retained); of a row a
+   * pass stopped inside, those handed over before the cut.
    */
   async relayedBetween(workspaceId: string, since: Date, until: Date, afterId: string | null, limit: number): Promise<OutboxRow[]> {
     const after = afterId ?? '-1';
     const raw: Array<Record<string, unknown>> = await this.dataSource.query(
       `WITH kept AS (SELECT o.* FROM outbox o
                       WHERE o.workspace_id = $1 AND o.id >= $6 AND o.created_at >= $2 AND o.created_at < $3
-                        AND (o.xid, o.id) <= ${RELAY_MARK})
-       SELECT * FROM (${HAPPENINGS_FROM('kept')}) h WHERE h.id > $4 ORDER BY h.id LIMIT $5`,
+                        AND ((o.xid, o.id) <= ${RELAY_MARK} OR o.id = ${RELAY_CUT} >> 16))
+       SELECT * FROM (${HAPPENINGS_FROM('kept')}) h
+        WHERE h.id > $4 AND (h.row_id <> coalesce(${RELAY_CUT} >> 16, -1) OR h.id <= ${RELAY_CUT})
+        ORDER BY h.id LIMIT $5`,
       [workspaceId, since, until, after, limit, afterId ? outboxRowOf(afterId) : '0'],
     );
     return raw.map(toOutboxRow);
   }
 
-  /** Retention: deletes happenings relayed and made before `before`, a batch at a time; unrelayed ones stay. */
+  /** Retention: deletes happenings relayed and made before `before`, a batch at a time; unrelayed ones stay, and so does a row a pass stopped inside (past the mark). */
   deleteRelayedBefore(before: Date): Promise<number> {
     return deleteInBatches(this.dataSource, 'outbox', `created_at < $2 AND (xid, id) <= ${RELAY_MARK}`, [before]);
   }

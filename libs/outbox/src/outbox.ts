@@ -51,6 +51,9 @@ export const HAPPENINGS_FROM = (rows: string) => `SELECT o.workspace_id, o.id * 
  */
 export const RELAY_MARK = `((SELECT xid FROM outbox_relay WHERE name = 'main'), (SELECT id FROM outbox_relay WHERE name = 'main'))`;
 
+/** The last happening handed on of the row past the mark that a relay pass stopped inside (relay-pass.ts), or NULL. */
+export const RELAY_CUT = `(SELECT cut_after FROM outbox_relay WHERE name = 'main')`;
+
 /** The outbox row a happening id belongs to (HAPPENINGS_FROM). */
 export const outboxRowOf = (happeningId: string): string => (BigInt(happeningId) >> 16n).toString();
 
