@@ -22,20 +22,37 @@ export interface SafePostOptions {
   dispatcher?: Dispatcher;
 }
 
+type Target = { origin: string; path: string } | { reason: string };
+// The address rule's answer per address: a pure function of the text (names are resolved and checked at
+// connect), asked on every post of a burst (issue 32: URL parsing showed in its profile).
+const targets = new Map<string, Target>();
+
+function targetOf(url: string, allowPrivate: boolean): Target {
+  const key = (allowPrivate ? '1' : '0') + url;
+  let target = targets.get(key);
+  if (target === undefined) {
+    const check = checkWebhookUrl(url, { allowPrivate });
+    target = check.ok ? { origin: check.url.origin, path: check.url.search ? check.url.pathname + check.url.search : check.url.pathname } : { reason: check.reason };
+    if (targets.size >= 10_000) targets.clear();
+    targets.set(key, target);
+  }
+  return target;
+}
+
 /**
  * POST one body to one receiver. Redirects are not followed (a 3xx is a failure), only a 2xx succeeds, and connect +
  * headers + body read together are bounded by timeoutMs (undici's own timers, the same bound, may end it first). Never throws.
  */
 export function safePost(url: string, body: string, headers: Record<string, string>, opts: SafePostOptions): Promise<PostOutcome> {
   const started = performance.now();
-  const check = checkWebhookUrl(url, { allowPrivate: opts.allowPrivate });
-  if (!check.ok) return Promise.resolve({ ok: false, durationMs: Math.round(performance.now() - started), error: check.reason });
-  const { origin, pathname, search } = check.url;
+  const target = targetOf(url, opts.allowPrivate);
+  if ('reason' in target) return Promise.resolve({ ok: false, durationMs: Math.round(performance.now() - started), error: target.reason });
+  const { origin, path } = target;
   return new Promise((resolve) => {
     const reader = new AnswerReader(opts.timeoutMs, started, resolve);
     try {
       (opts.dispatcher ?? sharedSafeAgent(opts.allowPrivate)).dispatch(
-        { origin, path: search ? pathname + search : pathname, method: 'POST', body, headers: headerList(headers), headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs },
+        { origin, path, method: 'POST', body, headers: headerList(headers), headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs },
         reader,
       );
     } catch (err) {
