@@ -13,7 +13,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import type { AppConfig, RedisClient } from '@app/platform';
 import { CONFIG, connectRedis, DAY_MS, deleteInBatches } from '@app/platform';
 import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_CUT, RELAY_MARK, RELAY_MIN_GAP_MS } from './outbox';
-import { passEnd } from './relay-pass';
+import { passEnd, PASS_MOST_HEARD } from './relay-pass';
 import { repairAfterRestore, RestoreRepaired, restoreRepairedLine } from './restore-repair';
 
 export interface OutboxHandler<Item = unknown> {
@@ -74,13 +74,20 @@ SELECT workspace_id, id, xid, (SELECT xid FROM mark) AS mark_xid, (SELECT id FRO
  * wrote in it had finished when RELAY_NEXT read it (its bound), so this reads the same rows. Of the row
  * an earlier pass stopped inside, only the happenings after its cut (RELAY_CUT).
  */
-export const RELAY_HAPPENINGS = `
+export const RELAY_HAPPENINGS_ALL = `
 WITH next AS (SELECT o.* FROM outbox o
                WHERE (o.xid, o.id) > ($1::xid8, $2::bigint) AND (o.xid, o.id) <= ($3::xid8, $4::bigint)
                  AND o.workspace_id = ANY($5::text[]))
 SELECT * FROM (${HAPPENINGS_FROM('next')}) h
  WHERE h.row_id <> coalesce(${RELAY_CUT} >> 16, -1) OR h.id > ${RELAY_CUT}
  ORDER BY h.row_xid, h.id`;
+
+/**
+ * RELAY_HAPPENINGS_ALL up to one past what a pass may hand on, all passEnd needs to know where the pass
+ * stops when no cut lies behind the first row (a burst's rows are not sent to the worker again at every
+ * pass). A cut elsewhere (a restore may reorder rows past the mark) is read with RELAY_HAPPENINGS_ALL.
+ */
+export const RELAY_HAPPENINGS = `${RELAY_HAPPENINGS_ALL} LIMIT ${PASS_MOST_HEARD + 1}`;
 
 const toOutboxRow = (r: Record<string, unknown>): OutboxRow => ({
   workspaceId: r.workspace_id as string,
@@ -168,7 +175,8 @@ export class OutboxRelayService implements OnApplicationShutdown {
       let raw: Array<Record<string, unknown> & { id: string; row_xid: string; row_id: string }> = [];
       if (heard.length > 0) {
         const listened = [...new Set(heard.map((h) => h.workspace_id))];
-        raw = await manager.query(RELAY_HAPPENINGS, [markXid, markId, next.at(-1)!.xid, next.at(-1)!.id, listened]);
+        const cutFirst = carried === null || outboxRowOf(carried) === next[0].id;
+        raw = await manager.query(cutFirst ? RELAY_HAPPENINGS : RELAY_HAPPENINGS_ALL, [markXid, markId, next.at(-1)!.xid, next.at(-1)!.id, listened]);
       }
       const end = passEnd(next, raw, carried);
       this.cut = end.handed < raw.length;

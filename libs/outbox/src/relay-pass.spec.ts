@@ -48,6 +48,13 @@ describe('passEnd: where a relay pass stops', () => {
     expect(passEnd(rows, happenings, happeningId(12, 7))).toEqual({ handed: PASS_MOST_HEARD + 1, rows: 1, cutAfter: happeningId(12, 7) });
   });
 
+  it('stops at the same place when only the first PASS_MOST_HEARD + 1 happenings are read', () => {
+    for (const sizes of [[10, 4 * PASS_MOST_HEARD], [H / 2, H, 5 * H], [2 * PASS_MOST_HEARD]]) {
+      const { rows, happenings } = outbox(sizes);
+      expect(passEnd(rows, happenings.slice(0, PASS_MOST_HEARD + 1), null)).toEqual(passEnd(rows, happenings, null));
+    }
+  });
+
   it('passes rows with no heard happenings', () => {
     const { rows } = outbox([5, 5, 5]);
     expect(passEnd(rows, [], null)).toEqual({ handed: 0, rows: 3, cutAfter: null });

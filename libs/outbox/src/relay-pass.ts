@@ -35,7 +35,9 @@ const sameRow = (a: PassHappening, b: PassHappening) => a.row_xid === b.row_xid 
 
 /**
  * Where a pass over `rows` stops, handing on `happenings` (the heard ones of those rows, in order, without
- * those of the row `carried` was cut inside that went before). A row is passed whole once its happenings
+ * those of the row `carried` was cut inside that went before). When the row of `carried`, if any, is the
+ * first, the first PASS_MOST_HEARD + 1 happenings are enough: whatever follows them, the pass stops
+ * within them; otherwise (a restore may reorder rows past the mark) it needs them all. A row is passed whole once its happenings
  * are all handed over; the row of an earlier cut stays cut (`carried`) until a pass reaches its end. A new
  * cut is made only where no earlier one is left behind it (a restore may reorder rows past the mark).
  */
