@@ -5,7 +5,7 @@
 // the place of the cut is kept beside the mark (outbox_relay.cut_after).
 
 /** Heard happenings per pass: past this many the pass stops at the end of the row it is in and the next pass goes on at once. */
-export const HEARD_PER_PASS = 128;
+export const HEARD_PER_PASS = 256;
 /** A pass hands over at most this many: a row that would take it past this is cut after its HEARD_PER_PASS-th happening. */
 export const PASS_MOST_HEARD = 2 * HEARD_PER_PASS;
 
