@@ -1,7 +1,8 @@
 // npm run bench:ingest — what POST /api/v1/events costs, against the thinnest service that could
 // answer it (bench/thin-server.ts: node:http + pg, one prepared INSERT). Lifeline's api and worker and
 // the thin service run side by side on the local PostgreSQL and Redis; autocannon drives them in
-// interleaved rounds (thin, Lifeline, thin, ...): single events on 64 connections, then batches of
+// interleaved rounds (thin, Lifeline, thin, ...; with BENCH_BASE_ROOT the two Lifelines swap places every
+// other round): single events on 64 connections, then batches of
 // 100 on 16, over a mix of new and returning people, then the probe's batches (every item a new person,
 // 250 keys in turn). Each round reports events/s and CPU-ms per
 // accepted event per process (/proc), after the worker has relayed everything the round wrote.
@@ -194,7 +195,8 @@ async function main() {
       await statsSettled();
       const before = await Promise.all(targets.map((t) => tableStats(t.db)));
       for (let r = 0; r < ROUNDS; r++) {
-        for (const target of targets) {
+        // The two Lifelines take turns in the slot after thin: that slot cost single events ~1.09x by itself (an A/A run, bench/RESULTS.md).
+        for (const target of r % 2 ? [targets[0], ...targets.slice(1).reverse()] : targets) {
           const commands = ownRedis ? await redisCommands(ownRedis.client) : 0;
           const round = await measureRound(target, () => drive(target.service.urls, keysOf(target, kind.keys), kind.connections, kind.perPost, target.counters, kind.name, DURATION, kind));
           if (ownRedis) round.notes.redisCommands = (await redisCommands(ownRedis.client)) - commands;
