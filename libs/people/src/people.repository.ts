@@ -61,8 +61,9 @@ const PERSON_RECORD = `workspace_id text, ${PERSON_LEAN_RECORD}`;
  * them with its own into one statement: one round trip for a whole post. `workspace` is the SQL
  * parameter of the workspace id (e.g. `$2`). A new identity carries its person's created_at (people
  * search orders by it): a new person's from the document, as the identity's `person_created_at` (the
- * statement's own insert is not visible to it), anyone else's read by key. A new identity that another transaction added meanwhile
- * fails the statement (identities_pkey, isKeyRace): the caller runs its unit again, and then finds it.
+ * statement's own insert is not visible to it), anyone else's read by key. A new identity that another
+ * transaction added meanwhile fails the statement (identities_pkey, isKeyRace): the caller runs its
+ * unit again, and then finds it.
  */
 export function peopleWriteCtes(doc: string, workspace: string): string {
   return `new_people AS (

@@ -5,7 +5,7 @@
 import { InjectQueue } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, Inject, Injectable, Logger } from '@nestjs/common';
 import type { Queue } from 'bullmq';
-import { AppConfig, CONFIG, enqueueWithin } from '@app/platform';
+import { AppConfig, CONFIG, enqueueWithin, keptIn } from '@app/platform';
 import { CLAIM_SECONDS, ClaimedAttempt, DeliveriesRepository, DeliveryKey } from './deliveries.repository';
 import { nextAttemptDelayMs, openSecret } from './domain';
 import { EndpointHealthService } from './endpoint-health.service';
@@ -271,13 +271,7 @@ export class DeliveryService implements BeforeApplicationShutdown {
   }
 
   private secretOf(sealed: string): string {
-    let secret = this.secrets.get(sealed);
-    if (secret === undefined) {
-      secret = openSecret(this.config.appSecret, sealed);
-      if (this.secrets.size >= 10_000) this.secrets.clear();
-      this.secrets.set(sealed, secret);
-    }
-    return secret;
+    return keptIn(this.secrets, sealed, (s) => openSecret(this.config.appSecret, s));
   }
 }
 

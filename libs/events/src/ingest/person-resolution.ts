@@ -77,7 +77,7 @@ export class PersonResolution {
   private identityRow(identity: IdentityRow): IdentityRow {
     const person = this.people.get(this.follow(identity.person_id))!;
     const row: IdentityRow = { ...identity, person_id: person.row.id };
-    if (person.isNew) row.person_created_at = (person.row.created_at as Date).toISOString();
+    if (person.isNew) row.person_created_at = person.row.created_at.toISOString();
     return row;
   }
 

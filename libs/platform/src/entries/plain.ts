@@ -5,6 +5,7 @@ export * from '../errors/unavailable';
 export * from '../runtime/outage';
 export * from '../ids';
 export * from '../async/within';
+export * from '../memo/kept';
 export * from '../config/config';
 export * from '../config/config.token';
 export * from '../database/sql';

@@ -4,7 +4,7 @@
 // "Authentication" rule 4; the Standard Webhooks webhook-signature (decisions.md section 6).
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { type HappeningKind, TRIGGER_NAMES } from '@app/events';
-import { randomBase62 } from '@app/platform';
+import { keptIn, randomBase62 } from '@app/platform';
 
 /** The triggers are the happening kinds: a new kind of happening is a new trigger. */
 export const TRIGGERS = TRIGGER_NAMES;
@@ -108,20 +108,11 @@ const SIGNATURE_HEADER_VALUE = /^sha256=([0-9a-f]{64})$/i;
 // Keys kept per secret: a string key is encoded into a new key on every HMAC (a burst's profile showed
 // it as a third of the signing, issue 32).
 const bodyKeys = new Map<string, KeyObject>();
-
-function bodyKey(secret: string): KeyObject {
-  let key = bodyKeys.get(secret);
-  if (!key) {
-    key = createSecretKey(Buffer.from(secret, 'utf8'));
-    if (bodyKeys.size >= 10_000) bodyKeys.clear();
-    bodyKeys.set(secret, key);
-  }
-  return key;
-}
+const bodyKey = (secret: string) => createSecretKey(Buffer.from(secret, 'utf8'));
 
 /** The X-Service-Signature value: sha256= and the hex HMAC-SHA256 of the exact body bytes. */
 export function signBody(secret: string, body: string | Buffer): string {
-  return SIGNATURE_PREFIX + createHmac('sha256', bodyKey(secret)).update(body).digest('hex');
+  return SIGNATURE_PREFIX + createHmac('sha256', keptIn(bodyKeys, secret, bodyKey)).update(body).digest('hex');
 }
 
 /** Recompute the HMAC over the exact raw body and compare in constant time. */
@@ -146,13 +137,7 @@ const standardKeys = new Map<string, Buffer>();
 
 /** The HMAC key Standard Webhooks derives from a whsec_ secret. */
 export function standardWebhookKey(secret: string): Buffer {
-  let key = standardKeys.get(secret);
-  if (!key) {
-    key = Buffer.from(secret.startsWith(ENDPOINT_SECRET_PREFIX) ? secret.slice(ENDPOINT_SECRET_PREFIX.length) : secret, 'base64');
-    if (standardKeys.size >= 10_000) standardKeys.clear();
-    standardKeys.set(secret, key);
-  }
-  return key;
+  return keptIn(standardKeys, secret, (s) => Buffer.from(s.startsWith(ENDPOINT_SECRET_PREFIX) ? s.slice(ENDPOINT_SECRET_PREFIX.length) : s, 'base64'));
 }
 
 /**

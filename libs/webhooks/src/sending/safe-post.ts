@@ -9,6 +9,7 @@
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
+import { keptIn } from '@app/platform/plain';
 import { checkWebhookUrl, isPublicAddress } from '../domain/address-rule';
 import { signBody, signStandard } from '../domain/webhook-body';
 import { AnswerReader, type PostOutcome } from './answer-reader';
@@ -28,15 +29,10 @@ type Target = { origin: string; path: string } | { reason: string };
 const targets = new Map<string, Target>();
 
 function targetOf(url: string, allowPrivate: boolean): Target {
-  const key = (allowPrivate ? '1' : '0') + url;
-  let target = targets.get(key);
-  if (target === undefined) {
+  return keptIn(targets, (allowPrivate ? '1' : '0') + url, () => {
     const check = checkWebhookUrl(url, { allowPrivate });
-    target = check.ok ? { origin: check.url.origin, path: check.url.search ? check.url.pathname + check.url.search : check.url.pathname } : { reason: check.reason };
-    if (targets.size >= 10_000) targets.clear();
-    targets.set(key, target);
-  }
-  return target;
+    return check.ok ? { origin: check.url.origin, path: check.url.search ? check.url.pathname + check.url.search : check.url.pathname } : { reason: check.reason };
+  });
 }
 
 /**
