@@ -133,3 +133,18 @@ describe.each(Object.entries(SEARCH_FRAGMENTS))('a %s fragment (%s)', (kind, fra
     expect(rowsRead(all)).toBeLessThanOrEqual(SEARCH_CANDIDATES);
   });
 });
+
+describe('a search with another filter', () => {
+  it('reads past the newest candidates when too few of them pass the filter', async () => {
+    // About one in fifteen of user1's old matches is an Olivia: the newest SEARCH_TOP_PER_ROW × limit
+    // candidates hold too few, and the page must come from all of them.
+    const filter = { search: SEARCH_FRAGMENTS.oldCommon, name: 'olivia' };
+    const page = await repo.page(workspaceId, { filter, limit: PAGE });
+    const expected = await plain<{ id: string }>(
+      everyMatchSql(filter.search, `AND p.name ILIKE '%olivia%' ORDER BY p.created_at DESC, p.id DESC LIMIT $2`),
+      [workspaceId, PAGE],
+    );
+    expect(page.map((r) => r.id)).toEqual(expected.map((r) => r.id));
+    expect(page).toHaveLength(PAGE);
+  });
+});

@@ -34,14 +34,14 @@ export type PersonListRow = PersonRow & { at_micros: string };
 /** Counting stops here: totalCount is exact below it. */
 export const COUNT_BOUND = 10_000;
 
-
 /**
  * Search's bounds (docs/decisions.md "People search"): the newest people a page reads in order before it
  * turns to the trigram indexes, and the matches a count reads from each index before it reads them all.
  */
 export const SEARCH_RECENT = 2_000;
 export const SEARCH_CANDIDATES = COUNT_BOUND + 1;
-
+/** A page past the window sorts only this many candidates per row it reads before it sorts them all. */
+export const SEARCH_TOP_PER_ROW = 4;
 
 export interface SubscriptionRead {
   person_id: string;
@@ -180,21 +180,35 @@ export class PeopleReadRepository {
   }
 
   /**
-   * The page from every candidate of the trigram indexes (pageCandidates), ordered by the created_at
-   * they carry: only the page's people are read, each by key, filters and position applied.
+   * The page from the trigram indexes' candidates (pageCandidates) by the created_at they carry, reading only the page's
+   * people (filters and position applied): from the newest limit × SEARCH_TOP_PER_ROW candidates, a bounded sort, unless
+   * too many of those are one person's or fail the filters; then, when there were more, from all of them.
    */
-  private candidatesPage(workspaceId: string, query: PersonPageQuery, fragment: string): Promise<PersonListRow[]> {
+  private async candidatesPage(workspaceId: string, query: PersonPageQuery, fragment: string): Promise<PersonListRow[]> {
+    const top = query.limit * SEARCH_TOP_PER_ROW;
+    const { took, rows } = await this.candidatesRead(workspaceId, query, fragment, top);
+    return rows.length === query.limit || took < top ? rows : (await this.candidatesRead(workspaceId, query, fragment, null)).rows;
+  }
+
+  /** The page from the newest `top` candidates (all with null), and how many candidates were taken. */
+  private async candidatesRead(workspaceId: string, query: PersonPageQuery, fragment: string, top: number | null) {
     const { filter } = this.withoutSearch(query.filter);
     const { where, args, position } = this.where(workspaceId, filter, query.after);
     const candidates = pageCandidates(where, args, fragment, position);
-    args.push(query.limit);
-    return this.reads.query(
-      `SELECT p.*, (extract(epoch FROM p.created_at) * 1000000)::bigint::text AS at_micros
-         FROM (SELECT DISTINCT ON (at, id) id, at FROM (${candidates}) c ORDER BY at DESC, id DESC) h
-         CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p
-        ORDER BY h.at DESC, h.id DESC LIMIT $${args.length}`,
+    const [t, l] = [args.push(top), args.push(query.limit)];
+    // One row even when no candidate is a match (took, then nulls), so the caller knows whether to read on.
+    const rows: Array<PersonListRow & { took: number }> = await this.reads.query(
+      `WITH c AS MATERIALIZED (SELECT id, at FROM (${candidates}) c ORDER BY at DESC, id DESC LIMIT $${t})
+       SELECT (SELECT count(*)::int FROM c) AS took, p.*
+         FROM (SELECT 1) one LEFT JOIN LATERAL (
+           SELECT p.*, (extract(epoch FROM p.created_at) * 1000000)::bigint::text AS at_micros
+             FROM (SELECT DISTINCT ON (at, id) id, at FROM c ORDER BY at DESC, id DESC) h
+             CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p
+            ORDER BY h.at DESC, h.id DESC LIMIT $${l}) p ON true
+        ORDER BY p.created_at DESC, p.id DESC`,
       args,
     );
+    return { took: rows[0]?.took ?? 0, rows: rows.filter((r) => r.id !== null).map(({ took: _, ...row }) => row as PersonListRow) };
   }
 
   /** The count from the candidates; null when a side reached the cap and the candidates counted stay under the bound. */
