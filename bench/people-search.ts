@@ -4,7 +4,7 @@
 // before (the statement search ran until 2026-11-26, on the schema without the trigram indexes) and after
 // (PeopleReadRepository as it runs now). Each figure is the median of RUNS runs after one warm-up run.
 // BENCH_BASE_ROOT=<another checkout>: that checkout's PeopleReadRepository runs too, on the same data,
-// each case timed with both in turn (a third pair of columns).
+// each case timed with both in turn (a third pair of columns). BENCH_BEFORE=0 leaves out the before phase.
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -20,6 +20,8 @@ const WS = 'ws_bench_search';
 const PAGE = 51;
 const BEFORE_LIMIT_S = 30; // first: 50, and one more to tell whether more remain
 const BASE_ROOT = process.env.BENCH_BASE_ROOT;
+/** BENCH_BEFORE=0 skips the statement before issue 32 (about 8 minutes of the run): its cells read "–". */
+const BEFORE = process.env.BENCH_BEFORE !== '0';
 
 /** The search statement before issue 32 (commit 93dc7af), kept here only to measure against. */
 function previousStatements(fragment: string) {
@@ -49,6 +51,21 @@ async function time(run: () => Promise<unknown>): Promise<number> {
   return median(times);
 }
 
+/** The medians of RUNS runs of each after a warm-up, the runs taken in turn (which goes first alternates). */
+async function timeInTurn(runs: Array<() => Promise<unknown>>): Promise<number[]> {
+  for (const run of runs) await run();
+  const times: number[][] = runs.map(() => []);
+  for (let i = 0; i < RUNS; i++) {
+    const order = runs.map((_, k) => (i % 2 ? runs.length - 1 - k : k));
+    for (const k of order) {
+      const start = process.hrtime.bigint();
+      await runs[k]();
+      times[k].push(Number(process.hrtime.bigint() - start) / 1e6);
+    }
+  }
+  return times.map(median);
+}
+
 async function main() {
   const url = await resetDatabase(benchDatabase('lifeline_bench_search'));
   const db = new Client({ connectionString: url });
@@ -69,7 +86,7 @@ async function main() {
   // The statement before runs its identity subquery once per person when the matches outgrow work_mem.
   await db.query(`SET statement_timeout = '${BEFORE_LIMIT_S}s'`);
   const before: Array<{ page: number; count: number; found: number; n: number }> = [];
-  for (const [kind, fragment] of cases) {
+  for (const [kind, fragment] of BEFORE ? cases : []) {
     const { page, count, args } = previousStatements(fragment);
     let found = 0;
     let n = 0;
@@ -92,32 +109,28 @@ async function main() {
   const base: typeof before = [];
   for (const [kind, fragment] of cases) {
     const filter: PersonFilter = { search: fragment };
-    let found = 0;
-    let n = 0;
+    const found = [0, 0];
+    const n = [0, 0];
+    // The base checkout's repository (when there is one) and this one's, each case timed in turn.
+    const repos = baseRepo ? [baseRepo, repo] : [repo];
+    const pages = await timeInTurn(repos.map((r, k) => async () => (found[k] = (await r.page(WS, { filter, limit: PAGE })).length)));
+    const counts = await timeInTurn(repos.map((r, k) => async () => (n[k] = await r.count(WS, filter))));
     if (baseRepo) {
-      base.push({
-        page: await time(async () => (found = (await baseRepo.page(WS, { filter, limit: PAGE })).length)),
-        count: await time(async () => (n = await baseRepo.count(WS, filter))),
-        found,
-        n,
-      });
+      base.push({ page: pages[0], count: counts[0], found: found[0], n: n[0] });
       console.log(`base ${kind} (${fragment}): page ${base.at(-1)!.page.toFixed(1)} ms, count ${base.at(-1)!.count.toFixed(1)} ms`);
     }
-    after.push({
-      page: await time(async () => (found = (await repo.page(WS, { filter, limit: PAGE })).length)),
-      count: await time(async () => (n = await repo.count(WS, filter))),
-      found,
-      n,
-    });
+    const k = repos.length - 1;
+    after.push({ page: pages[k], count: counts[k], found: found[k], n: n[k] });
     console.log(`after ${kind} (${fragment}): page ${after.at(-1)!.page.toFixed(1)} ms, count ${after.at(-1)!.count.toFixed(1)} ms`);
   }
   const loadAfter = loadavg()[0];
   await db.end();
 
-  const ms = (n: number) => (n === Infinity ? `> ${BEFORE_LIMIT_S} s` : `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms`);
+  if (!BEFORE) before.push(...cases.map(() => ({ page: NaN, count: NaN, found: NaN, n: NaN })));
+  const ms = (n: number) => (Number.isNaN(n) ? '–' : n === Infinity ? `> ${BEFORE_LIMIT_S} s` : `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms`);
   const counted = (n: number) => (n > COUNT_BOUND ? `${COUNT_BOUND.toLocaleString('en')}+` : n.toLocaleString('en'));
   const rows = cases.map(([kind, fragment], i) => {
-    const timedOut = before[i].page === Infinity || before[i].count === Infinity;
+    const timedOut = !BEFORE || before[i].page === Infinity || before[i].count === Infinity;
     const same = timedOut || (before[i].found === after[i].found && Math.min(before[i].n, COUNT_BOUND + 1) === Math.min(after[i].n, COUNT_BOUND + 1));
     const baseSame = !base[i] || (base[i].found === after[i].found && base[i].n === after[i].n);
     const baseCells = base[i] ? ` ${ms(base[i].page)}${baseSame ? '' : ' (differs!)'} | ${ms(base[i].count)} |` : '';
