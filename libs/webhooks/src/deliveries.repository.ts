@@ -3,7 +3,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { deleteInBatches, GroupCommit, preparedPoolQuery } from '@app/platform';
+import { deleteInBatches, GroupCommit } from '@app/platform';
 import type { NewDelivery, ClaimedAttempt, DeliveryKey, Settlement, AttemptRecord, DeliveryRow, AttemptRow } from './deliveries.types';
 
 /** How long a claim holds an attempt: more than the ten seconds an attempt may take. */
@@ -161,8 +161,7 @@ export class DeliveriesRepository {
       ok: a.ok,
       next_ms: a.nextDelayMs,
     }));
-    // Prepared once per connection: a busy worker writes one of these every few ms, and PostgreSQL then parses and plans it once.
-    const rows = await preparedPoolQuery<{ workspace_id: string; id: string; state: string; due_in_ms: number | null }>(this.dataSource, 'deliveries_settle',
+    const rows: Array<{ workspace_id: string; id: string; state: string; due_in_ms: number | null }> = await this.dataSource.query(
       `WITH u AS (
          SELECT * FROM json_to_recordset($1::json)
            AS u(w text, i text, n int, started_at timestamptz, duration_ms int, status_code int, body_excerpt text, error text, ok bool, next_ms bigint)),
