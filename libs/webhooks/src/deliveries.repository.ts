@@ -161,6 +161,7 @@ export class DeliveriesRepository {
       ok: a.ok,
       next_ms: a.nextDelayMs,
     }));
+    // Planned at each run, not prepared: a generic plan made while the table was small read all of it in every settlement.
     const rows: Array<{ workspace_id: string; id: string; state: string; due_in_ms: number | null }> = await this.dataSource.query(
       `WITH u AS (
          SELECT * FROM json_to_recordset($1::json)
