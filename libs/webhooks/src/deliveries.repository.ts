@@ -19,7 +19,7 @@ const DELIVERY_COLUMNS = 'd.workspace_id, d.id, d.endpoint_id, d.type, d.body, d
  * `d.state = 'pending'` for statements that name their deliveries by key (claims, settlements, give-backs). Written so it
  * does not match `deliveries_due`'s predicate: with the plain test the planner may read every pending delivery through
  * that index and hash them (its estimate of pending ones dates from a quiet moment), which in a burst of 10,000 made
- * each settlement of 100 read all 10,000 (46 ms against 6 ms by the key, bench:webhooks, issue 32).
+ * each settlement of 100 read all 10,000 (46 ms against 6 ms by the key, psql on a copy of the schema; issue 32).
  */
 const PENDING_BY_KEY = `coalesce(d.state, '') = 'pending'`;
 export const LOST_ATTEMPT = 'The worker stopped during this attempt; whether the receiver got it is unknown.';
