@@ -102,7 +102,7 @@ async function main() {
 
   await db.query('RESET statement_timeout');
   await searchIndexes(db);
-  // The base checkout's statements match identities under the database's collation (before 1767200000000).
+  // The base checkout's statements match identities under the database's collation (before 1767150000000).
   if (baseRepo) await db.query(`CREATE INDEX identities_value_base_trgm ON identities USING gin (value gin_trgm_ops)`);
   await db.query('ANALYZE people, identities');
   const after: typeof before = [];

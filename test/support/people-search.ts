@@ -71,7 +71,7 @@ export async function fillPeople(db: Connection, workspaceId: string, count: num
 }
 
 /** The migrations that make search's trigram indexes, in order (the second makes the identities' again). */
-const SEARCH_INDEX_MIGRATIONS = ['PeopleSearch1766800000000', 'IdentitiesSearchC1767200000000'];
+const SEARCH_INDEX_MIGRATIONS = ['PeopleSearch1766800000000', 'IdentitiesSearchC1767150000000'];
 
 /** Makes search's trigram indexes as the migrations leave them. */
 export async function searchIndexes(db: Connection): Promise<void> {

@@ -9,7 +9,7 @@ export const indexable = (fragment: string) => /[\p{L}\p{N}]{3}/u.test(fragment)
 
 /**
  * An identity's value matching the pattern at `$n` (made by identityPattern): by ASCII case under
- * COLLATE "C", as its trigram index is built (migration 1767200000000). The fragment is lower-cased
+ * COLLATE "C", as its trigram index is built (migration 1767150000000). The fragment is lower-cased
  * whole first, and emails are kept lower-cased, so any case of an email still matches; ILIKE under the
  * database's C.UTF-8 folded each candidate's every character through the locale, three times the cost.
  */

@@ -4,9 +4,9 @@ import { PeopleFillfactor1765300000001 } from './1765300000001-people-fillfactor
 import { PersonErasure1766200000000 } from './1766200000000-person-erasure';
 import { PeopleSearch1766800000000 } from './1766800000000-people-search';
 import { IdentitiesPersonCreated1767100000000 } from './1767100000000-identities-person-created';
-import { IdentitiesSearchC1767200000000 } from './1767200000000-identities-search-c';
+import { IdentitiesSearchC1767150000000 } from './1767150000000-identities-search-c';
 
 export const PEOPLE_MIGRATIONS = [
   PeopleSchema1763856000004, PeopleFillfactor1765300000001, PersonErasure1766200000000, PeopleSearch1766800000000, IdentitiesPersonCreated1767100000000,
-  IdentitiesSearchC1767200000000,
+  IdentitiesSearchC1767150000000,
 ];

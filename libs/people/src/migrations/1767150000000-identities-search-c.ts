@@ -9,8 +9,8 @@ DROP INDEX IF EXISTS identities_value_trgm;
 CREATE INDEX identities_value_trgm ON identities USING gin ((value COLLATE "C") gin_trgm_ops);
 `;
 
-export class IdentitiesSearchC1767200000000 implements MigrationInterface {
-  name = 'IdentitiesSearchC1767200000000';
+export class IdentitiesSearchC1767150000000 implements MigrationInterface {
+  name = 'IdentitiesSearchC1767150000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(UP);
