@@ -295,6 +295,7 @@ const NO_PERSONAL_DATA: Record<string, string> = {
   outbox_relay: "the relay's high-water mark",
   lists: 'list names and addresses',
   event_names: 'custom event names seen',
+  event_touches: "first-touch sources, mediums and campaigns by their chart key (a person's rows carry the key)",
   heartbeat: 'counts per minute, action and answer',
   templates: "the workspace's email templates",
   door_receipts: "third parties' delivery ids and the answer given (recorded, ignored or a code)",

@@ -29,6 +29,7 @@ export const TABLE_OWNERS: Record<string, string> = {
   events_conversion: 'events',
   events_plain: 'events',
   event_names: 'events',
+  event_touches: 'events',
   idempotency_keys: 'events',
   heartbeat: 'events',
   templates: 'messaging',

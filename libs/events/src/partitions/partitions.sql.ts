@@ -71,8 +71,9 @@ export async function makeMonth(run: Run, parent: string, start: Date): Promise<
   if (made) return 0;
   await run(`CREATE TABLE ${name} (LIKE ${parent} INCLUDING DEFAULTS)`);
   const [{ moved }] = await run(
-    `WITH moved AS (DELETE FROM ${DEFAULT_PARTITION} WHERE occurred_at >= $1 AND occurred_at < $2 RETURNING ${COLUMNS}),
-     put AS (INSERT INTO ${name} (${COLUMNS}) SELECT ${COLUMNS} FROM moved RETURNING 1)
+    // Every column (the new table is LIKE the parent, so in the same order), touch included.
+    `WITH moved AS (DELETE FROM ${DEFAULT_PARTITION} WHERE occurred_at >= $1 AND occurred_at < $2 RETURNING *),
+     put AS (INSERT INTO ${name} SELECT * FROM moved RETURNING 1)
      SELECT count(*)::int AS moved FROM put`,
     [from, to],
   );
