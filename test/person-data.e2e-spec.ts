@@ -296,6 +296,8 @@ const NO_PERSONAL_DATA: Record<string, string> = {
   lists: 'list names and addresses',
   event_names: 'custom event names seen',
   event_touches: "first-touch sources, mediums and campaigns by their chart key (a person's rows carry the key)",
+  events_rollup: 'counts and sums of events per hour, day and first-touch key (no person)',
+  events_rollup_mark: "the rollups' fold mark",
   heartbeat: 'counts per minute, action and answer',
   templates: "the workspace's email templates",
   door_receipts: "third parties' delivery ids and the answer given (recorded, ignored or a code)",

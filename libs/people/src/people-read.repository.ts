@@ -74,16 +74,6 @@ export function firstTouchKeys(key: string): string {
   return `(SELECT workspace_id, id, coalesce(first_touch->>'${key}', '') AS key FROM people)`;
 }
 
-/**
- * The chart key of a first touch `ft` (SQL of type jsonb, NULL for none), as touchKey computes it in the
- * api: 64 bits of the MD5 of source, medium and campaign, 0 when there is no first touch.
- */
-export function touchKeySql(ft: string): string {
-  const part = (name: string) => `coalesce(${ft}->>'${name}', '')`;
-  const joined = `${part('source')} || E'\\x1f' || ${part('medium')} || E'\\x1f' || ${part('campaign')}`;
-  return `(CASE WHEN ${joined} = E'\\x1f\\x1f' THEN 0::bigint ELSE ('x' || left(md5(${joined}), 16))::bit(64)::bigint END)`;
-}
-
 /** A person as asTheyAre reads them: `asked` is the id asked for, `id` the person they became. */
 export interface PersonAsTheyAre {
   workspace_id: string;

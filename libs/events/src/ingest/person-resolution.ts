@@ -69,7 +69,8 @@ export class PersonResolution {
 
   /** The first-touch key of the person an id now is (each row of the post carries it). */
   touchOf(id: string): string {
-    return this.touches.of(this.people.get(this.follow(id))!.row.first_touch).touch;
+    const person = this.people.get(this.follow(id))!;
+    return (person.touch ??= this.touches.of(person.row.first_touch).touch);
   }
 
   /**
@@ -185,6 +186,8 @@ export class PersonResolution {
 /** A person as the ingest transaction sees and changes it; written back once at the end. */
 export class PersonState {
   dirty = false;
+  /** The first-touch key as the post leaves the person, once asked (at the write, after every change). */
+  touch?: string;
 
   constructor(
     public readonly row: PersonRow,
