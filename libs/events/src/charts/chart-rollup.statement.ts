@@ -63,7 +63,7 @@ export function rollupChartStatement(workspaceId: string, question: ChartQuestio
   args.push(mark.folded_to, mark.expired_to, ...days.map((d) => d.toISOString()));
   const bucketOf = (at: string) => `date_trunc('${interval}', ${at} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
   const rollup = (grain: number, from: string, to: string) => `SELECT ${bucketOf('r.at')} AS bucket, r.touch, r.events AS n, r.value AS v FROM events_rollup r
-      WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = ${grain} AND r.at >= ${from}::timestamptz AND r.at < ${to}::timestamptz`;
+      WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = ${grain} AND r.at >= ${from}::timestamptz AND r.at < ${to}::timestamptz AND r.keyed = ${breakdown ? 'true' : 'false'}`;
   const value = question.measure === 'count' ? 'sum(u.n)' : 'coalesce(sum(u.v), 0)';
   const key = breakdown ? `coalesce(k.${breakdown}, '')` : 'NULL::text';
   const names = breakdown ? `LEFT JOIN event_touches k ON k.workspace_id = $1 AND k.touch = u.touch` : '';

@@ -3,9 +3,10 @@
 //
 // A row of events is folded when received_at < mark.folded_to and it had not expired at mark.expired_to
 // (expires_at IS NULL OR expires_at > expired_to). events_rollup holds exactly the folded rows, counted
-// and summed by (workspace, type, grain, at, touch): grain 1 the UTC hour starting at `at`, grain 24 the
-// UTC day; touch the first-touch key the row carries (NULL, a row whose key was never written, as 0:
-// the rebuild writes the keys of such rows, from their person, before it folds).
+// and summed by (workspace, type, grain, at, keyed, touch): grain 1 the UTC hour starting at `at`, grain
+// 24 the UTC day; keyed rows by the first-touch key the row carries (NULL, a row whose key was never
+// written, as 0: the rebuild writes the keys of such rows, from their person, before it folds), and the
+// same counts over every key (keyed false, touch 0), which charts not broken down read.
 // No join: the key is on the row. The worker's minute sweep folds; whatever deletes or changes a folded
 // row moves its counts in the same statement (statement triggers on events with transition tables).
 // Ingest's INSERTs fire nothing.
@@ -24,12 +25,12 @@ const addRows = (src: string) => `
   h AS (SELECT s.workspace_id, s.type, date_trunc('hour', s.occurred_at AT TIME ZONE 'UTC') AS hour, coalesce(s.touch, 0) AS touch,
                sum(s.sign) AS n, coalesce(sum(s.sign * s.value), 0) AS v
           FROM s GROUP BY 1, 2, 3, 4),
-  g AS (SELECT h.workspace_id, h.type, g.grain, (CASE g.grain WHEN 1 THEN h.hour ELSE date_trunc('day', h.hour) END) AT TIME ZONE 'UTC' AS at, h.touch,
-               sum(h.n) AS n, sum(h.v) AS v
-          FROM h CROSS JOIN (VALUES (1::smallint), (24::smallint)) AS g(grain) GROUP BY 1, 2, 3, 4, 5)
-  INSERT INTO events_rollup AS r (workspace_id, type, grain, at, touch, events, value)
-  SELECT g.workspace_id, g.type, g.grain, g.at, g.touch, g.n, g.v FROM g WHERE g.n <> 0 OR g.v <> 0 ORDER BY 1, 2, 3, 4, 5
-  ON CONFLICT (workspace_id, type, grain, at, touch) DO UPDATE SET events = r.events + excluded.events, value = r.value + excluded.value`;
+  g AS (SELECT h.workspace_id, h.type, g.grain, (CASE g.grain WHEN 1 THEN h.hour ELSE date_trunc('day', h.hour) END) AT TIME ZONE 'UTC' AS at,
+               k.keyed, CASE WHEN k.keyed THEN h.touch ELSE 0 END AS touch, sum(h.n) AS n, sum(h.v) AS v
+          FROM h CROSS JOIN (VALUES (1::smallint), (24::smallint)) AS g(grain) CROSS JOIN (VALUES (true), (false)) AS k(keyed) GROUP BY 1, 2, 3, 4, 5, 6)
+  INSERT INTO events_rollup AS r (workspace_id, type, grain, at, keyed, touch, events, value)
+  SELECT g.workspace_id, g.type, g.grain, g.at, g.keyed, g.touch, g.n, g.v FROM g WHERE g.n <> 0 OR g.v <> 0 ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT (workspace_id, type, grain, keyed, at, touch) DO UPDATE SET events = r.events + excluded.events, value = r.value + excluded.value`;
 
 const ROW = (alias: string, sign: string) => `${alias}.workspace_id, ${alias}.type, ${alias}.occurred_at, ${alias}.touch, ${alias}.value, ${sign}`;
 
