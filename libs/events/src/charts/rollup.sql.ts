@@ -32,6 +32,14 @@ const addRows = (src: string) => `
   SELECT g.workspace_id, g.type, g.grain, g.at, g.keyed, g.touch, g.n, g.v FROM g WHERE g.n <> 0 OR g.v <> 0 ORDER BY 1, 2, 3, 4, 5, 6
   ON CONFLICT (workspace_id, type, grain, keyed, at, touch) DO UPDATE SET events = r.events + excluded.events, value = r.value + excluded.value`;
 
+/**
+ * The rollups' lock (an advisory lock, held to the end of the transaction): the triggers share it, the
+ * fold takes it alone or skips its turn (a try, which never queues: a fold waiting in line would make
+ * every later trigger wait behind it, and a trigger's transaction may hold a person another one waits for),
+ * the rebuild waits for it alone.
+ */
+const LOCK = `hashtextextended('events_rollup', 0)`;
+
 const ROW = (alias: string, sign: string) => `${alias}.workspace_id, ${alias}.type, ${alias}.occurred_at, ${alias}.touch, ${alias}.value, ${sign}`;
 
 
@@ -39,8 +47,8 @@ const ROW = (alias: string, sign: string) => `${alias}.workspace_id, ${alias}.ty
  * events_rollup_fold(): folds the rows received since the mark, up to the start of the oldest
  * transaction still running in this database (received_at is its transaction's start, so every row
  * received before it is committed), and takes away the folded rows that expired since the last fold.
- * Holds the mark FOR UPDATE while it works; the triggers hold it FOR SHARE. Folds nothing while a
- * client's transaction is hidden from this role (grant it pg_read_all_stats).
+ * Folds nothing when a trigger's transaction holds the rollups' lock (the next minute's fold folds
+ * it), or while a client's transaction is hidden from this role (grant it pg_read_all_stats).
  * events_rollup_rebuild(): writes the key of rows that have none (from their person), names every first
  * touch in event_touches, empties the rollups and folds every row again.
  */
@@ -48,7 +56,8 @@ const FOLD = `
 CREATE FUNCTION events_rollup_fold() RETURNS bigint LANGUAGE plpgsql AS $f$
 DECLARE m events_rollup_mark; upto timestamptz; hidden boolean; expired timestamptz; n bigint;
 BEGIN
-  SELECT * INTO m FROM events_rollup_mark FOR UPDATE;
+  IF NOT pg_try_advisory_xact_lock(${LOCK}) THEN RETURN 0; END IF;
+  SELECT * INTO m FROM events_rollup_mark;
   SELECT min(a.xact_start), coalesce(bool_or(a.backend_type = 'client backend' AND a.state IS NULL), false) INTO upto, hidden
     FROM pg_stat_get_activity(NULL) a WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.backend_type = 'client backend';
   IF hidden THEN RETURN 0; END IF;
@@ -64,7 +73,7 @@ END $f$;
 
 CREATE FUNCTION events_rollup_rebuild() RETURNS bigint LANGUAGE plpgsql AS $f$
 BEGIN
-  PERFORM 1 FROM events_rollup_mark FOR UPDATE;
+  PERFORM pg_advisory_xact_lock(${LOCK});
   PERFORM set_config('work_mem', '256MB', true);
   TRUNCATE events_rollup;
   UPDATE events_rollup_mark SET folded_to = '-infinity', expired_to = '-infinity';
@@ -81,7 +90,8 @@ const TRIGGERS = `
 CREATE FUNCTION events_rollup_moved() RETURNS trigger LANGUAGE plpgsql AS $f$
 DECLARE m events_rollup_mark;
 BEGIN
-  SELECT * INTO m FROM events_rollup_mark FOR SHARE;
+  PERFORM pg_advisory_xact_lock_shared(${LOCK});
+  SELECT * INTO m FROM events_rollup_mark;
   IF TG_OP = 'DELETE' THEN
     ${addRows(`SELECT ${ROW('o', '-1')} FROM old_rows o WHERE ${FOLDED('o')}`)};
   ELSE
