@@ -36,6 +36,7 @@ describe('one owner per table', () => {
     ['UPDATE events SET person_id = $2', ['events']],
     ['DELETE FROM subscriptions s USING subscriptions o', ['subscriptions']],
     ['SELECT * FROM people FOR UPDATE OF p', []],
+    ['CREATE TRIGGER t AFTER UPDATE ON events REFERENCING OLD TABLE AS o', []],
     ['INSERT INTO heartbeat (a) VALUES (1) ON CONFLICT (a) DO UPDATE SET count = 1', ['heartbeat']],
   ])('reads %s as writing %j', (sql, tables) => {
     expect([...writtenTables(`const q = \`${sql}\`;`)]).toEqual(tables);

@@ -29,8 +29,12 @@ export const TABLE_OWNERS: Record<string, string> = {
   events_conversion: 'events',
   events_plain: 'events',
   event_names: 'events',
+  event_touches: 'events',
   idempotency_keys: 'events',
   heartbeat: 'events',
+  // Chart rollups (ChartRollups1767200000001).
+  events_rollup: 'events',
+  events_rollup_mark: 'events',
   templates: 'messaging',
   messages: 'messaging',
   door_receipts: 'edge',
@@ -79,7 +83,8 @@ export function entityTables(files: string[]): Map<string, string> {
 export function writtenTables(text: string, entities: Map<string, string> = new Map()): Set<string> {
   const tables = new Set<string>();
   for (const sql of literals(text)) {
-    for (const match of sql.matchAll(/(?<!\b(?:FOR|DO|KEY)\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)/gi)) tables.add(match[1].toLowerCase());
+    // Not a write: FOR UPDATE, DO UPDATE, KEY UPDATE, and a trigger's event (AFTER UPDATE ON t, AFTER DELETE ON t).
+    for (const match of sql.matchAll(/(?<!\b(?:FOR|DO|KEY|AFTER|BEFORE)\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)/gi)) tables.add(match[1].toLowerCase());
   }
   for (const match of text.matchAll(/deleteInBatches\([^,]+,\s*'(\w+)'/g)) tables.add(match[1]);
   for (const match of text.matchAll(/getRepository\((\w+)\)\s*\.(?:insert|update|save|delete|upsert|remove|softDelete)\b/g)) {

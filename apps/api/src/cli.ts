@@ -84,6 +84,23 @@ export const COMMANDS: Record<string, Command> = {
       return exportPersonToFile(config, text(v, 'workspace'), text(v, 'person'), resolve(text(v, 'out')));
     },
   },
+  'charts rebuild': {
+    usage: 'charts rebuild',
+    about: 'Recomputes every chart rollup from the events (docs/decisions.md "Charts from rollups"); folds wait while it runs. Prints the rollup rows written.',
+    options: {},
+    required: [],
+    run: async (_services, _values, config) => {
+      const { Client } = await import('pg');
+      const client = new Client({ connectionString: config.databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query('SELECT events_rollup_rebuild() AS changed');
+        return { rebuilt: true, rollupRows: Number(rows[0].changed) };
+      } finally {
+        await client.end();
+      }
+    },
+  },
 };
 
 const PROGRAM = 'npm run -s cli --';

@@ -8,7 +8,7 @@ import { IngestRepository } from './ingest/ingest.repository';
 import { TimelineRepository } from './timeline.repository';
 import { TimelineReadRepository } from './timeline-read.repository';
 import { TimelineService } from './timeline.service';
-import { ChartsRepository } from './charts/charts.repository';
+import { ChartRollups, ChartsRepository } from './charts/charts.repository';
 import { ChartsService } from './charts/charts.service';
 import { PartitionUpkeep } from './partitions/partition-upkeep';
 
@@ -25,6 +25,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     TimelineReadRepository,
     TimelineService,
     ChartsRepository,
+    ChartRollups,
     ChartsService,
     IngestRepository,
     IngestService,
@@ -32,7 +33,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     EventsDataParticipant,
     PartitionUpkeep,
   ],
-  exports: [PeopleModule, TimelineRepository, TimelineService, ChartsService, IngestService, HeartbeatService],
+  exports: [PeopleModule, TimelineRepository, TimelineService, ChartsService, ChartRollups, IngestService, HeartbeatService],
 })
 export class EventsModule implements OnModuleInit {
   constructor(
@@ -42,11 +43,14 @@ export class EventsModule implements OnModuleInit {
     private readonly personData: PersonDataParticipants,
     private readonly eventsData: EventsDataParticipant,
     private readonly partitions: PartitionUpkeep,
+    private readonly rollups: ChartRollups,
   ) {}
 
   onModuleInit(): void {
     this.merges.register(this.timeline);
     this.personData.register(this.eventsData);
+    // Before the expiry: the rows it deletes have then left the rollups by the fold, not by the delete's trigger.
+    this.sweeps.register('chart-rollups', () => this.rollups.fold());
     this.sweeps.register('expired-events', () => this.timeline.deleteExpired(new Date()));
     this.sweeps.register('events-partitions', () => this.partitions.sweep());
     this.sweeps.register('idempotency-keys', () => this.timeline.deleteOldIdempotencyKeys(retainedSince(IDEMPOTENCY_KEYS_KEPT_MS)));

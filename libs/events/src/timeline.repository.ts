@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ActionStatus } from '@app/wire';
-import { type MergeParticipant, personColumnMover } from '@app/people';
+import { type MergeParticipant, personColumnMover, personTouchSql } from '@app/people';
 import { TIMELINE_COLUMNS } from './timeline-columns';
 
 export interface TimelineRow {
@@ -50,10 +50,13 @@ export class TimelineRepository implements MergeParticipant {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Writes timeline rows the service makes itself outside the ingest (a message's email_sent row). */
+  /** Writes timeline rows the service makes itself outside the ingest (a message's email_sent row), each with its person's first-touch key. */
   async insertRows(m: EntityManager, rows: TimelineRow[]): Promise<void> {
     if (rows.length === 0) return;
-    await m.query(`INSERT INTO events (${TIMELINE_COLUMNS}) SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(${TIMELINE_RECORD})`, [JSON.stringify(rows)]);
+    await m.query(
+      `INSERT INTO events (${TIMELINE_COLUMNS}, touch) SELECT x.*, ${personTouchSql('x.workspace_id', 'x.person_id')} FROM jsonb_to_recordset($1::jsonb) AS x(${TIMELINE_RECORD})`,
+      [JSON.stringify(rows)],
+    );
   }
 
   /** interface.md events rule 5: only the timeline row goes. */
@@ -107,8 +110,8 @@ export class TimelineRepository implements MergeParticipant {
   /** A note an owner or admin wrote on a person's timeline (issue 11): a row of kind note and nothing else. */
   async insertNote(row: { workspaceId: string; id: string; personId: string; text: string; author: string }): Promise<TimelineRow> {
     const [inserted] = await this.dataSource.query(
-      `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, detail, properties)
-       VALUES ($1, $2, now(), $3, 'note', $4, $5) RETURNING workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at`,
+      `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, detail, properties, touch)
+       VALUES ($1, $2, now(), $3, 'note', $4, $5, ${personTouchSql('$1', '$3')}) RETURNING workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at`,
       [row.workspaceId, row.id, row.personId, row.text, { author: row.author }],
     );
     return inserted;

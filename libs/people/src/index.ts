@@ -1,6 +1,7 @@
 export * from './domain';
 export * from './people.repository';
 export * from './people-read.repository';
+export * from './entries/first-touch-sql';
 export * from './people.module';
 export * from './people-query.service';
 export * from './lists.service';

@@ -1,13 +1,30 @@
-// The one statement of a chart (decisions.md section 12; built in chart-statement.ts), on the events_chart index.
+// A chart's reads (decisions.md section 12): counts and sums from the rollups and the rows not folded, in
+// one snapshot (chart-rollup.statement.ts); people from the events-only statement (chart-statement.ts).
 import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { ChartQuestion } from './chart-rule';
 import { chartStatement } from './chart-statement';
+import { rollupChartStatement, ROLLUP_MARK_SQL, RollupMark, rollupsAnswer } from './chart-rollup.statement';
 
 export interface ChartRow {
   bucket: Date;
   key: string | null;
   value: number;
+}
+
+type Query = (sql: string, args?: unknown[]) => Promise<any[]>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A chart, inside the caller's REPEATABLE READ transaction (the bench runs it too). */
+export async function readChart(query: Query, workspaceId: string, question: ChartQuestion): Promise<ChartRow[]> {
+  if (!rollupsAnswer(question)) {
+    const { sql, args } = chartStatement(workspaceId, question);
+    return query(sql, args);
+  }
+  const [mark]: RollupMark[] = await query(ROLLUP_MARK_SQL);
+  const { sql, args } = rollupChartStatement(workspaceId, question, mark);
+  return query(sql, args);
 }
 
 @Injectable()
@@ -16,19 +33,37 @@ export class ChartsRepository {
   constructor(@Inject(READ_DATABASE) private readonly reads: ReadDatabase) {}
 
   /**
-   * The chart's one statement, with JIT off for it alone: LLVM would compile every branch of the
-   * statement (in each parallel worker), which costs more than the rows it reads (docs/decisions.md).
+   * The chart, in one REPEATABLE READ transaction (the mark, the rollups and the rows past it in one
+   * snapshot), with JIT off: LLVM would compile more than the statement reads (docs/decisions.md).
    */
   chart(workspaceId: string, question: ChartQuestion): Promise<ChartRow[]> {
-    const { sql, args } = chartStatement(workspaceId, question);
     return this.reads.transaction(async (m) => {
+      await m.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
       await m.query('SET LOCAL jit = off');
-      return m.query(sql, args);
+      return readChart((sql, args) => m.query(sql, args), workspaceId, question);
     });
   }
 
   async seen(workspaceId: string, name: string): Promise<boolean> {
     const rows = await this.reads.query(`SELECT 1 FROM event_names WHERE workspace_id = $1 AND name = $2`, [workspaceId, name]);
     return rows.length > 0;
+  }
+}
+
+/** Keeps the rollups (rollup.sql.ts): the minute sweep's fold, and the rebuild. Writes: the primary. */
+@Injectable()
+export class ChartRollups {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Folds the rows received since the last fold; answers the rollup rows it wrote. */
+  async fold(): Promise<number> {
+    const [{ changed }] = await this.dataSource.query('SELECT events_rollup_fold() AS changed');
+    return Number(changed);
+  }
+
+  /** Recomputes every rollup from events (holds the rollups' mark while it works). */
+  async rebuild(): Promise<number> {
+    const [{ changed }] = await this.dataSource.query('SELECT events_rollup_rebuild() AS changed');
+    return Number(changed);
   }
 }

@@ -2,3 +2,4 @@ export * from './chart-rule';
 export * from './chart-statement';
 export * from './charts.service';
 export * from './charts.repository';
+export * from './chart-rollup.statement';

@@ -13,6 +13,7 @@ import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportC
 import type { StoredAnswer, TimelineRow } from '../timeline.repository';
 import { IngestRepository } from './ingest.repository';
 import { PersonResolution, type PersonState } from './person-resolution';
+import type { NamedTouch, TouchKeys } from './touch-keys';
 
 export type Success = ActionSuccess;
 export type ItemResult = Success | Refusal;
@@ -29,6 +30,8 @@ export class IngestUnit {
   private unknownHashes: string[] = [];
   /** Keys no one has, in a workspace not known to list erased keys: the write checks it lists none. */
   private noneListed = false;
+  /** The first-touch keys this unit's write names in event_touches (noted by the service once committed). */
+  named: NamedTouch[] = [];
 
   constructor(
     private readonly m: EntityManager,
@@ -37,11 +40,12 @@ export class IngestUnit {
     private readonly store: IngestRepository,
     private readonly suppressions: SuppressionList,
     private readonly now: Date,
+    private readonly touches: TouchKeys,
     /** Read the suppression list here (a round trip), rather than leave the check to the write: after the write found an erased key. */
     private readonly readSuppressions = false,
   ) {
     this.log = new IngestLog(workspace.id, now);
-    this.resolution = new PersonResolution(m, workspace, peopleRepo, this.log, now);
+    this.resolution = new PersonResolution(m, workspace, peopleRepo, this.log, now, touches);
   }
 
   async prepare(commands: Command[]): Promise<void> {
@@ -83,6 +87,8 @@ export class IngestUnit {
   /** Writes everything; `keys` are the secret keys the write must find still live (keyRecheckCte). */
   async flush(keys: string[] = []): Promise<void> {
     const follow = (id: string) => this.resolution.follow(id);
+    const touchOf = (id: string) => this.resolution.touchOf(id);
+    this.named = this.resolution.unnamedTouches();
     await this.store.write(this.m, {
       workspaceId: this.workspace.id,
       keys,
@@ -90,7 +96,10 @@ export class IngestUnit {
       suppressionsNone: this.noneListed,
       ...this.resolution.written(),
       // The log's rows and happenings are this unit's own: their people are followed in place, not copied.
-      rows: this.log.rows.map((r) => ((r.person_id = follow(r.person_id)), leanRecord(r, 'workspace_id'))),
+      // Each row carries its person's first-touch key as the post leaves them (docs/decisions.md "Charts from rollups").
+      rows: this.log.rows.map((r) => ((r.person_id = follow(r.person_id)), (r.touch = touchOf(r.person_id)), leanRecord(r, 'workspace_id'))),
+      retouch: this.resolution.retouched(),
+      touches: this.named,
       names: [...this.log.names],
       answers: this.log.answers.map((a) => ({ ...a, record_id: a.record_id && follow(a.record_id) })),
       happenings: this.log.happenings.map((h) => (h.personId && (h.personId = follow(h.personId)), h)),
@@ -219,7 +228,7 @@ export class IngestUnit {
 
 /** What one ingest transaction writes besides people (above). */
 export class IngestLog {
-  readonly rows: TimelineRow[] = [];
+  readonly rows: Array<TimelineRow & { touch?: string }> = [];
   readonly happenings: Happening[] = [];
   readonly names = new Set<string>();
   readonly answers: StoredAnswer[] = [];

@@ -9,6 +9,7 @@ import { keyRecheckCte } from '@app/workspaces';
 import { preparedQuery } from '@app/platform';
 import { IdentityRow, peopleKeysNameCtes, peopleWriteCtes, PeopleWrite, PersonRow, suppressionCheckCte } from '@app/people';
 import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_LEAN_RECORD, TimelineRow } from '../timeline.repository';
+import type { NamedTouch } from './touch-keys';
 
 export interface IngestWrite extends PeopleWrite {
   workspaceId: string;
@@ -18,8 +19,12 @@ export interface IngestWrite extends PeopleWrite {
   suppressionHashes: string[];
   /** Instead of hashes: the workspace may list no erased key at all (suppressionCheckCte). */
   suppressionsNone: boolean;
-  /** Timeline rows of this workspace as leanRecord(row, 'workspace_id') makes them. */
-  rows: Array<Partial<TimelineRow>>;
+  /** Timeline rows of this workspace as leanRecord(row, 'workspace_id') makes them, each with its first-touch key. */
+  rows: Array<Partial<TimelineRow & { touch: string }>>;
+  /** People whose rows written before take a new first-touch key (a first touch set, a merge). */
+  retouch: Array<{ person_id: string; touch: string }>;
+  /** First-touch keys event_touches may lack. */
+  touches: NamedTouch[];
   names: string[];
   answers: StoredAnswer[];
   happenings: Happening[];
@@ -29,13 +34,13 @@ export interface IngestWrite extends PeopleWrite {
 // written from the fragment its owner provides, and the key check of a post whose key was remembered
 // (keyRecheckCte: a key revoked since fails the whole statement), and the suppression check of the keys
 // the post adds (suppressionCheckCte: a key erased since fails it too).
-export const INGEST_WRITE = `
+const ingestWrite = (touches: string) => `
 WITH
 ${peopleWriteCtes('$1::jsonb', '$2')},
 timeline AS (
-  INSERT INTO events (${TIMELINE_COLUMNS})
-  SELECT $2, x.* FROM jsonb_to_recordset($1::jsonb -> 'rows') AS x(${TIMELINE_LEAN_RECORD})
-  RETURNING 1),
+  INSERT INTO events (${TIMELINE_COLUMNS}, touch)
+  SELECT $2, x.* FROM jsonb_to_recordset($1::jsonb -> 'rows') AS x(${TIMELINE_LEAN_RECORD}, touch bigint)
+  RETURNING 1),${touches}
 names AS (
   INSERT INTO event_names (workspace_id, name) SELECT $2, jsonb_array_elements_text($1::jsonb -> 'names')
   ON CONFLICT DO NOTHING
@@ -50,6 +55,23 @@ ${keyRecheckCte('$1::jsonb', '$2')},
 ${suppressionCheckCte('$1::jsonb', '$2')}
 SELECT (SELECT count(*) FROM timeline) AS rows, (SELECT count(*) FROM key_recheck) AS refused_keys,
        (SELECT count(*) FROM suppression_check) AS suppressed_keys`;
+export const INGEST_WRITE = ingestWrite('');
+
+/**
+ * The write of a post that also rewrites the first-touch key of people's rows written before (a first
+ * touch set, a merge), or names keys in event_touches: a second statement, so the usual write plans and
+ * locks no UPDATE of events. The new rows carry their key already; the UPDATE does not see them.
+ */
+export const INGEST_WRITE_TOUCHES = ingestWrite(`
+retouched AS (
+  UPDATE events e SET touch = x.touch FROM jsonb_to_recordset($1::jsonb -> 'retouch') AS x(person_id text, touch bigint)
+   WHERE e.workspace_id = $2 AND e.person_id = x.person_id AND e.touch IS DISTINCT FROM x.touch
+  RETURNING 1),
+named_touches AS (
+  INSERT INTO event_touches (workspace_id, touch, source, medium, campaign)
+  SELECT $2, x.* FROM jsonb_to_recordset($1::jsonb -> 'touches') AS x(touch bigint, source text, medium text, campaign text)
+  ON CONFLICT DO NOTHING
+  RETURNING 1),`);
 
 /**
  * The people these keys name (people's peopleKeysNameCtes), each row locked (FOR UPDATE, in id order)
@@ -135,6 +157,8 @@ export class IngestRepository {
 
   async write(m: EntityManager, write: IngestWrite): Promise<void> {
     const { workspaceId, happenings, ...data } = write;
-    await preparedQuery(m, 'ingest_write', INGEST_WRITE, [JSON.stringify({ ...data, happenings: outboxDocument(happenings) }), workspaceId]);
+    const touches = data.retouch.length > 0 || data.touches.length > 0;
+    const [name, sql] = touches ? ['ingest_write_touches', INGEST_WRITE_TOUCHES] : ['ingest_write', INGEST_WRITE];
+    await preparedQuery(m, name, sql, [JSON.stringify({ ...data, happenings: outboxDocument(happenings) }), workspaceId]);
   }
 }

@@ -10,6 +10,7 @@ import { isKeyRace, isSuppressedRace, PeopleRepository, SuppressionList } from '
 import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
 import { IngestUnit, ItemResult, Success } from './ingest-unit';
 import { IngestRepository } from './ingest.repository';
+import { NamedTouch, TouchKeys } from './touch-keys';
 
 export interface IngestOptions {
   /** The public door: consent.text required, only built-in event names. */
@@ -64,6 +65,9 @@ export class IngestService {
     MAX_SHARED_BATCHES,
     MAX_IN_FLIGHT,
   );
+
+  /** First-touch keys, and which this process has seen named (docs/decisions.md "Charts from rollups"). */
+  private readonly touches = new TouchKeys();
 
   constructor(
     private readonly people: PeopleRepository,
@@ -166,14 +170,17 @@ export class IngestService {
     const now = new Date();
     const commands = work.map((w) => w.command);
     const keys = [...new Set(work.flatMap((w) => (w.keyId ? [w.keyId] : [])))];
+    let named: NamedTouch[] = [];
     const results = await this.store.transaction(async (m) => {
-      const unit = new IngestUnit(m, workspace, this.people, this.store, this.suppressions, now, readSuppressions);
+      const unit = new IngestUnit(m, workspace, this.people, this.store, this.suppressions, now, this.touches, readSuppressions);
       await unit.prepare(commands);
       const applied: ItemResult[] = [];
       for (const command of commands) applied.push(await unit.apply(command));
       await unit.flush(keys);
+      named = unit.named;
       return applied;
     });
+    this.touches.noteNamed(workspace.id, named);
     this.outbox.kick();
     return results;
   }

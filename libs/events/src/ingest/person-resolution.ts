@@ -8,12 +8,15 @@ import { WorkspaceEntity } from '@app/workspaces';
 import { firstTouchFrom, IdentityKey, IdentityRow, keyString, PeopleRepository, PeopleWrite, PersonRow, PersonSnapshot, personOs, planMerge, SourceInput, Stage } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { IngestLog } from './ingest-unit';
+import type { NamedTouch, TouchKeys } from './touch-keys';
 
 export class PersonResolution {
   private readonly people = new Map<string, PersonState>();
   private readonly keyToPerson = new Map<string, string>();
   private readonly redirect = new Map<string, string>();
   private readonly newIdentities: IdentityRow[] = [];
+  /** Survivors of merges here: their rows and the absorbed people's take the survivor's first-touch key. */
+  private readonly survivors = new Set<string>();
 
   constructor(
     private readonly m: EntityManager,
@@ -21,12 +24,13 @@ export class PersonResolution {
     private readonly peopleRepo: PeopleRepository,
     private readonly log: IngestLog,
     private readonly now: Date,
+    private readonly touches: TouchKeys,
   ) {}
 
   /** The identities and people the post's keys already name (read and locked by the unit). */
   seed(found: { identities: IdentityRow[]; people: PersonRow[] }): void {
     for (const identity of found.identities) this.keyToPerson.set(`${identity.kind}:${identity.value}`, identity.person_id);
-    for (const row of found.people) this.people.set(row.id, new PersonState(row, false));
+    for (const row of found.people) this.people.set(row.id, new PersonState(row, false, this.touches.of(row.first_touch).touch));
   }
 
   /** Finds or creates the person the keys name; keys of two people merge them into the older. */
@@ -61,6 +65,35 @@ export class PersonResolution {
     let current = id;
     while (this.redirect.has(current)) current = this.redirect.get(current)!;
     return current;
+  }
+
+  /** The first-touch key of the person an id now is (each row of the post carries it). */
+  touchOf(id: string): string {
+    const person = this.people.get(this.follow(id))!;
+    return (person.touch ??= this.touches.of(person.row.first_touch).touch);
+  }
+
+  /**
+   * The people whose rows already written must take a new key: their first touch was set or changed
+   * here, or a merge moved rows onto them. Rare: a first touch is set once.
+   */
+  retouched(): Array<{ person_id: string; touch: string }> {
+    const live = [...this.people.values()].filter((p) => !this.redirect.has(p.row.id) && !p.isNew);
+    return live.flatMap((p) => {
+      const touch = this.touchOf(p.row.id);
+      return touch !== p.loadedTouch || this.survivors.has(p.row.id) ? [{ person_id: p.row.id, touch }] : [];
+    });
+  }
+
+  /** The keys of the post's people that event_touches may lack, as far as this process knows. */
+  unnamedTouches(): NamedTouch[] {
+    const found = new Map<string, NamedTouch>();
+    for (const p of this.people.values()) {
+      if (this.redirect.has(p.row.id)) continue;
+      const touch = this.touches.of(p.row.first_touch);
+      if (this.touches.mayLack(this.workspace.id, touch)) found.set(touch.touch, touch);
+    }
+    return [...found.values()];
   }
 
   /** What to write back: new and changed people (the absorbed are written by the merge), new identities. */
@@ -121,6 +154,7 @@ export class PersonResolution {
         created_at: this.now,
       },
       true,
+      '0',
     );
     this.people.set(id, state);
     return state;
@@ -142,6 +176,7 @@ export class PersonResolution {
     // New people may already own rows written during this transaction (a subscription), so all move.
     await this.peopleRepo.moveOnto(this.m, this.workspace.id, survivor.row.id, plan.absorbedIds);
     for (const id of plan.absorbedIds) this.redirect.set(id, survivor.row.id);
+    this.survivors.add(survivor.row.id);
     for (const [key, id] of this.keyToPerson) if (plan.absorbedIds.includes(id)) this.keyToPerson.set(key, survivor.row.id);
     this.log.timelineRow(survivor.row.id, 'merged', this.now, { properties: { absorbed: plan.absorbedIds } });
     return survivor;
@@ -151,10 +186,14 @@ export class PersonResolution {
 /** A person as the ingest transaction sees and changes it; written back once at the end. */
 export class PersonState {
   dirty = false;
+  /** The first-touch key as the post leaves the person, once asked (at the write, after every change). */
+  touch?: string;
 
   constructor(
     public readonly row: PersonRow,
     public readonly isNew: boolean,
+    /** The first-touch key of the person's rows already written (as loaded; '0' for a new person). */
+    public readonly loadedTouch: string,
   ) {}
 
   snapshot(): PersonSnapshot {

@@ -5,5 +5,7 @@ import { ChartBucketStatistics1765000000000 } from './1765000000000-chart-bucket
 import { EventsTimelineKey1765300000000 } from './1765300000000-events-timeline-key';
 import { EventsReceivedBrin1766100000000 } from './1766100000000-events-received-brin';
 import { EventsByMonth1766300000000 } from './1766300000000-events-by-month';
+import { EventsTouch1767200000000 } from './1767200000000-events-touch';
+import { ChartRollups1767200000001 } from './1767200000001-chart-rollups';
 
-export const EVENTS_MIGRATIONS = [EventsSchema1763856000005, ChartIndex1764300100000, ChartBucketStatistics1765000000000, EventsTimelineKey1765300000000, EventsReceivedBrin1766100000000, EventsByMonth1766300000000];
+export const EVENTS_MIGRATIONS = [EventsSchema1763856000005, ChartIndex1764300100000, ChartBucketStatistics1765000000000, EventsTimelineKey1765300000000, EventsReceivedBrin1766100000000, EventsByMonth1766300000000, EventsTouch1767200000000, ChartRollups1767200000001];

@@ -1,6 +1,7 @@
 // The statements of the events table by month (docs/decisions.md "Events by month"), shared by the
 // migration that starts it (EventsByMonth1766300000000) and the sweep that keeps it (PartitionUpkeep).
 // Each takes the query function of its caller's transaction.
+import { rollupEventTriggers } from '../charts/rollup.sql';
 import { TIMELINE_COLUMNS } from '../timeline-columns';
 import { monthStart, partitionName } from './event-months';
 
@@ -71,8 +72,9 @@ export async function makeMonth(run: Run, parent: string, start: Date): Promise<
   if (made) return 0;
   await run(`CREATE TABLE ${name} (LIKE ${parent} INCLUDING DEFAULTS)`);
   const [{ moved }] = await run(
-    `WITH moved AS (DELETE FROM ${DEFAULT_PARTITION} WHERE occurred_at >= $1 AND occurred_at < $2 RETURNING ${COLUMNS}),
-     put AS (INSERT INTO ${name} (${COLUMNS}) SELECT ${COLUMNS} FROM moved RETURNING 1)
+    // Every column (the new table is LIKE the parent, so in the same order), touch included.
+    `WITH moved AS (DELETE FROM ${DEFAULT_PARTITION} WHERE occurred_at >= $1 AND occurred_at < $2 RETURNING *),
+     put AS (INSERT INTO ${name} SELECT * FROM moved RETURNING 1)
      SELECT count(*)::int AS moved FROM put`,
     [from, to],
   );
@@ -151,6 +153,15 @@ export async function copyBatch(run: Run, mark: CopyMark, limit = COPY_BATCH): P
  * behind the lock then finds `events` anew rather than a table gone. Answers false (and changes nothing
  * but the mark) when a whole batch was still past the mark.
  */
+/** The chart rollups' triggers (migration 1767200000001), when the old table had them, go with the name. */
+const MOVE_ROLLUP_TRIGGERS = `DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'events_rollup_deleted' AND tgrelid = 'events_legacy'::regclass) THEN
+    DROP TRIGGER events_rollup_deleted ON events_legacy;
+    DROP TRIGGER events_rollup_updated ON events_legacy;
+    ${rollupEventTriggers('events')}
+  END IF;
+END $$;`;
+
 export async function finishConversion(run: Run): Promise<boolean> {
   await run(LOCK_TIMEOUT);
   await run(`LOCK TABLE events IN ACCESS EXCLUSIVE MODE`);
@@ -163,7 +174,8 @@ ${['pkey', 'chart', 'expiry', 'received'].map((i) => `ALTER INDEX IF EXISTS even
 ${CHART_INTERVALS.map((i) => `DROP STATISTICS IF EXISTS events_chart_${i};`).join('\n')}
 ALTER TABLE ${CONVERTING} RENAME TO events;
 ${['pkey', 'chart', 'expiry', 'received'].map((i) => `ALTER INDEX ${CONVERTING}_${i} RENAME TO events_${i};`).join('\n')}
-${CHART_INTERVALS.map((i) => `ALTER STATISTICS ${CONVERTING}_chart_${i} RENAME TO events_chart_${i};`).join('\n')}`);
+${CHART_INTERVALS.map((i) => `ALTER STATISTICS ${CONVERTING}_chart_${i} RENAME TO events_chart_${i};`).join('\n')}
+${MOVE_ROLLUP_TRIGGERS}`);
   return true;
 }
 

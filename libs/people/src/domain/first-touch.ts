@@ -1,4 +1,5 @@
 // interface.md "source object" and decisions.md section 4 (first touch).
+import { createHash } from 'node:crypto';
 import { Refusal } from '@app/platform';
 import { WireSource } from '@app/wire';
 import { MAX_ID_LENGTH } from './identity';
@@ -118,4 +119,24 @@ export function firstTouchFrom(source: SourceInput | undefined | null): FirstTou
     path: path ?? null,
     click_id: click_id ?? null,
   };
+}
+
+/** What a chart breaks down by: a first touch's source, medium and campaign ('' for a field it lacks). */
+export type TouchParts = { source: string; medium: string; campaign: string };
+
+/** A first touch's chart fields; all '' when there is none (the series (none) of every breakdown). */
+export function touchParts(firstTouch: Record<string, unknown> | null | undefined): TouchParts {
+  const field = (name: string) => (typeof firstTouch?.[name] === 'string' ? (firstTouch[name] as string) : '');
+  return { source: field('source'), medium: field('medium'), campaign: field('campaign') };
+}
+
+/**
+ * A first touch's chart key (docs/decisions.md "Charts from rollups"): the first 64 bits of the MD5 of
+ * source, medium and campaign joined by U+001F, as a signed bigint in decimal; '0' when there is no
+ * first touch. touchKeySql (people-read.repository.ts) computes the same in the database.
+ */
+export function touchKey(parts: TouchParts): string {
+  if (!parts.source && !parts.medium && !parts.campaign) return '0';
+  const hex = createHash('md5').update(`${parts.source}\u001f${parts.medium}\u001f${parts.campaign}`).digest('hex').slice(0, 16);
+  return BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
 }
