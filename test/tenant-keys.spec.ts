@@ -16,6 +16,7 @@ const GLOBAL_TABLES: Record<string, string> = {
   sign_in_links: 'a sign-in link is asked for by email, before the person picks one of their workspaces',
   door_receipts: "an inbound door's delivery ids, checked before the workspace is known",
   outbox_relay: "the relay's one position over the whole outbox",
+  events_rollup_mark: "the chart fold's one position over the whole events table",
 };
 
 /**

@@ -41,7 +41,7 @@ beforeAll(async () => {
       return t.db.query(text, args);
     },
   } as unknown as ReadDatabase);
-}, 120_000);
+}, 240_000);
 afterAll(() => t.close());
 
 /**

@@ -32,8 +32,9 @@ export function anonId(n: number): string {
 
 /**
  * Fills `workspaceId` with `count` people and their identities in a few statements. The trigram indexes
- * are dropped during the fill and made again by their migration: building a GIN index once is several
- * times faster than adding a million rows to it.
+ * are dropped during the fill and made again by their migrations: building a GIN index once is several
+ * times faster than adding a million rows to it. The first migration makes both, the identities' while
+ * that table is still empty; the second makes the identities' again, once it is filled.
  */
 export async function fillPeople(db: Connection, workspaceId: string, count: number): Promise<void> {
   // A fill statement outlasts the app's statement timeout on a busy machine.
@@ -51,6 +52,8 @@ export async function fillPeople(db: Connection, workspaceId: string, count: num
        FROM generate_series(1, $2) AS n`,
     [workspaceId, count],
   );
+  await migrationUp(db, SEARCH_INDEX_MIGRATIONS[0]);
+  await db.query(`DROP INDEX identities_value_trgm`);
   // Each in the primary key's order, so the btree fills page after page.
   await db.query(
     `INSERT INTO identities (workspace_id, kind, value, person_id, created_at, person_created_at)
@@ -66,14 +69,16 @@ export async function fillPeople(db: Connection, workspaceId: string, count: num
        FROM generate_series(2, $2, 2) AS n ORDER BY 3`,
     [workspaceId, count],
   );
-  await searchIndexes(db);
+  await migrationUp(db, SEARCH_INDEX_MIGRATIONS[1]);
   await db.query(`ANALYZE people; ANALYZE identities; RESET statement_timeout; RESET maintenance_work_mem`);
 }
 
 /** The migrations that make search's trigram indexes, in order (the second makes the identities' again). */
 const SEARCH_INDEX_MIGRATIONS = ['PeopleSearch1766800000000', 'IdentitiesSearchC1767150000000'];
 
+const migrationUp = (db: Connection, name: string) => new (MIGRATIONS.find((m) => m.name === name)!)().up(db as never);
+
 /** Makes search's trigram indexes as the migrations leave them. */
 export async function searchIndexes(db: Connection): Promise<void> {
-  for (const name of SEARCH_INDEX_MIGRATIONS) await new (MIGRATIONS.find((m) => m.name === name)!)().up(db as never);
+  for (const name of SEARCH_INDEX_MIGRATIONS) await migrationUp(db, name);
 }
