@@ -7,7 +7,7 @@ import { HotDoors } from '@app/edge';
 import { HeartbeatService } from '@app/events';
 import { ADMIN_TOKEN, eventually, useApp, useWorkspace } from './harness';
 import { receiver } from './support/receiver';
-import { basicAuth, droppingProxy, nativeItem, postSegment, segmentFacts, sendFact } from './support/segment';
+import { basicAuth, droppingProxy, nativeItem, postSegment, segmentFacts, sendFactsInOrder } from './support/segment';
 
 const t = useApp({ worker: true });
 
@@ -45,10 +45,10 @@ describe("Segment's server library, host set to the api", () => {
       const facts = segmentFacts(500);
       expect(facts.length).toBeGreaterThan(2000);
 
-      const analytics = new Analytics({ writeKey: segment.secretKey, host: t.url });
+      const analytics = new Analytics({ writeKey: segment.secretKey, host: t.url, flushInterval: 20 });
       const failures: unknown[] = [];
       analytics.on('error', (error) => failures.push(error));
-      for (const fact of facts) sendFact(analytics, fact);
+      await sendFactsInOrder(analytics, facts);
       await analytics.closeAndFlush({ timeout: 60_000 });
       expect(failures).toEqual([]);
 

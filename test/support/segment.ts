@@ -29,12 +29,28 @@ export function segmentFacts(users: number, start = new Date(Date.now() - users 
   return facts;
 }
 
-/** A fact through Segment's server library (which batches and flushes on its own). */
-export function sendFact(analytics: Analytics, fact: SegmentFact): void {
+/** A fact through Segment's server library (which batches and flushes on its own); settles once the library delivered it. */
+export function sendFact(analytics: Analytics, fact: SegmentFact): Promise<void> {
   const { userId, at: timestamp } = fact;
-  if (fact.call === 'identify') analytics.identify({ userId, traits: fact.traits, timestamp });
-  else if (fact.call === 'page') analytics.page({ userId, name: fact.name, properties: { path: fact.path }, timestamp });
-  else analytics.track({ userId, event: fact.event, properties: fact.properties, timestamp });
+  return new Promise((resolve, reject) => {
+    const done = (error?: unknown) => (error ? reject(error) : resolve());
+    if (fact.call === 'identify') analytics.identify({ userId, traits: fact.traits, timestamp }, done);
+    else if (fact.call === 'page') analytics.page({ userId, name: fact.name, properties: { path: fact.path }, timestamp }, done);
+    else analytics.track({ userId, event: fact.event, properties: fact.properties, timestamp }, done);
+  });
+}
+
+/**
+ * Every fact through the library, each user's in their order: stages are decided as events arrive
+ * (never recomputed), and the library sends its batches side by side, so a user's next fact waits for
+ * the last one to be delivered while other users' facts share the batches.
+ */
+export async function sendFactsInOrder(analytics: Analytics, facts: SegmentFact[]): Promise<void> {
+  const byUser = new Map<string, SegmentFact[]>();
+  for (const fact of facts) byUser.set(fact.userId, [...(byUser.get(fact.userId) ?? []), fact]);
+  await Promise.all([...byUser.values()].map(async (own) => {
+    for (const fact of own) await sendFact(analytics, fact);
+  }));
 }
 
 const NATIVE_EVENTS: Record<string, string> = { 'Signed Up': 'signup', 'Order Completed': 'purchase', 'Report Built': 'report_built', 'Subscription Cancelled': 'subscription_cancelled' };
