@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { IdentityKind } from './domain';
 import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
-import { indexable, likeText, pageCandidates, searchCandidates, searchMatch } from './people-search';
+import { indexable, likeText, pageCandidates, searchCandidates, searchMatch, windowRead } from './people-search';
 
 /** The people filter of the admin API and the find_people tool (issue 11). */
 export interface PersonFilter {
@@ -38,7 +38,7 @@ export const COUNT_BOUND = 10_000;
  * Search's bounds (docs/decisions.md "People search"): the newest people a page reads in order before it
  * turns to the trigram indexes, and the matches a count reads from each index before it reads them all.
  */
-export const SEARCH_RECENT = 2_000;
+export { SEARCH_RECENT } from './people-search';
 export const SEARCH_CANDIDATES = COUNT_BOUND + 1;
 /** A page past the window sorts only this many candidates per row it reads before it sorts them all. */
 export const SEARCH_TOP_PER_ROW = 4;
@@ -141,7 +141,7 @@ export class PeopleReadRepository {
     if (!fragment || !indexable(fragment)) return this.scanPage(workspaceId, query);
     // Matches among the newest people fill the page with one short ordered read (a common fragment);
     // otherwise the indexes' candidates, newest first (docs/decisions.md "People search").
-    const recent = await this.scanPage(workspaceId, query, SEARCH_RECENT);
+    const recent = await this.scanPage(workspaceId, query, true);
     if (recent.length === query.limit) return recent;
     return this.candidatesPage(workspaceId, query, fragment);
   }
@@ -162,21 +162,16 @@ export class PeopleReadRepository {
     return row.n;
   }
 
-  /** The ordered read: people_created from the position on, filtered; with `window`, only that many people are read. */
-  private scanPage(workspaceId: string, query: PersonPageQuery, window?: number): Promise<PersonListRow[]> {
+  /** The ordered read: people_created from the position on, filtered; with `window`, only the newest SEARCH_RECENT (windowRead). */
+  private scanPage(workspaceId: string, query: PersonPageQuery, window = false): Promise<PersonListRow[]> {
     const { filter, search } = this.withoutSearch(query.filter);
     const { where, args } = this.where(workspaceId, filter, query.after);
-    const match = search ? [searchMatch(args, search)] : [];
+    const select = `SELECT ${COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_micros`;
     const order = `ORDER BY created_at DESC, id DESC`;
-    // The window keeps the name `people`, so the match's correlated identity read names its rows alike.
-    const from = window ? `(SELECT * FROM people WHERE ${where.join(' AND ')} ${order} LIMIT ${window}) AS people` : 'people';
-    const conditions = window ? match : [...where, ...match];
-    args.push(query.limit);
-    return this.reads.query(
-      `SELECT ${COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_micros FROM ${from}
-        ${conditions.length ? `WHERE ${conditions.join(' AND ')}` : ''} ${order} LIMIT $${args.length}`,
-      args,
-    );
+    const limit = `$${args.push(query.limit)}`;
+    if (window) return this.reads.query(windowRead({ select, where, order, limit, match: searchMatch(args, search!) }), args);
+    const conditions = [...where, ...(search ? [searchMatch(args, search)] : [])];
+    return this.reads.query(`${select} FROM people WHERE ${conditions.join(' AND ')} ${order} LIMIT ${limit}`, args);
   }
 
   /**

@@ -1,6 +1,11 @@
 // The SQL of people search (issue 32 item 3, docs/decisions.md "People search"), for PeopleReadRepository:
 // the trigram indexes' candidates and the person-by-person match of the ordered read.
 
+/** The window: the newest people a page reads in order before it turns to the trigram indexes. */
+export const SEARCH_RECENT = 2_000;
+/** The window's first part: at its rate of matches, would the whole window fill the page? */
+export const SEARCH_FIRST = 250;
+
 /** A LIKE pattern matching `text` anywhere, its wildcards taken literally. */
 export const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -60,4 +65,22 @@ export function searchMatch(args: unknown[], fragment: string): string {
   const n = args.push(likeText(fragment));
   const k = args.push(identityPattern(fragment));
   return `(name ILIKE $${n} OR EXISTS (SELECT 1 FROM identities i WHERE i.workspace_id = $1 AND i.person_id = people.id AND ${identityMatch('i.value', k)} OFFSET 0))`;
+}
+
+/**
+ * The window's page, in one statement: the matches (`match`, searchMatch's) among the newest SEARCH_RECENT
+ * people from the position on (`where`), in two parts. The rest of the window is read only when the first
+ * SEARCH_FIRST people did not fill the page but matched at a rate that would fill it over the whole window
+ * (a condition on the first part alone, which PostgreSQL checks once before reading the rest): a fragment
+ * whose matches are old or rare turns to the candidates after 250 probes, not 2,000. Each part keeps the name `people`, so
+ * the match's correlated identity read names its rows alike. `limit` is SQL (a parameter).
+ */
+export function windowRead(q: { select: string; where: string[]; order: string; limit: string; match: string }): string {
+  const part = (skip: number, size: number) =>
+    `${q.select} FROM (SELECT * FROM people WHERE ${q.where.join(' AND ')} ${q.order} OFFSET ${skip} LIMIT ${size}) AS people WHERE ${q.match}`;
+  const rate = SEARCH_RECENT / SEARCH_FIRST;
+  return `WITH first AS MATERIALIZED (${part(0, SEARCH_FIRST)} ${q.order} LIMIT ${q.limit})
+    SELECT * FROM (SELECT * FROM first
+      UNION ALL (${part(SEARCH_FIRST, SEARCH_RECENT - SEARCH_FIRST)} AND (SELECT count(*) * ${rate} >= ${q.limit} AND count(*) < ${q.limit} FROM first) ${q.order} LIMIT ${q.limit})) AS w
+    ${q.order} LIMIT ${q.limit}`;
 }
