@@ -2,6 +2,7 @@
 // support/template.ts) and Redis prefix, the real api listening on a free port, and (when asked) the
 // real worker in the same process.
 import type { INestApplication, INestApplicationContext } from '@nestjs/common';
+import { ModulesContainer } from '@nestjs/core';
 import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { AppConfig, freePort, loadConfig, randomBase62 } from '@app/platform';
@@ -136,7 +137,8 @@ export function useApp(options: { env?: Env | (() => Env); worker?: boolean; clo
   afterAll(async () => {
     // A close that outlasts a minute says what still holds the process, for the next look (redis-cluster's
     // close after its failover has twice passed 2 minutes on a loaded CI machine, never here alone).
-    const slow = setTimeout(() => console.error(`closing the app takes over 60 s; still open: ${openHandles()}`), 60_000).unref();
+    const pending = traceShutdown([handle.worker, handle.app]);
+    const slow = setTimeout(() => console.error(`closing the app takes over 60 s; hooks not done: ${pending()}; still open: ${openHandles()}`), 60_000).unref();
     try {
       await handle.close?.();
     } finally {
@@ -144,6 +146,35 @@ export function useApp(options: { env?: Env | (() => Env); worker?: boolean; clo
     }
   }, options.closeTimeoutMs);
   return handle;
+}
+
+const SHUTDOWN_HOOKS = ['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown'] as const;
+
+/** Wraps every provider's shutdown hooks in the apps given, to tell which ones a slow close still waits on. */
+function traceShutdown(apps: Array<INestApplicationContext | null | undefined>): () => string {
+  const running = new Set<string>();
+  for (const app of apps) {
+    for (const module of app?.get(ModulesContainer).values() ?? []) {
+      for (const wrapper of module.providers.values()) {
+        const instance = wrapper.instance as Record<string, unknown> | undefined;
+        if (!instance || typeof instance !== 'object') continue;
+        for (const hook of SHUTDOWN_HOOKS) {
+          const original = instance[hook];
+          if (typeof original !== 'function') continue;
+          const name = `${instance.constructor.name}.${hook}`;
+          instance[hook] = async (...args: unknown[]) => {
+            running.add(name);
+            try {
+              return await original.apply(instance, args);
+            } finally {
+              running.delete(name);
+            }
+          };
+        }
+      }
+    }
+  }
+  return () => [...running].join(', ') || 'none';
 }
 
 /** Node's open handles and requests by kind, with the address of each socket. */

@@ -5,7 +5,7 @@ import { BeforeApplicationShutdown, DynamicModule, Injectable, OnApplicationShut
 import type { Cluster, RedisOptions } from 'ioredis';
 import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
-import { queueConnection, queuePrefix } from '../redis/redis';
+import { endsWhenDisconnected, queueConnection, queuePrefix } from '../redis/redis';
 
 /** How long a queue's Cluster client may take to say goodbye at shutdown. */
 const QUIT_WAIT_MS = 2_000;
@@ -39,7 +39,7 @@ export class QueueConnections implements BeforeApplicationShutdown, OnApplicatio
     this.clusters.push(cluster);
     const duplicate = cluster.duplicate.bind(cluster);
     cluster.duplicate = (...args: Parameters<Cluster['duplicate']>) => {
-      const copy = duplicate(...args);
+      const copy = endsWhenDisconnected(duplicate(...args));
       this.track(copy);
       return copy;
     };

@@ -26,7 +26,28 @@ export function connectRedis(settings: RedisSettings, options: RedisOptions = {}
     if ((CLUSTER_LEVEL as readonly string[]).includes(name)) Object.assign(own, { [name]: value });
     else Object.assign(perNode, { [name]: value });
   }
-  return new Cluster(settings.redisClusterNodes, { ...own, ...cluster, redisOptions: perNode });
+  return endsWhenDisconnected(new Cluster(settings.redisClusterNodes, { ...own, ...cluster, redisOptions: perNode }));
+}
+
+/**
+ * A Cluster client that ends when disconnected while it waits to reconnect. ioredis (5.11) ends one
+ * disconnected before it connected, but one waiting to reconnect has no node left to close, so no 'end'
+ * ever comes: BullMQ, which closes a worker's blocking client and waits for its 'end', then never closed
+ * the worker, and the process never stopped (seen after a failover). Here it ends as ioredis ends the other.
+ */
+export function endsWhenDisconnected(cluster: Cluster): Cluster {
+  const disconnect = cluster.disconnect.bind(cluster);
+  cluster.disconnect = (reconnect = false) => {
+    const waiting = cluster.status === 'reconnecting';
+    disconnect(reconnect);
+    // Private in its types: what ioredis's own disconnect does for a client that never connected.
+    const internals = cluster as unknown as { setStatus(status: string): void; handleCloseEvent(): void };
+    if (waiting && !reconnect) {
+      internals.setStatus('close');
+      internals.handleCloseEvent();
+    }
+  };
+  return cluster;
 }
 
 /**
