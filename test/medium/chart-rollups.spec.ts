@@ -35,6 +35,8 @@ const RANGES = [
   { from: '2026-01-05T10:10:00Z', to: '2026-01-06T03:20:00Z' },
   { from: '2026-01-05T10:10:00Z', to: '2026-01-05T10:50:00Z' },
   { from: '2026-01-05T00:00:00Z', to: '2026-01-09T00:00:00Z' },
+  // The whole of January: people from the month's own sketch.
+  { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' },
 ];
 const QUESTIONS: ChartInput[] = RANGES.flatMap((range) =>
   ['count', 'sum_value', 'people'].flatMap((measure) =>
