@@ -40,8 +40,10 @@ export function sketchesOf(question: ChartQuestion, [d0, d1]: [Date, Date], list
   return wanted;
 }
 
-// $1 workspace, $2 type, $3 from, $4 to, $5 d0, $6 d1, $7 folded_to, $8 listed days.
+// $1 workspace, $2 type, $3 from, $4 to, $5 d0, $6 d1, $7 folded_to, $8..$9 the sketches wanted, then the listed days.
 const OF_CHART = `e.workspace_id = $1 AND e.type = $2 AND (e.expires_at IS NULL OR e.expires_at > now())`;
+/** Past this many listed days in range, the events-only statement answers (a branch per listed day, each planned). */
+const MAX_LISTED_BRANCHES = 60;
 
 /** The mark, and the days inside d0..d1 whose sketches are not to be read (epoch ms). */
 const LISTED_SQL = `SELECT m.folded_to::text AS folded_to, ARRAY(
@@ -51,8 +53,12 @@ const LISTED_SQL = `SELECT m.folded_to::text AS folded_to, ARRAY(
         AND e.expires_at > m.expired_to AND e.expires_at <= now() AND e.received_at < m.folded_to) x) AS listed
   FROM events_rollup_mark m`;
 
-/** The statement: each bucket's (and key's) hashes from events (grain 0), and the sketches to merge. */
-function peopleStatement(question: ChartQuestion, keyed: boolean): string {
+/**
+ * The statement: each bucket's (and key's) hashes from events (grain 0), and the sketches to merge. A
+ * listed day is a branch of its own: its range by index (an empty array joined by range made the planner
+ * loop over every row).
+ */
+function peopleStatement(question: ChartQuestion, keyed: boolean, listed: number): string {
   const bucket = `date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
   const touch = keyed ? 'coalesce(e.touch, 0)' : '0::bigint';
   const row = `SELECT ${bucket} AS at, ${touch} AS touch, e.person_id FROM events e`;
@@ -60,28 +66,30 @@ function peopleStatement(question: ChartQuestion, keyed: boolean): string {
       ${row} WHERE ${OF_CHART} AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $5::timestamptz
       UNION ALL ${row} WHERE ${OF_CHART} AND e.occurred_at >= $6::timestamptz AND e.occurred_at <= $4::timestamptz
       UNION ALL ${row} WHERE ${OF_CHART} AND e.occurred_at >= $5::timestamptz AND e.occurred_at < $6::timestamptz AND e.received_at >= $7::timestamptz
-      UNION ALL ${row} JOIN unnest($8::timestamptz[]) AS l(day) ON e.occurred_at >= l.day AND e.occurred_at < l.day + interval '1 day'
-        WHERE ${OF_CHART} AND e.received_at < $7::timestamptz)
+      ${Array.from({ length: listed }, (_, i) => `UNION ALL ${row} WHERE ${OF_CHART} AND e.received_at < $7::timestamptz
+        AND e.occurred_at >= $${10 + i}::timestamptz AND e.occurred_at < $${10 + i}::timestamptz + interval '1 day'`).join('\n')})
     SELECT 0 AS grain, d.at, d.touch::text AS touch, string_agg(d.h, ''::bytea) AS bytes
       FROM (SELECT DISTINCT r.at, r.touch, int8send(${PERSON_HASH('r.person_id')}) AS h FROM r) d GROUP BY 1, 2, 3
     UNION ALL
-    SELECT p.grain, p.at, p.touch::text, p.sketch FROM events_rollup_people p JOIN unnest($9::int2[], $10::timestamptz[]) AS u(grain, at) ON p.grain = u.grain AND p.at = u.at
+    SELECT p.grain, p.at, p.touch::text, p.sketch FROM events_rollup_people p JOIN unnest($8::int2[], $9::timestamptz[]) AS u(grain, at) ON p.grain = u.grain AND p.at = u.at
      WHERE p.workspace_id = $1 AND p.type = $2 AND p.keyed = ${keyed}`;
 }
 
 /** A people chart, inside the caller's REPEATABLE READ transaction. */
 export async function readPeopleChart(query: Query, workspaceId: string, question: ChartQuestion): Promise<ChartRow[]> {
   const [d0, d1] = wholeDays(question);
-  if (question.interval === 'hour' || d0 >= d1) {
+  const fromEvents = () => {
     const { sql, args } = chartStatement(workspaceId, question);
     return query(sql, args);
-  }
+  };
+  if (question.interval === 'hour' || d0 >= d1) return fromEvents();
   const [{ folded_to, listed }] = await query(LISTED_SQL, [workspaceId, question.event, d0.toISOString(), d1.toISOString()]);
   const listedDays = new Set<number>(listed);
+  if (listedDays.size > MAX_LISTED_BRANCHES) return fromEvents();
   const wanted = sketchesOf(question, [d0, d1], listedDays);
   const keyed = question.breakdown !== undefined;
   const [parts, names] = [
-    await query(peopleStatement(question, keyed), [
+    await query(peopleStatement(question, keyed, listedDays.size), [
       workspaceId,
       question.event,
       question.from.toISOString(),
@@ -89,9 +97,9 @@ export async function readPeopleChart(query: Query, workspaceId: string, questio
       d0.toISOString(),
       d1.toISOString(),
       folded_to,
-      [...listedDays].map((at) => new Date(at).toISOString()),
       wanted.map((w) => w.grain),
       wanted.map((w) => w.at.toISOString()),
+      ...[...listedDays].map((at) => new Date(at).toISOString()),
     ]),
     keyed ? await query(`SELECT touch::text AS touch, ${question.breakdown} AS name FROM event_touches WHERE workspace_id = $1`, [workspaceId]) : [],
   ];
