@@ -97,9 +97,9 @@ describe('charts from rollups', () => {
     expect(await unfolded()).toBe(0);
     const [{ n }] = await t.db.query(`SELECT sum(events) AS n FROM events_rollup WHERE workspace_id = $1 AND type = 'purchase' AND grain = 24 AND NOT keyed`, [workspace.id]);
     expect(Number(n)).toBe(12 * 8 + 1);
-    // People charts now read sketches of days, weeks and months, each of one day's people or more.
+    // People charts now read sketches of hours, days, weeks and months.
     const grains = await t.db.query(`SELECT grain, keyed, count(*)::int AS n FROM events_rollup_people WHERE workspace_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`, [workspace.id]);
-    expect(grains.map((g: { grain: number; keyed: boolean }) => `${g.grain} ${g.keyed}`)).toEqual(['24 false', '24 true', '168 false', '168 true', '744 false', '744 true']);
+    expect(grains.map((g: { grain: number; keyed: boolean }) => `${g.grain} ${g.keyed}`)).toEqual(['1 false', '1 true', '24 false', '24 true', '168 false', '168 true', '744 false', '744 true']);
     await expectChartsExact();
     await ingest(purchases(15, 3, 11));
     expect(await unfolded()).toBeGreaterThan(0);

@@ -6,13 +6,13 @@
 // Plain pg, no Nest: the worker's sweep, the operator CLI and the bench run it.
 import { PersonSketch } from '../domain/person-sketch';
 import { bucketEnd, bucketStart, ChartInterval } from './chart-rule';
-import { DAY_OF, PERSON_HASH } from './rollup.sql';
+import { PERSON_HASH } from './rollup.sql';
 
 export type Query = (sql: string, args?: unknown[]) => Promise<any[]>; // eslint-disable-line @typescript-eslint/no-explicit-any
 export type InTransaction = <T>(work: (query: Query) => Promise<T>) => Promise<T>;
 
-/** Sketch grains: hours in a day, a week, and at most in a month (the chart interval each serves). */
-export const SKETCH_GRAINS = { day: 24, week: 168, month: 744 } as const;
+/** Sketch grains: hours in an hour, a day, a week, and at most in a month (the chart interval each serves). */
+export const SKETCH_GRAINS = { hour: 1, day: 24, week: 168, month: 744 } as const;
 /** Listed days sketched again per minute fold: each reads its day of events. */
 export const DIRTY_DAYS_PER_FOLD = 8;
 const DAY = 86_400_000;
@@ -40,9 +40,9 @@ class Sketches {
   }
 
   /** Adds hashes under the key and over every key, at each grain in `grains`. */
-  add(workspace: string, type: string, day: Date, touch: string, hashes: PersonSketch, grains: number[]): void {
+  add(workspace: string, type: string, hour: Date, touch: string, hashes: PersonSketch, grains: number[]): void {
     for (const grain of grains) {
-      const at = grainStart(day, grain);
+      const at = grainStart(hour, grain);
       this.get(workspace, type, grain, at, true, touch).merge(hashes);
       this.get(workspace, type, grain, at, false, '0').merge(hashes);
     }
@@ -62,12 +62,15 @@ class Sketches {
   }
 }
 
-const intervalOf = (grain: number): ChartInterval => (grain === SKETCH_GRAINS.day ? 'day' : grain === SKETCH_GRAINS.week ? 'week' : 'month');
+const intervalOf = (grain: number) => (Object.keys(SKETCH_GRAINS) as ChartInterval[]).find((interval) => SKETCH_GRAINS[interval] === grain)!;
 
-/** The start of the day, week or month holding `day` (the chart's buckets: weeks from Monday, UTC). */
-export function grainStart(day: Date, grain: number): Date {
-  return bucketStart(day, intervalOf(grain));
+/** The start of the hour, day, week or month holding `at` (the chart's buckets: weeks from Monday, UTC). */
+export function grainStart(at: Date, grain: number): Date {
+  return bucketStart(at, intervalOf(grain));
 }
+
+/** The UTC hour of a row (alias `e`), as a timestamptz. */
+const HOUR_OF = (e: string) => `date_trunc('hour', ${e}.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
 
 /**
  * One fold, inside the caller's transaction: the counts (events_rollup_fold), the people of the rows it
@@ -81,18 +84,18 @@ export async function foldRollups(query: Query, dirtyDays = DIRTY_DAYS_PER_FOLD)
   return { changed: Number(folded.changed), sketched };
 }
 
-/** The folded rows' distinct people per day and key, added to their sketches. */
+/** The folded rows' distinct people per hour and key, added to their sketches. */
 async function addFolded(query: Query, folded: Folded): Promise<void> {
-  const groups: Array<{ workspace_id: string; type: string; day: Date; touch: string; hashes: Buffer }> = await query(
-    `SELECT d.workspace_id, d.type, d.day, d.touch, ${HASHES} FROM (
-       SELECT DISTINCT e.workspace_id, e.type, ${DAY_OF('e')} AS day, ${HASHED('e')} FROM events e
+  const groups: Array<{ workspace_id: string; type: string; hour: Date; touch: string; hashes: Buffer }> = await query(
+    `SELECT d.workspace_id, d.type, d.hour, d.touch, ${HASHES} FROM (
+       SELECT DISTINCT e.workspace_id, e.type, ${HOUR_OF('e')} AS hour, ${HASHED('e')} FROM events e
         WHERE e.received_at >= $1::timestamptz AND ${LIVE_AT('e', '$2', '$3')}) d
      GROUP BY 1, 2, 3, 4`,
     [folded.from_at, folded.upto, folded.expired],
   );
   if (groups.length === 0) return;
   const sketches = new Sketches();
-  for (const g of groups) sketches.add(g.workspace_id, g.type, new Date(g.day), String(g.touch), new PersonSketch().addHashes(g.hashes), Object.values(SKETCH_GRAINS));
+  for (const g of groups) sketches.add(g.workspace_id, g.type, new Date(g.hour), String(g.touch), new PersonSketch().addHashes(g.hashes), Object.values(SKETCH_GRAINS));
   const rows = [...sketches.rows.values()];
   const kept: Array<{ workspace_id: string; type: string; grain: number; at: Date; keyed: boolean; touch: string; sketch: Buffer }> = await query(
     `SELECT p.workspace_id, p.type, p.grain, p.at, p.keyed, p.touch, p.sketch FROM events_rollup_people p
@@ -105,8 +108,8 @@ async function addFolded(query: Query, folded: Folded): Promise<void> {
 }
 
 /**
- * Up to `limit` listed days, latest first (charts ask for recent days most): each day's sketches made
- * again from the rows folded under the new mark, then each week and month holding one as the union of
+ * Up to `limit` listed days, latest first (charts ask for recent days most): each day's and its hours'
+ * sketches made again from the rows folded under the new mark, then each week and month holding one as the union of
  * its days' sketches; the days leave the list. The lock keeps every trigger waiting meanwhile.
  */
 async function sketchListedDays(query: Query, folded: Folded, limit: number): Promise<number> {
@@ -120,15 +123,20 @@ async function sketchListedDays(query: Query, folded: Folded, limit: number): Pr
   const spans = new Map<string, { workspace_id: string; type: string; grain: number; at: Date }>();
   for (const { workspace_id, type, day } of days) {
     const sketches = new Sketches();
-    const groups: Array<{ touch: string; hashes: Buffer }> = await query(
-      `SELECT d.touch, ${HASHES} FROM (
-         SELECT DISTINCT ${HASHED('e')} FROM events e
+    const groups: Array<{ hour: Date; touch: string; hashes: Buffer }> = await query(
+      `SELECT d.hour, d.touch, ${HASHES} FROM (
+         SELECT DISTINCT ${HOUR_OF('e')} AS hour, ${HASHED('e')} FROM events e
           WHERE e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $4::timestamptz AND ${LIVE_AT('e', '$5', '$6')}) d
-       GROUP BY 1`,
+       GROUP BY 1, 2`,
       [workspace_id, type, new Date(day).toISOString(), new Date(new Date(day).getTime() + DAY).toISOString(), folded.upto, folded.expired],
     );
-    for (const g of groups) sketches.add(workspace_id, type, new Date(day), String(g.touch), new PersonSketch().addHashes(g.hashes), [SKETCH_GRAINS.day]);
-    await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ${SKETCH_GRAINS.day} AND at = $3`, [workspace_id, type, day]);
+    for (const g of groups) sketches.add(workspace_id, type, new Date(g.hour), String(g.touch), new PersonSketch().addHashes(g.hashes), [SKETCH_GRAINS.hour, SKETCH_GRAINS.day]);
+    await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain IN (${SKETCH_GRAINS.hour}, ${SKETCH_GRAINS.day}) AND at >= $3 AND at < $4`, [
+      workspace_id,
+      type,
+      new Date(day).toISOString(),
+      new Date(new Date(day).getTime() + DAY).toISOString(),
+    ]);
     await sketches.save(query);
     for (const grain of [SKETCH_GRAINS.week, SKETCH_GRAINS.month]) {
       const at = grainStart(new Date(day), grain);

@@ -11,11 +11,11 @@
 // row moves its counts in the same statement (statement triggers on events with transition tables).
 // Ingest's INSERTs fire nothing.
 // People: events_rollup_people holds a sketch of the distinct people (person-sketch.ts, of
-// PERSON_HASH) of the folded rows per (workspace, type, grain day | week | month, at, keyed, touch),
+// PERSON_HASH) of the folded rows per (workspace, type, grain hour | day | week | month, at, keyed, touch),
 // except for the days listed in events_rollup_dirty: sketches cannot take a person away, so whatever
 // deletes, changes or expires a folded row lists its (workspace, type, UTC day) there instead, and the
 // fold (people-rollup.ts, in Node, in the transaction of events_rollup_fold) sketches such days again
-// from events. A week's or month's sketch is good when none of its days is listed.
+// from events. An hour's, week's or month's sketch is good when none of its days is listed.
 import { PEOPLE_TOUCHES_SQL, personTouchSql } from '@app/people/first-touch-sql';
 
 /** A row of events (alias `row`) folded under folded_to `to` and expired_to `expired` (SQL). */
