@@ -125,7 +125,7 @@ export async function readPeopleChart(query: Query, workspaceId: string, questio
     const entry = sketches.get(id) ?? { bucket, key, sketch: new PersonSketch() };
     sketches.set(id, entry);
     if (part.grain === 0) entry.sketch.addHashes(part.bytes);
-    else entry.sketch.merge(PersonSketch.fromBytes(part.bytes));
+    else entry.sketch.mergeBytes(part.bytes);
   }
   return [...sketches.values()].map(({ bucket, key, sketch }) => ({ bucket, key, value: sketch.count() })).filter((row) => row.value > 0);
 }

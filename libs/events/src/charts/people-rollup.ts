@@ -103,7 +103,7 @@ async function addFolded(query: Query, folded: Folded): Promise<void> {
          USING (workspace_id, type, grain, at, keyed, touch)`,
     [rows.map((r) => r.workspace_id), rows.map((r) => r.type), rows.map((r) => r.grain), rows.map((r) => r.at.toISOString()), rows.map((r) => r.keyed), rows.map((r) => r.touch)],
   );
-  for (const k of kept) sketches.get(k.workspace_id, k.type, k.grain, new Date(k.at), k.keyed, String(k.touch)).merge(PersonSketch.fromBytes(k.sketch));
+  for (const k of kept) sketches.get(k.workspace_id, k.type, k.grain, new Date(k.at), k.keyed, String(k.touch)).mergeBytes(k.sketch);
   await sketches.save(query);
 }
 
@@ -155,7 +155,7 @@ async function unionOfDays(query: Query, span: { workspace_id: string; type: str
     [span.workspace_id, span.type, span.at.toISOString(), end.toISOString()],
   );
   const sketches = new Sketches();
-  for (const d of days) sketches.get(span.workspace_id, span.type, span.grain, span.at, d.keyed, String(d.touch)).merge(PersonSketch.fromBytes(d.sketch));
+  for (const d of days) sketches.get(span.workspace_id, span.type, span.grain, span.at, d.keyed, String(d.touch)).mergeBytes(d.sketch);
   await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = $3 AND at = $4`, [span.workspace_id, span.type, span.grain, span.at.toISOString()]);
   await sketches.save(query);
 }

@@ -31,6 +31,15 @@ export class PersonSketch {
     return sketch;
   }
 
+  /** This sketch becomes the union of itself and the sketch toBytes wrote (without making that sketch). */
+  mergeBytes(bytes: Uint8Array): this {
+    if (bytes[0] !== HLL) return this.addHashes(bytes.subarray(1));
+    if (this.exact) this.toRegisters();
+    const mine = this.registers!;
+    for (let i = 0; i < M; i++) if (bytes[1 + i] > mine[i]) mine[i] = bytes[1 + i];
+    return this;
+  }
+
   /** Adds hashes written 8 bytes each, big-endian. */
   addHashes(bytes: Uint8Array): this {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
