@@ -39,12 +39,12 @@ class Sketches {
     return row.sketch;
   }
 
-  /** Adds hashes under the key and over every key, at each grain in `grains`. */
-  add(workspace: string, type: string, hour: Date, touch: string, hashes: PersonSketch, grains: number[]): void {
+  /** Adds hashes (int8send's bytes) under the key and over every key, at each grain in `grains`. */
+  add(workspace: string, type: string, hour: Date, touch: string, hashes: Buffer, grains: number[]): void {
     for (const grain of grains) {
       const at = grainStart(hour, grain);
-      this.get(workspace, type, grain, at, true, touch).merge(hashes);
-      this.get(workspace, type, grain, at, false, '0').merge(hashes);
+      this.get(workspace, type, grain, at, true, touch).addHashes(hashes);
+      this.get(workspace, type, grain, at, false, '0').addHashes(hashes);
     }
   }
 
@@ -95,7 +95,7 @@ async function addFolded(query: Query, folded: Folded): Promise<void> {
   );
   if (groups.length === 0) return;
   const sketches = new Sketches();
-  for (const g of groups) sketches.add(g.workspace_id, g.type, new Date(g.hour), String(g.touch), new PersonSketch().addHashes(g.hashes), Object.values(SKETCH_GRAINS));
+  for (const g of groups) sketches.add(g.workspace_id, g.type, new Date(g.hour), String(g.touch), g.hashes, Object.values(SKETCH_GRAINS));
   const rows = [...sketches.rows.values()];
   const kept: Array<{ workspace_id: string; type: string; grain: number; at: Date; keyed: boolean; touch: string; sketch: Buffer }> = await query(
     `SELECT p.workspace_id, p.type, p.grain, p.at, p.keyed, p.touch, p.sketch FROM events_rollup_people p
@@ -130,7 +130,7 @@ async function sketchListedDays(query: Query, folded: Folded, limit: number): Pr
        GROUP BY 1, 2`,
       [workspace_id, type, new Date(day).toISOString(), new Date(new Date(day).getTime() + DAY).toISOString(), folded.upto, folded.expired],
     );
-    for (const g of groups) sketches.add(workspace_id, type, new Date(g.hour), String(g.touch), new PersonSketch().addHashes(g.hashes), [SKETCH_GRAINS.hour, SKETCH_GRAINS.day]);
+    for (const g of groups) sketches.add(workspace_id, type, new Date(g.hour), String(g.touch), g.hashes, [SKETCH_GRAINS.hour, SKETCH_GRAINS.day]);
     await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain IN (${SKETCH_GRAINS.hour}, ${SKETCH_GRAINS.day}) AND at >= $3 AND at < $4`, [
       workspace_id,
       type,

@@ -40,10 +40,13 @@ export class PersonSketch {
     return this;
   }
 
-  /** Adds hashes written 8 bytes each, big-endian. */
+  /** Adds hashes written 8 bytes each, big-endian (past the bound without making a bigint of each: the fold adds many). */
   addHashes(bytes: Uint8Array): this {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    for (let at = 0; at + 8 <= bytes.byteLength; at += 8) this.add(view.getBigUint64(at));
+    let at = 0;
+    for (; at + 8 <= bytes.byteLength && this.exact; at += 8) this.add(view.getBigUint64(at));
+    const registers = this.registers;
+    if (registers) for (; at + 8 <= bytes.byteLength; at += 8) setRegister(registers, view.getUint32(at), view.getUint32(at + 4));
     return this;
   }
 
@@ -96,8 +99,11 @@ export class PersonSketch {
 
 /** The first p bits pick the register; it keeps the most leading zeros (plus one) seen in the other 64 - p. */
 function addRegister(registers: Uint8Array, hash: bigint): void {
-  const hi = Number(hash >> 32n);
-  const lo = Number(hash & 0xffffffffn);
+  setRegister(registers, Number(hash >> 32n), Number(hash & 0xffffffffn));
+}
+
+/** addRegister of the hash whose high and low 32 bits are hi and lo. */
+function setRegister(registers: Uint8Array, hi: number, lo: number): void {
   const index = hi >>> (32 - PERSON_SKETCH_P);
   const rest = hi & ((1 << (32 - PERSON_SKETCH_P)) - 1);
   const value = rest !== 0 ? Math.clz32(rest) - PERSON_SKETCH_P + 1 : lo !== 0 ? 32 - PERSON_SKETCH_P + Math.clz32(lo) + 1 : Q + 1;
