@@ -17,18 +17,50 @@ export const PERSON_SKETCH_ERROR = 1.04 / Math.sqrt(M);
 const EXACT = 0;
 const HLL = 1;
 
+/**
+ * Exact hashes as (high, low) 32-bit halves in an open-addressing table that doubles as it fills (at
+ * most 4,096 slots): no bigint per hash, and a small set stays small. The low half picks the slot (the
+ * hashes are uniform already).
+ */
+class HashSet {
+  size = 0;
+  private halves = new Uint32Array(32);
+  private used = new Uint8Array(16);
+
+  add(hi: number, lo: number): void {
+    if (2 * (this.size + 1) > this.used.length) this.grow();
+    const mask = this.used.length - 1;
+    let slot = lo & mask;
+    while (this.used[slot]) {
+      if (this.halves[2 * slot] === hi && this.halves[2 * slot + 1] === lo) return;
+      slot = (slot + 1) & mask;
+    }
+    this.used[slot] = 1;
+    this.halves[2 * slot] = hi;
+    this.halves[2 * slot + 1] = lo;
+    this.size++;
+  }
+
+  forEach(each: (hi: number, lo: number) => void): void {
+    for (let slot = 0; slot < this.used.length; slot++) if (this.used[slot]) each(this.halves[2 * slot], this.halves[2 * slot + 1]);
+  }
+
+  private grow(): void {
+    const [halves, used] = [this.halves, this.used];
+    this.halves = new Uint32Array(halves.length * 2);
+    this.used = new Uint8Array(used.length * 2);
+    this.size = 0;
+    for (let slot = 0; slot < used.length; slot++) if (used[slot]) this.add(halves[2 * slot], halves[2 * slot + 1]);
+  }
+}
+
 export class PersonSketch {
-  private exact: Set<bigint> | null = new Set();
+  private exact: HashSet | null = new HashSet();
   private registers: Uint8Array | null = null;
 
   /** A sketch as toBytes wrote it. */
   static fromBytes(bytes: Uint8Array): PersonSketch {
-    const sketch = new PersonSketch();
-    if (bytes[0] === HLL) {
-      sketch.exact = null;
-      sketch.registers = Uint8Array.from(bytes.subarray(1, 1 + M));
-    } else sketch.addHashes(bytes.subarray(1));
-    return sketch;
+    return new PersonSketch().mergeBytes(bytes);
   }
 
   /** This sketch becomes the union of itself and the sketch toBytes wrote (without making that sketch). */
@@ -40,27 +72,21 @@ export class PersonSketch {
     return this;
   }
 
-  /** Adds hashes written 8 bytes each, big-endian (past the bound without making a bigint of each: the fold adds many). */
+  /** Adds hashes written 8 bytes each, big-endian (int8send's bytes). */
   addHashes(bytes: Uint8Array): this {
     const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    let at = 0;
-    for (; at + 8 <= bytes.byteLength && this.exact; at += 8) this.add(view.getBigUint64(at));
-    const registers = this.registers;
-    if (registers) for (; at + 8 <= bytes.byteLength; at += 8) setRegister(registers, view.getUint32(at), view.getUint32(at + 4));
+    for (let at = 0; at + 8 <= bytes.byteLength; at += 8) this.addHalves(view.getUint32(at), view.getUint32(at + 4));
     return this;
   }
 
   add(hash: bigint): void {
-    if (this.exact) {
-      this.exact.add(hash);
-      if (this.exact.size > PERSON_SKETCH_EXACT) this.toRegisters();
-    } else addRegister(this.registers!, hash);
+    this.addHalves(Number(hash >> 32n), Number(hash & 0xffffffffn));
   }
 
   /** This sketch becomes the union of itself and `other`. */
   merge(other: PersonSketch): this {
     if (other.exact) {
-      for (const hash of other.exact) this.add(hash);
+      other.exact.forEach((hi, lo) => this.addHalves(hi, lo));
       return this;
     }
     if (this.exact) this.toRegisters();
@@ -85,24 +111,29 @@ export class PersonSketch {
     const bytes = Buffer.alloc(1 + 8 * this.exact.size);
     bytes[0] = EXACT;
     let at = 1;
-    for (const hash of this.exact) at = bytes.writeBigUInt64BE(hash, at);
+    this.exact.forEach((hi, lo) => {
+      bytes.writeUInt32BE(hi, at);
+      bytes.writeUInt32BE(lo, at + 4);
+      at += 8;
+    });
     return bytes;
+  }
+
+  private addHalves(hi: number, lo: number): void {
+    if (!this.exact) return setRegister(this.registers!, hi, lo);
+    this.exact.add(hi, lo);
+    if (this.exact.size > PERSON_SKETCH_EXACT) this.toRegisters();
   }
 
   private toRegisters(): void {
     const registers = new Uint8Array(M);
-    for (const hash of this.exact!) addRegister(registers, hash);
+    this.exact!.forEach((hi, lo) => setRegister(registers, hi, lo));
     this.exact = null;
     this.registers = registers;
   }
 }
 
-/** The first p bits pick the register; it keeps the most leading zeros (plus one) seen in the other 64 - p. */
-function addRegister(registers: Uint8Array, hash: bigint): void {
-  setRegister(registers, Number(hash >> 32n), Number(hash & 0xffffffffn));
-}
-
-/** addRegister of the hash whose high and low 32 bits are hi and lo. */
+/** The first p bits pick the register; it keeps the most leading zeros (plus one) seen in the other 64 - p (hi and lo: the hash's halves). */
 function setRegister(registers: Uint8Array, hi: number, lo: number): void {
   const index = hi >>> (32 - PERSON_SKETCH_P);
   const rest = hi & ((1 << (32 - PERSON_SKETCH_P)) - 1);
