@@ -79,16 +79,22 @@ const HOUR_OF = (e: string) => `date_trunc('hour', ${e}.occurred_at AT TIME ZONE
 export async function foldRollups(query: Query, dirtyDays = DIRTY_DAYS_PER_FOLD): Promise<{ changed: number; sketched: number } | null> {
   const [folded]: Folded[] = await query(`SELECT changed, from_at::text AS from_at, upto::text AS upto, expired::text AS expired FROM events_rollup_fold()`);
   if (folded.changed === null) return null;
+  // A minute's rows are far more than the planner guesses (events is not analyzed that often): grouped
+  // by sorting they spilled to disk (1.6 s for 400,000 rows), by hashing 0.3 s.
+  await query('SET LOCAL enable_sort = off');
   await addFolded(query, folded);
   const sketched = await sketchListedDays(query, folded, dirtyDays);
   return { changed: Number(folded.changed), sketched };
 }
 
-/** The folded rows' distinct people per hour and key, added to their sketches. */
+/**
+ * The folded rows' people per hour and key, added to their sketches. Not made distinct in SQL: the
+ * sketches drop repeats for less.
+ */
 async function addFolded(query: Query, folded: Folded): Promise<void> {
   const groups: Array<{ workspace_id: string; type: string; hour: Date; touch: string; hashes: Buffer }> = await query(
     `SELECT d.workspace_id, d.type, d.hour, d.touch, ${HASHES} FROM (
-       SELECT DISTINCT e.workspace_id, e.type, ${HOUR_OF('e')} AS hour, ${HASHED('e')} FROM events e
+       SELECT e.workspace_id, e.type, ${HOUR_OF('e')} AS hour, ${HASHED('e')} FROM events e
         WHERE e.received_at >= $1::timestamptz AND ${LIVE_AT('e', '$2', '$3')}) d
      GROUP BY 1, 2, 3, 4`,
     [folded.from_at, folded.upto, folded.expired],
