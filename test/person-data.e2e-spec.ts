@@ -298,6 +298,8 @@ const NO_PERSONAL_DATA: Record<string, string> = {
   event_touches: "first-touch sources, mediums and campaigns by their chart key (a person's rows carry the key)",
   events_rollup: 'counts and sums of events per hour, day and first-touch key (no person)',
   events_rollup_mark: "the rollups' fold mark",
+  events_rollup_people: "sketches of distinct people per day, week and month: 64-bit hashes of person ids, no person's data; an erasure lists the erased rows' days, sketched again without them by the next folds",
+  events_rollup_dirty: 'days whose people sketches are to be made again (no person)',
   heartbeat: 'counts per minute, action and answer',
   templates: "the workspace's email templates",
   door_receipts: "third parties' delivery ids and the answer given (recorded, ignored or a code)",

@@ -35,6 +35,8 @@ const RANGES = [
   { from: '2026-01-05T10:10:00Z', to: '2026-01-06T03:20:00Z' },
   { from: '2026-01-05T10:10:00Z', to: '2026-01-05T10:50:00Z' },
   { from: '2026-01-05T00:00:00Z', to: '2026-01-09T00:00:00Z' },
+  // The whole of January: people from the month's own sketch.
+  { from: '2026-01-01T00:00:00Z', to: '2026-02-01T00:00:00Z' },
 ];
 const QUESTIONS: ChartInput[] = RANGES.flatMap((range) =>
   ['count', 'sum_value', 'people'].flatMap((measure) =>
@@ -57,14 +59,30 @@ async function expectChartsExact() {
 }
 
 const rollups = () => t.db.query(`SELECT * FROM events_rollup ORDER BY 1, 2, 3, 4, 5, 6`);
+const listed = async () => Number((await t.db.query(`SELECT count(*) AS n FROM events_rollup_dirty`))[0].n);
+/** The people sketches, each as its sorted hashes (exact) or its registers: the same sets compare equal. */
+const sketches = async () =>
+  (await t.db.query(`SELECT workspace_id, type, grain, at, keyed, touch, sketch FROM events_rollup_people ORDER BY 1, 2, 3, 4, 5, 6`)).map((r: { sketch: Buffer }) => {
+    const hashes = r.sketch[0] === 0 ? Array.from({ length: (r.sketch.length - 1) / 8 }, (_, i) => r.sketch.subarray(1 + 8 * i, 9 + 8 * i).toString('hex')).sort() : r.sketch.toString('hex');
+    return { ...r, sketch: hashes };
+  });
 
-/** The rollups as the folds and triggers left them (every row folded) equal a rebuild's from events. */
+/** Folds until no day is listed: every sketch then holds what the events say. */
+async function foldAll() {
+  for (let n = 0; (await listed()) > 0 || n === 0; n++) await fold();
+}
+
+/** The rollups and sketches as the folds and triggers left them (every row folded) equal a rebuild's from events. */
 async function expectRebuildAgrees() {
-  await t.get(ChartRollups).fold();
+  await foldAll();
   const kept = await rollups();
+  const sketched = await sketches();
   expect(kept.length).toBeGreaterThan(0);
+  expect(sketched.length).toBeGreaterThan(0);
   await t.get(ChartRollups).rebuild();
+  expect(await listed()).toBe(0);
   expect(await rollups()).toEqual(kept);
+  expect(await sketches()).toEqual(sketched);
 }
 
 const fold = () => t.get(ChartRollups).fold();
@@ -79,6 +97,9 @@ describe('charts from rollups', () => {
     expect(await unfolded()).toBe(0);
     const [{ n }] = await t.db.query(`SELECT sum(events) AS n FROM events_rollup WHERE workspace_id = $1 AND type = 'purchase' AND grain = 24 AND NOT keyed`, [workspace.id]);
     expect(Number(n)).toBe(12 * 8 + 1);
+    // People charts now read sketches of hours, days, weeks and months.
+    const grains = await t.db.query(`SELECT grain, keyed, count(*)::int AS n FROM events_rollup_people WHERE workspace_id = $1 GROUP BY 1, 2 ORDER BY 1, 2`, [workspace.id]);
+    expect(grains.map((g: { grain: number; keyed: boolean }) => `${g.grain} ${g.keyed}`)).toEqual(['1 false', '1 true', '24 false', '24 true', '168 false', '168 true', '744 false', '744 true']);
     await expectChartsExact();
     await ingest(purchases(15, 3, 11));
     expect(await unfolded()).toBeGreaterThan(0);
@@ -102,8 +123,13 @@ describe('charts from rollups', () => {
     // Posts naming two people merge them in the ingest (the earlier first touch stays).
     await ingest([{ type: 'purchase', anon_id: 'anon-x', occurred_at: at(50), value: 3, source: { utm: { source: 'other' } } }]);
     await fold();
+    expect(await listed()).toBe(0);
     await ingest([{ type: 'identify', email: 'p3@example.com', anon_id: 'no-touch' }]);
     await ingest([{ type: 'identify', email: 'p7@example.com', anon_id: 'anon-x' }]);
+    // The merges moved folded rows to the survivors: their days are listed, read from events until sketched again.
+    expect(await listed()).toBeGreaterThan(0);
+    await expectChartsExact();
+    await foldAll();
     await expectChartsExact();
     await t.get(PersonDataService).erase({ workspaceId: workspace.id, memberId: 'mem_test', role: 'owner' }, await id('p4@example.com'));
     await expectChartsExact();
@@ -122,7 +148,10 @@ describe('charts from rollups', () => {
     while ((await t.db.query(`SELECT now() <= $1::timestamptz AS waiting`, [expiresAt]))[0].waiting) await new Promise((r) => setTimeout(r, 200));
     await expectChartsExact(); // expired, folded, not swept: taken away at read
     await fold();
+    expect(await listed()).toBeGreaterThan(0); // their days are sketched again by the folds
     await expectChartsExact(); // taken away by the fold
+    await foldAll();
+    await expectChartsExact();
     const [{ expired }] = await t.db.query(`SELECT count(*)::int AS expired FROM events WHERE workspace_id = $1 AND expires_at <= now()`, [workspace.id]);
     expect(expired).toBeGreaterThan(0);
     expect(await t.get(TimelineRepository).deleteExpired(new Date())).toBe(expired);
@@ -134,8 +163,13 @@ describe('charts from rollups', () => {
     await fold();
     const before = await rollups();
     const [person] = await t.db.query(`SELECT id FROM people WHERE workspace_id = $1 AND email = 'p5@example.com'`, [workspace.id]);
+    const sketched = await sketches();
     await t.get(PersonDataService).erase({ workspaceId: workspace.id, memberId: 'mem_test', role: 'owner' }, person.id);
     expect(await rollups()).not.toEqual(before);
+    expect(await listed()).toBeGreaterThan(0);
+    await expectChartsExact();
+    await foldAll();
+    expect(await sketches()).not.toEqual(sketched); // the person's hash has left every sketch of their days
     await expectChartsExact();
     await expectRebuildAgrees();
   });

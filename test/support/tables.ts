@@ -35,6 +35,9 @@ export const TABLE_OWNERS: Record<string, string> = {
   // Chart rollups (ChartRollups1767200000001).
   events_rollup: 'events',
   events_rollup_mark: 'events',
+  // People sketches (ChartPeopleRollups1767200000002).
+  events_rollup_people: 'events',
+  events_rollup_dirty: 'events',
   templates: 'messaging',
   messages: 'messaging',
   door_receipts: 'edge',

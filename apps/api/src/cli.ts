@@ -86,16 +86,16 @@ export const COMMANDS: Record<string, Command> = {
   },
   'charts rebuild': {
     usage: 'charts rebuild',
-    about: 'Recomputes every chart rollup from the events (docs/decisions.md "Charts from rollups"); folds wait while it runs. Prints the rollup rows written.',
+    about: 'Recomputes every chart rollup from the events, the people sketches of every day included (docs/decisions.md "Charts from rollups"); folds wait while it runs. Prints the rollup rows written.',
     options: {},
     required: [],
     run: async (_services, _values, config) => {
       const { Client } = await import('pg');
+      const { clientTransaction, rebuildRollups } = await import('@app/events/chart-rollups');
       const client = new Client({ connectionString: config.databaseUrl });
       await client.connect();
       try {
-        const { rows } = await client.query('SELECT events_rollup_rebuild() AS changed');
-        return { rebuilt: true, rollupRows: Number(rows[0].changed) };
+        return { rebuilt: true, rollupRows: await rebuildRollups(clientTransaction(client)) };
       } finally {
         await client.end();
       }

@@ -65,15 +65,6 @@ export function personJoin(alias: string, workspace: string, personId: string, j
   return `${join} people ${alias} ON ${alias}.workspace_id = ${workspace} AND ${alias}.id = ${personId}`;
 }
 
-/**
- * Each person's first-touch key: a derived table (workspace_id, id, key) of every person, key being
- * their first touch's value at `key` ('' when it has none), for a caller to join in its own statement
- * (a chart broken down by first touch). `key` is put in the SQL as it is: pass only a checked name.
- */
-export function firstTouchKeys(key: string): string {
-  return `(SELECT workspace_id, id, coalesce(first_touch->>'${key}', '') AS key FROM people)`;
-}
-
 /** A person as asTheyAre reads them: `asked` is the id asked for, `id` the person they became. */
 export interface PersonAsTheyAre {
   workspace_id: string;

@@ -8,7 +8,7 @@
 // So the answer is exact in the snapshot it reads: the mark, the rollups and events are read in one
 // REPEATABLE READ transaction (ChartsRepository). Broken down, a key's fields come from event_touches
 // (key 0, no first touch, is '', the series (none)); keys that share a source add up in chartSeries.
-import { ChartQuestion } from './chart-rule';
+import { ChartBreakdown, ChartQuestion } from './chart-rule';
 
 /** The mark as the database spells it (text keeps its microseconds and '-infinity'). */
 export interface RollupMark {
@@ -32,9 +32,18 @@ export function rolledRange(question: ChartQuestion): { hours: [Date, Date]; day
   return { hours: [h0, h1], days: [d0, d1] };
 }
 
-/** Whether the rollups answer this chart: they keep counts and sums; people are counted from events. */
-export function rollupsAnswer(question: ChartQuestion): boolean {
-  return question.measure !== 'people';
+/**
+ * Broken down, the series key of a row's first-touch key: its field in event_touches, the workspace's
+ * keys read once into one object and looked up per row (no join for the planner to get wrong: with
+ * event_touches never analyzed it chose a nested loop, 180 rows scanned per rollup row). Key 0, NULL
+ * and keys not named are '', the series (none). breakdown is a name parseChartInput checked.
+ */
+export function touchNames(breakdown: ChartBreakdown): { cte: string; key: (touch: string) => string; join: string } {
+  return {
+    cte: `names AS (SELECT coalesce(jsonb_object_agg(k.touch::text, k.${breakdown}), '{}') AS names FROM event_touches k WHERE k.workspace_id = $1)`,
+    key: (touch) => `coalesce(n.names ->> coalesce(${touch}, 0)::text, '')`,
+    join: 'CROSS JOIN names n',
+  };
 }
 
 // $1 workspace, $2 type, $3 from, $4 to, $5..$6 whole hours, $7 folded_to, $8 expired_to, $9..$10 whole days.
@@ -65,13 +74,10 @@ export function rollupChartStatement(workspaceId: string, question: ChartQuestio
   const rollup = (grain: number, from: string, to: string) => `SELECT ${bucketOf('r.at')} AS bucket, r.touch, r.events AS n, r.value AS v FROM events_rollup r
       WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = ${grain} AND r.at >= ${from}::timestamptz AND r.at < ${to}::timestamptz AND r.keyed = ${breakdown ? 'true' : 'false'}`;
   const value = question.measure === 'count' ? 'sum(u.n)' : 'coalesce(sum(u.v), 0)';
-  // The workspace's keys read once into one object, looked up per row: no join for the planner to get
-  // wrong (with event_touches never analyzed it chose a nested loop, 180 rows scanned per rollup row).
-  const key = breakdown ? `coalesce(n.names ->> u.touch::text, '')` : 'NULL::text';
-  const names = breakdown ? `CROSS JOIN names n` : '';
-  const namesCte = breakdown
-    ? `names AS (SELECT coalesce(jsonb_object_agg(k.touch::text, k.${breakdown}), '{}') AS names FROM event_touches k WHERE k.workspace_id = $1),`
-    : '';
+  const touch = breakdown ? touchNames(breakdown) : undefined;
+  const key = touch ? touch.key('u.touch') : 'NULL::text';
+  const names = touch?.join ?? '';
+  const namesCte = touch ? `${touch.cte},` : '';
   return {
     sql: `WITH ${namesCte} ${ADJUST},
       u AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, coalesce(a.touch, 0) AS touch, a.sign::bigint AS n, a.sign * a.value AS v FROM adjust a

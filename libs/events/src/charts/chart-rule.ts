@@ -1,6 +1,6 @@
 // decisions.md section 12: what a chart asks and how its answer is shaped. Pure: no I/O.
-import { Refusal } from '@app/platform';
-import { BUILT_IN_EVENTS, CUSTOM_NAME_PATTERN, RESERVED_EVENT_NAMES } from '../domain';
+import { Refusal } from '@app/platform/plain';
+import { BUILT_IN_EVENTS, CUSTOM_NAME_PATTERN, RESERVED_EVENT_NAMES } from '../domain/catalogue';
 
 export const CHART_MEASURES = ['count', 'sum_value', 'people'] as const;
 export const CHART_INTERVALS = ['hour', 'day', 'week', 'month'] as const;

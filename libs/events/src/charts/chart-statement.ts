@@ -2,12 +2,12 @@
 // Up to MAX_CHART_BRANCHES buckets, each bucket is a branch of the statement over its own time range,
 // joined by UNION ALL: the planner estimates every branch from its own range, Parallel Append spreads
 // the branches over parallel workers, no row needs bucket arithmetic, and a bucket's distinct people are
-// counted bucket by bucket. Broken down, the branches' rows are joined to their people once, outside
-// the branches (so each process hashes the workspace's people once, not once per bucket). Past that
+// counted bucket by bucket. Broken down, a row counts under the first-touch key it carries, named as
+// the rollups name it (touchNames: event_touches read once into one object), outside the branches. Past that
 // many buckets, one branch groups the whole range by bucket; expression statistics on the buckets
 // (migration 1765000000000) let the planner aggregate it in parallel.
-import { firstTouchKeys } from '@app/people';
 import { bucketEnd, ChartQuestion } from './chart-rule';
+import { touchNames } from './chart-rollup.statement';
 
 /** Past this many buckets, one branch: planning costs about 0.2 ms a branch. */
 export const MAX_CHART_BRANCHES = 100;
@@ -57,30 +57,20 @@ function bucketSql(question: ChartQuestion, where: string, bucket: string): stri
   return `SELECT ${bucket} AS bucket, NULL::text AS key, ${MEASURE_SQL[question.measure]}::float8 AS value FROM events e WHERE ${where} HAVING count(*) > 0`;
 }
 
-/** One bucket's rows to break down: its distinct people, or its rows with their value. */
+/** One bucket's rows to break down, per key: its distinct people, or its count and sum. */
 function bucketRowsSql(question: ChartQuestion, where: string, bucket: string): string {
-  if (question.measure === 'people') return `SELECT ${bucket} AS bucket, e.person_id, NULL::numeric AS value FROM events e WHERE ${where} GROUP BY e.person_id`;
-  return `SELECT ${bucket} AS bucket, e.person_id, e.value FROM events e WHERE ${where}`;
+  const of = `FROM events e WHERE ${where} GROUP BY 2`;
+  if (question.measure === 'people') return `SELECT ${bucket} AS bucket, coalesce(e.touch, 0) AS touch, e.person_id, NULL::bigint AS n, NULL::numeric AS v ${of}, 3`;
+  return `SELECT ${bucket} AS bucket, coalesce(e.touch, 0) AS touch, NULL::text AS person_id, count(*) AS n, sum(e.value) AS v ${of}`;
 }
 
-/**
- * Each row's person with the first-touch key (people's firstTouchKeys), read once per person: an outer
- * join to a non-strict expression makes PostgreSQL compute it where it reads people (a placeholder),
- * not once per row; the IS NOT NULL keeps the inner join's rows. '' (no such key) is the series
- * (none), as a NULL is.
- */
-function peopleJoin(question: ChartQuestion, personId: string): { join: string; found: string } {
-  return {
-    join: `LEFT JOIN ${firstTouchKeys(question.breakdown!)} p ON p.workspace_id = $1 AND p.id = ${personId}`,
-    found: 'p.id IS NOT NULL',
-  };
-}
+const BROKEN_DOWN_VALUE = { count: 'sum(d.n)', sum_value: 'coalesce(sum(d.v), 0)', people: 'count(DISTINCT d.person_id COLLATE "C")' } as const;
 
-/** The buckets' rows, each joined to its person's first touch (people distinct per bucket already). */
+/** The buckets' rows per key, added up by the key's name (keys that share a source are one series). */
 function brokenDownSql(question: ChartQuestion, rows: string): string {
-  const value = question.measure === 'sum_value' ? 'coalesce(sum(d.value), 0)' : 'count(*)';
-  const people = peopleJoin(question, 'd.person_id');
-  return `SELECT d.bucket, p.key, ${value}::float8 AS value FROM (${rows}) AS d ${people.join} WHERE ${people.found} GROUP BY 1, 2`;
+  const names = touchNames(question.breakdown!);
+  return `WITH ${names.cte} SELECT d.bucket, ${names.key('d.touch')} AS key, ${BROKEN_DOWN_VALUE[question.measure]}::float8 AS value
+    FROM (${rows}) AS d ${names.join} GROUP BY 1, 2`;
 }
 
 /**
@@ -90,8 +80,8 @@ function brokenDownSql(question: ChartQuestion, rows: string): string {
  * breakdown are names parseChartInput checked against fixed lists.
  */
 function rangeSql(question: ChartQuestion, where: string): string {
-  const people = question.breakdown ? peopleJoin(question, 'e.person_id') : undefined;
-  return `SELECT g.bucket AT TIME ZONE 'UTC' AS bucket, g.key, g.value FROM (
-      SELECT date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AS bucket, ${people ? 'p.key' : 'NULL::text'} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
-        FROM events e ${people?.join ?? ''} WHERE ${where}${people ? ` AND ${people.found}` : ''} GROUP BY 1, 2) AS g`;
+  const names = question.breakdown ? touchNames(question.breakdown) : undefined;
+  return `${names ? `WITH ${names.cte}` : ''} SELECT g.bucket AT TIME ZONE 'UTC' AS bucket, g.key, g.value FROM (
+      SELECT date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AS bucket, ${names ? names.key('e.touch') : 'NULL::text'} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
+        FROM events e ${names?.join ?? ''} WHERE ${where} GROUP BY 1, 2) AS g`;
 }

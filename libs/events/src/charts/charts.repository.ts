@@ -1,12 +1,14 @@
 // A chart's reads (decisions.md section 12): counts and sums from the rollups and the rows not folded, in
-// one snapshot (chart-rollup.statement.ts); people from the events-only statement (chart-statement.ts).
+// one snapshot (chart-rollup.statement.ts); people from the sketches and the rows they do not hold
+// (chart-people.statement.ts).
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { ChartQuestion } from './chart-rule';
-import { chartStatement } from './chart-statement';
-import { rollupChartStatement, ROLLUP_MARK_SQL, RollupMark, rollupsAnswer } from './chart-rollup.statement';
+import { readPeopleChart } from './chart-people.statement';
+import { rollupChartStatement, ROLLUP_MARK_SQL, RollupMark } from './chart-rollup.statement';
+import { foldRollups, Query, rebuildRollups } from './people-rollup';
 
 export interface ChartRow {
   bucket: Date;
@@ -14,14 +16,9 @@ export interface ChartRow {
   value: number;
 }
 
-type Query = (sql: string, args?: unknown[]) => Promise<any[]>; // eslint-disable-line @typescript-eslint/no-explicit-any
-
 /** A chart, inside the caller's REPEATABLE READ transaction (the bench runs it too). */
 export async function readChart(query: Query, workspaceId: string, question: ChartQuestion): Promise<ChartRow[]> {
-  if (!rollupsAnswer(question)) {
-    const { sql, args } = chartStatement(workspaceId, question);
-    return query(sql, args);
-  }
+  if (question.measure === 'people') return readPeopleChart(query, workspaceId, question);
   const [mark]: RollupMark[] = await query(ROLLUP_MARK_SQL);
   const { sql, args } = rollupChartStatement(workspaceId, question, mark);
   return query(sql, args);
@@ -55,15 +52,14 @@ export class ChartsRepository {
 export class ChartRollups {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Folds the rows received since the last fold; answers the rollup rows it wrote. */
+  /** Folds the rows received since the last fold, counts and people in one transaction; answers the count rows it wrote. */
   async fold(): Promise<number> {
-    const [{ changed }] = await this.dataSource.query('SELECT events_rollup_fold() AS changed');
-    return Number(changed);
+    const folded = await this.dataSource.transaction((m) => foldRollups((sql, args) => m.query(sql, args)));
+    return folded?.changed ?? 0;
   }
 
-  /** Recomputes every rollup from events (holds the rollups' mark while it works). */
-  async rebuild(): Promise<number> {
-    const [{ changed }] = await this.dataSource.query('SELECT events_rollup_rebuild() AS changed');
-    return Number(changed);
+  /** Recomputes every rollup from events (holds the rollups' mark while it works), then sketches every day again. */
+  rebuild(): Promise<number> {
+    return rebuildRollups((work) => this.dataSource.transaction((m) => work((sql, args) => m.query(sql, args))));
   }
 }

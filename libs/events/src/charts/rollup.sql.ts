@@ -10,6 +10,12 @@
 // No join: the key is on the row. The worker's minute sweep folds; whatever deletes or changes a folded
 // row moves its counts in the same statement (statement triggers on events with transition tables).
 // Ingest's INSERTs fire nothing.
+// People: events_rollup_people holds a sketch of the distinct people (person-sketch.ts, of
+// PERSON_HASH) of the folded rows per (workspace, type, grain hour | day | week | month, at, keyed, touch),
+// except for the days listed in events_rollup_dirty: sketches cannot take a person away, so whatever
+// deletes, changes or expires a folded row lists its (workspace, type, UTC day) there instead, and the
+// fold (people-rollup.ts, in Node, in the transaction of events_rollup_fold) sketches such days again
+// from events. An hour's, week's or month's sketch is good when none of its days is listed.
 import { PEOPLE_TOUCHES_SQL, personTouchSql } from '@app/people/first-touch-sql';
 
 /** A row of events (alias `row`) folded under folded_to `to` and expired_to `expired` (SQL). */
@@ -40,6 +46,16 @@ const addRows = (src: string) => `
  */
 const LOCK = `hashtextextended('events_rollup', 0)`;
 
+/** The 64-bit hash of a person id the sketches hold (stable: PostgreSQL's hash partitioning relies on it). */
+export const PERSON_HASH = (personId: string) => `hashtextextended(${personId}, 0)`;
+/** The UTC day of a row (alias `row`), as a timestamptz. */
+export const DAY_OF = (row: string) => `date_trunc('day', ${row}.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+
+/** Lists the days of the rows of `src` (alias `d`, a FROM item) whose people sketches are no longer right, in key order. */
+const markDirty = (src: string) => `
+  INSERT INTO events_rollup_dirty (workspace_id, type, day)
+  SELECT DISTINCT d.workspace_id, d.type, ${DAY_OF('d')} FROM ${src} ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`;
+
 const ROW = (alias: string, sign: string) => `${alias}.workspace_id, ${alias}.type, ${alias}.occurred_at, ${alias}.touch, ${alias}.value, ${sign}`;
 
 
@@ -48,44 +64,54 @@ const ROW = (alias: string, sign: string) => `${alias}.workspace_id, ${alias}.ty
  * transaction still running in this database (received_at is its transaction's start, so every row
  * received before it is committed), and takes away the folded rows that expired since the last fold.
  * Folds nothing when a trigger's transaction holds the rollups' lock (the next minute's fold folds
- * it), or while a client's transaction is hidden from this role (grant it pg_read_all_stats).
+ * it), or while a client's transaction is hidden from this role (grant it pg_read_all_stats): then
+ * changed is NULL. Answers the rows it folded (received from..upto, not expired at `expired`), for
+ * the people sketches to add in the same transaction, which keeps the lock.
  * events_rollup_rebuild(): writes the key of rows that have none (from their person), names every first
- * touch in event_touches, empties the rollups and folds every row again.
+ * touch in event_touches, empties the rollups and folds every row again; every day with folded rows is
+ * listed for its people to be sketched again by the next folds (charts read such days from events).
  */
 const FOLD = `
-CREATE FUNCTION events_rollup_fold() RETURNS bigint LANGUAGE plpgsql AS $f$
-DECLARE m events_rollup_mark; upto timestamptz; hidden boolean; expired timestamptz; n bigint;
+CREATE FUNCTION events_rollup_fold(OUT changed bigint, OUT from_at timestamptz, OUT upto timestamptz, OUT expired timestamptz) LANGUAGE plpgsql AS $f$
+DECLARE m events_rollup_mark; hidden boolean;
 BEGIN
-  IF NOT pg_try_advisory_xact_lock(${LOCK}) THEN RETURN 0; END IF;
+  IF NOT pg_try_advisory_xact_lock(${LOCK}) THEN RETURN; END IF;
   SELECT * INTO m FROM events_rollup_mark;
   SELECT min(a.xact_start), coalesce(bool_or(a.backend_type = 'client backend' AND a.state IS NULL), false) INTO upto, hidden
     FROM pg_stat_get_activity(NULL) a WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.backend_type = 'client backend';
-  IF hidden THEN RETURN 0; END IF;
+  IF hidden THEN upto := NULL; RETURN; END IF;
   upto := greatest(m.folded_to, least(coalesce(upto, now()), now()));
   expired := greatest(m.expired_to, now());
   ${addRows(`SELECT ${ROW('e', '1')} FROM events e WHERE e.received_at >= m.folded_to AND e.received_at < upto AND (e.expires_at IS NULL OR e.expires_at > expired)
      UNION ALL SELECT ${ROW('e', '-1')} FROM events e WHERE e.received_at < m.folded_to AND e.expires_at > m.expired_to AND e.expires_at <= expired`)};
-  GET DIAGNOSTICS n = ROW_COUNT;
+  GET DIAGNOSTICS changed = ROW_COUNT;
   DELETE FROM events_rollup WHERE events = 0;
+  ${markDirty(`events d WHERE d.received_at < m.folded_to AND d.expires_at > m.expired_to AND d.expires_at <= expired`)};
   UPDATE events_rollup_mark SET folded_to = upto, expired_to = expired;
-  RETURN n;
+  from_at := m.folded_to;
 END $f$;
 
 CREATE FUNCTION events_rollup_rebuild() RETURNS bigint LANGUAGE plpgsql AS $f$
+DECLARE n bigint;
 BEGIN
   PERFORM pg_advisory_xact_lock(${LOCK});
   PERFORM set_config('work_mem', '256MB', true);
-  TRUNCATE events_rollup;
+  TRUNCATE events_rollup, events_rollup_people, events_rollup_dirty;
   UPDATE events_rollup_mark SET folded_to = '-infinity', expired_to = '-infinity';
   -- Nothing is folded now, so the key written here moves no count.
   UPDATE events e SET touch = ${personTouchSql('e.workspace_id', 'e.person_id', false)} WHERE e.touch IS NULL;
   INSERT INTO event_touches (workspace_id, touch, source, medium, campaign) SELECT * FROM (${PEOPLE_TOUCHES_SQL}) AS t WHERE t.touch <> 0 ON CONFLICT DO NOTHING;
-  RETURN events_rollup_fold();
+  n := (events_rollup_fold()).changed;
+  INSERT INTO events_rollup_dirty (workspace_id, type, day) SELECT r.workspace_id, r.type, r.at FROM events_rollup r WHERE r.grain = 24 AND NOT r.keyed;
+  RETURN n;
 END $f$;`;
 
 const FOLDED = (row: string) => foldedUnder(row, 'm.folded_to', 'm.expired_to');
 
-/** A statement's deleted or changed rows: the folded ones leave their counts, the changed ones' new versions join theirs. */
+/**
+ * A statement's deleted or changed rows: the folded ones leave their counts, the changed ones' new
+ * versions join theirs, and the days of both are listed for their people to be sketched again.
+ */
 const TRIGGERS = `
 CREATE FUNCTION events_rollup_moved() RETURNS trigger LANGUAGE plpgsql AS $f$
 DECLARE m events_rollup_mark;
@@ -94,8 +120,10 @@ BEGIN
   SELECT * INTO m FROM events_rollup_mark;
   IF TG_OP = 'DELETE' THEN
     ${addRows(`SELECT ${ROW('o', '-1')} FROM old_rows o WHERE ${FOLDED('o')}`)};
+    ${markDirty(`old_rows d WHERE ${FOLDED('d')}`)};
   ELSE
     ${addRows(`SELECT ${ROW('o', '-1')} FROM old_rows o WHERE ${FOLDED('o')} UNION ALL SELECT ${ROW('w', '1')} FROM new_rows w WHERE ${FOLDED('w')}`)};
+    ${markDirty(`(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows) d WHERE ${FOLDED('d')}`)};
   END IF;
   DELETE FROM events_rollup WHERE events = 0;
   RETURN NULL;
@@ -108,11 +136,11 @@ CREATE TRIGGER events_rollup_deleted AFTER DELETE ON ${table} REFERENCING OLD TA
 CREATE TRIGGER events_rollup_updated AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_rollup_moved();`;
 }
 
-export const ROLLUP_DOWN = `
+/** Drops the triggers and functions (the tables stay). */
+export const ROLLUP_FUNCTIONS_DOWN = `
 DROP TRIGGER IF EXISTS events_rollup_deleted ON events;
 DROP TRIGGER IF EXISTS events_rollup_updated ON events;
-DROP FUNCTION IF EXISTS events_rollup_moved, events_rollup_rebuild, events_rollup_fold;
-DROP TABLE IF EXISTS events_rollup, events_rollup_mark;`;
+DROP FUNCTION IF EXISTS events_rollup_moved, events_rollup_rebuild, events_rollup_fold;`;
 
-/** The functions and triggers, on a database with the tables (migration 1767200000001 makes them). */
+/** The functions and triggers, on a database with the tables (migrations 1767200000001 and 1767200000002 make them). */
 export const ROLLUP_UP = FOLD + TRIGGERS + rollupEventTriggers('events');

@@ -1,5 +1,5 @@
 // interface.md "Event catalogue" and "Events endpoint" rule 6, decisions.md section 5: names, and which are reserved.
-import { Refusal } from '@app/platform';
+import { Refusal } from '@app/platform/plain';
 
 /** Exactly the catalogue's twenty names, in its order. */
 export const BUILT_IN_EVENTS = [

@@ -1,5 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
-import { ROLLUP_DOWN, ROLLUP_UP } from '../charts/rollup.sql';
+import { ROLLUP_FUNCTIONS_DOWN } from '../charts/rollup.sql';
 
 // issue 32 item 2 (docs/decisions.md "Charts from rollups"): counts and sums of events per hour and day
 // and first-touch key, folded by the worker's minute sweep from the rows alone, moved by every delete or
@@ -7,6 +7,8 @@ import { ROLLUP_DOWN, ROLLUP_UP } from '../charts/rollup.sql';
 // there and folds them. Objects of the reverted designs (1766900000000, 1767000000000) are dropped
 // first. While events is being converted to months (EventsByMonth), the triggers go on the table that
 // serves writes (the old one); finishConversion makes them again on the partitioned table.
+// The functions, the triggers and the rebuild are made by ChartPeopleRollups1767200000002 since it
+// (they use its tables); a database that ran this before has them made again there.
 // (CASCADE drops the reverted designs' triggers on people with their function.)
 const EARLIER = `
 DROP FUNCTION IF EXISTS events_rollup_person_changed, events_rollup_rekey, events_rollup_apply, events_rollup_src CASCADE;
@@ -29,11 +31,10 @@ export class ChartRollups1767200000001 implements MigrationInterface {
   name = 'ChartRollups1767200000001';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(EARLIER + ROLLUP_DOWN + TABLES + ROLLUP_UP);
-    await queryRunner.query('SELECT events_rollup_rebuild()');
+    await queryRunner.query(EARLIER + ROLLUP_FUNCTIONS_DOWN + 'DROP TABLE IF EXISTS events_rollup, events_rollup_mark;' + TABLES);
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(ROLLUP_DOWN);
+    await queryRunner.query(ROLLUP_FUNCTIONS_DOWN + 'DROP TABLE IF EXISTS events_rollup, events_rollup_mark;');
   }
 }
