@@ -1,8 +1,8 @@
 // A people chart from the sketches (docs/decisions.md "Charts from rollups", people; what the sketches
-// hold: rollup.sql.ts). In the caller's REPEATABLE READ snapshot: the mark and the listed days, then one
-// statement: the sketches of the whole hours and days inside from..to whose day is not listed (a whole
+// hold: rollup.sql.ts). In the caller's REPEATABLE READ snapshot: the mark and the listed hours, then one
+// statement: the sketches of the whole hours and days inside from..to with no hour listed (a whole
 // clean week's or month's own sketch for a week or month bucket), and from events by index the distinct
-// people of the rest: the partial hours at either end, the listed days, the days with a folded row
+// people of the rest: the partial hours at either end, the listed hours, the hours with a folded row
 // expired since the last fold, and the rows not folded yet. They are merged here per bucket (and series
 // key, the keys' names from event_touches as the count charts name them), a person counted once. Exact
 // up to PERSON_SKETCH_EXACT people per bucket and series; past it within the sketch's error. A range
@@ -12,8 +12,8 @@ import { bucketEnd, bucketStart, ChartQuestion } from './chart-rule';
 import { chartStatement } from './chart-statement';
 import type { ChartRow } from './charts.repository';
 import type { Query } from './people-rollup';
-import { SKETCH_GRAINS } from './people-rollup';
-import { DAY_OF, PERSON_HASH } from './rollup.sql';
+import { runsOf, SKETCH_GRAINS } from './people-rollup';
+import { HOUR_OF, PERSON_HASH } from './rollup.sql';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -27,47 +27,45 @@ export function wholeHours(question: ChartQuestion): [Date, Date] {
 
 /**
  * Which sketches answer each bucket inside h0..h1: a week's or month's own when the whole bucket is
- * inside and none of its days is listed; else the sketch of each whole day, and of each hour beside
- * them, whose day is not listed.
+ * inside and none of its hours is listed; else the sketch of each whole day with no hour listed, and of
+ * each other hour not listed (listed hours are read from events).
  */
 export function sketchesOf(question: ChartQuestion, [h0, h1]: [Date, Date], listed: Set<number>): Array<{ grain: number; at: Date }> {
   const wanted: Array<{ grain: number; at: Date }> = [];
-  const dayOf = (at: number) => Math.floor(at / DAY) * DAY;
+  const clean = (lo: number, hi: number) => ![...listed].some((hour) => hour >= lo && hour < hi);
   for (const bucket of question.buckets) {
     const end = bucketEnd(bucket, question.interval);
     const [lo, hi] = [Math.max(bucket.getTime(), h0.getTime()), Math.min(end.getTime(), h1.getTime())];
-    let clean = true;
-    for (let day = dayOf(lo); day < hi; day += DAY) if (listed.has(day)) clean = false;
-    if ((question.interval === 'week' || question.interval === 'month') && lo === bucket.getTime() && hi === end.getTime() && clean) {
+    if ((question.interval === 'week' || question.interval === 'month') && lo === bucket.getTime() && hi === end.getTime() && clean(lo, hi)) {
       wanted.push({ grain: SKETCH_GRAINS[question.interval], at: bucket });
       continue;
     }
     for (let at = lo; at < hi; ) {
-      const grain = at % DAY === 0 && at + DAY <= hi ? SKETCH_GRAINS.day : SKETCH_GRAINS.hour;
-      if (!listed.has(dayOf(at))) wanted.push({ grain, at: new Date(at) });
+      const grain = at % DAY === 0 && at + DAY <= hi && clean(at, at + DAY) ? SKETCH_GRAINS.day : SKETCH_GRAINS.hour;
+      if (!listed.has(at) || grain === SKETCH_GRAINS.day) wanted.push({ grain, at: new Date(at) });
       at += grain * HOUR;
     }
   }
   return wanted;
 }
 
-// $1 workspace, $2 type, $3 from, $4 to, $5 h0, $6 h1, $7 folded_to, $8..$9 the sketches wanted, then the listed days' ranges.
+// $1 workspace, $2 type, $3 from, $4 to, $5 h0, $6 h1, $7 folded_to, $8..$9 the sketches wanted, then the listed hours' runs.
 const OF_CHART = `e.workspace_id = $1 AND e.type = $2 AND (e.expires_at IS NULL OR e.expires_at > now())`;
-/** Past this many listed days in range, the events-only statement answers (a branch per listed day, each planned). */
+/** Past this many runs of listed hours in range, the events-only statement answers (a branch per run, each planned). */
 const MAX_LISTED_BRANCHES = 60;
 
-/** The mark, and the days meeting h0..h1 whose sketches are not to be read (epoch ms). */
+/** The mark, and the hours inside h0..h1 whose sketches are not to be read (epoch ms). */
 const LISTED_SQL = `SELECT m.folded_to::text AS folded_to, ARRAY(
-    SELECT (extract(epoch FROM x.day) * 1000)::float8 FROM (
-      SELECT l.day FROM events_rollup_dirty l WHERE l.workspace_id = $1 AND l.type = $2 AND l.day > $3::timestamptz - interval '1 day' AND l.day < $4::timestamptz
-      UNION SELECT ${DAY_OF('e')} FROM events e WHERE e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $4::timestamptz
+    SELECT (extract(epoch FROM x.hour) * 1000)::float8 FROM (
+      SELECT l.hour FROM events_rollup_dirty l WHERE l.workspace_id = $1 AND l.type = $2 AND l.hour >= $3::timestamptz AND l.hour < $4::timestamptz
+      UNION SELECT ${HOUR_OF('e')} FROM events e WHERE e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $4::timestamptz
         AND e.expires_at > m.expired_to AND e.expires_at <= now() AND e.received_at < m.folded_to) x) AS listed
   FROM events_rollup_mark m`;
 
 /**
  * The statement: each bucket's (and key's) hashes from events (grain 0), and the sketches to merge. A
- * listed day is a branch of its own: its range by index (an empty array joined by range made the planner
- * loop over every row).
+ * run of listed hours is a branch of its own: its range by index (an empty array joined by range made the
+ * planner loop over every row).
  */
 function peopleStatement(question: ChartQuestion, keyed: boolean, listed: number): string {
   const bucket = `date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
@@ -95,14 +93,13 @@ export async function readPeopleChart(query: Query, workspaceId: string, questio
   };
   if (h0 >= h1) return fromEvents();
   const [{ folded_to, listed }] = await query(LISTED_SQL, [workspaceId, question.event, h0.toISOString(), h1.toISOString()]);
-  const listedDays = new Set<number>(listed);
-  if (listedDays.size > MAX_LISTED_BRANCHES) return fromEvents();
-  const wanted = sketchesOf(question, [h0, h1], listedDays);
-  // Each listed day's rows inside h0..h1.
-  const clip = (at: number) => new Date(Math.min(Math.max(at, h0.getTime()), h1.getTime())).toISOString();
+  const listedHours = new Set<number>(listed);
+  const runs = runsOf([...listedHours].map((at) => ({ workspace_id: workspaceId, type: question.event, hour: new Date(at) })));
+  if (runs.length > MAX_LISTED_BRANCHES) return fromEvents();
+  const wanted = sketchesOf(question, [h0, h1], listedHours);
   const keyed = question.breakdown !== undefined;
   const [parts, names] = [
-    await query(peopleStatement(question, keyed, listedDays.size), [
+    await query(peopleStatement(question, keyed, runs.length), [
       workspaceId,
       question.event,
       question.from.toISOString(),
@@ -112,7 +109,7 @@ export async function readPeopleChart(query: Query, workspaceId: string, questio
       folded_to,
       wanted.map((w) => w.grain),
       wanted.map((w) => w.at.toISOString()),
-      ...[...listedDays].flatMap((at) => [clip(at), clip(at + DAY)]),
+      ...runs.flatMap((run) => [new Date(run.from).toISOString(), new Date(run.to).toISOString()]),
     ]),
     keyed ? await query(`SELECT touch::text AS touch, ${question.breakdown} AS name FROM event_touches WHERE workspace_id = $1`, [workspaceId]) : [],
   ];

@@ -6,16 +6,16 @@
 // Plain pg, no Nest: the worker's sweep, the operator CLI and the bench run it.
 import { PersonSketch } from '../domain/person-sketch';
 import { bucketEnd, bucketStart, ChartInterval } from './chart-rule';
-import { PERSON_HASH } from './rollup.sql';
+import { HOUR_OF, PERSON_HASH } from './rollup.sql';
 
 export type Query = (sql: string, args?: unknown[]) => Promise<any[]>; // eslint-disable-line @typescript-eslint/no-explicit-any
 export type InTransaction = <T>(work: (query: Query) => Promise<T>) => Promise<T>;
 
 /** Sketch grains: hours in an hour, a day, a week, and at most in a month (the chart interval each serves). */
 export const SKETCH_GRAINS = { hour: 1, day: 24, week: 168, month: 744 } as const;
-/** Listed days sketched again per minute fold: each reads its day of events. */
-export const DIRTY_DAYS_PER_FOLD = 8;
-const DAY = 86_400_000;
+/** Listed hours sketched again per minute fold (eight days' worth): each run of them reads its hours of events. */
+export const DIRTY_HOURS_PER_FOLD = 192;
+const HOUR = 3_600_000;
 
 interface Folded {
   changed: string | null;
@@ -69,21 +69,19 @@ export function grainStart(at: Date, grain: number): Date {
   return bucketStart(at, intervalOf(grain));
 }
 
-/** The UTC hour of a row (alias `e`), as a timestamptz. */
-const HOUR_OF = (e: string) => `date_trunc('hour', ${e}.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
 
 /**
  * One fold, inside the caller's transaction: the counts (events_rollup_fold), the people of the rows it
- * folded, and up to `dirtyDays` listed days sketched again. Null when the fold skipped its turn.
+ * folded, and up to `dirtyHours` listed hours sketched again. Null when the fold skipped its turn.
  */
-export async function foldRollups(query: Query, dirtyDays = DIRTY_DAYS_PER_FOLD): Promise<{ changed: number; sketched: number } | null> {
+export async function foldRollups(query: Query, dirtyHours = DIRTY_HOURS_PER_FOLD): Promise<{ changed: number; sketched: number } | null> {
   const [folded]: Folded[] = await query(`SELECT changed, from_at::text AS from_at, upto::text AS upto, expired::text AS expired FROM events_rollup_fold()`);
   if (folded.changed === null) return null;
   // A minute's rows are far more than the planner guesses (events is not analyzed that often): grouped
   // by sorting they spilled to disk (1.6 s for 400,000 rows), by hashing 0.3 s.
   await query('SET LOCAL enable_sort = off');
   await addFolded(query, folded);
-  const sketched = await sketchListedDays(query, folded, dirtyDays);
+  const sketched = await sketchListedHours(query, folded, dirtyHours);
   return { changed: Number(folded.changed), sketched };
 }
 
@@ -113,55 +111,81 @@ async function addFolded(query: Query, folded: Folded): Promise<void> {
   await sketches.save(query);
 }
 
+/** Listed hours as runs of consecutive hours of one workspace and type, [from, to) in epoch ms. */
+export function runsOf(hours: Array<{ workspace_id: string; type: string; hour: Date }>): Array<{ workspace_id: string; type: string; from: number; to: number }> {
+  const sorted = hours
+    .map((h) => ({ workspace_id: h.workspace_id, type: h.type, at: new Date(h.hour).getTime() }))
+    .sort((a, b) => a.workspace_id.localeCompare(b.workspace_id) || a.type.localeCompare(b.type) || a.at - b.at);
+  const runs: Array<{ workspace_id: string; type: string; from: number; to: number }> = [];
+  for (const h of sorted) {
+    const last = runs[runs.length - 1];
+    if (last && last.workspace_id === h.workspace_id && last.type === h.type && last.to === h.at) last.to += HOUR;
+    else runs.push({ workspace_id: h.workspace_id, type: h.type, from: h.at, to: h.at + HOUR });
+  }
+  return runs;
+}
+
 /**
- * Up to `limit` listed days, latest first (charts ask for recent days most): each day's and its hours'
- * sketches made again from the rows folded under the new mark, then each week and month holding one as the union of
- * its days' sketches; the days leave the list. The lock keeps every trigger waiting meanwhile.
+ * Up to `limit` listed hours, latest first (charts ask for recent hours most): each run of them sketched
+ * again from the rows folded under the new mark (one read of those hours' rows), then each day holding
+ * one as the union of its hours' sketches, and each week and month holding one as the union of its days';
+ * the hours leave the list. The lock keeps every trigger waiting meanwhile.
  */
-async function sketchListedDays(query: Query, folded: Folded, limit: number): Promise<number> {
-  const days: Array<{ workspace_id: string; type: string; day: Date }> = await query(`SELECT workspace_id, type, day FROM events_rollup_dirty ORDER BY day DESC LIMIT $1`, [limit]);
-  if (days.length === 0) return 0;
-  await query(`DELETE FROM events_rollup_dirty WHERE (workspace_id, type, day) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]))`, [
-    days.map((d) => d.workspace_id),
-    days.map((d) => d.type),
-    days.map((d) => new Date(d.day).toISOString()),
+async function sketchListedHours(query: Query, folded: Folded, limit: number): Promise<number> {
+  const hours: Array<{ workspace_id: string; type: string; hour: Date }> = await query(`SELECT workspace_id, type, hour FROM events_rollup_dirty ORDER BY hour DESC LIMIT $1`, [limit]);
+  if (hours.length === 0) return 0;
+  await query(`DELETE FROM events_rollup_dirty WHERE (workspace_id, type, hour) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]))`, [
+    hours.map((h) => h.workspace_id),
+    hours.map((h) => h.type),
+    hours.map((h) => new Date(h.hour).toISOString()),
   ]);
-  const spans = new Map<string, { workspace_id: string; type: string; grain: number; at: Date }>();
-  for (const { workspace_id, type, day } of days) {
+  const days = new Map<string, Span>();
+  for (const { workspace_id, type, from, to } of runsOf(hours)) {
+    const range = [workspace_id, type, new Date(from).toISOString(), new Date(to).toISOString()];
     const sketches = new Sketches();
     const groups: Array<{ hour: Date; touch: string; hashes: Buffer }> = await query(
       `SELECT d.hour, d.touch, ${HASHES} FROM (
          SELECT DISTINCT ${HOUR_OF('e')} AS hour, ${HASHED('e')} FROM events e
           WHERE e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $4::timestamptz AND ${LIVE_AT('e', '$5', '$6')}) d
        GROUP BY 1, 2`,
-      [workspace_id, type, new Date(day).toISOString(), new Date(new Date(day).getTime() + DAY).toISOString(), folded.upto, folded.expired],
+      [...range, folded.upto, folded.expired],
     );
-    for (const g of groups) sketches.add(workspace_id, type, new Date(g.hour), String(g.touch), g.hashes, [SKETCH_GRAINS.hour, SKETCH_GRAINS.day]);
-    await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain IN (${SKETCH_GRAINS.hour}, ${SKETCH_GRAINS.day}) AND at >= $3 AND at < $4`, [
-      workspace_id,
-      type,
-      new Date(day).toISOString(),
-      new Date(new Date(day).getTime() + DAY).toISOString(),
-    ]);
+    for (const g of groups) sketches.add(workspace_id, type, new Date(g.hour), String(g.touch), g.hashes, [SKETCH_GRAINS.hour]);
+    await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ${SKETCH_GRAINS.hour} AND at >= $3 AND at < $4`, range);
     await sketches.save(query);
-    for (const grain of [SKETCH_GRAINS.week, SKETCH_GRAINS.month]) {
-      const at = grainStart(new Date(day), grain);
-      spans.set([workspace_id, type, grain, at.getTime()].join('\u001f'), { workspace_id, type, grain, at });
+    for (let at = from; at < to; at += HOUR) {
+      const day = grainStart(new Date(at), SKETCH_GRAINS.day);
+      days.set([workspace_id, type, day.getTime()].join('\u001f'), { workspace_id, type, grain: SKETCH_GRAINS.day, at: day });
     }
   }
-  for (const span of spans.values()) await unionOfDays(query, span);
-  return days.length;
+  const spans = new Map<string, Span>();
+  for (const day of days.values()) {
+    await unionOf(query, day, SKETCH_GRAINS.hour);
+    for (const grain of [SKETCH_GRAINS.week, SKETCH_GRAINS.month]) {
+      const at = grainStart(day.at, grain);
+      spans.set([day.workspace_id, day.type, grain, at.getTime()].join('\u001f'), { workspace_id: day.workspace_id, type: day.type, grain, at });
+    }
+  }
+  for (const span of spans.values()) await unionOf(query, span, SKETCH_GRAINS.day);
+  return hours.length;
 }
 
-/** A week's or month's sketches made again as the union of its days'. */
-async function unionOfDays(query: Query, span: { workspace_id: string; type: string; grain: number; at: Date }): Promise<void> {
+interface Span {
+  workspace_id: string;
+  type: string;
+  grain: number;
+  at: Date;
+}
+
+/** A day's, week's or month's sketches made again as the union of the sketches of grain `of` inside it. */
+async function unionOf(query: Query, span: Span, of: number): Promise<void> {
   const end = bucketEnd(span.at, intervalOf(span.grain));
-  const days: Array<{ keyed: boolean; touch: string; sketch: Buffer }> = await query(
-    `SELECT keyed, touch, sketch FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ${SKETCH_GRAINS.day} AND at >= $3 AND at < $4`,
+  const parts: Array<{ keyed: boolean; touch: string; sketch: Buffer }> = await query(
+    `SELECT keyed, touch, sketch FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ${of} AND at >= $3 AND at < $4`,
     [span.workspace_id, span.type, span.at.toISOString(), end.toISOString()],
   );
   const sketches = new Sketches();
-  for (const d of days) sketches.get(span.workspace_id, span.type, span.grain, span.at, d.keyed, String(d.touch)).mergeBytes(d.sketch);
+  for (const p of parts) sketches.get(span.workspace_id, span.type, span.grain, span.at, p.keyed, String(p.touch)).mergeBytes(p.sketch);
   await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = $3 AND at = $4`, [span.workspace_id, span.type, span.grain, span.at.toISOString()]);
   await sketches.save(query);
 }
@@ -173,7 +197,7 @@ async function unionOfDays(query: Query, span: { workspace_id: string; type: str
 export async function rebuildRollups(transaction: InTransaction): Promise<number> {
   const [{ changed }] = await transaction((query) => query('SELECT events_rollup_rebuild() AS changed'));
   for (;;) {
-    const folded = await transaction((query) => foldRollups(query, 64));
+    const folded = await transaction((query) => foldRollups(query, 64 * 24));
     if (folded === null) await new Promise((resolve) => setTimeout(resolve, 100));
     else if (folded.sketched === 0) return Number(changed);
   }

@@ -12,10 +12,10 @@
 // Ingest's INSERTs fire nothing.
 // People: events_rollup_people holds a sketch of the distinct people (person-sketch.ts, of
 // PERSON_HASH) of the folded rows per (workspace, type, grain hour | day | week | month, at, keyed, touch),
-// except for the days listed in events_rollup_dirty: sketches cannot take a person away, so whatever
-// deletes, changes or expires a folded row lists its (workspace, type, UTC day) there instead, and the
-// fold (people-rollup.ts, in Node, in the transaction of events_rollup_fold) sketches such days again
-// from events. An hour's, week's or month's sketch is good when none of its days is listed.
+// except for the hours listed in events_rollup_dirty: sketches cannot take a person away, so whatever
+// deletes, changes or expires a folded row lists its (workspace, type, UTC hour) there instead, and the
+// fold (people-rollup.ts, in Node, in the transaction of events_rollup_fold) sketches such hours again
+// from events, and their days, weeks and months as unions. A sketch is good when none of its hours is listed.
 import { PEOPLE_TOUCHES_SQL, personTouchSql } from '@app/people/first-touch-sql';
 
 /** A row of events (alias `row`) folded under folded_to `to` and expired_to `expired` (SQL). */
@@ -48,13 +48,13 @@ const LOCK = `hashtextextended('events_rollup', 0)`;
 
 /** The 64-bit hash of a person id the sketches hold (stable: PostgreSQL's hash partitioning relies on it). */
 export const PERSON_HASH = (personId: string) => `hashtextextended(${personId}, 0)`;
-/** The UTC day of a row (alias `row`), as a timestamptz. */
-export const DAY_OF = (row: string) => `date_trunc('day', ${row}.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
+/** The UTC hour of a row (alias `row`), as a timestamptz. */
+export const HOUR_OF = (row: string) => `date_trunc('hour', ${row}.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
 
-/** Lists the days of the rows of `src` (alias `d`, a FROM item) whose people sketches are no longer right, in key order. */
+/** Lists the hours of the rows of `src` (alias `d`, a FROM item) whose people sketches are no longer right, in key order. */
 const markDirty = (src: string) => `
-  INSERT INTO events_rollup_dirty (workspace_id, type, day)
-  SELECT DISTINCT d.workspace_id, d.type, ${DAY_OF('d')} FROM ${src} ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`;
+  INSERT INTO events_rollup_dirty (workspace_id, type, hour)
+  SELECT DISTINCT d.workspace_id, d.type, ${HOUR_OF('d')} FROM ${src} ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`;
 
 const ROW = (alias: string, sign: string) => `${alias}.workspace_id, ${alias}.type, ${alias}.occurred_at, ${alias}.touch, ${alias}.value, ${sign}`;
 
@@ -68,8 +68,8 @@ const ROW = (alias: string, sign: string) => `${alias}.workspace_id, ${alias}.ty
  * changed is NULL. Answers the rows it folded (received from..upto, not expired at `expired`), for
  * the people sketches to add in the same transaction, which keeps the lock.
  * events_rollup_rebuild(): writes the key of rows that have none (from their person), names every first
- * touch in event_touches, empties the rollups and folds every row again; every day with folded rows is
- * listed for its people to be sketched again by the next folds (charts read such days from events).
+ * touch in event_touches, empties the rollups and folds every row again; every hour with folded rows is
+ * listed for its people to be sketched again by the next folds (charts read such hours from events).
  */
 const FOLD = `
 CREATE FUNCTION events_rollup_fold(OUT changed bigint, OUT from_at timestamptz, OUT upto timestamptz, OUT expired timestamptz) LANGUAGE plpgsql AS $f$
@@ -102,7 +102,7 @@ BEGIN
   UPDATE events e SET touch = ${personTouchSql('e.workspace_id', 'e.person_id', false)} WHERE e.touch IS NULL;
   INSERT INTO event_touches (workspace_id, touch, source, medium, campaign) SELECT * FROM (${PEOPLE_TOUCHES_SQL}) AS t WHERE t.touch <> 0 ON CONFLICT DO NOTHING;
   n := (events_rollup_fold()).changed;
-  INSERT INTO events_rollup_dirty (workspace_id, type, day) SELECT r.workspace_id, r.type, r.at FROM events_rollup r WHERE r.grain = 24 AND NOT r.keyed;
+  INSERT INTO events_rollup_dirty (workspace_id, type, hour) SELECT r.workspace_id, r.type, r.at FROM events_rollup r WHERE r.grain = 1 AND NOT r.keyed;
   RETURN n;
 END $f$;`;
 
@@ -110,7 +110,7 @@ const FOLDED = (row: string) => foldedUnder(row, 'm.folded_to', 'm.expired_to');
 
 /**
  * A statement's deleted or changed rows: the folded ones leave their counts, the changed ones' new
- * versions join theirs, and the days of both are listed for their people to be sketched again.
+ * versions join theirs, and the hours of both are listed for their people to be sketched again.
  */
 const TRIGGERS = `
 CREATE FUNCTION events_rollup_moved() RETURNS trigger LANGUAGE plpgsql AS $f$
