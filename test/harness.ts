@@ -126,23 +126,35 @@ export async function startApp(options: { env?: Record<string, string>; worker?:
  * The app of a test file (or of a describe block): started before its tests, closed after them. The
  * handle is filled in beforeAll, so helpers beside it may close over it. env may be a function when it
  * names something an earlier beforeAll starts (an SMTP server, a stand-in API). closeTimeoutMs: how long
- * closing may take (jest's default otherwise).
+ * closing may take (jest's default otherwise). stopWaitingMs: past it, the close is left running and the
+ * file ends, as the launcher's stop deadline ends a process that outlasts it in production (STOP_WITHIN_MS).
  */
-export function useApp(options: { env?: Env | (() => Env); worker?: boolean; closeTimeoutMs?: number } = {}): TestApp {
+export function useApp(options: { env?: Env | (() => Env); worker?: boolean; closeTimeoutMs?: number; stopWaitingMs?: number } = {}): TestApp {
   const handle = {} as TestApp;
   beforeAll(async () => {
     const env = typeof options.env === 'function' ? options.env() : options.env;
     Object.assign(handle, await startApp({ worker: options.worker, env }));
   });
   afterAll(async () => {
-    // A close that outlasts a minute says what still holds the process, for the next look (redis-cluster's
-    // close after its failover has twice passed 2 minutes on a loaded CI machine, never here alone).
+    // A close that outlasts a minute says what still holds the process (the hooks not done, the workers'
+    // state, the sockets), for the next look: redis-cluster's close after its failover has passed two
+    // minutes on a loaded CI machine, waiting in BullMQ's worker close.
     const pending = traceShutdown([handle.worker, handle.app]);
-    const slow = setTimeout(() => console.error(`closing the app takes over 60 s; hooks not done: ${pending()}; still open: ${openHandles()}`), 60_000).unref();
+    const held = () => `hooks not done: ${pending()}; still open: ${openHandles()}`;
+    const slow = setTimeout(() => console.error(`closing the app takes over 60 s; ${held()}`), 60_000).unref();
+    let stop: NodeJS.Timeout | undefined;
+    const deadline = new Promise<void>((resolve) => {
+      if (options.stopWaitingMs === undefined) return;
+      stop = setTimeout(() => {
+        console.error(`closing the app outlasted ${options.stopWaitingMs! / 1000} s: left running; ${held()}`);
+        resolve();
+      }, options.stopWaitingMs).unref();
+    });
     try {
-      await handle.close?.();
+      await Promise.race([handle.close?.(), deadline]);
     } finally {
       clearTimeout(slow);
+      clearTimeout(stop);
     }
   }, options.closeTimeoutMs);
   return handle;
@@ -150,14 +162,24 @@ export function useApp(options: { env?: Env | (() => Env); worker?: boolean; clo
 
 const SHUTDOWN_HOOKS = ['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown'] as const;
 
-/** Wraps every provider's shutdown hooks in the apps given, to tell which ones a slow close still waits on. */
+/** What a BullMQ worker (a processor's `worker`) is doing, for a close that hangs. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function workerState(worker: any): string {
+  const blocking = worker.blockingConnection;
+  const state = [worker.closing ? 'closing' : '', worker.running ? 'running' : '', worker.mainLoopRunning ? 'loop' : '', worker.closed ? 'closed' : ''];
+  return `${worker.name}(${state.filter(Boolean).join(' ')}; blocking ${blocking?.status}/${blocking?._client?.status}; main ${worker.connection?.status}/${worker.connection?._client?.status})`;
+}
+
+/** Wraps every provider's shutdown hooks in the apps given, to tell which ones a slow close still waits on (and its workers' state). */
 function traceShutdown(apps: Array<INestApplicationContext | null | undefined>): () => string {
   const running = new Set<string>();
+  const workers: unknown[] = [];
   for (const app of apps) {
     for (const module of app?.get(ModulesContainer).values() ?? []) {
       for (const wrapper of module.providers.values()) {
         const instance = wrapper.instance as Record<string, unknown> | undefined;
         if (!instance || typeof instance !== 'object') continue;
+        if (instance.worker && typeof (instance.worker as { close?: unknown }).close === 'function') workers.push(instance.worker);
         for (const hook of SHUTDOWN_HOOKS) {
           const original = instance[hook];
           if (typeof original !== 'function') continue;
@@ -174,7 +196,7 @@ function traceShutdown(apps: Array<INestApplicationContext | null | undefined>):
       }
     }
   }
-  return () => [...running].join(', ') || 'none';
+  return () => `${[...running].join(', ') || 'none'}; workers: ${workers.map(workerState).join(', ')}`;
 }
 
 /** Node's open handles and requests by kind, with the address of each socket. */

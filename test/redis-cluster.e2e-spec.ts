@@ -17,8 +17,16 @@ beforeAll(async () => {
 }, 60_000);
 // A fixed prefix: the cluster is this file's alone, and fixed tags put the queues on known slots.
 // Closing after the failover may take BullMQ's workers a while: their blocking clients retry through the
-// cluster's redirections until their slot map is fresh (seen at over 30 s once on a loaded machine).
-const t = useApp({ worker: true, env: () => ({ REDIS_CLUSTER_NODES: cluster.nodes, REDIS_PREFIX: 'lt-cluster' }), closeTimeoutMs: 120_000 });
+// cluster's redirections until their slot map is fresh (seen at over 30 s once on a loaded machine), and on
+// a loaded CI machine a worker's close has waited past two minutes (not seen here alone, not explained yet:
+// the harness prints what it waits on). Past 90 s the file stops waiting, as the launcher's stop deadline
+// would end the process in production.
+const t = useApp({
+  worker: true,
+  env: () => ({ REDIS_CLUSTER_NODES: cluster.nodes, REDIS_PREFIX: 'lt-cluster' }),
+  closeTimeoutMs: 120_000,
+  stopWaitingMs: 90_000,
+});
 const ws = useWorkspace(t, {}, 'all');
 afterAll(() => cluster?.remove());
 
