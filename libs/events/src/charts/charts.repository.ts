@@ -58,7 +58,7 @@ export class ChartRollups {
     return folded?.changed ?? 0;
   }
 
-  /** Recomputes every rollup from events (holds the rollups' mark while it works), then sketches every day again. */
+  /** Recomputes every rollup from events (holds the rollups' mark while it works), then sketches every hour again. */
   rebuild(): Promise<number> {
     return rebuildRollups((work) => this.dataSource.transaction((m) => work((sql, args) => m.query(sql, args))));
   }

@@ -1,7 +1,7 @@
 // The people part of the fold (rollup.sql.ts says what events_rollup_people holds): in the transaction
 // of events_rollup_fold(), which holds the rollups' lock to its end, the rows it folded add their
-// people's hashes to the sketches of their day, week and month (no join: the key is on the row), and a
-// few listed days are sketched again from events, their weeks and months as the union of their days.
+// people's hashes to the sketches of their hour, day, week and month (no join: the key is on the row), and a
+// few listed hours are sketched again from events, their days as the union of their hours, weeks and months of days.
 // Sketches merge here rather than in SQL: a HyperLogLog's registers are a loop PL/pgSQL does slowly.
 // Plain pg, no Nest: the worker's sweep, the operator CLI and the bench run it.
 import { PersonSketch } from '../domain/person-sketch';
@@ -191,8 +191,8 @@ async function unionOf(query: Query, span: Span, of: number): Promise<void> {
 }
 
 /**
- * The rebuild: events_rollup_rebuild() (counts again, every day listed), then folds until every listed
- * day is sketched again. A fold that finds the lock taken is tried again.
+ * The rebuild: events_rollup_rebuild() (counts again, every hour listed), then folds until every listed
+ * hour is sketched again. A fold that finds the lock taken is tried again.
  */
 export async function rebuildRollups(transaction: InTransaction): Promise<number> {
   const [{ changed }] = await transaction((query) => query('SELECT events_rollup_rebuild() AS changed'));
