@@ -85,15 +85,7 @@ export class PersonSketch {
 
   /** This sketch becomes the union of itself and `other`. */
   merge(other: PersonSketch): this {
-    if (other.exact) {
-      other.exact.forEach((hi, lo) => this.addHalves(hi, lo));
-      return this;
-    }
-    if (this.exact) this.toRegisters();
-    const mine = this.registers!;
-    const theirs = other.registers!;
-    for (let i = 0; i < M; i++) if (theirs[i] > mine[i]) mine[i] = theirs[i];
-    return this;
+    return this.mergeBytes(other.toBytes());
   }
 
   /** Whether count() is exact. */
