@@ -128,10 +128,11 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     },
   };
   try {
+    // Six servers starting at once while other files start theirs: 10 s was once too short on CI.
     await eventually(async () => {
       for (const port of ports) if ((await cli(port, ['ping']).catch(() => '')).trim() !== 'PONG') return false;
       return true;
-    }, 10_000);
+    }, 30_000);
     await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
     await eventually(async () => {
       for (const port of ports) if (!/cluster_state:ok/.test(await cli(port, ['cluster', 'info']))) return false;
