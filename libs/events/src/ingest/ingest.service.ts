@@ -6,7 +6,7 @@ import { GroupCommitLanes, isUnavailable, Refusal, runIsolated } from '@app/plat
 import { HEARTBEAT_ANSWER } from '@app/edge';
 import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
 import { OutboxWriter } from '@app/outbox';
-import { isKeyRace, isSuppressedRace, PeopleRepository, SuppressionList } from '@app/people';
+import { isKeyRace, isSuppressedRace, keyString, PeopleRepository, SuppressionList } from '@app/people';
 import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
 import { IngestUnit, ItemResult, Success } from './ingest-unit';
 import { IngestRepository } from './ingest.repository';
@@ -29,6 +29,7 @@ interface Work {
 
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
 const MAX_IN_FLIGHT = 1;
+const MAX_BATCHES_IN_FLIGHT = 2;
 const MAX_SHARED_ITEMS = 100;
 const MAX_SHARED_BATCHES = 4;
 const KEY_RACE_ATTEMPTS = 5;
@@ -52,18 +53,21 @@ export class IngestService {
 
   /**
    * Concurrent batches to one workspace share transactions the same way: up to MAX_SHARED_BATCHES (400
-   * items) a transaction, one in flight per workspace and process, since a transaction's statements cost
-   * a part that does not grow with its items. Measured against each batch in its own transaction (16
-   * at once): about a quarter less CPU per event, 10% less throughput, a lower p99; 2 in flight saved
-   * half as much (bench/RESULTS.md, issue 18). Two in flight (issue 32) overlapped the api's work with
-   * PostgreSQL's, but applied a client's concurrent batches out of the order they arrived in (a purchase
-   * before the signup sent ahead of it: test/segment.e2e-spec.ts), so one it stays. A batch alone, or one
-   * whose shared transaction failed, is applied as before (applyIsolated).
+   * items) a transaction, since a transaction's statements cost a part that does not grow with its items.
+   * Measured against each batch in its own transaction (16 at once): about a quarter less CPU per event,
+   * 10% less throughput, a lower p99 (bench/RESULTS.md, issue 18). A second transaction runs beside the
+   * first (issue 32: the api's work on one overlaps PostgreSQL's on the other) only once the first has
+   * locked the people it names (its load returned), and only when none of its keys is one of the first's:
+   * so a client's batches naming one person are applied in the order they arrived (a purchase never before
+   * the signup sent ahead of it: test/segment.e2e-spec.ts), by the keys here and, for a person named by
+   * another of their keys, by the row lock the first holds. A batch alone, or one whose shared transaction
+   * failed, is applied as before (applyIsolated).
    */
   private readonly batchLanes = new GroupCommitLanes<{ workspace: WorkspaceEntity; work: Work[] }, ItemResult[]>(
-    (_workspaceId, batches) => this.applyBatches(batches),
+    (_workspaceId, batches, opened) => this.applyBatches(batches, opened),
     MAX_SHARED_BATCHES,
-    MAX_IN_FLIGHT,
+    MAX_BATCHES_IN_FLIGHT,
+    { keysOf: (batch) => batch.work.flatMap((w) => w.command.keys.map(keyString)) },
   );
 
   /** First-touch keys, and which this process has seen named (docs/decisions.md "Charts from rollups"). */
@@ -126,19 +130,23 @@ export class IngestService {
   }
 
   /** Batches together in one transaction; when it fails, GroupCommit runs each batch alone, which is applyIsolated. */
-  private async applyBatches(batches: Array<{ workspace: WorkspaceEntity; work: Work[] }>): Promise<ItemResult[][]> {
-    if (batches.length === 1) return [await this.applyIsolated(batches[0].workspace, batches[0].work)];
-    const results = await this.applyAll(batches[batches.length - 1].workspace, batches.flatMap((b) => b.work));
+  private async applyBatches(batches: Array<{ workspace: WorkspaceEntity; work: Work[] }>, opened?: () => void): Promise<ItemResult[][]> {
+    if (batches.length === 1) return [await this.applyIsolated(batches[0].workspace, batches[0].work, opened)];
+    const results = await this.applyAll(batches[batches.length - 1].workspace, batches.flatMap((b) => b.work), opened);
     let at = 0;
     return batches.map((b) => results.slice(at, (at += b.work.length)));
   }
 
   /** One transaction for all; when it fails unexpectedly, each item alone, so one bad item keeps the others. */
-  private async applyIsolated(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
-    const outcomes = await runIsolated((some: Work[]) => this.applyAll(workspace, some), work, (error) => {
-      if (isKeyRefused(error)) throw error; // the post's own key: every item would fail alike
-      this.logger.warn(`shared transaction failed, applying items one by one: ${(error as Error).message}`);
-    });
+  private async applyIsolated(workspace: WorkspaceEntity, work: Work[], opened?: () => void): Promise<ItemResult[]> {
+    const outcomes = await runIsolated(
+      (some: Work[]) => this.applyAll(workspace, some, opened),
+      work,
+      (error) => {
+        if (isKeyRefused(error)) throw error; // the post's own key: every item would fail alike
+        this.logger.warn(`shared transaction failed, applying items one by one: ${(error as Error).message}`);
+      },
+    );
     return outcomes.map((outcome) => {
       if (outcome.ok) return outcome.value;
       if (isUnavailable(outcome.error)) throw outcome.error; // the database is away: the post is refused 503, nothing written
@@ -153,11 +161,11 @@ export class IngestService {
    * none (isSuppressedRace): then the unit reads the suppression list itself and answers suppressed for
    * the items naming it, and later posts to the workspace send their keys' hashes.
    */
-  private async applyAll(workspace: WorkspaceEntity, work: Work[]): Promise<ItemResult[]> {
+  private async applyAll(workspace: WorkspaceEntity, work: Work[], opened?: () => void): Promise<ItemResult[]> {
     let readSuppressions = false;
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.applyOnce(workspace, work, readSuppressions);
+        return await this.applyOnce(workspace, work, readSuppressions, opened);
       } catch (error) {
         if (attempt >= KEY_RACE_ATTEMPTS || !(isKeyRace(error) || isSuppressedRace(error))) throw error;
         if (isSuppressedRace(error)) this.suppressions.noteListed(workspace.id);
@@ -166,7 +174,8 @@ export class IngestService {
     }
   }
 
-  private async applyOnce(workspace: WorkspaceEntity, work: Work[], readSuppressions: boolean): Promise<ItemResult[]> {
+  /** `opened` is called once the load has locked the people the work names (the batch lanes' overlap). */
+  private async applyOnce(workspace: WorkspaceEntity, work: Work[], readSuppressions: boolean, opened?: () => void): Promise<ItemResult[]> {
     const now = new Date();
     const commands = work.map((w) => w.command);
     const keys = [...new Set(work.flatMap((w) => (w.keyId ? [w.keyId] : [])))];
@@ -174,6 +183,7 @@ export class IngestService {
     const results = await this.store.transaction(async (m) => {
       const unit = new IngestUnit(m, workspace, this.people, this.store, this.suppressions, now, this.touches, readSuppressions);
       await unit.prepare(commands);
+      opened?.();
       const applied: ItemResult[] = [];
       for (const command of commands) applied.push(await unit.apply(command));
       await unit.flush(keys);

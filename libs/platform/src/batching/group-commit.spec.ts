@@ -97,6 +97,50 @@ describe('GroupCommit with batches in flight at once', () => {
   });
 });
 
+describe('GroupCommit with an overlap', () => {
+  // Items are strings "key:n"; a batch's keys are its items' keys.
+  const keysOf = (item: string) => [item.split(':')[0]];
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+
+  it('starts a second batch only once the first has opened, and only when their keys differ', async () => {
+    const started: string[][] = [];
+    const gates = new Map<string, { opened: () => void; finish: () => void }>();
+    const commit = new GroupCommit<string, string>(
+      (items, opened) => {
+        started.push(items);
+        const finish = deferred<void>();
+        gates.set(items[0], { opened: opened!, finish: () => finish.resolve() });
+        return finish.promise.then(() => items);
+      },
+      1,
+      2,
+      undefined,
+      { keysOf },
+    );
+    const answers = ['a:1', 'b:1', 'a:2', 'c:1'].map((item) => commit.submit(item));
+    await flush();
+    expect(started).toEqual([['a:1']]); // b:1 waits until a:1 has opened
+    gates.get('a:1')!.opened();
+    await flush();
+    expect(started).toEqual([['a:1'], ['b:1']]);
+    gates.get('b:1')!.opened();
+    await flush();
+    expect(started).toHaveLength(2); // two in flight; a:2 next, and c:1 does not jump ahead of it
+    gates.get('b:1')!.finish();
+    await flush();
+    expect(started).toHaveLength(2); // a:2 shares its key with a:1, still running
+    gates.get('a:1')!.finish();
+    await flush();
+    expect(started).toEqual([['a:1'], ['b:1'], ['a:2']]);
+    gates.get('a:2')!.opened();
+    await flush();
+    expect(started).toEqual([['a:1'], ['b:1'], ['a:2'], ['c:1']]);
+    gates.get('a:2')!.finish();
+    gates.get('c:1')!.finish();
+    expect(await Promise.all(answers)).toEqual(['a:1', 'b:1', 'a:2', 'c:1']);
+  });
+});
+
 describe('GroupCommitLanes', () => {
   it('keeps one lane per key, batching only items of the same key, and drops a lane once idle', async () => {
     const batches: Array<[string, number[]]> = [];
