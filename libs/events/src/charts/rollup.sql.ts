@@ -110,12 +110,16 @@ const FOLDED = (row: string) => foldedUnder(row, 'm.folded_to', 'm.expired_to');
 
 /**
  * A statement's deleted or changed rows: the folded ones leave their counts, the changed ones' new
- * versions join theirs, and the hours of both are listed for their people to be sketched again.
+ * versions join theirs, and the hours of both are listed for their people to be sketched again. A
+ * statement that deleted or changed no row (a statement trigger fires all the same: ingest's key
+ * rewrite usually finds nothing to rewrite) moves nothing, so it does not wait for a fold in progress
+ * (migration 1767200000003; `waitsWhenEmpty` is the function as migration 1767200000002 made it).
  */
-const TRIGGERS = `
-CREATE FUNCTION events_rollup_moved() RETURNS trigger LANGUAGE plpgsql AS $f$
+export const rollupMovedFunction = (waitsWhenEmpty = false) => `
+CREATE OR REPLACE FUNCTION events_rollup_moved() RETURNS trigger LANGUAGE plpgsql AS $f$
 DECLARE m events_rollup_mark;
-BEGIN
+BEGIN${waitsWhenEmpty ? '' : `
+  IF NOT EXISTS (SELECT FROM old_rows) THEN RETURN NULL; END IF;`}
   PERFORM pg_advisory_xact_lock_shared(${LOCK});
   SELECT * INTO m FROM events_rollup_mark;
   IF TG_OP = 'DELETE' THEN
@@ -143,4 +147,4 @@ DROP TRIGGER IF EXISTS events_rollup_updated ON events;
 DROP FUNCTION IF EXISTS events_rollup_moved, events_rollup_rebuild, events_rollup_fold;`;
 
 /** The functions and triggers, on a database with the tables (migrations 1767200000001 and 1767200000002 make them). */
-export const ROLLUP_UP = FOLD + TRIGGERS + rollupEventTriggers('events');
+export const ROLLUP_UP = FOLD + rollupMovedFunction() + rollupEventTriggers('events');
