@@ -124,7 +124,7 @@ workspace of ${PEOPLE.toLocaleString('en')} people with first touches; 5% of the
 Each figure is the median of ${RUNS} runs from a client on the same machine, in one run of the bench: before is the events-only
 statement (chart-statement.ts: BEGIN, SET LOCAL jit = off, the statement, COMMIT); after is what ChartsService runs now (counts and
 sums from the rollups, people from the sketches, rebuilt after the fill; BEGIN REPEATABLE READ, jit off, the mark (and for people
-the listed days), the statement (and for a breakdown of people the keys' names), COMMIT: five to seven round trips, all in the figure).
+the listed hours), the statement (and for a breakdown of people the keys' names), COMMIT: five to seven round trips, all in the figure).
 Baseline \`count(*)\` of the same rows on the same index: ${ms(before.baseline)} in the before phase (load average ${before.load}),
 ${ms(after.baseline)} in the after phase (load average ${after.load}); 2 cores, shared with other work.
 
