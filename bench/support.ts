@@ -135,9 +135,13 @@ export async function workspaceWithKeys(url: string, slug: string, keys: number)
     i: { slug, owner: `owner@${slug}.test` },
   });
   const secretKeys: string[] = [made.createWorkspace.secretKey];
+  const createKey = async (member: string, by: string): Promise<string> =>
+    (await gql(url, 'mutation($m: String!) { createKey(member: $m) { secretKey } }', { m: member }, by)).createKey.secretKey;
+  // GraphQL allows 1,200 requests per key in ten minutes: past 1,000 keys made, another of the owner's makes the rest.
+  let maker = secretKeys[0];
   for (let i = 1; i < keys; i++) {
-    const key = await gql(url, 'mutation($m: String!) { createKey(member: $m) { secretKey } }', { m: `bench${i}@${slug}.test` }, secretKeys[0]);
-    secretKeys.push(key.createKey.secretKey);
+    if (i % 1000 === 0) maker = await createKey(`owner@${slug}.test`, maker);
+    secretKeys.push(await createKey(`bench${i}@${slug}.test`, maker));
   }
   return { workspaceId: made.createWorkspace.workspace.id as string, publicKey: made.createWorkspace.publicKey as string, secretKeys };
 }
