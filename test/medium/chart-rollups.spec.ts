@@ -185,8 +185,10 @@ describe('charts from rollups', () => {
       expect(changed).not.toBeNull(); // the fold took the rollups' lock, held to the end of its transaction
       // A campaign this process has not named: the write names it with the statement that rewrites keys, here none.
       const posted = ingest([{ type: 'purchase', email: 'fresh@example.com', occurred_at: at(5), value: 1, source: { utm: { source: 'fresh', campaign: 'fresh-c' } } }]);
-      const waited = new Promise<string>((resolve) => setTimeout(() => resolve('waited for the fold'), 5_000));
+      let timer: NodeJS.Timeout | undefined;
+      const waited = new Promise<string>((resolve) => (timer = setTimeout(() => resolve('waited for the fold'), 5_000)));
       expect(await Promise.race([posted.then(() => 'written'), waited])).toBe('written');
+      clearTimeout(timer);
     } finally {
       await folding.rollbackTransaction();
       await folding.release();

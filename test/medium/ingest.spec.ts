@@ -116,4 +116,18 @@ describe('the ingest write', () => {
     const byEmail = new Map(people.map((p: { id: string; email: string }) => [p.email, p.id]));
     answers.forEach((answer, post) => answer.forEach((a, i) => expect((a as { id: string }).id).toBe(byEmail.get(`lane-${post}-${i}@example.com`))));
   });
+
+  // A second batch transaction may start beside the first once the first's load has locked its people
+  // (GroupCommit's overlap): a batch naming the same person by another key then waits on the row lock,
+  // so batches are applied to a person in the order they arrived.
+  it('two batches naming one person by different keys are applied in the order they arrived', async () => {
+    await ingest([{ type: 'identify', email: 'order@example.com', account_id: 'acct-order', name: 'start' }]);
+    for (let i = 0; i < 30; i++) {
+      await Promise.all([
+        ingest([{ type: 'identify', email: 'order@example.com', name: `first-${i}` }, { type: 'pageview', anon_id: `order-a-${i}` }]),
+        ingest([{ type: 'identify', account_id: 'acct-order', name: `second-${i}` }, { type: 'pageview', anon_id: `order-b-${i}` }]),
+      ]);
+      expect(await rows(`SELECT name FROM people WHERE workspace_id = $1 AND email = 'order@example.com'`)).toEqual([{ name: `second-${i}` }]);
+    }
+  });
 });
