@@ -74,7 +74,7 @@ function kindSection(report: Report, kind: { name: string; label: string }): str
 }
 
 const THIN_SETUP = [
-  'Lifeline: api and worker as two processes (NODE_ENV=production, node NODE_FLAGS as they run in production); thin: bench/thin-server.ts (node:http + pg, pool of 10, node\'s defaults,',
+  'Lifeline: api and worker as two processes from dist/ (NODE_ENV=production, node NODE_FLAGS, as they run in production); thin: bench/thin-server.ts (node:http + pg, pool of 10, node\'s defaults,',
   'one prepared INSERT per post into a minimal events table, a batch as one INSERT … SELECT FROM unnest). Same autocannon',
   'settings and bodies for both (single and batch: half the items name a new person, half one first seen 4,000 events earlier;',
   'probe: every item a new person, each post the next of 250 keys of the workspace).',

@@ -86,9 +86,11 @@ export async function startService(database: string, apps: Array<'api' | 'worker
     LOG_LEVEL: 'warn',
     ...env,
   };
+  // What production runs (`npm run start:prod:api`): the checkout's dist/, brought up to date first.
+  execFileSync(process.execPath, [join(root, 'scripts/build.js'), '--changed', '--quiet'], { cwd: root, stdio: 'inherit' });
   // BENCH_PROFILE=dir writes a CPU profile of each process there (node --cpu-prof).
   const start = (app: 'api' | 'worker', port: number) =>
-    spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), '-r', '@swc-node/register', join(root, `apps/${app}/src/main.ts`)], {
+    spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), join(root, `dist/apps/${app}/src/main.js`)], {
       cwd: root,
       env: { ...childEnv, PORT: String(port) },
       stdio: ['ignore', 'ignore', 'inherit'],

@@ -48,6 +48,27 @@ function* work(changed) {
   }
 }
 
+// swc's helper for `export * from`: every name re-exported as a getter that reads `from[k]`. One shared
+// function with a keyed read, so V8 cannot inline it: each use of a name through a lib's barrel (two or
+// three barrels deep) cost a getter call and a megamorphic lookup per level, 6% of the api's time on a
+// batch of events (issue 32). In dist/ the getter settles: the first read that finds the value (the
+// source module has run) turns the name into a plain property holding it. Nothing exported is
+// reassigned (no `export let` or `export var`; lib-structure.spec.ts checks), so the value read first
+// is the value for good; a read while the source is still loading (an import cycle) finds undefined
+// and leaves the getter in place.
+const STAR_GETTER = `                get: function() {
+                    return from[k];
+                }`;
+const SETTLING_GETTER = `                configurable: true, get: function() {
+                    const value = from[k]; if (value !== undefined) Object.defineProperty(to, k, { enumerable: true, value });
+                    return value; }`;
+
+function settledReexports(code, source) {
+  if (!code.includes('function _export_star(')) return code;
+  if (!code.includes(STAR_GETTER)) throw new Error(`${source}: swc's _export_star helper is not the one scripts/build.js settles; update STAR_GETTER`);
+  return code.replace(STAR_GETTER, SETTLING_GETTER);
+}
+
 function build({ changed = false } = {}) {
   const stale = [...work(changed)];
   if (!stale.length) return 0; // the CLI's usual case: swc is not even loaded
@@ -74,7 +95,7 @@ function build({ changed = false } = {}) {
     }
     const result = swc.transformFileSync(source, { ...options, filename: source, sourceFileName: relative(dirname(target), source) });
     writeAtomic(`${target}.map`, result.map);
-    writeAtomic(target, `${result.code}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
+    writeAtomic(target, `${settledReexports(result.code, source)}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
     compiled++;
   }
   return compiled;
@@ -95,7 +116,7 @@ function stale() {
   return !work(true).next().done;
 }
 
-module.exports = { build, aliases, stale };
+module.exports = { build, aliases, stale, settledReexports };
 
 if (require.main === module) {
   const changed = process.argv.includes('--changed');
