@@ -3,7 +3,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { AppConfig, RedisClient } from '@app/platform';
-import { CONFIG, REDIS } from '@app/platform';
+import { CONFIG, isoText, REDIS } from '@app/platform';
 
 export const outboxChannel = (config: Pick<AppConfig, 'redisPrefix'>) => `${config.redisPrefix}:outbox`;
 
@@ -25,7 +25,7 @@ export type TriggerData = Record<string, Record<string, unknown>>;
  */
 export function happening(workspaceId: string, personId: string | null, at: Date, data: TriggerData): Happening {
   const kind = Object.keys(data)[0];
-  return { workspaceId, kind, personId, payload: { at: at.toISOString(), data } };
+  return { workspaceId, kind, personId, payload: { at: isoText(at), data } };
 }
 
 /** A happening as the relay hands it to handlers: `id` is unique per happening (see HAPPENINGS_FROM). */

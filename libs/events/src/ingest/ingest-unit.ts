@@ -5,7 +5,7 @@
 // once by the unit's flush.
 import { ActionSuccess, SUPPRESSED_STATUS } from '@app/wire';
 import { Happening, happening, TriggerData } from '@app/outbox';
-import { leanRecord, newId, Refusal } from '@app/platform';
+import { isoText, leanRecord, newId, Refusal } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
 import { isEngagingEvent, IdentityKey, keyString, ListRow, nextStage, PeopleRepository, PURCHASE_EVENTS, Stage, SuppressionList } from '@app/people';
 import type { EntityManager } from 'typeorm';
@@ -132,7 +132,7 @@ export class IngestUnit {
       properties: c.properties ?? null,
       detail: c.detail ?? null,
       source: (c.source as Record<string, unknown>) ?? null,
-      expires_at: c.expiresAt?.toISOString() ?? null,
+      expires_at: c.expiresAt ? isoText(c.expiresAt) : null,
     });
     if (c.custom) this.log.names.add(c.type);
     this.resolution.touch(person, c.source);
@@ -242,7 +242,7 @@ export class IngestLog {
     const row: TimelineRow = {
       workspace_id: this.workspaceId,
       id: newId('evt'),
-      occurred_at: at.toISOString(),
+      occurred_at: isoText(at),
       person_id: personId,
       type,
       value: null,

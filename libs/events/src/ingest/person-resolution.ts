@@ -3,7 +3,7 @@
 // the unit writes them back with one statement. Each person is a PersonState: as the transaction sees
 // and changes it, written back once at the end.
 import { IdentifyStatus } from '@app/wire';
-import { leanRecord, newId } from '@app/platform';
+import { isoText, leanRecord, newId } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
 import { firstTouchFrom, IdentityKey, IdentityRow, keyString, PeopleRepository, PeopleWrite, PersonRow, PersonSnapshot, personOs, planMerge, SourceInput, Stage } from '@app/people';
 import type { EntityManager } from 'typeorm';
@@ -110,7 +110,7 @@ export class PersonResolution {
   private identityRow(identity: IdentityRow): IdentityRow {
     const person = this.people.get(this.follow(identity.person_id))!;
     const row: IdentityRow = { ...identity, person_id: person.row.id };
-    if (person.isNew) row.person_created_at = person.row.created_at.toISOString();
+    if (person.isNew) row.person_created_at = isoText(person.row.created_at);
     return row;
   }
 

@@ -34,8 +34,32 @@ export async function preparedPoolQuery<T = any>(dataSource: DataSource, name: s
  */
 export function leanRecord<T extends object>(row: T, omitted?: keyof T): Partial<T> {
   const lean: Partial<T> = {};
-  for (const key in row) if (row[key] !== null && row[key] !== undefined && key !== omitted) lean[key] = row[key];
+  for (const key in row) {
+    const value = row[key];
+    if (value === null || value === undefined || key === omitted) continue;
+    // A Date as JSON.stringify would write it (its toJSON: null, so left out, when invalid), but once per Date.
+    if (value instanceof Date) {
+      if (!Number.isNaN(value.getTime())) lean[key] = isoText(value) as T[typeof key];
+    } else lean[key] = value;
+  }
   return lean;
+}
+
+let lastDate: Date | null = null;
+let lastText = '';
+
+/**
+ * date.toISOString(), remembering the last Date it was asked for: the rows, identities and happenings of
+ * one write share one `now`, and each toISOString costs about 0.4 µs (a Date left for JSON.stringify
+ * about 0.7 µs more), some 2.5 µs an event on a batch, a tenth of the api's time (issue 32). Dates are
+ * never changed in place in this code (setTime and the like appear nowhere), so one Date has one text.
+ */
+export function isoText(date: Date): string {
+  if (date !== lastDate) {
+    lastText = date.toISOString();
+    lastDate = date;
+  }
+  return lastText;
 }
 
 export interface ReadScope {
