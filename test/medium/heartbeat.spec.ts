@@ -58,3 +58,30 @@ it('a flush called while another is saving resolves only after the counts it too
   const rows = await heartbeat.read(ws.id, new Date(Date.now() - 3_600_000));
   expect(rows.map((r) => Number(r.count))).toEqual([1]);
 });
+
+it('a flush that fails keeps every count, each in its own minute, for the next flush', async () => {
+  const ws = await t.make.workspace();
+  const heartbeat = t.get(HeartbeatService);
+  const minute = Date.parse('2026-11-24T11:15:00.000Z');
+  const now = jest.spyOn(Date, 'now');
+  try {
+    now.mockReturnValue(minute);
+    heartbeat.count(ws.id, 'event', 'recorded', 'server', 40);
+    heartbeat.count(ws.id, 'event', 'recorded', 'server');
+  } finally {
+    now.mockRestore();
+  }
+  await t.db.query('ALTER TABLE heartbeat RENAME TO heartbeat_away');
+  try {
+    await heartbeat.flush(); // fails: no such table
+  } finally {
+    await t.db.query('ALTER TABLE heartbeat_away RENAME TO heartbeat');
+  }
+  heartbeat.count(ws.id, 'event', 'recorded', 'server', 2);
+  await heartbeat.flush();
+  const rows = await heartbeat.read(ws.id, new Date(minute - 3_600_000));
+  expect(rows.map((r) => [new Date(r.minute).toISOString(), Number(r.count)])).toEqual([
+    [new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString(), 2],
+    ['2026-11-24T11:15:00.000Z', 41],
+  ]);
+});

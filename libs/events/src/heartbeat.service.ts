@@ -29,12 +29,15 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
     await this.flush();
   }
 
-  count(workspaceId: string, action: string, answer: string, origin: string): void {
-    const minute = this.minute(Date.now());
-    const key = `${workspaceId}|${minute}|${action}|${answer}|${origin}`;
+  count(workspaceId: string, action: string, answer: string, origin: string, times = 1): void {
+    this.add({ workspace_id: workspaceId, minute: this.minute(Date.now()), action, answer, origin, count: times });
+  }
+
+  private add(counted: HeartbeatCount): void {
+    const key = `${counted.workspace_id}|${counted.minute}|${counted.action}|${counted.answer}|${counted.origin}`;
     const entry = this.counts.get(key);
-    if (entry) entry.count++;
-    else this.counts.set(key, { workspace_id: workspaceId, minute, action, answer, origin, count: 1 });
+    if (entry) entry.count += counted.count;
+    else this.counts.set(key, counted);
   }
 
   /** Saves what is counted; resolves once every count taken before the call is in the table (or kept after a failure). */
@@ -50,7 +53,7 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
     await this.timeline.addHeartbeat(batch).catch((error: Error) => {
       // An outage is logged once by itself (issue 33): no line per flush while it lasts.
       if (!isUnavailable(error)) this.logger.warn(`heartbeat not saved, keeping it for the next flush: ${error.message}`);
-      for (const entry of batch) this.count(entry.workspace_id, entry.action, entry.answer, entry.origin);
+      for (const entry of batch) this.add(entry); // each count back in its own minute
     });
   }
 

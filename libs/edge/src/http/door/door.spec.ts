@@ -5,7 +5,7 @@ const success = (status: 'recorded') => ({ ok: true as const, status });
 
 function fixture(options: { limited?: boolean; authRefusal?: Refusal; handled?: () => unknown } = {}) {
   const counted: string[] = [];
-  const heartbeat: HeartbeatCounter = { count: (workspaceId, action, answer, origin) => void counted.push(`${workspaceId} ${action} ${answer} ${origin}`) };
+  const heartbeat: HeartbeatCounter = { count: (workspaceId, action, answer, origin, times = 1) => void counted.push(`${workspaceId} ${action} ${answer} ${origin}${times === 1 ? '' : ` ×${times}`}`) };
   const consumed: string[] = [];
   const limits = {
     consume: async (name: string, key: string) => {
@@ -66,6 +66,14 @@ describe('a door (door.ts)', () => {
     const { counted, answer } = fixture({ handled: () => batch });
     expect(await answer()).toMatchObject({ status: 207, body: { ok: false, error: 'partial_failure' } });
     expect(counted).toEqual(['ws_1 signup recorded server', 'ws_1 identify invalid_field server']);
+  });
+
+  it('counts a run of batch items alike at once, and each change of action or answer apart', async () => {
+    const items = [success('recorded'), success('recorded'), success('recorded'), new Refusal('invalid_field', 'No.'), success('recorded'), success('recorded'), success('recorded')];
+    const batch = new BatchAnswer(items, ['event', 'event', 'event', 'event', 'event', 'identify', 'identify']);
+    const { counted, answer } = fixture({ handled: () => batch });
+    await answer();
+    expect(counted).toEqual(['ws_1 event recorded server ×3', 'ws_1 event invalid_field server', 'ws_1 event recorded server', 'ws_1 identify recorded server ×2']);
   });
 
   it('refuses at start-up a door that counts the heartbeat without a counter, or one path declared twice', () => {

@@ -35,7 +35,8 @@ export type DoorRequest = Request & { auth?: AuthContext; doorWorkspaceId?: stri
 export type DoorResponse = ServerResponse;
 
 export interface HeartbeatCounter {
-  count(workspaceId: string, action: string, answer: string, origin: string): void;
+  /** Counts `times` posts (or batch items) with this action and answer; 1 when left out. */
+  count(workspaceId: string, action: string, answer: string, origin: string, times?: number): void;
 }
 
 /** What a door's services may always hold: the heartbeat, which a door with `heartbeat` must be given. */
@@ -230,12 +231,22 @@ export class OpenDoor<S = DoorServices, P = unknown> {
     this.counter!.count(workspaceId, heartbeat.action(req), answer, heartbeat.origin(req));
   }
 
-  /** Each item of a batch, under its own action. */
+  /** Each item of a batch, under its own action: a run of items alike is counted at once. */
   private countBatch(req: DoorRequest, batch: BatchAnswer): void {
     const workspaceId = doorWorkspaceId(req);
     if (!workspaceId) return;
     const origin = this.declaration.heartbeat!.origin(req);
-    for (let i = 0; i < batch.outcomes.length; i++) this.counter!.count(workspaceId, batch.actions[i], heartbeatAnswer(batch.outcomes[i]), origin);
+    let run = 0;
+    for (let i = 0; i < batch.outcomes.length; i++) {
+      const action = batch.actions[i];
+      const answer = heartbeatAnswer(batch.outcomes[i]);
+      run++;
+      const last = i === batch.outcomes.length - 1;
+      if (last || batch.actions[i + 1] !== action || heartbeatAnswer(batch.outcomes[i + 1]) !== answer) {
+        this.counter!.count(workspaceId, action, answer, origin, run);
+        run = 0;
+      }
+    }
   }
 }
 
