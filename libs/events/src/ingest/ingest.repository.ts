@@ -6,7 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Happening, outboxDocument, outboxWriteCte } from '@app/outbox';
 import { keyRecheckCte } from '@app/workspaces';
-import { preparedQuery } from '@app/platform';
+import { commitWithNext, pipelinedTransaction, preparedQuery } from '@app/platform';
 import { IdentityRow, peopleKeysNameCtes, peopleWriteCtes, PeopleWrite, PersonRow, suppressionCheckCte } from '@app/people';
 import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_LEAN_RECORD, TimelineRow } from '../timeline.repository';
 import type { NamedTouch } from './touch-keys';
@@ -99,9 +99,13 @@ SELECT f.kind AS identity_kind, f.value AS identity_value, l.* FROM found f JOIN
 export class IngestRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The ingest transaction: claims, load and write run on its manager. */
+  /**
+   * The ingest transaction: claims, load and write run on its manager. BEGIN goes with its first
+   * statement and COMMIT with the write, its last (pipelinedTransaction): two round trips for a load
+   * and a write, not four.
+   */
   transaction<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
-    return this.dataSource.transaction(work);
+    return pipelinedTransaction(this.dataSource, work);
   }
 
   /**
@@ -159,6 +163,8 @@ export class IngestRepository {
     const { workspaceId, happenings, ...data } = write;
     const touches = data.retouch.length > 0 || data.touches.length > 0;
     const [name, sql] = touches ? ['ingest_write_touches', INGEST_WRITE_TOUCHES] : ['ingest_write', INGEST_WRITE];
-    await preparedQuery(m, name, sql, [JSON.stringify({ ...data, happenings: outboxDocument(happenings) }), workspaceId]);
+    const document = JSON.stringify({ ...data, happenings: outboxDocument(happenings) });
+    commitWithNext(m); // the transaction's last statement: COMMIT goes with it
+    await preparedQuery(m, name, sql, [document, workspaceId]);
   }
 }

@@ -8,6 +8,7 @@
 // statement outside it is preceded by a reset, on the same connection (pg runs its queries in order).
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Client } from 'pg';
+import { PipelinedClient, PipelinedQuery } from './pipelined';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /**
@@ -77,13 +78,22 @@ export const readScope = new AsyncLocalStorage<ReadScope>();
 const TIMED = Symbol('statementTimeoutSet');
 
 /** A pg Client that applies the read scope's timeout (pg Pool's `Client` option). */
-export class ScopedTimeoutClient extends Client {
+export class ScopedTimeoutClient extends Client implements PipelinedClient {
   /** The timeout this connection was last set to (0: the default). */
   private [TIMED] = 0;
+  beginWithNext = false;
+  commitWithNext = false;
+  committed = false;
 
   override query(...args: any[]): any {
+    if (this.beginWithNext || this.commitWithNext || this.committed) return this.pipelined(args);
+    this.applyTimeout(args[0]);
+    return (super.query as (...a: any[]) => any)(...args);
+  }
+
+  /** Sets the read scope's statement timeout on this connection first, when it differs from what is set. */
+  private applyTimeout(first: unknown): void {
     const timeoutMs = readScope.getStore()?.timeoutMs ?? 0;
-    const first = args[0];
     const own = typeof first === 'string' && first.startsWith('SET statement_timeout');
     // Set only when it changes: a connection that stays inside reads is set once, not per statement.
     if (!own && timeoutMs > 0 && this[TIMED] !== Math.floor(timeoutMs)) {
@@ -93,6 +103,28 @@ export class ScopedTimeoutClient extends Client {
       void super.query('SET statement_timeout = DEFAULT').catch(() => undefined);
       this[TIMED] = 0;
     }
-    return (super.query as (...a: any[]) => any)(...args);
+  }
+
+  /** The next statement of a pipelinedTransaction: after BEGIN, before COMMIT, or both, in one round trip. */
+  private pipelined(args: any[]): Promise<unknown> {
+    if (this.committed) return Promise.reject(new Error('a statement after its transaction committed (commitWithNext marks the last one)'));
+    const [first, values] = args;
+    if (typeof args[args.length - 1] === 'function' || typeof first?.submit === 'function') throw new Error('pipelinedTransaction: promise-style statements only');
+    const config = typeof first === 'string' ? { text: first, values } : first;
+    const query = new PipelinedQuery(config, this.beginWithNext, this.commitWithNext);
+    this.beginWithNext = false;
+    // Until its answer, a COMMIT on its way refuses later statements; a failed statement skipped COMMIT, so ROLLBACK may follow.
+    this.committed = this.commitWithNext;
+    this.commitWithNext = false;
+    this.applyTimeout(first);
+    return new Promise((resolve, reject) => {
+      query.callback = (error, result) => {
+        if (error) {
+          this.committed = false;
+          reject(error);
+        } else resolve(result);
+      };
+      (super.query as (q: unknown) => unknown)(query);
+    });
   }
 }

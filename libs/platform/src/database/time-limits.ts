@@ -174,7 +174,7 @@ export class WatchedClient extends ScopedTimeoutClient {
       process.nextTick(() => last(refused));
       return undefined;
     }
-    this.committing = /^\s*COMMIT\b/i.test(typeof first === 'string' ? first : (first?.text ?? ''));
+    this.committing = this.commitWithNext || /^\s*COMMIT\b/i.test(typeof first === 'string' ? first : (first?.text ?? ''));
     watch.sent(this);
     if (typeof last === 'function') {
       args[args.length - 1] = (error: Error | null, result: unknown) => (last as Callback)(watch.answered(this, error) as Error | null, result);
