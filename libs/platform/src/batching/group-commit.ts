@@ -51,6 +51,8 @@ interface Waiting<I, O> {
   item: I;
   resolve: (value: O) => void;
   reject: (reason: unknown) => void;
+  /** The item's keys (Overlap), read once: a waiting batch is looked at on every submit and every start. */
+  keys?: Iterable<string>;
 }
 
 interface Running {
@@ -105,7 +107,7 @@ export class GroupCommit<I, O> {
 
   private keysOf(batch: Array<Waiting<I, O>>): Set<string> {
     const keys = new Set<string>();
-    for (const w of batch) for (const key of this.overlap!.keysOf(w.item)) keys.add(key);
+    for (const w of batch) for (const key of (w.keys ??= [...this.overlap!.keysOf(w.item)])) keys.add(key);
     return keys;
   }
 
