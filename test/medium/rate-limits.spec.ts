@@ -70,6 +70,20 @@ describe('rate limits counted in process', () => {
     expect(counted).toBeLessThan(30);
   });
 
+  it("a key's calls that arrive together while Redis is first asked wait for its answer, not each ask", async () => {
+    const redis = connect();
+    const limits = new RateLimits(redis, { redisPrefix: `test:rl:${Date.now()}:together` } as AppConfig);
+    made.push(limits);
+    await redis.ping();
+    const sent = jest.spyOn(redis, 'sendCommand');
+    const answers = await Promise.all(Array.from({ length: 40 }, () => admitted(limits, 'busy-visitor')));
+    const asked = sent.mock.calls.filter(([command]) => /eval/.test((command as { name: string }).name)).length;
+    expect(answers.every(Boolean)).toBe(true);
+    // The first call asks; the window then had 239 of 240 left, a tenth of it (23) admitted here at
+    // once; the 16 past that ask again, together, once.
+    expect(asked).toBe(2);
+  });
+
   it('forgets a key once its window has ended, even one never admitted locally', async () => {
     const limits = process(`test:rl:${Date.now()}:forget`);
     await limits.consume('public:support', 'passing-visitor');

@@ -7,6 +7,9 @@
 // Redis again (with the call in hand) once the allowance is spent. Near the limit the allowance is 0,
 // so every call asks. One process is exact; P processes can together overshoot a window by at most
 // what each had in hand: P tenths of the limit (docs/decisions.md "Rate limits counted in process").
+// issue 32: calls that find no allowance while an answer that may bring one is on its way (a key's
+// first, one just spent) wait for it rather than each asking Redis; calls keep spending the allowance
+// while a report is on its way, and the answer's allowance leaves out what they spent.
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { AppConfig } from '../config/config';
@@ -47,8 +50,10 @@ interface Tally {
   allowance: number;
   /** When the window Redis counted ends (ms since epoch). */
   resetAt: number;
-  /** Reports on their way to Redis: while one is, calls ask Redis too (what it will answer is not known yet). */
-  reporting: number;
+  /** What the window had left at Redis's last answer. */
+  left: number;
+  /** The last report sent, until answered: calls with no allowance wait for it when it may bring one. */
+  flight: Promise<unknown> | null;
 }
 
 @Injectable()
@@ -81,14 +86,21 @@ export class RateLimits implements OnApplicationShutdown {
   /** Counts one call for key; refuses with rate_limited once the window's allowance is spent. */
   async consume(name: LimitName, key: string): Promise<void> {
     const id = `${name}:${key}`;
-    const tally = this.tallies.get(id);
-    if (tally && tally.allowance > 0 && tally.reporting === 0 && Date.now() < tally.resetAt) {
-      tally.allowance--;
-      tally.pending++;
-      this.startReporting();
-      return;
+    let tally = this.tallies.get(id);
+    for (;;) {
+      const live = tally !== undefined && Date.now() < tally.resetAt;
+      if (tally && live && tally.allowance > 0) {
+        tally.allowance--;
+        tally.pending++;
+        this.startReporting();
+        return;
+      }
+      // An answer on its way may bring an allowance (the key's first, or a window that had a tenth to give): wait for it.
+      if (!tally?.flight || !(tally.resetAt === 0 || (live && tally.left * LOCAL_SHARE >= 1))) break;
+      await tally.flight.catch(() => undefined);
+      tally = this.tallies.get(id);
     }
-    const fresh = tally ?? { name, key, pending: 0, allowance: 0, resetAt: 0, reporting: 0 };
+    const fresh = tally ?? { name, key, pending: 0, allowance: 0, resetAt: 0, left: LIMITS[name], flight: null };
     this.tallies.set(id, fresh);
     this.startReporting(); // also forgets tallies whose window has ended (one per visitor IP on public doors)
     const result = await this.report(fresh, 1);
@@ -104,18 +116,23 @@ export class RateLimits implements OnApplicationShutdown {
   private async report(tally: Tally, more: number): Promise<RateLimiterRes> {
     const points = tally.pending + more;
     tally.pending = 0;
-    tally.reporting++;
+    const asked = this.limiter(tally.name)
+      .consume(tally.key, points)
+      .catch((refused: unknown) => {
+        if (!(refused instanceof RateLimiterRes)) throw refused;
+        return refused;
+      });
+    tally.flight = asked;
     let result: RateLimiterRes;
     try {
-      result = await this.limiter(tally.name).consume(tally.key, points);
-    } catch (refused) {
-      if (!(refused instanceof RateLimiterRes)) throw refused;
-      result = refused;
+      result = await asked;
     } finally {
-      tally.reporting--;
+      if (tally.flight === asked) tally.flight = null;
     }
     const left = LIMITS[tally.name] - result.consumedPoints;
-    tally.allowance = left > 0 ? Math.floor(left * LOCAL_SHARE) : 0;
+    // Calls admitted while this was on its way (pending again) spend the new allowance already.
+    tally.allowance = left > 0 ? Math.max(0, Math.floor(left * LOCAL_SHARE) - tally.pending) : 0;
+    tally.left = left;
     tally.resetAt = Date.now() + result.msBeforeNext;
     return result;
   }
