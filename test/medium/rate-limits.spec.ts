@@ -58,30 +58,30 @@ describe('rate limits counted in process', () => {
     expect(yes).toBeLessThanOrEqual(limit + 2 * Math.ceil(limit * LOCAL_SHARE));
   });
 
-  it('asks Redis far less often than once a call', async () => {
+  /** A process on its own Redis connection, and how many times it has asked Redis (its limiter's scripts). */
+  async function counted(name: string): Promise<{ limits: RateLimits; asked: () => number }> {
     const redis = connect();
-    const limits = new RateLimits(redis, { redisPrefix: `test:rl:${Date.now()}:calls` } as AppConfig);
+    const limits = new RateLimits(redis, { redisPrefix: `test:rl:${Date.now()}:${name}` } as AppConfig);
     made.push(limits);
     await redis.ping();
     const sent = jest.spyOn(redis, 'sendCommand');
+    return { limits, asked: () => sent.mock.calls.filter(([command]) => /eval/.test((command as { name: string }).name)).length };
+  }
+
+  it('asks Redis far less often than once a call', async () => {
+    const { limits, asked } = await counted('calls');
     for (let i = 0; i < 100; i++) await limits.consume('public:event', 'quiet-visitor');
-    const counted = sent.mock.calls.filter(([command]) => /eval/.test((command as { name: string }).name)).length;
-    expect(counted).toBeGreaterThan(0);
-    expect(counted).toBeLessThan(30);
+    expect(asked()).toBeGreaterThan(0);
+    expect(asked()).toBeLessThan(30);
   });
 
   it("a key's calls that arrive together while Redis is first asked wait for its answer, not each ask", async () => {
-    const redis = connect();
-    const limits = new RateLimits(redis, { redisPrefix: `test:rl:${Date.now()}:together` } as AppConfig);
-    made.push(limits);
-    await redis.ping();
-    const sent = jest.spyOn(redis, 'sendCommand');
+    const { limits, asked } = await counted('together');
     const answers = await Promise.all(Array.from({ length: 40 }, () => admitted(limits, 'busy-visitor')));
-    const asked = sent.mock.calls.filter(([command]) => /eval/.test((command as { name: string }).name)).length;
     expect(answers.every(Boolean)).toBe(true);
     // The first call asks; the window then had 239 of 240 left, a tenth of it (23) admitted here at
     // once; the 16 past that ask again, together, once.
-    expect(asked).toBe(2);
+    expect(asked()).toBe(2);
   });
 
   it('forgets a key once its window has ended, even one never admitted locally', async () => {
