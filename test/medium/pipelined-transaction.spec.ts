@@ -117,6 +117,8 @@ it('without commitWithNext, COMMIT goes at the end; an error rolls back; work th
   await poolIsClean();
 });
 
-it('commitWithNext outside a pipelined transaction is refused', () => {
+it('commitWithNext outside a pipelined transaction is refused, in TypeORM\'s own transaction too', async () => {
   expect(() => commitWithNext(t.db.manager)).toThrow(/not inside a pipelinedTransaction/);
+  await expect(t.db.transaction(async (m) => commitWithNext(m))).rejects.toThrow(/not inside a pipelinedTransaction/);
+  await poolIsClean();
 });

@@ -80,6 +80,8 @@ export class PipelinedQuery extends (Query as unknown as new (config: object) =>
 
 /** What the client keeps of the transaction it is in: see ScopedTimeoutClient.query. */
 export interface PipelinedClient {
+  /** Inside pipelinedTransaction (commitWithNext is refused elsewhere, where another COMMIT would follow). */
+  pipelining: boolean;
   beginWithNext: boolean;
   commitWithNext: boolean;
   /** Set once COMMIT has gone with a statement: any statement after it is refused (it would run outside the transaction). */
@@ -97,7 +99,7 @@ export async function pipelinedTransaction<T>(dataSource: DataSource, work: (m: 
   const runner = dataSource.createQueryRunner() as Runner;
   await runner.connect();
   const client = runner.databaseConnection;
-  client.beginWithNext = true;
+  client.pipelining = client.beginWithNext = true;
   client.committed = false;
   runner.isTransactionActive = true;
   runner.transactionDepth = 1;
@@ -112,7 +114,7 @@ export async function pipelinedTransaction<T>(dataSource: DataSource, work: (m: 
   } finally {
     runner.isTransactionActive = false;
     runner.transactionDepth = 0;
-    client.beginWithNext = client.commitWithNext = client.committed = false;
+    client.pipelining = client.beginWithNext = client.commitWithNext = client.committed = false;
     await runner.release();
   }
 }
@@ -120,6 +122,6 @@ export async function pipelinedTransaction<T>(dataSource: DataSource, work: (m: 
 /** Inside pipelinedTransaction: the next statement on `m` is the last, and COMMIT goes with it. */
 export function commitWithNext(m: EntityManager): void {
   const client = (m.queryRunner as Runner | undefined)?.databaseConnection;
-  if (!client || client.committed) throw new Error('commitWithNext: not inside a pipelinedTransaction');
+  if (!client?.pipelining || client.committed) throw new Error('commitWithNext: not inside a pipelinedTransaction');
   client.commitWithNext = true;
 }

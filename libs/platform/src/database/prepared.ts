@@ -81,6 +81,7 @@ const TIMED = Symbol('statementTimeoutSet');
 export class ScopedTimeoutClient extends Client implements PipelinedClient {
   /** The timeout this connection was last set to (0: the default). */
   private [TIMED] = 0;
+  pipelining = false;
   beginWithNext = false;
   commitWithNext = false;
   committed = false;
