@@ -21,6 +21,7 @@ type PgConnection = {
 /** pg's own Query, whose protocol steps (prepare, _getRows) PipelinedQuery extends. */
 const Query = (Client as unknown as { Query: new (config: object) => PgQuery }).Query;
 interface PgQuery {
+  portal: string;
   callback?: (error: Error | null, result?: unknown) => void;
   requiresPreparation(): boolean;
   prepare(connection: PgConnection): void;
@@ -61,7 +62,7 @@ export class PipelinedQuery extends (Query as unknown as new (config: object) =>
 
   override _getRows(connection: PgConnection, rows?: number): void {
     if (!this.commits || rows) return super._getRows(connection, rows);
-    connection.execute({});
+    connection.execute({ portal: this.portal });
     executeUnsynced(connection, 'COMMIT');
     connection.sync();
   }
