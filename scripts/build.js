@@ -53,7 +53,7 @@ function* work(changed) {
 // three barrels deep) cost a getter call and a megamorphic lookup per level, 6% of the api's time on a
 // batch of events (issue 32). In dist/ the getter settles: the first read that finds the value (the
 // source module has run) turns the name into a plain property holding it. Nothing exported is
-// reassigned (no `export let` or `export var`; lib-structure.spec.ts checks), so the value read first
+// reassigned (no `export let` or `export var`; test/build-output.spec.ts checks), so the value read first
 // is the value for good; a read while the source is still loading (an import cycle) finds undefined
 // and leaves the getter in place.
 const STAR_GETTER = `                get: function() {

@@ -9,25 +9,32 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
+/** Runs `work` with the clock at `ms` (Date.now, which the heartbeat reads). */
+function at(ms: number, work: () => void): void {
+  const now = jest.spyOn(Date, 'now').mockReturnValue(ms);
+  try {
+    work();
+  } finally {
+    now.mockRestore();
+  }
+}
+
+/** The heartbeat rows of a workspace since `since`, as [minute, count]. */
+async function minutes(heartbeat: HeartbeatService, workspaceId: string, since: number): Promise<Array<[string, number]>> {
+  const rows = await heartbeat.read(workspaceId, new Date(since));
+  return rows.map((r) => [new Date(r.minute).toISOString(), Number(r.count)]);
+}
+
 it('counts into the row of the minute the item came in, across a minute boundary', async () => {
   const ws = await t.make.workspace();
   const heartbeat = t.get(HeartbeatService);
   const minute = Date.parse('2026-11-24T10:15:00.000Z');
-  const now = jest.spyOn(Date, 'now');
-  try {
-    now.mockReturnValue(minute + 59_999);
-    heartbeat.count(ws.id, 'event', 'recorded', 'server');
-    heartbeat.count(ws.id, 'event', 'recorded', 'server');
-    now.mockReturnValue(minute + 60_000);
-    heartbeat.count(ws.id, 'event', 'recorded', 'server');
-    now.mockReturnValue(minute - 1);
-    heartbeat.count(ws.id, 'event', 'recorded', 'server');
-  } finally {
-    now.mockRestore();
-  }
+  const count = () => heartbeat.count(ws.id, 'event', 'recorded', 'server');
+  at(minute + 59_999, () => (count(), count()));
+  at(minute + 60_000, count);
+  at(minute - 1, count);
   await heartbeat.flush();
-  const rows = await heartbeat.read(ws.id, new Date(minute - 3_600_000));
-  expect(rows.map((r) => [new Date(r.minute).toISOString(), Number(r.count)])).toEqual([
+  expect(await minutes(heartbeat, ws.id, minute - 3_600_000)).toEqual([
     ['2026-11-24T10:16:00.000Z', 1],
     ['2026-11-24T10:15:00.000Z', 2],
     ['2026-11-24T10:14:00.000Z', 1],
@@ -63,14 +70,10 @@ it('a flush that fails keeps every count, each in its own minute, for the next f
   const ws = await t.make.workspace();
   const heartbeat = t.get(HeartbeatService);
   const minute = Date.parse('2026-11-24T11:15:00.000Z');
-  const now = jest.spyOn(Date, 'now');
-  try {
-    now.mockReturnValue(minute);
+  at(minute, () => {
     heartbeat.count(ws.id, 'event', 'recorded', 'server', 40);
     heartbeat.count(ws.id, 'event', 'recorded', 'server');
-  } finally {
-    now.mockRestore();
-  }
+  });
   await t.db.query('ALTER TABLE heartbeat RENAME TO heartbeat_away');
   try {
     await heartbeat.flush(); // fails: no such table
@@ -79,8 +82,7 @@ it('a flush that fails keeps every count, each in its own minute, for the next f
   }
   heartbeat.count(ws.id, 'event', 'recorded', 'server', 2);
   await heartbeat.flush();
-  const rows = await heartbeat.read(ws.id, new Date(minute - 3_600_000));
-  expect(rows.map((r) => [new Date(r.minute).toISOString(), Number(r.count)])).toEqual([
+  expect(await minutes(heartbeat, ws.id, minute - 3_600_000)).toEqual([
     [new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString(), 2],
     ['2026-11-24T11:15:00.000Z', 41],
   ]);

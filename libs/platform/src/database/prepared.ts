@@ -1,5 +1,6 @@
 // What a statement meets on its pg connection: hot statements prepared once per connection
-// (preparedQuery), and the read scope's statement timeout (ScopedTimeoutClient).
+// (preparedQuery), the read scope's statement timeout (ScopedTimeoutClient), and a pipelined
+// transaction's BEGIN and COMMIT sent with its statements (ScopedTimeoutClient; pipelined.ts).
 //
 // docs/security.md "GraphQL": a GraphQL read runs under a statement timeout, so no query, however
 // it slipped past the cost limit, holds a connection for long. The scope is entered for GraphQL

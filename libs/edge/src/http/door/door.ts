@@ -236,17 +236,17 @@ export class OpenDoor<S = DoorServices, P = unknown> {
     const workspaceId = doorWorkspaceId(req);
     if (!workspaceId) return;
     const origin = this.declaration.heartbeat!.origin(req);
-    let run = 0;
+    let [action, answer, items] = ['', '', 0];
     for (let i = 0; i < batch.outcomes.length; i++) {
-      const action = batch.actions[i];
-      const answer = heartbeatAnswer(batch.outcomes[i]);
-      run++;
-      const last = i === batch.outcomes.length - 1;
-      if (last || batch.actions[i + 1] !== action || heartbeatAnswer(batch.outcomes[i + 1]) !== answer) {
-        this.counter!.count(workspaceId, action, answer, origin, run);
-        run = 0;
+      const [itemAction, itemAnswer] = [batch.actions[i], heartbeatAnswer(batch.outcomes[i])];
+      if (items > 0 && (itemAction !== action || itemAnswer !== answer)) {
+        this.counter!.count(workspaceId, action, answer, origin, items);
+        items = 0;
       }
+      [action, answer] = [itemAction, itemAnswer];
+      items++;
     }
+    if (items > 0) this.counter!.count(workspaceId, action, answer, origin, items);
   }
 }
 
