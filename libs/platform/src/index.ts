@@ -11,6 +11,7 @@ export * from './runtime/redis-reachable';
 export * from './runtime/lifecycle';
 export * from './runtime/start-process';
 export * from './runtime/memory-at-rest';
+export * from './runtime/contexts-at-rest';
 export * from './redis/redis';
 export * from './queues/queues';
 export * from './queues/queue-module';

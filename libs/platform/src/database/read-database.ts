@@ -9,6 +9,7 @@ import type { AppConfig } from '../config/config';
 import { DatabaseUnavailable } from '../errors/unavailable';
 import { Outage } from '../runtime/outage';
 import { replicaUnreachable } from '../runtime/unreachable';
+import { contextsAtRest } from '../runtime/contexts-at-rest';
 import { dataSourceOptions } from './database';
 import { readScope } from './prepared';
 
@@ -59,10 +60,10 @@ export async function readDatabase(config: AppConfig, primary: DataSource): Prom
 
 /** Runs `work` as a request that writes nothing: ReadDatabase's reads in it may be served by the replica. */
 export function readsFromReplica<T>(work: () => T): T {
-  return readScope.run({ timeoutMs: readScope.getStore()?.timeoutMs ?? 0, replica: true }, work);
+  return contextsAtRest.holding(() => readScope.run({ timeoutMs: readScope.getStore()?.timeoutMs ?? 0, replica: true }, work));
 }
 
 /** Runs `work` on the primary even inside a read request (a read that must not lag). */
 export function readsFromPrimary<T>(work: () => T): T {
-  return readScope.run({ timeoutMs: readScope.getStore()?.timeoutMs ?? 0, replica: false }, work);
+  return contextsAtRest.holding(() => readScope.run({ timeoutMs: readScope.getStore()?.timeoutMs ?? 0, replica: false }, work));
 }

@@ -7,11 +7,12 @@
 // metrics and the request line. Anything unusual in the request (a query string, Content-Encoding, a
 // charset, no Content-Length or one over the limit) goes to Express as before, which answers it exactly
 // as it always has. Which doors are hot, and everything about them, is settled when the server is
-// installed: a post costs one Map look-up by its path.
+// installed: a post costs one Map look-up by its path. The hot doors run in no async context, so only
+// the requests Express answers hold them (contextsAtRest: at rest, Node's promise hooks are off).
 import { Global, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AppConfig } from '@app/platform';
-import { CONFIG, Refusal, logRequestLine, writesRequestLines } from '@app/platform';
+import { CONFIG, contextsAtRest, Refusal, logRequestLine, writesRequestLines } from '@app/platform';
 import { Metrics, refusalCodeOf, requestIdOf } from '../../observability/metrics';
 import { ObservabilityModule } from '../../observability/observability.module';
 import { invalidJsonRefusal } from '../body-parsers';
@@ -48,6 +49,8 @@ export class HotDoors {
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (this.take(req, res)) return;
+      // Express's requests run in async contexts (the request logger's, GraphQL's read scope): held until the answer closes.
+      res.once('close', contextsAtRest.hold());
       for (const listener of listeners) listener.call(server, req, res);
     });
   }
