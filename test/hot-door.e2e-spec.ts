@@ -1,7 +1,9 @@
 // issue 18: POST /api/v1/events is answered by a hot door (libs/edge/src/http/door/hot-door.ts), before
 // Express and Nest. A query string sends the same post through Express, so each case here is posted both
 // ways and must be answered alike: status, content type, X-Request-Id, Retry-After and the envelope.
+import { request as httpRequest } from 'node:http';
 import { HotDoors } from '@app/edge';
+import { contextsAtRest } from '@app/platform';
 import { useApp, useWorkspace } from './harness';
 
 const t = useApp({ worker: false });
@@ -66,5 +68,33 @@ describe('the hot door answers POST /api/v1/events as the Express route does', (
     const answer = await post('/api/v1/events', { name: 'write', raw: json({ type: 'purchase', email: 'hot-buyer@example.com', value: 12 }) }, '');
     expect(answer).toMatchObject({ status: 200, hot: true, body: { ok: true, status: 'recorded' } });
     expect((await purchases()) - before).toBe(1);
+  });
+});
+
+describe('async contexts at rest (docs/decisions.md "Ingest speed")', () => {
+  /** A post whose body is sent in two parts: `between` runs while the app waits for the second. */
+  async function postInParts(path: string, between: () => void): Promise<number> {
+    const body = JSON.stringify({ type: 'pageview', anon_id: `parts-${path.length}` });
+    return new Promise((resolve, reject) => {
+      const req = httpRequest(`${t.url}${path}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ws.secretKey}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      });
+      req.on('response', (res) => (res.resume(), res.on('end', () => resolve(res.statusCode!))));
+      req.on('error', reject);
+      req.write(body.slice(0, 5));
+      setTimeout(() => (between(), req.end(body.slice(5))), 200);
+    });
+  }
+
+  it('a request Express answers holds them until its answer closes; the hot door holds none', async () => {
+    const before = contextsAtRest.held;
+    let during = -1;
+    expect(await postInParts('/api/v1/events?via=express', () => (during = contextsAtRest.held))).toBe(200);
+    expect(during).toBe(before + 1);
+    await new Promise((r) => setImmediate(r));
+    expect(contextsAtRest.held).toBe(before);
+    expect(await postInParts('/api/v1/events', () => (during = contextsAtRest.held))).toBe(200);
+    expect(during).toBe(before);
   });
 });

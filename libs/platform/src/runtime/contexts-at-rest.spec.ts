@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { storage as requestLoggers } from 'nestjs-pino/storage';
 import { readScope } from '../database/prepared';
+import { readsFromPrimary, readsFromReplica } from '../database/read-database';
 import { ContextsAtRest, contextsAtRest, REST_AFTER_MS } from './contexts-at-rest';
 
 /** A continuation made inside a run() of `context`, let go later: what it then sees of its context. */
@@ -96,5 +97,21 @@ describe('the process contexts at rest', () => {
     expect(await scopeLate.go()).toBeUndefined();
     // a read scope run after the rest holds its store again
     expect(readScope.run({ timeoutMs: 1 }, () => readScope.getStore())).toEqual({ timeoutMs: 1 });
+  });
+});
+
+describe('replica and primary reads', () => {
+  it.each([
+    ['readsFromReplica', readsFromReplica, true],
+    ['readsFromPrimary', readsFromPrimary, false],
+  ] as const)('%s holds the contexts until its work settles, and runs it in its read scope', async (_name, reads, replica) => {
+    const before = contextsAtRest.held;
+    let finish!: () => void;
+    const gate = new Promise<void>((r) => (finish = r));
+    const work = reads(async () => (await gate, readScope.getStore()?.replica));
+    expect(contextsAtRest.held).toBe(before + 1);
+    finish();
+    expect(await work).toBe(replica);
+    expect(contextsAtRest.held).toBe(before);
   });
 });

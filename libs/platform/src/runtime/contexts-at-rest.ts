@@ -18,7 +18,7 @@ import { readScope } from '../database/prepared';
 export const REST_AFTER_MS = 10_000;
 
 export class ContextsAtRest {
-  private held = 0;
+  private holds = 0;
   private idleSince = 0;
   private timer: NodeJS.Timeout | null = null;
 
@@ -27,14 +27,19 @@ export class ContextsAtRest {
     private readonly restAfterMs = REST_AFTER_MS,
   ) {}
 
+  /** Holds not yet released (what a test reads). */
+  get held(): number {
+    return this.holds;
+  }
+
   /** Keeps the contexts on until the returned release is called (once; later calls do nothing). */
   hold(): () => void {
-    this.held++;
+    this.holds++;
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      if (--this.held > 0) return;
+      if (--this.holds > 0) return;
       this.idleSince = Date.now();
       this.arm(this.restAfterMs);
     };
@@ -58,7 +63,7 @@ export class ContextsAtRest {
     if (this.timer) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      if (this.held > 0) return;
+      if (this.holds > 0) return;
       const left = this.idleSince + this.restAfterMs - Date.now();
       if (left > 0) return this.arm(left);
       for (const context of this.contexts) context.disable();
