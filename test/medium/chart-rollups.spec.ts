@@ -140,11 +140,15 @@ describe('charts from rollups', () => {
 
   it('leave out expired rows before the sweep deletes them, and after', async () => {
     await fold();
-    // Far enough ahead that the post, a fold and a comparison finish first on a loaded machine.
-    const expiresAt = new Date(Date.now() + 5000).toISOString();
+    // Far enough ahead that the post, a fold and a comparison finish first: a comparison timed here, on a
+    // loaded machine, sets how far (the check before expiry is only meaningful if it ends before it).
+    const started = Date.now();
+    await expectChartsExact();
+    const expiresAt = new Date(Date.now() + Math.max(5000, 3 * (Date.now() - started) + 2000)).toISOString();
     await ingest(purchases(6, 4, 5, { expires_at: expiresAt, occurred_at: undefined }).map((item, n) => ({ ...item, occurred_at: at(n * 29 + 3) })));
     await fold();
     await expectChartsExact();
+    expect((await t.db.query(`SELECT now() < $1::timestamptz AS before`, [expiresAt]))[0].before).toBe(true); // compared before expiry
     while ((await t.db.query(`SELECT now() <= $1::timestamptz AS waiting`, [expiresAt]))[0].waiting) await new Promise((r) => setTimeout(r, 200));
     await expectChartsExact(); // expired, folded, not swept: taken away at read
     const sketched = await sketches();
