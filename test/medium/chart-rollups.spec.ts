@@ -88,6 +88,10 @@ async function expectRebuildAgrees() {
 const fold = () => t.get(ChartRollups).fold();
 const unfolded = async () => Number((await t.db.query(`SELECT count(*) AS n FROM events WHERE received_at >= (SELECT folded_to FROM events_rollup_mark)`))[0].n);
 
+// Each test makes several full comparisons (expectChartsExact: every question, both ways), seconds each on a
+// loaded machine, and one waits for rows to expire: past jest's 30 s there.
+jest.setTimeout(120_000);
+
 describe('charts from rollups', () => {
   it('answer as the events do before a fold, after it, and half folded', async () => {
     await ingest(purchases(12, 8, 0));
@@ -144,7 +148,7 @@ describe('charts from rollups', () => {
     // loaded machine, sets how far (the check before expiry is only meaningful if it ends before it).
     const started = Date.now();
     await expectChartsExact();
-    const expiresAt = new Date(Date.now() + Math.max(5000, 3 * (Date.now() - started) + 2000)).toISOString();
+    const expiresAt = new Date(Date.now() + Math.max(5000, 2 * (Date.now() - started) + 2000)).toISOString();
     await ingest(purchases(6, 4, 5, { expires_at: expiresAt, occurred_at: undefined }).map((item, n) => ({ ...item, occurred_at: at(n * 29 + 3) })));
     await fold();
     await expectChartsExact();
