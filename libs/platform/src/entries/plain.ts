@@ -10,6 +10,7 @@ export * from '../config/config';
 export * from '../config/config.token';
 export * from '../database/sql';
 export * from '../database/prepared';
+export * from '../database/jsonb-param';
 export * from '../database/pipelined';
 export * from '../database/migration-state';
 export * from '../batching/group-commit';
