@@ -15,14 +15,14 @@ const [COMMA, CLOSE_ARRAY] = [0x2c, 0x5d];
 /** Short texts gathered in one string up to this length before they are written. */
 const GATHERED = 16 * 1024;
 
-/** Where the text is written before it is copied out; it grows to the largest document seen. */
-let scratch = Buffer.allocUnsafeSlow(1 << 20);
+/** Where the text is written before it is copied out: made at the first use, it grows to the largest document seen. */
+let scratch = Buffer.alloc(0);
 
 /** Makes room for `more` UTF-16 code units written at `at` (3 UTF-8 bytes at most each). */
 function room(at: number, more: number): void {
   const needed = at + more * 3 + 1;
   if (needed <= scratch.length) return;
-  const grown = Buffer.allocUnsafeSlow(Math.max(needed, scratch.length * 2));
+  const grown = Buffer.allocUnsafeSlow(Math.max(needed, scratch.length * 2, 1 << 20));
   scratch.copy(grown, 0, 0, at);
   scratch = grown;
 }
