@@ -75,7 +75,17 @@ async function main() {
   await fillPeople(db, WS, PEOPLE);
   await db.query('VACUUM ANALYZE people, identities');
   const fillSeconds = (Date.now() - filled) / 1000;
-  const reads = { query: async (text: string, args?: unknown[]) => (await db.query(text, args)).rows } as unknown as ReadDatabase;
+  const query = async (text: string, args?: unknown[]) => (await db.query(text, args)).rows;
+  // serialQuery as ReadDatabase runs it: in a transaction without parallel workers.
+  const serialQuery = async (text: string, args?: unknown[]) => {
+    await db.query('BEGIN; SET LOCAL max_parallel_workers_per_gather = 0');
+    try {
+      return await query(text, args);
+    } finally {
+      await db.query('COMMIT');
+    }
+  };
+  const reads = { query, serialQuery } as unknown as ReadDatabase;
   const repo = new PeopleReadRepository(reads);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const baseRepo: PeopleReadRepository | null = BASE_ROOT ? new (require(join(BASE_ROOT, 'libs/people/src/people-read.repository.ts')).PeopleReadRepository)(reads) : null;

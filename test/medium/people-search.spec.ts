@@ -33,13 +33,20 @@ beforeAll(async () => {
   } finally {
     await runner.release();
   }
-  // The repository as the app builds it, but each statement is explained (and so run) before it runs.
+  // The repository as the app builds it, but each statement is explained (and so run) before it runs;
+  // serialQuery's in a transaction without parallel workers, as ReadDatabase runs it.
+  const explained = async (db: { query: (text: string, args?: unknown[]) => Promise<any> }, text: string, args?: unknown[]) => {
+    const [row] = await db.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, args);
+    plans.push(nodes(row['QUERY PLAN'][0].Plan));
+    return db.query(text, args);
+  };
   repo = new PeopleReadRepository({
-    query: async (text: string, args?: unknown[]) => {
-      const [row] = await t.db.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, args);
-      plans.push(nodes(row['QUERY PLAN'][0].Plan));
-      return t.db.query(text, args);
-    },
+    query: (text: string, args?: unknown[]) => explained(t.db, text, args),
+    serialQuery: (text: string, args?: unknown[]) =>
+      t.db.transaction(async (m) => {
+        await m.query('SET LOCAL max_parallel_workers_per_gather = 0');
+        return explained(m, text, args);
+      }),
   } as unknown as ReadDatabase);
 }, 240_000);
 afterAll(() => t.close());

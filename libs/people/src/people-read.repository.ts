@@ -182,8 +182,9 @@ export class PeopleReadRepository {
     const { where, args, position } = this.where(workspaceId, filter, query.after);
     const candidates = pageCandidates(where, args, fragment, position);
     const [t, l] = [args.push(top), args.push(query.limit)];
-    // One row even when no candidate is a match (took, then nulls), so the caller knows whether to read on.
-    const rows: Array<PersonListRow & { took: number }> = await this.reads.query(
+    // One row even when no candidate is a match (took, then nulls), so the caller knows whether to read on. Without
+    // parallel workers (serialQuery): their start-up cost this page more than they saved (docs/decisions.md "People search").
+    const rows: Array<PersonListRow & { took: number }> = await this.reads.serialQuery(
       `WITH c AS MATERIALIZED (SELECT id, at FROM (${candidates}) c ORDER BY at DESC, id DESC LIMIT $${t})
        SELECT (SELECT count(*)::int FROM c) AS took, p.*
          FROM (SELECT 1) one LEFT JOIN LATERAL (
