@@ -9,7 +9,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { COUNT_BOUND, PeopleReadRepository, PersonFilter } from '@app/people';
-import type { ReadDatabase } from '@app/platform';
+import { NO_PARALLEL_WORKERS, type ReadDatabase } from '@app/platform';
 import { MIGRATIONS } from '@app/schema';
 import { fillPeople, searchIndexes, SEARCH_FRAGMENTS } from '../test/support/people-search';
 import { benchDatabase, median, resetDatabase, writeResults } from './support';
@@ -78,7 +78,7 @@ async function main() {
   const query = async (text: string, args?: unknown[]) => (await db.query(text, args)).rows;
   // serialQuery as ReadDatabase runs it: in a transaction without parallel workers.
   const serialQuery = async (text: string, args?: unknown[]) => {
-    await db.query('BEGIN; SET LOCAL max_parallel_workers_per_gather = 0');
+    await db.query(`BEGIN; ${NO_PARALLEL_WORKERS}`);
     try {
       return await query(text, args);
     } finally {

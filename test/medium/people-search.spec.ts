@@ -2,7 +2,7 @@
 // indexes or a short ordered window, never a whole table, and answers what the plain statement answers:
 // the same people, newest first, paging by cursor, the count bounded at COUNT_BOUND.
 import { COUNT_BOUND, PeopleReadRepository, PersonFilter, PersonListRow, SEARCH_CANDIDATES, SEARCH_RECENT } from '@app/people';
-import type { ReadDatabase } from '@app/platform';
+import { NO_PARALLEL_WORKERS, type ReadDatabase } from '@app/platform';
 import { fillPeople, SEARCH_FRAGMENTS } from '../support/people-search';
 import { Medium, startMedium } from './medium';
 
@@ -44,7 +44,7 @@ beforeAll(async () => {
     query: (text: string, args?: unknown[]) => explained(t.db, text, args),
     serialQuery: (text: string, args?: unknown[]) =>
       t.db.transaction(async (m) => {
-        await m.query('SET LOCAL max_parallel_workers_per_gather = 0');
+        await m.query(NO_PARALLEL_WORKERS);
         return explained(m, text, args);
       }),
   } as unknown as ReadDatabase);

@@ -3,7 +3,8 @@
 // past about a hundred kilobytes (an ingest write's document: 442 kB for 515 rows), V8 has not flattened
 // it yet, and that first call cost about twice the stringify itself (1.9 of 2.9 ms, Node 20, a captured
 // ingest document): 14% of the api's CPU on batches. Written into a Buffer a slice of array items at a
-// time, the same text costs 1.1 ms, stringify included; a document of 60 rows or fewer costs what it did.
+// time, the same text costs 1.1 ms, stringify included; a document with no array over 64 items (a shared
+// single-event transaction's) is stringified at once and costs what it did.
 // A Buffer goes in PostgreSQL's binary format, which for jsonb is a version byte (1) and then the text
 // itself, read by the same parser as the text format (jsonb_recv).
 

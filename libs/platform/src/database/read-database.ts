@@ -14,6 +14,9 @@ import { dataSourceOptions } from './database';
 import { readScope } from './prepared';
 import { commitWithNext, pipelinedTransaction } from './pipelined';
 
+/** What serialQuery runs first in its transaction (a stand-in ReadDatabase in a test or bench runs it the same way). */
+export const NO_PARALLEL_WORKERS = 'SET LOCAL max_parallel_workers_per_gather = 0';
+
 /** The Nest token of the ReadDatabase. */
 export const READ_DATABASE = Symbol('READ_DATABASE');
 
@@ -44,7 +47,7 @@ export class ReadDatabase implements OnApplicationShutdown {
    */
   serialQuery<T = any>(text: string, values?: unknown[]): Promise<T[]> {
     return pipelinedTransaction(this.source, async (m) => {
-      await m.query('SET LOCAL max_parallel_workers_per_gather = 0');
+      await m.query(NO_PARALLEL_WORKERS);
       commitWithNext(m);
       return m.query(text, values);
     });
