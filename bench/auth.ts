@@ -36,7 +36,8 @@ async function main() {
          FROM api_keys k JOIN workspaces w ON w.id = k.workspace_id
          JOIN members m ON m.workspace_id = k.workspace_id AND m.id = k.member_id WHERE k.key_hash = ANY($1::text[])`;
     const lookups: number[] = [];
-    for (let i = 0; i < RUNS; i++) await timed(lookups, () => db.query({ name: 'key_owners', text: lookup, values: [[hashSecretKey(key)]] }));
+    for (let i = 0; i < RUNS; i++)
+      await timed(lookups, () => db.query({ name: 'key_owners', text: lookup, values: [[hashSecretKey(key)]] }));
     const unprepared: number[] = [];
     for (let i = 0; i < RUNS; i++) await timed(unprepared, () => db.query(lookup, [[hashSecretKey(key)]]));
     const pings: number[] = [];
@@ -55,7 +56,11 @@ async function main() {
 | the same statement unprepared (parsed and planned every time) | ${median(unprepared).toFixed(3)} ms |
 | \`SELECT 1\` round trip, for scale | ${median(pings).toFixed(3)} ms |
 
-Load average during the run: ${loadavg().map((l) => l.toFixed(1)).join(', ')} (2 cores, shared with other work).\nThe lookup is ${((read / post) * 100).toFixed(1)}% of a single post's time when requests come one at a time; concurrent
+Load average during the run: ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(
+          ', ',
+        )} (2 cores, shared with other work).\nThe lookup is ${((read / post) * 100).toFixed(1)}% of a single post's time when requests come one at a time; concurrent
 requests share one lookup statement per tick (DataLoader, up to 100 keys), so under load the cost per
 request falls further. In exchange a revoked key or removed member is refused on the very next request
 by every api process. Measured on ${new Date().toISOString().slice(0, 10)}.`,

@@ -7,7 +7,14 @@
 // the same index, measured in each phase, shows how loaded the machine was.
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
-import { ChartQuestion, chartStatement, clientTransaction, parseChartInput, readChart, rebuildRollups } from '@app/events';
+import {
+  ChartQuestion,
+  chartStatement,
+  clientTransaction,
+  parseChartInput,
+  readChart,
+  rebuildRollups,
+} from '@app/events';
 import { touchKeySql } from '@app/people/first-touch-sql';
 import { benchDatabase, dropDatabase, resetDatabase, writeResults } from './support';
 
@@ -22,13 +29,19 @@ const CASES: Array<[string, Record<string, string>]> = [
   ['count by day', { measure: 'count', interval: 'day' }],
   ['sum_value by day', { measure: 'sum_value', interval: 'day' }],
   ['people by day', { measure: 'people', interval: 'day' }],
-  ['count by hour (1,000 buckets, the first 42 days)', { measure: 'count', interval: 'hour', to: '2026-02-11T15:00:00Z' }],
+  [
+    'count by hour (1,000 buckets, the first 42 days)',
+    { measure: 'count', interval: 'hour', to: '2026-02-11T15:00:00Z' },
+  ],
   ['count by day, breakdown source', { measure: 'count', interval: 'day', breakdown: 'source' }],
   ['people by week, breakdown campaign', { measure: 'people', interval: 'week', breakdown: 'campaign' }],
 ];
 
 async function fill(db: Client) {
-  await db.query(`INSERT INTO workspaces (id, slug, name, public_key) VALUES ($1, 'charts', 'charts', 'wk_benchcharts000000000000')`, [WS]);
+  await db.query(
+    `INSERT INTO workspaces (id, slug, name, public_key) VALUES ($1, 'charts', 'charts', 'wk_benchcharts000000000000')`,
+    [WS],
+  );
   await db.query(
     `INSERT INTO people (workspace_id, id, email, first_touch, created_at)
      SELECT $1, 'per_' || lpad(i::text, 8, '0'), 'p' || i || '@bench.test',
@@ -49,7 +62,10 @@ async function fill(db: Client) {
          FROM generate_series(1, $3) AS i JOIN bench_touches k ON k.n = 1 + i % $4`,
       [WS, type, n, PEOPLE, offset],
     );
-  await db.query(`CREATE TEMP TABLE bench_touches AS SELECT row_number() OVER (ORDER BY id) AS n, ${touchKeySql('first_touch')} AS touch FROM people WHERE workspace_id = $1`, [WS]);
+  await db.query(
+    `CREATE TEMP TABLE bench_touches AS SELECT row_number() OVER (ORDER BY id) AS n, ${touchKeySql('first_touch')} AS touch FROM people WHERE workspace_id = $1`,
+    [WS],
+  );
   await insert('purchase', EVENTS, 0);
   await insert('pageview', EVENTS / 10, EVENTS);
   await insert('signup', EVENTS / 10, EVENTS + EVENTS / 10);
@@ -79,14 +95,25 @@ interface Phase {
 }
 
 async function phase(db: Client, run: (question: ChartQuestion) => Promise<unknown>): Promise<Phase> {
-  const baseline = await median(() => db.query(`SELECT count(*) FROM events WHERE workspace_id = $1 AND type = 'purchase' AND occurred_at >= $2 AND occurred_at <= $3`, [WS, FROM, TO]));
+  const baseline = await median(() =>
+    db.query(
+      `SELECT count(*) FROM events WHERE workspace_id = $1 AND type = 'purchase' AND occurred_at >= $2 AND occurred_at <= $3`,
+      [WS, FROM, TO],
+    ),
+  );
   const figures: number[] = [];
   for (const [name, change] of CASES) {
     const question = parseChartInput({ event: 'purchase', from: FROM, to: TO, ...change } as never);
     figures.push(await median(() => run(question)));
     process.stdout.write(`${name}: ${figures[figures.length - 1].toFixed(0)} ms\n`);
   }
-  return { baseline, figures, load: loadavg().map((l) => l.toFixed(1)).join(', ') };
+  return {
+    baseline,
+    figures,
+    load: loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', '),
+  };
 }
 
 async function main() {
@@ -116,7 +143,10 @@ async function main() {
   if (!process.env.BENCH_KEEP) await dropDatabase(DATABASE);
 
   const ms = (n: number) => `${n.toFixed(0)} ms`;
-  const rows = CASES.map(([name], i) => `| ${name} | ${ms(before.figures[i])} | ${ms(after.figures[i])} | ${(after.figures[i] / before.figures[i]).toFixed(2)} |`);
+  const rows = CASES.map(
+    ([name], i) =>
+      `| ${name} | ${ms(before.figures[i])} | ${ms(after.figures[i])} | ${(after.figures[i] / before.figures[i]).toFixed(2)} |`,
+  );
   writeResults(
     `Charts (chart(input) over ${EVENTS.toLocaleString('en')} events)`,
     `Command: \`npm run bench:charts\` (${EVENTS.toLocaleString('en')} purchase events over 90 days and ${(EVENTS / 5).toLocaleString('en')} of other types in one

@@ -10,7 +10,12 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const database = `lifeline_bench_cli_${process.pid}`;
-const env = { ...process.env, DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`, REDIS_PREFIX: `bench:${database}`, APP_SECRET: 'bench-secret-0123456789-0123456789-abc' };
+const env = {
+  ...process.env,
+  DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
+  REDIS_PREFIX: `bench:${database}`,
+  APP_SECRET: 'bench-secret-0123456789-0123456789-abc',
+};
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 function timed(args, runs) {
@@ -34,29 +39,65 @@ const rss = (pid) => Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/V
 
 async function main() {
   execFileSync(process.execPath, ['dist/apps/api/src/migrate.js'], { cwd: root, env });
-  execFileSync(process.execPath, ['dist/apps/api/src/cli.js', 'workspace', 'create', '--slug', 'bench', '--owner', 'o@bench.test'], { cwd: root, env });
+  execFileSync(
+    process.execPath,
+    ['dist/apps/api/src/cli.js', 'workspace', 'create', '--slug', 'bench', '--owner', 'o@bench.test'],
+    { cwd: root, env },
+  );
   const runs = Number(process.env.BENCH_RUNS || 5);
-  const line = (name, t) => console.log(`${name.padEnd(44)} ${String(t.wall).padStart(5)} ms wall ${String(t.cpu).padStart(5)} ms CPU ${String(t.rss).padStart(4)} MB peak RSS`);
-  console.log(`median of ${runs} calls each; load average at start: ${require('node:os').loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  const line = (name, t) =>
+    console.log(
+      `${name.padEnd(44)} ${String(t.wall).padStart(5)} ms wall ${String(t.cpu).padStart(5)} ms CPU ${String(t.rss).padStart(4)} MB peak RSS`,
+    );
+  console.log(
+    `median of ${runs} calls each; load average at start: ${require('node:os')
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  );
   line('node -e 0 (baseline)', timed(['-e', '0'], runs));
-  const calls = { '--help': ['--help'], 'workspace list': ['workspace', 'list'], 'key list': ['key', 'list', '--workspace', 'bench'] };
+  const calls = {
+    '--help': ['--help'],
+    'workspace list': ['workspace', 'list'],
+    'key list': ['key', 'list', '--workspace', 'bench'],
+  };
   for (const [name, args] of Object.entries(calls)) {
     line(`prod: node dist/…/cli.js ${name}`, timed(['dist/apps/api/src/cli.js', ...args], runs));
     line(`dev: node scripts/run.js … ${name}`, timed(['scripts/run.js', 'apps/api/src/cli', ...args], runs));
     line(`dev: npm run -s cli -- ${name}`, timed(['npm', 'run', '-s', 'cli', '--', ...args], runs));
   }
-  if (process.env.BENCH_BEFORE) line(`before: ${process.env.BENCH_BEFORE} workspace list`, timed([join(process.env.BENCH_BEFORE, 'dist/apps/api/src/cli.js'), 'workspace', 'list'], runs));
-  console.log(`load average at end: ${require('node:os').loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+  if (process.env.BENCH_BEFORE)
+    line(
+      `before: ${process.env.BENCH_BEFORE} workspace list`,
+      timed([join(process.env.BENCH_BEFORE, 'dist/apps/api/src/cli.js'), 'workspace', 'list'], runs),
+    );
+  console.log(
+    `load average at end: ${require('node:os')
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(', ')}`,
+  );
   if (process.env.BENCH_NO_IDLE) return drop();
 
-  const launcher = spawn(process.execPath, ['dist/apps/launcher/src/main.js'], { cwd: root, env: { ...env, PORT: '3995', LOG_LEVEL: 'warn' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const launcher = spawn(process.execPath, ['dist/apps/launcher/src/main.js'], {
+    cwd: root,
+    env: { ...env, PORT: '3995', LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   launcher.stdout.on('data', (c) => (out += c));
-  while (!(/api started \(pid (\d+)\)/.test(out) && /worker started \(pid (\d+)\)/.test(out) && out.includes('listening'))) await new Promise((r) => setTimeout(r, 500));
+  while (!(
+    /api started \(pid (\d+)\)/.test(out) &&
+    /worker started \(pid (\d+)\)/.test(out) &&
+    out.includes('listening')
+  ))
+    await new Promise((r) => setTimeout(r, 500));
   await new Promise((r) => setTimeout(r, 30_000)); // idle
   const api = Number(out.match(/api started \(pid (\d+)\)/)[1]);
   const worker = Number(out.match(/worker started \(pid (\d+)\)/)[1]);
-  console.log(`idle after 30 s: api ${Math.round(rss(api))} MB RSS, worker ${Math.round(rss(worker))} MB RSS, launcher ${Math.round(rss(launcher.pid))} MB RSS`);
+  console.log(
+    `idle after 30 s: api ${Math.round(rss(api))} MB RSS, worker ${Math.round(rss(worker))} MB RSS, launcher ${Math.round(rss(launcher.pid))} MB RSS`,
+  );
   launcher.kill('SIGTERM');
   await new Promise((r) => launcher.on('exit', r));
   drop();

@@ -18,7 +18,8 @@ const PEOPLE = 200;
 function firstPageBytes(): { scripts: number; styles: number } {
   const dir = join(ROOT, 'dist', 'console');
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
-  const sized = (pattern: RegExp) => [...html.matchAll(pattern)].reduce((sum, m) => sum + gzipSync(readFileSync(join(dir, m[1]))).length, 0);
+  const sized = (pattern: RegExp) =>
+    [...html.matchAll(pattern)].reduce((sum, m) => sum + gzipSync(readFileSync(join(dir, m[1]))).length, 0);
   return { scripts: sized(/"\/console\/(assets\/[^"]+\.js)"/g), styles: sized(/"\/console\/(assets\/[^"]+\.css)"/g) };
 }
 
@@ -35,7 +36,10 @@ async function main() {
   const browser = await launchBrowser();
   try {
     const { secretKeys } = await workspaceWithKeys(service.url, 'console', 1);
-    const events = Array.from({ length: PEOPLE * 5 }, (_, i) => ({ type: i % 5 === 0 ? 'signup' : 'pageview', email: `p${i % PEOPLE}@bench.test` }));
+    const events = Array.from({ length: PEOPLE * 5 }, (_, i) => ({
+      type: i % 5 === 0 ? 'signup' : 'pageview',
+      email: `p${i % PEOPLE}@bench.test`,
+    }));
     for (let i = 0; i < events.length; i += 100) {
       await fetch(`${service.url}/api/v1/events`, {
         method: 'POST',
@@ -49,7 +53,10 @@ async function main() {
     await page.getByLabel('Secret key').fill(secretKeys[0]);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.waitForURL((at) => at.pathname === '/console/people');
-    const person = await page.getByRole('link', { name: /@bench\.test$/ }).first().getAttribute('href');
+    const person = await page
+      .getByRole('link', { name: /@bench\.test$/ })
+      .first()
+      .getAttribute('href');
 
     const signIn: number[] = [];
     const people: number[] = [];
@@ -57,12 +64,28 @@ async function main() {
     const cold: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       signIn.push(await timeTo(page, `${service.url}/sign-in`, (p) => p.waitForLoadState('load')));
-      people.push(await timeTo(page, `${service.url}/console/people`, (p) => p.getByRole('link', { name: /@bench\.test$/ }).first().waitFor()));
-      personPage.push(await timeTo(page, `${service.url}${person}`, (p) => p.getByRole('list', { name: 'Timeline' }).waitFor()));
+      people.push(
+        await timeTo(page, `${service.url}/console/people`, (p) =>
+          p
+            .getByRole('link', { name: /@bench\.test$/ })
+            .first()
+            .waitFor(),
+        ),
+      );
+      personPage.push(
+        await timeTo(page, `${service.url}${person}`, (p) => p.getByRole('list', { name: 'Timeline' }).waitFor()),
+      );
       // A first visit: a new context (no cached assets) carrying the same session cookie.
       const fresh = await browser.newContext({ storageState: await context.storageState() });
       const freshPage = await fresh.newPage();
-      cold.push(await timeTo(freshPage, `${service.url}/console/people`, (p) => p.getByRole('link', { name: /@bench\.test$/ }).first().waitFor()));
+      cold.push(
+        await timeTo(freshPage, `${service.url}/console/people`, (p) =>
+          p
+            .getByRole('link', { name: /@bench\.test$/ })
+            .first()
+            .waitFor(),
+        ),
+      );
       await fresh.close();
     }
     const bytes = firstPageBytes();
@@ -80,7 +103,9 @@ Debian's Chromium, headless; medians). Interactive = navigation start until the 
 | a person (Timeline shown), assets cached | ${median(personPage).toFixed(0)} ms | ${(median(personPage) / base).toFixed(1)} |
 
 First page's scripts ${(bytes.scripts / 1024).toFixed(1)} KB gzipped (target ≤ 250 KB), styles ${(bytes.styles / 1024).toFixed(1)} KB. Load average during the run:
-${loadavg().map((l) => l.toFixed(1)).join(', ')} (2 cores, shared). Target: interactive in under a second.`,
+${loadavg()
+  .map((l) => l.toFixed(1))
+  .join(', ')} (2 cores, shared). Target: interactive in under a second.`,
     );
   } finally {
     await browser.close();

@@ -66,7 +66,8 @@ export function postgresOf(database: string) {
 }
 
 /** PostgreSQL's shared helpers (WAL writer, checkpointer, background writer): shared by every database. */
-export const postgresShared = (proc: Proc) => proc.comm === 'postgres' && /: (walwriter|checkpointer|background writer)\s*$/.test(proc.cmdline);
+export const postgresShared = (proc: Proc) =>
+  proc.comm === 'postgres' && /: (walwriter|checkpointer|background writer)\s*$/.test(proc.cmdline);
 
 export interface CpuReading {
   /** CPU milliseconds per group between start() and stop(). */
@@ -111,7 +112,8 @@ export class CpuMeter {
     clearInterval(this.timer);
     this.poll(false);
     const ms: Record<string, number> = Object.fromEntries(Object.keys(this.groups).map((g) => [g, 0]));
-    for (const [pid, { group, ticks }] of this.last) ms[group] += ((ticks - (this.first.get(pid) ?? 0)) * 1000) / CLK_TCK;
+    for (const [pid, { group, ticks }] of this.last)
+      ms[group] += ((ticks - (this.first.get(pid) ?? 0)) * 1000) / CLK_TCK;
     return { ms, wallMs: Date.now() - this.startedAt };
   }
 }

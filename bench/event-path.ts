@@ -20,7 +20,10 @@ const ROUNDS = 5;
 
 /** The calls since the last take, by function (an in-process session answers at once, so this is synchronous). */
 function counts(session: Session): Counts {
-  let result: Array<{ url: string; functions: Array<{ functionName: string; ranges: Array<{ startOffset: number; count: number }> }> }> = [];
+  let result: Array<{
+    url: string;
+    functions: Array<{ functionName: string; ranges: Array<{ startOffset: number; count: number }> }>;
+  }> = [];
   session.post('Profiler.takePreciseCoverage', (error, answer) => {
     if (error) throw error;
     result = answer.result;
@@ -29,7 +32,8 @@ function counts(session: Session): Counts {
   for (const script of result) {
     if (!script.url.includes(`${ROOT}/libs/`) && !script.url.includes(`${ROOT}/apps/`)) continue;
     const file = relative(ROOT, script.url.replace(/^file:\/\//, ''));
-    for (const fn of script.functions) found.set(`${file}\t${fn.functionName}\t${fn.ranges[0].startOffset}`, fn.ranges[0].count);
+    for (const fn of script.functions)
+      found.set(`${file}\t${fn.functionName}\t${fn.ranges[0].startOffset}`, fn.ranges[0].count);
   }
   return found;
 }
@@ -47,13 +51,20 @@ async function main(): Promise<void> {
   const t = await startApp({ worker: true, env: { LOG_LEVEL: 'warn', NODE_ENV: 'development' } });
   try {
     const ws = await t.workspace();
-    const made = await t.gql(`mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`, { input: { url: `${inbox.url}/hook`, triggers: ['event'] } }, ws.secretKey);
+    const made = await t.gql(
+      `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`,
+      { input: { url: `${inbox.url}/hook`, triggers: ['event'] } },
+      ws.secretKey,
+    );
     if (made.errors) throw new Error(JSON.stringify(made.errors));
     const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
     const deliver = async (n: number) => {
       counts(session); // resets the counts
       const started = Date.now();
-      const answer = await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'signup', email: `path${n}@example.com` } });
+      const answer = await t.request('POST', '/api/v1/events', {
+        key: ws.secretKey,
+        body: { type: 'signup', email: `path${n}@example.com` },
+      });
       if (answer.status !== 200) throw new Error(`post answered ${answer.status}: ${JSON.stringify(answer.body)}`);
       while (inbox.received.length < n) await sleep(1);
       return inbox.received[n - 1].at - started;
@@ -80,8 +91,11 @@ async function main(): Promise<void> {
       files.set(file, [...(files.get(file) ?? []), name || '(anonymous)']);
     }
     const windowMs = windows.sort((x, y) => x - y)[Math.floor(windows.length / 2)];
-    console.log(`One event, post to delivery in ${windowMs} ms (median of ${ROUNDS}), passes through ${files.size} files:`);
-    for (const [file, names] of [...files].sort()) console.log(`${file}  ${[...new Set(names)].slice(0, 6).join(', ')}`);
+    console.log(
+      `One event, post to delivery in ${windowMs} ms (median of ${ROUNDS}), passes through ${files.size} files:`,
+    );
+    for (const [file, names] of [...files].sort())
+      console.log(`${file}  ${[...new Set(names)].slice(0, 6).join(', ')}`);
     session.disconnect();
   } finally {
     await t.close();
@@ -89,7 +103,10 @@ async function main(): Promise<void> {
   }
 }
 
-void main().then(() => process.exit(0), (error) => {
-  console.error(error);
-  process.exit(1);
-});
+void main().then(
+  () => process.exit(0),
+  (error) => {
+    console.error(error);
+    process.exit(1);
+  },
+);

@@ -13,7 +13,10 @@ import { benchDatabase, resetDatabase, writeResults } from './support';
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 5_000_000);
 const migration = EVENTS_MIGRATIONS.find((m) => m.name === 'EventsByMonth1766300000000')!;
 
-async function inTransaction(ds: DataSource, work: (runner: ReturnType<DataSource['createQueryRunner']>) => Promise<void>): Promise<number> {
+async function inTransaction(
+  ds: DataSource,
+  work: (runner: ReturnType<DataSource['createQueryRunner']>) => Promise<void>,
+): Promise<number> {
   const runner = ds.createQueryRunner();
   const started = Date.now();
   await runner.startTransaction();

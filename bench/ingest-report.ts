@@ -22,7 +22,8 @@ interface Report {
 }
 
 const ms = (value: number | undefined) => (value === undefined || Number.isNaN(value) ? '' : value.toFixed(3));
-const written = (tables: Record<string, { written: number }> = {}) => Object.values(tables).reduce((n, t) => n + t.written, 0);
+const written = (tables: Record<string, { written: number }> = {}) =>
+  Object.values(tables).reduce((n, t) => n + t.written, 0);
 const byTable = (tables: Record<string, { written: number; read: number }> = {}) =>
   Object.entries(tables)
     .sort((a, b) => b[1].written + b[1].read - (a[1].written + a[1].read))
@@ -49,10 +50,14 @@ function kindSection(report: Report, kind: { name: string; label: string }): str
   const subjectRounds = report.results[`${kind.name}:${subject.name}`];
   const b = medians(baseRounds);
   const s = medians(subjectRounds);
-  const redisPerEvent = (rounds: Round[]) => (rounds[0].notes.redisCommands === undefined ? '' : ` | ${median(rounds.map((r) => r.notes.redisCommands / r.events)).toFixed(2)}`);
+  const redisPerEvent = (rounds: Round[]) =>
+    rounds[0].notes.redisCommands === undefined
+      ? ''
+      : ` | ${median(rounds.map((r) => r.notes.redisCommands / r.events)).toFixed(2)}`;
   const row = (name: string, rounds: Round[], m: ReturnType<typeof medians>) =>
     `| ${name} | ${m.rate.toFixed(0)} | ${ms(m.cpu.api ?? m.cpu.thin)} | ${ms(m.cpu.worker)} | ${ms(m.cpu.pg)} | **${ms(m.cpu.total)}** | ${ms(m.cpu.pgShared)} | ${ms(m.cpu.redis)} | ${m.walBytes.toFixed(0)} | ${written(report.tables[kind.name]?.[name]).toFixed(2)} | ${median(rounds.map((r) => r.notes.p99))} ms | ${rounds.reduce((n, r) => n + r.notes.refused + r.notes.errors, 0)}${redisPerEvent(rounds)} |`;
-  const perRound = (rounds: Round[]) => rounds.map((r) => `${(r.events / r.seconds).toFixed(0)}/s ${r.cpu.total.toFixed(3)} ms`).join('; ');
+  const perRound = (rounds: Round[]) =>
+    rounds.map((r) => `${(r.events / r.seconds).toFixed(0)}/s ${r.cpu.total.toFixed(3)} ms`).join('; ');
   const redisColumn = baseRounds[0].notes.redisCommands === undefined ? ['', ''] : [' Redis commands/event |', '---|'];
   const apiLabel = report.apis > 1 ? 'api processes' : 'api+thin process';
   return [
@@ -74,7 +79,7 @@ function kindSection(report: Report, kind: { name: string; label: string }): str
 }
 
 const THIN_SETUP = [
-  'Lifeline: api and worker as two processes from dist/ (NODE_ENV=production, node NODE_FLAGS, as they run in production); thin: bench/thin-server.ts (node:http + pg, pool of 10, node\'s defaults,',
+  "Lifeline: api and worker as two processes from dist/ (NODE_ENV=production, node NODE_FLAGS, as they run in production); thin: bench/thin-server.ts (node:http + pg, pool of 10, node's defaults,",
   'one prepared INSERT per post into a minimal events table, a batch as one INSERT … SELECT FROM unnest). Same autocannon',
   'settings and bodies for both (single and batch: half the items name a new person, half one first seen 4,000 events earlier;',
   'probe: every item a new person, each post the next of 250 keys of the workspace).',
@@ -83,13 +88,15 @@ const APIS_SETUP = (apis: number) => [
   `Two Lifelines side by side, each on its own database, with one worker: one with a single api, one with ${apis} api processes on one`,
   `database and one Redis prefix (NODE_ENV=production, node NODE_FLAGS), the load spread evenly (one autocannon per api, the connections`,
   `divided between them). Both on a private redis-server the bench starts, so Redis commands/event (INFO commandstats, every command`,
-  'from the start of a round until its outbox is relayed, divided by accepted events) counts only them (the idle one\'s timers included).',
+  "from the start of a round until its outbox is relayed, divided by accepted events) counts only them (the idle one's timers included).",
 ];
 
 export function report(r: Report): string {
   return [
     `Command: \`${r.command}\`` +
-      ` (${r.seconds} s per round, ${r.rounds} rounds per service and kind, interleaved ${targetNames(r.apis).map((t) => t.label).join(', ')}, …${r.prefilled}).`,
+      ` (${r.seconds} s per round, ${r.rounds} rounds per service and kind, interleaved ${targetNames(r.apis)
+        .map((t) => t.label)
+        .join(', ')}, …${r.prefilled}).`,
     `Started ${r.started.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average (uptime) ${loads(r.load)} at the start, ${loads(r.ended)} at the end.`,
     '',
     ...(r.apis > 1 ? APIS_SETUP(r.apis) : THIN_SETUP).map((line) => line.replace('NODE_FLAGS', NODE_FLAGS.join(' '))),

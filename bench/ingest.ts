@@ -21,7 +21,17 @@ import autocannon from 'autocannon';
 import Redis from 'ioredis';
 import { freePort } from '@app/platform';
 import { byPid, postgresOf, postgresShared, Proc } from './cpu';
-import { backendPid, connect, measureRound, medians, perEvent, Round, statsSettled, tableStats, Target } from './measure';
+import {
+  backendPid,
+  connect,
+  measureRound,
+  medians,
+  perEvent,
+  Round,
+  statsSettled,
+  tableStats,
+  Target,
+} from './measure';
 import { report, targetNames } from './ingest-report';
 import { drained, prefill } from './schema';
 import { startThin, THIN_DATABASE } from './thin';
@@ -49,7 +59,15 @@ const POSTS_PER_KEY = 500;
 export const KINDS = [
   { name: 'single', label: 'single events, 64 connections', connections: 64, perPost: 1, keys: [0, 1500] },
   { name: 'batch', label: 'batches of 100, 16 connections', connections: 16, perPost: 100, keys: [1500, 1540] },
-  { name: 'probe', label: 'batches of 100, every item a new person, 250 keys in turn, 16 connections', connections: 16, perPost: 100, keys: [1560, 1810], newPeople: true, keyPerPost: true },
+  {
+    name: 'probe',
+    label: 'batches of 100, every item a new person, 250 keys in turn, 16 connections',
+    connections: 16,
+    perPost: 100,
+    keys: [1560, 1810],
+    newPeople: true,
+    keyPerPost: true,
+  },
 ].filter((k) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(',').includes(k.name));
 const WARM_UP_KEYS = [1540, 1560];
 const ALL_KEYS = 1810;
@@ -65,7 +83,12 @@ function personFor(i: number): string {
 }
 
 function event(i: number, newPeople = false) {
-  return { type: TYPES[i % TYPES.length], email: newPeople ? `n${i}@bench.test` : personFor(i), properties: { n: i, plan: 'pro' }, source: { path: '/pricing', os: 'mac' } };
+  return {
+    type: TYPES[i % TYPES.length],
+    email: newPeople ? `n${i}@bench.test` : personFor(i),
+    properties: { n: i, plan: 'pro' },
+    source: { path: '/pricing', os: 'mac' },
+  };
 }
 
 /** How a kind's posts are made: every item a new person, and a key per post in turn rather than POSTS_PER_KEY posts each. */
@@ -81,8 +104,21 @@ interface Counters {
 }
 
 /** One autocannon per api, the connections divided between them; their answers summed. */
-async function drive(urls: string[], keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number, shape: Shape = {}) {
-  const results = await Promise.all(urls.map((url) => driveOne(url, keys, Math.max(1, Math.round(connections / urls.length)), perPost, counters, kind, seconds, shape)));
+async function drive(
+  urls: string[],
+  keys: string[],
+  connections: number,
+  perPost: number,
+  counters: Counters,
+  kind: string,
+  seconds: number,
+  shape: Shape = {},
+) {
+  const results = await Promise.all(
+    urls.map((url) =>
+      driveOne(url, keys, Math.max(1, Math.round(connections / urls.length)), perPost, counters, kind, seconds, shape),
+    ),
+  );
   return {
     events: results.reduce((n, r) => n + r.events, 0),
     seconds: Math.max(...results.map((r) => r.seconds)),
@@ -95,7 +131,16 @@ async function drive(urls: string[], keys: string[], connections: number, perPos
   };
 }
 
-async function driveOne(url: string, keys: string[], connections: number, perPost: number, counters: Counters, kind: string, seconds: number, shape: Shape) {
+async function driveOne(
+  url: string,
+  keys: string[],
+  connections: number,
+  perPost: number,
+  counters: Counters,
+  kind: string,
+  seconds: number,
+  shape: Shape,
+) {
   const result = await autocannon({
     url: `${url}/api/v1/events`,
     connections,
@@ -107,7 +152,10 @@ async function driveOne(url: string, keys: string[], connections: number, perPos
           const post = (counters.posts[kind] = (counters.posts[kind] ?? 0) + 1);
           const first = counters.events;
           counters.events += perPost;
-          const body = perPost === 1 ? event(first) : { events: Array.from({ length: perPost }, (_, j) => event(first + j, shape.newPeople)) };
+          const body =
+            perPost === 1
+              ? event(first)
+              : { events: Array.from({ length: perPost }, (_, j) => event(first + j, shape.newPeople)) };
           const key = keys[(shape.keyPerPost ? post : Math.floor(post / POSTS_PER_KEY)) % keys.length];
           return {
             ...req,
@@ -119,7 +167,11 @@ async function driveOne(url: string, keys: string[], connections: number, perPos
     ],
   });
   const seconds_ = (result.finish.getTime() - result.start.getTime()) / 1000;
-  return { events: result['2xx'] * perPost, seconds: seconds_, notes: { p50: result.latency.p50, p99: result.latency.p99, refused: result.non2xx, errors: result.errors } };
+  return {
+    events: result['2xx'] * perPost,
+    seconds: seconds_,
+    notes: { p50: result.latency.p50, p99: result.latency.p99, refused: result.non2xx, errors: result.errors },
+  };
 }
 
 const redis = (proc: Proc) => proc.comm === 'redis-server';
@@ -127,18 +179,28 @@ const redis = (proc: Proc) => proc.comm === 'redis-server';
 /** A redis-server of the run's own (no persistence), so its command counts are the two Lifelines' alone. */
 async function privateRedis(): Promise<{ url: string; client: Redis; stop(): Promise<void> }> {
   const port = await freePort();
-  const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
+  const child = spawn(
+    'redis-server',
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    { stdio: 'ignore' },
+  );
   const url = `redis://127.0.0.1:${port}`;
   const client = new Redis(url, { maxRetriesPerRequest: null, retryStrategy: () => 100 });
   client.on('error', () => undefined); // refused until redis-server listens; ioredis retries
   await client.ping();
-  return { url, client, stop: async () => (client.disconnect(), await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')))) };
+  return {
+    url,
+    client,
+    stop: async () => (client.disconnect(), await new Promise((r) => (child.once('exit', r), child.kill('SIGTERM')))),
+  };
 }
 
 /** Commands Redis has run since it started (INFO commandstats), INFO itself left out. */
 async function redisCommands(client: Redis): Promise<number> {
   const stats = await client.info('commandstats');
-  return [...stats.matchAll(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/gm)].filter(([, name]) => name !== 'info').reduce((n, [, , calls]) => n + Number(calls), 0);
+  return [...stats.matchAll(/^cmdstat_(\w+(?:\|\w+)?):calls=(\d+)/gm)]
+    .filter(([, name]) => name !== 'info')
+    .reduce((n, [, , calls]) => n + Number(calls), 0);
 }
 
 async function main() {
@@ -157,22 +219,64 @@ async function main() {
     const lifelineDb = await connect(lifeline.databaseUrl);
     const baseDb = await connect(base.databaseUrl);
     const beforeDb = before ? await connect(before.databaseUrl) : null;
-    const bench = [await backendPid(lifelineDb), await backendPid(baseDb), ...(beforeDb ? [await backendPid(beforeDb)] : [])];
-    const notBench = (pg: ReturnType<typeof postgresOf>) => (p: Proc, all: Map<number, Proc>) => !bench.includes(p.pid) && pg(p, all);
+    const bench = [
+      await backendPid(lifelineDb),
+      await backendPid(baseDb),
+      ...(beforeDb ? [await backendPid(beforeDb)] : []),
+    ];
+    const notBench = (pg: ReturnType<typeof postgresOf>) => (p: Proc, all: Map<number, Proc>) =>
+      !bench.includes(p.pid) && pg(p, all);
     const ofLifeline = (service: Service, db: typeof lifelineDb, database: string) => ({
-      groups: { api: (p: Proc) => service.apiPids.includes(p.pid), worker: byPid(service.pids.worker), pg: notBench(postgresOf(database)), pgShared: postgresShared, redis },
+      groups: {
+        api: (p: Proc) => service.apiPids.includes(p.pid),
+        worker: byPid(service.pids.worker),
+        pg: notBench(postgresOf(database)),
+        pgShared: postgresShared,
+        redis,
+      },
       settle: () => (service.pids.worker ? drained(db) : Promise.resolve()),
     });
     const [baseName, subjectName] = targetNames(APIS).map((t) => t.name);
     const targets: Array<Target & { service: Service; counters: Counters; secretKeys: string[] }> = [
       {
-        name: baseName, service: base, db: baseDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [],
-        ...(APIS > 1 ? ofLifeline(base, baseDb, baseDatabase) : { groups: { thin: byPid(base.pids.api), pg: notBench(postgresOf(THIN_DATABASE)), pgShared: postgresShared, redis }, settle: async () => undefined }),
+        name: baseName,
+        service: base,
+        db: baseDb,
+        counters: { events: 0, posts: {} },
+        shared: ['pgShared', 'redis'],
+        secretKeys: [],
+        ...(APIS > 1
+          ? ofLifeline(base, baseDb, baseDatabase)
+          : {
+              groups: {
+                thin: byPid(base.pids.api),
+                pg: notBench(postgresOf(THIN_DATABASE)),
+                pgShared: postgresShared,
+                redis,
+              },
+              settle: async () => undefined,
+            }),
       },
-      { name: subjectName, service: lifeline, db: lifelineDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [], ...ofLifeline(lifeline, lifelineDb, DATABASE) },
+      {
+        name: subjectName,
+        service: lifeline,
+        db: lifelineDb,
+        counters: { events: 0, posts: {} },
+        shared: ['pgShared', 'redis'],
+        secretKeys: [],
+        ...ofLifeline(lifeline, lifelineDb, DATABASE),
+      },
     ];
     if (before && beforeDb) {
-      targets.push({ name: 'before', service: before, db: beforeDb, counters: { events: 0, posts: {} }, shared: ['pgShared', 'redis'], secretKeys: [], ...ofLifeline(before, beforeDb, `${DATABASE}_base`) });
+      targets.push({
+        name: 'before',
+        service: before,
+        db: beforeDb,
+        counters: { events: 0, posts: {} },
+        shared: ['pgShared', 'redis'],
+        secretKeys: [],
+        ...ofLifeline(before, beforeDb, `${DATABASE}_base`),
+      });
     }
     // Each Lifeline gets its own workspace and keys; thin takes any key, so it is driven with Lifeline's.
     for (const target of targets.filter((t) => t.name !== 'thin')) {
@@ -183,7 +287,15 @@ async function main() {
     if (targets[0].name === 'thin') targets[0].secretKeys = targets[1].secretKeys;
     const keysOf = (target: (typeof targets)[number], [from, to]: number[]) => target.secretKeys.slice(from, to);
     for (const target of targets) {
-      await drive(target.service.urls, keysOf(target, WARM_UP_KEYS), 8, 1, target.counters, 'warm-up', Math.min(DURATION, 5));
+      await drive(
+        target.service.urls,
+        keysOf(target, WARM_UP_KEYS),
+        8,
+        1,
+        target.counters,
+        'warm-up',
+        Math.min(DURATION, 5),
+      );
       await drive(target.service.urls, keysOf(target, WARM_UP_KEYS), 4, 100, target.counters, 'warm-up', 3);
       await target.settle();
     }
@@ -199,27 +311,65 @@ async function main() {
         // The two Lifelines take turns in the slot after thin: that slot cost single events ~1.09x by itself (an A/A run, bench/RESULTS.md).
         for (const target of r % 2 ? [targets[0], ...targets.slice(1).reverse()] : targets) {
           const commands = ownRedis ? await redisCommands(ownRedis.client) : 0;
-          const round = await measureRound(target, () => drive(target.service.urls, keysOf(target, kind.keys), kind.connections, kind.perPost, target.counters, kind.name, DURATION, kind));
+          const round = await measureRound(target, () =>
+            drive(
+              target.service.urls,
+              keysOf(target, kind.keys),
+              kind.connections,
+              kind.perPost,
+              target.counters,
+              kind.name,
+              DURATION,
+              kind,
+            ),
+          );
           if (ownRedis) round.notes.redisCommands = (await redisCommands(ownRedis.client)) - commands;
-          console.log(`${kind.name} ${target.name} round ${r + 1}: ${(round.events / round.seconds).toFixed(0)} events/s, ${JSON.stringify(round.cpu)} CPU-ms/event, ${round.walBytes.toFixed(0)} WAL bytes/event`);
+          console.log(
+            `${kind.name} ${target.name} round ${r + 1}: ${(round.events / round.seconds).toFixed(0)} events/s, ${JSON.stringify(round.cpu)} CPU-ms/event, ${round.walBytes.toFixed(0)} WAL bytes/event`,
+          );
           (rounds[`${kind.name}:${target.name}`] ??= []).push(round);
         }
       }
       await statsSettled();
       const after = await Promise.all(targets.map((t) => tableStats(t.db)));
       tables[kind.name] = Object.fromEntries(
-        targets.map((t, i) => [t.name, perEvent(before[i], after[i], rounds[`${kind.name}:${t.name}`].reduce((n, r) => n + r.events, 0))]),
+        targets.map((t, i) => [
+          t.name,
+          perEvent(
+            before[i],
+            after[i],
+            rounds[`${kind.name}:${t.name}`].reduce((n, r) => n + r.events, 0),
+          ),
+        ]),
       );
     }
 
-    const prefilled = PREFILL_PEOPLE || PREFILL_OUTBOX ? `, prefilled with ${PREFILL_PEOPLE} people and ${PREFILL_OUTBOX} relayed outbox rows` : '';
+    const prefilled =
+      PREFILL_PEOPLE || PREFILL_OUTBOX
+        ? `, prefilled with ${PREFILL_PEOPLE} people and ${PREFILL_OUTBOX} relayed outbox rows`
+        : '';
     const analyzed = process.env.BENCH_ANALYZE ? ', ANALYZE after the warm-up' : '';
-    const against = APIS > 1 ? `${APIS} api processes against one (issue 30)` : 'Ingest cost against a thin service (issue 18)';
+    const against =
+      APIS > 1 ? `${APIS} api processes against one (issue 30)` : 'Ingest cost against a thin service (issue 18)';
     const title = `${against} — ${process.env.BENCH_LABEL ?? 'latest'}${prefilled}${analyzed}`;
     const settings = Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_'));
-    const command = [...settings.map(([name, value]) => `${name}=${value}`), 'npm run bench:ingest', ...(APIS > 1 ? ['--', '--apis', String(APIS)] : [])].join(' ');
+    const command = [
+      ...settings.map(([name, value]) => `${name}=${value}`),
+      'npm run bench:ingest',
+      ...(APIS > 1 ? ['--', '--apis', String(APIS)] : []),
+    ].join(' ');
     const ended = loadavg();
-    const common = { command, started, load, ended, seconds: DURATION, rounds: ROUNDS, prefilled: prefilled + analyzed, apis: APIS, kinds: KINDS };
+    const common = {
+      command,
+      started,
+      load,
+      ended,
+      seconds: DURATION,
+      rounds: ROUNDS,
+      prefilled: prefilled + analyzed,
+      apis: APIS,
+      kinds: KINDS,
+    };
     let text = report({ ...common, results: rounds, tables });
     if (before) text += `\n\n${beforeSection(common, rounds, tables)}`;
     console.log(`## ${title}\n\n${text}`);
@@ -232,16 +382,35 @@ async function main() {
 }
 
 /** The checkout at BENCH_BASE_ROOT against thin as the report puts Lifeline, then this checkout's figures over its own. */
-function beforeSection(common: Omit<Parameters<typeof report>[0], 'results' | 'tables'>, rounds: Record<string, Round[]>, tables: Record<string, Record<string, ReturnType<typeof perEvent>>>): string {
-  const asLifeline = (kind: string) => ({ [`${kind}:thin`]: rounds[`${kind}:thin`], [`${kind}:lifeline`]: rounds[`${kind}:before`] });
+function beforeSection(
+  common: Omit<Parameters<typeof report>[0], 'results' | 'tables'>,
+  rounds: Record<string, Round[]>,
+  tables: Record<string, Record<string, ReturnType<typeof perEvent>>>,
+): string {
+  const asLifeline = (kind: string) => ({
+    [`${kind}:thin`]: rounds[`${kind}:thin`],
+    [`${kind}:lifeline`]: rounds[`${kind}:before`],
+  });
   const results = Object.assign({}, ...KINDS.map((k) => asLifeline(k.name)));
-  const beforeTables = Object.fromEntries(Object.entries(tables).map(([kind, t]) => [kind, { thin: t.thin, lifeline: t.before }]));
-  const body = report({ ...common, results, tables: beforeTables }).split('\n').filter((line) => !line.startsWith('Command:') && !line.startsWith('Started'));
+  const beforeTables = Object.fromEntries(
+    Object.entries(tables).map(([kind, t]) => [kind, { thin: t.thin, lifeline: t.before }]),
+  );
+  const body = report({ ...common, results, tables: beforeTables })
+    .split('\n')
+    .filter((line) => !line.startsWith('Command:') && !line.startsWith('Started'));
   const ratios = KINDS.map((k) => {
     const [a, b] = [medians(rounds[`${k.name}:lifeline`]), medians(rounds[`${k.name}:before`])];
     return `- ${k.label}: CPU per event ${(a.cpu.total / b.cpu.total).toFixed(2)}× (api ${(a.cpu.api / b.cpu.api).toFixed(2)}×, PostgreSQL ${(a.cpu.pg / b.cpu.pg).toFixed(2)}×), throughput ${(a.rate / b.rate).toFixed(2)}×`;
   });
-  return [`## Before: the checkout at ${BASE_ROOT} in the same run (as "lifeline" below)`, '', ...body, '', '### After / before (this checkout over the one at BENCH_BASE_ROOT)', '', ...ratios].join('\n');
+  return [
+    `## Before: the checkout at ${BASE_ROOT} in the same run (as "lifeline" below)`,
+    '',
+    ...body,
+    '',
+    '### After / before (this checkout over the one at BENCH_BASE_ROOT)',
+    '',
+    ...ratios,
+  ].join('\n');
 }
 
 main().catch((error) => {

@@ -8,7 +8,16 @@
 // idle loop reads about 10 ms). BENCH_ROUNDS (3) rounds; figures are medians over the rounds.
 // Targets: the other's p99 under 50 ms and the event-loop delay under 20 ms in the noisy phase.
 import { loadavg } from 'node:os';
-import { ADMIN_TOKEN, benchDatabase, dropDatabase, median, sleep, startService, workspaceWithKeys, writeResults } from './support';
+import {
+  ADMIN_TOKEN,
+  benchDatabase,
+  dropDatabase,
+  median,
+  sleep,
+  startService,
+  workspaceWithKeys,
+  writeResults,
+} from './support';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -31,7 +40,11 @@ interface Phase {
 }
 
 async function post(url: string, path: string, key: string, body: unknown): Promise<{ status: number; body: any }> {
-  const answer = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const answer = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
   return { status: answer.status, body: await answer.json().catch(() => null) };
 }
 
@@ -39,7 +52,10 @@ async function post(url: string, path: string, key: string, body: unknown): Prom
 async function eventLoop(url: string): Promise<{ p99: number; max: number }> {
   const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
   const read = (series: string) => Number(text.match(new RegExp(`^${series} (\\S+)$`, 'm'))?.[1] ?? NaN) * 1000;
-  return { p99: read('lifeline_api_nodejs_eventloop_lag_p99_seconds'), max: read('lifeline_api_nodejs_eventloop_lag_max_seconds') };
+  return {
+    p99: read('lifeline_api_nodejs_eventloop_lag_p99_seconds'),
+    max: read('lifeline_api_nodejs_eventloop_lag_max_seconds'),
+  };
 }
 
 async function main() {
@@ -54,7 +70,12 @@ async function main() {
     await post(url, '/api/v1/events', noisy.secretKeys[0], { type: 'signup', email: 'ada@bench.test' });
     await post(url, '/api/v1/events', quiet.secretKeys[0], { type: 'signup', email: 'bob@bench.test' });
     let posted = 0;
-    const quietPost = async () => post(url, '/api/v1/events', quiet.secretKeys[posted++ % quiet.secretKeys.length], { type: 'pageview', email: 'bob@bench.test', properties: { n: posted } });
+    const quietPost = async () =>
+      post(url, '/api/v1/events', quiet.secretKeys[posted++ % quiet.secretKeys.length], {
+        type: 'pageview',
+        email: 'bob@bench.test',
+        properties: { n: posted },
+      });
     for (let i = 0; i < 50; i++) await quietPost(); // warm-up: connections open, statements planned
 
     const phase = async (withNoise: boolean): Promise<Phase> => {
@@ -67,7 +88,11 @@ async function main() {
         const started = new Promise<void>((resolve) => (first = resolve));
         const lane = async () => {
           while (!stop) {
-            const answer = await post(url, '/api/v1/messages', noisy.secretKeys[0], { to: 'ada@bench.test', subject: 'Count', body: LOOP });
+            const answer = await post(url, '/api/v1/messages', noisy.secretKeys[0], {
+              to: 'ada@bench.test',
+              subject: 'Count',
+              body: LOOP,
+            });
             const kind = `${answer.status} ${answer.body?.error ?? 'ok'}`;
             if (measuring) result.noisy.set(kind, (result.noisy.get(kind) ?? 0) + 1);
             first();
@@ -88,7 +113,8 @@ async function main() {
       const until = performance.now() + SECONDS * 1000;
       for (let tick = 0; performance.now() < until; tick++) {
         inFlight.push(timed(result.posts, quietPost));
-        if (tick % 5 === 0) inFlight.push(timed(result.health, () => fetch(`${url}/health`).then((r) => ({ status: r.status }))));
+        if (tick % 5 === 0)
+          inFlight.push(timed(result.health, () => fetch(`${url}/health`).then((r) => ({ status: r.status }))));
         await sleep(20);
       }
       await Promise.all(inFlight);
@@ -107,7 +133,9 @@ async function main() {
       const noisyPhase = await phase(true);
       rounds.push({ quiet: quietPhase, noisy: noisyPhase });
       load.push(loadavg()[0]);
-      console.log(`round ${round + 1}: quiet p99 ${percentile(quietPhase.posts, 99).toFixed(1)} ms, noisy p99 ${percentile(noisyPhase.posts, 99).toFixed(1)} ms, loop p99 ${noisyPhase.loopP99.toFixed(1)} ms`);
+      console.log(
+        `round ${round + 1}: quiet p99 ${percentile(quietPhase.posts, 99).toFixed(1)} ms, noisy p99 ${percentile(noisyPhase.posts, 99).toFixed(1)} ms, loop p99 ${noisyPhase.loopP99.toFixed(1)} ms`,
+      );
     }
 
     const figure = (pick: (r: { quiet: Phase; noisy: Phase }) => number) => median(rounds.map(pick));
@@ -117,7 +145,8 @@ async function main() {
       return `| ${label} | ${q.toFixed(digits)} | ${n.toFixed(digits)} | ${q > 0 ? `${(n / q).toFixed(2)}×` : '—'} |`;
     };
     const noisyKinds = new Map<string, number>();
-    for (const r of rounds) for (const [kind, n] of r.noisy.noisy) noisyKinds.set(kind, (noisyKinds.get(kind) ?? 0) + n);
+    for (const r of rounds)
+      for (const [kind, n] of r.noisy.noisy) noisyKinds.set(kind, (noisyKinds.get(kind) ?? 0) + n);
     const noisyPerSecond = figure((r) => [...r.noisy.noisy.values()].reduce((a, b) => a + b, 0)) / SECONDS;
     writeResults(
       'Isolation',

@@ -44,7 +44,9 @@ async function walLsn(db: Client): Promise<string> {
 }
 
 async function walSince(db: Client, from: string): Promise<number> {
-  return Number((await db.query(`SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::bigint AS n`, [from])).rows[0].n);
+  return Number(
+    (await db.query(`SELECT pg_wal_lsn_diff(pg_current_wal_insert_lsn(), $1::pg_lsn)::bigint AS n`, [from])).rows[0].n,
+  );
 }
 
 /**
@@ -61,11 +63,16 @@ export async function tableStats(db: Client): Promise<Record<string, { written: 
 }
 
 /** Rows written and read per event between two readings of tableStats, per table that changed. */
-export function perEvent(before: Awaited<ReturnType<typeof tableStats>>, after: Awaited<ReturnType<typeof tableStats>>, events: number) {
+export function perEvent(
+  before: Awaited<ReturnType<typeof tableStats>>,
+  after: Awaited<ReturnType<typeof tableStats>>,
+  events: number,
+) {
   const tables: Record<string, { written: number; read: number }> = {};
   for (const [table, a] of Object.entries(after)) {
     const b = before[table] ?? { written: 0, read: 0 };
-    if (a.written !== b.written || a.read !== b.read) tables[table] = { written: (a.written - b.written) / events, read: (a.read - b.read) / events };
+    if (a.written !== b.written || a.read !== b.read)
+      tables[table] = { written: (a.written - b.written) / events, read: (a.read - b.read) / events };
   }
   return tables;
 }
@@ -73,7 +80,10 @@ export function perEvent(before: Awaited<ReturnType<typeof tableStats>>, after: 
 /** Long enough for idle backends to report their table statistics (PostgreSQL 15: 10 s). */
 export const statsSettled = () => new Promise((r) => setTimeout(r, 11_000));
 
-export async function measureRound(target: Target, load: () => Promise<{ events: number; seconds: number; notes: Record<string, number> }>): Promise<Round> {
+export async function measureRound(
+  target: Target,
+  load: () => Promise<{ events: number; seconds: number; notes: Record<string, number> }>,
+): Promise<Round> {
   const wal = await walLsn(target.db);
   const meter = new CpuMeter(target.groups).start();
   const { events, seconds, notes } = await load();

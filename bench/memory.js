@@ -25,7 +25,10 @@ const MODES = { dev: ['npm', ['start']], prod: ['npm', ['run', 'start:prod']] };
 const ROLES = ['npm', 'launcher', 'api', 'worker', 'other'];
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 
 function read(path) {
   try {
@@ -71,7 +74,11 @@ function sample(top) {
 }
 
 async function post(url, path, body, key) {
-  const answer = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  const answer = await fetch(url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
   const text = await answer.text();
   if (!answer.ok && answer.status !== 207) throw new Error(`${path} answered ${answer.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text);
@@ -84,9 +91,22 @@ async function keys(url, n) {
     if (body.errors) throw new Error(JSON.stringify(body.errors));
     return body.data;
   };
-  const made = await gql('mutation($i: CreateWorkspaceInput!) { createWorkspace(input: $i) { secretKey } }', { i: { slug: 'bench-memory', owner: 'owner@memory.test' } }, ADMIN_TOKEN);
+  const made = await gql(
+    'mutation($i: CreateWorkspaceInput!) { createWorkspace(input: $i) { secretKey } }',
+    { i: { slug: 'bench-memory', owner: 'owner@memory.test' } },
+    ADMIN_TOKEN,
+  );
   const secrets = [made.createWorkspace.secretKey];
-  for (let i = 1; i < n; i++) secrets.push((await gql('mutation($m: String!) { createKey(member: $m) { secretKey } }', { m: `m${i}@memory.test` }, secrets[0])).createKey.secretKey);
+  for (let i = 1; i < n; i++)
+    secrets.push(
+      (
+        await gql(
+          'mutation($m: String!) { createKey(member: $m) { secretKey } }',
+          { m: `m${i}@memory.test` },
+          secrets[0],
+        )
+      ).createKey.secretKey,
+    );
   return secrets;
 }
 
@@ -94,7 +114,7 @@ async function keys(url, n) {
 async function measure(checkout, mode, round) {
   const database = `lifeline_bench_memory_${process.pid}_${round}`;
   spawnSync('dropdb', ['-h', '127.0.0.1', '-U', 'postgres', '--if-exists', database]);
-  const port = 24000 + (process.pid % 1000) * 3 + round % 3;
+  const port = 24000 + (process.pid % 1000) * 3 + (round % 3);
   const url = `http://127.0.0.1:${port}`;
   const env = {
     ...process.env,
@@ -127,7 +147,11 @@ async function measure(checkout, mode, round) {
     const until = Date.now() + LOAD_SECONDS * 1000;
     const lane = async () => {
       while (Date.now() < until) {
-        const events = Array.from({ length: 100 }, (_, i) => ({ type: 'pageview', email: `p${(turn * 100 + i) % 5000}@memory.test`, properties: { n: i } }));
+        const events = Array.from({ length: 100 }, (_, i) => ({
+          type: 'pageview',
+          email: `p${(turn * 100 + i) % 5000}@memory.test`,
+          properties: { n: i },
+        }));
         await post(url, '/api/v1/events', { events }, secrets[turn++ % secrets.length]);
       }
     };
@@ -167,10 +191,17 @@ async function main() {
   const checkouts = base ? { base, this: ROOT } : { this: ROOT };
   const modes = process.env.BENCH_ONLY ? [process.env.BENCH_ONLY] : Object.keys(MODES);
   for (const dir of Object.values(checkouts)) {
-    if (!existsSync(join(dir, 'dist/apps/launcher/src/main.js')) || !existsSync(join(dir, 'dist/console'))) throw new Error(`${dir}: build dist/ first (npm run build)`);
+    if (!existsSync(join(dir, 'dist/apps/launcher/src/main.js')) || !existsSync(join(dir, 'dist/console')))
+      throw new Error(`${dir}: build dist/ first (npm run build)`);
   }
-  const commit = (dir) => spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8' }).stdout.trim();
-  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim() ? ' (working tree)' : '';
+  const commit = (dir) =>
+    spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: dir, encoding: 'utf8' }).stdout.trim();
+  const dirty = spawnSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  }).stdout.trim()
+    ? ' (working tree)'
+    : '';
   const started = { at: new Date().toISOString().slice(0, 16).replace('T', ' '), load: load() };
   const results = {}; // `${name} ${mode}` -> [{ rest, peak }]
   const idle = [];
@@ -183,7 +214,9 @@ async function main() {
         const r = await measure(checkouts[name], mode, round);
         (results[`${name} ${mode}`] ??= []).push(r);
         const at = (when) => `${ROLES.map((x) => `${x} ${fmt(when[x])}`).join(', ')} = ${fmt(when.total)} MB`;
-        console.error(`round ${round + 1} ${name} ${mode}: ${REST_SECONDS} s: ${at(r.rest)}; ${SETTLED_SECONDS} s: ${at(r.settled)}; load peak ${fmt(r.peak.total)} MB (${r.batches} batches)`);
+        console.error(
+          `round ${round + 1} ${name} ${mode}: ${REST_SECONDS} s: ${at(r.rest)}; ${SETTLED_SECONDS} s: ${at(r.settled)}; load peak ${fmt(r.peak.total)} MB (${r.batches} batches)`,
+        );
       }
     }
   }
@@ -206,7 +239,8 @@ async function main() {
   }
   if (base) {
     for (const mode of modes) {
-      const ratio = (pick) => (median(results[`this ${mode}`].map(pick)) / median(results[`base ${mode}`].map(pick))).toFixed(2);
+      const ratio = (pick) =>
+        (median(results[`this ${mode}`].map(pick)) / median(results[`base ${mode}`].map(pick))).toFixed(2);
       lines.push(
         '',
         `${mode}, this / base: total at rest ${ratio((r) => r.rest.total)} / ${ratio((r) => r.settled.total)}, launcher ${ratio((r) => r.settled.launcher)}, ` +

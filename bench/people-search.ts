@@ -70,7 +70,10 @@ async function main() {
   const url = await resetDatabase(benchDatabase('lifeline_bench_search'));
   const db = new Client({ connectionString: url });
   await db.connect();
-  await db.query(`INSERT INTO workspaces (id, slug, name, public_key) VALUES ($1, 'search', 'search', 'wk_benchsearch0000000000000')`, [WS]);
+  await db.query(
+    `INSERT INTO workspaces (id, slug, name, public_key) VALUES ($1, 'search', 'search', 'wk_benchsearch0000000000000')`,
+    [WS],
+  );
   const filled = Date.now();
   await fillPeople(db, WS, PEOPLE);
   await db.query('VACUUM ANALYZE people, identities');
@@ -88,7 +91,9 @@ async function main() {
   const reads = { query, serialQuery } as unknown as ReadDatabase;
   const repo = new PeopleReadRepository(reads);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const baseRepo: PeopleReadRepository | null = BASE_ROOT ? new (require(join(BASE_ROOT, 'libs/people/src/people-read.repository.ts')).PeopleReadRepository)(reads) : null;
+  const baseRepo: PeopleReadRepository | null = BASE_ROOT
+    ? new (require(join(BASE_ROOT, 'libs/people/src/people-read.repository.ts')).PeopleReadRepository)(reads)
+    : null;
   const cases = Object.entries(SEARCH_FRAGMENTS);
 
   const migration = new (MIGRATIONS.find((m) => m.name === 'PeopleSearch1766800000000')!)();
@@ -106,7 +111,9 @@ async function main() {
       found,
       n,
     });
-    console.log(`before ${kind} (${fragment}): page ${before.at(-1)!.page.toFixed(1)} ms, count ${before.at(-1)!.count.toFixed(1)} ms`);
+    console.log(
+      `before ${kind} (${fragment}): page ${before.at(-1)!.page.toFixed(1)} ms, count ${before.at(-1)!.count.toFixed(1)} ms`,
+    );
   }
   const loadBefore = loadavg()[0];
 
@@ -123,25 +130,35 @@ async function main() {
     const n = [0, 0];
     // The base checkout's repository (when there is one) and this one's, each case timed in turn.
     const repos = baseRepo ? [baseRepo, repo] : [repo];
-    const pages = await timeInTurn(repos.map((r, k) => async () => (found[k] = (await r.page(WS, { filter, limit: PAGE })).length)));
+    const pages = await timeInTurn(
+      repos.map((r, k) => async () => (found[k] = (await r.page(WS, { filter, limit: PAGE })).length)),
+    );
     const counts = await timeInTurn(repos.map((r, k) => async () => (n[k] = await r.count(WS, filter))));
     if (baseRepo) {
       base.push({ page: pages[0], count: counts[0], found: found[0], n: n[0] });
-      console.log(`base ${kind} (${fragment}): page ${base.at(-1)!.page.toFixed(1)} ms, count ${base.at(-1)!.count.toFixed(1)} ms`);
+      console.log(
+        `base ${kind} (${fragment}): page ${base.at(-1)!.page.toFixed(1)} ms, count ${base.at(-1)!.count.toFixed(1)} ms`,
+      );
     }
     const k = repos.length - 1;
     after.push({ page: pages[k], count: counts[k], found: found[k], n: n[k] });
-    console.log(`after ${kind} (${fragment}): page ${after.at(-1)!.page.toFixed(1)} ms, count ${after.at(-1)!.count.toFixed(1)} ms`);
+    console.log(
+      `after ${kind} (${fragment}): page ${after.at(-1)!.page.toFixed(1)} ms, count ${after.at(-1)!.count.toFixed(1)} ms`,
+    );
   }
   const loadAfter = loadavg()[0];
   await db.end();
 
   if (!BEFORE) before.push(...cases.map(() => ({ page: NaN, count: NaN, found: NaN, n: NaN })));
-  const ms = (n: number) => (Number.isNaN(n) ? '–' : n === Infinity ? `> ${BEFORE_LIMIT_S} s` : `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms`);
+  const ms = (n: number) =>
+    Number.isNaN(n) ? '–' : n === Infinity ? `> ${BEFORE_LIMIT_S} s` : `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms`;
   const counted = (n: number) => (n > COUNT_BOUND ? `${COUNT_BOUND.toLocaleString('en')}+` : n.toLocaleString('en'));
   const rows = cases.map(([kind, fragment], i) => {
     const timedOut = !BEFORE || before[i].page === Infinity || before[i].count === Infinity;
-    const same = timedOut || (before[i].found === after[i].found && Math.min(before[i].n, COUNT_BOUND + 1) === Math.min(after[i].n, COUNT_BOUND + 1));
+    const same =
+      timedOut ||
+      (before[i].found === after[i].found &&
+        Math.min(before[i].n, COUNT_BOUND + 1) === Math.min(after[i].n, COUNT_BOUND + 1));
     const baseSame = !base[i] || (base[i].found === after[i].found && base[i].n === after[i].n);
     const baseCells = base[i] ? ` ${ms(base[i].page)}${baseSame ? '' : ' (differs!)'} | ${ms(base[i].count)} |` : '';
     return `| ${kind} \`${fragment}\` | ${counted(after[i].n)}${same ? '' : ' (differs!)'} | ${ms(before[i].page)} | ${ms(after[i].page)} | ${ms(before[i].count)} | ${ms(after[i].count)} |${baseCells}`;

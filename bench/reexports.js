@@ -9,10 +9,17 @@ const NAMES = ['newId', 'leanRecord', 'Refusal', 'preparedQuery', 'GroupCommit']
 
 function measure(root) {
   const platform = require(join(root, 'dist/libs/platform/src/index.js'));
-  for (const name of NAMES) if (typeof platform[name] !== 'function') throw new Error(`@app/platform exports no ${name}`);
+  for (const name of NAMES)
+    if (typeof platform[name] !== 'function') throw new Error(`@app/platform exports no ${name}`);
   const run = (rounds) => {
     let sum = 0;
-    for (let i = 0; i < rounds; i++) sum += platform.newId.length + platform.leanRecord.length + platform.Refusal.length + platform.preparedQuery.length + platform.GroupCommit.length;
+    for (let i = 0; i < rounds; i++)
+      sum +=
+        platform.newId.length +
+        platform.leanRecord.length +
+        platform.Refusal.length +
+        platform.preparedQuery.length +
+        platform.GroupCommit.length;
     return sum;
   };
   run(100_000);
@@ -30,7 +37,10 @@ if (process.argv[2]) {
 } else {
   const roots = [join(__dirname, '..'), ...(process.env.BENCH_BASE_ROOT ? [process.env.BENCH_BASE_ROOT] : [])];
   const ns = roots.map((root) => {
-    execFileSync(process.execPath, [join(root, 'scripts/build.js'), '--changed', '--quiet'], { cwd: root, stdio: 'inherit' });
+    execFileSync(process.execPath, [join(root, 'scripts/build.js'), '--changed', '--quiet'], {
+      cwd: root,
+      stdio: 'inherit',
+    });
     return Number(execFileSync(process.execPath, [__filename, root], { encoding: 'utf8' }).trim());
   });
   roots.forEach((root, i) => console.log(`${root}: ${ns[i].toFixed(1)} ns a read through @app/platform`));

@@ -8,11 +8,7 @@ import { RELAY_MARK } from '@app/outbox';
 
 /** Outbox rows the worker has not relayed yet (0 once it has caught up). */
 export async function pendingOutbox(db: Client): Promise<number> {
-  const [row] = (
-    await db.query(
-      `SELECT count(*)::int AS n FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`,
-    )
-  ).rows;
+  const [row] = (await db.query(`SELECT count(*)::int AS n FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`)).rows;
   return row.n;
 }
 
@@ -39,7 +35,13 @@ export async function drained(db: Client, pending = pendingOutbox, timeoutMs = 1
  * like the ingest's). Emails are `fill<n>@prefill.test`, apart from the bench's own people. Ends with
  * VACUUM ANALYZE, so the rounds neither set hint bits on the new rows nor plan with empty statistics.
  */
-export async function prefill(db: Client, workspaceId: string, people: number, outbox: number, log: (line: string) => void): Promise<void> {
+export async function prefill(
+  db: Client,
+  workspaceId: string,
+  people: number,
+  outbox: number,
+  log: (line: string) => void,
+): Promise<void> {
   await db.query(`SET synchronous_commit = off`);
   if (people > 0) {
     const started = Date.now();
@@ -55,11 +57,18 @@ export async function prefill(db: Client, workspaceId: string, people: number, o
       [workspaceId, people],
     );
     // A checkout before migration 1767100000000 (BENCH_BASE_ROOT) has no person_created_at on identities.
-    const [{ copy }] = (await db.query(`SELECT count(*) > 0 AS copy FROM information_schema.columns WHERE table_name = 'identities' AND column_name = 'person_created_at'`)).rows;
+    const [{ copy }] = (
+      await db.query(
+        `SELECT count(*) > 0 AS copy FROM information_schema.columns WHERE table_name = 'identities' AND column_name = 'person_created_at'`,
+      )
+    ).rows;
     await db.query(
       `INSERT INTO identities (workspace_id, kind, value, person_id, created_at${copy ? ', person_created_at' : ''})
        SELECT $1, 'email', 'fill' || i || '@prefill.test', 'per_fill' || lpad(i::text, 10, '0'), now() - interval '5 days'${
-         copy ? `, (SELECT p.created_at FROM people p WHERE p.workspace_id = $1 AND p.id = 'per_fill' || lpad(i::text, 10, '0'))` : ''}
+         copy
+           ? `, (SELECT p.created_at FROM people p WHERE p.workspace_id = $1 AND p.id = 'per_fill' || lpad(i::text, 10, '0'))`
+           : ''
+       }
          FROM generate_series(1, $2::int) AS i`,
       [workspaceId, people],
     );
@@ -97,7 +106,9 @@ export async function prefill(db: Client, workspaceId: string, people: number, o
     // The prefill's pages written out now, not by the checkpointer and the kernel during the measured rounds.
     await db.query(`CHECKPOINT`);
     const dirty = await kernelWriteback();
-    log(`prefill: VACUUM ANALYZE, CHECKPOINT and the kernel's writeback (${dirty} MB dirty left) in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(
+      `prefill: VACUUM ANALYZE, CHECKPOINT and the kernel's writeback (${dirty} MB dirty left) in ${((Date.now() - started) / 1000).toFixed(0)} s`,
+    );
   }
 }
 

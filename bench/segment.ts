@@ -25,7 +25,13 @@ const DATABASE = benchDatabase('lifeline_bench_segment');
 const POSTS_PER_KEY = 500;
 const KINDS = [
   { name: 'batch100', label: 'batches of 100, 16 connections', connections: 16, perPost: 100, keys: 12 },
-  { name: 'batch15', label: "batches of 15 (analytics-node's flushAt), 16 connections", connections: 16, perPost: 15, keys: 40 },
+  {
+    name: 'batch15',
+    label: "batches of 15 (analytics-node's flushAt), 16 connections",
+    connections: 16,
+    perPost: 15,
+    keys: 40,
+  },
   { name: 'single', label: 'single calls, 64 connections', connections: 64, perPost: 1, keys: 150 },
 ].filter((k) => !process.env.BENCH_ONLY || k.name === process.env.BENCH_ONLY);
 const WAYS = ['native', 'segment'] as const;
@@ -40,7 +46,12 @@ function factAt(i: number, way: Way): SegmentFact {
   const at = new Date();
   switch (i % 6) {
     case 0:
-      return { call: 'identify', userId, at, traits: { email: `${userId}@bench.test`, name: `User ${i}`, plan: 'pro' } };
+      return {
+        call: 'identify',
+        userId,
+        at,
+        traits: { email: `${userId}@bench.test`, name: `User ${i}`, plan: 'pro' },
+      };
     case 1:
       return { call: 'page', userId, at, name: 'Pricing', path: '/pricing' };
     case 2:
@@ -62,14 +73,25 @@ function post(way: Way, first: number, perPost: number): { path: string; body: u
   const facts = Array.from({ length: perPost }, (_, j) => factAt(first + j, way));
   // Both ways name each event by the same id: Segment's messageId is the native idempotency_key.
   const ids = facts.map((_, j) => `m-${way}-${first + j}`);
-  if (way === 'native') return { path: '/api/v1/events', body: perPost === 1 ? nativeItem(facts[0], ids[0]) : { events: facts.map((f, j) => nativeItem(f, ids[j])) } };
+  if (way === 'native')
+    return {
+      path: '/api/v1/events',
+      body: perPost === 1 ? nativeItem(facts[0], ids[0]) : { events: facts.map((f, j) => nativeItem(f, ids[j])) },
+    };
   const messages = facts.map((f, j) => segmentMessage(f, ids[j]));
   const sentAt = new Date().toISOString();
   if (perPost === 1) return { path: `/v1/${facts[0].call}`, body: { ...messages[0], sentAt } };
   return { path: '/v1/batch', body: { batch: messages, sentAt } };
 }
 
-async function drive(url: string, way: Way, keys: string[], kind: (typeof KINDS)[number], counters: Counters, seconds: number) {
+async function drive(
+  url: string,
+  way: Way,
+  keys: string[],
+  kind: (typeof KINDS)[number],
+  counters: Counters,
+  seconds: number,
+) {
   const result = await autocannon({
     url,
     connections: kind.connections,
@@ -82,13 +104,22 @@ async function drive(url: string, way: Way, keys: string[], kind: (typeof KINDS)
           const { path, body } = post(way, counters.events, kind.perPost);
           counters.events += kind.perPost;
           const authorization = way === 'native' ? `Bearer ${key}` : basicAuth(key);
-          return { ...req, path, headers: { 'content-type': 'application/json', authorization }, body: JSON.stringify(body) };
+          return {
+            ...req,
+            path,
+            headers: { 'content-type': 'application/json', authorization },
+            body: JSON.stringify(body),
+          };
         },
       },
     ],
   });
   const elapsed = (result.finish.getTime() - result.start.getTime()) / 1000;
-  return { events: result['2xx'] * kind.perPost, seconds: elapsed, notes: { p50: result.latency.p50, p99: result.latency.p99, refused: result.non2xx, errors: result.errors } };
+  return {
+    events: result['2xx'] * kind.perPost,
+    seconds: elapsed,
+    notes: { p50: result.latency.p50, p99: result.latency.p99, refused: result.non2xx, errors: result.errors },
+  };
 }
 
 const redis = (proc: Proc) => proc.comm === 'redis-server';
@@ -108,7 +139,13 @@ async function main() {
       name: 'lifeline',
       db,
       shared: ['pgShared', 'redis'],
-      groups: { api: byPid(lifeline.pids.api), worker: byPid(lifeline.pids.worker), pg: (p, all) => p.pid !== bench && postgresOf(DATABASE)(p, all), pgShared: postgresShared, redis },
+      groups: {
+        api: byPid(lifeline.pids.api),
+        worker: byPid(lifeline.pids.worker),
+        pg: (p, all) => p.pid !== bench && postgresOf(DATABASE)(p, all),
+        pgShared: postgresShared,
+        redis,
+      },
       settle: () => drained(db),
     };
     const counters: Record<Way, Counters> = { native: { events: 0, posts: 0 }, segment: { events: 0, posts: 0 } };
@@ -128,14 +165,18 @@ async function main() {
         for (const way of r % 2 ? [...WAYS].reverse() : WAYS) {
           const keys = keysOf(way).slice(at, at + kind.keys);
           const round = await measureRound(target, () => drive(lifeline.url, way, keys, kind, counters[way], DURATION));
-          console.log(`${kind.name} ${way} round ${r + 1}: ${(round.events / round.seconds).toFixed(0)} events/s, api ${fixed(round.cpu.api)} / total ${fixed(round.cpu.total)} CPU-ms/event, refused ${round.notes.refused}`);
+          console.log(
+            `${kind.name} ${way} round ${r + 1}: ${(round.events / round.seconds).toFixed(0)} events/s, api ${fixed(round.cpu.api)} / total ${fixed(round.cpu.total)} CPU-ms/event, refused ${round.notes.refused}`,
+          );
           (rounds[`${kind.name}:${way}`] ??= []).push(round);
         }
       }
     }
     const lines = [
       `Command: \`npm run bench:segment\` (${DURATION} s per round, ${ROUNDS} rounds per way and kind, interleaved, each way first in every other round; ANALYZE after the warm-up).`,
-      `Started ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average ${load.map((l) => l.toFixed(1)).join(' ')} at the start, ${loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.`,
+      `Started ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC; load average ${load.map((l) => l.toFixed(1)).join(' ')} at the start, ${loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')} at the end.`,
       `One Lifeline (api and worker, NODE_ENV=production, node ${NODE_FLAGS.join(' ')}); the same facts both ways; CPU-ms per accepted event, medians over rounds,`,
       "from /proc until the worker relayed the round's outbox; total = api + worker + the database's backends.",
       '',
@@ -144,7 +185,9 @@ async function main() {
     ];
     for (const kind of KINDS) {
       const [n, s] = WAYS.map((way) => medians(rounds[`${kind.name}:${way}`]));
-      const refused = WAYS.map((way) => rounds[`${kind.name}:${way}`].reduce((sum, r) => sum + r.notes.refused + r.notes.errors, 0)).join(' / ');
+      const refused = WAYS.map((way) =>
+        rounds[`${kind.name}:${way}`].reduce((sum, r) => sum + r.notes.refused + r.notes.errors, 0),
+      ).join(' / ');
       lines.push(
         `| ${kind.label} | ${fixed(n.cpu.api)} / ${fixed(n.cpu.total)} | ${fixed(s.cpu.api)} / ${fixed(s.cpu.total)} | **${fixed(s.cpu.api / n.cpu.api, 2)}×** | ${fixed(s.cpu.total / n.cpu.total, 2)}× | ${n.rate.toFixed(0)} / ${s.rate.toFixed(0)} | ${refused} |`,
       );

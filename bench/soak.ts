@@ -11,7 +11,16 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { readFileSync } from 'node:fs';
-import { ADMIN_TOKEN, benchDatabase, dropDatabase, gql, sleep, startService, workspaceWithKeys, writeResults } from './support';
+import {
+  ADMIN_TOKEN,
+  benchDatabase,
+  dropDatabase,
+  gql,
+  sleep,
+  startService,
+  workspaceWithKeys,
+  writeResults,
+} from './support';
 
 const MINUTES = Number(process.argv[2] ?? process.env.BENCH_MINUTES ?? 30);
 const EVENTS_PER_SECOND = Number(process.env.BENCH_EVENTS ?? 20);
@@ -23,13 +32,16 @@ type Kind = (typeof KINDS)[number];
 const RATES: Record<Kind, number> = { event: EVENTS_PER_SECOND, batch: 1, website: 5, message: 2, graphql: 2 };
 const TICK_MS = 50;
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
 const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
 
 function rss(pid: number | undefined): number {
   if (!pid) return NaN;
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith('VmRSS:'));
   return Number(line?.match(/(\d+)/)?.[1] ?? NaN) * 1024;
 }
 
@@ -63,7 +75,11 @@ async function main() {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
 
   const database = benchDatabase('lifeline_bench_soak');
-  const service = await startService(database, ['api', 'worker'], { NODE_ENV: 'development', UNSAFE_ALLOW_PRIVATE_TARGETS: 'true', TRUST_PROXY: 'true' });
+  const service = await startService(database, ['api', 'worker'], {
+    NODE_ENV: 'development',
+    UNSAFE_ALLOW_PRIVATE_TARGETS: 'true',
+    TRUST_PROXY: 'true',
+  });
   const { url } = service;
   const load = [loadavg()[0]];
   try {
@@ -71,34 +87,82 @@ async function main() {
     const perKeyPerSecond = 600 / 600;
     const keysNeeded = Math.ceil((RATES.event + RATES.batch + RATES.message) / perKeyPerSecond / 0.8) + 1;
     const ws = await workspaceWithKeys(url, 'bench-soak', keysNeeded);
-    await gql(url, 'mutation($o: [String!]!) { updateWorkspaceSettings(input: { allowedOrigins: $o }) { id } }', { o: [ORIGIN] }, ws.secretKeys[0]);
-    await gql(url, 'mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret } }', { i: { url: `${receiverUrl}/hook`, triggers: ['event'] } }, ws.secretKeys[0]);
+    await gql(
+      url,
+      'mutation($o: [String!]!) { updateWorkspaceSettings(input: { allowedOrigins: $o }) { id } }',
+      { o: [ORIGIN] },
+      ws.secretKeys[0],
+    );
+    await gql(
+      url,
+      'mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret } }',
+      { i: { url: `${receiverUrl}/hook`, triggers: ['event'] } },
+      ws.secretKeys[0],
+    );
     let keyTurn = 0;
     const key = () => ws.secretKeys[keyTurn++ % ws.secretKeys.length];
     const emails = Array.from({ length: PEOPLE }, (_, i) => `p${i}@soak.test`);
     const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-      const answer = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      const answer = await fetch(url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
       const text = await answer.text();
       return { status: answer.status, body: text };
     };
     // Every person signs up (so messages may go to them) and has a plan to fill into the template.
     for (let i = 0; i < PEOPLE; i += 100) {
-      const events = emails.slice(i, i + 100).map((email, j) => ({ type: 'signup', email, name: `Person ${i + j}`, properties: { plan: 'pro' } }));
+      const events = emails
+        .slice(i, i + 100)
+        .map((email, j) => ({ type: 'signup', email, name: `Person ${i + j}`, properties: { plan: 'pro' } }));
       const answer = await post('/api/v1/events', { events }, { authorization: `Bearer ${key()}` });
       if (answer.status !== 200) throw new Error(`set-up batch answered ${answer.status}: ${answer.body}`);
     }
 
     const calls: Record<Kind, () => Promise<{ status: number; body: string }>> = {
-      event: () => post('/api/v1/events', { type: pick(['pageview', 'purchase', 'login']), email: pick(emails), properties: { value: 5 } }, { authorization: `Bearer ${key()}` }),
-      batch: () => post('/api/v1/events', { events: Array.from({ length: 20 }, () => ({ type: 'pageview', email: pick(emails), source: { path: '/pricing' } })) }, { authorization: `Bearer ${key()}` }),
+      event: () =>
+        post(
+          '/api/v1/events',
+          { type: pick(['pageview', 'purchase', 'login']), email: pick(emails), properties: { value: 5 } },
+          { authorization: `Bearer ${key()}` },
+        ),
+      batch: () =>
+        post(
+          '/api/v1/events',
+          {
+            events: Array.from({ length: 20 }, () => ({
+              type: 'pageview',
+              email: pick(emails),
+              source: { path: '/pricing' },
+            })),
+          },
+          { authorization: `Bearer ${key()}` },
+        ),
       website: () =>
-        post(`/api/in/${ws.publicKey}/event`, { type: 'pageview', anon_id: `a${Math.random().toString(16).slice(2)}`, source: { path: '/' } }, {
-          origin: ORIGIN,
-          'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
-        }),
-      message: () => post('/api/v1/messages', { to: pick(emails), subject: 'Hello {{ person.first_name }}', body: '# Hi {{ person.name }}\n\nYou are on **{{ person.fields.plan | default: "free" }}**.' }, { authorization: `Bearer ${key()}` }),
+        post(
+          `/api/in/${ws.publicKey}/event`,
+          { type: 'pageview', anon_id: `a${Math.random().toString(16).slice(2)}`, source: { path: '/' } },
+          {
+            origin: ORIGIN,
+            'x-forwarded-for': `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
+          },
+        ),
+      message: () =>
+        post(
+          '/api/v1/messages',
+          {
+            to: pick(emails),
+            subject: 'Hello {{ person.first_name }}',
+            body: '# Hi {{ person.name }}\n\nYou are on **{{ person.fields.plan | default: "free" }}**.',
+          },
+          { authorization: `Bearer ${key()}` },
+        ),
       graphql: async () => {
-        const query = Math.random() < 0.5 ? '{ people(first: 20) { edges { node { id } } } }' : `{ person(email: "${pick(emails)}") { id timeline(first: 20) { edges { node { id } } } } }`;
+        const query =
+          Math.random() < 0.5
+            ? '{ people(first: 20) { edges { node { id } } } }'
+            : `{ person(email: "${pick(emails)}") { id timeline(first: 20) { edges { node { id } } } } }`;
         const answer = await post('/graphql', { query }, { authorization: `Bearer ${key()}` });
         // GraphQL answers 200 with errors: count those as errors too.
         return answer.status === 200 && answer.body.includes('"errors"') ? { status: 599, body: answer.body } : answer;
@@ -109,9 +173,16 @@ async function main() {
     for (const kind of KINDS) await calls[kind]();
 
     const scrape = async () => {
-      const text = await (await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
-      const read = (series: string) => Number(text.match(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm'))?.[1] ?? NaN);
-      return { loopP99: read('lifeline_api_nodejs_eventloop_lag_p99_seconds') * 1000, loopMax: read('lifeline_api_nodejs_eventloop_lag_max_seconds') * 1000, backlog: read('lifeline_outbox_backlog') };
+      const text = await (
+        await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+      ).text();
+      const read = (series: string) =>
+        Number(text.match(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} (\\S+)$`, 'm'))?.[1] ?? NaN);
+      return {
+        loopP99: read('lifeline_api_nodejs_eventloop_lag_p99_seconds') * 1000,
+        loopMax: read('lifeline_api_nodejs_eventloop_lag_max_seconds') * 1000,
+        backlog: read('lifeline_outbox_backlog'),
+      };
     };
     await scrape(); // starts the first minute's window of the event-loop histogram
 
@@ -182,7 +253,7 @@ async function main() {
     const slope = (values: number[]) => {
       const n = values.length;
       if (n < 2) return 0;
-      const mean = (values.reduce((a, b) => a + b, 0) / n);
+      const mean = values.reduce((a, b) => a + b, 0) / n;
       const xMean = (n - 1) / 2;
       const num = values.reduce((sum, v, i) => sum + (i - xMean) * (v - mean), 0);
       const den = values.reduce((sum, _v, i) => sum + (i - xMean) ** 2, 0);

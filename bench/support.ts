@@ -28,7 +28,9 @@ export interface Service {
  * benches run from two checkouts at once do not drop each other's database.
  */
 export function benchDatabase(base: string): string {
-  return `${base}_${basename(ROOT).toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+  return `${base}_${basename(ROOT)
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')}`;
 }
 
 /** Drops the database `name` (and, with `create`, makes it again, empty); returns its URL. */
@@ -45,7 +47,11 @@ export async function dropDatabase(name: string, create = false): Promise<string
 function migrateAt(root: string, url: string): void {
   const script = `const { migrate } = require('./libs/platform/src'); const { MIGRATIONS } = require('./libs/schema/src');
     migrate({ databaseUrl: process.env.DATABASE_URL, databasePoolSize: 1 }, MIGRATIONS).then(() => process.exit(0), (e) => (console.error(e), process.exit(1)));`;
-  execFileSync(process.execPath, ['-r', '@swc-node/register', '-e', script], { cwd: root, env: { ...process.env, DATABASE_URL: url }, stdio: 'inherit' });
+  execFileSync(process.execPath, ['-r', '@swc-node/register', '-e', script], {
+    cwd: root,
+    env: { ...process.env, DATABASE_URL: url },
+    stdio: 'inherit',
+  });
 }
 
 /** Drops the database and migrates it afresh: with this checkout's migrations, or those of the checkout at `root`. */
@@ -58,7 +64,9 @@ export async function resetDatabase(name: string, root = ROOT): Promise<string> 
     const admin = new Client({ connectionString: url });
     await admin.connect();
     await admin.query(`ALTER DATABASE "${name}" SET session_preload_libraries = 'auto_explain'`);
-    await admin.query(`ALTER DATABASE "${name}" SET auto_explain.log_min_duration = '${Number(process.env.BENCH_EXPLAIN)}ms'`);
+    await admin.query(
+      `ALTER DATABASE "${name}" SET auto_explain.log_min_duration = '${Number(process.env.BENCH_EXPLAIN)}ms'`,
+    );
     await admin.query(`ALTER DATABASE "${name}" SET auto_explain.log_analyze = on`);
     await admin.end();
   }
@@ -69,7 +77,13 @@ export async function resetDatabase(name: string, root = ROOT): Promise<string> 
  * The api and worker as child processes on a fresh database; `apis` api processes (each on its own port) when more than one.
  * `root`: the checkout to run (another worktree, e.g. the base of a change, measured in the same run); this one by default.
  */
-export async function startService(database: string, apps: Array<'api' | 'worker'>, env: Record<string, string> = {}, apis = 1, root = ROOT): Promise<Service> {
+export async function startService(
+  database: string,
+  apps: Array<'api' | 'worker'>,
+  env: Record<string, string> = {},
+  apis = 1,
+  root = ROOT,
+): Promise<Service> {
   const databaseUrl = await resetDatabase(database, root);
   const ports = await Promise.all(Array.from({ length: apps.includes('api') ? apis : 1 }, () => freePort()));
   const childEnv = {
@@ -87,21 +101,37 @@ export async function startService(database: string, apps: Array<'api' | 'worker
     ...env,
   };
   // What production runs (`npm run start:prod:api`): the checkout's dist/, brought up to date first.
-  execFileSync(process.execPath, [join(root, 'scripts/build.js'), '--changed', '--quiet'], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [join(root, 'scripts/build.js'), '--changed', '--quiet'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   // BENCH_PROFILE=dir writes a CPU profile of each process there (node --cpu-prof).
   const start = (app: 'api' | 'worker', port: number) =>
-    spawn(process.execPath, [...NODE_FLAGS, ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []), join(root, `dist/apps/${app}/src/main.js`)], {
-      cwd: root,
-      env: { ...childEnv, PORT: String(port) },
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
-  const started = apps.flatMap((app): Array<{ app: 'api' | 'worker'; child: ChildProcess }> => (app === 'api' ? ports : [ports[0]]).map((port) => ({ app, child: start(app, port) })));
+    spawn(
+      process.execPath,
+      [
+        ...NODE_FLAGS,
+        ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+        join(root, `dist/apps/${app}/src/main.js`),
+      ],
+      {
+        cwd: root,
+        env: { ...childEnv, PORT: String(port) },
+        stdio: ['ignore', 'ignore', 'inherit'],
+      },
+    );
+  const started = apps.flatMap((app): Array<{ app: 'api' | 'worker'; child: ChildProcess }> =>
+    (app === 'api' ? ports : [ports[0]]).map((port) => ({ app, child: start(app, port) })),
+  );
   const children: ChildProcess[] = started.map((s) => s.child);
   const urls = ports.map((port) => `http://127.0.0.1:${port}`);
   // Up to 90 s: on a shared, loaded machine the api and worker can take most of a minute to start.
   for (const url of urls) {
     for (let i = 0; i < 900; i++) {
-      const ok = await fetch(`${url}/health`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
       await new Promise((r) => setTimeout(r, 100));
     }
@@ -115,7 +145,11 @@ export async function startService(database: string, apps: Array<'api' | 'worker
     pids: Object.fromEntries(apps.map((app) => [app, pidOf(app)])),
     apiPids: started.filter((s) => s.app === 'api').map((s) => s.child.pid!),
     stop: async () => {
-      await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once('exit', r), c.kill('SIGTERM'))))));
+      await Promise.all(
+        children.map(
+          (c) => new Promise((r) => (c.exitCode !== null ? r(null) : (c.once('exit', r), c.kill('SIGTERM')))),
+        ),
+      );
     },
   };
 }
@@ -133,19 +167,28 @@ export async function gql(url: string, query: string, variables: Record<string, 
 
 /** A workspace and `keys` secret keys (the 600-per-key limit applies to every key). */
 export async function workspaceWithKeys(url: string, slug: string, keys: number) {
-  const made = await gql(url, 'mutation($i: CreateWorkspaceInput!) { createWorkspace(input: $i) { workspace { id } secretKey publicKey } }', {
-    i: { slug, owner: `owner@${slug}.test` },
-  });
+  const made = await gql(
+    url,
+    'mutation($i: CreateWorkspaceInput!) { createWorkspace(input: $i) { workspace { id } secretKey publicKey } }',
+    {
+      i: { slug, owner: `owner@${slug}.test` },
+    },
+  );
   const secretKeys: string[] = [made.createWorkspace.secretKey];
   const createKey = async (member: string, by: string): Promise<string> =>
-    (await gql(url, 'mutation($m: String!) { createKey(member: $m) { secretKey } }', { m: member }, by)).createKey.secretKey;
+    (await gql(url, 'mutation($m: String!) { createKey(member: $m) { secretKey } }', { m: member }, by)).createKey
+      .secretKey;
   // GraphQL allows 1,200 requests per key in ten minutes: past 1,000 keys made, another of the owner's makes the rest.
   let maker = secretKeys[0];
   for (let i = 1; i < keys; i++) {
     if (i % 1000 === 0) maker = await createKey(`owner@${slug}.test`, maker);
     secretKeys.push(await createKey(`bench${i}@${slug}.test`, maker));
   }
-  return { workspaceId: made.createWorkspace.workspace.id as string, publicKey: made.createWorkspace.publicKey as string, secretKeys };
+  return {
+    workspaceId: made.createWorkspace.workspace.id as string,
+    publicKey: made.createWorkspace.publicKey as string,
+    secretKeys,
+  };
 }
 
 export function median(values: number[]): number {

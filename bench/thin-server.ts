@@ -35,7 +35,15 @@ interface Posted {
 }
 
 function row(workspace: string, event: Posted, now: string): unknown[] {
-  return [workspace, randomUUID(), event.occurred_at ?? now, event.email ?? 'anonymous', event.type ?? 'event', JSON.stringify(event.properties ?? null), JSON.stringify(event.source ?? null)];
+  return [
+    workspace,
+    randomUUID(),
+    event.occurred_at ?? now,
+    event.email ?? 'anonymous',
+    event.type ?? 'event',
+    JSON.stringify(event.properties ?? null),
+    JSON.stringify(event.source ?? null),
+  ];
 }
 
 function answer(res: ServerResponse, status: number, body: unknown): void {
@@ -67,7 +75,9 @@ function main(): void {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      handle(pool, req, res, Buffer.concat(chunks).toString('utf8')).catch((error: Error) => answer(res, 500, { ok: false, code: 'failed', message: error.message }));
+      handle(pool, req, res, Buffer.concat(chunks).toString('utf8')).catch((error: Error) =>
+        answer(res, 500, { ok: false, code: 'failed', message: error.message }),
+      );
     });
   });
   server.keepAliveTimeout = 60_000;

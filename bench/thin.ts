@@ -22,7 +22,13 @@ export async function startThin(): Promise<Service> {
   });
   const url = `http://127.0.0.1:${port}`;
   for (let i = 0; i < 300; i++) {
-    if (await fetch(`${url}/health`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/health`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     await sleep(100);
   }
   return {
@@ -31,6 +37,7 @@ export async function startThin(): Promise<Service> {
     databaseUrl,
     pids: { api: child.pid },
     apiPids: [child.pid!],
-    stop: () => new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM')))),
+    stop: () =>
+      new Promise((r) => (child.exitCode !== null ? r() : (child.once('exit', () => r()), child.kill('SIGTERM')))),
   };
 }

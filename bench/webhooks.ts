@@ -14,7 +14,17 @@ import { Agent, request } from 'undici';
 import { byPid, CpuMeter, postgresOf } from './cpu';
 import { connect } from './measure';
 import { drained, pendingDeliveries } from './schema';
-import { benchDatabase, gql, median, ROOT, Service, sleep, startService, workspaceWithKeys, writeResults } from './support';
+import {
+  benchDatabase,
+  gql,
+  median,
+  ROOT,
+  Service,
+  sleep,
+  startService,
+  workspaceWithKeys,
+  writeResults,
+} from './support';
 
 const ENDPOINTS = 10;
 const STEADY_RATES = (process.env.BENCH_RATES ?? '50,100').split(',').filter(Boolean).map(Number);
@@ -25,7 +35,8 @@ const BASE_ROOT = process.env.BENCH_BASE_ROOT;
 // The worker's sockets per origin (createSafeAgent in libs/webhooks/src/sending/safe-post.ts): the bare posts use as many.
 const BARE_CONNECTIONS = Number(process.env.BENCH_BARE_CONNECTIONS ?? 256);
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 interface Arrival {
   at: number;
@@ -92,7 +103,8 @@ async function main() {
     }
 
     // Steady: a post of rate / 10 events every 100 ms, for each rate asked.
-    const steadyRuns: Array<{ subject: string; rate: number; deliveryRate: number; latencies: number[]; cpu: number }> = [];
+    const steadyRuns: Array<{ subject: string; rate: number; deliveryRate: number; latencies: number[]; cpu: number }> =
+      [];
     for (const rate of STEADY_RATES) {
       for (const s of subjects) {
         const meter = s.meter();
@@ -107,7 +119,13 @@ async function main() {
         await s.settled();
         const cpu = meter.stop().ms.worker / arrivals.length;
         const latencies = arrivals.map((a) => a.at - a.sent).sort((a, b) => a - b);
-        steadyRuns.push({ subject: s.name, rate, deliveryRate: arrivals.length / ((arrivals.at(-1)!.at - started) / 1000), latencies, cpu });
+        steadyRuns.push({
+          subject: s.name,
+          rate,
+          deliveryRate: arrivals.length / ((arrivals.at(-1)!.at - started) / 1000),
+          latencies,
+          cpu,
+        });
         arrivals.length = 0;
         await sleep(1_000);
       }
@@ -126,7 +144,12 @@ async function main() {
       await Promise.all(
         Array.from({ length: BARE_CONNECTIONS }, async () => {
           while (left-- > 0) {
-            const answer = await request(`${receiverUrl}/bare`, { method: 'POST', body: bare.body, headers, dispatcher: agent });
+            const answer = await request(`${receiverUrl}/bare`, {
+              method: 'POST',
+              body: bare.body,
+              headers,
+              dispatcher: agent,
+            });
             await answer.body.text();
           }
         }),
@@ -155,17 +178,37 @@ async function main() {
         const offsets = arrivals.map((a) => a.at - burstStart).sort((a, b) => a - b);
         const burstEnd = burstStart + offsets[n - 1];
         const latencies = arrivals.map((a) => a.at - a.sent).sort((a, b) => a - b);
-        const others = { api: reading.ms.api / n, postgres: reading.ms.postgres / n, bench: (own.user + own.system) / 1000 / n };
-        bursts[s.name].push({ rate: (BURST_EVENTS * ENDPOINTS) / ((burstEnd - burstStart) / 1000), bare: bareRate, posting: posted - burstStart, arrived: [offsets[0], percentile(offsets, 50), offsets[n - 1]], latencies, cpu: reading.ms.worker / n, others });
-        console.log(`burst ${round + 1} ${s.name}: ${bursts[s.name].at(-1)!.rate.toFixed(0)} deliveries/s, bare ${bareRate.toFixed(0)}/s, arrivals ${bursts[s.name].at(-1)!.arrived.join(" / ")} ms`);
+        const others = {
+          api: reading.ms.api / n,
+          postgres: reading.ms.postgres / n,
+          bench: (own.user + own.system) / 1000 / n,
+        };
+        bursts[s.name].push({
+          rate: (BURST_EVENTS * ENDPOINTS) / ((burstEnd - burstStart) / 1000),
+          bare: bareRate,
+          posting: posted - burstStart,
+          arrived: [offsets[0], percentile(offsets, 50), offsets[n - 1]],
+          latencies,
+          cpu: reading.ms.worker / n,
+          others,
+        });
+        console.log(
+          `burst ${round + 1} ${s.name}: ${bursts[s.name].at(-1)!.rate.toFixed(0)} deliveries/s, bare ${bareRate.toFixed(0)}/s, arrivals ${bursts[s.name].at(-1)!.arrived.join(' / ')} ms`,
+        );
         arrivals.length = 0;
         await sleep(1_000);
       }
     }
     await agent.close();
-    const body = report(subjects.map((s) => s.name), steadyRuns, bursts, load);
+    const body = report(
+      subjects.map((s) => s.name),
+      steadyRuns,
+      bursts,
+      load,
+    );
     console.log(body);
-    if (!process.env.BENCH_PROFILE) writeResults(process.env.BENCH_LABEL ? `Webhooks (issue 18) — ${process.env.BENCH_LABEL}` : 'Webhooks', body);
+    if (!process.env.BENCH_PROFILE)
+      writeResults(process.env.BENCH_LABEL ? `Webhooks (issue 18) — ${process.env.BENCH_LABEL}` : 'Webhooks', body);
   } finally {
     for (const s of subjects) await s.close();
     receiver.closeAllConnections();
@@ -176,11 +219,22 @@ async function main() {
 /** Starts a Lifeline from the checkout at `root` with a workspace of ENDPOINTS addresses on the receiver. */
 async function subject(name: string, root: string, receiverUrl: string): Promise<Subject> {
   const database = benchDatabase(root === ROOT ? 'lifeline_bench_webhooks' : 'lifeline_bench_webhooks_base');
-  const service = await startService(database, ['api', 'worker'], { NODE_ENV: 'development', UNSAFE_ALLOW_PRIVATE_TARGETS: 'true' }, 1, root);
+  const service = await startService(
+    database,
+    ['api', 'worker'],
+    { NODE_ENV: 'development', UNSAFE_ALLOW_PRIVATE_TARGETS: 'true' },
+    1,
+    root,
+  );
   const db = await connect(service.databaseUrl);
   const { secretKeys } = await workspaceWithKeys(service.url, 'bench-webhooks', 4);
   for (let i = 0; i < ENDPOINTS; i++) {
-    await gql(service.url, 'mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret } }', { i: { url: `${receiverUrl}/hook/${i}`, triggers: ['event'] } }, secretKeys[0]);
+    await gql(
+      service.url,
+      'mutation($i: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $i) { secret } }',
+      { i: { url: `${receiverUrl}/hook/${i}`, triggers: ['event'] } },
+      secretKeys[0],
+    );
   }
   let posts = 0;
   return {
@@ -193,7 +247,11 @@ async function subject(name: string, root: string, receiverUrl: string): Promise
     },
     postEvents: async (count: number) => {
       const key = secretKeys[posts++ % secretKeys.length];
-      const events = Array.from({ length: count }, (_, i) => ({ type: 'pageview', email: `p${i % 200}@bench.test`, properties: { sent: Date.now() } }));
+      const events = Array.from({ length: count }, (_, i) => ({
+        type: 'pageview',
+        email: `p${i % 200}@bench.test`,
+        properties: { sent: Date.now() },
+      }));
       const answer = await fetch(`${service.url}/api/v1/events`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
@@ -202,7 +260,12 @@ async function subject(name: string, root: string, receiverUrl: string): Promise
       if (!answer.ok) throw new Error(`events answered ${answer.status}: ${await answer.text()}`);
     },
     // The worker's CPU, and for the bursts where the rest went: the api, PostgreSQL's backends of this database.
-    meter: () => new CpuMeter({ worker: byPid(service.pids.worker), api: byPid(service.pids.api), postgres: postgresOf(database) }).start(),
+    meter: () =>
+      new CpuMeter({
+        worker: byPid(service.pids.worker),
+        api: byPid(service.pids.api),
+        postgres: postgresOf(database),
+      }).start(),
     close: async () => {
       await db.end();
       await service.stop();
@@ -212,11 +275,23 @@ async function subject(name: string, root: string, receiverUrl: string): Promise
 
 /** The headers a delivery is signed with, as received (the bare posts send the same). */
 function signatureHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  const names = ['x-service-delivery', 'x-service-event', 'x-service-signature', 'webhook-id', 'webhook-timestamp', 'webhook-signature'];
+  const names = [
+    'x-service-delivery',
+    'x-service-event',
+    'x-service-signature',
+    'webhook-id',
+    'webhook-timestamp',
+    'webhook-signature',
+  ];
   return Object.fromEntries(names.filter((n) => typeof headers[n] === 'string').map((n) => [n, headers[n] as string]));
 }
 
-function report(names: string[], steadyRuns: Array<{ subject: string; rate: number; deliveryRate: number; latencies: number[]; cpu: number }>, bursts: Record<string, Burst[]>, load: number[]): string {
+function report(
+  names: string[],
+  steadyRuns: Array<{ subject: string; rate: number; deliveryRate: number; latencies: number[]; cpu: number }>,
+  bursts: Record<string, Burst[]>,
+  load: number[],
+): string {
   const f = (x: number) => x.toFixed(3);
   const table = [
     '| subject | run | deliveries/s | bare posts/s just before | ratio | p50 event-to-delivery | p99 event-to-delivery | deliveries | worker CPU-ms/delivery | api / PostgreSQL / bench CPU-ms/delivery |',
@@ -240,19 +315,25 @@ function report(names: string[], steadyRuns: Array<{ subject: string; rate: numb
   if (names.length === 2) {
     const [before, after] = names.map((name) => bursts[name]);
     const m = (b: Burst[], pick: (x: Burst) => number) => median(b.map(pick));
-    summary.push(`- after / before: burst ratio ${(m(after, (x) => x.rate / x.bare) / m(before, (x) => x.rate / x.bare)).toFixed(2)}×, worker CPU ${(m(after, (x) => x.cpu) / m(before, (x) => x.cpu)).toFixed(2)}×, PostgreSQL CPU ${(m(after, (x) => x.others.postgres) / m(before, (x) => x.others.postgres)).toFixed(2)}×`);
+    summary.push(
+      `- after / before: burst ratio ${(m(after, (x) => x.rate / x.bare) / m(before, (x) => x.rate / x.bare)).toFixed(2)}×, worker CPU ${(m(after, (x) => x.cpu) / m(before, (x) => x.cpu)).toFixed(2)}×, PostgreSQL CPU ${(m(after, (x) => x.others.postgres) / m(before, (x) => x.others.postgres)).toFixed(2)}×`,
+    );
   }
   return [
     'Command: `npm run bench:webhooks` (api and worker as two processes, NODE_ENV=development with',
     'UNSAFE_ALLOW_PRIVATE_TARGETS=true so the receiver may be on 127.0.0.1; the receiver runs in the bench',
     'process, reads each body as JSON and answers 200 at once; each `pageview` event fans out to 10 addresses that hear `event`).',
     `Bare baseline: a delivery's own body and signature headers posted by undici, ${BARE_CONNECTIONS} sockets and posts in flight.`,
-    BASE_ROOT ? `Before: the checkout at ${BASE_ROOT}, run in turn with this one (bursts alternate which goes first).` : '',
+    BASE_ROOT
+      ? `Before: the checkout at ${BASE_ROOT}, run in turn with this one (bursts alternate which goes first).`
+      : '',
     '',
     table,
     '',
     ...summary,
-    `Load average (uptime) ${load.map((x) => x.toFixed(2)).join(', ')} at the start, ${loadavg().map((x) => x.toFixed(2)).join(', ')} at the end.`,
+    `Load average (uptime) ${load.map((x) => x.toFixed(2)).join(', ')} at the start, ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(', ')} at the end.`,
     'Targets: burst ≥ 0.7× bare, p50 under 100 ms.',
     `Measured on ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC.`,
   ].join('\n');

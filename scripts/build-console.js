@@ -38,7 +38,11 @@ function isStale(hash = inputsHash()) {
 }
 
 function run(command, args) {
-  const result = spawnSync(join(root, 'node_modules', '.bin', command), args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
+  const result = spawnSync(join(root, 'node_modules', '.bin', command), args, {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
   if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} failed:\n${result.stdout}${result.stderr}`);
 }
 

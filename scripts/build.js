@@ -12,8 +12,15 @@ const out = join(root, 'dist');
 
 /** Every libs/<name> with a src/index.ts is @app/<name>: new libs need no change here. */
 function aliases() {
-  const libs = readdirSync(join(root, 'libs')).filter((name) => existsSync(join(root, 'libs', name, 'src', 'index.ts')));
-  return Object.fromEntries(libs.flatMap((name) => [[`@app/${name}`, [`libs/${name}/src`]], [`@app/${name}/*`, [`libs/${name}/src/entries/*`]]]));
+  const libs = readdirSync(join(root, 'libs')).filter((name) =>
+    existsSync(join(root, 'libs', name, 'src', 'index.ts')),
+  );
+  return Object.fromEntries(
+    libs.flatMap((name) => [
+      [`@app/${name}`, [`libs/${name}/src`]],
+      [`@app/${name}/*`, [`libs/${name}/src/entries/*`]],
+    ]),
+  );
 }
 
 function* sources(dir) {
@@ -22,8 +29,7 @@ function* sources(dir) {
     // apps/console is a browser app with a build of its own (scripts/build-console.js).
     if (entry.isDirectory()) {
       if (path !== join(root, 'apps', 'console')) yield* sources(path);
-    }
-    else if (!/\.(spec|e2e-spec)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield path;
+    } else if (!/\.(spec|e2e-spec)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield path;
   }
 }
 
@@ -65,7 +71,8 @@ const SETTLING_GETTER = `                configurable: true, get: function() {
 
 function settledReexports(code, source) {
   if (!code.includes('function _export_star(')) return code;
-  if (!code.includes(STAR_GETTER)) throw new Error(`${source}: swc's _export_star helper is not the one scripts/build.js settles; update STAR_GETTER`);
+  if (!code.includes(STAR_GETTER))
+    throw new Error(`${source}: swc's _export_star helper is not the one scripts/build.js settles; update STAR_GETTER`);
   return code.replace(STAR_GETTER, SETTLING_GETTER);
 }
 
@@ -93,9 +100,16 @@ function build({ changed = false } = {}) {
       renameSync(`${target}.${process.pid}.tmp`, target);
       continue;
     }
-    const result = swc.transformFileSync(source, { ...options, filename: source, sourceFileName: relative(dirname(target), source) });
+    const result = swc.transformFileSync(source, {
+      ...options,
+      filename: source,
+      sourceFileName: relative(dirname(target), source),
+    });
     writeAtomic(`${target}.map`, result.map);
-    writeAtomic(target, `${settledReexports(result.code, source)}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`);
+    writeAtomic(
+      target,
+      `${settledReexports(result.code, source)}\n//# sourceMappingURL=${target.split('/').pop()}.map\n`,
+    );
     compiled++;
   }
   return compiled;
@@ -123,7 +137,9 @@ if (require.main === module) {
   const started = Date.now();
   const compiled = build({ changed });
   minifyTag().then(
-    () => process.argv.includes('--quiet') || console.log(`dist/: ${compiled} files compiled in ${Date.now() - started} ms`),
+    () =>
+      process.argv.includes('--quiet') ||
+      console.log(`dist/: ${compiled} files compiled in ${Date.now() - started} ms`),
     (error) => {
       console.error(error.message);
       process.exit(1);

@@ -19,8 +19,17 @@ async function documentText(source) {
 async function main() {
   const { createConfig, lintFromString } = await import('@redocly/openapi-core');
   const config = await createConfig({ extends: ['recommended'] });
-  const problems = await lintFromString({ source: await documentText(process.argv[2]), absoluteRef: 'openapi.json', config });
-  const found = problems.map((p) => ({ severity: p.severity, ruleId: p.ruleId, pointer: p.location[0]?.pointer ?? '', message: p.message }));
+  const problems = await lintFromString({
+    source: await documentText(process.argv[2]),
+    absoluteRef: 'openapi.json',
+    config,
+  });
+  const found = problems.map((p) => ({
+    severity: p.severity,
+    ruleId: p.ruleId,
+    pointer: p.location[0]?.pointer ?? '',
+    message: p.message,
+  }));
   process.stdout.write(`${JSON.stringify(found)}\n`);
   process.exitCode = found.some((p) => p.severity === 'error') ? 1 : 0;
 }

@@ -9,7 +9,9 @@ const file = path.join(__dirname, '..', 'package-lock.json');
 const lock = JSON.parse(fs.readFileSync(file, 'utf8'));
 const platform = (name) => {
   const os = ['darwin', 'win32', 'linux', 'freebsd', 'android'].find((o) => name.includes(`-${o}-`)) ?? null;
-  const cpu = ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64'].find((c) => new RegExp(`-${c}(-|$)`).test(name)) ?? null;
+  const cpu =
+    ['arm64', 'x64', 'ia32', 'arm', 'ppc64', 's390x', 'riscv64'].find((c) => new RegExp(`-${c}(-|$)`).test(name)) ??
+    null;
   return { os, cpu };
 };
 let added = 0;
@@ -23,6 +25,8 @@ for (const [where, entry] of Object.entries(lock.packages)) {
     added++;
   }
 }
-lock.packages = Object.fromEntries(Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)));
+lock.packages = Object.fromEntries(
+  Object.entries(lock.packages).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a < b ? -1 : 1)),
+);
 fs.writeFileSync(file, JSON.stringify(lock, null, 2) + '\n');
 console.log(`added ${added} platform entries`);

@@ -9,10 +9,15 @@ const { join } = require('node:path');
 
 if (process.argv[2] !== 'worker' && require('./build-console').isStale()) {
   console.log('Building the admin console (dist/console)…');
-  const built = spawnSync(process.execPath, [join(__dirname, 'build-console.js'), '--if-stale', '--no-checks'], { stdio: 'inherit' });
-  if (built.status !== 0) console.error('The console could not be built; the api starts without it (/console says how to build it).');
+  const built = spawnSync(process.execPath, [join(__dirname, 'build-console.js'), '--if-stale', '--no-checks'], {
+    stdio: 'inherit',
+  });
+  if (built.status !== 0)
+    console.error('The console could not be built; the api starts without it (/console says how to build it).');
 }
 if (require('./build').stale()) {
-  const compiled = spawnSync(process.execPath, [join(__dirname, 'build.js'), '--changed', '--quiet'], { stdio: 'inherit' });
+  const compiled = spawnSync(process.execPath, [join(__dirname, 'build.js'), '--changed', '--quiet'], {
+    stdio: 'inherit',
+  });
   if (compiled.status !== 0) process.exit(1);
 }

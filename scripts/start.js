@@ -7,6 +7,8 @@
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
-const built = spawnSync(process.execPath, [join(__dirname, 'start-build.js'), ...process.argv.slice(2)], { stdio: 'inherit' });
+const built = spawnSync(process.execPath, [join(__dirname, 'start-build.js'), ...process.argv.slice(2)], {
+  stdio: 'inherit',
+});
 if (built.status !== 0) process.exit(built.status ?? 1);
 require('../dist/apps/launcher/src/main');

@@ -22,11 +22,19 @@ const MORE: Array<[file: string, type: string]> = [
 export function wireSchemas(): Record<string, JsonSchema> {
   const root = resolve(__dirname, '..');
   const files = [WIRE, ...MORE.map(([file]) => file)].map((file) => resolve(root, file));
-  const program = ts.createProgram(files, { strict: true, target: ts.ScriptTarget.ES2022, types: [], noEmit: true, skipLibCheck: true });
+  const program = ts.createProgram(files, {
+    strict: true,
+    target: ts.ScriptTarget.ES2022,
+    types: [],
+    noEmit: true,
+    skipLibCheck: true,
+  });
   const checker = program.getTypeChecker();
-  const exportsOf = (file: string) => checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(resolve(root, file))!)!);
+  const exportsOf = (file: string) =>
+    checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(resolve(root, file))!)!);
   const named = new Map<ts.Symbol, string>();
-  for (const symbol of exportsOf(WIRE)) if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)) named.set(symbol, symbol.name);
+  for (const symbol of exportsOf(WIRE))
+    if (symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias)) named.set(symbol, symbol.name);
   for (const [file, type] of MORE) {
     const symbol = exportsOf(file).find((s) => s.name === type);
     if (!symbol) throw new Error(`${file} exports no type ${type}.`);
@@ -44,17 +52,20 @@ export function wireSchemas(): Record<string, JsonSchema> {
 
 function converter(checker: ts.TypeChecker, named: Map<ts.Symbol, string>) {
   const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-  const literal = (type: ts.Type) => (type.flags & (ts.TypeFlags.StringLiteral | ts.TypeFlags.NumberLiteral) ? (type as ts.LiteralType).value : undefined);
+  const literal = (type: ts.Type) =>
+    type.flags & (ts.TypeFlags.StringLiteral | ts.TypeFlags.NumberLiteral) ? (type as ts.LiteralType).value : undefined;
 
   /** A named type used with its declared (or default) arguments is a reference to its schema. */
   function reference(type: ts.Type): JsonSchema | null {
-    if (type.aliasSymbol && named.has(type.aliasSymbol) && !type.aliasTypeArguments?.length) return ref(named.get(type.aliasSymbol)!);
+    if (type.aliasSymbol && named.has(type.aliasSymbol) && !type.aliasTypeArguments?.length)
+      return ref(named.get(type.aliasSymbol)!);
     const symbol = type.getSymbol();
     if (!symbol || !named.has(symbol) || !(symbol.flags & ts.SymbolFlags.Interface)) return null;
     const args = checker.getTypeArguments(type as ts.TypeReference);
     const params = (checker.getDeclaredTypeOfSymbol(symbol) as ts.InterfaceType).typeParameters ?? [];
     const defaults = args.every((arg, i) => params[i] && checker.getDefaultFromTypeParameter(params[i]) === arg);
-    if (!defaults) throw new Error(`${symbol.name} is used with type arguments of its own: give that use a name of its own.`);
+    if (!defaults)
+      throw new Error(`${symbol.name} is used with type arguments of its own: give that use a name of its own.`);
     return ref(named.get(symbol)!);
   }
 
@@ -65,7 +76,8 @@ function converter(checker: ts.TypeChecker, named: Map<ts.Symbol, string>) {
     }
     const f = type.flags;
     if (f & (ts.TypeFlags.Any | ts.TypeFlags.Unknown)) return {};
-    if (f & ts.TypeFlags.TypeParameter) return convert(checker.getBaseConstraintOfType(type) ?? checker.getUnknownType());
+    if (f & ts.TypeFlags.TypeParameter)
+      return convert(checker.getBaseConstraintOfType(type) ?? checker.getUnknownType());
     if (f & ts.TypeFlags.String) return { type: 'string' };
     if (f & ts.TypeFlags.Number) return { type: 'number' };
     if (f & ts.TypeFlags.Boolean) return { type: 'boolean' };
@@ -75,14 +87,16 @@ function converter(checker: ts.TypeChecker, named: Map<ts.Symbol, string>) {
     if (f & ts.TypeFlags.BooleanLiteral) return { type: 'boolean', const: checker.typeToString(type) === 'true' };
     if (type.isUnion()) return union(type.types.filter((t) => !(t.flags & ts.TypeFlags.Undefined)));
     if (type.isIntersection()) return { allOf: type.types.map((t) => convert(t)) };
-    if (checker.isArrayType(type)) return { type: 'array', items: convert(checker.getTypeArguments(type as ts.TypeReference)[0]) };
+    if (checker.isArrayType(type))
+      return { type: 'array', items: convert(checker.getTypeArguments(type as ts.TypeReference)[0]) };
     if (f & ts.TypeFlags.Object) return object(type);
     throw new Error(`No JSON Schema for the type ${checker.typeToString(type)}.`);
   }
 
   function union(members: ts.Type[]): JsonSchema {
     if (members.length === 1) return convert(members[0]);
-    if (members.every((t) => t.flags & ts.TypeFlags.StringLiteral)) return { type: 'string', enum: members.map(literal) };
+    if (members.every((t) => t.flags & ts.TypeFlags.StringLiteral))
+      return { type: 'string', enum: members.map(literal) };
     const booleans = members.filter((t) => t.flags & ts.TypeFlags.BooleanLiteral);
     const rest = booleans.length === 2 ? members.filter((t) => !booleans.includes(t)) : members;
     const schemas = [...(booleans.length === 2 ? [{ type: 'boolean' }] : []), ...rest.map((t) => convert(t))];

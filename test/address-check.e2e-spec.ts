@@ -24,10 +24,15 @@ beforeAll(() => {
   };
 });
 
-const CREATE = 'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id url } } }';
-const UPDATE = 'mutation($id: ID!, $input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) { id url } }';
+const CREATE =
+  'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id url } } }';
+const UPDATE =
+  'mutation($id: ID!, $input: UpdateWebhookEndpointInput!) { updateWebhookEndpoint(id: $id, input: $input) { id url } }';
 const create = (url: string) => t.gql(CREATE, { input: { url, triggers: ['event'] } }, ws.secretKey);
-const endpoints = async () => (await t.db.query('SELECT url FROM webhook_endpoints WHERE workspace_id = $1 ORDER BY url', [ws.workspace.id])).map((r: { url: string }) => r.url);
+const endpoints = async () =>
+  (await t.db.query('SELECT url FROM webhook_endpoints WHERE workspace_id = $1 ORDER BY url', [ws.workspace.id])).map(
+    (r: { url: string }) => r.url,
+  );
 
 describe('a webhook address is resolved when saved', () => {
   it.each([
@@ -40,7 +45,10 @@ describe('a webhook address is resolved when saved', () => {
     const answer = await create(`https://${host}/in`);
     expect(answer.data).toBeNull();
     expect(answer.errors).toEqual([
-      expect.objectContaining({ message: `${host} resolves to ${address}, which is not a public address: use an address on the public internet.`, extensions: { code: 'invalid_field', status: 400 } }),
+      expect.objectContaining({
+        message: `${host} resolves to ${address}, which is not a public address: use an address on the public internet.`,
+        extensions: { code: 'invalid_field', status: 400 },
+      }),
     ]);
     expect(asked).toContain(host);
     expect(await endpoints()).toEqual(before);
@@ -48,7 +56,9 @@ describe('a webhook address is resolved when saved', () => {
 
   it('a name that does not resolve is refused with a sentence saying so', async () => {
     const answer = await create('https://typo.example.com/in');
-    expect(answer.errors?.[0].message).toMatch(/^typo\.example\.com does not resolve to any address: check the host name/);
+    expect(answer.errors?.[0].message).toMatch(
+      /^typo\.example\.com does not resolve to any address: check the host name/,
+    );
     expect(await endpoints()).toEqual([]);
   });
 
@@ -60,7 +70,11 @@ describe('a webhook address is resolved when saved', () => {
 
   it('changing a saved address to a private one is refused and keeps the old one', async () => {
     const { data } = await create('https://hooks.example.com/second');
-    const answer = await t.gql(UPDATE, { id: data.createWebhookEndpoint.endpoint.id, input: { url: 'https://sneaky.example.com/in' } }, ws.secretKey);
+    const answer = await t.gql(
+      UPDATE,
+      { id: data.createWebhookEndpoint.endpoint.id, input: { url: 'https://sneaky.example.com/in' } },
+      ws.secretKey,
+    );
     expect(answer.errors?.[0].extensions.code).toBe('invalid_field');
     expect(await endpoints()).toContain('https://hooks.example.com/second');
     expect(await endpoints()).not.toContain('https://sneaky.example.com/in');

@@ -10,8 +10,16 @@ const CHART = `query($input: ChartInput!) { chart(input: $input) { series { key 
 beforeAll(async () => {
   const post = (body: unknown, key = ws.secretKey) => t.request('POST', '/api/v1/events', { key, body });
   // First touches: A from google/cpc/spring, B from a referrer, C with none.
-  await post({ type: 'identify', email: 'a@example.com', source: { utm: { source: 'google', medium: 'cpc', campaign: 'spring' } } });
-  await post({ type: 'identify', email: 'b@example.com', source: { referrer: 'https://news.ycombinator.com/item?id=1' } });
+  await post({
+    type: 'identify',
+    email: 'a@example.com',
+    source: { utm: { source: 'google', medium: 'cpc', campaign: 'spring' } },
+  });
+  await post({
+    type: 'identify',
+    email: 'b@example.com',
+    source: { referrer: 'https://news.ycombinator.com/item?id=1' },
+  });
   await post({ type: 'identify', email: 'c@example.com' });
   const buy = (email: string, value: number, at: string, extra: Record<string, unknown> = {}) =>
     post({ type: 'purchase', email, value, occurred_at: at, ...extra });
@@ -20,14 +28,24 @@ beforeAll(async () => {
   await buy('a@example.com', 7, '2026-01-03T08:00:00Z');
   await buy('a@example.com', 50, '2025-12-31T23:59:59Z');
   await buy('b@example.com', 20, '2026-01-01T12:00:00Z');
-  await buy('b@example.com', 100, '2026-01-02T09:00:00Z', { expires_at: '2099-01-01T00:00:00Z', properties: { mark: 'swept' } });
-  await buy('b@example.com', 1, '2026-01-02T10:00:00Z', { expires_at: '2099-01-01T00:00:00Z', properties: { mark: 'unswept' } });
+  await buy('b@example.com', 100, '2026-01-02T09:00:00Z', {
+    expires_at: '2099-01-01T00:00:00Z',
+    properties: { mark: 'swept' },
+  });
+  await buy('b@example.com', 1, '2026-01-02T10:00:00Z', {
+    expires_at: '2099-01-01T00:00:00Z',
+    properties: { mark: 'unswept' },
+  });
   await buy('c@example.com', 3, '2026-01-03T20:00:00Z');
   await post({ type: 'pageview', email: 'c@example.com', occurred_at: '2026-01-03T20:00:00Z' });
   const other = await t.workspace();
-  await post({ type: 'purchase', email: 'a@example.com', value: 1000, occurred_at: '2026-01-01T10:00:00Z' }, other.secretKey);
+  await post(
+    { type: 'purchase', email: 'a@example.com', value: 1000, occurred_at: '2026-01-01T10:00:00Z' },
+    other.secretKey,
+  );
 
-  const expire = (mark: string) => t.make.age('events', 'expires_at', '1 second', { workspace_id: ws.workspace.id, "properties->>'mark'": mark });
+  const expire = (mark: string) =>
+    t.make.age('events', 'expires_at', '1 second', { workspace_id: ws.workspace.id, "properties->>'mark'": mark });
   await expire('swept');
   expect(await t.app.get(TimelineRepository).deleteExpired(new Date())).toBe(1);
   await expire('unswept');
@@ -37,7 +55,10 @@ const DAYS = { event: 'purchase', interval: 'day', from: '2026-01-01T00:00:00Z',
 const chart = async (input: Record<string, unknown>) => {
   const answer = await t.gql(CHART, { input }, ws.secretKey);
   if (answer.errors) return answer.errors[0].extensions;
-  return answer.data.chart.series.map((s: { key: string; points: Array<{ at: string; value: number }> }) => [s.key, s.points.map((p) => p.value)]);
+  return answer.data.chart.series.map((s: { key: string; points: Array<{ at: string; value: number }> }) => [
+    s.key,
+    s.points.map((p) => p.value),
+  ]);
 };
 
 describe('chart', () => {
@@ -78,19 +99,47 @@ describe('chart', () => {
   });
 
   it('weeks start on Monday and months on the first, in UTC', async () => {
-    const week = await t.gql(CHART, { input: { ...DAYS, measure: 'count', interval: 'week', from: '2025-12-31T00:00:00Z' } }, ws.secretKey);
+    const week = await t.gql(
+      CHART,
+      { input: { ...DAYS, measure: 'count', interval: 'week', from: '2025-12-31T00:00:00Z' } },
+      ws.secretKey,
+    );
     expect(week.data.chart.series[0].points).toEqual([{ at: '2025-12-29T00:00:00.000Z', value: 6 }]);
-    expect(await chart({ ...DAYS, measure: 'sum_value', interval: 'month', from: '2025-12-01T00:00:00Z', to: '2026-01-31T23:59:59Z' })).toEqual([['all', [50, 45]]]);
+    expect(
+      await chart({
+        ...DAYS,
+        measure: 'sum_value',
+        interval: 'month',
+        from: '2025-12-01T00:00:00Z',
+        to: '2026-01-31T23:59:59Z',
+      }),
+    ).toEqual([['all', [50, 45]]]);
   });
 
   it('a custom name is charted only once seen; bad input is refused', async () => {
-    expect(await chart({ ...DAYS, event: 'report_built', measure: 'count' })).toMatchObject({ code: 'unknown_event', status: 400 });
-    await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'report_built', email: 'a@example.com', occurred_at: '2026-01-02T01:00:00Z' } });
+    expect(await chart({ ...DAYS, event: 'report_built', measure: 'count' })).toMatchObject({
+      code: 'unknown_event',
+      status: 400,
+    });
+    await t.request('POST', '/api/v1/events', {
+      key: ws.secretKey,
+      body: { type: 'report_built', email: 'a@example.com', occurred_at: '2026-01-02T01:00:00Z' },
+    });
     expect(await chart({ ...DAYS, event: 'report_built', measure: 'count' })).toEqual([['all', [0, 1, 0]]]);
-    expect(await chart({ ...DAYS, event: 'report_built', measure: 'count', from: '2025-01-01T00:00:00Z', to: '2025-01-02T00:00:00Z' })).toEqual([['all', [0, 0]]]);
+    expect(
+      await chart({
+        ...DAYS,
+        event: 'report_built',
+        measure: 'count',
+        from: '2025-01-01T00:00:00Z',
+        to: '2025-01-02T00:00:00Z',
+      }),
+    ).toEqual([['all', [0, 0]]]);
     expect(await chart({ ...DAYS, event: 'note', measure: 'count' })).toMatchObject({ code: 'unknown_event' });
     expect(await chart({ ...DAYS, measure: 'median' })).toMatchObject({ code: 'invalid_field' });
-    expect(await chart({ ...DAYS, measure: 'count', interval: 'hour', to: '2026-03-01T00:00:00Z' })).toMatchObject({ code: 'invalid_field' });
+    expect(await chart({ ...DAYS, measure: 'count', interval: 'hour', to: '2026-03-01T00:00:00Z' })).toMatchObject({
+      code: 'invalid_field',
+    });
   });
 
   it.each(['count', 'sum_value', 'people'])('the %s statement reads the covering index only', async (measure) => {
@@ -101,6 +150,8 @@ describe('chart', () => {
       return m.query(`EXPLAIN ${sql}`, args);
     });
     // events_chart of each month's partition read (docs/decisions.md "Events by month").
-    expect(plan.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using events_(\w+_)?chart/);
+    expect(plan.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')).toMatch(
+      /Index Only Scan using events_(\w+_)?chart/,
+    );
   });
 });

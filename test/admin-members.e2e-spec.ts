@@ -16,7 +16,10 @@ const WHO = '{ workspace { slug } }';
 describe('members', () => {
   it('members lists who is in, with roles; addMember and changeRole change them', async () => {
     await gql('mutation { addMember(email: "Ann@Example.com", role: "admin") { email role } }', ws.secretKey);
-    const changed = await gql('mutation { changeRole(member: "ann@example.com", role: "member") { email role } }', ws.secretKey);
+    const changed = await gql(
+      'mutation { changeRole(member: "ann@example.com", role: "member") { email role } }',
+      ws.secretKey,
+    );
     expect(changed.data.changeRole).toEqual({ email: 'ann@example.com', role: 'member' });
     const members = (await gql('{ members { email role } }', ws.secretKey)).data.members;
     expect(members).toEqual([
@@ -26,22 +29,35 @@ describe('members', () => {
   });
 
   it('adding someone already in is a conflict; a bad role is invalid_field', async () => {
-    expect(codeOf(await gql('mutation { addMember(email: "owner@example.com", role: "admin") { id } }', ws.secretKey))).toBe('conflict');
-    expect(codeOf(await gql('mutation { addMember(email: "x@example.com", role: "boss") { id } }', ws.secretKey))).toBe('invalid_field');
+    expect(
+      codeOf(await gql('mutation { addMember(email: "owner@example.com", role: "admin") { id } }', ws.secretKey)),
+    ).toBe('conflict');
+    expect(codeOf(await gql('mutation { addMember(email: "x@example.com", role: "boss") { id } }', ws.secretKey))).toBe(
+      'invalid_field',
+    );
   });
 
   it('the last owner can be neither removed nor demoted; with a second owner both work', async () => {
     const remove = await gql('mutation { removeMember(member: "owner@example.com") }', ws.secretKey);
     expect(codeOf(remove)).toBe('last_owner');
     expect(remove.errors![0].extensions).toMatchObject({ status: 409 });
-    expect(codeOf(await gql('mutation { changeRole(member: "owner@example.com", role: "admin") { role } }', ws.secretKey))).toBe('last_owner');
+    expect(
+      codeOf(await gql('mutation { changeRole(member: "owner@example.com", role: "admin") { role } }', ws.secretKey)),
+    ).toBe('last_owner');
     expect((await gql(WHO, ws.secretKey)).data.workspace.slug).toBe(ws.workspace.slug);
 
     await gql('mutation { addMember(email: "second@example.com", role: "owner") { id } }', ws.secretKey);
-    expect((await gql('mutation { changeRole(member: "owner@example.com", role: "admin") { role } }', ws.secretKey)).data.changeRole.role).toBe('admin');
+    expect(
+      (await gql('mutation { changeRole(member: "owner@example.com", role: "admin") { role } }', ws.secretKey)).data
+        .changeRole.role,
+    ).toBe('admin');
     const second = await keyFor('second@example.com');
-    expect(codeOf(await gql('mutation { removeMember(member: "second@example.com") }', second.secretKey))).toBe('last_owner');
-    expect((await gql('mutation { removeMember(member: "owner@example.com") }', second.secretKey)).data.removeMember).toBe(true);
+    expect(codeOf(await gql('mutation { removeMember(member: "second@example.com") }', second.secretKey))).toBe(
+      'last_owner',
+    );
+    expect(
+      (await gql('mutation { removeMember(member: "owner@example.com") }', second.secretKey)).data.removeMember,
+    ).toBe(true);
   });
 
   it('two owners demoting each other at once leave one owner', async () => {
@@ -51,18 +67,36 @@ describe('members', () => {
       gql('mutation { changeRole(member: "second@example.com", role: "member") { role } }', ws.secretKey),
       gql('mutation { changeRole(member: "owner@example.com", role: "member") { role } }', second.secretKey),
     ]);
-    const owners = await t.db.query(`SELECT count(*)::int AS n FROM members WHERE workspace_id = $1 AND role = 'owner' AND removed_at IS NULL`, [ws.workspace.id]);
+    const owners = await t.db.query(
+      `SELECT count(*)::int AS n FROM members WHERE workspace_id = $1 AND role = 'owner' AND removed_at IS NULL`,
+      [ws.workspace.id],
+    );
     expect(owners[0].n).toBe(1);
-    expect(answers.filter((a) => codeOf(a) === 'last_owner' || codeOf(a) === 'no_longer_a_member' || codeOf(a) === 'forbidden')).toHaveLength(1);
+    expect(
+      answers.filter(
+        (a) => codeOf(a) === 'last_owner' || codeOf(a) === 'no_longer_a_member' || codeOf(a) === 'forbidden',
+      ),
+    ).toHaveLength(1);
   });
 
   it('an admin manages members and admins but never owners', async () => {
     const admin = await keyFor('admin@example.com', 'admin');
-    expect((await gql('mutation { addMember(email: "m@example.com", role: "admin") { role } }', admin.secretKey)).data.addMember.role).toBe('admin');
-    expect(codeOf(await gql('mutation { addMember(email: "o@example.com", role: "owner") { role } }', admin.secretKey))).toBe('forbidden');
-    expect(codeOf(await gql('mutation { changeRole(member: "m@example.com", role: "owner") { role } }', admin.secretKey))).toBe('forbidden');
-    expect(codeOf(await gql('mutation { removeMember(member: "owner@example.com") }', admin.secretKey))).toBe('forbidden');
-    expect((await gql('mutation { removeMember(member: "m@example.com") }', admin.secretKey)).data.removeMember).toBe(true);
+    expect(
+      (await gql('mutation { addMember(email: "m@example.com", role: "admin") { role } }', admin.secretKey)).data
+        .addMember.role,
+    ).toBe('admin');
+    expect(
+      codeOf(await gql('mutation { addMember(email: "o@example.com", role: "owner") { role } }', admin.secretKey)),
+    ).toBe('forbidden');
+    expect(
+      codeOf(await gql('mutation { changeRole(member: "m@example.com", role: "owner") { role } }', admin.secretKey)),
+    ).toBe('forbidden');
+    expect(codeOf(await gql('mutation { removeMember(member: "owner@example.com") }', admin.secretKey))).toBe(
+      'forbidden',
+    );
+    expect((await gql('mutation { removeMember(member: "m@example.com") }', admin.secretKey)).data.removeMember).toBe(
+      true,
+    );
   });
 
   it('a removed member added back gets no old key back', async () => {
@@ -79,9 +113,13 @@ describe('members', () => {
 describe('keys', () => {
   it('keys lists hint, member and last use, never the key; createKey shows it once', async () => {
     const dev = await keyFor('dev@example.com');
-    await t.request('POST', '/api/v1/events', { key: dev.secretKey, body: { type: 'pageview', email: 'p@example.com' } });
+    await t.request('POST', '/api/v1/events', {
+      key: dev.secretKey,
+      body: { type: 'pageview', email: 'p@example.com' },
+    });
     const keys = await eventually(async () => {
-      const list = (await gql('{ keys { id hint memberEmail createdAt lastUsedAt revokedAt } }', ws.secretKey)).data.keys;
+      const list = (await gql('{ keys { id hint memberEmail createdAt lastUsedAt revokedAt } }', ws.secretKey)).data
+        .keys;
       return list.find((k: { id: string; lastUsedAt: string | null }) => k.id === dev.keyId)?.lastUsedAt ? list : null;
     });
     const mine = keys.find((k: { id: string }) => k.id === dev.keyId);
@@ -92,11 +130,14 @@ describe('keys', () => {
     expect(codeOf(await gql('{ keys { id } }', dev.secretKey))).toBe('forbidden');
   });
 
-  it('revokeKey refuses that key from the next request and leaves the member\'s other keys', async () => {
+  it("revokeKey refuses that key from the next request and leaves the member's other keys", async () => {
     const one = await keyFor('dev@example.com');
     const two = await keyFor('dev@example.com');
     expect((await gql(`mutation { revokeKey(id: "${one.keyId}") }`, ws.secretKey)).data.revokeKey).toBe(true);
-    const refused = await t.request('POST', '/api/v1/events', { key: one.secretKey, body: { type: 'pageview', email: 'p@example.com' } });
+    const refused = await t.request('POST', '/api/v1/events', {
+      key: one.secretKey,
+      body: { type: 'pageview', email: 'p@example.com' },
+    });
     expect(refused.status).toBe(401);
     expect(refused.body.error).toBe('invalid_key');
     expect((await gql(WHO, two.secretKey)).data.workspace.slug).toBe(ws.workspace.slug);

@@ -13,7 +13,13 @@ const emails = (answer: any) => answer.data.people.edges.map((e: { node: { email
 describe('people(filter, first, after)', () => {
   beforeEach(async () => {
     await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
-    await post({ type: 'identify', email: 'ada@example.com', name: 'Ada Lovelace', account_id: 'acct-ada', anon_id: 'anon-ada' });
+    await post({
+      type: 'identify',
+      email: 'ada@example.com',
+      name: 'Ada Lovelace',
+      account_id: 'acct-ada',
+      anon_id: 'anon-ada',
+    });
     await post({ type: 'signup', email: 'bob@example.com' });
     await post({ type: 'identify', email: 'cy@example.com', name: 'Cyrus' });
     await post({ type: 'subscribe', email: 'cy@example.com', list: 'news', consent: 'Yes, send me news.' });
@@ -53,10 +59,10 @@ describe('people(filter, first, after)', () => {
   it('first is at most 100; a made-up cursor is refused', async () => {
     const tooMany = await gql(PEOPLE, { first: 101 });
     expect(tooMany.errors![0].extensions).toMatchObject({ code: 'invalid_field', status: 400 });
-    expect((await gql(PEOPLE, { after: "bm9wZQ" })).errors![0].extensions.code).toBe('invalid_field');
+    expect((await gql(PEOPLE, { after: 'bm9wZQ' })).errors![0].extensions.code).toBe('invalid_field');
   });
 
-  it('another workspace\'s people are not found', async () => {
+  it("another workspace's people are not found", async () => {
     const other = await t.workspace();
     const answer = await t.gql(PEOPLE, { filter: { email: 'ada@example.com' } }, other.secretKey);
     expect(answer.data.people).toMatchObject({ totalCount: 0, edges: [] });
@@ -71,19 +77,37 @@ describe('a person', () => {
   const types = (answer: any) => answer.data.person.timeline.edges.map((e: { node: { type: string } }) => e.node.type);
 
   it('timeline newest first, paged, and filtered by type', async () => {
-    for (let day = 1; day <= 5; day++) await post({ type: 'pageview', email: 'tim@example.com', occurred_at: `2026-01-0${day}T00:00:00Z`, properties: { day } });
+    for (let day = 1; day <= 5; day++)
+      await post({
+        type: 'pageview',
+        email: 'tim@example.com',
+        occurred_at: `2026-01-0${day}T00:00:00Z`,
+        properties: { day },
+      });
     await post({ type: 'purchase', email: 'tim@example.com', occurred_at: '2026-01-03T12:00:00Z' });
     const page = await gql(PERSON, { email: 'tim@example.com', first: 3, types: ['pageview'] });
     expect(page.data.person.timeline.edges.map((e: any) => e.node.properties.day)).toEqual([5, 4, 3]);
     expect(page.data.person.timeline.pageInfo.hasNextPage).toBe(true);
-    const next = await gql(PERSON, { email: 'tim@example.com', first: 3, types: ['pageview'], after: page.data.person.timeline.pageInfo.endCursor });
+    const next = await gql(PERSON, {
+      email: 'tim@example.com',
+      first: 3,
+      types: ['pageview'],
+      after: page.data.person.timeline.pageInfo.endCursor,
+    });
     expect(next.data.person.timeline.edges.map((e: any) => e.node.properties.day)).toEqual([2, 1]);
-    expect(types(await gql(PERSON, { email: 'tim@example.com', types: ['purchase', 'stage_changed'] }))).toEqual(['stage_changed', 'purchase']);
+    expect(types(await gql(PERSON, { email: 'tim@example.com', types: ['purchase', 'stage_changed'] }))).toEqual([
+      'stage_changed',
+      'purchase',
+    ]);
   });
 
   it('subscriptions carry the consent words verbatim, the IP and the time', async () => {
     await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
-    const consent = { text: '  Yes — send me the “monthly” news.  ', ip: '203.0.113.7', granted_at: '2026-02-01T10:00:00.000Z' };
+    const consent = {
+      text: '  Yes — send me the “monthly” news.  ',
+      ip: '203.0.113.7',
+      granted_at: '2026-02-01T10:00:00.000Z',
+    };
     await post({ type: 'subscribe', email: 'sub@example.com', list: 'news', consent });
     const [sub] = (await gql(PERSON, { email: 'sub@example.com' })).data.person.subscriptions;
     expect(sub).toEqual({
@@ -99,15 +123,25 @@ describe('a person', () => {
   it('addNote puts a note on the timeline that moves no stage, engages nobody and fires nothing', async () => {
     await post({ type: 'pageview', email: 'noted@example.com' });
     const before = await t.db.query(`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = $1`, [ws.workspace.id]);
-    const note = await gql('mutation { addNote(person: "noted@example.com", text: "Called: wants a demo.") { id type detail properties } }');
-    expect(note.data.addNote).toMatchObject({ type: 'note', detail: 'Called: wants a demo.', properties: { author: 'owner@example.com' } });
+    const note = await gql(
+      'mutation { addNote(person: "noted@example.com", text: "Called: wants a demo.") { id type detail properties } }',
+    );
+    expect(note.data.addNote).toMatchObject({
+      type: 'note',
+      detail: 'Called: wants a demo.',
+      properties: { author: 'owner@example.com' },
+    });
     const answer = await gql(PERSON, { email: 'noted@example.com' });
     expect(types(answer)[0]).toBe('note');
     const after = await t.db.query(`SELECT count(*)::int AS n FROM outbox WHERE workspace_id = $1`, [ws.workspace.id]);
     expect(after[0].n).toBe(before[0].n);
     const person = (await gql('{ person(email: "noted@example.com") { stage engaged } }')).data.person;
     expect(person).toEqual({ stage: null, engaged: false });
-    expect((await gql('mutation { addNote(person: "nobody@example.com", text: "x") { id } }')).errors![0].extensions.code).toBe('no_such_person');
-    expect((await gql('mutation { addNote(person: "noted@example.com", text: "   ") { id } }')).errors![0].extensions.code).toBe('invalid_field');
+    expect(
+      (await gql('mutation { addNote(person: "nobody@example.com", text: "x") { id } }')).errors![0].extensions.code,
+    ).toBe('no_such_person');
+    expect(
+      (await gql('mutation { addNote(person: "noted@example.com", text: "   ") { id } }')).errors![0].extensions.code,
+    ).toBe('invalid_field');
   });
 });

@@ -27,54 +27,101 @@ const asOwner = async (k: Keys, query: string, variables: Record<string, unknown
 
 /** Each mutation with what it needs made first (by the owner), fresh for every attempt. */
 const MUTATIONS: Array<[string, (k: Keys) => Promise<{ query: string; variables?: Record<string, unknown> }>]> = [
-  ['updateWorkspaceSettings', async () => ({ query: 'mutation { updateWorkspaceSettings(input: {trialStage: true}) { trialStage } }' })],
+  [
+    'updateWorkspaceSettings',
+    async () => ({ query: 'mutation { updateWorkspaceSettings(input: {trialStage: true}) { trialStage } }' }),
+  ],
   ['createList', async () => ({ query: `mutation { createList(input: {address: "l${++n}", name: "L"}) { id } }` })],
-  ['renameList', async (k) => {
-    const id = (await asOwner(k, `mutation { createList(input: {address: "r${++n}", name: "R"}) { id } }`)).createList.id;
-    return { query: `mutation { renameList(id: "${id}", name: "New name") { name } }` };
-  }],
-  ['addNote', async (k) => {
-    await t.request('POST', '/api/v1/events', { key: k.owner, body: { type: 'pageview', email: 'noted@example.com' } });
-    return { query: 'mutation { addNote(person: "noted@example.com", text: "Asked for a call.") { id } }' };
-  }],
-  ['createTemplate', async () => ({ query: `mutation { createTemplate(input: {name: "t${++n}", subject: "Hello there", body: "Hi {{ person.name }}"}) { id } }` })],
-  ['updateTemplate', async (k) => {
-    const name = `u${++n}`;
-    await asOwner(k, `mutation { createTemplate(input: {name: "${name}", subject: "Hello there", body: "Hi there"}) { id } }`);
-    return { query: `mutation { updateTemplate(id: "${name}", input: {subject: "Hello again"}) { subject } }` };
-  }],
-  ['createWebhookEndpoint', async () => ({ query: 'mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:9/hook", triggers: ["event"]}) { secret } }' })],
+  [
+    'renameList',
+    async (k) => {
+      const id = (await asOwner(k, `mutation { createList(input: {address: "r${++n}", name: "R"}) { id } }`)).createList
+        .id;
+      return { query: `mutation { renameList(id: "${id}", name: "New name") { name } }` };
+    },
+  ],
+  [
+    'addNote',
+    async (k) => {
+      await t.request('POST', '/api/v1/events', {
+        key: k.owner,
+        body: { type: 'pageview', email: 'noted@example.com' },
+      });
+      return { query: 'mutation { addNote(person: "noted@example.com", text: "Asked for a call.") { id } }' };
+    },
+  ],
+  [
+    'createTemplate',
+    async () => ({
+      query: `mutation { createTemplate(input: {name: "t${++n}", subject: "Hello there", body: "Hi {{ person.name }}"}) { id } }`,
+    }),
+  ],
+  [
+    'updateTemplate',
+    async (k) => {
+      const name = `u${++n}`;
+      await asOwner(
+        k,
+        `mutation { createTemplate(input: {name: "${name}", subject: "Hello there", body: "Hi there"}) { id } }`,
+      );
+      return { query: `mutation { updateTemplate(id: "${name}", input: {subject: "Hello again"}) { subject } }` };
+    },
+  ],
+  [
+    'createWebhookEndpoint',
+    async () => ({
+      query:
+        'mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:9/hook", triggers: ["event"]}) { secret } }',
+    }),
+  ],
   ...(['updateWebhookEndpoint', 'deleteWebhookEndpoint', 'sendTestDelivery', 'retryDelivery'] as const).map(
     (name) =>
       [
         name,
         async (k: Keys) => {
-          const made = await asOwner(k, 'mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:9/hook", triggers: ["event"]}) { endpoint { id } } }');
+          const made = await asOwner(
+            k,
+            'mutation { createWebhookEndpoint(input: {url: "http://127.0.0.1:9/hook", triggers: ["event"]}) { endpoint { id } } }',
+          );
           const id = made.createWebhookEndpoint.endpoint.id;
-          if (name === 'updateWebhookEndpoint') return { query: `mutation { updateWebhookEndpoint(id: "${id}", input: {triggers: ["stage_entered"]}) { id } }` };
+          if (name === 'updateWebhookEndpoint')
+            return {
+              query: `mutation { updateWebhookEndpoint(id: "${id}", input: {triggers: ["stage_entered"]}) { id } }`,
+            };
           if (name === 'deleteWebhookEndpoint') return { query: `mutation { deleteWebhookEndpoint(id: "${id}") }` };
-          if (name === 'sendTestDelivery') return { query: `mutation { sendTestDelivery(endpointId: "${id}") { id } }` };
-          const delivery = (await asOwner(k, `mutation { sendTestDelivery(endpointId: "${id}") { id } }`)).sendTestDelivery.id;
+          if (name === 'sendTestDelivery')
+            return { query: `mutation { sendTestDelivery(endpointId: "${id}") { id } }` };
+          const delivery = (await asOwner(k, `mutation { sendTestDelivery(endpointId: "${id}") { id } }`))
+            .sendTestDelivery.id;
           return { query: `mutation { retryDelivery(id: "${delivery}") { id } }` };
         },
       ] as [string, (k: Keys) => Promise<{ query: string }>],
   ),
   ['createKey', async () => ({ query: `mutation { createKey(member: "k${++n}@example.com") { secretKey } }` })],
-  ['revokeKey', async (k) => {
-    const id = (await asOwner(k, `mutation { createKey(member: "v${++n}@example.com") { keyId } }`)).createKey.keyId;
-    return { query: `mutation { revokeKey(id: "${id}") }` };
-  }],
+  [
+    'revokeKey',
+    async (k) => {
+      const id = (await asOwner(k, `mutation { createKey(member: "v${++n}@example.com") { keyId } }`)).createKey.keyId;
+      return { query: `mutation { revokeKey(id: "${id}") }` };
+    },
+  ],
   ['addMember', async () => ({ query: `mutation { addMember(email: "a${++n}@example.com", role: "member") { id } }` })],
-  ['changeRole', async (k) => {
-    const email = `c${++n}@example.com`;
-    await asOwner(k, `mutation { addMember(email: "${email}", role: "member") { id } }`);
-    return { query: `mutation { changeRole(member: "${email}", role: "admin") { role } }` };
-  }],
-  ['removeMember', async (k) => {
-    const email = `d${++n}@example.com`;
-    await asOwner(k, `mutation { addMember(email: "${email}", role: "member") { id } }`);
-    return { query: `mutation { removeMember(member: "${email}") }` };
-  }],
+  [
+    'changeRole',
+    async (k) => {
+      const email = `c${++n}@example.com`;
+      await asOwner(k, `mutation { addMember(email: "${email}", role: "member") { id } }`);
+      return { query: `mutation { changeRole(member: "${email}", role: "admin") { role } }` };
+    },
+  ],
+  [
+    'removeMember',
+    async (k) => {
+      const email = `d${++n}@example.com`;
+      await asOwner(k, `mutation { addMember(email: "${email}", role: "member") { id } }`);
+      return { query: `mutation { removeMember(member: "${email}") }` };
+    },
+  ],
 ];
 
 describe.each(MUTATIONS)('%s', (_name, prepare) => {
@@ -111,7 +158,10 @@ describe('createWorkspace', () => {
       const answer = await t.gql(mutation, { input: { slug: `nope-${++n}`, owner: 'o@example.com' } }, key);
       expect(answer.errors?.[0].extensions).toMatchObject({ code: 'forbidden', status: 403 });
     }
-    expect((await t.gql(mutation, { input: { slug: `yes-${++n}`, owner: 'o@example.com' } })).data.createWorkspace.workspace.slug).toBe(`yes-${n}`);
+    expect(
+      (await t.gql(mutation, { input: { slug: `yes-${++n}`, owner: 'o@example.com' } })).data.createWorkspace.workspace
+        .slug,
+    ).toBe(`yes-${n}`);
   });
 });
 

@@ -16,10 +16,16 @@ beforeAll(async () => {
     { type: 'subscribe', email: `p${i}@example.com`, list: 'news', consent: 'Yes, send me news.' },
   ]).flat();
   for (let i = 0; i < items.length; i += 100) {
-    const answer = await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { events: items.slice(i, i + 100) } });
+    const answer = await t.request('POST', '/api/v1/events', {
+      key: ws.secretKey,
+      body: { events: items.slice(i, i + 100) },
+    });
     expect(answer.status).toBe(200);
   }
-  await t.request('POST', '/api/v1/messages', { key: ws.secretKey, body: { to: 'p0@example.com', subject: 'Hello there', body: 'Hi' } });
+  await t.request('POST', '/api/v1/messages', {
+    key: ws.secretKey,
+    body: { to: 'p0@example.com', subject: 'Hello there', body: 'Hi' },
+  });
 });
 
 const QUERY = `query($first: Int) { people(first: $first) { edges { node { id email
@@ -37,7 +43,7 @@ async function statementsOf(first: number): Promise<string[]> {
   const seen: string[] = [];
   const original = Client.prototype.query;
   const spy = jest.spyOn(Client.prototype, 'query').mockImplementation(function (this: Client, ...args: any[]) {
-    const text = typeof args[0] === 'string' ? args[0] : args[0]?.text ?? '';
+    const text = typeof args[0] === 'string' ? args[0] : (args[0]?.text ?? '');
     if (!BACKGROUND.test(text)) seen.push(text.replace(/\s+/g, ' ').slice(0, 120));
     return (original as any).apply(this, args);
   });

@@ -43,7 +43,10 @@ it('GET /api/docs is the page, naming no other host; its files are cached for a 
     expect(file.headers.get('content-type')).toMatch(/^(application\/javascript|text\/css); charset=utf-8$/);
     expect((await file.text()).length).toBeGreaterThan(100);
   }
-  expect((await t.request('GET', '/api/docs/assets/package.json')).body).toMatchObject({ ok: false, error: 'not_found' });
+  expect((await t.request('GET', '/api/docs/assets/package.json')).body).toMatchObject({
+    ok: false,
+    error: 'not_found',
+  });
   expect((await t.request('GET', '/api/docs/../openapi.json')).status).toBe(200); // resolved by fetch, never a file read
 });
 
@@ -87,14 +90,19 @@ interface Opened {
 /** /api/docs in a new browser context where only the api answers, once Swagger UI has drawn every operation. */
 async function openReference(operations: number): Promise<Opened> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  await context.route('**/*', (route) => (route.request().url().startsWith(`${t.url}/`) ? route.continue() : route.abort()));
+  await context.route('**/*', (route) =>
+    route.request().url().startsWith(`${t.url}/`) ? route.continue() : route.abort(),
+  );
   const page = await context.newPage();
   const opened: Opened = { page, outside: [], errors: [] };
   page.on('request', (request) => !request.url().startsWith(`${t.url}/`) && opened.outside.push(request.url()));
   page.on('console', (message) => message.type() === 'error' && opened.errors.push(message.text()));
   page.on('pageerror', (error) => opened.errors.push(error.message));
   await page.goto(`${t.url}/api/docs`);
-  await page.locator('.opblock-summary').nth(operations - 1).waitFor({ timeout: 20_000 });
+  await page
+    .locator('.opblock-summary')
+    .nth(operations - 1)
+    .waitFor({ timeout: 20_000 });
   return opened;
 }
 
@@ -128,7 +136,9 @@ it('an integrator authorizes with a key and tries POST /api/v1/events from the p
   await operation.locator('.opblock-summary-control').click();
   violations.operation = await seriousViolations(page);
   await operation.getByRole('button', { name: 'Try it out' }).click();
-  await operation.getByRole('textbox', { name: 'Request body' }).fill(JSON.stringify({ type: 'signup', email: 'ada@example.com' }));
+  await operation
+    .getByRole('textbox', { name: 'Request body' })
+    .fill(JSON.stringify({ type: 'signup', email: 'ada@example.com' }));
   await operation.getByRole('button', { name: 'Execute' }).click();
   const answer = operation.locator('.live-responses-table tbody .response-col_status');
   await answer.waitFor();

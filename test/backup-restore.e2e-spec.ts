@@ -35,7 +35,11 @@ async function serve(database: string, server = pg, workers = 1): Promise<Servic
   await migrate(config, MIGRATIONS);
   const api = await createApi(config);
   await api.listen(config.port, '127.0.0.1');
-  const service: Service = { config, api, workers: await Promise.all(Array.from({ length: workers }, () => createWorker(config))) };
+  const service: Service = {
+    config,
+    api,
+    workers: await Promise.all(Array.from({ length: workers }, () => createWorker(config))),
+  };
   running.push(service);
   return service;
 }
@@ -59,7 +63,9 @@ async function onDatabase<T>(database: string, work: (db: Client) => Promise<T>,
 beforeAll(async () => {
   [pg, ahead] = await Promise.all([startPrivatePostgres(), startPrivatePostgres({ nextXid: 2 ** 32 + 2 ** 21 })]);
   // a receiver a little slow to answer, so deliveries are still pending when the backup is taken (or the worker stops)
-  hooks = await receiver((_n, req, res) => void setTimeout(() => res.writeHead(200).end('ok'), req.url === '/first' ? 100 : 20));
+  hooks = await receiver(
+    (_n, req, res) => void setTimeout(() => res.writeHead(200).end('ok'), req.url === '/first' ? 100 : 20),
+  );
 }, 30_000);
 
 afterAll(async () => {
@@ -78,7 +84,12 @@ async function call(service: Service, path: string, key: string, body: unknown) 
   return { status: answer.status, body: await answer.json(), at: Date.now() };
 }
 
-const event = (n: number) => ({ type: 'signup', email: `p${n}@example.com`, idempotency_key: `k${n}`, properties: { n } });
+const event = (n: number) => ({
+  type: 'signup',
+  email: `p${n}@example.com`,
+  idempotency_key: `k${n}`,
+  properties: { n },
+});
 
 async function addEndpoint(service: Service, key: string, url: string): Promise<void> {
   const made = await call(service, '/graphql', key, {
@@ -111,7 +122,9 @@ function load(service: Service, key: string) {
 
 it('a backup taken mid-load restores into a service that lost nothing acknowledged before it, sends each pending delivery once, and honours idempotency keys', async () => {
   const before = await serve('lifeline');
-  const ws: CreatedWorkspace = await before.api.get(WorkspacesService).create({ slug: 'backed-up', owner: 'owner@example.com' });
+  const ws: CreatedWorkspace = await before.api
+    .get(WorkspacesService)
+    .create({ slug: 'backed-up', owner: 'owner@example.com' });
   await addEndpoint(before, ws.secretKey, `${hooks.url}/hooks`);
 
   // Load: the dump starts once a few hundred are in.
@@ -131,13 +144,24 @@ it('a backup taken mid-load restores into a service that lost nothing acknowledg
   await pg.tool('createdb', ['restored']);
   await pg.tool('pg_restore', ['-d', 'restored', dump]);
   const inBackup = await onDatabase('restored', async (db) => ({
-    events: new Map<number, string>((await db.query(`SELECT (properties->>'n')::int AS n, id FROM events WHERE type = 'signup'`)).rows.map((r) => [r.n, r.id])),
+    events: new Map<number, string>(
+      (await db.query(`SELECT (properties->>'n')::int AS n, id FROM events WHERE type = 'signup'`)).rows.map((r) => [
+        r.n,
+        r.id,
+      ]),
+    ),
     succeeded: new Set<string>(
-      (await db.query(`SELECT body::jsonb -> 'data' ->> 'id' AS event FROM deliveries WHERE state = 'succeeded'`)).rows.map((r) => r.event),
+      (
+        await db.query(`SELECT body::jsonb -> 'data' ->> 'id' AS event FROM deliveries WHERE state = 'succeeded'`)
+      ).rows.map((r) => r.event),
     ),
     // on the wire when the backup was taken: claimed for CLAIM_SECONDS (30), sent again when the claim runs out
     inFlight: new Set<string>(
-      (await db.query(`SELECT body::jsonb -> 'data' ->> 'id' AS event FROM deliveries WHERE state = 'pending' AND claimed_until > now()`)).rows.map((r) => r.event),
+      (
+        await db.query(
+          `SELECT body::jsonb -> 'data' ->> 'id' AS event FROM deliveries WHERE state = 'pending' AND claimed_until > now()`,
+        )
+      ).rows.map((r) => r.event),
     ),
   }));
   const after = await serve('restored');
@@ -152,25 +176,43 @@ it('a backup taken mid-load restores into a service that lost nothing acknowledg
   expect(due.length).toBeGreaterThan(0);
 
   // every delivery due after the backup (not on the wire as it was taken) is sent by the restored service, once
-  await eventually(async () => new Set(hooks.received.slice(sentBeforeRestore).map((r) => r.body.data.id)).size >= due.length, 20_000, 100);
+  await eventually(
+    async () => new Set(hooks.received.slice(sentBeforeRestore).map((r) => r.body.data.id)).size >= due.length,
+    20_000,
+    100,
+  );
   await new Promise((r) => setTimeout(r, 500)); // time for a second sending, were there one
-  const sentAfter = hooks.received.slice(sentBeforeRestore).filter((r) => r.path === '/hooks').map((r) => r.body.data.id as string);
+  const sentAfter = hooks.received
+    .slice(sentBeforeRestore)
+    .filter((r) => r.path === '/hooks')
+    .map((r) => r.body.data.id as string);
   expect(sentAfter.sort()).toEqual([...due].sort());
 
   // idempotency keys are still honoured: an event of the backup posted again writes nothing and answers as before
   const again = acknowledged[0];
   expect((await call(after, '/api/v1/events', ws.secretKey, event(again.n))).body).toEqual(again.body);
-  const copies = await onDatabase('restored', async (db) => (await db.query(`SELECT count(*)::int AS n FROM events WHERE properties->>'n' = $1`, [String(again.n)])).rows[0].n);
+  const copies = await onDatabase(
+    'restored',
+    async (db) =>
+      (await db.query(`SELECT count(*)::int AS n FROM events WHERE properties->>'n' = $1`, [String(again.n)])).rows[0]
+        .n,
+  );
   expect(copies).toBe(1);
   // and the restored service takes new posts, delivered once
   const fresh = await call(after, '/api/v1/events', ws.secretKey, event(1_000_000));
   expect(fresh.body).toEqual({ ok: true, status: 'recorded', id: expect.stringMatching(/^per_/) });
-  await eventually(async () => hooks.received.some((r) => r.body.record?.email === 'p1000000@example.com'), 10_000, 100);
+  await eventually(
+    async () => hooks.received.some((r) => r.body.record?.email === 'p1000000@example.com'),
+    10_000,
+    100,
+  );
 }, 90_000);
 
 it('restored onto a new server whose transaction ids are far behind, the outbox carries on: nothing relayed before the backup is relayed again, the rest and every new event once', async () => {
   const before = await serve('moved', ahead);
-  const ws: CreatedWorkspace = await before.api.get(WorkspacesService).create({ slug: 'moved', owner: 'owner@example.com' });
+  const ws: CreatedWorkspace = await before.api
+    .get(WorkspacesService)
+    .create({ slug: 'moved', owner: 'owner@example.com' });
   await addEndpoint(before, ws.secretKey, `${hooks.url}/first`);
 
   // Mid-load the worker stops: the backup holds happenings relayed and sent, relayed with their delivery
@@ -190,7 +232,11 @@ it('restored onto a new server whose transaction ids are far behind, the outbox 
   await pg.tool('createdb', ['moved']);
   await pg.tool('pg_restore', ['-d', 'moved', dump]);
   const inBackup = await onDatabase('moved', async (db) => {
-    const [{ mark_ahead }] = (await db.query(`SELECT (SELECT xid FROM outbox_relay WHERE name = 'main') >= pg_snapshot_xmax(pg_current_snapshot()) AS mark_ahead`)).rows;
+    const [{ mark_ahead }] = (
+      await db.query(
+        `SELECT (SELECT xid FROM outbox_relay WHERE name = 'main') >= pg_snapshot_xmax(pg_current_snapshot()) AS mark_ahead`,
+      )
+    ).rows;
     const events: Array<{ n: number; sent: boolean; relayed: boolean; in_flight: boolean }> = (
       await db.query(
         `SELECT (e.properties->>'n')::int AS n, coalesce(bool_or(d.state = 'succeeded'), false) AS sent, count(d.id) > 0 AS relayed,
@@ -215,15 +261,36 @@ it('restored onto a new server whose transaction ids are far behind, the outbox 
   after.workers.push(...(await Promise.all([createWorker(after.config), createWorker(after.config)])));
   expect((await call(after, '/api/v1/events', ws.secretKey, event(500_001))).status).toBe(200);
 
-  const numbers = await onDatabase('moved', async (db) => new Map<string, number>((await db.query(`SELECT id, (properties->>'n')::int AS n FROM events`)).rows.map((r) => [r.id, r.n])));
-  const at = (path: string, from = 0) => hooks.received.filter((r) => r.path === path).slice(from).map((r) => numbers.get(r.body.data.id) ?? -1);
+  const numbers = await onDatabase(
+    'moved',
+    async (db) =>
+      new Map<string, number>(
+        (await db.query(`SELECT id, (properties->>'n')::int AS n FROM events`)).rows.map((r) => [r.id, r.n]),
+      ),
+  );
+  const at = (path: string, from = 0) =>
+    hooks.received
+      .filter((r) => r.path === path)
+      .slice(from)
+      .map((r) => numbers.get(r.body.data.id) ?? -1);
   const first = [...toSend, ...notRelayed, 500_000, 500_001].sort((a, b) => a - b);
   // The new address hears only what is relayed on the new server: had a relayed happening been relayed
   // again, it would have made a delivery to it (the old address's delivery would hide it).
   const second = [...notRelayed, 500_000, 500_001].sort((a, b) => a - b);
-  await eventually(async () => new Set(at('/first', heardBefore)).size >= first.length && new Set(at('/second')).size >= second.length, 20_000, 100);
+  await eventually(
+    async () => new Set(at('/first', heardBefore)).size >= first.length && new Set(at('/second')).size >= second.length,
+    20_000,
+    100,
+  );
   await new Promise((r) => setTimeout(r, 500)); // time for a second sending, were there one
   expect(at('/first', heardBefore).sort((a, b) => a - b)).toEqual(first);
   expect(at('/second').sort((a, b) => a - b)).toEqual(second);
-  expect(await onDatabase('moved', async (db) => (await db.query(`SELECT NOT EXISTS (SELECT 1 FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}) AS done`)).rows[0].done)).toBe(true);
+  expect(
+    await onDatabase(
+      'moved',
+      async (db) =>
+        (await db.query(`SELECT NOT EXISTS (SELECT 1 FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}) AS done`))
+          .rows[0].done,
+    ),
+  ).toBe(true);
 }, 60_000);

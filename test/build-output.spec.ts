@@ -8,11 +8,17 @@ import ts from 'typescript';
 import { ROOT, sourceFiles } from './support/tables';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { settledReexports } = require('../scripts/build.js') as { settledReexports: (code: string, source: string) => string };
+const { settledReexports } = require('../scripts/build.js') as {
+  settledReexports: (code: string, source: string) => string;
+};
 
 /** A CommonJS module as scripts/build.js compiles it. */
 function compile(source: string): string {
-  const code = transformSync(source, { jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'commonjs' }, filename: 'x.ts' }).code;
+  const code = transformSync(source, {
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'commonjs' },
+    filename: 'x.ts',
+  }).code;
   return settledReexports(code, 'x.ts');
 }
 
@@ -21,7 +27,11 @@ function mutableExports(path: string, text: string): string[] {
   const file = ts.createSourceFile(path, text, ts.ScriptTarget.ES2022);
   return file.statements
     .filter((s): s is ts.VariableStatement => ts.isVariableStatement(s))
-    .filter((s) => s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) && !(s.declarationList.flags & ts.NodeFlags.Const))
+    .filter(
+      (s) =>
+        s.modifiers?.some((m) => m.kind === ts.SyntaxKind.ExportKeyword) &&
+        !(s.declarationList.flags & ts.NodeFlags.Const),
+    )
     .map((s) => s.declarationList.getText(file).slice(0, 40));
 }
 
@@ -42,11 +52,20 @@ function load(modules: Record<string, string>): (name: string) => Record<string,
 
 describe('re-exports in dist/', () => {
   it('a name re-exported through two barrels reads as its value, then is a plain property holding it', () => {
-    const req = load({ a: 'export function f() { return 1; }\nexport const n = 2;', b: "export * from './a';", c: "export * from './b';" });
+    const req = load({
+      a: 'export function f() { return 1; }\nexport const n = 2;',
+      b: "export * from './a';",
+      c: "export * from './b';",
+    });
     const c = req('c');
     expect(Object.getOwnPropertyDescriptor(c, 'f')?.get).toBeInstanceOf(Function);
     expect((c.f as () => number)()).toBe(1);
-    expect(Object.getOwnPropertyDescriptor(c, 'f')).toEqual({ value: req('a').f, enumerable: true, writable: false, configurable: true });
+    expect(Object.getOwnPropertyDescriptor(c, 'f')).toEqual({
+      value: req('a').f,
+      enumerable: true,
+      writable: false,
+      configurable: true,
+    });
     expect(c.n).toBe(2);
     expect(Object.keys(c).sort()).toEqual(['f', 'n']);
   });
@@ -73,17 +92,27 @@ describe('re-exports in dist/', () => {
     expect(getter()).toBeInstanceOf(Function);
     state = 'ready';
     expect(barrel.late).toBe(4);
-    expect(Object.getOwnPropertyDescriptor(barrel, 'late')).toEqual({ value: 4, enumerable: true, writable: false, configurable: true });
+    expect(Object.getOwnPropertyDescriptor(barrel, 'late')).toEqual({
+      value: 4,
+      enumerable: true,
+      writable: false,
+      configurable: true,
+    });
   });
 
   it('refuses output whose helper it does not know, rather than leaving it slow unnoticed', () => {
-    const changed = 'function _export_star(from, to) { Object.keys(from).forEach((k) => Object.defineProperty(to, k, { get: () => from[k] })); }';
+    const changed =
+      'function _export_star(from, to) { Object.keys(from).forEach((k) => Object.defineProperty(to, k, { get: () => from[k] })); }';
     expect(() => settledReexports(changed, 'x.ts')).toThrow(/update STAR_GETTER/);
   });
 
   it('no source exports a binding that can be reassigned (export let or var)', () => {
     const sources = ['apps', 'libs'].flatMap((top) => sourceFiles(join(ROOT, top), true));
-    expect(sources.flatMap((path) => mutableExports(path, readFileSync(path, 'utf8')).map((found) => `${relative(ROOT, path)}: ${found}`))).toEqual([]);
+    expect(
+      sources.flatMap((path) =>
+        mutableExports(path, readFileSync(path, 'utf8')).map((found) => `${relative(ROOT, path)}: ${found}`),
+      ),
+    ).toEqual([]);
   });
 
   it('finds an exported let, and not an exported const', () => {

@@ -14,13 +14,24 @@ const CHART = `query($input: ChartInput!) { chart(input: $input) { series { key 
 beforeAll(async () => {
   t = await startApp();
   ws = await t.workspace();
-  const post = (events: unknown[], key = ws.secretKey) => t.request('POST', '/api/v1/events', { key, body: { events } });
+  const post = (events: unknown[], key = ws.secretKey) =>
+    t.request('POST', '/api/v1/events', { key, body: { events } });
   await post([
-    { type: 'identify', email: 'a@example.com', source: { utm: { source: 'google', medium: 'cpc', campaign: 'spring' } } },
+    {
+      type: 'identify',
+      email: 'a@example.com',
+      source: { utm: { source: 'google', medium: 'cpc', campaign: 'spring' } },
+    },
     { type: 'identify', email: 'b@example.com', source: { referrer: 'https://news.ycombinator.com/item?id=1' } },
     { type: 'identify', email: 'c@example.com' },
   ]);
-  const buy = (email: string, value: number, at: string, extra: Record<string, unknown> = {}) => ({ type: 'purchase', email, value, occurred_at: at, ...extra });
+  const buy = (email: string, value: number, at: string, extra: Record<string, unknown> = {}) => ({
+    type: 'purchase',
+    email,
+    value,
+    occurred_at: at,
+    ...extra,
+  });
   await post([
     buy('a@example.com', 10, '2026-02-01T00:00:00Z'),
     buy('a@example.com', 5, '2026-02-01T00:59:59Z'),
@@ -29,7 +40,10 @@ beforeAll(async () => {
     buy('c@example.com', 3, '2026-02-02T13:45:00Z'),
     buy('a@example.com', 1, '2026-02-04T23:59:59Z'),
     buy('c@example.com', 4, '2026-02-05T12:00:00Z'),
-    buy('b@example.com', 100, '2026-02-02T13:20:00Z', { expires_at: '2099-01-01T00:00:00Z', properties: { mark: 'unswept' } }),
+    buy('b@example.com', 100, '2026-02-02T13:20:00Z', {
+      expires_at: '2099-01-01T00:00:00Z',
+      properties: { mark: 'unswept' },
+    }),
     buy('a@example.com', 50, '2026-01-31T23:59:59Z'),
     buy('c@example.com', 9, '2026-01-28T00:10:00Z'),
     buy('c@example.com', 6, '2026-01-28T00:45:00Z'),
@@ -38,7 +52,10 @@ beforeAll(async () => {
   const other = await t.workspace();
   await post([buy('a@example.com', 1000, '2026-02-01T00:00:00Z')], other.secretKey);
   // Expired but not swept yet: charts must leave it out before the sweep deletes it.
-  await t.make.age('events', 'expires_at', '1 second', { workspace_id: ws.workspace.id, "properties->>'mark'": 'unswept' });
+  await t.make.age('events', 'expires_at', '1 second', {
+    workspace_id: ws.workspace.id,
+    "properties->>'mark'": 'unswept',
+  });
 });
 afterAll(() => t.close());
 
@@ -46,13 +63,19 @@ type Points = Record<string, number>;
 /** Every hour from `from` to `to`, 0 but where `values` (hour start -> value) says otherwise. */
 function hours(from: string, to: string, values: Points): number[] {
   const out: number[] = [];
-  for (let at = Date.parse(from); at <= Date.parse(to); at += 3_600_000) out.push(values[new Date(at).toISOString()] ?? 0);
+  for (let at = Date.parse(from); at <= Date.parse(to); at += 3_600_000)
+    out.push(values[new Date(at).toISOString()] ?? 0);
   return out;
 }
 const chart = async (input: Record<string, unknown>) => {
   const answer = await t.gql(CHART, { input: { event: 'purchase', interval: 'hour', ...input } }, ws.secretKey);
   if (answer.errors) throw new Error(JSON.stringify(answer.errors));
-  return Object.fromEntries(answer.data.chart.series.map((s: { key: string; points: Array<{ value: number }> }) => [s.key, s.points.map((p) => p.value)]));
+  return Object.fromEntries(
+    answer.data.chart.series.map((s: { key: string; points: Array<{ value: number }> }) => [
+      s.key,
+      s.points.map((p) => p.value),
+    ]),
+  );
 };
 
 const H0 = '2026-02-01T00:00:00.000Z';
@@ -70,9 +93,15 @@ describe.each([
   const onFifth = (value: number): Points => (fifth ? { [D5]: value } : {});
 
   it('counts, sums and counts people per hour; expired rows, other types and workspaces left out', async () => {
-    expect(await chart({ ...input, measure: 'count' })).toEqual({ all: hours(FROM, to, { [H0]: 3, [H13]: 2, [H23]: 1, ...onFifth(1) }) });
-    expect(await chart({ ...input, measure: 'sum_value' })).toEqual({ all: hours(FROM, to, { [H0]: 35, [H13]: 10, [H23]: 1, ...onFifth(4) }) });
-    expect(await chart({ ...input, measure: 'people' })).toEqual({ all: hours(FROM, to, { [H0]: 2, [H13]: 2, [H23]: 1, ...onFifth(1) }) });
+    expect(await chart({ ...input, measure: 'count' })).toEqual({
+      all: hours(FROM, to, { [H0]: 3, [H13]: 2, [H23]: 1, ...onFifth(1) }),
+    });
+    expect(await chart({ ...input, measure: 'sum_value' })).toEqual({
+      all: hours(FROM, to, { [H0]: 35, [H13]: 10, [H23]: 1, ...onFifth(4) }),
+    });
+    expect(await chart({ ...input, measure: 'people' })).toEqual({
+      all: hours(FROM, to, { [H0]: 2, [H13]: 2, [H23]: 1, ...onFifth(1) }),
+    });
   });
 
   it('breaks people and sums down by first-touch source', async () => {
@@ -101,14 +130,25 @@ describe('bounds inside a bucket: from and to both inclusive, to the millisecond
     const lastOfJanuary = '2026-01-31T23:00:00.000Z';
     const input = { from: '2026-01-28T00:30:00Z', to: '2026-02-02T13:15:00Z' };
     expect(hours(first, H13, {})).toHaveLength(134);
-    expect(await chart({ ...input, measure: 'sum_value' })).toEqual({ all: hours(first, H13, { [first]: 6, [lastOfJanuary]: 50, [H0]: 35, [H13]: 7 }) });
-    expect(await chart({ ...input, measure: 'count' })).toEqual({ all: hours(first, H13, { [first]: 1, [lastOfJanuary]: 1, [H0]: 3, [H13]: 1 }) });
+    expect(await chart({ ...input, measure: 'sum_value' })).toEqual({
+      all: hours(first, H13, { [first]: 6, [lastOfJanuary]: 50, [H0]: 35, [H13]: 7 }),
+    });
+    expect(await chart({ ...input, measure: 'count' })).toEqual({
+      all: hours(first, H13, { [first]: 1, [lastOfJanuary]: 1, [H0]: 3, [H13]: 1 }),
+    });
   });
 });
 
 describe('plans', () => {
   const question = (input: Record<string, unknown>) =>
-    parseChartInput({ event: 'purchase', measure: 'people', interval: 'hour', from: '2026-02-01T00:00:00Z', to: '2026-02-04T23:59:59Z', ...input });
+    parseChartInput({
+      event: 'purchase',
+      measure: 'people',
+      interval: 'hour',
+      from: '2026-02-01T00:00:00Z',
+      to: '2026-02-04T23:59:59Z',
+      ...input,
+    });
   const explain = async (sql: string, args: unknown[], settings: string[] = []) =>
     t.db.transaction(async (m) => {
       for (const setting of settings) await m.query(`SET LOCAL ${setting}`);
@@ -118,7 +158,12 @@ describe('plans', () => {
 
   it('the branches of a chart may run on parallel workers', async () => {
     const { sql, args } = chartStatement(ws.workspace.id, question({}));
-    const free = ['parallel_setup_cost = 0', 'parallel_tuple_cost = 0', 'min_parallel_index_scan_size = 0', 'min_parallel_table_scan_size = 0'];
+    const free = [
+      'parallel_setup_cost = 0',
+      'parallel_tuple_cost = 0',
+      'min_parallel_index_scan_size = 0',
+      'min_parallel_table_scan_size = 0',
+    ];
     expect(await explain(sql, args, free)).toContain('Parallel Append');
   });
 
@@ -128,10 +173,18 @@ describe('plans', () => {
     ['week', '2028-12-31T23:59:59Z'],
     ['month', '2035-12-31T23:59:59Z'],
   ])('the %s statistics are on the very expression a whole-range chart groups by', async (interval, to) => {
-    const { sql, args } = chartStatement(ws.workspace.id, question({ interval, to, measure: 'count', breakdown: 'source' }));
-    const [stats] = await t.db.query(`SELECT pg_get_statisticsobjdef_expressions(oid) AS e FROM pg_statistic_ext WHERE stxname = $1`, [`events_chart_${interval}`]);
+    const { sql, args } = chartStatement(
+      ws.workspace.id,
+      question({ interval, to, measure: 'count', breakdown: 'source' }),
+    );
+    const [stats] = await t.db.query(
+      `SELECT pg_get_statisticsobjdef_expressions(oid) AS e FROM pg_statistic_ext WHERE stxname = $1`,
+      [`events_chart_${interval}`],
+    );
     const expression = `date_trunc('${interval}'::text, (occurred_at AT TIME ZONE 'UTC'::text))`;
     expect(stats.e).toEqual([expression]);
-    expect(await explain(sql, args)).toMatch(new RegExp(`Group Key: \\(?${expression.replace('(occurred_at', '(e.occurred_at').replace(/[()]/g, '\\$&')}`));
+    expect(await explain(sql, args)).toMatch(
+      new RegExp(`Group Key: \\(?${expression.replace('(occurred_at', '(e.occurred_at').replace(/[()]/g, '\\$&')}`),
+    );
   });
 });

@@ -43,7 +43,9 @@ describe('Automations', () => {
     await owner.getByRole('heading', { level: 1, name: 'Welcome series' }).waitFor();
     automationPath = new URL(owner.url()).pathname;
     expect(automationPath).toMatch(/^\/console\/automations\/aut_/);
-    await expect(owner.locator('dl.facts').textContent()).resolves.toMatch(/draft.*When its start address is posted to.*Wait 2 hours/);
+    await expect(owner.locator('dl.facts').textContent()).resolves.toMatch(
+      /draft.*When its start address is posted to.*Wait 2 hours/,
+    );
     const address = (await owner.locator('.start-address code.secret').textContent()) ?? '';
     expect(address).toMatch(new RegExp(`^${t.url}/api/webhooks/automation/aut_[A-Za-z0-9]+\\.[A-Za-z0-9_-]+$`));
     await owner.getByRole('button', { name: 'Copy' }).waitFor();
@@ -51,7 +53,9 @@ describe('Automations', () => {
     await owner.getByRole('button', { name: 'Start', exact: true }).click();
     await owner.locator('dl.facts .badge', { hasText: 'running' }).waitFor();
     await owner.getByRole('button', { name: 'Pause', exact: true }).waitFor();
-    expect((await t.request('POST', new URL(address).pathname, { body: { email: 'runner@example.com' } })).body).toEqual({ ok: true, status: 'started' });
+    expect(
+      (await t.request('POST', new URL(address).pathname, { body: { email: 'runner@example.com' } })).body,
+    ).toEqual({ ok: true, status: 'started' });
     await owner.reload();
     const run = owner.getByRole('row').filter({ hasText: 'started by its address' });
     await run.getByRole('link', { name: /^per_/ }).waitFor();
@@ -74,7 +78,9 @@ describe('Lists', () => {
     await owner.getByLabel('Name').fill('Newsletter');
     await owner.getByRole('button', { name: 'Create list' }).click();
     const row = owner.getByRole('row').filter({ hasText: 'newsletter' });
-    await expect(row.getByRole('link', { name: 'Newsletter' }).getAttribute('href')).resolves.toBe('/console/people?list=newsletter');
+    await expect(row.getByRole('link', { name: 'Newsletter' }).getAttribute('href')).resolves.toBe(
+      '/console/people?list=newsletter',
+    );
     await expect(row.getByRole('cell').nth(2).textContent()).resolves.toBe('0');
 
     await row.getByRole('button', { name: 'Rename Newsletter' }).click();
@@ -88,7 +94,12 @@ describe('Lists', () => {
 
 describe('Templates', () => {
   it('a template with a Liquid syntax error is refused in role alert; a saved one is previewed for a person made by a posted event, the preview following the person field and each save', async () => {
-    const made = await post({ events: [{ type: 'signup', email: 'ada@example.com' }, { type: 'identify', email: 'ada@example.com', name: 'Ada Lovelace' }] });
+    const made = await post({
+      events: [
+        { type: 'signup', email: 'ada@example.com' },
+        { type: 'identify', email: 'ada@example.com', name: 'Ada Lovelace' },
+      ],
+    });
     expect(made.status).toBe(200);
     await openPage(owner, t, '/templates');
     await owner.getByText('No templates yet').waitFor();
@@ -128,7 +139,11 @@ describe('Charts', () => {
     await owner.getByText('Choose an event to chart').waitFor();
     await owner.getByLabel('Event').selectOption('demo_click');
     // The number in today's row (UTC), waited for: each question is asked again as the URL changes.
-    const todayShows = (value: string) => owner.getByRole('row', { name: new RegExp(`^${today()}`) }).getByRole('cell', { name: value, exact: true }).waitFor();
+    const todayShows = (value: string) =>
+      owner
+        .getByRole('row', { name: new RegExp(`^${today()}`) })
+        .getByRole('cell', { name: value, exact: true })
+        .waitFor();
     await todayShows('3');
     await owner.getByLabel('Measure').selectOption('people');
     await todayShows('2');
@@ -164,7 +179,9 @@ describe('a member', () => {
       await openPage(member, t, path);
       const control = member.getByRole('button', { name: button, exact: true });
       await expect(control.isDisabled()).resolves.toBe(true);
-      await expect(control.getAttribute('aria-describedby').then((id) => member.locator(`[id="${id}"]`).textContent())).resolves.toBe(reason);
+      await expect(
+        control.getAttribute('aria-describedby').then((id) => member.locator(`[id="${id}"]`).textContent()),
+      ).resolves.toBe(reason);
     }
     await expect(member.getByLabel('Name').isDisabled()).resolves.toBe(true);
     await expect(member.locator('.start-address').count()).resolves.toBe(0);

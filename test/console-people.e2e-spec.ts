@@ -8,7 +8,10 @@ import { openPage, screenshot, seriousViolations, useConsole } from './support/c
 import { useSmtp } from './support/smtp';
 
 const smtp = useSmtp();
-const c = useConsole({ worker: true, env: () => ({ SMTP_URL: smtp.url, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' }) });
+const c = useConsole({
+  worker: true,
+  env: () => ({ SMTP_URL: smtp.url, EMAIL_FROM: 'Lifeline <hello@lifeline.test>' }),
+});
 let ws: CreatedWorkspace;
 let page: Page;
 
@@ -32,7 +35,8 @@ beforeAll(async () => {
   await post({ type: 'purchase', email: 'ada@example.com', value: 49 });
   await post({ type: 'pageview', email: 'lurker@example.com' });
   for (let n = 10; n < 36; n++) await post({ type: 'pageview', email: `paged-${n}@example.com` });
-  for (let n = 0; n < 55; n++) await post({ type: n === 0 ? 'signup' : 'pageview', email: 'busy@example.com', properties: { n } });
+  for (let n = 0; n < 55; n++)
+    await post({ type: n === 0 ? 'signup' : 'pageview', email: 'busy@example.com', properties: { n } });
   page = await c.signIn(ws.secretKey);
   page.setDefaultTimeout(10_000);
 });
@@ -42,7 +46,10 @@ describe('People', () => {
     await openPage(page, c.t, '/people');
     await page.getByLabel('Search people').fill('ada@');
     await page.waitForURL(/[?&]q=ada%40/);
-    await page.getByRole('status').filter({ hasText: /^1 person$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 person$/ })
+      .waitFor();
     expect(await page.getByRole('link', { name: 'lurker@example.com' }).count()).toBe(0);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'people');
@@ -51,18 +58,26 @@ describe('People', () => {
     await page.getByRole('heading', { level: 1, name: 'ada@example.com' }).waitFor();
     expect(await stageOf(page).textContent()).toBe('Purchaser');
     await timeline(page).getByText('purchase', { exact: true }).waitFor();
-    expect(await timeline(page).locator('.type').allTextContents()).toEqual(expect.arrayContaining(['purchase', 'signup']));
+    expect(await timeline(page).locator('.type').allTextContents()).toEqual(
+      expect.arrayContaining(['purchase', 'signup']),
+    );
   });
 
-  it('filters by stage and engaged in the URL, and pages by cursor with the count (Next, Previous and the browser\'s Back)', async () => {
+  it("filters by stage and engaged in the URL, and pages by cursor with the count (Next, Previous and the browser's Back)", async () => {
     await openPage(page, c.t, '/people');
     await page.getByLabel('Stage').selectOption({ label: 'Purchaser' });
     await page.waitForURL(/[?&]stage=purchaser/);
-    await page.getByRole('status').filter({ hasText: /^1 person$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^1 person$/ })
+      .waitFor();
     expect(await page.getByRole('link', { name: 'ada@example.com' }).count()).toBe(1);
 
     await openPage(page, c.t, '/people?q=paged-&engaged=no');
-    await page.getByRole('status').filter({ hasText: /^26 people$/ }).waitFor();
+    await page
+      .getByRole('status')
+      .filter({ hasText: /^26 people$/ })
+      .waitFor();
     expect(await page.getByRole('link', { name: /^paged-/ }).count()).toBe(25);
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForURL(/[?&]after=/);
@@ -99,7 +114,9 @@ describe('Person', () => {
     await page.getByRole('button', { name: 'Filter' }).click();
     await page.waitForURL(/[?&]types=note/);
     await timeline(page).locator('.type').first().waitFor();
-    await eventually(async () => (await timeline(page).locator('.type').allTextContents()).every((type) => type === 'note'));
+    await eventually(async () =>
+      (await timeline(page).locator('.type').allTextContents()).every((type) => type === 'note'),
+    );
     expect(await seriousViolations(page)).toEqual([]);
     await openPage(page, c.t, new URL(page.url()).pathname.replace('/console', ''));
     await screenshot(page, 'person');
@@ -151,7 +168,10 @@ describe('Data on request', () => {
     await member.context().close();
 
     await openPerson('leaving@example.com');
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download data' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Download data' }).click(),
+    ]);
     const saved = JSON.parse(await readFile((await download.path())!, 'utf8'));
     expect(saved.person).toMatchObject({ email: 'leaving@example.com' });
     expect(saved.timeline.map((row: { type: string }) => row.type)).toContain('signup');
@@ -180,7 +200,10 @@ describe('Live events', () => {
     await screenshot(live, 'live-events');
 
     await live.getByRole('button', { name: 'Pause' }).click();
-    await live.getByRole('status').filter({ hasText: /^Paused/ }).waitFor();
+    await live
+      .getByRole('status')
+      .filter({ hasText: /^Paused/ })
+      .waitFor();
     const polls: string[] = [];
     live.on('request', (request) => void (request.postData()?.includes('LiveEvents') && polls.push(request.url())));
     expect(await live.getByRole('button', { name: 'Resume' }).getAttribute('aria-pressed')).toBe('true');

@@ -15,7 +15,9 @@ async function recorded(key: string, body: unknown): Promise<void> {
 }
 
 async function workspaceNamed(name: string): Promise<CreatedWorkspace> {
-  return t.app.get(WorkspacesService).create({ slug: `ws-${randomBase62(8).toLowerCase()}`, owner: 'owner@example.com', name });
+  return t.app
+    .get(WorkspacesService)
+    .create({ slug: `ws-${randomBase62(8).toLowerCase()}`, owner: 'owner@example.com', name });
 }
 
 const VIEWER = '{ viewer { operator email role workspace { id slug name } } }';
@@ -34,7 +36,12 @@ describe('viewer', () => {
     const key = role === 'owner' ? ws.secretKey : (await memberKey(t, ws, email, role)).secretKey;
     const answer = await t.gql(VIEWER, {}, key);
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.viewer).toEqual({ operator: false, email, role, workspace: { id: ws.workspace.id, slug: ws.workspace.slug, name: 'Acme Inc' } });
+    expect(answer.data.viewer).toEqual({
+      operator: false,
+      email,
+      role,
+      workspace: { id: ws.workspace.id, slug: ws.workspace.slug, name: 'Acme Inc' },
+    });
   });
 
   it('the operator (ADMIN_TOKEN) is answered, not refused: operator, no email, role or workspace', async () => {
@@ -59,9 +66,17 @@ describe('viewer', () => {
       body: { query: '{ viewer { email canSwitchWorkspace workspace { id } } }' },
       headers: { cookie: `${SESSION_COOKIE}=${link.token}`, origin: new URL(t.url).origin },
     });
-    expect(asSession.body.data.viewer).toEqual({ email: 'both@example.com', canSwitchWorkspace: true, workspace: { id: ws.workspace.id } });
-    expect((await t.gql('{ viewer { canSwitchWorkspace } }', {}, ws.secretKey)).data.viewer.canSwitchWorkspace).toBe(false);
-    expect((await t.gql('{ viewer { canSwitchWorkspace } }', {}, ADMIN_TOKEN)).data.viewer.canSwitchWorkspace).toBe(false);
+    expect(asSession.body.data.viewer).toEqual({
+      email: 'both@example.com',
+      canSwitchWorkspace: true,
+      workspace: { id: ws.workspace.id },
+    });
+    expect((await t.gql('{ viewer { canSwitchWorkspace } }', {}, ws.secretKey)).data.viewer.canSwitchWorkspace).toBe(
+      false,
+    );
+    expect((await t.gql('{ viewer { canSwitchWorkspace } }', {}, ADMIN_TOKEN)).data.viewer.canSwitchWorkspace).toBe(
+      false,
+    );
   });
 });
 
@@ -73,7 +88,12 @@ describe('workspaces', () => {
     for (const key of [(await memberKey(t, ws, 'member@example.com')).secretKey, ws.secretKey]) {
       const answer = await t.gql(QUERY, {}, key);
       expect(answer.data).toBeNull();
-      expect(answer.errors).toEqual([expect.objectContaining({ message: 'Only the operator (ADMIN_TOKEN) may do this.', extensions: { code: 'forbidden', status: 403 } })]);
+      expect(answer.errors).toEqual([
+        expect.objectContaining({
+          message: 'Only the operator (ADMIN_TOKEN) may do this.',
+          extensions: { code: 'forbidden', status: 403 },
+        }),
+      ]);
     }
   });
 
@@ -107,36 +127,70 @@ describe('sendMessage', () => {
     await post(ws.secretKey, { type: 'identify', email: 'ada@example.com', name: 'Ada' });
     await recorded(ws.secretKey, { type: 'pageview', email: 'lurker@example.com' });
   });
-  const count = async () => Number((await t.request('GET', '/api/v1/messages?limit=100', { key: ws.secretKey })).body.messages.length);
+  const count = async () =>
+    Number((await t.request('GET', '/api/v1/messages?limit=100', { key: ws.secretKey })).body.messages.length);
 
   it('a member key sends to an engaged person (as REST lets it) and gets the message stored, as the messages page shows it', async () => {
-    const answer = await t.gql(SEND, { input: { person: 'ada@example.com', subject: 'Welcome', body: 'Hello **{{ person.name }}**.' } }, member);
+    const answer = await t.gql(
+      SEND,
+      { input: { person: 'ada@example.com', subject: 'Welcome', body: 'Hello **{{ person.name }}**.' } },
+      member,
+    );
     expect(answer.errors).toBeUndefined();
     const sent = answer.data.sendMessage;
-    expect(sent).toMatchObject({ id: expect.stringMatching(/^msg_/), direction: 'out', subject: 'Welcome', text: expect.stringContaining('Hello Ada.'), person: { email: 'ada@example.com', name: 'Ada' } });
+    expect(sent).toMatchObject({
+      id: expect.stringMatching(/^msg_/),
+      direction: 'out',
+      subject: 'Welcome',
+      text: expect.stringContaining('Hello Ada.'),
+      person: { email: 'ada@example.com', name: 'Ada' },
+    });
     const page = await t.request('GET', '/api/v1/messages?limit=1', { key: ws.secretKey });
     const { providerId, status, ...always } = sent; // null in GraphQL, left out in REST, when not known
-    expect(page.body.messages[0]).toEqual({ ...always, ...(providerId ? { providerId } : {}), ...(status ? { status } : {}) });
-    expect((await restSend(member, { to: 'ada@example.com', subject: 'Hi again', body: 'Hello again' })).status).toBe(200);
+    expect(page.body.messages[0]).toEqual({
+      ...always,
+      ...(providerId ? { providerId } : {}),
+      ...(status ? { status } : {}),
+    });
+    expect((await restSend(member, { to: 'ada@example.com', subject: 'Hi again', body: 'Hello again' })).status).toBe(
+      200,
+    );
   });
 
   it('takes a record id as person and a template by name, as the REST body takes them', async () => {
-    const made = await t.gql('mutation { createTemplate(input: {name: "welcome", subject: "Welcome {{ person.name }}", body: "# Hi {{ person.name }}"}) { id } }', {}, ws.secretKey);
+    const made = await t.gql(
+      'mutation { createTemplate(input: {name: "welcome", subject: "Welcome {{ person.name }}", body: "# Hi {{ person.name }}"}) { id } }',
+      {},
+      ws.secretKey,
+    );
     expect(made.errors).toBeUndefined();
-    const personId = (await t.gql(SEND, { input: { person: 'ada@example.com', subject: 'Lookup', body: 'Finding you' } }, member)).data.sendMessage.person.id;
+    const personId = (
+      await t.gql(SEND, { input: { person: 'ada@example.com', subject: 'Lookup', body: 'Finding you' } }, member)
+    ).data.sendMessage.person.id;
     const answer = await t.gql(SEND, { input: { person: personId, template: 'welcome' } }, member);
     expect(answer.errors).toBeUndefined();
-    expect(answer.data.sendMessage).toMatchObject({ subject: 'Welcome Ada', text: expect.stringContaining('Hi Ada'), person: { id: personId } });
+    expect(answer.data.sendMessage).toMatchObject({
+      subject: 'Welcome Ada',
+      text: expect.stringContaining('Hi Ada'),
+      person: { id: personId },
+    });
   });
 
-  it('a person who is not engaged: refused with not_engaged and the service\'s own sentence, as REST refuses it, and nothing is stored', async () => {
+  it("a person who is not engaged: refused with not_engaged and the service's own sentence, as REST refuses it, and nothing is stored", async () => {
     const before = await count();
     const input = { person: 'lurker@example.com', subject: 'Hi', body: 'Hello' };
     const answer = await t.gql(SEND, { input }, member);
     const rest = await restSend(member, { to: input.person, subject: input.subject, body: input.body });
     expect(rest.body).toMatchObject({ ok: false, error: 'not_engaged' });
     expect(answer.data).toBeNull();
-    expect(answer.errors).toEqual([{ message: rest.body.message, path: ['sendMessage'], locations: expect.any(Array), extensions: { code: 'not_engaged', status: 422 } }]);
+    expect(answer.errors).toEqual([
+      {
+        message: rest.body.message,
+        path: ['sendMessage'],
+        locations: expect.any(Array),
+        extensions: { code: 'not_engaged', status: 422 },
+      },
+    ]);
     expect(answer.errors![0].message).toMatch(/^Email goes only to people who bought, signed up/);
     expect(await count()).toBe(before);
   });
@@ -149,14 +203,27 @@ describe('sendMessage', () => {
     const answer = await t.gql(SEND, { input }, member);
     const rest = await restSend(member, { to: input.person, ...input, person: undefined });
     expect(rest.body.error).toBe(code);
-    expect(answer.errors).toEqual([expect.objectContaining({ message: rest.body.message, extensions: expect.objectContaining({ code }) })]);
+    expect(answer.errors).toEqual([
+      expect.objectContaining({ message: rest.body.message, extensions: expect.objectContaining({ code }) }),
+    ]);
   });
 
   it('the operator token, which REST refuses (it is no key of a workspace), is refused with forbidden', async () => {
     const before = await count();
-    const answer = await t.gql(SEND, { input: { person: 'ada@example.com', subject: 'Hi', body: 'Hello' } }, ADMIN_TOKEN);
-    expect(answer.errors).toEqual([expect.objectContaining({ message: 'This needs a secret key of the workspace, not the operator token.', extensions: { code: 'forbidden', status: 403 } })]);
-    expect((await restSend(ADMIN_TOKEN, { to: 'ada@example.com', subject: 'Hi', body: 'Hello' })).body.error).toBe('invalid_key');
+    const answer = await t.gql(
+      SEND,
+      { input: { person: 'ada@example.com', subject: 'Hi', body: 'Hello' } },
+      ADMIN_TOKEN,
+    );
+    expect(answer.errors).toEqual([
+      expect.objectContaining({
+        message: 'This needs a secret key of the workspace, not the operator token.',
+        extensions: { code: 'forbidden', status: 403 },
+      }),
+    ]);
+    expect((await restSend(ADMIN_TOKEN, { to: 'ada@example.com', subject: 'Hi', body: 'Hello' })).body.error).toBe(
+      'invalid_key',
+    );
     expect(await count()).toBe(before);
   });
 });
@@ -164,7 +231,13 @@ describe('sendMessage', () => {
 describe('liveEvents', () => {
   const LIVE = `query($after: String, $first: Int) {
     liveEvents(after: $after, first: $first) { cursor events { id type occurredAt receivedAt value person { id email name } } } }`;
-  type LiveEvent = { id: string; type: string; receivedAt: string; value: number | null; person: { id: string; email: string | null; name: string | null } };
+  type LiveEvent = {
+    id: string;
+    type: string;
+    receivedAt: string;
+    value: number | null;
+    person: { id: string; email: string | null; name: string | null };
+  };
   type Page = { cursor: string; events: LiveEvent[] };
   let ws: CreatedWorkspace;
   let member: string;
@@ -230,9 +303,22 @@ describe('liveEvents', () => {
     const id = newId('evt');
     let cursor = '';
     await t.db.transaction(async (m) => {
-      await t.app.get(TimelineRepository).insertRows(m, [
-        { workspace_id: ws.workspace.id, id, occurred_at: new Date().toISOString(), person_id: personId, type: 'slow_one', value: null, properties: null, detail: null, source: null, expires_at: null },
-      ]);
+      await t.app
+        .get(TimelineRepository)
+        .insertRows(m, [
+          {
+            workspace_id: ws.workspace.id,
+            id,
+            occurred_at: new Date().toISOString(),
+            person_id: personId,
+            type: 'slow_one',
+            value: null,
+            properties: null,
+            detail: null,
+            source: null,
+            expires_at: null,
+          },
+        ]);
       await new Promise((r) => setTimeout(r, 300));
       // Polled while the writing transaction is open: its row is not visible yet.
       const during = await live();
@@ -244,7 +330,11 @@ describe('liveEvents', () => {
   });
 
   it('leaves out rows past their expires_at, swept or not', async () => {
-    await recorded(ws.secretKey, { type: 'brief_visit', email: 'brief@example.com', expires_at: new Date(Date.now() + 1_500).toISOString() });
+    await recorded(ws.secretKey, {
+      type: 'brief_visit',
+      email: 'brief@example.com',
+      expires_at: new Date(Date.now() + 1_500).toISOString(),
+    });
     expect(shown(await live())).toContainEqual(['brief_visit', 'brief@example.com']);
     await new Promise((r) => setTimeout(r, 1_700));
     expect(shown(await live())).not.toContainEqual(['brief_visit', 'brief@example.com']);
@@ -256,7 +346,12 @@ describe('liveEvents', () => {
     ['a cursor it did not give', { after: 'bm90LWEtY3Vyc29y' }, /^after is not a cursor liveEvents gave/],
   ])('%s is refused with invalid_field', async (_name, variables, pattern) => {
     const answer = await t.gql(LIVE, variables, member);
-    expect(answer.errors).toEqual([expect.objectContaining({ message: expect.stringMatching(pattern), extensions: { code: 'invalid_field', status: 400 } })]);
+    expect(answer.errors).toEqual([
+      expect.objectContaining({
+        message: expect.stringMatching(pattern),
+        extensions: { code: 'invalid_field', status: 400 },
+      }),
+    ]);
   });
 
   it('needs a key of the workspace: the operator token is refused', async () => {

@@ -13,10 +13,12 @@ const READ_ONLY = 'Only owners and admins can change this; you are a member (rea
 const section = (page: Page, name: string) => page.getByRole('region', { name, exact: true });
 const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true });
 const postEvent = (key: string, body: unknown) => c.t.request('POST', '/api/v1/events', { key, body });
-const postFromSite = (ws: CreatedWorkspace, body: unknown) => c.t.request('POST', `/api/in/${ws.publicKey}/event`, { body, headers: { origin: SITE } });
+const postFromSite = (ws: CreatedWorkspace, body: unknown) =>
+  c.t.request('POST', `/api/in/${ws.publicKey}/event`, { body, headers: { origin: SITE } });
 
 /** The text of the element a control's aria-describedby names: the reason it is disabled. */
-const reasonOf = (control: Locator) => control.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
+const reasonOf = (control: Locator) =>
+  control.evaluate((el) => document.getElementById(el.getAttribute('aria-describedby') ?? '')?.textContent ?? '');
 
 /** A settings change posted by the page's own session, as a script on it could: the refusal's code. */
 const changeFromThePage = (page: Page) =>
@@ -73,7 +75,9 @@ describe('Settings', () => {
     await page.reload();
     await button(page, 'Save').waitFor();
     expect(await origins.inputValue()).toBe(`${SITE}\nhttps://*.blog.example.com`);
-    expect((await c.t.gql('{ workspace { allowedOrigins } }', {}, ws.secretKey)).data.workspace.allowedOrigins).toEqual([SITE, 'https://*.blog.example.com']);
+    expect((await c.t.gql('{ workspace { allowedOrigins } }', {}, ws.secretKey)).data.workspace.allowedOrigins).toEqual(
+      [SITE, 'https://*.blog.example.com'],
+    );
 
     await origins.fill('not an origin');
     await button(page, 'Save').click();
@@ -83,16 +87,30 @@ describe('Settings', () => {
   it('a member sees Create key, Save and every member control disabled with the reason, and the service refuses a change', async () => {
     const reader = await memberKey(c.t, ws, 'reader@example.com');
     const page = await openSettings(reader.secretKey);
-    await section(page, 'Members').getByRole('row', { name: /reader@example\.com/ }).waitFor();
-    for (const control of [button(page, 'Create key'), button(page, 'Save'), button(page, 'Add member'), button(page, 'Remove').first(), button(page, 'Change role').first()]) {
+    await section(page, 'Members')
+      .getByRole('row', { name: /reader@example\.com/ })
+      .waitFor();
+    for (const control of [
+      button(page, 'Create key'),
+      button(page, 'Save'),
+      button(page, 'Add member'),
+      button(page, 'Remove').first(),
+      button(page, 'Change role').first(),
+    ]) {
       expect(await control.isDisabled()).toBe(true);
       expect(await reasonOf(control)).toBe(READ_ONLY);
     }
     expect(await page.getByLabel('Allowed origins', { exact: true }).isDisabled()).toBe(true);
     expect(await page.getByLabel('Role of reader@example.com').isDisabled()).toBe(true);
     // Nothing on the page that changes the workspace is left enabled: only the heartbeat's own view controls.
-    await section(page, 'Heartbeat').getByText(/in the last week/).first().waitFor();
-    const enabled = await page.locator('main').locator('button:enabled, textarea:enabled, select:enabled, input:enabled:not([type=radio])').evaluateAll((els) => els.map((el) => el.textContent));
+    await section(page, 'Heartbeat')
+      .getByText(/in the last week/)
+      .first()
+      .waitFor();
+    const enabled = await page
+      .locator('main')
+      .locator('button:enabled, textarea:enabled, select:enabled, input:enabled:not([type=radio])')
+      .evaluateAll((els) => els.map((el) => el.textContent));
     expect(enabled).toEqual(['Refresh']);
     expect(await changeFromThePage(page)).toBe('forbidden');
     await screenshot(page, 'settings-member');
@@ -114,10 +132,22 @@ describe('Heartbeat', () => {
     await button(heartbeat, 'Refresh').click();
     const table = heartbeat.getByRole('table', { name: /newest first/ });
     await table.waitFor();
-    const cells = await table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => Array.from((r as HTMLTableRowElement).cells).slice(1).map((cell) => cell.textContent ?? '')));
+    const cells = await table.locator('tbody tr').evaluateAll((rows) =>
+      rows.map((r) =>
+        Array.from((r as HTMLTableRowElement).cells)
+          .slice(1)
+          .map((cell) => cell.textContent ?? ''),
+      ),
+    );
     const counts: Record<string, number> = {};
-    for (const [action, answer, origin, count] of cells) counts[`${action} ${answer} ${origin}`] = (counts[`${action} ${answer} ${origin}`] ?? 0) + Number(count);
-    expect(counts).toEqual({ 'event recorded server': 2, 'event no_identity server': 1, [`event recorded ${SITE}`]: 1, [`event unknown_event ${SITE}`]: 1 });
+    for (const [action, answer, origin, count] of cells)
+      counts[`${action} ${answer} ${origin}`] = (counts[`${action} ${answer} ${origin}`] ?? 0) + Number(count);
+    expect(counts).toEqual({
+      'event recorded server': 2,
+      'event no_identity server': 1,
+      [`event recorded ${SITE}`]: 1,
+      [`event unknown_event ${SITE}`]: 1,
+    });
     expect(await heartbeat.getByText('5 posts in the last day').count()).toBe(1);
     expect(await heartbeat.locator('.chart canvas').count()).toBeGreaterThan(0);
 

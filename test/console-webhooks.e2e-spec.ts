@@ -38,7 +38,7 @@ const deliveries = (page: Page) => page.getByRole('list', { name: 'Deliveries' }
 const attemptRows = (delivery: Locator) => delivery.getByRole('row').filter({ has: delivery.page().getByRole('cell') });
 
 describe('Webhooks', () => {
-  it('an owner creates an address on the page and its signing secret is shown once, with Copy; a refused address shows the service\'s sentence', async () => {
+  it("an owner creates an address on the page and its signing secret is shown once, with Copy; a refused address shows the service's sentence", async () => {
     await openPage(owner, t, '/webhooks');
     await owner.getByText('No webhook addresses yet').waitFor();
     const form = owner.getByRole('form', { name: 'Create an address' });
@@ -47,8 +47,16 @@ describe('Webhooks', () => {
     await expect(form.getByRole('alert').textContent()).resolves.toMatch(/\(invalid_field\)/);
 
     await form.getByLabel('URL').fill(`${hook.url}/hooks`);
-    await expect(form.getByRole('group', { name: 'Triggers' }).getByRole('checkbox', { name: /^event/ }).isChecked()).resolves.toBe(true);
-    await form.getByRole('group', { name: 'Triggers' }).getByRole('checkbox', { name: /^stage_entered/ }).check();
+    await expect(
+      form
+        .getByRole('group', { name: 'Triggers' })
+        .getByRole('checkbox', { name: /^event/ })
+        .isChecked(),
+    ).resolves.toBe(true);
+    await form
+      .getByRole('group', { name: 'Triggers' })
+      .getByRole('checkbox', { name: /^stage_entered/ })
+      .check();
     await form.getByLabel('Rate limit (posts per second)').fill('50');
     await form.getByRole('button', { name: 'Create', exact: true }).click();
     const shown = form.getByRole('status').filter({ hasText: 'Signing secret' });
@@ -62,7 +70,7 @@ describe('Webhooks', () => {
     await screenshot(owner, 'webhooks');
   });
 
-  it('a failing delivery shows as failed with each attempt\'s status and error; Recover sends it again; once the receiver answers 200, Retry makes a new attempt with status 200', async () => {
+  it("a failing delivery shows as failed with each attempt's status and error; Recover sends it again; once the receiver answers 200, Retry makes a new attempt with status 200", async () => {
     await openPage(owner, t, '/webhooks');
     await owner.getByRole('link', { name: `${hook.url}/hooks` }).click();
     await owner.getByRole('heading', { level: 1, name: `${hook.url}/hooks` }).waitFor();
@@ -110,7 +118,10 @@ describe('Webhooks', () => {
   });
 
   it('a disabled address shows why and since when, in the list and on its page, and Enable again sends to it again', async () => {
-    const gone = await t.make.endpoint(ws.workspace.id, { url: `${hook.url}/gone`, disabled_reason: 'The receiver answered 410 Gone: it asked for no more deliveries.' });
+    const gone = await t.make.endpoint(ws.workspace.id, {
+      url: `${hook.url}/gone`,
+      disabled_reason: 'The receiver answered 410 Gone: it asked for no more deliveries.',
+    });
     await openPage(owner, t, '/webhooks');
     const row = owner.getByRole('row').filter({ has: owner.getByRole('link', { name: `${hook.url}/gone` }) });
     await row.getByText('Disabled').waitFor();
@@ -137,7 +148,12 @@ describe('Doors', () => {
     await shown.getByRole('button', { name: 'Copy' }).waitFor();
 
     const raw = JSON.stringify(githubStar({ login: 'Codertocat', id: 21031067 }));
-    const headers = { 'content-type': 'application/json', 'x-github-event': 'star', 'x-github-delivery': 'gh-delivery-1', 'x-hub-signature': `sha1=${createHmac('sha1', 'gh-door-secret').update(raw).digest('hex')}` };
+    const headers = {
+      'content-type': 'application/json',
+      'x-github-event': 'star',
+      'x-github-delivery': 'gh-delivery-1',
+      'x-hub-signature': `sha1=${createHmac('sha1', 'gh-door-secret').update(raw).digest('hex')}`,
+    };
     expect((await fetch(address, { method: 'POST', headers, body: raw })).status).toBe(200);
     await owner.reload();
     const door = owner.getByRole('list', { name: 'Doors' }).getByRole('listitem');
@@ -165,7 +181,9 @@ describe('a member', () => {
     await openPage(member, t, '/webhooks');
     const create = member.getByRole('button', { name: 'Create', exact: true });
     await expect(create.isDisabled()).resolves.toBe(true);
-    await expect(member.locator(`[id="${await create.getAttribute('aria-describedby')}"]`).textContent()).resolves.toMatch(reason);
+    await expect(
+      member.locator(`[id="${await create.getAttribute('aria-describedby')}"]`).textContent(),
+    ).resolves.toMatch(reason);
 
     await openPage(member, t, `/webhooks/${endpoint.id}`);
     // The member reads the log (read-only); a refusal of the read would show here instead.
@@ -173,7 +191,9 @@ describe('a member', () => {
     await expect(member.getByRole('alert').allTextContents()).resolves.toEqual([]);
     const retry = member.getByRole('button', { name: 'Retry' });
     await expect(retry.isDisabled()).resolves.toBe(true);
-    await expect(member.locator(`[id="${await retry.getAttribute('aria-describedby')}"]`).textContent()).resolves.toMatch(reason);
+    await expect(
+      member.locator(`[id="${await retry.getAttribute('aria-describedby')}"]`).textContent(),
+    ).resolves.toMatch(reason);
     await expect(member.getByRole('button', { name: 'Send a test' }).isDisabled()).resolves.toBe(true);
 
     await openPage(member, t, '/doors');

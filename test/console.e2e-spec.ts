@@ -79,6 +79,7 @@ describe('the console build', () => {
     const gzipped = scripts.reduce((sum, script) => sum + gzipSync(readFileSync(join(dir, script))).length, 0);
     expect(gzipped).toBeLessThan(250 * 1024);
     // React's production build, whatever NODE_ENV the build ran under (jest sets test).
-    for (const script of scripts) expect(readFileSync(join(dir, script), 'utf8')).not.toContain('registerInternalModuleStart');
+    for (const script of scripts)
+      expect(readFileSync(join(dir, script), 'utf8')).not.toContain('registerInternalModuleStart');
   });
 });

@@ -19,7 +19,11 @@ let ws: CreatedWorkspace;
 const logged: string[] = [];
 
 async function startRedis(): Promise<void> {
-  redis = run('redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {});
+  redis = run(
+    'redis-server',
+    ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+    {},
+  );
   await redis.waitFor('Ready to accept connections', 10_000);
 }
 
@@ -62,16 +66,27 @@ async function call(method: string, path: string, body?: unknown, key = ws.secre
   } catch {
     // /metrics answers text
   }
-  return { status: answer.status, body: parsed, retryAfter: answer.headers.get('retry-after'), ms: Date.now() - started, text };
+  return {
+    status: answer.status,
+    body: parsed,
+    retryAfter: answer.headers.get('retry-after'),
+    ms: Date.now() - started,
+    text,
+  };
 }
 
-const post = (n: number) => call('POST', '/api/v1/events', { type: 'signup', email: `p${n}@example.com`, idempotency_key: `k${n}` });
+const post = (n: number) =>
+  call('POST', '/api/v1/events', { type: 'signup', email: `p${n}@example.com`, idempotency_key: `k${n}` });
 
 /** What the app logs through Nest's loggers (errors and warnings) while `work` runs. */
 async function loggedBy<T>(work: () => Promise<T>): Promise<{ value: T; lines: string[] }> {
   const lines: string[] = [];
-  const error = jest.spyOn(Logger.prototype, 'error').mockImplementation((message: unknown) => void lines.push(String(message)));
-  const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation((message: unknown) => void lines.push(String(message)));
+  const error = jest
+    .spyOn(Logger.prototype, 'error')
+    .mockImplementation((message: unknown) => void lines.push(String(message)));
+  const warn = jest
+    .spyOn(Logger.prototype, 'warn')
+    .mockImplementation((message: unknown) => void lines.push(String(message)));
   try {
     return { value: await work(), lines };
   } finally {
@@ -80,14 +95,19 @@ async function loggedBy<T>(work: () => Promise<T>): Promise<{ value: T; lines: s
   }
 }
 
-const UNAVAILABLE = { ok: false, error: 'unavailable', message: expect.stringMatching(/nothing was changed; send it again/) };
+const UNAVAILABLE = {
+  ok: false,
+  error: 'unavailable',
+  message: expect.stringMatching(/nothing was changed; send it again/),
+};
 
 it('while the database is stopped, every request answers 503 unavailable with Retry-After at once; the log says so once, and once when it is back', async () => {
   expect((await post(0)).status).toBe(200);
   await pg.stop();
   const { value: answers, lines } = await loggedBy(async () => {
     const answers = [];
-    for (let n = 1; n <= 30; n += 3) answers.push(...(await Promise.all([post(n), post(n + 1), call('GET', '/api/v1/messages')])));
+    for (let n = 1; n <= 30; n += 3)
+      answers.push(...(await Promise.all([post(n), post(n + 1), call('GET', '/api/v1/messages')])));
     await new Promise((resolve) => setTimeout(resolve, 2_500)); // the heartbeat's flush (every 2 s) fails once meanwhile, unlogged
     return answers;
   }).finally(() => pg.start());
@@ -101,7 +121,9 @@ it('while the database is stopped, every request answers 503 unavailable with Re
 
   await eventually(async () => (await post(100)).status === 200, 10_000, 200);
   const back = logged.filter((l) => /^PostgreSQL answers again/.test(l));
-  expect(back).toEqual([expect.stringMatching(/^PostgreSQL answers again after [\d.]+ s; \d+ requests were refused meanwhile\.$/)]);
+  expect(back).toEqual([
+    expect.stringMatching(/^PostgreSQL answers again after [\d.]+ s; \d+ requests were refused meanwhile\.$/),
+  ]);
   expect(Number(/; (\d+) requests/.exec(back[0])![1])).toBeGreaterThanOrEqual(answers.length - 1);
   // what was refused was not written; what was sent again is
   expect((await post(1)).body).toEqual({ ok: true, status: 'recorded', id: expect.stringMatching(/^per_/) });
@@ -113,12 +135,15 @@ it('while Redis is down, posts are still taken (the outbox is in PostgreSQL), wh
     posts: await Promise.all([post(200), post(201), post(202)]),
     metrics: await Promise.all([1, 2, 3].map(() => call('GET', '/metrics', undefined, ADMIN_TOKEN))),
   })).finally(() => redis ?? startRedis());
-  for (const answer of value.posts) expect(answer.body).toEqual({ ok: true, status: 'recorded', id: expect.stringMatching(/^per_/) });
+  for (const answer of value.posts)
+    expect(answer.body).toEqual({ ok: true, status: 'recorded', id: expect.stringMatching(/^per_/) });
   for (const answer of value.metrics) expect(answer).toMatchObject({ status: 503, body: UNAVAILABLE, retryAfter: '5' });
   expect(lines.filter((l) => / at .*:\d+:\d+/.test(l))).toEqual([]);
   expect(logged.filter((l) => /^Redis cannot be reached/.test(l))).toHaveLength(1);
 
   await eventually(async () => logged.some((l) => /^Redis answers again/.test(l)), 10_000, 100);
-  expect(logged.filter((l) => /^Redis answers again/.test(l))).toEqual([expect.stringMatching(/^Redis answers again after [\d.]+ s; [1-9]\d* requests? (was|were) refused meanwhile\.$/)]);
+  expect(logged.filter((l) => /^Redis answers again/.test(l))).toEqual([
+    expect.stringMatching(/^Redis answers again after [\d.]+ s; [1-9]\d* requests? (was|were) refused meanwhile\.$/),
+  ]);
   expect((await call('GET', '/metrics', undefined, ADMIN_TOKEN)).status).toBe(200);
 }, 30_000);

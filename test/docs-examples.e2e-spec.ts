@@ -7,7 +7,16 @@ import { dirname, join, relative } from 'node:path';
 import { buildSchema, parse, validate } from 'graphql';
 import { REFUSAL_STATUS } from '@app/wire';
 import { ADMIN_TOKEN, useApp } from './harness';
-import { anchorsOf, Block, blocksOf, documentFiles, readDoc, ROOT, runShell, shortfall } from './support/shell-examples';
+import {
+  anchorsOf,
+  Block,
+  blocksOf,
+  documentFiles,
+  readDoc,
+  ROOT,
+  runShell,
+  shortfall,
+} from './support/shell-examples';
 
 const pages = documentFiles().filter((file) => file.startsWith('docs/'));
 const examplesOf = (page: string) => blocksOf(page).filter((b) => b.marker === 'example');
@@ -19,7 +28,13 @@ function tableAfter(file: string, marker: string): string[][] {
   const at = lines.indexOf(`<!-- ${marker} -->`);
   if (at < 0) throw new Error(`${file} has no <!-- ${marker} --> table`);
   const rows: string[][] = [];
-  for (let i = at + 3; lines[i]?.startsWith('|'); i++) rows.push(lines[i].split('|').slice(1, -1).map((c) => c.trim()));
+  for (let i = at + 3; lines[i]?.startsWith('|'); i++)
+    rows.push(
+      lines[i]
+        .split('|')
+        .slice(1, -1)
+        .map((c) => c.trim()),
+    );
   return rows;
 }
 
@@ -32,7 +47,8 @@ function environmentReads(dirs: string[], leaveOut: (file: string) => boolean = 
     if (path.includes('node_modules') || leaveOut(relative(ROOT, path))) return;
     if (statSync(path).isDirectory()) return readdirSync(path).forEach((entry) => visit(join(path, entry)));
     if (!/\.(ts|tsx|js)$/.test(path) || /\.spec\.ts$/.test(path)) return;
-    for (const [, name] of readFileSync(path, 'utf8').matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g)) reads.set(name, relative(ROOT, path));
+    for (const [, name] of readFileSync(path, 'utf8').matchAll(/process\.env\.([A-Z][A-Z0-9_]*)/g))
+      reads.set(name, relative(ROOT, path));
   };
   dirs.forEach((dir) => visit(join(ROOT, dir)));
   return reads;
@@ -69,14 +85,18 @@ describe('against the app', () => {
       named.method === served.method &&
       named.segments.length === served.segments.length &&
       served.segments.every((s, i) => (param(s) ? true : s === named.segments[i] && !param(named.segments[i])));
-    const named: Route[] = [...readDoc('docs/rest.md').matchAll(/\b(GET|POST|PUT|PATCH|DELETE|OPTIONS) (\/(?:[^\s`),{]|\{[^}]*\})*)/g)].map(
-      ([, method, path]) => ({ method, segments: path.split('/') }),
-    );
+    const named: Route[] = [
+      ...readDoc('docs/rest.md').matchAll(/\b(GET|POST|PUT|PATCH|DELETE|OPTIONS) (\/(?:[^\s`),{]|\{[^}]*\})*)/g),
+    ].map(([, method, path]) => ({ method, segments: path.split('/') }));
     const show = (r: Route) => `${r.method} ${r.segments.join('/')}`;
 
     it('names every route of /api/openapi.json, and no route the document does not have', async () => {
-      const doc = (await t.request('GET', '/api/openapi.json')).body as { paths: Record<string, Record<string, unknown>> };
-      const served: Route[] = Object.entries(doc.paths).flatMap(([path, ops]) => Object.keys(ops).map((m) => ({ method: m.toUpperCase(), segments: path.split('/') })));
+      const doc = (await t.request('GET', '/api/openapi.json')).body as {
+        paths: Record<string, Record<string, unknown>>;
+      };
+      const served: Route[] = Object.entries(doc.paths).flatMap(([path, ops]) =>
+        Object.keys(ops).map((m) => ({ method: m.toUpperCase(), segments: path.split('/') })),
+      );
       expect(named.length).toBeGreaterThan(10);
       expect(named.filter((n) => !served.some((s) => standsFor(n, s))).map(show)).toEqual([]);
       expect(served.filter((s) => !named.some((n) => standsFor(n, s))).map(show)).toEqual([]);
@@ -101,7 +121,9 @@ describe('GraphQL in the README and docs is valid against schema.graphql', () =>
   /** The queries posted with curl -d '{"query": …}' in shell blocks. */
   const posted = blocks
     .filter((b) => b.lang === 'sh')
-    .flatMap((b) => [...b.code.matchAll(/-d '(\{"query"[^']*\})'/g)].map((m): Block => ({ ...b, code: JSON.parse(m[1]).query })));
+    .flatMap((b) =>
+      [...b.code.matchAll(/-d '(\{"query"[^']*\})'/g)].map((m): Block => ({ ...b, code: JSON.parse(m[1]).query })),
+    );
   const documents = [...blocks.filter((b) => b.lang === 'graphql'), ...posted];
 
   it('there are GraphQL examples to check', () => expect(documents.length).toBeGreaterThan(10));
@@ -114,7 +136,9 @@ describe('GraphQL in the README and docs is valid against schema.graphql', () =>
 describe('docs/rest.md', () => {
   it('gives every refusal code its HTTP status, and no other code', () => {
     const documented = Object.fromEntries(
-      tableAfter('docs/rest.md', 'refusal statuses').flatMap(([status, codes]) => [...codes.matchAll(/`([a-z_]+)`/g)].map((m) => [m[1], Number(status)])),
+      tableAfter('docs/rest.md', 'refusal statuses').flatMap(([status, codes]) =>
+        [...codes.matchAll(/`([a-z_]+)`/g)].map((m) => [m[1], Number(status)]),
+      ),
     );
     expect(documented).toEqual(REFUSAL_STATUS);
   });
@@ -122,7 +146,9 @@ describe('docs/rest.md', () => {
 
 describe('docs/configuration.md', () => {
   const configText = readDoc('libs/platform/src/config/config.ts');
-  const read = new Set([...configText.matchAll(/env\.([A-Z][A-Z0-9_]*)|\(env, '([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1] ?? m[2]));
+  const read = new Set(
+    [...configText.matchAll(/env\.([A-Z][A-Z0-9_]*)|\(env, '([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1] ?? m[2]),
+  );
   const settings = tableAfter('docs/configuration.md', 'settings').flatMap(([variable]) => namesIn(variable));
   const outside = tableAfter('docs/configuration.md', 'outside settings');
   const tests = tableAfter('docs/configuration.md', 'test settings');
@@ -135,7 +161,8 @@ describe('docs/configuration.md', () => {
   it('names, for each variable outside the settings, a file that reads it', () => {
     for (const row of [...outside, ...tests]) {
       const file = /`([^`]+)`$/.exec(row[row.length - 1])![1];
-      for (const name of namesIn(row[0])) expect(`${name} read in ${file}: ${readDoc(file).includes(name)}`).toBe(`${name} read in ${file}: true`);
+      for (const name of namesIn(row[0]))
+        expect(`${name} read in ${file}: ${readDoc(file).includes(name)}`).toBe(`${name} read in ${file}: true`);
     }
   });
 
@@ -168,7 +195,8 @@ it('every link of the README and docs reaches a file, and every #anchor a headin
       const [path, anchor] = target.split('#');
       const linked = path ? relative(ROOT, join(ROOT, dirname(file), path)) : file;
       if (!existsSync(join(ROOT, linked))) broken.push(`${file}: ${target} (no file)`);
-      else if (anchor && linked.endsWith('.md') && !anchorsOf(linked).has(anchor)) broken.push(`${file}: ${target} (no heading)`);
+      else if (anchor && linked.endsWith('.md') && !anchorsOf(linked).has(anchor))
+        broken.push(`${file}: ${target} (no heading)`);
     }
   }
   expect(broken).toEqual([]);
@@ -176,7 +204,9 @@ it('every link of the README and docs reaches a file, and every #anchor a headin
 
 it('every npm script the README and docs name is in package.json', () => {
   const scripts = JSON.parse(readDoc('package.json')).scripts as Record<string, string>;
-  const named = documentFiles().flatMap((file) => [...readDoc(file).matchAll(/npm (?:run (?:-s )?([a-z][a-z:-]*)|(start|test)\b)/g)].map((m) => m[1] ?? m[2]));
+  const named = documentFiles().flatMap((file) =>
+    [...readDoc(file).matchAll(/npm (?:run (?:-s )?([a-z][a-z:-]*)|(start|test)\b)/g)].map((m) => m[1] ?? m[2]),
+  );
   expect(named.length).toBeGreaterThan(5);
   expect([...new Set(named)].filter((name) => !scripts[name])).toEqual([]);
 });

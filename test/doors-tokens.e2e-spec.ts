@@ -6,7 +6,18 @@ import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { exportJWK, SignJWT } from 'jose';
 import { useApp } from './harness';
-import { alterOneByte, connectDoor, eventTypes, flatTimeline, DOORS, footprint, person, postRaw, webhooksFor, workspaceWithReceiver } from './support/doors';
+import {
+  alterOneByte,
+  connectDoor,
+  eventTypes,
+  flatTimeline,
+  DOORS,
+  footprint,
+  person,
+  postRaw,
+  webhooksFor,
+  workspaceWithReceiver,
+} from './support/doors';
 import { githubPing, githubSponsorship, githubStar, kindeEvent, kindeUser } from './support/provider-events';
 
 const t = useApp({ worker: true });
@@ -26,7 +37,9 @@ describe('auth_b (Kinde)', () => {
     server = createServer(async (req, res) => {
       if (req.url !== '/.well-known/jwks') return res.writeHead(404).end();
       fetches++;
-      const keys = await Promise.all(served.map(async (k) => ({ ...(await exportJWK(k.publicKey)), kid: k.kid, alg: 'RS256', use: 'sig' })));
+      const keys = await Promise.all(
+        served.map(async (k) => ({ ...(await exportJWK(k.publicKey)), kid: k.kid, alg: 'RS256', use: 'sig' })),
+      );
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -35,21 +48,41 @@ describe('auth_b (Kinde)', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   const token = (claims: Record<string, unknown>, key: Pair = k1, iat = Math.floor(Date.now() / 1000)) =>
-    new SignJWT(claims).setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' }).setIssuedAt(iat).sign(key.privateKey);
+    new SignJWT(claims)
+      .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+      .setIssuedAt(iat)
+      .sign(key.privateKey);
   const post = (path: string, jwt: string) => postRaw(t, path, jwt, { 'content-type': 'application/jwt' });
 
   it('user.created -> signup with name and email; user.authenticated -> sign_in by the kp_ id; the webhook follows', async () => {
     const { ws, r } = await workspaceWithReceiver(t);
     const door = await connectDoor(t, ws, { kind: 'auth_b', domain: origin });
     expect((await t.gql(DOORS, {}, ws.secretKey)).data.doors[0]).toMatchObject({ kind: 'auth_b', domain: origin });
-    const created = kindeEvent('user.created', kindeUser({ id: 'kp_65b28d71bba14fa380d56d2d8d3503da', email: 'daniel@example.com', first: 'Daniel', last: 'Rivers' }));
+    const created = kindeEvent(
+      'user.created',
+      kindeUser({
+        id: 'kp_65b28d71bba14fa380d56d2d8d3503da',
+        email: 'daniel@example.com',
+        first: 'Daniel',
+        last: 'Rivers',
+      }),
+    );
     expect((await post(door.path, await token(created))).body).toEqual({ ok: true, status: 'recorded' });
     const hooks = await webhooksFor(r.received, 'signup', 'account');
     expect(hooks.event.record).toMatchObject({ email: 'daniel@example.com', name: 'Daniel Rivers', stage: 'account' });
-    expect((await post(door.path, await token(kindeEvent('user.authenticated', { id: 'kp_65b28d71bba14fa380d56d2d8d3503da' })))).body.status).toBe('recorded');
+    expect(
+      (
+        await post(
+          door.path,
+          await token(kindeEvent('user.authenticated', { id: 'kp_65b28d71bba14fa380d56d2d8d3503da' })),
+        )
+      ).body.status,
+    ).toBe('recorded');
     const p = await person(t, ws, 'daniel@example.com');
     expect(eventTypes(p)).toEqual(['sign_in', 'signup']);
-    expect(p.identities).toEqual(expect.arrayContaining([{ kind: 'account_id', value: 'kp_65b28d71bba14fa380d56d2d8d3503da' }]));
+    expect(p.identities).toEqual(
+      expect.arrayContaining([{ kind: 'account_id', value: 'kp_65b28d71bba14fa380d56d2d8d3503da' }]),
+    );
     await r.close();
   });
 
@@ -60,14 +93,20 @@ describe('auth_b (Kinde)', () => {
     expect((await post(door.path, await token(kindeEvent('user.authenticated', { id: 'kp_rot' })))).status).toBe(200);
     served = [k2];
     const before = fetches;
-    expect((await post(door.path, await token(kindeEvent('user.authenticated', { id: 'kp_rot' }), k2))).body).toEqual({ ok: true, status: 'recorded' });
+    expect((await post(door.path, await token(kindeEvent('user.authenticated', { id: 'kp_rot' }), k2))).body).toEqual({
+      ok: true,
+      status: 'recorded',
+    });
     expect(fetches).toBe(before + 1);
 
     const start = await footprint(t, ws, door.id);
     const forged = await post(door.path, await token(kindeEvent('user.authenticated', { id: 'kp_rot' }), stranger));
     expect(forged.status).toBe(401);
     expect(forged.body.error).toBe('invalid_signature');
-    const unknownKid = await post(door.path, await token(kindeEvent('user.authenticated', { id: 'kp_rot' }), pair('k3')));
+    const unknownKid = await post(
+      door.path,
+      await token(kindeEvent('user.authenticated', { id: 'kp_rot' }), pair('k3')),
+    );
     expect(unknownKid.status).toBe(401);
     expect(fetches).toBe(before + 1);
     expect(await footprint(t, ws, door.id)).toEqual(start);
@@ -83,7 +122,9 @@ describe('auth_b (Kinde)', () => {
     expect((await post(door.path, await token(claims, k2, Math.floor(Date.now() / 1000) - 400))).status).toBe(401);
     const good = await token(claims, k2);
     const [h, p, s] = good.split('.');
-    const altered = Buffer.from(alterOneByte(Buffer.from(p, 'base64url').toString(), '"email":"')).toString('base64url');
+    const altered = Buffer.from(alterOneByte(Buffer.from(p, 'base64url').toString(), '"email":"')).toString(
+      'base64url',
+    );
     expect((await post(door.path, `${h}.${altered}.${s}`)).status).toBe(401);
     // One bit of the signature's first byte. Replacing its last two characters left the last byte as it was
     // when that byte was 0 (their other bits are padding): a 200 in CI, about one run in 256.
@@ -94,7 +135,10 @@ describe('auth_b (Kinde)', () => {
     expect((await post(door.path, good + '.'.repeat(257 * 1024))).status).toBe(413);
     expect(await footprint(t, ws, door.id)).toEqual(start);
 
-    expect((await post(door.path, await token(kindeEvent('organization.created', { id: 'kp_x' }), k2))).body).toEqual({ ok: true, status: 'ignored' });
+    expect((await post(door.path, await token(kindeEvent('organization.created', { id: 'kp_x' }), k2))).body).toEqual({
+      ok: true,
+      status: 'ignored',
+    });
     expect(await footprint(t, ws, door.id)).toEqual({ ...start, receipts: 1 });
     expect((await post(door.path, good)).body).toEqual({ ok: true, status: 'recorded' });
     const recorded = await footprint(t, ws, door.id);
@@ -104,17 +148,27 @@ describe('auth_b (Kinde)', () => {
 });
 
 describe('hosting (GitHub)', () => {
-  const SECRET = 'It\'s a Secret to Everybody';
+  const SECRET = "It's a Secret to Everybody";
   let n = 0;
   const delivery = (event: string, payload: unknown, o: { secret?: string; id?: string; sha256?: boolean } = {}) => {
     const raw = JSON.stringify(payload);
     const id = o.id ?? `72d3162e-cc78-11e3-81ab-${String(n++).padStart(12, '0')}`;
-    const sha1 = `sha1=${createHmac('sha1', o.secret ?? SECRET).update(raw).digest('hex')}`;
-    const sha256 = `sha256=${createHmac('sha256', o.secret ?? SECRET).update(raw).digest('hex')}`;
+    const sha1 = `sha1=${createHmac('sha1', o.secret ?? SECRET)
+      .update(raw)
+      .digest('hex')}`;
+    const sha256 = `sha256=${createHmac('sha256', o.secret ?? SECRET)
+      .update(raw)
+      .digest('hex')}`;
     return {
       raw,
       id,
-      headers: { 'x-github-event': event, 'x-github-delivery': id, 'x-hub-signature': sha1, ...(o.sha256 ? { 'x-hub-signature-256': sha256 } : {}), 'user-agent': 'GitHub-Hookshot/044aadd' },
+      headers: {
+        'x-github-event': event,
+        'x-github-delivery': id,
+        'x-hub-signature': sha1,
+        ...(o.sha256 ? { 'x-hub-signature-256': sha256 } : {}),
+        'user-agent': 'GitHub-Hookshot/044aadd',
+      },
     };
   };
 
@@ -123,13 +177,25 @@ describe('hosting (GitHub)', () => {
     const door = await connectDoor(t, ws, { kind: 'hosting', secret: SECRET });
     const ping = delivery('ping', githubPing());
     expect((await postRaw(t, door.path, ping.raw, ping.headers)).status).toBe(200);
-    const created = delivery('sponsorship', githubSponsorship('created', { login: 'monalisa', id: 2, cents: 500 }), { sha256: true });
+    const created = delivery('sponsorship', githubSponsorship('created', { login: 'monalisa', id: 2, cents: 500 }), {
+      sha256: true,
+    });
     expect((await postRaw(t, door.path, created.raw, created.headers)).body).toEqual({ ok: true, status: 'recorded' });
     const hooks = await webhooksFor(r.received, 'purchase', 'purchaser');
     expect(hooks.event.data).toMatchObject({ value: 5 });
     expect(hooks.event.record).toMatchObject({ name: 'monalisa', stage: 'purchaser' });
-    const [row] = await t.db.query(`SELECT person_id FROM identities WHERE workspace_id = $1 AND value = 'github:2'`, [ws.workspace.id]);
-    const p = flatTimeline((await t.gql(`query($id: String) { person(id: $id) { stage engaged timeline(first: 50) { edges { node { type value } } } } }`, { id: row.person_id }, ws.secretKey)).data.person);
+    const [row] = await t.db.query(`SELECT person_id FROM identities WHERE workspace_id = $1 AND value = 'github:2'`, [
+      ws.workspace.id,
+    ]);
+    const p = flatTimeline(
+      (
+        await t.gql(
+          `query($id: String) { person(id: $id) { stage engaged timeline(first: 50) { edges { node { type value } } } } }`,
+          { id: row.person_id },
+          ws.secretKey,
+        )
+      ).data.person,
+    );
     expect(eventTypes(p).sort()).toEqual(['purchase', 'subscription_started']);
     expect(p).toMatchObject({ stage: 'purchaser', engaged: true });
     const cancelled = delivery('sponsorship', githubSponsorship('cancelled', { id: 2 }));
@@ -146,8 +212,15 @@ describe('hosting (GitHub)', () => {
     expect((await postRaw(t, plain.path, star.raw, star.headers)).body).toEqual({ ok: true, status: 'ignored' });
     expect((await footprint(t, ws)).events).toBe(0);
     expect((await postRaw(t, starred.path, star.raw, star.headers)).body).toEqual({ ok: true, status: 'recorded' });
-    const [row] = await t.db.query(`SELECT p.engaged_at, e.type, e.properties FROM events e JOIN people p ON p.workspace_id = e.workspace_id AND p.id = e.person_id WHERE e.workspace_id = $1`, [ws.workspace.id]);
-    expect(row).toMatchObject({ engaged_at: null, type: 'github_star', properties: { login: 'Codertocat', repository: 'Codertocat/Hello-World' } });
+    const [row] = await t.db.query(
+      `SELECT p.engaged_at, e.type, e.properties FROM events e JOIN people p ON p.workspace_id = e.workspace_id AND p.id = e.person_id WHERE e.workspace_id = $1`,
+      [ws.workspace.id],
+    );
+    expect(row).toMatchObject({
+      engaged_at: null,
+      type: 'github_star',
+      properties: { login: 'Codertocat', repository: 'Codertocat/Hello-World' },
+    });
   });
 
   it('wrong secret, altered body, unknown token, oversized body, unmapped event and a redelivered X-GitHub-Delivery each change nothing', async () => {
@@ -160,7 +233,10 @@ describe('hosting (GitHub)', () => {
     const good = delivery('sponsorship', payload);
     expect((await postRaw(t, door.path, alterOneByte(good.raw, '"login":"'), good.headers)).status).toBe(401);
     expect((await postRaw(t, door.path, good.raw, { 'x-github-event': 'sponsorship' })).status).toBe(401);
-    expect((await postRaw(t, door.path.replace(/[^/]+$/, 'Unknown0123456789abcdefghijklmno'), good.raw, good.headers)).status).toBe(404);
+    expect(
+      (await postRaw(t, door.path.replace(/[^/]+$/, 'Unknown0123456789abcdefghijklmno'), good.raw, good.headers))
+        .status,
+    ).toBe(404);
     const big = delivery('sponsorship', { ...payload, padding: 'x'.repeat(257 * 1024) });
     expect((await postRaw(t, door.path, big.raw, big.headers)).status).toBe(413);
     expect(await footprint(t, ws, door.id)).toEqual(start);
@@ -181,4 +257,3 @@ describe('hosting (GitHub)', () => {
     ]);
   });
 });
-

@@ -5,21 +5,31 @@ const t = useApp({ worker: true });
 const ws = useWorkspace(t);
 
 const post = (body: unknown, key = ws.secretKey) => t.request('POST', '/api/v1/events', { key, body });
-const count = async (table: string) => Number((await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);
+const count = async (table: string) =>
+  Number((await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);
 const future = () => new Date(Date.now() + 86_400_000).toISOString();
 
 describe('rule 1: every event must name a person (no_identity)', () => {
   it('an event with no email, anon_id or account_id is refused and writes nothing', async () => {
     const answer = await post({ type: 'signup' });
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ ok: false, error: 'no_identity', message: expect.stringMatching(/email, anon_id or account_id/) });
+    expect(answer.body).toEqual({
+      ok: false,
+      error: 'no_identity',
+      message: expect.stringMatching(/email, anon_id or account_id/),
+    });
     expect(await count('people')).toBe(0);
   });
 });
 
 describe('rule 2: an event whose expires_at has passed', () => {
   it('answers ok, status expired, no id, and writes nothing, not even the person', async () => {
-    const answer = await post({ type: 'signup', email: 'gone@example.com', occurred_at: '2020-01-01T00:00:00Z', expires_at: '2020-01-02T00:00:00Z' });
+    const answer = await post({
+      type: 'signup',
+      email: 'gone@example.com',
+      occurred_at: '2020-01-01T00:00:00Z',
+      expires_at: '2020-01-02T00:00:00Z',
+    });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ ok: true, status: 'expired' });
     expect(await count('people')).toBe(0);
@@ -62,14 +72,24 @@ describe('rule 4: idempotency', () => {
     const second = await post({ type: 'purchase', email: 'buyer@example.com', value: 10, idempotency_key: 'order-1' });
     expect(first.body).toEqual({ ok: true, status: 'recorded', id: expect.stringMatching(/^per_/) });
     expect(second.body).toEqual(first.body);
-    const rows = await t.db.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'purchase'`, [ws.workspace.id]);
+    const rows = await t.db.query(
+      `SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'purchase'`,
+      [ws.workspace.id],
+    );
     expect(rows[0].n).toBe(1);
   });
 
   it('also when the two arrive at the same moment', async () => {
-    const answers = await Promise.all(Array.from({ length: 10 }, () => post({ type: 'purchase', email: 'same@example.com', idempotency_key: 'order-2' })));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        post({ type: 'purchase', email: 'same@example.com', idempotency_key: 'order-2' }),
+      ),
+    );
     for (const answer of answers) expect(answer.body).toEqual(answers[0].body);
-    const rows = await t.db.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'purchase'`, [ws.workspace.id]);
+    const rows = await t.db.query(
+      `SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'purchase'`,
+      [ws.workspace.id],
+    );
     expect(rows[0].n).toBe(1);
     const [person] = await t.db.query(`SELECT purchases, stage FROM people WHERE workspace_id = $1`, [ws.workspace.id]);
     expect(person).toEqual({ purchases: 1, stage: 'purchaser' });
@@ -81,19 +101,32 @@ describe('rule 5: expiry removes only the timeline row', () => {
     await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
     await post({ type: 'subscribe', email: 'temp@example.com', list: 'news', consent: 'Yes, email me.' });
     const soon = new Date(Date.now() + 300).toISOString();
-    const answer = await post({ type: 'signup', email: 'temp@example.com', expires_at: soon, source: { utm: { source: 'ads' } } });
+    const answer = await post({
+      type: 'signup',
+      email: 'temp@example.com',
+      expires_at: soon,
+      source: { utm: { source: 'ads' } },
+    });
     expect(answer.body.status).toBe('recorded');
     await new Promise((r) => setTimeout(r, 400));
-    expect((await post({ type: 'support', from: 'temp@example.com', message: 'A note that stays' })).body.status).toBe('recorded');
+    expect((await post({ type: 'support', from: 'temp@example.com', message: 'A note that stays' })).body.status).toBe(
+      'recorded',
+    );
     const { SweepRegistry } = await import('@app/platform');
     expect(await t.worker!.get(SweepRegistry).runAll()).toMatchObject({ 'expired-events': 1 });
-    expect(await t.db.query(`SELECT type FROM events WHERE workspace_id = $1 AND type = 'support'`, [ws.workspace.id])).toHaveLength(1);
-    const [person] = await t.db.query(`SELECT stage, first_touch FROM people WHERE workspace_id = $1`, [ws.workspace.id]);
+    expect(
+      await t.db.query(`SELECT type FROM events WHERE workspace_id = $1 AND type = 'support'`, [ws.workspace.id]),
+    ).toHaveLength(1);
+    const [person] = await t.db.query(`SELECT stage, first_touch FROM people WHERE workspace_id = $1`, [
+      ws.workspace.id,
+    ]);
     expect(person.stage).toBe('account');
     expect(person.first_touch.source).toBe('ads');
     expect(await count('identities')).toBe(1);
     expect(await count('subscriptions')).toBe(1);
-    expect(await t.db.query(`SELECT type FROM events WHERE workspace_id = $1 AND type = 'signup'`, [ws.workspace.id])).toEqual([]);
+    expect(
+      await t.db.query(`SELECT type FROM events WHERE workspace_id = $1 AND type = 'signup'`, [ws.workspace.id]),
+    ).toEqual([]);
   });
 });
 
@@ -104,10 +137,13 @@ describe('rule 6: reserved names (reserved_event_name)', () => {
     expect(answer.body.error).toBe('reserved_event_name');
   });
 
-  it.each(['A', 'x', 'has space', 'way_too_long_name_way_too_long_name_way_too_long'])('an event name %s that is not 2 to 40 of [a-z0-9_] is unknown_event', async (type) => {
-    const answer = await post({ type, email: 'r@example.com' });
-    expect(answer.body.error).toBe('unknown_event');
-  });
+  it.each(['A', 'x', 'has space', 'way_too_long_name_way_too_long_name_way_too_long'])(
+    'an event name %s that is not 2 to 40 of [a-z0-9_] is unknown_event',
+    async (type) => {
+      const answer = await post({ type, email: 'r@example.com' });
+      expect(answer.body.error).toBe('unknown_event');
+    },
+  );
 });
 
 describe('rule 7: a custom name is listed for charts and automations only once seen', () => {
@@ -122,7 +158,13 @@ describe('rule 7: a custom name is listed for charts and automations only once s
 
 describe('rule 8: batches', () => {
   it('a failing item does not discard the others (207 partial_failure)', async () => {
-    const answer = await post({ events: [{ type: 'signup', email: 'ok@example.com' }, { type: 'signup' }, { type: 'identify', account_id: 'acc-1', name: 'Ok' }] });
+    const answer = await post({
+      events: [
+        { type: 'signup', email: 'ok@example.com' },
+        { type: 'signup' },
+        { type: 'identify', account_id: 'acc-1', name: 'Ok' },
+      ],
+    });
     expect(answer.status).toBe(207);
     expect(answer.body.ok).toBe(false);
     expect(answer.body.error).toBe('partial_failure');
@@ -154,15 +196,21 @@ describe('rule 8: batches', () => {
 describe('statuses of each action', () => {
   it('identify answers created, linked, then merged when one post names two people', async () => {
     expect((await post({ type: 'identify', email: 'ada@example.com' })).body.status).toBe('created');
-    expect((await post({ type: 'identify', email: 'ada@example.com', account_id: 'u-ada' })).body.status).toBe('linked');
+    expect((await post({ type: 'identify', email: 'ada@example.com', account_id: 'u-ada' })).body.status).toBe(
+      'linked',
+    );
     expect((await post({ type: 'identify', email: 'ada@example.com' })).body.status).toBe('linked');
     const other = await post({ type: 'pageview', anon_id: 'browser-9' });
     const merged = await post({ type: 'identify', anon_id: 'browser-9', account_id: 'u-ada' });
     expect(merged.body.status).toBe('merged');
     expect(merged.body.id).not.toBe(other.body.id);
-    const live = await t.db.query(`SELECT id FROM people WHERE workspace_id = $1 AND merged_into IS NULL`, [ws.workspace.id]);
+    const live = await t.db.query(`SELECT id FROM people WHERE workspace_id = $1 AND merged_into IS NULL`, [
+      ws.workspace.id,
+    ]);
     expect(live).toEqual([{ id: merged.body.id }]);
-    const timeline = await t.db.query(`SELECT DISTINCT person_id FROM events WHERE workspace_id = $1`, [ws.workspace.id]);
+    const timeline = await t.db.query(`SELECT DISTINCT person_id FROM events WHERE workspace_id = $1`, [
+      ws.workspace.id,
+    ]);
     expect(timeline).toEqual([{ person_id: merged.body.id }]);
   });
 
@@ -172,18 +220,29 @@ describe('statuses of each action', () => {
 
   it('subscribe answers subscribed, then already_subscribed; an unknown list is unknown_list', async () => {
     await t.gql('mutation { createList(input: {address: "weekly", name: "Weekly"}) { id } }', {}, ws.secretKey);
-    const body = { type: 'subscribe', email: 'sub@example.com', list: 'weekly', consent: { text: 'Send me the weekly.', ip: '203.0.113.9', granted_at: '2026-01-01T10:00:00.000Z' } };
+    const body = {
+      type: 'subscribe',
+      email: 'sub@example.com',
+      list: 'weekly',
+      consent: { text: 'Send me the weekly.', ip: '203.0.113.9', granted_at: '2026-01-01T10:00:00.000Z' },
+    };
     expect((await post(body)).body.status).toBe('subscribed');
     expect((await post(body)).body.status).toBe('already_subscribed');
     const unknown = await post({ ...body, list: 'nope' });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error).toBe('unknown_list');
-    expect((await post({ type: 'subscribe', email: 'sub@example.com', list: 'weekly' })).body.error).toBe('missing_consent');
-    expect((await post({ type: 'subscribe', email: 'not-an-email', list: 'weekly', consent: 'x' })).body.error).toBe('invalid_email');
+    expect((await post({ type: 'subscribe', email: 'sub@example.com', list: 'weekly' })).body.error).toBe(
+      'missing_consent',
+    );
+    expect((await post({ type: 'subscribe', email: 'not-an-email', list: 'weekly', consent: 'x' })).body.error).toBe(
+      'invalid_email',
+    );
   });
 
   it('support answers recorded and needs a message (empty_message)', async () => {
-    expect((await post({ type: 'support', from: 'help@example.com', message: 'It broke' })).body.status).toBe('recorded');
+    expect((await post({ type: 'support', from: 'help@example.com', message: 'It broke' })).body.status).toBe(
+      'recorded',
+    );
     expect((await post({ type: 'support', from: 'help@example.com' })).body.error).toBe('empty_message');
   });
 
@@ -240,9 +299,14 @@ describe('workspaces are apart (decisions.md section 2)', () => {
     const ask = (key: string, query: string, variables: Record<string, unknown> = {}) => t.gql(query, variables, key);
     const seen = await ask(other.secretKey, 'query($id: String) { person(id: $id) { id } }', { id: a.body.id });
     expect(seen.data.person).toBeNull();
-    const mine = await ask(other.secretKey, '{ person(email: "both@example.com") { id stage timeline { edges { node { type } } } } }');
+    const mine = await ask(
+      other.secretKey,
+      '{ person(email: "both@example.com") { id stage timeline { edges { node { type } } } } }',
+    );
     expect(mine.data.person).toMatchObject({ id: b.body.id, stage: 'account' });
-    expect(mine.data.person.timeline.edges.map((e: { node: unknown }) => e.node)).not.toContainEqual({ type: 'report_built' });
+    expect(mine.data.person.timeline.edges.map((e: { node: unknown }) => e.node)).not.toContainEqual({
+      type: 'report_built',
+    });
     const names = await ask(other.secretKey, '{ eventNames { name builtIn } }');
     expect(names.data.eventNames.some((n: { name: string }) => n.name === 'report_built')).toBe(false);
     const people = await ask(other.secretKey, '{ people { edges { node { id } } } }');
@@ -254,12 +318,25 @@ describe('GraphQL reads (person, people)', () => {
   it('person(id) of an absorbed person answers the person they became; people(filter) filters by stage and engaged', async () => {
     await post({ type: 'pageview', anon_id: 'reader-1' });
     await post({ type: 'signup', email: 'reader@example.com' });
-    expect((await post({ type: 'identify', anon_id: 'reader-1', email: 'reader@example.com' })).body.status).toBe('merged');
+    expect((await post({ type: 'identify', anon_id: 'reader-1', email: 'reader@example.com' })).body.status).toBe(
+      'merged',
+    );
     await post({ type: 'pageview', email: 'lurker@example.com' });
-    const [absorbed] = await t.db.query(`SELECT id, merged_into FROM people WHERE workspace_id = $1 AND merged_into IS NOT NULL`, [ws.workspace.id]);
-    const byOldId = await t.gql('query($id: String) { person(id: $id) { id email stage } }', { id: absorbed.id }, ws.secretKey);
+    const [absorbed] = await t.db.query(
+      `SELECT id, merged_into FROM people WHERE workspace_id = $1 AND merged_into IS NOT NULL`,
+      [ws.workspace.id],
+    );
+    const byOldId = await t.gql(
+      'query($id: String) { person(id: $id) { id email stage } }',
+      { id: absorbed.id },
+      ws.secretKey,
+    );
     expect(byOldId.data.person).toEqual({ id: absorbed.merged_into, email: 'reader@example.com', stage: 'account' });
-    const accounts = await t.gql('{ people(filter: {stage: "account"}) { edges { node { email } } } }', {}, ws.secretKey);
+    const accounts = await t.gql(
+      '{ people(filter: {stage: "account"}) { edges { node { email } } } }',
+      {},
+      ws.secretKey,
+    );
     expect(accounts.data.people.edges).toEqual([{ node: { email: 'reader@example.com' } }]);
     const engaged = await t.gql('{ people(filter: {engaged: false}) { edges { node { email } } } }', {}, ws.secretKey);
     expect(engaged.data.people.edges).toEqual([{ node: { email: 'lurker@example.com' } }]);
@@ -268,8 +345,11 @@ describe('GraphQL reads (person, people)', () => {
 
 describe('rate limit per secret key', () => {
   it('another key of the same workspace has a limit of its own', async () => {
-    const second = (await t.gql('mutation { createKey(member: "second@example.com") { secretKey } }', {}, ws.secretKey)).data.createKey.secretKey;
-    const answers = await Promise.all(Array.from({ length: 601 }, (_, i) => post({ type: 'pageview', anon_id: `rl-${i}` })));
+    const second = (await t.gql('mutation { createKey(member: "second@example.com") { secretKey } }', {}, ws.secretKey))
+      .data.createKey.secretKey;
+    const answers = await Promise.all(
+      Array.from({ length: 601 }, (_, i) => post({ type: 'pageview', anon_id: `rl-${i}` })),
+    );
     expect(answers.filter((a) => a.status === 429)).toHaveLength(1);
     expect((await post({ type: 'pageview', anon_id: 'rl-other' }, second)).status).toBe(200);
   });

@@ -41,7 +41,11 @@ it('renders and runs a query with nothing reachable but the api', async () => {
   await page.goto(`${t.url}/graphql`);
   await page.waitForSelector('.graphiql-container', { timeout: 20_000 });
   const answer = await page.evaluate(async (key) => {
-    const response = await fetch('/graphql', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ query: '{ workspace { slug } }' }) });
+    const response = await fetch('/graphql', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query: '{ workspace { slug } }' }),
+    });
     return response.json();
   }, ws.secretKey);
   expect(answer.data.workspace.slug).toBe(ws.workspace.slug);

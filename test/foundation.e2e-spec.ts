@@ -64,7 +64,11 @@ describe('the secret-key guard (decisions.md section 2)', () => {
 
   it('a key of a removed member answers no_longer_a_member', async () => {
     const ws = await t.workspace();
-    const made = await t.gql<{ createKey: { secretKey: string } }>('mutation { createKey(member: "dev@example.com") { secretKey } }', {}, ws.secretKey);
+    const made = await t.gql<{ createKey: { secretKey: string } }>(
+      'mutation { createKey(member: "dev@example.com") { secretKey } }',
+      {},
+      ws.secretKey,
+    );
     const devKey = made.data.createKey.secretKey;
     expect((await t.gql(query, {}, devKey)).data.workspace.slug).toBe(ws.workspace.slug);
     const removed = await t.gql('mutation { removeMember(member: "dev@example.com") }', {}, ws.secretKey);
@@ -76,22 +80,33 @@ describe('the secret-key guard (decisions.md section 2)', () => {
   it('a member that is not an owner or admin cannot make keys (forbidden)', async () => {
     const ws = await t.workspace();
     const made = await t.gql('mutation { createKey(member: "m@example.com") { secretKey } }', {}, ws.secretKey);
-    const result = await t.gql('mutation { createKey(member: "x@example.com") { secretKey } }', {}, made.data.createKey.secretKey);
+    const result = await t.gql(
+      'mutation { createKey(member: "x@example.com") { secretKey } }',
+      {},
+      made.data.createKey.secretKey,
+    );
     expect(result.errors![0].extensions.code).toBe('forbidden');
   });
 });
 
 describe('GraphQL createWorkspace (operator only)', () => {
-  const mutation = 'mutation($input: CreateWorkspaceInput!) { createWorkspace(input: $input) { workspace { id slug } publicKey secretKey publicBaseUrl } }';
+  const mutation =
+    'mutation($input: CreateWorkspaceInput!) { createWorkspace(input: $input) { workspace { id slug } publicKey secretKey publicBaseUrl } }';
 
   it('the operator token creates a workspace whose keys work', async () => {
-    const result = await t.gql(mutation, { input: { slug: 'gql-made', owner: 'o@gql.test', origins: ['https://gql.test'] } });
+    const result = await t.gql(mutation, {
+      input: { slug: 'gql-made', owner: 'o@gql.test', origins: ['https://gql.test'] },
+    });
     const created = result.data.createWorkspace;
     expect(created.publicKey).toMatch(/^wk_[0-9A-Za-z]{24}$/);
     expect(created.secretKey).toMatch(/^sk_live_[0-9A-Za-z]{32}$/);
     expect(created.publicBaseUrl).toBe(`${t.url}/api/in/${created.publicKey}`);
     const workspace = await t.gql('{ workspace { slug allowedOrigins downloaderStage } }', {}, created.secretKey);
-    expect(workspace.data.workspace).toEqual({ slug: 'gql-made', allowedOrigins: ['https://gql.test'], downloaderStage: true });
+    expect(workspace.data.workspace).toEqual({
+      slug: 'gql-made',
+      allowedOrigins: ['https://gql.test'],
+      downloaderStage: true,
+    });
   });
 
   it('a secret key cannot create workspaces (forbidden)', async () => {
@@ -119,7 +134,8 @@ describe('the worker', () => {
 
   it('the sweep deletes happenings relayed more than a week ago, and keeps the rest', async () => {
     const ws = await t.workspace();
-    const insert = (daysAgo: number) => t.make.outbox(ws.workspace.id, { created_at: new Date(Date.now() - daysAgo * 24 * 3600 * 1000) }, { n: daysAgo });
+    const insert = (daysAgo: number) =>
+      t.make.outbox(ws.workspace.id, { created_at: new Date(Date.now() - daysAgo * 24 * 3600 * 1000) }, { n: daysAgo });
     await insert(8);
     await insert(6);
     for (const h of await happeningsOf(t.db, ws.workspace.id)) await eventually(() => isRelayed(t.db, h.id));

@@ -53,13 +53,29 @@ async function send(n: number, path: string, init: RequestInit): Promise<Sent> {
   } catch {
     // not JSON
   }
-  return { n, path, status: answer.status, body, retryAfter: answer.headers.get('retry-after'), ms: Date.now() - started };
+  return {
+    n,
+    path,
+    status: answer.status,
+    body,
+    retryAfter: answer.headers.get('retry-after'),
+    ms: Date.now() - started,
+  };
 }
 
 const headers = () => ({ 'content-type': 'application/json', authorization: `Bearer ${ws.secretKey}` });
 const event = (n: number) =>
-  send(n, '/api/v1/events', { method: 'POST', headers: headers(), body: JSON.stringify({ type: 'signup', email: `p${n}@example.com`, idempotency_key: `k${n}`, properties: { n } }) });
-const graphql = (n: number) => send(n, '/graphql', { method: 'POST', headers: headers(), body: JSON.stringify({ query: '{ people(first: 1) { edges { node { id } } } }' }) });
+  send(n, '/api/v1/events', {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ type: 'signup', email: `p${n}@example.com`, idempotency_key: `k${n}`, properties: { n } }),
+  });
+const graphql = (n: number) =>
+  send(n, '/graphql', {
+    method: 'POST',
+    headers: headers(),
+    body: JSON.stringify({ query: '{ people(first: 1) { edges { node { id } } } }' }),
+  });
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 it('every request is answered within 5 s while the database is frozen: 503 unavailable with Retry-After, nothing half-written', async () => {
@@ -88,7 +104,12 @@ it('every request is answered within 5 s while the database is frozen: 503 unava
     // a GraphQL request refused once it ran answers as GraphQL does, 200 with the error's code and status in extensions
     const refusal = answer.status === 200 ? answer.body.errors[0] : answer.body;
     if (answer.status === 200) expect(refusal.extensions).toEqual({ code: 'unavailable', status: 503 });
-    else expect(answer).toMatchObject({ status: 503, body: { ok: false, error: 'unavailable' }, retryAfter: expect.stringMatching(/^[1-9]\d*$/) });
+    else
+      expect(answer).toMatchObject({
+        status: 503,
+        body: { ok: false, error: 'unavailable' },
+        retryAfter: expect.stringMatching(/^[1-9]\d*$/),
+      });
     expect(refusal.message).toMatch(/nothing was changed; send it again|may have been written: send it again/);
   }
   const busy = refused.filter((a) => /as many requests as it can/.test(a.body.message ?? ''));
@@ -99,16 +120,33 @@ it('every request is answered within 5 s while the database is frozen: 503 unava
   const db = new Client({ connectionString: config.databaseUrl });
   await db.connect();
   try {
-    const events = new Set((await db.query(`SELECT (properties->>'n')::int AS n FROM events WHERE workspace_id = $1`, [ws.workspace.id])).rows.map((r) => r.n));
-    const keys = new Set((await db.query(`SELECT substr(key, 2)::int AS n FROM idempotency_keys WHERE workspace_id = $1`, [ws.workspace.id])).rows.map((r) => r.n));
+    const events = new Set(
+      (
+        await db.query(`SELECT (properties->>'n')::int AS n FROM events WHERE workspace_id = $1`, [ws.workspace.id])
+      ).rows.map((r) => r.n),
+    );
+    const keys = new Set(
+      (
+        await db.query(`SELECT substr(key, 2)::int AS n FROM idempotency_keys WHERE workspace_id = $1`, [
+          ws.workspace.id,
+        ])
+      ).rows.map((r) => r.n),
+    );
     const posts = during.filter((a) => a.path === '/api/v1/events');
     for (const post of posts) {
-      expect(`${post.n}: event ${events.has(post.n)}, key ${keys.has(post.n)}`).toBe(`${post.n}: event ${events.has(post.n)}, key ${events.has(post.n)}`);
-      if (post.status === 200) expect(`${post.n} acknowledged: ${events.has(post.n)}`).toBe(`${post.n} acknowledged: true`);
-      else if (!/may have been written/.test(post.body.message)) expect(`${post.n} refused: ${events.has(post.n)}`).toBe(`${post.n} refused: false`);
+      expect(`${post.n}: event ${events.has(post.n)}, key ${keys.has(post.n)}`).toBe(
+        `${post.n}: event ${events.has(post.n)}, key ${events.has(post.n)}`,
+      );
+      if (post.status === 200)
+        expect(`${post.n} acknowledged: ${events.has(post.n)}`).toBe(`${post.n} acknowledged: true`);
+      else if (!/may have been written/.test(post.body.message))
+        expect(`${post.n} refused: ${events.has(post.n)}`).toBe(`${post.n} refused: false`);
     }
     // no transaction left open by a request that was given up
-    const open = await db.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND state LIKE 'idle in transaction%'`, ['lifeline']);
+    const open = await db.query(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND state LIKE 'idle in transaction%'`,
+      ['lifeline'],
+    );
     expect(open.rows[0].n).toBe(0);
   } finally {
     await db.end();
@@ -116,6 +154,8 @@ it('every request is answered within 5 s while the database is frozen: 503 unava
 
   expect(logged.filter((l) => /cannot be reached/.test(l))).toHaveLength(1);
   const back = logged.filter((l) => /answers again/.test(l));
-  expect(back).toEqual([expect.stringMatching(/^PostgreSQL answers again after [\d.]+ s; \d+ requests were refused meanwhile\.$/)]);
+  expect(back).toEqual([
+    expect.stringMatching(/^PostgreSQL answers again after [\d.]+ s; \d+ requests were refused meanwhile\.$/),
+  ]);
   expect(Number(/; (\d+) requests/.exec(back[0])![1])).toBeGreaterThan(0);
 }, 40_000);

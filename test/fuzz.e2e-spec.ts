@@ -17,22 +17,95 @@ const EMAIL_SECRET = 'whsec_' + Buffer.from('lifeline-fuzz-email-door-secret').t
 
 // Every table a refused request must leave as it was.
 const WRITTEN_TABLES = [
-  'people', 'identities', 'events', 'idempotency_keys', 'event_names', 'lists', 'subscriptions', 'templates', 'messages',
-  'webhook_endpoints', 'deliveries', 'automations', 'automation_runs', 'door_connections', 'door_receipts', 'api_keys', 'members', 'workspaces',
+  'people',
+  'identities',
+  'events',
+  'idempotency_keys',
+  'event_names',
+  'lists',
+  'subscriptions',
+  'templates',
+  'messages',
+  'webhook_endpoints',
+  'deliveries',
+  'automations',
+  'automation_runs',
+  'door_connections',
+  'door_receipts',
+  'api_keys',
+  'members',
+  'workspaces',
 ];
 
 // ---- generators ----------------------------------------------------------------------------------
 
 const NASTY = [
-  '\u0000', 'a\u0000b', '\ud800', 'x\udfff', '\udc00\ud800', '😀', '', ' ', '%00', '../../etc/passwd', "'; DROP TABLE people;--",
-  '<script>alert(1)</script>', '{{ 7 * 7 }}', '{% raw %}', '__proto__', 'constructor', 'prototype', 'x'.repeat(5000), '\u202e', '\r\n',
-  'NaN', '1e309', '-0', 'https://127.0.0.1/', 'http://169.254.169.254/latest', 'sk_live_0', 'wk_0', 'ada@example.com', 'ADA@EXAMPLE.COM ',
-  'news', 'signup', 'purchase', 'identify', 'subscribe', '2030-01-01T00:00:00Z', 'not a date', 'email_sent',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  'x\udfff',
+  '\udc00\ud800',
+  '😀',
+  '',
+  ' ',
+  '%00',
+  '../../etc/passwd',
+  "'; DROP TABLE people;--",
+  '<script>alert(1)</script>',
+  '{{ 7 * 7 }}',
+  '{% raw %}',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'x'.repeat(5000),
+  '\u202e',
+  '\r\n',
+  'NaN',
+  '1e309',
+  '-0',
+  'https://127.0.0.1/',
+  'http://169.254.169.254/latest',
+  'sk_live_0',
+  'wk_0',
+  'ada@example.com',
+  'ADA@EXAMPLE.COM ',
+  'news',
+  'signup',
+  'purchase',
+  'identify',
+  'subscribe',
+  '2030-01-01T00:00:00Z',
+  'not a date',
+  'email_sent',
 ];
 const FIELDS = [
-  'type', 'email', 'anon_id', 'account_id', 'name', 'properties', 'value', 'occurred_at', 'expires_at', 'idempotency_key', 'source',
-  'utm', 'referrer', 'list', 'consent', 'message', 'from', 'subject', 'body', 'to', 'template', 'events', 'hp', 'website', 'fields',
-  '__proto__', 'constructor',
+  'type',
+  'email',
+  'anon_id',
+  'account_id',
+  'name',
+  'properties',
+  'value',
+  'occurred_at',
+  'expires_at',
+  'idempotency_key',
+  'source',
+  'utm',
+  'referrer',
+  'list',
+  'consent',
+  'message',
+  'from',
+  'subject',
+  'body',
+  'to',
+  'template',
+  'events',
+  'hp',
+  'website',
+  'fields',
+  '__proto__',
+  'constructor',
 ];
 
 const text = fc.oneof(
@@ -40,7 +113,14 @@ const text = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...NASTY) },
   { weight: 1, arbitrary: fc.string({ unit: 'binary', maxLength: 30 }) },
 );
-const scalar = fc.oneof(text, fc.integer(), fc.double(), fc.boolean(), fc.constant(null), fc.constantFrom(2 ** 53 + 2, -1, 0, 1e308));
+const scalar = fc.oneof(
+  text,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.constantFrom(2 ** 53 + 2, -1, 0, 1e308),
+);
 const nestedValue = fc.integer({ min: 1, max: 300 }).map((depth) => {
   let value: unknown = 'leaf';
   for (let i = 0; i < depth; i++) value = i % 2 ? [value] : { k: value };
@@ -55,7 +135,11 @@ const { value } = fc.letrec((tie) => ({
   ),
 }));
 const fieldsObject = fc.dictionary(fc.constantFrom(...FIELDS), fc.oneof(value, nestedValue, text), { maxKeys: 7 });
-const withType = fc.tuple(fieldsObject, fc.constantFrom('signup', 'pageview', 'purchase', 'identify', 'subscribe', 'support', 'custom_thing', 'x'))
+const withType = fc
+  .tuple(
+    fieldsObject,
+    fc.constantFrom('signup', 'pageview', 'purchase', 'identify', 'subscribe', 'support', 'custom_thing', 'x'),
+  )
   .map(([fields, type]) => ({ ...fields, type }));
 const jsonBody = fc.oneof(
   { weight: 4, arbitrary: fieldsObject },
@@ -70,23 +154,76 @@ const mild = fc.oneof({ weight: 12, arbitrary: fc.string({ maxLength: 30 }) }, {
 const email = fc.oneof(fc.constantFrom('ada@example.com', 'Bob@Example.com ', 'x@y.z'), fc.emailAddress(), mild);
 /** Bodies close to what each door accepts, with hostile values where its fields are, to reach past the first check. */
 const almostValid = {
-  event: fc.record({ type: fc.constantFrom('signup', 'pageview', 'purchase', 'custom_thing', 'trial_started'), email, anon_id: mild, properties: fc.dictionary(mild, mild, { maxKeys: 3 }), value: scalar, occurred_at: mild, utm: fc.record({ source: mild, medium: mild }) }, { requiredKeys: ['type'] }),
-  subscribe: fc.record({ email, list: fc.constantFrom('news', 'nope'), consent: fc.oneof(fc.record({ text: mild, ip: mild, granted_at: mild }, { requiredKeys: ['text'] }), mild), name: mild }, { requiredKeys: ['email', 'list', 'consent'] }),
-  identify: fc.record({ email, anon_id: mild, account_id: mild, name: mild, fields: fc.dictionary(mild, mild, { maxKeys: 3 }) }, { requiredKeys: [] }),
+  event: fc.record(
+    {
+      type: fc.constantFrom('signup', 'pageview', 'purchase', 'custom_thing', 'trial_started'),
+      email,
+      anon_id: mild,
+      properties: fc.dictionary(mild, mild, { maxKeys: 3 }),
+      value: scalar,
+      occurred_at: mild,
+      utm: fc.record({ source: mild, medium: mild }),
+    },
+    { requiredKeys: ['type'] },
+  ),
+  subscribe: fc.record(
+    {
+      email,
+      list: fc.constantFrom('news', 'nope'),
+      consent: fc.oneof(fc.record({ text: mild, ip: mild, granted_at: mild }, { requiredKeys: ['text'] }), mild),
+      name: mild,
+    },
+    { requiredKeys: ['email', 'list', 'consent'] },
+  ),
+  identify: fc.record(
+    { email, anon_id: mild, account_id: mild, name: mild, fields: fc.dictionary(mild, mild, { maxKeys: 3 }) },
+    { requiredKeys: [] },
+  ),
   support: fc.record({ from: email, message: mild, subject: mild }, { requiredKeys: ['message'] }),
   message: fc.record({ to: email, subject: mild, body: mild, template: mild }, { requiredKeys: ['to'] }),
   segment: fc.record(
-    { type: fc.constantFrom('track', 'identify', 'page', 'alias', 'group'), userId: mild, anonymousId: mild, event: fc.constantFrom('Order Completed', 'Signed Up', 'Custom Thing'), properties: fc.dictionary(mild, mild, { maxKeys: 3 }), traits: fc.record({ email, name: mild }, { requiredKeys: [] }), messageId: mild, timestamp: mild, sentAt: mild },
+    {
+      type: fc.constantFrom('track', 'identify', 'page', 'alias', 'group'),
+      userId: mild,
+      anonymousId: mild,
+      event: fc.constantFrom('Order Completed', 'Signed Up', 'Custom Thing'),
+      properties: fc.dictionary(mild, mild, { maxKeys: 3 }),
+      traits: fc.record({ email, name: mild }, { requiredKeys: [] }),
+      messageId: mild,
+      timestamp: mild,
+      sentAt: mild,
+    },
     { requiredKeys: [] },
   ),
 };
-const mcpCall = fc.record({
-  jsonrpc: fc.constantFrom('2.0', '1.0'),
-  id: fc.oneof(fc.integer(), mild),
-  method: fc.constantFrom('tools/call', 'tools/list', 'initialize', 'nope'),
-  params: fc.record({ name: fc.constantFrom('track_event', 'identify_person', 'find_people', 'get_person', 'list_messages', 'send_email', 'chart_events', 'nope'), arguments: fc.oneof(almostValid.event, almostValid.identify, almostValid.message, value) }, { requiredKeys: [] }),
-}, { requiredKeys: ['jsonrpc', 'method'] });
-const anyAlmostValid = fc.oneof(...Object.values(almostValid).map((a) => a as fc.Arbitrary<unknown>), fc.record({ events: fc.array(almostValid.event, { maxLength: 5 }) }));
+const mcpCall = fc.record(
+  {
+    jsonrpc: fc.constantFrom('2.0', '1.0'),
+    id: fc.oneof(fc.integer(), mild),
+    method: fc.constantFrom('tools/call', 'tools/list', 'initialize', 'nope'),
+    params: fc.record(
+      {
+        name: fc.constantFrom(
+          'track_event',
+          'identify_person',
+          'find_people',
+          'get_person',
+          'list_messages',
+          'send_email',
+          'chart_events',
+          'nope',
+        ),
+        arguments: fc.oneof(almostValid.event, almostValid.identify, almostValid.message, value),
+      },
+      { requiredKeys: [] },
+    ),
+  },
+  { requiredKeys: ['jsonrpc', 'method'] },
+);
+const anyAlmostValid = fc.oneof(
+  ...Object.values(almostValid).map((a) => a as fc.Arbitrary<unknown>),
+  fc.record({ events: fc.array(almostValid.event, { maxLength: 5 }) }),
+);
 
 /** The bytes sent: mostly JSON (near-valid or hostile), sometimes broken, binary, deep, or too large. */
 const rawBodyOf = (near: fc.Arbitrary<unknown>) =>
@@ -96,32 +233,106 @@ const rawBodyOf = (near: fc.Arbitrary<unknown>) =>
     { weight: 1, arbitrary: jsonBody.map((b) => (JSON.stringify(b) ?? 'null').slice(0, -1)) },
     { weight: 1, arbitrary: fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)) },
     { weight: 1, arbitrary: fc.integer({ min: 30, max: 20_000 }).map((d) => '['.repeat(d) + ']'.repeat(d)) },
-    { weight: 1, arbitrary: fc.constantFrom('', 'null', '"\\u0000"', '"\\ud800"', '{"a":"\\udc00"}', '{"__proto__":{"polluted":1}}', 'x'.repeat(300_000)) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        'null',
+        '"\\u0000"',
+        '"\\ud800"',
+        '{"a":"\\udc00"}',
+        '{"__proto__":{"polluted":1}}',
+        'x'.repeat(300_000),
+      ),
+    },
   );
 const rawBody = rawBodyOf(anyAlmostValid);
 
 type Auth = 'secret' | 'public' | 'none' | 'garbage' | 'admin-ish';
 const headers = fc.record(
   {
-    contentType: fc.oneof({ weight: 6, arbitrary: fc.constant('application/json') }, fc.constantFrom('text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-16', 'application/json; charset=latin1', 'multipart/form-data; boundary=x', '')),
-    encoding: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, fc.constantFrom('gzip', 'gzip-real', 'gzip-real', 'br', 'deflate', 'identity', 'x-nope', 'gzip, gzip')),
-    origin: fc.oneof({ weight: 5, arbitrary: fc.constant(SITE) }, fc.constantFrom('null', 'https://evil.example.net', 'http://localhost:3000')),
-    auth: fc.oneof({ weight: 6, arbitrary: fc.constant<Auth>('secret') }, fc.constantFrom<Auth>('public', 'none', 'garbage', 'admin-ish')),
-    extra: fc.dictionary(fc.constantFrom('x-forwarded-for', 'accept', 'apollo-require-preflight', 'mcp-protocol-version', 'webhook-id', 'webhook-timestamp', 'webhook-signature', 'x-hub-signature', 'stripe-signature', 'cookie'), fc.string({ maxLength: 60 }), { maxKeys: 3 }),
+    contentType: fc.oneof(
+      { weight: 6, arbitrary: fc.constant('application/json') },
+      fc.constantFrom(
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=utf-16',
+        'application/json; charset=latin1',
+        'multipart/form-data; boundary=x',
+        '',
+      ),
+    ),
+    encoding: fc.oneof(
+      { weight: 6, arbitrary: fc.constant(undefined) },
+      fc.constantFrom('gzip', 'gzip-real', 'gzip-real', 'br', 'deflate', 'identity', 'x-nope', 'gzip, gzip'),
+    ),
+    origin: fc.oneof(
+      { weight: 5, arbitrary: fc.constant(SITE) },
+      fc.constantFrom('null', 'https://evil.example.net', 'http://localhost:3000'),
+    ),
+    auth: fc.oneof(
+      { weight: 6, arbitrary: fc.constant<Auth>('secret') },
+      fc.constantFrom<Auth>('public', 'none', 'garbage', 'admin-ish'),
+    ),
+    extra: fc.dictionary(
+      fc.constantFrom(
+        'x-forwarded-for',
+        'accept',
+        'apollo-require-preflight',
+        'mcp-protocol-version',
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+        'x-hub-signature',
+        'stripe-signature',
+        'cookie',
+      ),
+      fc.string({ maxLength: 60 }),
+      { maxKeys: 3 },
+    ),
   },
   { requiredKeys: ['auth'] },
 );
 
-const percentEncoded = (s: string) => [...Buffer.from(s, 'utf8')].map((b) => '%' + b.toString(16).padStart(2, '0')).join('');
+const percentEncoded = (s: string) =>
+  [...Buffer.from(s, 'utf8')].map((b) => '%' + b.toString(16).padStart(2, '0')).join('');
 const hostileSegment = fc.oneof(
-  fc.constantFrom('%00', 'a%00b', '%ED%A0%80', '%FF', '%', '%zz', '%E0%A4%A', '..', '%2e%2e', '%2F', 'x'.repeat(3000), '%C0%AF'),
+  fc.constantFrom(
+    '%00',
+    'a%00b',
+    '%ED%A0%80',
+    '%FF',
+    '%',
+    '%zz',
+    '%E0%A4%A',
+    '..',
+    '%2e%2e',
+    '%2F',
+    'x'.repeat(3000),
+    '%C0%AF',
+  ),
   fc.string({ maxLength: 20 }).map(percentEncoded),
 );
 const queryString = fc
   .array(
     fc.tuple(
-      fc.constantFrom('person', 'since', 'until', 'direction', 'limit', 'cursor', 'query', 'variables', 'x', '__proto__', 'person[]'),
-      fc.oneof(hostileSegment, fc.constantFrom('-1', '0', '101', '1e9', '2020-13-45', 'in', 'out', 'ada@example.com', '{ lists { id } }')),
+      fc.constantFrom(
+        'person',
+        'since',
+        'until',
+        'direction',
+        'limit',
+        'cursor',
+        'query',
+        'variables',
+        'x',
+        '__proto__',
+        'person[]',
+      ),
+      fc.oneof(
+        hostileSegment,
+        fc.constantFrom('-1', '0', '101', '1e9', '2020-13-45', 'in', 'out', 'ada@example.com', '{ lists { id } }'),
+      ),
     ),
     { maxLength: 5 },
   )
@@ -138,24 +349,89 @@ const GRAPHQL_DOCUMENTS = [
   '{ a: lists { id } b: lists { id } }',
   'fragment F on Person { ...F } { people { ...F } }',
 ];
-const graphqlBody = fc.record({
-  query: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...GRAPHQL_DOCUMENTS) }, { weight: 1, arbitrary: text }),
-  variables: fc.oneof(
-    { weight: 3, arbitrary: fc.record({ input: fc.record({ address: text, name: text, url: text, triggers: fc.array(text, { maxLength: 3 }), subject: text, body: text }), f: fc.record({ first: fc.integer({ min: -5, max: 200 }), stage: text, email: text }, { requiredKeys: [] }), id: text, email: text }, { requiredKeys: [] }) },
-    { weight: 1, arbitrary: fc.record({ input: fieldsObject, f: fieldsObject }, { requiredKeys: [] }) },
-    { weight: 1, arbitrary: value },
-  ),
-  operationName: fc.option(text, { freq: 10 }).map((name) => name ?? undefined),
-}).map((b) => JSON.stringify(b));
-const graphqlGetQuery = fc.tuple(fc.constantFrom(...GRAPHQL_DOCUMENTS), fc.option(queryString)).map(([doc, extra]) => `query=${encodeURIComponent(doc)}${extra ? `&${extra}` : ''}`);
+const graphqlBody = fc
+  .record({
+    query: fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...GRAPHQL_DOCUMENTS) }, { weight: 1, arbitrary: text }),
+    variables: fc.oneof(
+      {
+        weight: 3,
+        arbitrary: fc.record(
+          {
+            input: fc.record({
+              address: text,
+              name: text,
+              url: text,
+              triggers: fc.array(text, { maxLength: 3 }),
+              subject: text,
+              body: text,
+            }),
+            f: fc.record({ first: fc.integer({ min: -5, max: 200 }), stage: text, email: text }, { requiredKeys: [] }),
+            id: text,
+            email: text,
+          },
+          { requiredKeys: [] },
+        ),
+      },
+      { weight: 1, arbitrary: fc.record({ input: fieldsObject, f: fieldsObject }, { requiredKeys: [] }) },
+      { weight: 1, arbitrary: value },
+    ),
+    operationName: fc.option(text, { freq: 10 }).map((name) => name ?? undefined),
+  })
+  .map((b) => JSON.stringify(b));
+const graphqlGetQuery = fc
+  .tuple(fc.constantFrom(...GRAPHQL_DOCUMENTS), fc.option(queryString))
+  .map(([doc, extra]) => `query=${encodeURIComponent(doc)}${extra ? `&${extra}` : ''}`);
 
 /** Form posts of the sign-in pages and OAuth requests: their fields, near-valid or hostile. */
 const formBody = fc
-  .dictionary(fc.constantFrom('key', 'email', 'token', 'next', 'workspace', 'request', 'decision', 'grant_type', 'code', 'client_id', 'code_verifier', 'redirect_uri', 'refresh_token', 'resource'), fc.oneof(text, fc.constantFrom('sk_live_x', 'ada@example.com', '//evil.example', 'allow', 'authorization_code', 'refresh_token')), { maxKeys: 5 })
-  .map((fields) => Object.entries(fields).map(([k, v]) => `${percentEncoded(k)}=${percentEncoded(v)}`).join('&'));
+  .dictionary(
+    fc.constantFrom(
+      'key',
+      'email',
+      'token',
+      'next',
+      'workspace',
+      'request',
+      'decision',
+      'grant_type',
+      'code',
+      'client_id',
+      'code_verifier',
+      'redirect_uri',
+      'refresh_token',
+      'resource',
+    ),
+    fc.oneof(
+      text,
+      fc.constantFrom('sk_live_x', 'ada@example.com', '//evil.example', 'allow', 'authorization_code', 'refresh_token'),
+    ),
+    { maxKeys: 5 },
+  )
+  .map((fields) =>
+    Object.entries(fields)
+      .map(([k, v]) => `${percentEncoded(k)}=${percentEncoded(v)}`)
+      .join('&'),
+  );
 const oauthQuery = fc
-  .dictionary(fc.constantFrom('response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method', 'state', 'scope', 'resource'), fc.oneof(hostileSegment, fc.constantFrom('code', 'S256', 'plain', 'cli_nope', 'http://127.0.0.1:1/cb')), { maxKeys: 6 })
-  .map((fields) => Object.entries(fields).map(([k, v]) => `${k}=${v}`).join('&'));
+  .dictionary(
+    fc.constantFrom(
+      'response_type',
+      'client_id',
+      'redirect_uri',
+      'code_challenge',
+      'code_challenge_method',
+      'state',
+      'scope',
+      'resource',
+    ),
+    fc.oneof(hostileSegment, fc.constantFrom('code', 'S256', 'plain', 'cli_nope', 'http://127.0.0.1:1/cb')),
+    { maxKeys: 6 },
+  )
+  .map((fields) =>
+    Object.entries(fields)
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&'),
+  );
 
 // ---- routes ----------------------------------------------------------------------------------------
 
@@ -187,19 +463,48 @@ interface Route {
 }
 
 const ROUTES: Route[] = [
-  { name: 'POST /api/v1/events', method: 'POST', path: () => '/api/v1/events', body: rawBodyOf(fc.oneof(almostValid.event, fc.record({ events: fc.array(almostValid.event, { maxLength: 120 }) }))) },
+  {
+    name: 'POST /api/v1/events',
+    method: 'POST',
+    path: () => '/api/v1/events',
+    body: rawBodyOf(
+      fc.oneof(almostValid.event, fc.record({ events: fc.array(almostValid.event, { maxLength: 120 }) })),
+    ),
+  },
   { name: 'GET /api/v1/events', method: 'GET', path: () => '/api/v1/events' },
-  { name: 'POST /api/v1/messages', method: 'POST', path: () => '/api/v1/messages', body: rawBodyOf(almostValid.message) },
+  {
+    name: 'POST /api/v1/messages',
+    method: 'POST',
+    path: () => '/api/v1/messages',
+    body: rawBodyOf(almostValid.message),
+  },
   { name: 'GET /api/v1/messages', method: 'GET', path: () => '/api/v1/messages' },
-  { name: 'GET /api/v1/people/{who}/messages', method: 'GET', path: (_ws, s) => `/api/v1/people/${s ?? 'ada%40example.com'}/messages`, segment: true },
-  { name: 'GET /api/v1/people/{who}/export', method: 'GET', path: (_ws, s) => `/api/v1/people/${s ?? 'ada%40example.com'}/export`, segment: true },
-  { name: 'DELETE /api/v1/people/{who}', method: 'DELETE', path: (_ws, s) => `/api/v1/people/${s ?? 'ada%40example.com'}`, segment: true },
+  {
+    name: 'GET /api/v1/people/{who}/messages',
+    method: 'GET',
+    path: (_ws, s) => `/api/v1/people/${s ?? 'ada%40example.com'}/messages`,
+    segment: true,
+  },
+  {
+    name: 'GET /api/v1/people/{who}/export',
+    method: 'GET',
+    path: (_ws, s) => `/api/v1/people/${s ?? 'ada%40example.com'}/export`,
+    segment: true,
+  },
+  {
+    name: 'DELETE /api/v1/people/{who}',
+    method: 'DELETE',
+    path: (_ws, s) => `/api/v1/people/${s ?? 'ada%40example.com'}`,
+    segment: true,
+  },
   {
     name: 'POST /v1/{call} (Segment)',
     method: 'POST',
     path: (_ws, s) => `/v1/${s ?? 'track'}`,
     segment: true,
-    body: rawBodyOf(fc.oneof(almostValid.segment, fc.record({ batch: fc.array(almostValid.segment, { maxLength: 20 }) }))),
+    body: rawBodyOf(
+      fc.oneof(almostValid.segment, fc.record({ batch: fc.array(almostValid.segment, { maxLength: 20 }) })),
+    ),
   },
   ...['subscribe', 'identify', 'event', 'support'].map((action): Route => ({
     name: `POST {public}/${action}`,
@@ -208,16 +513,57 @@ const ROUTES: Route[] = [
     segment: true,
     body: rawBodyOf(almostValid[action as keyof typeof almostValid]),
   })),
-  { name: 'POST {public}/{unknown action}', method: 'POST', path: (ws, s) => `/api/in/${ws.publicKey}/${s ?? 'nope'}`, segment: true, body: rawBody },
-  { name: 'OPTIONS {public}/{action}', method: 'OPTIONS', path: (ws, s) => `/api/in/${s ?? ws.publicKey}/event`, segment: true },
-  { name: 'GET {public}/track.js', method: 'GET', path: (ws, s) => `/api/in/${s ?? ws.publicKey}/track.js`, segment: true },
+  {
+    name: 'POST {public}/{unknown action}',
+    method: 'POST',
+    path: (ws, s) => `/api/in/${ws.publicKey}/${s ?? 'nope'}`,
+    segment: true,
+    body: rawBody,
+  },
+  {
+    name: 'OPTIONS {public}/{action}',
+    method: 'OPTIONS',
+    path: (ws, s) => `/api/in/${s ?? ws.publicKey}/event`,
+    segment: true,
+  },
+  {
+    name: 'GET {public}/track.js',
+    method: 'GET',
+    path: (ws, s) => `/api/in/${s ?? ws.publicKey}/track.js`,
+    segment: true,
+  },
   { name: 'POST /api/webhooks/email', method: 'POST', path: () => '/api/webhooks/email', body: rawBody },
-  { name: 'POST /graphql', method: 'POST', path: () => '/graphql', body: fc.oneof({ weight: 3, arbitrary: graphqlBody }, { weight: 1, arbitrary: rawBody }), graphql: true },
+  {
+    name: 'POST /graphql',
+    method: 'POST',
+    path: () => '/graphql',
+    body: fc.oneof({ weight: 3, arbitrary: graphqlBody }, { weight: 1, arbitrary: rawBody }),
+    graphql: true,
+  },
   // Apollo answers a GET without this header 400 (CSRF prevention); with it the query itself is fuzzed.
-  { name: 'GET /graphql', method: 'GET', path: () => '/graphql', graphql: true, query: graphqlGetQuery, fixedHeaders: { 'apollo-require-preflight': 'true' } },
+  {
+    name: 'GET /graphql',
+    method: 'GET',
+    path: () => '/graphql',
+    graphql: true,
+    query: graphqlGetQuery,
+    fixedHeaders: { 'apollo-require-preflight': 'true' },
+  },
   // Doors still being built answer not_found in the envelope today; the same rows then fuzz them.
-  { name: 'POST /api/webhooks/{kind}/{token}', method: 'POST', path: (_ws, s) => `/api/webhooks/payment/${s ?? 'tok_nothing'}`, segment: true, body: rawBody },
-  { name: 'POST /api/webhooks/automation/{address}', method: 'POST', path: (_ws, s) => `/api/webhooks/automation/${s ?? 'aut_0.sig'}`, segment: true, body: rawBody },
+  {
+    name: 'POST /api/webhooks/{kind}/{token}',
+    method: 'POST',
+    path: (_ws, s) => `/api/webhooks/payment/${s ?? 'tok_nothing'}`,
+    segment: true,
+    body: rawBody,
+  },
+  {
+    name: 'POST /api/webhooks/automation/{address}',
+    method: 'POST',
+    path: (_ws, s) => `/api/webhooks/automation/${s ?? 'aut_0.sig'}`,
+    segment: true,
+    body: rawBody,
+  },
   // The tool door speaks JSON-RPC: the MCP transport's own refusals (406, unknown method) come in its shape.
   {
     name: 'POST /api/mcp',
@@ -228,12 +574,30 @@ const ROUTES: Route[] = [
     fixedHeaders: { accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
   },
   // The sign-in pages (HTML: a refusal is a page with role="alert") and the OAuth endpoints (RFC 6749 errors).
-  ...['/sign-in/key', '/sign-in/email', '/sign-in/link', '/sign-in/operator', '/sign-in/workspace', '/sign-out', '/consent'].map(
-    (path): Route => ({ name: `POST ${path}`, method: 'POST', path: () => path, body: formBody, page: true }),
-  ),
-  ...['/register', '/token', '/revoke'].map((path): Route => ({ name: `POST ${path}`, method: 'POST', path: () => path, body: fc.oneof(formBody, rawBody), oauth: true })),
+  ...[
+    '/sign-in/key',
+    '/sign-in/email',
+    '/sign-in/link',
+    '/sign-in/operator',
+    '/sign-in/workspace',
+    '/sign-out',
+    '/consent',
+  ].map((path): Route => ({ name: `POST ${path}`, method: 'POST', path: () => path, body: formBody, page: true })),
+  ...['/register', '/token', '/revoke'].map((path): Route => ({
+    name: `POST ${path}`,
+    method: 'POST',
+    path: () => path,
+    body: fc.oneof(formBody, rawBody),
+    oauth: true,
+  })),
   { name: 'GET /authorize', method: 'GET', path: () => '/authorize', query: oauthQuery, oauth: true },
-  { name: 'an unknown route', method: 'PATCH', path: (_ws, s) => `/api/v1/${s ?? 'nothing'}`, segment: true, body: rawBody },
+  {
+    name: 'an unknown route',
+    method: 'PATCH',
+    path: (_ws, s) => `/api/v1/${s ?? 'nothing'}`,
+    segment: true,
+    body: rawBody,
+  },
 ];
 
 // ---- the run ---------------------------------------------------------------------------------------
@@ -264,7 +628,13 @@ function requestHeaders(c: Case, hasBody: boolean): Record<string, string> {
   if (hasBody && c.headers.encoding && c.headers.encoding !== 'gzip-real') h['content-encoding'] = c.headers.encoding;
   if (hasBody && c.headers.encoding === 'gzip-real') h['content-encoding'] = 'gzip';
   if (c.headers.origin) h.origin = c.headers.origin;
-  const bearer = { secret: ws.secretKey, public: ws.publicKey, none: null, garbage: 'sk_live_' + 'x'.repeat(32), 'admin-ish': 'test-admin-token' }[c.headers.auth];
+  const bearer = {
+    secret: ws.secretKey,
+    public: ws.publicKey,
+    none: null,
+    garbage: 'sk_live_' + 'x'.repeat(32),
+    'admin-ish': 'test-admin-token',
+  }[c.headers.auth];
   if (bearer) h.authorization = `Bearer ${bearer}`;
   return h;
 }
@@ -300,10 +670,17 @@ function expectRefusalShape(route: Route, status: number, text: string): void {
   }
   if (route.graphql) {
     expect(Array.isArray(body.errors) && body.errors.length > 0).toBe(true);
-    for (const error of body.errors) expect(typeof error.message === 'string' && typeof error.extensions?.code === 'string').toBe(true);
+    for (const error of body.errors)
+      expect(typeof error.message === 'string' && typeof error.extensions?.code === 'string').toBe(true);
     return;
   }
-  expect(body).toEqual(expect.objectContaining({ ok: false, error: expect.stringMatching(/^[a-z_]+$/), message: expect.stringMatching(/\S/) }));
+  expect(body).toEqual(
+    expect.objectContaining({
+      ok: false,
+      error: expect.stringMatching(/^[a-z_]+$/),
+      message: expect.stringMatching(/\S/),
+    }),
+  );
 }
 
 describe.each(ROUTES.map((route, index) => [route.name, route, index] as const))('fuzz %s', (_name, route, index) => {
@@ -342,6 +719,11 @@ describe.each(ROUTES.map((route, index) => [route.name, route, index] as const))
       { seed: SEED + index, numRuns: RUNS, endOnFailure: true },
     );
     // What the run reached, so a reader can see it was not all one kind of refusal.
-    console.log(`${route.name}: ${[...statuses].sort(([a], [b]) => a.localeCompare(b)).map(([s, n]) => `${s} x${n}`).join(', ')}`);
+    console.log(
+      `${route.name}: ${[...statuses]
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([s, n]) => `${s} x${n}`)
+        .join(', ')}`,
+    );
   }, 600_000);
 });

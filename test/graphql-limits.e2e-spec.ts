@@ -10,21 +10,32 @@ const ws = useWorkspace(t, {}, 'all');
 
 beforeAll(async () => {
   // Enough people with timelines that an unbounded read would be real work.
-  const events = Array.from({ length: 100 }, (_, i) => ({ type: 'pageview', anon_id: `visitor-${i % 40}`, properties: { i } }));
+  const events = Array.from({ length: 100 }, (_, i) => ({
+    type: 'pageview',
+    anon_id: `visitor-${i % 40}`,
+    properties: { i },
+  }));
   const answer = await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { events } });
   expect(answer.status).toBe(200);
 });
 
-const member = (query: string, variables: Record<string, unknown> = {}) => t.request('POST', '/graphql', { key: ws.secretKey, body: { query, variables } });
+const member = (query: string, variables: Record<string, unknown> = {}) =>
+  t.request('POST', '/graphql', { key: ws.secretKey, body: { query, variables } });
 
 function refusedAsInvalidField(answer: { status: number; body: any }, pattern: RegExp) {
   expect(answer.status).toBe(400);
   expect(answer.body.data ?? null).toBeNull();
-  expect(answer.body.errors).toEqual([{ message: expect.stringMatching(pattern), extensions: { code: 'invalid_field', status: 400 } }]);
+  expect(answer.body.errors).toEqual([
+    { message: expect.stringMatching(pattern), extensions: { code: 'invalid_field', status: 400 } },
+  ]);
 }
 
 describe('the 300-alias query of the issue', () => {
-  const aliases = Array.from({ length: 300 }, (_, i) => `a${i}: people(first: 100000) { edges { node { id timeline { edges { node { id type properties } } } } } }`).join('\n');
+  const aliases = Array.from(
+    { length: 300 },
+    (_, i) =>
+      `a${i}: people(first: 100000) { edges { node { id timeline { edges { node { id type properties } } } } } }`,
+  ).join('\n');
 
   it('is refused within a second while a concurrent event post is answered normally', async () => {
     const started = Date.now();
@@ -43,15 +54,28 @@ describe('the 300-alias query of the issue', () => {
   });
 
   it('with few aliases it is still refused, for its page size', async () => {
-    refusedAsInvalidField(await member('{ a: people(first: 100000) { edges { node { id } } } }'), /^first must be a whole number from 1 to 100/);
+    refusedAsInvalidField(
+      await member('{ a: people(first: 100000) { edges { node { id } } } }'),
+      /^first must be a whole number from 1 to 100/,
+    );
   });
 });
 
 describe(`first is at most ${MAX_PAGE_SIZE} everywhere`, () => {
   it.each([
     ['people, literal', '{ people(first: 101) { edges { node { id } } } }', {}, /^first /],
-    ['people, through a variable', 'query($f: Int) { people(first: $f) { edges { node { id } } } }', { f: 5000 }, /^first /],
-    ['a nested timeline', '{ people(first: 1) { edges { node { timeline(first: 500) { edges { node { id } } } } } } }', {}, /^first /],
+    [
+      'people, through a variable',
+      'query($f: Int) { people(first: $f) { edges { node { id } } } }',
+      { f: 5000 },
+      /^first /,
+    ],
+    [
+      'a nested timeline',
+      '{ people(first: 1) { edges { node { timeline(first: 500) { edges { node { id } } } } } } }',
+      {},
+      /^first /,
+    ],
     ['zero', '{ people(first: 0) { edges { node { id } } } }', {}, /^first /],
     ['messages page limit', '{ messages(limit: 1000) { messages { id } } }', {}, /^limit /],
   ])('%s is refused', async (_name, query, variables, pattern) => {
@@ -59,9 +83,13 @@ describe(`first is at most ${MAX_PAGE_SIZE} everywhere`, () => {
   });
 
   it('100 is accepted and answers', async () => {
-    const answer = await member('{ people(first: 100) { edges { node { id timeline(first: 100) { edges { node { id } } } } } } }');
+    const answer = await member(
+      '{ people(first: 100) { edges { node { id timeline(first: 100) { edges { node { id } } } } } } }',
+    );
     expect(answer.body.errors).toBeUndefined();
-    const people = Number((await t.db.query('SELECT count(*) AS n FROM people WHERE workspace_id = $1', [ws.workspace.id]))[0].n);
+    const people = Number(
+      (await t.db.query('SELECT count(*) AS n FROM people WHERE workspace_id = $1', [ws.workspace.id]))[0].n,
+    );
     expect(answer.body.data.people.edges).toHaveLength(people);
   });
 });
@@ -88,7 +116,9 @@ describe('node and cost limits', () => {
   });
 
   it('introspection (GraphiQL) still runs', async () => {
-    const answer = await member('{ __schema { types { name fields { name args { name type { name kind ofType { name kind ofType { name } } } } } } } }');
+    const answer = await member(
+      '{ __schema { types { name fields { name args { name type { name kind ofType { name kind ofType { name } } } } } } } }',
+    );
     expect(answer.status).toBe(200);
     expect(answer.body.data.__schema.types.length).toBeGreaterThan(10);
   });

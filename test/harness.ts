@@ -30,8 +30,16 @@ export interface TestApp {
   make: Factories;
   close(): Promise<void>;
   workspace(input?: WorkspaceInput): Promise<CreatedWorkspace>;
-  request<T = any>(method: string, path: string, options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> }): Promise<Answer<T>>;
-  gql<T = any>(query: string, variables?: Record<string, unknown>, key?: string): Promise<{ data: T; errors?: Array<{ message: string; extensions: { code: string } }> }>;
+  request<T = any>(
+    method: string,
+    path: string,
+    options?: { key?: string; body?: unknown; raw?: string; headers?: Record<string, string> },
+  ): Promise<Answer<T>>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    key?: string,
+  ): Promise<{ data: T; errors?: Array<{ message: string; extensions: { code: string } }> }>;
 }
 
 export type WorkspaceInput = { origins?: string[]; web?: boolean };
@@ -60,7 +68,9 @@ export async function testConfig(env: Record<string, string> = {}): Promise<{ co
     REDIS_URL: process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
     REDIS_PREFIX: `lt:${database}`,
     // The suites rerun on a Redis Cluster (test/*-on-cluster.e2e-spec.ts); a test naming a Redis of its own keeps it.
-    ...(process.env.REDIS_CLUSTER_NODES && !env.REDIS_URL ? { REDIS_CLUSTER_NODES: process.env.REDIS_CLUSTER_NODES } : {}),
+    ...(process.env.REDIS_CLUSTER_NODES && !env.REDIS_URL
+      ? { REDIS_CLUSTER_NODES: process.env.REDIS_CLUSTER_NODES }
+      : {}),
     PORT: String(port),
     BASE_URL: `http://127.0.0.1:${port}`,
     UNSAFE_ALLOW_PRIVATE_TARGETS: 'true',
@@ -112,7 +122,9 @@ export async function startApp(options: { env?: Record<string, string>; worker?:
       return answer.body;
     },
     workspace(input = {}) {
-      return app.get(WorkspacesService).create({ slug: `ws-${randomBase62(8).toLowerCase()}`, owner: 'owner@example.com', ...input });
+      return app
+        .get(WorkspacesService)
+        .create({ slug: `ws-${randomBase62(8).toLowerCase()}`, owner: 'owner@example.com', ...input });
     },
     async close() {
       await worker?.close();
@@ -129,7 +141,9 @@ export async function startApp(options: { env?: Record<string, string>; worker?:
  * closing may take (jest's default otherwise). stopWaitingMs: past it, the close is left running and the
  * file ends, as the launcher's stop deadline ends a process that outlasts it in production (STOP_WITHIN_MS).
  */
-export function useApp(options: { env?: Env | (() => Env); worker?: boolean; closeTimeoutMs?: number; stopWaitingMs?: number } = {}): TestApp {
+export function useApp(
+  options: { env?: Env | (() => Env); worker?: boolean; closeTimeoutMs?: number; stopWaitingMs?: number } = {},
+): TestApp {
   const handle = {} as TestApp;
   beforeAll(async () => {
     const env = typeof options.env === 'function' ? options.env() : options.env;
@@ -166,7 +180,12 @@ const SHUTDOWN_HOOKS = ['onModuleDestroy', 'beforeApplicationShutdown', 'onAppli
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 function workerState(worker: any): string {
   const blocking = worker.blockingConnection;
-  const state = [worker.closing ? 'closing' : '', worker.running ? 'running' : '', worker.mainLoopRunning ? 'loop' : '', worker.closed ? 'closed' : ''];
+  const state = [
+    worker.closing ? 'closing' : '',
+    worker.running ? 'running' : '',
+    worker.mainLoopRunning ? 'loop' : '',
+    worker.closed ? 'closed' : '',
+  ];
   return `${worker.name}(${state.filter(Boolean).join(' ')}; blocking ${blocking?.status}/${blocking?._client?.status}; main ${worker.connection?.status}/${worker.connection?._client?.status})`;
 }
 
@@ -179,7 +198,8 @@ function traceShutdown(apps: Array<INestApplicationContext | null | undefined>):
       for (const wrapper of module.providers.values()) {
         const instance = wrapper.instance as Record<string, unknown> | undefined;
         if (!instance || typeof instance !== 'object') continue;
-        if (instance.worker && typeof (instance.worker as { close?: unknown }).close === 'function') workers.push(instance.worker);
+        if (instance.worker && typeof (instance.worker as { close?: unknown }).close === 'function')
+          workers.push(instance.worker);
         for (const hook of SHUTDOWN_HOOKS) {
           const original = instance[hook];
           if (typeof original !== 'function') continue;
@@ -204,7 +224,9 @@ function openHandles(): string {
   const proc = process as unknown as { _getActiveHandles(): object[]; _getActiveRequests(): object[] };
   const described = [...proc._getActiveHandles(), ...proc._getActiveRequests()].map((h) => {
     const socket = h as { remotePort?: number; remoteAddress?: string };
-    return socket.remotePort ? `${h.constructor.name}(${socket.remoteAddress}:${socket.remotePort})` : h.constructor.name;
+    return socket.remotePort
+      ? `${h.constructor.name}(${socket.remoteAddress}:${socket.remotePort})`
+      : h.constructor.name;
   });
   const counts = new Map<string, number>();
   for (const d of described) counts.set(d, (counts.get(d) ?? 0) + 1);
@@ -221,15 +243,25 @@ export function useWorkspace(t: TestApp, input: WorkspaceInput = {}, per: 'each'
 }
 
 /** A secret key of a member with the role given, made by the workspace's owner. */
-export async function memberKey(t: TestApp, ws: CreatedWorkspace, email: string, role: 'member' | 'admin' | 'owner' = 'member') {
-  if (role !== 'member') await t.gql(`mutation { addMember(email: "${email}", role: "${role}") { id } }`, {}, ws.secretKey);
+export async function memberKey(
+  t: TestApp,
+  ws: CreatedWorkspace,
+  email: string,
+  role: 'member' | 'admin' | 'owner' = 'member',
+) {
+  if (role !== 'member')
+    await t.gql(`mutation { addMember(email: "${email}", role: "${role}") { id } }`, {}, ws.secretKey);
   const made = await t.gql(`mutation { createKey(member: "${email}") { keyId secretKey } }`, {}, ws.secretKey);
   if (made.errors) throw new Error(JSON.stringify(made.errors));
   return made.data.createKey as { keyId: string; secretKey: string };
 }
 
 /** Polls until check returns a truthy value (for work the worker does in the background). */
-export async function eventually<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 10_000, everyMs = 50): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 10_000,
+  everyMs = 50,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: unknown;
   while (Date.now() < until) {

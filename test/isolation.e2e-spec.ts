@@ -6,7 +6,8 @@ import { ADMIN_TOKEN, TestApp, useApp } from './harness';
 /** The issue's template: about a second of Liquid, then refused as too long once filled in. */
 const LOOP = '{% for i in (1..100000) %}{{i}}{% endfor %}';
 const LANES = 8;
-const REFUSED_AS_BEFORE = /^(missing_body: .* once filled in for this person: check the template and the person's fields\.|invalid_field: Fix the Liquid in the body \(template render limit exceeded, line:1, col:1\), then send it again\.)$/;
+const REFUSED_AS_BEFORE =
+  /^(missing_body: .* once filled in for this person: check the template and the person's fields\.|invalid_field: Fix the Liquid in the body \(template render limit exceeded, line:1, col:1\), then send it again\.)$/;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -24,7 +25,7 @@ async function engaged(t: TestApp, key: string, email: string): Promise<void> {
 describe('one workspace posting the 100,000-step loop 8 at a time', () => {
   const t = useApp();
 
-  it('another workspace\'s event posts and /health are answered well within a second, and the loop is still refused as before', async () => {
+  it("another workspace's event posts and /health are answered well within a second, and the loop is still refused as before", async () => {
     const [noisy, quiet] = [await t.workspace(), await t.workspace()];
     await engaged(t, noisy.secretKey, 'ada@example.com');
     await engaged(t, quiet.secretKey, 'bob@example.com');
@@ -34,7 +35,10 @@ describe('one workspace posting the 100,000-step loop 8 at a time', () => {
     const started = new Promise<void>((resolve) => (firstAnswer = resolve));
     const lane = async () => {
       while (!stop) {
-        const answer = await t.request('POST', '/api/v1/messages', { key: noisy.secretKey, body: { to: 'ada@example.com', subject: 'Count', body: LOOP } });
+        const answer = await t.request('POST', '/api/v1/messages', {
+          key: noisy.secretKey,
+          body: { to: 'ada@example.com', subject: 'Count', body: LOOP },
+        });
         loopAnswers.push({ status: answer.status, error: answer.body.error, message: answer.body.message });
         firstAnswer();
       }
@@ -47,7 +51,12 @@ describe('one workspace posting the 100,000-step loop 8 at a time', () => {
     // At least 3 s, at least 21 of each, and until the loop has been answered LANES + 2 times (a loaded
     // machine takes longer over them, not fewer: its renders run longer before they are refused).
     for (let n = 0; Date.now() < until || posts.length <= 20 || loopAnswers.length < LANES + 2; n++) {
-      const post = await timed(() => t.request('POST', '/api/v1/events', { key: quiet.secretKey, body: { type: 'pageview', email: 'bob@example.com', properties: { n } } }));
+      const post = await timed(() =>
+        t.request('POST', '/api/v1/events', {
+          key: quiet.secretKey,
+          body: { type: 'pageview', email: 'bob@example.com', properties: { n } },
+        }),
+      );
       expect(post.value.status).toBe(200);
       posts.push(post.ms);
       const check = await timed(() => t.request('GET', '/health'));
@@ -67,13 +76,25 @@ describe('one workspace posting the 100,000-step loop 8 at a time', () => {
     for (const { error, message } of loopAnswers) expect(`${error}: ${message}`).toMatch(REFUSED_AS_BEFORE);
   }, 60_000);
 
-  it('a message of the quiet workspace waits for one turn at most, not for the noisy one\'s queue', async () => {
+  it("a message of the quiet workspace waits for one turn at most, not for the noisy one's queue", async () => {
     const [noisy, quiet] = [await t.workspace(), await t.workspace()];
     await engaged(t, noisy.secretKey, 'ada@example.com');
     await engaged(t, quiet.secretKey, 'bob@example.com');
-    const loops = Array.from({ length: 4 }, () => timed(() => t.request('POST', '/api/v1/messages', { key: noisy.secretKey, body: { to: 'ada@example.com', subject: 'Count', body: LOOP } })));
+    const loops = Array.from({ length: 4 }, () =>
+      timed(() =>
+        t.request('POST', '/api/v1/messages', {
+          key: noisy.secretKey,
+          body: { to: 'ada@example.com', subject: 'Count', body: LOOP },
+        }),
+      ),
+    );
     await sleep(200); // the four are running or waiting
-    const mine = await timed(() => t.request('POST', '/api/v1/messages', { key: quiet.secretKey, body: { to: 'bob@example.com', subject: 'Hi', body: 'Hello {{ person.email }}' } }));
+    const mine = await timed(() =>
+      t.request('POST', '/api/v1/messages', {
+        key: quiet.secretKey,
+        body: { to: 'bob@example.com', subject: 'Hi', body: 'Hello {{ person.email }}' },
+      }),
+    );
     const done = await Promise.all(loops);
     expect(mine.value.body).toEqual({ ok: true, id: expect.stringMatching(/^msg_/) });
     // Behind the render running when it came and no further (without turns it would wait for all four).
@@ -81,9 +102,16 @@ describe('one workspace posting the 100,000-step loop 8 at a time', () => {
     expect(mine.ms).toBeLessThan(2 * oneLoop);
   }, 60_000);
 
-  it('/metrics shows the event-loop delay and the render threads\' work', async () => {
-    const text = await (await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).text();
-    for (const series of ['lifeline_api_nodejs_eventloop_lag_p99_seconds', 'lifeline_api_nodejs_eventloop_lag_max_seconds', 'lifeline_render_tasks{state="running"}', 'lifeline_render_tasks{state="waiting"}']) {
+  it("/metrics shows the event-loop delay and the render threads' work", async () => {
+    const text = await (
+      await fetch(`${t.url}/metrics`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })
+    ).text();
+    for (const series of [
+      'lifeline_api_nodejs_eventloop_lag_p99_seconds',
+      'lifeline_api_nodejs_eventloop_lag_max_seconds',
+      'lifeline_render_tasks{state="running"}',
+      'lifeline_render_tasks{state="waiting"}',
+    ]) {
       expect(text).toMatch(new RegExp(`^${series.replace(/[{}]/g, '\\$&')} [0-9.e-]+$`, 'm'));
     }
   });

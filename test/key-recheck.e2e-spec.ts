@@ -9,11 +9,15 @@ const t = useApp({ worker: false });
 const ws = useWorkspace(t);
 
 const post = (key: string, body: unknown, path = '/api/v1/events') => t.request('POST', path, { key, body });
-const events = async () => Number((await t.db.query(`SELECT count(*) AS n FROM events WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);
+const events = async () =>
+  Number((await t.db.query(`SELECT count(*) AS n FROM events WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);
 // Counts gather in memory and are written every 2 s: flushed first, so a count of an earlier post cannot land between two reads.
 const heartbeat = async () => {
   await t.app.get(HeartbeatService).flush();
-  return (await t.db.query(`SELECT answer, sum(count)::int AS n FROM heartbeat WHERE workspace_id = $1 GROUP BY answer ORDER BY answer`, [ws.workspace.id])) as Array<{ answer: string; n: number }>;
+  return (await t.db.query(
+    `SELECT answer, sum(count)::int AS n FROM heartbeat WHERE workspace_id = $1 GROUP BY answer ORDER BY answer`,
+    [ws.workspace.id],
+  )) as Array<{ answer: string; n: number }>;
 };
 const revoke = (keyId: string) => t.gql(`mutation { revokeKey(id: "${keyId}") }`, {}, ws.secretKey);
 
@@ -26,9 +30,25 @@ async function usedKey(email: string) {
 
 const cases: Array<[string, unknown]> = [
   ['one event', { type: 'pageview', email: 'after@example.com' }],
-  ['a batch', { events: [{ type: 'pageview', email: 'a@example.com' }, { type: 'signup', anon_id: 'b' }] }],
+  [
+    'a batch',
+    {
+      events: [
+        { type: 'pageview', email: 'a@example.com' },
+        { type: 'signup', anon_id: 'b' },
+      ],
+    },
+  ],
   ['a batch whose items are all refused', { events: [{ type: 'signup' }] }],
-  ['an expired event', { type: 'pageview', email: 'x@example.com', occurred_at: '2020-01-01T00:00:00Z', expires_at: '2020-01-02T00:00:00Z' }],
+  [
+    'an expired event',
+    {
+      type: 'pageview',
+      email: 'x@example.com',
+      occurred_at: '2020-01-01T00:00:00Z',
+      expires_at: '2020-01-02T00:00:00Z',
+    },
+  ],
   ['a body that is not an event', { nothing: true }],
 ];
 
@@ -41,17 +61,23 @@ describe.each([
     const [written, counted] = [await events(), await heartbeat()];
     await revoke(key.keyId);
     const answer = await post(key.secretKey, body, path);
-    expect(answer).toMatchObject({ status: 401, body: { ok: false, error: 'invalid_key', message: expect.stringMatching(/revoked/) } });
+    expect(answer).toMatchObject({
+      status: 401,
+      body: { ok: false, error: 'invalid_key', message: expect.stringMatching(/revoked/) },
+    });
     expect(await events()).toBe(written);
     expect(await heartbeat()).toEqual(counted);
   });
 });
 
-it('a removed member\'s remembered key is refused with no_longer_a_member', async () => {
+it("a removed member's remembered key is refused with no_longer_a_member", async () => {
   const key = await usedKey('leaving@example.com');
   await t.gql('mutation { removeMember(member: "leaving@example.com") }', {}, ws.secretKey);
   const written = await events();
-  expect(await post(key.secretKey, { type: 'pageview', email: 'after@example.com' })).toMatchObject({ status: 403, body: { error: 'no_longer_a_member' } });
+  expect(await post(key.secretKey, { type: 'pageview', email: 'after@example.com' })).toMatchObject({
+    status: 403,
+    body: { error: 'no_longer_a_member' },
+  });
   expect(await events()).toBe(written);
 });
 
@@ -61,7 +87,9 @@ it('posts of other keys in the same shared transaction are kept', async () => {
   await revoke(gone.keyId);
   const written = await events();
   const answers = await Promise.all(
-    Array.from({ length: 20 }, (_, i) => post(i % 2 ? gone.secretKey : stays.secretKey, { type: 'pageview', email: `p${i}@example.com` })),
+    Array.from({ length: 20 }, (_, i) =>
+      post(i % 2 ? gone.secretKey : stays.secretKey, { type: 'pageview', email: `p${i}@example.com` }),
+    ),
   );
   expect(answers.map((a) => a.status)).toEqual(Array.from({ length: 20 }, (_, i) => (i % 2 ? 401 : 200)));
   expect((await events()) - written).toBe(10);
@@ -71,7 +99,8 @@ it('a live remembered key is not looked up; the write checks it', async () => {
   const key = await usedKey('live@example.com');
   const lookups = jest.spyOn(t.app.get(WorkspacesRepository), 'findKeyOwners'); // counts, and calls through
   try {
-    for (let i = 0; i < 3; i++) expect((await post(key.secretKey, { type: 'pageview', email: `again${i}@example.com` })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await post(key.secretKey, { type: 'pageview', email: `again${i}@example.com` })).status).toBe(200);
     expect(lookups).not.toHaveBeenCalled();
     await revoke(key.keyId); // (the owner's GraphQL call is looked up: GraphQL does not use remembered keys)
     lookups.mockClear();

@@ -14,7 +14,14 @@ it('starts api and worker, prints the demo keys, serves /health, and stops both 
   const port = await freePort();
   const child = spawn(process.execPath, ['scripts/start.js'], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: 'development', DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`, PORT: String(port), LOG_LEVEL: 'warn', APP_SECRET: 'launcher-test-secret-0123456789-abcdef' },
+    env: {
+      ...process.env,
+      NODE_ENV: 'development',
+      DATABASE_URL: `postgres://postgres@127.0.0.1:5432/${database}`,
+      PORT: String(port),
+      LOG_LEVEL: 'warn',
+      APP_SECRET: 'launcher-test-secret-0123456789-abcdef',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -25,7 +32,11 @@ it('starts api and worker, prints the demo keys, serves /health, and stops both 
     let health: Response | null = null;
     // Up to 75 s: with the rest of the suite running beside it, migrating a new database and starting two
     // processes has taken over 30 s on this 2-core machine.
-    for (let i = 0; i < 300 && !(health?.ok && output.includes('worker started') && output.includes('api listening')); i++) {
+    for (
+      let i = 0;
+      i < 300 && !(health?.ok && output.includes('worker started') && output.includes('api listening'));
+      i++
+    ) {
       await new Promise((r) => setTimeout(r, 250));
       health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => null);
     }
@@ -51,8 +62,11 @@ it('starts api and worker, prints the demo keys, serves /health, and stops both 
 
 it("the launcher loads Node's built-ins and three files of its own (the preparation is a child's)", () => {
   execFileSync(process.execPath, ['scripts/build.js', '--changed', '--quiet'], { cwd: root });
-  const script = "require('./dist/libs/platform/src/entries/launcher'); console.log(JSON.stringify(Object.keys(require.cache)))";
-  const loaded = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' })) as string[];
+  const script =
+    "require('./dist/libs/platform/src/entries/launcher'); console.log(JSON.stringify(Object.keys(require.cache)))";
+  const loaded = JSON.parse(
+    execFileSync(process.execPath, ['-e', script], { cwd: root, encoding: 'utf8' }),
+  ) as string[];
   expect(loaded.map((file) => relative(root, file)).sort()).toEqual([
     'dist/libs/platform/src/entries/launcher.js',
     'dist/libs/platform/src/runtime/launcher.js',

@@ -32,21 +32,29 @@ export function importsOf(text: string): string[] {
 }
 
 /** What is wrong with one import of a file of `lib` (null when nothing is). */
-export function importProblem(lib: string, file: string, specifier: string, layers = LAYERS, entryExists = defaultEntryExists): string | null {
+export function importProblem(
+  lib: string,
+  file: string,
+  specifier: string,
+  layers = LAYERS,
+  entryExists = defaultEntryExists,
+): string | null {
   const aliased = /^@app\/([a-z-]+)(?:\/([a-z-]+))?$/.exec(specifier);
   if (aliased) {
     const [, target, entry] = aliased;
     if (target === lib) return `imports its own lib through ${specifier}: use a relative path`;
     if (!(target in layers)) return `imports ${specifier}, a lib LAYERS does not place`;
     if (layers[target] >= layers[lib]) return `imports ${specifier}, which is not below ${lib}`;
-    if (entry && !entryExists(target, entry)) return `imports ${specifier}, which is not an entry of ${target} (src/entries/${entry}.ts)`;
+    if (entry && !entryExists(target, entry))
+      return `imports ${specifier}, which is not an entry of ${target} (src/entries/${entry}.ts)`;
     return null;
   }
   if (specifier.startsWith('@app/')) return `imports ${specifier}: only @app/<lib> and @app/<lib>/<entry> are public`;
   if (specifier.startsWith('.')) {
     const target = resolve(dirname(file), specifier);
     const own = join(ROOT, 'libs', lib, 'src');
-    if (!target.startsWith(own + '/') && target !== own) return `reaches ${relative(ROOT, target)} by path: import its lib's entry instead`;
+    if (!target.startsWith(own + '/') && target !== own)
+      return `reaches ${relative(ROOT, target)} by path: import its lib's entry instead`;
   }
   return null;
 }
@@ -59,7 +67,8 @@ function defaultEntryExists(lib: string, entry: string): boolean {
 export function namedTables(text: string): Set<string> {
   const tables = new Set<string>();
   for (const sql of literals(text)) {
-    for (const m of sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE|ON)\s+([a-z_]+)\b/g)) if (m[1] in TABLE_OWNERS) tables.add(m[1]);
+    for (const m of sql.matchAll(/\b(?:FROM|JOIN|INTO|UPDATE|TABLE|ON)\s+([a-z_]+)\b/g))
+      if (m[1] in TABLE_OWNERS) tables.add(m[1]);
   }
   return tables;
 }
@@ -86,7 +95,8 @@ describe('libs depend downward, through public entries', () => {
     const problems: string[] = [];
     for (const file of sourceFiles(join(ROOT, 'apps', app, 'src'))) {
       for (const specifier of importsOf(readFileSync(file, 'utf8'))) {
-        if (specifier.startsWith('.') && resolve(dirname(file), specifier).startsWith(join(ROOT, 'libs'))) problems.push(`${relative(ROOT, file)} reaches ${specifier} by path`);
+        if (specifier.startsWith('.') && resolve(dirname(file), specifier).startsWith(join(ROOT, 'libs')))
+          problems.push(`${relative(ROOT, file)} reaches ${specifier} by path`);
       }
     }
     expect(problems).toEqual([]);
@@ -98,7 +108,8 @@ describe('each lib names only its own tables', () => {
     const strays: string[] = [];
     for (const file of sourceFiles(join(ROOT, 'libs', lib, 'src'), true)) {
       for (const table of namedTables(readFileSync(file, 'utf8'))) {
-        if (TABLE_OWNERS[table] !== lib) strays.push(`${relative(ROOT, file)} names ${table} (owned by ${TABLE_OWNERS[table]})`);
+        if (TABLE_OWNERS[table] !== lib)
+          strays.push(`${relative(ROOT, file)} names ${table} (owned by ${TABLE_OWNERS[table]})`);
       }
     }
     expect(strays).toEqual([]);
@@ -106,12 +117,15 @@ describe('each lib names only its own tables', () => {
 });
 
 describe("each table's migrations sit in its owner", () => {
-  it.each(Object.keys(TABLE_OWNERS).filter((table) => table !== 'migrations'))('%s is created by its owner', (table) => {
-    const creators = migrationFiles()
-      .filter((file) => new RegExp(`CREATE TABLE (?:IF NOT EXISTS )?${table}\\b`).test(readFileSync(file, 'utf8')))
-      .map((file) => relative(ROOT, file).split('/')[1]);
-    expect(creators).toEqual([TABLE_OWNERS[table]]);
-  });
+  it.each(Object.keys(TABLE_OWNERS).filter((table) => table !== 'migrations'))(
+    '%s is created by its owner',
+    (table) => {
+      const creators = migrationFiles()
+        .filter((file) => new RegExp(`CREATE TABLE (?:IF NOT EXISTS )?${table}\\b`).test(readFileSync(file, 'utf8')))
+        .map((file) => relative(ROOT, file).split('/')[1]);
+      expect(creators).toEqual([TABLE_OWNERS[table]]);
+    },
+  );
 });
 
 /** Functions longer than `most` lines in a file's text, as `name:line (n lines)`. */
@@ -122,7 +136,10 @@ export function longFunctions(text: string, most = 60): string[] {
     if (ts.isFunctionLike(node) && (node as ts.FunctionLikeDeclaration).body) {
       const first = file.getLineAndCharacterOfPosition(node.getStart()).line;
       const lines = file.getLineAndCharacterOfPosition(node.end).line - first + 1;
-      if (lines > most) found.push(`${(node as ts.FunctionLikeDeclaration).name?.getText() ?? '(anonymous)'}:${first + 1} (${lines} lines)`);
+      if (lines > most)
+        found.push(
+          `${(node as ts.FunctionLikeDeclaration).name?.getText() ?? '(anonymous)'}:${first + 1} (${lines} lines)`,
+        );
     }
     ts.forEachChild(node, visit);
   };
@@ -135,12 +152,16 @@ describe('files and functions fit on a screen', () => {
 
   it('no source file is over 300 lines', () => {
     const lines = (text: string) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0); // as wc -l counts
-    const long = sources.map((file) => [relative(ROOT, file), lines(readFileSync(file, 'utf8'))] as const).filter(([, n]) => n > 300);
+    const long = sources
+      .map((file) => [relative(ROOT, file), lines(readFileSync(file, 'utf8'))] as const)
+      .filter(([, n]) => n > 300);
     expect(long).toEqual([]);
   });
 
   it('no function is over 60 lines', () => {
-    expect(sources.flatMap((file) => longFunctions(readFileSync(file, 'utf8')).map((f) => `${relative(ROOT, file)} ${f}`))).toEqual([]);
+    expect(
+      sources.flatMap((file) => longFunctions(readFileSync(file, 'utf8')).map((f) => `${relative(ROOT, file)} ${f}`)),
+    ).toEqual([]);
   });
 });
 
@@ -164,11 +185,17 @@ describe('the checks catch what they are for', () => {
     ['events', './ingest.repository'],
     ['events', '../domain'],
   ])('a file of %s may import %s', (lib, specifier) => {
-    expect(importProblem(lib, file, specifier, LAYERS, (target, entry) => target === 'platform' && entry === 'plain')).toBeNull();
+    expect(
+      importProblem(lib, file, specifier, LAYERS, (target, entry) => target === 'platform' && entry === 'plain'),
+    ).toBeNull();
   });
 
   it('reads the imports of every form', () => {
-    expect(importsOf(`import { a } from '@app/x';\nexport * from './y';\nconst z = await import('@app/z');\nrequire('w');\nimport 'v';`)).toEqual(['@app/x', './y', '@app/z', 'w', 'v']);
+    expect(
+      importsOf(
+        `import { a } from '@app/x';\nexport * from './y';\nconst z = await import('@app/z');\nrequire('w');\nimport 'v';`,
+      ),
+    ).toEqual(['@app/x', './y', '@app/z', 'w', 'v']);
   });
 
   it.each([

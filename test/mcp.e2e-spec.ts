@@ -10,7 +10,9 @@ const answers: string[] = [];
 
 async function connect(key = ws.secretKey): Promise<Client> {
   const client = new Client({ name: 'lifeline-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/api/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
   await client.connect(transport);
   return client;
 }
@@ -45,7 +47,18 @@ async function raw(body: unknown, headers: Record<string, string> = {}, key: str
   return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : null };
 }
 
-const TOOLS = ['track_event', 'identify_person', 'find_people', 'get_person', 'list_messages', 'send_email', 'chart_events', 'list_lists', 'list_automations', 'export_person'];
+const TOOLS = [
+  'track_event',
+  'identify_person',
+  'find_people',
+  'get_person',
+  'list_messages',
+  'send_email',
+  'chart_events',
+  'list_lists',
+  'list_automations',
+  'export_person',
+];
 
 describe('the SDK client against /api/mcp', () => {
   it('initializes and lists every tool with a description and an input schema', async () => {
@@ -60,7 +73,9 @@ describe('the SDK client against /api/mcp', () => {
     }
     const track = tools.find((tool) => tool.name === 'track_event')!;
     expect(track.inputSchema.required).toEqual(['type']);
-    expect(Object.keys(track.inputSchema.properties ?? {})).toEqual(expect.arrayContaining(['email', 'anon_id', 'account_id', 'value', 'idempotency_key']));
+    expect(Object.keys(track.inputSchema.properties ?? {})).toEqual(
+      expect.arrayContaining(['email', 'anon_id', 'account_id', 'value', 'idempotency_key']),
+    );
     await client.close();
   });
 
@@ -69,10 +84,21 @@ describe('the SDK client against /api/mcp', () => {
     const answer = await call(client, 'track_event', { type: 'purchase', email: 'Buyer@Example.com', value: 49 });
     expect(answer.isError).toBeFalsy();
     expect(answer.structuredContent).toMatchObject({ ok: true, status: 'recorded' });
-    const [person] = await t.db.query(`SELECT id, stage, email FROM people WHERE workspace_id = $1 AND email = 'buyer@example.com'`, [ws.workspace.id]);
+    const [person] = await t.db.query(
+      `SELECT id, stage, email FROM people WHERE workspace_id = $1 AND email = 'buyer@example.com'`,
+      [ws.workspace.id],
+    );
     expect(person.stage).toBe('purchaser');
-    const events = await t.db.query(`SELECT type, value FROM events WHERE workspace_id = $1 AND person_id = $2`, [ws.workspace.id, person.id]);
-    expect(events).toEqual(expect.arrayContaining([{ type: 'purchase', value: '49' }, { type: 'stage_changed', value: null }]));
+    const events = await t.db.query(`SELECT type, value FROM events WHERE workspace_id = $1 AND person_id = $2`, [
+      ws.workspace.id,
+      person.id,
+    ]);
+    expect(events).toEqual(
+      expect.arrayContaining([
+        { type: 'purchase', value: '49' },
+        { type: 'stage_changed', value: null },
+      ]),
+    );
     await client.close();
   });
 
@@ -81,13 +107,17 @@ describe('the SDK client against /api/mcp', () => {
     const refusal = refusalOf(await call(client, 'track_event', { type: 'signup' }));
     expect(refusal.error).toBe('no_identity');
     expect(refusal.message).toMatch(/email, anon_id or account_id/);
-    expect(refusalOf(await call(client, 'track_event', { type: 'identify', email: 'a@b.co' })).error).toBe('unknown_event');
+    expect(refusalOf(await call(client, 'track_event', { type: 'identify', email: 'a@b.co' })).error).toBe(
+      'unknown_event',
+    );
     await client.close();
   });
 
   it('arguments that break the input schema are refused as invalid_field in the REST shape', async () => {
     const client = await connect();
-    const refusal = refusalOf(await call(client, 'track_event', { type: 'purchase', email: 'x@example.com', value: 'lots' }));
+    const refusal = refusalOf(
+      await call(client, 'track_event', { type: 'purchase', email: 'x@example.com', value: 'lots' }),
+    );
     expect(refusal).toMatchObject({ ok: false, error: 'invalid_field' });
     expect(refusal.message).toMatch(/value/);
     await client.close();
@@ -97,9 +127,16 @@ describe('the SDK client against /api/mcp', () => {
     const client = await connect();
     const first = await call(client, 'identify_person', { email: 'ida@example.com', name: 'Ida' });
     expect(first.structuredContent).toMatchObject({ ok: true, status: 'created' });
-    const second = await call(client, 'identify_person', { email: 'ida@example.com', anon_id: 'anon-ida', fields: { plan: 'pro' } });
+    const second = await call(client, 'identify_person', {
+      email: 'ida@example.com',
+      anon_id: 'anon-ida',
+      fields: { plan: 'pro' },
+    });
     expect(second.structuredContent).toMatchObject({ ok: true, status: 'linked', id: first.structuredContent.id });
-    const identities = await t.db.query(`SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2 ORDER BY kind`, [ws.workspace.id, first.structuredContent.id]);
+    const identities = await t.db.query(
+      `SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2 ORDER BY kind`,
+      [ws.workspace.id, first.structuredContent.id],
+    );
     expect(identities).toEqual([
       { kind: 'anon_id', value: 'anon-ida' },
       { kind: 'email', value: 'ida@example.com' },
@@ -111,7 +148,12 @@ describe('the SDK client against /api/mcp', () => {
     await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
     await t.request('POST', '/api/v1/events', {
       key: ws.secretKey,
-      body: { type: 'subscribe', email: 'gil@example.com', list: 'news', consent: { text: 'Yes, send me the news.', ip: '203.0.113.9' } },
+      body: {
+        type: 'subscribe',
+        email: 'gil@example.com',
+        list: 'news',
+        consent: { text: 'Yes, send me the news.', ip: '203.0.113.9' },
+      },
     });
     const client = await connect();
     await call(client, 'track_event', { type: 'signup', email: 'gil@example.com' });
@@ -120,7 +162,13 @@ describe('the SDK client against /api/mcp', () => {
     const card = answer.structuredContent;
     expect(card.person).toMatchObject({ email: 'gil@example.com', stage: 'account', engaged: true });
     expect(card.identities).toEqual([{ kind: 'email', value: 'gil@example.com' }]);
-    expect(card.subscriptions).toEqual([expect.objectContaining({ consentText: 'Yes, send me the news.', consentIp: '203.0.113.9', list: { address: 'news', name: 'News' } })]);
+    expect(card.subscriptions).toEqual([
+      expect.objectContaining({
+        consentText: 'Yes, send me the news.',
+        consentIp: '203.0.113.9',
+        list: { address: 'news', name: 'News' },
+      }),
+    ]);
     expect(card.timeline.map((row: { type: string }) => row.type)).toContain('signup');
     expect(refusalOf(await call(client, 'get_person', { id: 'per_nobody' })).error).toBe('no_such_person');
     const lists = await call(client, 'list_lists');
@@ -130,13 +178,27 @@ describe('the SDK client against /api/mcp', () => {
 
   it('list_automations lists them by number, never with a start address', async () => {
     const CREATE = 'mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { address } }';
-    const made = await t.gql(CREATE, { input: { name: 'Hook', trigger: { kind: 'webhook' }, steps: [{ kind: 'wait', seconds: 60 }] } }, ws.secretKey);
+    const made = await t.gql(
+      CREATE,
+      { input: { name: 'Hook', trigger: { kind: 'webhook' }, steps: [{ kind: 'wait', seconds: 60 }] } },
+      ws.secretKey,
+    );
     const address: string = made.data.createAutomation.address;
-    await t.gql(CREATE, { input: { name: 'On signup', trigger: { kind: 'event', event: 'signup' }, steps: [] } }, ws.secretKey);
+    await t.gql(
+      CREATE,
+      { input: { name: 'On signup', trigger: { kind: 'event', event: 'signup' }, steps: [] } },
+      ws.secretKey,
+    );
     const client = await connect();
     const listed = await call(client, 'list_automations');
     expect(listed.structuredContent.automations).toEqual([
-      expect.objectContaining({ number: 1, name: 'Hook', status: 'draft', trigger: { kind: 'webhook' }, steps: [{ kind: 'wait', seconds: 60 }] }),
+      expect.objectContaining({
+        number: 1,
+        name: 'Hook',
+        status: 'draft',
+        trigger: { kind: 'webhook' },
+        steps: [{ kind: 'wait', seconds: 60 }],
+      }),
       expect.objectContaining({ number: 2, name: 'On signup', trigger: { kind: 'event', event: 'signup' } }),
     ]);
     expect(JSON.stringify(listed)).not.toContain(address.split('.').pop());
@@ -147,11 +209,21 @@ describe('the SDK client against /api/mcp', () => {
   it('send_email keeps the engaged rule; list_messages reads what was sent', async () => {
     const client = await connect();
     await call(client, 'identify_person', { email: 'stranger@example.com' });
-    expect(refusalOf(await call(client, 'send_email', { to: 'stranger@example.com', subject: 'Hello', body: 'Hi there' })).error).toBe('not_engaged');
+    expect(
+      refusalOf(await call(client, 'send_email', { to: 'stranger@example.com', subject: 'Hello', body: 'Hi there' }))
+        .error,
+    ).toBe('not_engaged');
     await call(client, 'track_event', { type: 'signup', email: 'friend@example.com' });
-    const sent = await call(client, 'send_email', { to: 'friend@example.com', subject: 'Welcome', body: 'Hello {{ person.email }}' });
+    const sent = await call(client, 'send_email', {
+      to: 'friend@example.com',
+      subject: 'Welcome',
+      body: 'Hello {{ person.email }}',
+    });
     expect(sent.structuredContent).toMatchObject({ ok: true });
-    const [row] = await t.db.query(`SELECT subject FROM messages WHERE workspace_id = $1 AND id = $2`, [ws.workspace.id, sent.structuredContent.id]);
+    const [row] = await t.db.query(`SELECT subject FROM messages WHERE workspace_id = $1 AND id = $2`, [
+      ws.workspace.id,
+      sent.structuredContent.id,
+    ]);
     expect(row.subject).toBe('Welcome');
     const page = await call(client, 'list_messages', { person: 'friend@example.com', direction: 'out', limit: 10 });
     expect(page.structuredContent.messages.map((m: { id: string }) => m.id)).toEqual([sent.structuredContent.id]);
@@ -161,13 +233,21 @@ describe('the SDK client against /api/mcp', () => {
 
   it('find_people filters by stage, list, anon_id and name, at most 50', async () => {
     const client = await connect();
-    await call(client, 'identify_person', { email: 'finder@example.com', anon_id: 'anon-finder', name: 'Fiona Finder' });
+    await call(client, 'identify_person', {
+      email: 'finder@example.com',
+      anon_id: 'anon-finder',
+      name: 'Fiona Finder',
+    });
     await call(client, 'track_event', { type: 'purchase', email: 'finder@example.com', value: 5 });
     const byStage = await call(client, 'find_people', { stage: 'purchaser' });
-    expect(byStage.structuredContent.people.map((p: { email: string }) => p.email)).toEqual(expect.arrayContaining(['finder@example.com', 'buyer@example.com']));
+    expect(byStage.structuredContent.people.map((p: { email: string }) => p.email)).toEqual(
+      expect.arrayContaining(['finder@example.com', 'buyer@example.com']),
+    );
     expect(byStage.structuredContent.people.every((p: { stage: string }) => p.stage === 'purchaser')).toBe(true);
     const byAnon = await call(client, 'find_people', { anon_id: 'anon-finder' });
-    expect(byAnon.structuredContent.people).toEqual([expect.objectContaining({ email: 'finder@example.com', name: 'Fiona Finder' })]);
+    expect(byAnon.structuredContent.people).toEqual([
+      expect.objectContaining({ email: 'finder@example.com', name: 'Fiona Finder' }),
+    ]);
     const byName = await call(client, 'find_people', { name: 'fiona' });
     expect(byName.structuredContent.people.map((p: { email: string }) => p.email)).toEqual(['finder@example.com']);
     const byList = await call(client, 'find_people', { list: 'news' });
@@ -179,10 +259,26 @@ describe('the SDK client against /api/mcp', () => {
   it('chart_events answers the charts service: sums by day, and a custom name only once seen', async () => {
     const client = await connect();
     const day = new Date().toISOString().slice(0, 10);
-    const chart = await call(client, 'chart_events', { event: 'purchase', measure: 'sum_value', interval: 'day', from: `${day}T00:00:00Z`, to: `${day}T23:59:59Z` });
+    const chart = await call(client, 'chart_events', {
+      event: 'purchase',
+      measure: 'sum_value',
+      interval: 'day',
+      from: `${day}T00:00:00Z`,
+      to: `${day}T23:59:59Z`,
+    });
     expect(chart.isError).toBeFalsy();
-    expect(chart.structuredContent.series).toEqual([{ key: 'all', points: [{ at: `${day}T00:00:00.000Z`, value: 54 }] }]);
-    const unseen = refusalOf(await call(client, 'chart_events', { event: 'never_seen', measure: 'count', interval: 'day', from: `${day}T00:00:00Z`, to: `${day}T23:59:59Z` }));
+    expect(chart.structuredContent.series).toEqual([
+      { key: 'all', points: [{ at: `${day}T00:00:00.000Z`, value: 54 }] },
+    ]);
+    const unseen = refusalOf(
+      await call(client, 'chart_events', {
+        event: 'never_seen',
+        measure: 'count',
+        interval: 'day',
+        from: `${day}T00:00:00Z`,
+        to: `${day}T23:59:59Z`,
+      }),
+    );
     expect(unseen.error).toBe('unknown_event');
     await client.close();
   });
@@ -192,8 +288,14 @@ describe('the SDK client against /api/mcp', () => {
     await call(client, 'track_event', { type: 'pageview', anon_id: 'hb-anon' });
     await client.close();
     const answer = await t.gql('{ heartbeat { action answer origin count } }', {}, ws.secretKey);
-    expect(answer.data.heartbeat).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'track_event', answer: 'recorded', origin: 'mcp' })]));
-    expect(answer.data.heartbeat).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'track_event', answer: 'no_identity', origin: 'mcp' })]));
+    expect(answer.data.heartbeat).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: 'track_event', answer: 'recorded', origin: 'mcp' })]),
+    );
+    expect(answer.data.heartbeat).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'track_event', answer: 'no_identity', origin: 'mcp' }),
+      ]),
+    );
   });
 });
 
@@ -222,7 +324,12 @@ describe('the door itself', () => {
   });
 
   it('refuses a body over 64 KB with 413 too_large', async () => {
-    const big = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'track_event', arguments: { type: 'x', email: 'a@b.co', detail: 'x'.repeat(65 * 1024) } } };
+    const big = {
+      jsonrpc: '2.0',
+      id: 2,
+      method: 'tools/call',
+      params: { name: 'track_event', arguments: { type: 'x', email: 'a@b.co', detail: 'x'.repeat(65 * 1024) } },
+    };
     const answer = await raw(big);
     expect(answer.status).toBe(413);
     expect(answer.body.error).toBe('too_large');
@@ -236,7 +343,9 @@ describe('the door itself', () => {
     const answer = await raw(list, {}, key === 'public' ? ws.publicKey : key);
     expect(answer.status).toBe(401);
     expect(answer.body.error).toBe('invalid_key');
-    expect(answer.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${t.url}/.well-known/oauth-protected-resource"`);
+    expect(answer.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${t.url}/.well-known/oauth-protected-resource"`,
+    );
     if (key === 'public') expect(answer.body.message).toMatch(/tag/);
   });
 
@@ -265,8 +374,16 @@ describe('the door itself', () => {
 
   it('keeps other workspaces apart: a tool reads only its own workspace', async () => {
     const other = await t.workspace();
-    await t.request('POST', '/api/v1/events', { key: other.secretKey, body: { type: 'signup', email: 'theirs@example.com' } });
-    const answer = await raw({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'get_person', arguments: { email: 'theirs@example.com' } } });
+    await t.request('POST', '/api/v1/events', {
+      key: other.secretKey,
+      body: { type: 'signup', email: 'theirs@example.com' },
+    });
+    const answer = await raw({
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'get_person', arguments: { email: 'theirs@example.com' } },
+    });
     expect(answer.body.result.isError).toBe(true);
     expect(JSON.parse(answer.body.result.content[0].text).error).toBe('no_such_person');
   });

@@ -18,7 +18,11 @@ interface Seen {
 }
 
 async function watchChild(mode: 'quiet' | 'busy', forMs: number): Promise<Seen[]> {
-  const { stdout } = await promisify(execFile)(process.execPath, [...NODE_FLAGS, '-r', '@swc-node/register', 'test/support/memory-at-rest.ts', mode, String(forMs)], { cwd: root });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [...NODE_FLAGS, '-r', '@swc-node/register', 'test/support/memory-at-rest.ts', mode, String(forMs)],
+    { cwd: root },
+  );
   return stdout
     .trim()
     .split('\n')
@@ -45,7 +49,12 @@ it('while the event loop is busy V8 is never asked', async () => {
 }, 60_000);
 
 it('the libs load terser (minifying the tag) and nodemailer (SMTP_URL) on first use only', async () => {
-  const script = "require('@app/events'); require('@app/messaging'); console.log(JSON.stringify(Object.keys(require.cache).filter((f) => /node_modules\\/(terser|nodemailer)\\//.test(f))))";
-  const { stdout } = await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', '-r', 'tsconfig-paths/register', '-e', script], { cwd: root });
+  const script =
+    "require('@app/events'); require('@app/messaging'); console.log(JSON.stringify(Object.keys(require.cache).filter((f) => /node_modules\\/(terser|nodemailer)\\//.test(f))))";
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ['-r', '@swc-node/register', '-r', 'tsconfig-paths/register', '-e', script],
+    { cwd: root },
+  );
   expect(JSON.parse(stdout.trim().split('\n').pop()!)).toEqual([]);
 }, 120_000);

@@ -26,8 +26,19 @@ it('counts event items accepted and refused by code, their latency, and request 
   const ws = await t.workspace();
   const before = await scrape();
   const accepted = 'lifeline_events_total{door="server",outcome="accepted"}';
-  expect((await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'signup', email: 'a@example.com' } })).status).toBe(200);
-  const batch = await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { events: [{ type: 'signup', email: 'b@example.com' }, { type: 'signup', email: 'not an email' }] } });
+  expect(
+    (await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'signup', email: 'a@example.com' } }))
+      .status,
+  ).toBe(200);
+  const batch = await t.request('POST', '/api/v1/events', {
+    key: ws.secretKey,
+    body: {
+      events: [
+        { type: 'signup', email: 'b@example.com' },
+        { type: 'signup', email: 'not an email' },
+      ],
+    },
+  });
   expect(batch.status).toBe(207);
   const refusedCode = batch.body.results[1].error;
   await t.request('POST', '/api/v1/events', { key: 'sk_live_wrong', body: { type: 'signup' } });
@@ -39,12 +50,18 @@ it('counts event items accepted and refused by code, their latency, and request 
   expect(value(after, invalidKey) - value(before, invalidKey)).toBe(1);
   const latency = 'lifeline_ingest_duration_seconds_count{door="server"}';
   expect(value(after, latency) - value(before, latency)).toBe(3);
-  expect(after).toMatch(/lifeline_http_requests_total\{method="POST",route="\/api\/v1\/events",status="401",code="invalid_key"\} \d+/);
+  expect(after).toMatch(
+    /lifeline_http_requests_total\{method="POST",route="\/api\/v1\/events",status="401",code="invalid_key"\} \d+/,
+  );
 });
 
 it('shows the outbox backlog and age, deliveries by state, queue depths and memory of both processes', async () => {
   const text = await scrape();
-  for (const series of ['lifeline_outbox_backlog', 'lifeline_outbox_oldest_age_seconds', 'lifeline_api_process_resident_memory_bytes']) {
+  for (const series of [
+    'lifeline_outbox_backlog',
+    'lifeline_outbox_oldest_age_seconds',
+    'lifeline_api_process_resident_memory_bytes',
+  ]) {
     expect(text).toMatch(new RegExp(`^${series} \\d`, 'm'));
   }
   expect(text).toMatch(/^lifeline_deliveries\{state="pending"\} \d+/m);
@@ -59,7 +76,13 @@ it('/metrics refuses a caller without ADMIN_TOKEN', async () => {
 
 it('/health/live answers; /health/ready names the worker when its heartbeat stops', async () => {
   expect((await t.request('GET', '/health/live')).body).toEqual({ ok: true });
-  expect((await t.request('GET', '/health/ready')).body).toEqual({ ok: true, database: 'up', redis: 'up', migrations: 'up', worker: 'up' });
+  expect((await t.request('GET', '/health/ready')).body).toEqual({
+    ok: true,
+    database: 'up',
+    redis: 'up',
+    migrations: 'up',
+    worker: 'up',
+  });
   await worker!.close();
   worker = null;
   const ready = await eventually(async () => {

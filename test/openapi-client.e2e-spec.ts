@@ -128,7 +128,10 @@ function generateTypes(dir: string): void {
 import { readFileSync, writeFileSync } from 'node:fs';
 const doc = JSON.parse(readFileSync(process.argv[1] + '/openapi.json', 'utf8'));
 writeFileSync(process.argv[1] + '/openapi.ts', astToString(await openapiTS(doc, { silent: true })));`;
-  execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], { cwd: resolve(__dirname, '..'), stdio: ['ignore', 'ignore', 'pipe'] });
+  execFileSync(process.execPath, ['--input-type=module', '-e', script, dir], {
+    cwd: resolve(__dirname, '..'),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
 }
 
 /** Each file's diagnostics, as readable lines. */
@@ -137,8 +140,13 @@ function compile(files: string[]): Record<string, string[]> {
   const found: Record<string, string[]> = Object.fromEntries(files.map((file) => [file, []]));
   for (const diagnostic of ts.getPreEmitDiagnostics(program)) {
     const file = diagnostic.file?.fileName ?? 'program';
-    const line = diagnostic.file && diagnostic.start !== undefined ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1 : 0;
-    (found[file] ??= []).push(`line ${line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').split('\n')[0]}`);
+    const line =
+      diagnostic.file && diagnostic.start !== undefined
+        ? diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start).line + 1
+        : 0;
+    (found[file] ??= []).push(
+      `line ${line}: ${ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n').split('\n')[0]}`,
+    );
   }
   return found;
 }
@@ -175,7 +183,8 @@ it('has teeth: a wrong body type, a missing field, an unknown path, method or pa
 });
 
 /** "METHOD /path" of every operation in the document. */
-const routesOf = (paths: typeof doc.paths) => Object.entries(paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
+const routesOf = (paths: typeof doc.paths) =>
+  Object.entries(paths).flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`));
 
 /** Whether the document lists this status for the route: exactly, by its range (4XX), or as default. */
 function documents(route: string, status: number): boolean {
@@ -187,14 +196,29 @@ function documents(route: string, status: number): boolean {
 async function facts() {
   const ws = await t.workspace({ origins: [SITE] });
   await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
-  const created = await t.gql('mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { address } }', { input: { name: 'Hook', trigger: { kind: 'webhook' }, steps: [] } }, ws.secretKey);
+  const created = await t.gql(
+    'mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { address } }',
+    { input: { name: 'Hook', trigger: { kind: 'webhook' }, steps: [] } },
+    ws.secretKey,
+  );
   const address = new URL(created.data.createAutomation.address).pathname.split('/').pop()!;
-  return { baseUrl: t.url, secretKey: ws.secretKey, adminToken: ADMIN_TOKEN, publicKey: ws.publicKey, site: SITE, automationAddress: address, doorToken: 'x'.repeat(32) };
+  return {
+    baseUrl: t.url,
+    secretKey: ws.secretKey,
+    adminToken: ADMIN_TOKEN,
+    publicKey: ws.publicKey,
+    site: SITE,
+    automationAddress: address,
+    doorToken: 'x'.repeat(32),
+  };
 }
 
 it('the same calls run against the app: every route is called and answers a status the document lists', async () => {
   const answered: Array<{ route: string; status: number }> = [];
-  const recorder = { onResponse: ({ request, schemaPath, response }: { request: Request; schemaPath: string; response: Response }) => void answered.push({ route: `${request.method} ${schemaPath}`, status: response.status }) };
+  const recorder = {
+    onResponse: ({ request, schemaPath, response }: { request: Request; schemaPath: string; response: Response }) =>
+      void answered.push({ route: `${request.method} ${schemaPath}`, status: response.status }),
+  };
   const { callEveryRoute } = require(join(folder, 'calls.ts'));
   const read = await callEveryRoute(await facts(), recorder);
 

@@ -38,11 +38,24 @@ it('GET /api/openapi.json passes redocly lint (recommended) with no error and on
   const problems = lint(await answer.text());
   const described = problems.map((p) => `${p.severity} ${p.ruleId} ${p.pointer}: ${p.message}`);
   expect(described.filter((p) => p.startsWith('error '))).toEqual([]);
-  expect(problems.filter((p) => p.severity === 'warn' && !KEPT_WARNINGS.includes(`${p.ruleId} ${p.pointer}`)).map((p) => `${p.ruleId} ${p.pointer}: ${p.message}`)).toEqual([]);
+  expect(
+    problems
+      .filter((p) => p.severity === 'warn' && !KEPT_WARNINGS.includes(`${p.ruleId} ${p.pointer}`))
+      .map((p) => `${p.ruleId} ${p.pointer}: ${p.message}`),
+  ).toEqual([]);
 }, 60_000);
 
 it('the linter finds what the recommended rules forbid, so a clean answer means something', () => {
-  const broken = { openapi: '3.1.0', info: { title: 'x', version: '1' }, servers: [{ url: 'http://127.0.0.1' }], paths: { '/x': { get: { responses: { 200: { description: 'ok' } } } } } };
-  const rules = new Set(lint(JSON.stringify(broken)).filter((p) => p.severity === 'error').map((p) => p.ruleId));
+  const broken = {
+    openapi: '3.1.0',
+    info: { title: 'x', version: '1' },
+    servers: [{ url: 'http://127.0.0.1' }],
+    paths: { '/x': { get: { responses: { 200: { description: 'ok' } } } } },
+  };
+  const rules = new Set(
+    lint(JSON.stringify(broken))
+      .filter((p) => p.severity === 'error')
+      .map((p) => p.ruleId),
+  );
   expect([...rules].sort()).toEqual(['operation-summary', 'security-defined']);
 }, 60_000);

@@ -48,18 +48,30 @@ it('is OpenAPI 3.1 with every served route and nothing else', async () => {
 
 it('names each path parameter', async () => {
   const doc = (await t.request('GET', '/api/openapi.json')).body;
-  for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>)) {
+  for (const [path, ops] of Object.entries(
+    doc.paths as Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>,
+  )) {
     const names = [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     for (const op of Object.values(ops)) {
-      expect((op.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.name).sort()).toEqual(names);
+      expect(
+        (op.parameters ?? [])
+          .filter((p) => p.in === 'path')
+          .map((p) => p.name)
+          .sort(),
+      ).toEqual(names);
     }
   }
 });
 
-type Operation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> }; responses?: Record<string, unknown> };
+type Operation = {
+  requestBody?: { required?: boolean; content?: Record<string, { schema?: Record<string, unknown> }> };
+  responses?: Record<string, unknown>;
+};
 
 function operations(doc: { paths: Record<string, Record<string, Operation>> }): Array<[string, Operation]> {
-  return Object.entries(doc.paths).flatMap(([path, ops]) => Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]));
+  return Object.entries(doc.paths).flatMap(([path, ops]) =>
+    Object.entries(ops).map(([method, op]) => [`${method.toUpperCase()} ${path}`, op] as [string, Operation]),
+  );
 }
 
 it('documents a request body for every POST, PUT and PATCH route: JSON, but the token auth_b posts', async () => {
@@ -69,7 +81,10 @@ it('documents a request body for every POST, PUT and PATCH route: JSON, but the 
   for (const [route, op] of writes) {
     expect({ route, required: op.requestBody?.required }).toEqual({ route, required: true });
     const mediaType = route === 'POST /api/webhooks/auth_b/{token}' ? 'application/jwt' : 'application/json';
-    expect({ route, mediaTypes: Object.keys(op.requestBody?.content ?? {}) }).toEqual({ route, mediaTypes: [mediaType] });
+    expect({ route, mediaTypes: Object.keys(op.requestBody?.content ?? {}) }).toEqual({
+      route,
+      mediaTypes: [mediaType],
+    });
     const schema = op.requestBody?.content?.[mediaType]?.schema ?? {};
     expect({ route, described: Object.keys(schema).length > 0 }).toEqual({ route, described: true });
   }
@@ -79,10 +94,23 @@ it('documents a request body for every POST, PUT and PATCH route: JSON, but the 
   });
 });
 
-type Answer = { $ref?: string; description?: string; content?: Record<string, { schema?: { allOf?: Array<{ properties?: { error?: { enum?: string[] } } }> }; examples?: Record<string, { value: { ok: boolean; error: string; message: string } }> }> };
+type Answer = {
+  $ref?: string;
+  description?: string;
+  content?: Record<
+    string,
+    {
+      schema?: { allOf?: Array<{ properties?: { error?: { enum?: string[] } } }> };
+      examples?: Record<string, { value: { ok: boolean; error: string; message: string } }>;
+    }
+  >;
+};
 
 /** The refusal codes an operation documents, by status (shared answers resolved). */
-function refusalCodes(doc: { components: { responses: Record<string, Answer> } }, op: Operation): Record<string, string[]> {
+function refusalCodes(
+  doc: { components: { responses: Record<string, Answer> } },
+  op: Operation,
+): Record<string, string[]> {
   const codes: Record<string, string[]> = {};
   for (const [status, listed] of Object.entries((op.responses ?? {}) as Record<string, Answer>)) {
     const answer = listed.$ref ? doc.components.responses[listed.$ref.split('/').pop()!] : listed;
@@ -98,16 +126,33 @@ it('lists each refusal a route can give under the status its code answers, with 
   for (const [route, op] of operations(doc)) {
     const codes = refusalCodes(doc, op);
     // Any request can be refused for its request line, its headers, its slowness or the service's fault.
-    for (const [status, code] of [['400', 'invalid_field'], ['408', 'request_timeout'], ['431', 'headers_too_large'], ['500', 'server_error']]) {
+    for (const [status, code] of [
+      ['400', 'invalid_field'],
+      ['408', 'request_timeout'],
+      ['431', 'headers_too_large'],
+      ['500', 'server_error'],
+    ]) {
       expect({ route, status, listed: codes[status]?.includes(code) }).toEqual({ route, status, listed: true });
     }
     for (const [status, listed] of Object.entries(codes)) {
-      for (const code of listed) expect({ route, code, status: REFUSAL_STATUS[code as keyof typeof REFUSAL_STATUS] }).toEqual({ route, code, status: Number(status) });
+      for (const code of listed)
+        expect({ route, code, status: REFUSAL_STATUS[code as keyof typeof REFUSAL_STATUS] }).toEqual({
+          route,
+          code,
+          status: Number(status),
+        });
       const answer = op.responses![status] as Answer;
       if (answer.$ref) continue; // a shared answer of one code: the same check holds for it
       const schema = answer.content!['application/json'].schema!;
-      const narrowed = (schema.allOf ?? (schema as { anyOf?: Array<{ allOf?: unknown[] }> }).anyOf?.find((s) => s.allOf)?.allOf) as Array<{ properties?: { error?: { enum?: string[] } } }>;
-      expect({ route, status, codes: [...(narrowed?.[1]?.properties?.error?.enum ?? [])].sort() }).toEqual({ route, status, codes: listed });
+      const narrowed = (schema.allOf ??
+        (schema as { anyOf?: Array<{ allOf?: unknown[] }> }).anyOf?.find((s) => s.allOf)?.allOf) as Array<{
+        properties?: { error?: { enum?: string[] } };
+      }>;
+      expect({ route, status, codes: [...(narrowed?.[1]?.properties?.error?.enum ?? [])].sort() }).toEqual({
+        route,
+        status,
+        codes: listed,
+      });
     }
   }
   // The codes a route gives are its own: the events endpoint gives no door's, a third-party door no key's.
@@ -125,13 +170,35 @@ it('lists each refusal a route can give under the status its code answers, with 
 
 it('names each operation once, in camelCase, with a summary, a description, one described tag and its callers', async () => {
   const doc = (await t.request('GET', '/api/openapi.json')).body;
-  const tags = new Map((doc.tags as Array<{ name: string; description: string }>).map((tag) => [tag.name, tag.description]));
+  const tags = new Map(
+    (doc.tags as Array<{ name: string; description: string }>).map((tag) => [tag.name, tag.description]),
+  );
   const ids: Record<string, string> = {};
-  for (const [route, op] of operations(doc) as Array<[string, Operation & { operationId: string; summary?: string; description?: string; tags?: string[]; security?: unknown[] }]>) {
+  for (const [route, op] of operations(doc) as Array<
+    [
+      string,
+      Operation & {
+        operationId: string;
+        summary?: string;
+        description?: string;
+        tags?: string[];
+        security?: unknown[];
+      },
+    ]
+  >) {
     ids[route] = op.operationId;
     expect({ route, camelCase: /^[a-z][a-zA-Z0-9]+$/.test(op.operationId) }).toEqual({ route, camelCase: true });
-    expect({ route, summary: !!op.summary, description: !!op.description, security: Array.isArray(op.security) }).toEqual({ route, summary: true, description: true, security: true });
-    expect({ route, tags: op.tags?.length, described: !!tags.get(op.tags![0]) }).toEqual({ route, tags: 1, described: true });
+    expect({
+      route,
+      summary: !!op.summary,
+      description: !!op.description,
+      security: Array.isArray(op.security),
+    }).toEqual({ route, summary: true, description: true, security: true });
+    expect({ route, tags: op.tags?.length, described: !!tags.get(op.tags![0]) }).toEqual({
+      route,
+      tags: 1,
+      described: true,
+    });
   }
   expect(new Set(Object.values(ids)).size).toBe(Object.keys(ids).length);
   // A generated client names its methods after these: they do not change.
@@ -149,22 +216,33 @@ it('names each operation once, in camelCase, with a summary, a description, one 
     'GET /health': 'getHealth',
   });
   // Every tag in the document is some operation's.
-  expect([...tags.keys()].sort()).toEqual([...new Set(operations(doc).flatMap(([, op]) => (op as { tags: string[] }).tags))].sort());
+  expect([...tags.keys()].sort()).toEqual(
+    [...new Set(operations(doc).flatMap(([, op]) => (op as { tags: string[] }).tags))].sort(),
+  );
 });
 
 /** A path with each parameter filled in by a value that names nothing. */
-const filled = (path: string) => path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'action' ? 'event' : `nothing-${name}`));
+const filled = (path: string) =>
+  path.replace(/\{(\w+)\}/g, (_, name: string) => (name === 'action' ? 'event' : `nothing-${name}`));
 
 it('says which routes take a key, as the routes answer a request without one', async () => {
   const doc = (await t.request('GET', '/api/openapi.json')).body;
-  for (const [route, op] of operations(doc) as Array<[string, Operation & { security: Array<Record<string, string[]>> }]>) {
+  for (const [route, op] of operations(doc) as Array<
+    [string, Operation & { security: Array<Record<string, string[]>> }]
+  >) {
     if (op.security.some((requirement) => Object.keys(requirement).length === 0) && op.security.length > 0) continue; // optional: /metrics from this machine
     const [method, path] = route.split(' ');
     const answer = await t.request(method, filled(path), method === 'POST' ? { body: {} } : {});
     const keyed = op.security.length > 0;
-    expect({ route, refusedForKey: answer.status === 401 && /invalid_key/.test(JSON.stringify(answer.body)) }).toEqual({ route, refusedForKey: keyed });
+    expect({ route, refusedForKey: answer.status === 401 && /invalid_key/.test(JSON.stringify(answer.body)) }).toEqual({
+      route,
+      refusedForKey: keyed,
+    });
     // What it answered is documented: a refusal's code under its status, any other answer by its status.
-    const listed = answer.body?.error in REFUSAL_STATUS ? refusalCodes(doc, op)[answer.status]?.includes(answer.body.error) : answer.status in op.responses!;
+    const listed =
+      answer.body?.error in REFUSAL_STATUS
+        ? refusalCodes(doc, op)[answer.status]?.includes(answer.body.error)
+        : answer.status in op.responses!;
     expect({ route, status: answer.status, listed }).toEqual({ route, status: answer.status, listed: true });
   }
 });
@@ -173,10 +251,14 @@ it('every $ref names a component, and an answer really served has the documented
   const doc = (await t.request('GET', '/api/openapi.json')).body;
   const refs = [...JSON.stringify(doc).matchAll(/"\$ref":"#\/components\/(\w+)\/(\w+)"/g)];
   expect(refs.length).toBeGreaterThan(20);
-  for (const [, kind, name] of refs) expect({ kind, name, found: !!doc.components[kind]?.[name] }).toEqual({ kind, name, found: true });
+  for (const [, kind, name] of refs)
+    expect({ kind, name, found: !!doc.components[kind]?.[name] }).toEqual({ kind, name, found: true });
 
   const { secretKey } = await t.workspace();
-  const answer = await t.request('POST', '/api/v1/events', { key: secretKey, body: { type: 'signup', email: 'ada@example.com' } });
+  const answer = await t.request('POST', '/api/v1/events', {
+    key: secretKey,
+    body: { type: 'signup', email: 'ada@example.com' },
+  });
   const success = doc.components.schemas.ActionSuccess;
   expect(Object.keys(answer.body).every((key) => key in success.properties)).toBe(true);
   expect(success.required.every((key: string) => key in answer.body)).toBe(true);

@@ -8,27 +8,38 @@ const ws = useWorkspace(t);
 
 const post = (body: unknown) => t.request('POST', '/api/v1/events', { key: ws.secretKey, body });
 const person = async (email: string) => {
-  const found = (await t.gql(
-    `query($email: String) { person(email: $email) { id name email stage os engaged purchases fields firstTouch
+  const found = (
+    await t.gql(
+      `query($email: String) { person(email: $email) { id name email stage os engaged purchases fields firstTouch
        identities { kind value } subscriptions { list { address } consentText consent consentIp grantedAt sourceLabel }
        timeline(first: 100) { edges { node { type detail properties value } } } } }`,
-    { email },
-    ws.secretKey,
-  )).data.person;
+      { email },
+      ws.secretKey,
+    )
+  ).data.person;
   return found && { ...found, timeline: found.timeline.edges.map((e: { node: unknown }) => e.node) };
 };
 const settings = (input: Record<string, unknown>) =>
-  t.gql('mutation($input: UpdateWorkspaceSettingsInput!) { updateWorkspaceSettings(input: $input) { trialStage downloaderStage activationEvents } }', { input }, ws.secretKey);
+  t.gql(
+    'mutation($input: UpdateWorkspaceSettingsInput!) { updateWorkspaceSettings(input: $input) { trialStage downloaderStage activationEvents } }',
+    { input },
+    ws.secretKey,
+  );
 const outbox = () => happeningsOf(t.db, ws.workspace.id);
 
 describe('concurrent posts naming the same new key make one person, never two', () => {
   it('50 posts at once for a new email', async () => {
-    const answers = await Promise.all(Array.from({ length: 50 }, (_, i) => post({ type: 'pageview', email: 'crowd@example.com', properties: { i } })));
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => post({ type: 'pageview', email: 'crowd@example.com', properties: { i } })),
+    );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(new Set(answers.map((a) => a.body.id)).size).toBe(1);
     const people = await t.db.query(`SELECT count(*)::int AS n FROM people WHERE workspace_id = $1`, [ws.workspace.id]);
     expect(people[0].n).toBe(1);
-    const events = await t.db.query(`SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'pageview'`, [ws.workspace.id]);
+    const events = await t.db.query(
+      `SELECT count(*)::int AS n FROM events WHERE workspace_id = $1 AND type = 'pageview'`,
+      [ws.workspace.id],
+    );
     expect(events[0].n).toBe(50);
   });
 });
@@ -38,15 +49,26 @@ describe('concurrent posts naming one person by different keys lose nothing', ()
     await post({ type: 'identify', email: 'two@example.com', account_id: 'acct-2' });
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        post({ events: [{ type: 'purchase', ...(i % 2 ? { email: 'two@example.com' } : { account_id: 'acct-2' }), properties: { i } }] }),
+        post({
+          events: [
+            {
+              type: 'purchase',
+              ...(i % 2 ? { email: 'two@example.com' } : { account_id: 'acct-2' }),
+              properties: { i },
+            },
+          ],
+        }),
       ),
     );
     expect(answers.every((a) => a.status === 200)).toBe(true);
-    const [row] = await t.db.query(`SELECT purchases, stage FROM people WHERE workspace_id = $1 AND email = 'two@example.com'`, [ws.workspace.id]);
+    const [row] = await t.db.query(
+      `SELECT purchases, stage FROM people WHERE workspace_id = $1 AND email = 'two@example.com'`,
+      [ws.workspace.id],
+    );
     expect(row).toEqual({ purchases: 30, stage: 'repeat' });
   });
 
-  it('a merge at the same moment as posts by the absorbed person\'s other key leaves everything on the survivor', async () => {
+  it("a merge at the same moment as posts by the absorbed person's other key leaves everything on the survivor", async () => {
     for (let round = 0; round < 5; round++) {
       const email = `m${round}@example.com`;
       const account = `acct-m${round}`;
@@ -98,7 +120,10 @@ describe('stages are decided when an event arrives', () => {
     expect((await post({ type: 'download', email: 'web@example.com' })).body.status).toBe('recorded');
     expect((await person('web@example.com')).stage).toBeNull();
     const refused = await settings({ downloaderStage: true });
-    expect(refused.errors![0]).toMatchObject({ extensions: { code: 'invalid_field' }, message: expect.stringContaining('no Downloader stage') });
+    expect(refused.errors![0]).toMatchObject({
+      extensions: { code: 'invalid_field' },
+      message: expect.stringContaining('no Downloader stage'),
+    });
   });
 
   it('updateWorkspaceSettings turns the Downloader stage off: a download then moves nobody', async () => {
@@ -161,10 +186,23 @@ describe('merging inside one batch', () => {
 
 describe('first touch, os, engaged and the timeline', () => {
   it('first touch is set once from the first post with source data; referrer reduced to its host', async () => {
-    await post({ type: 'pageview', email: 'ft@example.com', source: { path: '/pricing', referrer: 'https://news.example.org/item?id=3', os: 'mac' } });
-    await post({ type: 'pageview', email: 'ft@example.com', source: { utm: { source: 'later', medium: 'cpc' }, os: 'android' } });
+    await post({
+      type: 'pageview',
+      email: 'ft@example.com',
+      source: { path: '/pricing', referrer: 'https://news.example.org/item?id=3', os: 'mac' },
+    });
+    await post({
+      type: 'pageview',
+      email: 'ft@example.com',
+      source: { utm: { source: 'later', medium: 'cpc' }, os: 'android' },
+    });
     const p = await person('ft@example.com');
-    expect(p.firstTouch).toMatchObject({ source: 'news.example.org', medium: null, referrer: 'news.example.org', path: '/pricing' });
+    expect(p.firstTouch).toMatchObject({
+      source: 'news.example.org',
+      medium: null,
+      referrer: 'news.example.org',
+      path: '/pricing',
+    });
     expect(p.os).toBe('mac');
     expect(p.timeline[1].type).toBe('pageview');
   });
@@ -172,11 +210,21 @@ describe('first touch, os, engaged and the timeline', () => {
   it('only a purchase, signup, support post, reply or list join makes a person engaged', async () => {
     await post({ type: 'pageview', email: 'eng@example.com' });
     expect((await person('eng@example.com')).engaged).toBe(false);
-    await post({ type: 'support', from: 'eng@example.com', who: 'Eve', topic: 'Billing', message: 'Where is my invoice?' });
+    await post({
+      type: 'support',
+      from: 'eng@example.com',
+      who: 'Eve',
+      topic: 'Billing',
+      message: 'Where is my invoice?',
+    });
     const p = await person('eng@example.com');
     expect(p.engaged).toBe(true);
     expect(p.name).toBe('Eve');
-    expect(p.timeline[0]).toMatchObject({ type: 'support', detail: 'Billing', properties: { message: 'Where is my invoice?', topic: 'Billing' } });
+    expect(p.timeline[0]).toMatchObject({
+      type: 'support',
+      detail: 'Billing',
+      properties: { message: 'Where is my invoice?', topic: 'Billing' },
+    });
   });
 });
 
@@ -184,9 +232,20 @@ describe('subscriptions keep the consent words verbatim', () => {
   beforeEach(() => t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey));
 
   it('consent as a string', async () => {
-    await post({ type: 'subscribe', email: 'c1@example.com', list: 'news', consent: 'Yes, send me the news.  ', source_label: 'footer' });
+    await post({
+      type: 'subscribe',
+      email: 'c1@example.com',
+      list: 'news',
+      consent: 'Yes, send me the news.  ',
+      source_label: 'footer',
+    });
     const [sub] = (await person('c1@example.com')).subscriptions;
-    expect(sub).toMatchObject({ list: { address: 'news' }, consentText: 'Yes, send me the news.  ', consent: 'Yes, send me the news.  ', sourceLabel: 'footer' });
+    expect(sub).toMatchObject({
+      list: { address: 'news' },
+      consentText: 'Yes, send me the news.  ',
+      consent: 'Yes, send me the news.  ',
+      sourceLabel: 'footer',
+    });
     expect((await person('c1@example.com')).engaged).toBe(true);
   });
 
@@ -194,8 +253,18 @@ describe('subscriptions keep the consent words verbatim', () => {
     const consent = { text: 'I agree to monthly emails.', ip: '198.51.100.7', granted_at: '2026-03-04T05:06:07.000Z' };
     await post({ type: 'subscribe', email: 'c2@example.com', list: 'news', consent, anon_id: 'tab-1' });
     const p = await person('c2@example.com');
-    expect(p.subscriptions[0]).toMatchObject({ consentText: consent.text, consent, consentIp: consent.ip, grantedAt: consent.granted_at });
-    expect(p.identities).toEqual(expect.arrayContaining([{ kind: 'email', value: 'c2@example.com' }, { kind: 'anon_id', value: 'tab-1' }]));
+    expect(p.subscriptions[0]).toMatchObject({
+      consentText: consent.text,
+      consent,
+      consentIp: consent.ip,
+      grantedAt: consent.granted_at,
+    });
+    expect(p.identities).toEqual(
+      expect.arrayContaining([
+        { kind: 'email', value: 'c2@example.com' },
+        { kind: 'anon_id', value: 'tab-1' },
+      ]),
+    );
     const subscribed = (await outbox()).find((o) => o.kind === 'subscribed');
     expect(subscribed!.payload.data.subscribed).toEqual({ list: { address: 'news', name: 'News' } });
   });
@@ -208,9 +277,19 @@ describe('triggers are written to the outbox with the row that caused them', () 
     await post({ type: 'signup', email: 'tr@example.com', value: 0, properties: { via: 'google' } });
     const rows = await outbox();
     const changed = rows.filter((r) => r.kind === 'field_changed').map((r) => r.payload.data.field_changed);
-    expect(changed).toEqual(expect.arrayContaining([{ field: 'name', from: 'Tess', to: 'Tessa' }, { field: 'plan', from: 'free', to: 'pro' }]));
+    expect(changed).toEqual(
+      expect.arrayContaining([
+        { field: 'name', from: 'Tess', to: 'Tessa' },
+        { field: 'plan', from: 'free', to: 'pro' },
+      ]),
+    );
     const event = rows.find((r) => r.kind === 'event')!.payload.data.event;
-    expect(event).toMatchObject({ event: 'signup', value: 0, properties: { via: 'google' }, id: expect.stringMatching(/^evt_/) });
+    expect(event).toMatchObject({
+      event: 'signup',
+      value: 0,
+      properties: { via: 'google' },
+      id: expect.stringMatching(/^evt_/),
+    });
     expect(rows.some((r) => r.kind === 'stage_entered')).toBe(true);
   });
 
@@ -233,7 +312,10 @@ describe('nothing is lost if Redis is down', () => {
     const down = await (await import('./harness')).startApp({ env: { REDIS_URL: 'redis://127.0.0.1:1' } });
     try {
       const w = await down.workspace();
-      const answer = await down.request('POST', '/api/v1/events', { key: w.secretKey, body: { type: 'signup', email: 'offline@example.com' } });
+      const answer = await down.request('POST', '/api/v1/events', {
+        key: w.secretKey,
+        body: { type: 'signup', email: 'offline@example.com' },
+      });
       expect(answer.body).toMatchObject({ ok: true, status: 'recorded' });
       const rows = await happeningsOf(down.db, w.workspace.id);
       expect(rows.map((r: { kind: string }) => r.kind)).toEqual(['event', 'stage_entered']);
@@ -246,7 +328,11 @@ describe('nothing is lost if Redis is down', () => {
 describe('rate limit: 600 posts per secret key per ten minutes', () => {
   it('the 601st answers 429 rate_limited with Retry-After and writes nothing', async () => {
     for (let i = 0; i < 600; i += 50) {
-      await Promise.all(Array.from({ length: 50 }, () => t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'x' } })));
+      await Promise.all(
+        Array.from({ length: 50 }, () =>
+          t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'x' } }),
+        ),
+      );
     }
     const answer = await post({ type: 'signup', email: 'late@example.com' });
     expect(answer.status).toBe(429);

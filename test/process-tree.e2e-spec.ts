@@ -26,7 +26,11 @@ interface Tree {
   all: number[];
 }
 
-async function startTree(how: 'npm' | 'launcher', env: Record<string, string | undefined>, withinMs = 180_000): Promise<Tree> {
+async function startTree(
+  how: 'npm' | 'launcher',
+  env: Record<string, string | undefined>,
+  withinMs = 180_000,
+): Promise<Tree> {
   const port = await freePort();
   const started =
     how === 'npm'
@@ -38,7 +42,12 @@ async function startTree(how: 'npm' | 'launcher', env: Record<string, string | u
   await started.waitFor('api listening');
   const all = [started.child.pid!, ...descendants(started.child.pid!)];
   const find = (part: string) => all.find((pid) => cmdline(pid).includes(part))!;
-  const pids = { top: started.child.pid!, launcher: find('scripts/start.js'), api: find('apps/api/src/main'), worker: find('apps/worker/src/main') };
+  const pids = {
+    top: started.child.pid!,
+    launcher: find('scripts/start.js'),
+    api: find('apps/api/src/main'),
+    worker: find('apps/worker/src/main'),
+  };
   expect(Object.values(pids).every(Boolean)).toBe(true);
   // The apps run with the launcher's Node flags (NODE_FLAGS).
   for (const app of [pids.api, pids.worker]) expect(cmdline(app)).toContain(NODE_FLAGS.join(' '));
@@ -74,23 +83,32 @@ describe('a signal to any process of the tree stops them all within 10 s', () =>
     ['SIGTERM', 'the launcher', 'launcher'],
     ['SIGTERM', 'the api', 'api'],
     ['SIGINT', 'the worker', 'worker'],
-  ] as const)('%s to %s', async (signal, _name, target) => {
-    const database = testDatabaseName();
-    databases.push(database);
-    const tree = await startTree('npm', baseEnv(database));
-    try {
-      process.kill(tree.pids[target], signal);
-      expect(await waitUntilGone(tree.all, 10_000)).toEqual([]);
-      expect(tree.started.output()).not.toMatch(/crashed/);
-    } finally {
-      killAll(tree.all);
-    }
-  }, 240_000);
+  ] as const)(
+    '%s to %s',
+    async (signal, _name, target) => {
+      const database = testDatabaseName();
+      databases.push(database);
+      const tree = await startTree('npm', baseEnv(database));
+      try {
+        process.kill(tree.pids[target], signal);
+        expect(await waitUntilGone(tree.all, 10_000)).toEqual([]);
+        expect(tree.started.output()).not.toMatch(/crashed/);
+      } finally {
+        killAll(tree.all);
+      }
+    },
+    240_000,
+  );
 });
 
 it('on embedded PGlite, SIGTERM to the launcher stops everything within 10 s and removes .data/pg.url', async () => {
   const dataDir = mkdtempSync(join(tmpdir(), 'lifeline-tree-'));
-  const env = { ...baseEnv('unused'), DATABASE_URL: '', DATA_DIR: dataDir, LIFELINE_PG_PROBE_PORT: String(await freePort()) };
+  const env = {
+    ...baseEnv('unused'),
+    DATABASE_URL: '',
+    DATA_DIR: dataDir,
+    LIFELINE_PG_PROBE_PORT: String(await freePort()),
+  };
   // A new PGlite data folder takes minutes to initialise on a busy machine.
   const tree = await startTree('launcher', env, 480_000);
   try {
@@ -130,12 +148,25 @@ describe('a crashed worker is restarted and deliveries resume (issue 17)', () =>
     try {
       const secret = tree.started.output().match(/secret key: +(sk_live_\w+)/)![1];
       const gql = async (query: string, variables: object) =>
-        (await fetch(`${url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ query, variables }) })).json();
+        (
+          await fetch(`${url}/graphql`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+            body: JSON.stringify({ query, variables }),
+          })
+        ).json();
       const address = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
-      const made = await gql('mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }', { input: { url: address, triggers: ['event'] } });
+      const made = await gql(
+        'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }',
+        { input: { url: address, triggers: ['event'] } },
+      );
       expect(made.errors).toBeUndefined();
       const post = (event: string) =>
-        fetch(`${url}/api/v1/events`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body: JSON.stringify({ type: event, email: 'ada@example.com' }) });
+        fetch(`${url}/api/v1/events`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ type: event, email: 'ada@example.com' }),
+        });
 
       expect((await post('before_crash')).status).toBe(200);
       await eventually(async () => received.some((r) => r.event === 'before_crash'), 60_000);
@@ -148,7 +179,9 @@ describe('a crashed worker is restarted and deliveries resume (issue 17)', () =>
       expect(received.filter((r) => r.event === 'while_down')).toHaveLength(1);
 
       process.kill(tree.pids.launcher, 'SIGTERM');
-      expect(await waitUntilGone([tree.pids.launcher, tree.pids.api, ...descendants(tree.pids.launcher)], 10_000)).toEqual([]);
+      expect(
+        await waitUntilGone([tree.pids.launcher, tree.pids.api, ...descendants(tree.pids.launcher)], 10_000),
+      ).toEqual([]);
     } finally {
       killAll([...tree.all, ...descendants(tree.pids.launcher)]);
       await dropDatabase(database);

@@ -23,8 +23,13 @@ function commandLine(text: string, pattern: RegExp): string[] {
 beforeAll(() => {
   execFileSync(process.execPath, ['scripts/build.js'], { cwd: root, stdio: 'ignore' });
   scratch = mkdtempSync(join(tmpdir(), 'lifeline-prod-'));
-  for (const item of ['dist', 'package.json', 'package-lock.json']) cpSync(join(root, item), join(scratch, item), { recursive: true });
-  execFileSync('npm', ['ci', '--omit=dev', '--offline', '--no-audit', '--no-fund'], { cwd: scratch, stdio: 'ignore', env: { ...process.env, NODE_ENV: 'production' } });
+  for (const item of ['dist', 'package.json', 'package-lock.json'])
+    cpSync(join(root, item), join(scratch, item), { recursive: true });
+  execFileSync('npm', ['ci', '--omit=dev', '--offline', '--no-audit', '--no-fund'], {
+    cwd: scratch,
+    stdio: 'ignore',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
   database = testDatabaseName();
 }, 600_000);
 
@@ -47,18 +52,29 @@ const env = (port: number) => ({
 /** Issue 33: templates render in worker threads, which load their module from dist/ as the api does. */
 async function expectRenderThreads(url: string): Promise<void> {
   const call = async (path: string, key: string, body: unknown) => {
-    const answer = await fetch(url + path, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+    const answer = await fetch(url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify(body),
+    });
     return { status: answer.status, body: await answer.json() };
   };
-  const made = await call('/graphql', env(0).ADMIN_TOKEN, { query: 'mutation { createWorkspace(input: { slug: "prod-render", owner: "owner@example.com" }) { secretKey } }' });
+  const made = await call('/graphql', env(0).ADMIN_TOKEN, {
+    query: 'mutation { createWorkspace(input: { slug: "prod-render", owner: "owner@example.com" }) { secretKey } }',
+  });
   const key = made.body.data.createWorkspace.secretKey;
   expect((await call('/api/v1/events', key, { type: 'signup', email: 'ada@example.com' })).status).toBe(200);
-  expect(await call('/api/v1/messages', key, { to: 'ada@example.com', subject: 'Hi {{ person.email }}', body: '**Hello**' })).toMatchObject({ status: 200, body: { ok: true } });
-  expect(await call('/api/v1/messages', key, { to: 'ada@example.com', subject: 'Hi', body: '{{ x | shout }}' })).toMatchObject({ status: 400, body: { error: 'invalid_field' } });
+  expect(
+    await call('/api/v1/messages', key, { to: 'ada@example.com', subject: 'Hi {{ person.email }}', body: '**Hello**' }),
+  ).toMatchObject({ status: 200, body: { ok: true } });
+  expect(
+    await call('/api/v1/messages', key, { to: 'ada@example.com', subject: 'Hi', body: '{{ x | shout }}' }),
+  ).toMatchObject({ status: 400, body: { error: 'invalid_field' } });
 }
 
 it('the scratch install has no development dependency and the build needs none', () => {
-  for (const dev of ['@swc-node/register', '@swc/core', 'typescript', 'jest']) expect(existsSync(join(scratch, 'node_modules', dev))).toBe(false);
+  for (const dev of ['@swc-node/register', '@swc/core', 'typescript', 'jest'])
+    expect(existsSync(join(scratch, 'node_modules', dev))).toBe(false);
   expect(existsSync(join(scratch, 'dist/apps/api/src/main.js'))).toBe(true);
   expect(readFileSync(join(scratch, 'dist/apps/api/src/main.js'), 'utf8')).not.toMatch(/require\("@app\//);
   expect(existsSync(join(scratch, 'dist/libs/events/src/tag/track.min.js'))).toBe(true);
@@ -84,12 +100,23 @@ it("compose's migrate command, then the Dockerfile's CMD (api) and compose's wor
     const health = await waitForHealth(`http://127.0.0.1:${port}/health`);
     expect(await health.json()).toMatchObject({ ok: true });
     await worker.waitFor('worker started');
-    const refused = await fetch(`http://127.0.0.1:${port}/api/v1/events`, { method: 'POST', headers: { 'x-request-id': 'prod-test-1' } });
+    const refused = await fetch(`http://127.0.0.1:${port}/api/v1/events`, {
+      method: 'POST',
+      headers: { 'x-request-id': 'prod-test-1' },
+    });
     expect(refused.status).toBe(401);
     expect(refused.headers.get('x-request-id')).toBe('prod-test-1');
     await api.waitFor('prod-test-1');
-    const line = api.output().split('\n').find((l) => l.includes('"prod-test-1"'))!;
-    expect(JSON.parse(line)).toMatchObject({ name: 'api', req: { id: 'prod-test-1', method: 'POST', url: '/api/v1/events' }, res: { statusCode: 401 }, refusal: 'invalid_key' });
+    const line = api
+      .output()
+      .split('\n')
+      .find((l) => l.includes('"prod-test-1"'))!;
+    expect(JSON.parse(line)).toMatchObject({
+      name: 'api',
+      req: { id: 'prod-test-1', method: 'POST', url: '/api/v1/events' },
+      res: { statusCode: 401 },
+      refusal: 'invalid_key',
+    });
     expect(api.output()).not.toContain('Created workspace "demo"');
     await expectRenderThreads(`http://127.0.0.1:${port}`);
 

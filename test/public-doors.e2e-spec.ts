@@ -13,7 +13,8 @@ beforeEach(async () => {
 
 const door = (action: string, body: unknown, headers: Record<string, string> = { origin: SITE }, key = ws.publicKey) =>
   t.request('POST', `/api/in/${key}/${action}`, { body, headers });
-const people = async () => Number((await t.db.query(`SELECT count(*) AS n FROM people WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);
+const people = async () =>
+  Number((await t.db.query(`SELECT count(*) AS n FROM people WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);
 const consent = { text: 'Yes, send me the monthly news.' };
 
 describe('the four doors answer ok and status only, never a record id', () => {
@@ -44,15 +45,21 @@ describe('rule 1: posts are accepted only from the sites the workspace names', (
   });
 
   it('a *.example.com pattern allows its subdomains', async () => {
-    expect((await door('event', { type: 'pageview', anon_id: 'x' }, { origin: 'https://en.blog.example.com' })).status).toBe(200);
+    expect(
+      (await door('event', { type: 'pageview', anon_id: 'x' }, { origin: 'https://en.blog.example.com' })).status,
+    ).toBe(200);
   });
 
   it('CORS preflight is answered for allowed origins only', async () => {
-    const allowed = await t.request('OPTIONS', `/api/in/${ws.publicKey}/subscribe`, { headers: { origin: SITE, 'access-control-request-method': 'POST' } });
+    const allowed = await t.request('OPTIONS', `/api/in/${ws.publicKey}/subscribe`, {
+      headers: { origin: SITE, 'access-control-request-method': 'POST' },
+    });
     expect(allowed.status).toBe(204);
     expect(allowed.headers.get('access-control-allow-origin')).toBe(SITE);
     expect(allowed.headers.get('access-control-allow-headers')).toMatch(/content-type/i);
-    const refused = await t.request('OPTIONS', `/api/in/${ws.publicKey}/subscribe`, { headers: { origin: 'https://evil.example.net' } });
+    const refused = await t.request('OPTIONS', `/api/in/${ws.publicKey}/subscribe`, {
+      headers: { origin: 'https://evil.example.net' },
+    });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
   });
@@ -60,13 +67,20 @@ describe('rule 1: posts are accepted only from the sites the workspace names', (
 
 describe('rule 2: hp and website are honeypots', () => {
   it.each(['hp', 'website'])('a post with %s filled is accepted and thrown away', async (field) => {
-    const answer = await door('subscribe', { email: 'bot@example.com', list: 'news', consent, [field]: 'http://spam.example' });
+    const answer = await door('subscribe', {
+      email: 'bot@example.com',
+      list: 'news',
+      consent,
+      [field]: 'http://spam.example',
+    });
     expect(answer.body).toEqual({ ok: true, status: 'subscribed' });
     expect(await people()).toBe(0);
   });
 
   it('an empty honeypot field is a person, not a bot', async () => {
-    expect((await door('subscribe', { email: 'human@example.com', list: 'news', consent, hp: '' })).body.status).toBe('subscribed');
+    expect((await door('subscribe', { email: 'human@example.com', list: 'news', consent, hp: '' })).body.status).toBe(
+      'subscribed',
+    );
     expect(await people()).toBe(1);
   });
 });
@@ -79,7 +93,11 @@ describe('rules 3 and 4: an 8 KB cap, JSON objects only', () => {
     expect(await people()).toBe(0);
   });
 
-  it.each([['an array', '[1,2]'], ['a string', '"hi"'], ['broken JSON', '{"type":']])('%s answers invalid_json', async (_case, raw) => {
+  it.each([
+    ['an array', '[1,2]'],
+    ['a string', '"hi"'],
+    ['broken JSON', '{"type":'],
+  ])('%s answers invalid_json', async (_case, raw) => {
     const answer = await t.request('POST', `/api/in/${ws.publicKey}/event`, { raw, headers: { origin: SITE } });
     expect(answer.status).toBe(400);
     expect(answer.body.error).toBe('invalid_json');
@@ -88,7 +106,12 @@ describe('rules 3 and 4: an 8 KB cap, JSON objects only', () => {
 
 describe('the public rows of Errors', () => {
   it('unknown_key for a public key that matches no workspace', async () => {
-    const answer = await door('event', { type: 'pageview', anon_id: 'x' }, { origin: SITE }, 'wk_000000000000000000000000');
+    const answer = await door(
+      'event',
+      { type: 'pageview', anon_id: 'x' },
+      { origin: SITE },
+      'wk_000000000000000000000000',
+    );
     expect(answer.status).toBe(404);
     expect(answer.body.error).toBe('unknown_key');
   });
@@ -110,15 +133,25 @@ describe('the public rows of Errors', () => {
     for (const type of ['subscribe', 'identify', 'support']) {
       const answer = await door('event', { type, email: 'sneak@example.com', list: 'news', consent, message: 'hi' });
       expect(answer.status).toBe(400);
-      expect(answer.body).toMatchObject({ ok: false, error: 'unknown_event', message: expect.stringContaining(`post it to the ${type} address`) });
+      expect(answer.body).toMatchObject({
+        ok: false,
+        error: 'unknown_event',
+        message: expect.stringContaining(`post it to the ${type} address`),
+      });
     }
     expect(await people()).toBe(0);
   });
 
   it('consent.text is required on subscribe (a bare string is not enough)', async () => {
-    expect((await door('subscribe', { email: 'c@example.com', list: 'news', consent: 'Yes' })).body.error).toBe('missing_consent');
-    expect((await door('subscribe', { email: 'c@example.com', list: 'news', consent: {} })).body.error).toBe('missing_consent');
-    expect((await door('subscribe', { email: 'c@example.com', list: 'nope', consent })).body.error).toBe('unknown_list');
+    expect((await door('subscribe', { email: 'c@example.com', list: 'news', consent: 'Yes' })).body.error).toBe(
+      'missing_consent',
+    );
+    expect((await door('subscribe', { email: 'c@example.com', list: 'news', consent: {} })).body.error).toBe(
+      'missing_consent',
+    );
+    expect((await door('subscribe', { email: 'c@example.com', list: 'nope', consent })).body.error).toBe(
+      'unknown_list',
+    );
     expect(await people()).toBe(0);
   });
 
@@ -130,7 +163,10 @@ describe('the public rows of Errors', () => {
 
   it('the visitor address is kept with the consent as proof', async () => {
     await door('subscribe', { email: 'proof@example.com', list: 'news', consent, anon_id: 'tab-7' });
-    const [row] = await t.db.query(`SELECT consent, consent_ip, consent_text FROM subscriptions WHERE workspace_id = $1`, [ws.workspace.id]);
+    const [row] = await t.db.query(
+      `SELECT consent, consent_ip, consent_text FROM subscriptions WHERE workspace_id = $1`,
+      [ws.workspace.id],
+    );
     expect(row.consent_text).toBe(consent.text);
     expect(row.consent_ip).toMatch(/127\.0\.0\.1/);
   });
@@ -138,7 +174,8 @@ describe('the public rows of Errors', () => {
 
 describe('rule 5: per-IP limits per workspace per ten minutes', () => {
   it('support allows 10 per visitor IP, then 429 rate_limited with Retry-After and nothing written', async () => {
-    for (let i = 0; i < 10; i++) expect((await door('support', { from: `s${i}@example.com`, message: 'hi' })).status).toBe(200);
+    for (let i = 0; i < 10; i++)
+      expect((await door('support', { from: `s${i}@example.com`, message: 'hi' })).status).toBe(200);
     const answer = await door('support', { from: 'late@example.com', message: 'hi' });
     expect(answer.status).toBe(429);
     expect(answer.body.error).toBe('rate_limited');
@@ -150,7 +187,9 @@ describe('rule 5: per-IP limits per workspace per ten minutes', () => {
     ['identify', 60, (i: number) => ({ email: `i${i}@example.com` })],
     ['event', 240, (i: number) => ({ type: 'pageview', anon_id: `v${i}` })],
   ])('%s allows %i per visitor IP, then 429 with nothing written', async (action, limit, body) => {
-    const answers = await Promise.all(Array.from({ length: limit }, (_, i) => door(action as string, (body as (i: number) => object)(i))));
+    const answers = await Promise.all(
+      Array.from({ length: limit }, (_, i) => door(action as string, (body as (i: number) => object)(i))),
+    );
     expect(answers.every((a) => a.status === 200)).toBe(true);
     const before = await people();
     const over = await door(action as string, (body as (i: number) => object)(limit));
@@ -160,11 +199,16 @@ describe('rule 5: per-IP limits per workspace per ten minutes', () => {
   });
 
   it('subscribe allows 20 per visitor IP; another workspace counts apart', async () => {
-    const answers = await Promise.all(Array.from({ length: 21 }, (_, i) => door('subscribe', { email: `f${i}@example.com`, list: 'news', consent })));
+    const answers = await Promise.all(
+      Array.from({ length: 21 }, (_, i) => door('subscribe', { email: `f${i}@example.com`, list: 'news', consent })),
+    );
     expect(answers.filter((a) => a.status === 429)).toHaveLength(1);
     const other = await t.workspace({ origins: [SITE] });
     await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, other.secretKey);
-    expect((await door('subscribe', { email: 'o@example.com', list: 'news', consent }, { origin: SITE }, other.publicKey)).status).toBe(200);
+    expect(
+      (await door('subscribe', { email: 'o@example.com', list: 'news', consent }, { origin: SITE }, other.publicKey))
+        .status,
+    ).toBe(200);
   });
 });
 
@@ -238,7 +282,10 @@ describe('client IP: the socket, or X-Forwarded-For only under TRUST_PROXY', () 
     const answers = [];
     for (let i = 0; i < 11; i++) {
       answers.push(
-        await app.request('POST', `/api/in/${key}/support`, { body: { from: `x${i}@example.com`, message: 'hi' }, headers: { origin: SITE, 'x-forwarded-for': forwardedFor(i) } }),
+        await app.request('POST', `/api/in/${key}/support`, {
+          body: { from: `x${i}@example.com`, message: 'hi' },
+          headers: { origin: SITE, 'x-forwarded-for': forwardedFor(i) },
+        }),
       );
     }
     return answers.map((a) => a.status);
@@ -250,7 +297,7 @@ describe('client IP: the socket, or X-Forwarded-For only under TRUST_PROXY', () 
     expect(statuses[10]).toBe(429);
   });
 
-  it('with TRUST_PROXY each forwarded visitor has a limit of their own; only the proxy\'s own entry counts', async () => {
+  it("with TRUST_PROXY each forwarded visitor has a limit of their own; only the proxy's own entry counts", async () => {
     const proxied = await startApp({ env: { TRUST_PROXY: 'true' } });
     try {
       const w = await proxied.workspace({ origins: [SITE] });

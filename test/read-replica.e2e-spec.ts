@@ -26,7 +26,10 @@ const logged: string[] = [];
 beforeAll(async () => {
   primary = await startPrivatePostgres();
   replica = await startReplica(primary);
-  ({ config } = await testConfig({ DATABASE_URL: primary.url('lifeline'), DATABASE_READ_URL: replica.url('lifeline') }));
+  ({ config } = await testConfig({
+    DATABASE_URL: primary.url('lifeline'),
+    DATABASE_READ_URL: replica.url('lifeline'),
+  }));
   await migrate(config, MIGRATIONS);
   await replica.caughtUp();
   api = await createApi(config);
@@ -45,7 +48,12 @@ afterAll(async () => {
   await primary?.remove();
 });
 
-async function request(method: string, path: string, body?: unknown, key = ws.secretKey): Promise<{ status: number; body: any }> {
+async function request(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = ws.secretKey,
+): Promise<{ status: number; body: any }> {
   const answer = await fetch(config.baseUrl + path, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -58,19 +66,32 @@ async function gql(query: string, variables: Record<string, unknown> = {}, key =
   return (await request('POST', '/graphql', { query, variables }, key)).body;
 }
 
-const post = async (body: Record<string, unknown>) => expect((await request('POST', '/api/v1/events', body)).body).toMatchObject({ ok: true });
+const post = async (body: Record<string, unknown>) =>
+  expect((await request('POST', '/api/v1/events', body)).body).toMatchObject({ ok: true });
 const today = new Date().toISOString().slice(0, 10);
-const DAY = { event: 'purchase', measure: 'sum_value', interval: 'day', from: `${today}T00:00:00Z`, to: `${today}T23:59:59Z` };
+const DAY = {
+  event: 'purchase',
+  measure: 'sum_value',
+  interval: 'day',
+  from: `${today}T00:00:00Z`,
+  to: `${today}T23:59:59Z`,
+};
 
 async function chartSum(): Promise<number> {
-  const answer = await gql(`query($input: ChartInput!) { chart(input: $input) { series { points { value } } } }`, { input: DAY });
+  const answer = await gql(`query($input: ChartInput!) { chart(input: $input) { series { points { value } } } }`, {
+    input: DAY,
+  });
   if (answer.errors) throw new Error(JSON.stringify(answer.errors));
   return answer.data.chart.series[0].points[0].value;
 }
 
 async function toolChartSum(): Promise<number> {
   const client = new ToolClient({ name: 'lifeline-test', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${config.baseUrl}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${ws.secretKey}` } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${config.baseUrl}/api/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${ws.secretKey}` } },
+    }),
+  );
   try {
     const answer = (await client.callTool({ name: 'chart_events', arguments: DAY })) as { structuredContent: any };
     return answer.structuredContent.series[0].points[0].value;
@@ -80,7 +101,10 @@ async function toolChartSum(): Promise<number> {
 }
 
 async function primarySum(): Promise<number> {
-  const { rows } = await onPrimary.query(`SELECT coalesce(sum(value), 0)::float AS sum FROM events WHERE workspace_id = $1 AND type = 'purchase'`, [ws.workspace.id]);
+  const { rows } = await onPrimary.query(
+    `SELECT coalesce(sum(value), 0)::float AS sum FROM events WHERE workspace_id = $1 AND type = 'purchase'`,
+    [ws.workspace.id],
+  );
   return rows[0].sum;
 }
 
@@ -112,15 +136,22 @@ it('a mutation and an export read the primary: they find the person posted a mom
   await post({ type: 'signup', email: 'c@example.com' });
   expect(await personByEmail('c@example.com')).toBeNull();
   // an export answers everything held, so even as a query it reads the primary
-  expect((await gql('{ personExport(person: "c@example.com") }')).data.personExport.person).toMatchObject({ email: 'c@example.com' });
-
-  const sent = await gql(`mutation($input: SendMessageInput!) { sendMessage(input: $input) { id subject person { email } } }`, {
-    input: { person: 'c@example.com', subject: 'Welcome', body: 'Hello there.' },
+  expect((await gql('{ personExport(person: "c@example.com") }')).data.personExport.person).toMatchObject({
+    email: 'c@example.com',
   });
+
+  const sent = await gql(
+    `mutation($input: SendMessageInput!) { sendMessage(input: $input) { id subject person { email } } }`,
+    {
+      input: { person: 'c@example.com', subject: 'Welcome', body: 'Hello there.' },
+    },
+  );
   expect(sent.errors).toBeUndefined();
   expect(sent.data.sendMessage).toMatchObject({ subject: 'Welcome', person: { email: 'c@example.com' } });
   const id = sent.data.sendMessage.id;
-  expect((await onPrimary.query('SELECT id FROM messages WHERE workspace_id = $1', [ws.workspace.id])).rows).toEqual([{ id }]);
+  expect((await onPrimary.query('SELECT id FROM messages WHERE workspace_id = $1', [ws.workspace.id])).rows).toEqual([
+    { id },
+  ]);
 
   // the messages pages are the replica's: not there yet
   expect((await request('GET', '/api/v1/messages')).body).toEqual({ ok: true, messages: [] });
@@ -129,7 +160,9 @@ it('a mutation and an export read the primary: they find the person posted a mom
   await replica.resumeReplay();
   await replica.caughtUp();
   expect((await request('GET', '/api/v1/messages')).body.messages.map((m: { id: string }) => m.id)).toEqual([id]);
-  expect((await request('GET', '/api/v1/people/c@example.com/messages')).body.messages.map((m: { id: string }) => m.id)).toEqual([id]);
+  expect(
+    (await request('GET', '/api/v1/people/c@example.com/messages')).body.messages.map((m: { id: string }) => m.id),
+  ).toEqual([id]);
 });
 
 it('keys are checked on the primary: a key made while the replica lags works at once, and once revoked is refused at once', async () => {
@@ -141,7 +174,10 @@ it('keys are checked on the primary: a key made while the replica lags works at 
   expect((await gql('{ people { totalCount } }', {}, secretKey)).data.people.totalCount).toBe(3);
 
   expect((await gql(`mutation { revokeKey(id: "${keyId}") }`)).data.revokeKey).toBe(true);
-  expect(await request('GET', '/api/v1/messages', undefined, secretKey)).toMatchObject({ status: 401, body: { ok: false, error: 'invalid_key' } });
+  expect(await request('GET', '/api/v1/messages', undefined, secretKey)).toMatchObject({
+    status: 401,
+    body: { ok: false, error: 'invalid_key' },
+  });
   expect((await gql('{ people { totalCount } }', {}, secretKey)).errors[0].extensions.code).toBe('invalid_key');
   await replica.resumeReplay();
 });
@@ -157,7 +193,9 @@ it('while the replica cannot be reached its reads go to the primary, and back to
   await replica.start();
   await eventually(async () => logged.length === 2);
   expect(logged).toEqual([
-    expect.stringMatching(/^PostgreSQL read replica cannot be reached \(.+\): the primary serves its reads until it is back\.$/),
+    expect.stringMatching(
+      /^PostgreSQL read replica cannot be reached \(.+\): the primary serves its reads until it is back\.$/,
+    ),
     expect.stringMatching(/^PostgreSQL read replica answers again after [\d.]+ s; /),
   ]);
   await replica.pauseReplay();
@@ -171,5 +209,7 @@ it('a replica that cannot be reached at start stops the start with a sentence na
   const closed = `postgres://postgres@127.0.0.1:${await freePort()}/lifeline`;
   const refused = readDatabase({ ...config, databaseReadUrl: closed }, api.get(DataSource));
   await expect(refused).rejects.toBeInstanceOf(ConfigError);
-  await expect(refused).rejects.toThrow(/^The PostgreSQL read replica at 127\.0\.0\.1:\d+ cannot be reached \(nothing accepts connections there\): start it, or unset DATABASE_READ_URL/);
+  await expect(refused).rejects.toThrow(
+    /^The PostgreSQL read replica at 127\.0\.0\.1:\d+ cannot be reached \(nothing accepts connections there\): start it, or unset DATABASE_READ_URL/,
+  );
 });

@@ -8,10 +8,12 @@ const t = useApp({ env: { DATABASE_POOL_SIZE: '1', DATABASE_STATEMENT_TIMEOUT_MS
 
 describe('the read scope bounds statement time', () => {
   it('a statement inside an armed scope is cancelled at its timeout (57014)', async () => {
-    await expect(readScope.run({ timeoutMs: 100 }, () => t.db.query('SELECT pg_sleep(2)'))).rejects.toMatchObject({ driverError: { code: '57014' } });
+    await expect(readScope.run({ timeoutMs: 100 }, () => t.db.query('SELECT pg_sleep(2)'))).rejects.toMatchObject({
+      driverError: { code: '57014' },
+    });
   });
 
-  it('the same connection outside the scope has every statement\'s timeout again', async () => {
+  it("the same connection outside the scope has every statement's timeout again", async () => {
     await readScope.run({ timeoutMs: 100 }, () => t.db.query('SELECT 1'));
     const [{ statement_timeout }] = await t.db.query('SHOW statement_timeout');
     expect(statement_timeout).toBe('20s');
@@ -24,7 +26,9 @@ describe('the read scope bounds statement time', () => {
   });
 
   it('an armed scope shows its timeout', async () => {
-    const [{ statement_timeout }] = await readScope.run({ timeoutMs: 1500 }, () => t.db.query('SHOW statement_timeout'));
+    const [{ statement_timeout }] = await readScope.run({ timeoutMs: 1500 }, () =>
+      t.db.query('SHOW statement_timeout'),
+    );
     expect(statement_timeout).toBe('1500ms');
   });
 });

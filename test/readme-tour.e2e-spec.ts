@@ -9,7 +9,16 @@ import { freePort, portAnswers } from '@app/platform';
 import { dropDatabase, eventually, testDatabaseName } from './harness';
 import { PG_ROOT } from './support/template';
 import { Running, run } from './support/processes';
-import { Block, blocksOf, expectedOutput, missingOutput, readDoc, ROOT, runShell, shortfall } from './support/shell-examples';
+import {
+  Block,
+  blocksOf,
+  expectedOutput,
+  missingOutput,
+  readDoc,
+  ROOT,
+  runShell,
+  shortfall,
+} from './support/shell-examples';
 
 const readme = blocksOf('README.md');
 const tour = readme.filter((b) => b.marker?.startsWith('tour'));
@@ -25,7 +34,13 @@ const steps = tour.filter((b) => [receiverBlock.marker, 'tour', 'tour: once the 
 
 /** `NAME=value` words before `npm start` in the tour's start block. */
 const startVariables = (): Record<string, string> =>
-  Object.fromEntries(start.code.trim().split(/\s+/).filter((w) => w.includes('=')).map((w) => w.split('=') as [string, string]));
+  Object.fromEntries(
+    start.code
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w.includes('='))
+      .map((w) => w.split('=') as [string, string]),
+  );
 const exported = () => [...environment.code.matchAll(/^export (\w+)=/gm)].map((m) => m[1]);
 /** The port of the tour's receiver, read from its own code. */
 const receiverPort = () => Number(/\.listen\((\d+)/.exec(receiverBlock.code)![1]);
@@ -72,7 +87,9 @@ async function readmeAddressesAnswer(port: number): Promise<string[]> {
   const addresses = [...new Set(found.map((a) => a.replace(/[.,;:]+$/, '')))].filter((a) => !a.includes('…'));
   const wrong: string[] = [];
   for (const address of addresses) {
-    const answer = await fetch(address.replace('localhost:3000', `127.0.0.1:${port}`), { headers: { accept: 'text/html' } });
+    const answer = await fetch(address.replace('localhost:3000', `127.0.0.1:${port}`), {
+      headers: { accept: 'text/html' },
+    });
     if (answer.status === 404 || answer.status >= 500) wrong.push(`${address}: ${answer.status}`);
   }
   return wrong;
@@ -84,7 +101,10 @@ async function runStep(step: Block, env: Record<string, string>, receiver: Runni
     return;
   }
   let timer: NodeJS.Timeout | undefined;
-  const exit = await Promise.race([receiver!.exited, new Promise((r) => (timer = setTimeout(() => r('no post within 10 s'), 10_000)))]);
+  const exit = await Promise.race([
+    receiver!.exited,
+    new Promise((r) => (timer = setTimeout(() => r('no post within 10 s'), 10_000))),
+  ]);
   clearTimeout(timer);
   expect(exit).toEqual({ code: 0, signal: null });
   expect(missingOutput(receiver!.output(), expectedOutput(receiverBlock.code))).toBeNull();
@@ -94,13 +114,18 @@ async function runStep(step: Block, env: Record<string, string>, receiver: Runni
 }
 
 it('runs from the first post to the tool door, each command printing what the README shows', async () => {
-  expect(`port ${receiverPort()} free for the tour's receiver: ${!(await portAnswers(receiverPort()))}`).toBe(`port ${receiverPort()} free for the tour's receiver: true`);
+  expect(`port ${receiverPort()} free for the tour's receiver: ${!(await portAnswers(receiverPort()))}`).toBe(
+    `port ${receiverPort()} free for the tour's receiver: true`,
+  );
   const database = testDatabaseName();
   const port = await freePort();
   const service = await startService(database, port);
   let receiver: Running | null = null;
   try {
-    const env = { LIFELINE_URL: `http://localhost:${port}`, SECRET_KEY: /secret key: +(sk_live_\w+)/.exec(service.output())![1] };
+    const env = {
+      LIFELINE_URL: `http://localhost:${port}`,
+      SECRET_KEY: /secret key: +(sk_live_\w+)/.exec(service.output())![1],
+    };
     expect(Object.keys(env).sort()).toEqual(exported().sort());
     for (const step of steps) {
       if (step === receiverBlock) {

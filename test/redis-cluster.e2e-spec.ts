@@ -35,7 +35,8 @@ const CREATE_AUTOMATION = `mutation($input: CreateAutomationInput!) { createAuto
 const STATUS = `mutation($id: ID!, $status: String!) { setAutomationStatus(id: $id, status: $status) { id status } }`;
 
 const post = (body: unknown, key = ws.secretKey) => t.request('POST', '/api/v1/events', { key, body });
-const count = async (query: string, workspaceId = ws.workspace.id) => Number((await t.db.query(query, [workspaceId]))[0].n);
+const count = async (query: string, workspaceId = ws.workspace.id) =>
+  Number((await t.db.query(query, [workspaceId]))[0].n);
 
 async function endpoint(url: string, key = ws.secretKey) {
   const answer = await t.gql(CREATE_ENDPOINT, { input: { url, triggers: ['event'] } }, key);
@@ -44,12 +45,17 @@ async function endpoint(url: string, key = ws.secretKey) {
 
 /** A running automation on `event` whose one step posts to `url`. */
 async function automation(event: string, url: string, key = ws.secretKey) {
-  const made = await t.gql(CREATE_AUTOMATION, { input: { name: `On ${event}`, trigger: { kind: 'event', event }, steps: [{ kind: 'http_request', url }] } }, key);
+  const made = await t.gql(
+    CREATE_AUTOMATION,
+    { input: { name: `On ${event}`, trigger: { kind: 'event', event }, steps: [{ kind: 'http_request', url }] } },
+    key,
+  );
   if (made.errors) throw new Error(JSON.stringify(made.errors));
   await t.gql(STATUS, { id: made.data.createAutomation.automation.id, status: 'running' }, key);
 }
 
-const finishedRuns = (workspaceId = ws.workspace.id) => count(`SELECT count(*) AS n FROM automation_runs WHERE workspace_id = $1 AND state = 'finished'`, workspaceId);
+const finishedRuns = (workspaceId = ws.workspace.id) =>
+  count(`SELECT count(*) AS n FROM automation_runs WHERE workspace_id = $1 AND state = 'finished'`, workspaceId);
 
 /** Posts `n` signups of distinct people, `concurrency` at a time; `midway` runs after half of them. */
 async function load(n: number, key = ws.secretKey, midway: () => void = () => undefined, concurrency = 8) {
@@ -77,14 +83,20 @@ it('each queue has a hash tag of its own in its every key, and the queues sit on
   expect(queuePrefix(t.config, 'webhook-delivery')).toBe('{lt-cluster:webhook-delivery}');
   const keysOn = new Map<number, string[]>();
   await eventually(async () => {
-    for (const port of cluster.ports) keysOn.set(port, (await cluster.cli(port, ['--scan', '--pattern', '*'])).trim().split('\n').filter(Boolean));
+    for (const port of cluster.ports)
+      keysOn.set(port, (await cluster.cli(port, ['--scan', '--pattern', '*'])).trim().split('\n').filter(Boolean));
     // The worker's minute sweep is scheduled at start: its keys are there once it has started.
     return [...keysOn.values()].flat().some((key) => key.startsWith('{lt-cluster:sweeps}'));
   });
   const tagged = [...keysOn.values()].flat().filter((key) => key.startsWith('{'));
   expect(tagged.length).toBeGreaterThan(0);
-  for (const key of tagged) expect(QUEUES.map((q) => `{lt-cluster:${q}}:${q}:`).some((start) => key.startsWith(start))).toBe(true);
-  const slots = await Promise.all(QUEUES.map(async (q) => Number(await cluster.cli(cluster.ports[0], ['cluster', 'keyslot', `{lt-cluster:${q}}:${q}:wait`]))));
+  for (const key of tagged)
+    expect(QUEUES.map((q) => `{lt-cluster:${q}}:${q}:`).some((start) => key.startsWith(start))).toBe(true);
+  const slots = await Promise.all(
+    QUEUES.map(async (q) =>
+      Number(await cluster.cli(cluster.ports[0], ['cluster', 'keyslot', `{lt-cluster:${q}}:${q}:wait`])),
+    ),
+  );
   expect(new Set(slots).size).toBe(QUEUES.length);
   const masters = await Promise.all(QUEUES.map((q) => cluster.masterOf(`{lt-cluster:${q}}`)));
   expect(new Set(masters).size).toBeGreaterThan(1);
@@ -105,7 +117,10 @@ it('webhooks are delivered once per happening per address, and an automation run
   await automation('signup', step.url);
   const statuses = await load(40);
   expect(statuses.every((s) => s === 200)).toBe(true);
-  await eventually(async () => first.received.length >= 40 && second.received.length >= 40 && (await finishedRuns()) >= 40, 20_000);
+  await eventually(
+    async () => first.received.length >= 40 && second.received.length >= 40 && (await finishedRuns()) >= 40,
+    20_000,
+  );
   heardOnce(first.received, 40);
   heardOnce(second.received, 40);
   heardOnce(step.received, 40);
@@ -115,13 +130,17 @@ it('webhooks are delivered once per happening per address, and an automation run
 
 it(`rate limits are counted in the cluster: ${LIMITS.server} posts per key in ten minutes, then 429 rate_limited`, async () => {
   const { keyId, secretKey } = await memberKey(t, ws, 'limited@example.com');
-  const answers = await Promise.all(Array.from({ length: LIMITS.server + 1 }, (_, i) => post({ type: 'pageview', anon_id: `rl-${i}` }, secretKey)));
+  const answers = await Promise.all(
+    Array.from({ length: LIMITS.server + 1 }, (_, i) => post({ type: 'pageview', anon_id: `rl-${i}` }, secretKey)),
+  );
   const refused = answers.filter((a) => a.status === 429);
   expect(refused).toHaveLength(1);
   expect(refused[0].body).toMatchObject({ ok: false, error: 'rate_limited' });
   expect(Number(refused[0].headers.get('retry-after'))).toBeGreaterThan(0);
   // Counted in the cluster under the key's own Redis key (one key per script, so no slot to share).
-  expect(Number(await cluster.cli(cluster.ports[0], ['-c', 'get', `lt-cluster:rl:server:${keyId}`]))).toBeGreaterThanOrEqual(LIMITS.server);
+  expect(
+    Number(await cluster.cli(cluster.ports[0], ['-c', 'get', `lt-cluster:rl:server:${keyId}`])),
+  ).toBeGreaterThanOrEqual(LIMITS.server);
 });
 
 it('a master killed mid-load loses nothing: every post recorded, every delivery and run made exactly once', async () => {
@@ -134,7 +153,9 @@ it('a master killed mid-load loses nothing: every post recorded, every delivery 
   const statuses = await load(120, other.secretKey, () => cluster.kill(victim));
   await cluster.failedOver(victim);
   expect(statuses.filter((s) => s !== 200)).toEqual([]);
-  expect(await count(`SELECT count(*) AS n FROM events WHERE workspace_id = $1 AND type = 'signup'`, other.workspace.id)).toBe(120);
+  expect(
+    await count(`SELECT count(*) AS n FROM events WHERE workspace_id = $1 AND type = 'signup'`, other.workspace.id),
+  ).toBe(120);
   await eventually(async () => hook.received.length >= 120 && (await finishedRuns(other.workspace.id)) >= 120, 60_000);
   heardOnce(hook.received, 120);
   heardOnce(step.received, 120);

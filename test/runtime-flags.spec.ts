@@ -10,7 +10,8 @@ const root = join(__dirname, '..');
 
 it('the start:prod scripts and the image carry the launcher flags', () => {
   const scripts: Record<string, string> = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).scripts;
-  for (const app of ['api', 'worker']) expect(scripts[`start:prod:${app}`]).toBe(`node ${NODE_FLAGS.join(' ')} dist/apps/${app}/src/main.js`);
+  for (const app of ['api', 'worker'])
+    expect(scripts[`start:prod:${app}`]).toBe(`node ${NODE_FLAGS.join(' ')} dist/apps/${app}/src/main.js`);
   const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
   const finalStage = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
   expect(finalStage).toContain(`ENV NODE_OPTIONS=${NODE_FLAGS.join(' ')}\n`);

@@ -7,7 +7,16 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import Redis from 'ioredis';
 import { DataSource } from 'typeorm';
-import { commandDatabaseUrl, ConfigError, dataSourceOptions, freePort, migrate, REDIS_FIXES, resolveDatabase, resolveRedis } from '@app/platform';
+import {
+  commandDatabaseUrl,
+  ConfigError,
+  dataSourceOptions,
+  freePort,
+  migrate,
+  REDIS_FIXES,
+  resolveDatabase,
+  resolveRedis,
+} from '@app/platform';
 import { MIGRATIONS } from '@app/schema';
 import { dropDatabase, testConfig } from './harness';
 
@@ -26,9 +35,10 @@ function useCli(baseUrl: string) {
   });
   afterAll(() => dropDatabase(database));
   return (args: string[], env: Record<string, string | undefined> = {}, nodeArgs: string[] = []) =>
-    run(process.execPath, [...nodeArgs, 'scripts/run.js', 'apps/api/src/cli', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: baseUrl, ...env } }).catch(
-      (error) => error,
-    ) as Promise<{ stdout: string; stderr: string; code?: number }>;
+    run(process.execPath, [...nodeArgs, 'scripts/run.js', 'apps/api/src/cli', ...args], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: databaseUrl, BASE_URL: baseUrl, ...env },
+    }).catch((error) => error) as Promise<{ stdout: string; stderr: string; code?: number }>;
 }
 
 describe('embedded fallbacks when nothing answers and the URL is unset', () => {
@@ -39,7 +49,11 @@ describe('embedded fallbacks when nothing answers and the URL is unset', () => {
   afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
   it('runs on embedded PGlite in .data/pg, with the whole schema migrated', async () => {
-    const { stdout } = await run(process.execPath, ['-r', '@swc-node/register', 'test/support/embedded-database.ts', dataDir], { cwd: root });
+    const { stdout } = await run(
+      process.execPath,
+      ['-r', '@swc-node/register', 'test/support/embedded-database.ts', dataDir],
+      { cwd: root },
+    );
     const seen = JSON.parse(stdout.trim().split('\n').pop()!);
     expect(seen.embedded).toBe(true);
     expect(seen.log.join('\n')).toMatch(/embedded PGlite in .*pg \(one connection\)/);
@@ -48,7 +62,9 @@ describe('embedded fallbacks when nothing answers and the URL is unset', () => {
 
   it('starts a redis-server from PATH with its data in .data/redis', async () => {
     const lines: string[] = [];
-    const redis = await resolveRedis({ PATH: process.env.PATH }, dataDir, (l) => lines.push(l), { port: await freePort() });
+    const redis = await resolveRedis({ PATH: process.env.PATH }, dataDir, (l) => lines.push(l), {
+      port: await freePort(),
+    });
     try {
       expect(redis.embedded).toBe(true);
       expect(lines.join('\n')).toContain(join(dataDir, 'redis'));
@@ -63,7 +79,9 @@ describe('embedded fallbacks when nothing answers and the URL is unset', () => {
   it('with no redis-server on PATH, stops with the sentence naming the three fixes', async () => {
     const attempt = resolveRedis({ PATH: dataDir }, dataDir, silent, { port: await freePort() });
     await expect(attempt).rejects.toThrow(ConfigError);
-    await expect(resolveRedis({ PATH: dataDir }, dataDir, silent, { port: await freePort() })).rejects.toThrow(REDIS_FIXES);
+    await expect(resolveRedis({ PATH: dataDir }, dataDir, silent, { port: await freePort() })).rejects.toThrow(
+      REDIS_FIXES,
+    );
     expect(REDIS_FIXES).toMatch(/install Redis.*REDIS_URL.*docker compose up -d/);
   });
 
@@ -79,7 +97,10 @@ describe('configuration is validated at start', () => {
       cwd: root,
       env: { ...process.env, PORT: 'eighty', APP_SECRET: 'x'.repeat(40) },
     });
-    await expect(attempt).rejects.toMatchObject({ code: 78, stderr: expect.stringContaining('PORT must be a whole number from 0 to 65535, not "eighty".') });
+    await expect(attempt).rejects.toMatchObject({
+      code: 78,
+      stderr: expect.stringContaining('PORT must be a whole number from 0 to 65535, not "eighty".'),
+    });
   }, 120_000);
 
   it('production without APP_SECRET refuses to start', async () => {
@@ -87,29 +108,41 @@ describe('configuration is validated at start', () => {
       cwd: root,
       env: { ...process.env, NODE_ENV: 'production', APP_SECRET: '' },
     });
-    await expect(attempt).rejects.toMatchObject({ code: 78, stderr: expect.stringContaining('APP_SECRET is required when NODE_ENV=production') });
+    await expect(attempt).rejects.toMatchObject({
+      code: 78,
+      stderr: expect.stringContaining('APP_SECRET is required when NODE_ENV=production'),
+    });
   }, 120_000);
 
-  it.each(['api', 'worker'])('the %s warns at start while UNSAFE_ALLOW_PRIVATE_TARGETS is on', async (app) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
-      cwd: root,
-      env: { ...process.env, UNSAFE_ALLOW_PRIVATE_TARGETS: 'true', NODE_ENV: 'development', APP_SECRET: 'x'.repeat(40) },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let stderr = '';
-    try {
-      await new Promise<void>((resolve, reject) => {
-        child.stderr!.on('data', (chunk) => {
-          stderr += chunk;
-          if (stderr.includes('UNSAFE_ALLOW_PRIVATE_TARGETS is on')) resolve();
-        });
-        child.on('exit', () => reject(new Error(`exited without the warning: ${stderr}`)));
+  it.each(['api', 'worker'])(
+    'the %s warns at start while UNSAFE_ALLOW_PRIVATE_TARGETS is on',
+    async (app) => {
+      const child = spawn(process.execPath, ['-r', '@swc-node/register', `apps/${app}/src/main.ts`], {
+        cwd: root,
+        env: {
+          ...process.env,
+          UNSAFE_ALLOW_PRIVATE_TARGETS: 'true',
+          NODE_ENV: 'development',
+          APP_SECRET: 'x'.repeat(40),
+        },
+        stdio: ['ignore', 'ignore', 'pipe'],
       });
-    } finally {
-      child.kill('SIGKILL');
-    }
-    expect(stderr).toContain('outgoing posts may reach private addresses and plain http. For tests only.');
-  }, 120_000);
+      let stderr = '';
+      try {
+        await new Promise<void>((resolve, reject) => {
+          child.stderr!.on('data', (chunk) => {
+            stderr += chunk;
+            if (stderr.includes('UNSAFE_ALLOW_PRIVATE_TARGETS is on')) resolve();
+          });
+          child.on('exit', () => reject(new Error(`exited without the warning: ${stderr}`)));
+        });
+      } finally {
+        child.kill('SIGKILL');
+      }
+      expect(stderr).toContain('outgoing posts may reach private addresses and plain http. For tests only.');
+    },
+    120_000,
+  );
 });
 
 describe('operator CLI prints exactly one JSON line', () => {
@@ -122,7 +155,17 @@ describe('operator CLI prints exactly one JSON line', () => {
   };
 
   it('workspace create, key create and member remove', async () => {
-    const created = await cli('workspace', 'create', '--slug', 'acme', '--owner', 'a@acme.test', '--origin', 'https://acme.test', '--web');
+    const created = await cli(
+      'workspace',
+      'create',
+      '--slug',
+      'acme',
+      '--owner',
+      'a@acme.test',
+      '--origin',
+      'https://acme.test',
+      '--web',
+    );
     expect(Object.keys(created).sort()).toEqual(['publicBaseUrl', 'publicKey', 'secretKey', 'workspace']);
     expect(created.workspace).toEqual({ id: expect.stringMatching(/^ws_/), slug: 'acme' });
     expect(created.publicKey).toMatch(/^wk_[0-9A-Za-z]{24}$/);
@@ -149,21 +192,40 @@ describe('CLI help, lists and addresses (issue 16)', () => {
   it('--help and help COMMAND print usage and exit 0; a wrong option is a refusal naming the usage', async () => {
     const help = await raw(['--help']);
     expect(help.code).toBeUndefined();
-    for (const command of ['workspace create', 'workspace list', 'key create', 'key list', 'member remove']) expect(help.stdout).toContain(command);
+    for (const command of ['workspace create', 'workspace list', 'key create', 'key list', 'member remove'])
+      expect(help.stdout).toContain(command);
     const one = await raw(['help', 'key', 'list']);
     expect(one.stdout).toMatch(/^Usage: npm run -s cli -- key list --workspace SLUG\n/);
     const wrong = await raw(['key', 'list', '--workspace', 'x', '--colour', 'red']);
     expect(wrong.code).toBe(1);
-    expect(JSON.parse(wrong.stdout)).toMatchObject({ ok: false, error: 'invalid_field', message: expect.stringContaining('usage is key list --workspace SLUG') });
+    expect(JSON.parse(wrong.stdout)).toMatchObject({
+      ok: false,
+      error: 'invalid_field',
+      message: expect.stringContaining('usage is key list --workspace SLUG'),
+    });
   }, 240_000);
 
   it('workspace list and key list show hints, never secrets; publicBaseUrl follows PORT when BASE_URL is unset', async () => {
-    const created = JSON.parse((await raw(['workspace', 'create', '--slug', 'listed', '--owner', 'o@listed.test'], { PORT: '4321' })).stdout);
+    const created = JSON.parse(
+      (await raw(['workspace', 'create', '--slug', 'listed', '--owner', 'o@listed.test'], { PORT: '4321' })).stdout,
+    );
     expect(created.publicBaseUrl).toBe(`http://localhost:4321/api/in/${created.publicKey}`);
     const list = JSON.parse((await raw(['workspace', 'list'], { BASE_URL: 'https://x.example' })).stdout);
-    expect(list.workspaces).toEqual([expect.objectContaining({ slug: 'listed', publicKey: created.publicKey, publicBaseUrl: `https://x.example/api/in/${created.publicKey}` })]);
+    expect(list.workspaces).toEqual([
+      expect.objectContaining({
+        slug: 'listed',
+        publicKey: created.publicKey,
+        publicBaseUrl: `https://x.example/api/in/${created.publicKey}`,
+      }),
+    ]);
     const keys = (await raw(['key', 'list', '--workspace', 'listed'])).stdout;
-    expect(JSON.parse(keys).keys).toEqual([expect.objectContaining({ member: 'o@listed.test', hint: `sk_live_…${created.secretKey.slice(-4)}`, revoked: false })]);
+    expect(JSON.parse(keys).keys).toEqual([
+      expect.objectContaining({
+        member: 'o@listed.test',
+        hint: `sk_live_…${created.secretKey.slice(-4)}`,
+        revoked: false,
+      }),
+    ]);
     expect(keys).not.toContain(created.secretKey);
   }, 240_000);
 
@@ -172,7 +234,9 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     const answer = await raw(['key', 'list', '--workspace', 'listed'], {}, ['-r', './test/support/loaded-packages.js']);
     expect(JSON.parse(answer.stdout).keys).toHaveLength(1); // after the test above made the workspace
     const loaded = JSON.parse(answer.stderr.trim().split('\n').pop()!) as { modules: number; packages: string[] };
-    expect(loaded.packages.filter((p) => /^(@nestjs\/|typeorm$|graphql|ioredis$|bullmq$|rxjs$|@swc\/)/.test(p))).toEqual([]);
+    expect(
+      loaded.packages.filter((p) => /^(@nestjs\/|typeorm$|graphql|ioredis$|bullmq$|rxjs$|@swc\/)/.test(p)),
+    ).toEqual([]);
     expect(loaded.packages).toContain('pg');
     expect(loaded.modules).toBeLessThan(200); // through a lib's index a call loaded ~2,000
   }, 240_000);
@@ -182,7 +246,9 @@ describe('CLI help, lists and addresses (issue 16)', () => {
     try {
       writeFileSync(join(dir, 'pg.url'), `postgres://postgres@127.0.0.1:${await freePort()}/postgres`);
       const attempt = commandDatabaseUrl({}, dir, { port: await freePort() });
-      await expect(attempt).rejects.toThrow(/no longer runs and nothing answers on 127\.0\.0\.1:\d+: start the service with `npm start` first/);
+      await expect(attempt).rejects.toThrow(
+        /no longer runs and nothing answers on 127\.0\.0\.1:\d+: start the service with `npm start` first/,
+      );
       expect(existsSync(join(dir, 'pg.url'))).toBe(false);
       writeFileSync(join(dir, 'pg.url'), `postgres://postgres@127.0.0.1:${await freePort()}/postgres`);
       expect(await commandDatabaseUrl({}, dir, { port: 5432 })).toBeUndefined(); // a PostgreSQL answers: the default is used
@@ -192,9 +258,17 @@ describe('CLI help, lists and addresses (issue 16)', () => {
   });
 
   it('an unreachable database is one sentence naming DATABASE_URL', async () => {
-    const answer = await raw(['workspace', 'list'], { DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/x` });
+    const answer = await raw(['workspace', 'list'], {
+      DATABASE_URL: `postgres://postgres@127.0.0.1:${await freePort()}/x`,
+    });
     expect(answer.code).toBe(1);
-    expect(JSON.parse(answer.stdout)).toEqual({ ok: false, error: 'invalid_config', message: expect.stringMatching(/^PostgreSQL at 127\.0\.0\.1:\d+ cannot be reached \(nothing accepts connections there\): start PostgreSQL, or set DATABASE_URL/) });
+    expect(JSON.parse(answer.stdout)).toEqual({
+      ok: false,
+      error: 'invalid_config',
+      message: expect.stringMatching(
+        /^PostgreSQL at 127\.0\.0\.1:\d+ cannot be reached \(nothing accepts connections there\): start PostgreSQL, or set DATABASE_URL/,
+      ),
+    });
   }, 240_000);
 });
 
@@ -204,7 +278,12 @@ describe('migrations under the advisory lock (issue 16)', () => {
     try {
       require('../scripts/build').build({ changed: true });
       const runs = await Promise.all(
-        Array.from({ length: 10 }, () => run(process.execPath, ['dist/apps/api/src/migrate.js'], { cwd: root, env: { ...process.env, DATABASE_URL: config.databaseUrl } })),
+        Array.from({ length: 10 }, () =>
+          run(process.execPath, ['dist/apps/api/src/migrate.js'], {
+            cwd: root,
+            env: { ...process.env, DATABASE_URL: config.databaseUrl },
+          }),
+        ),
       );
       const outputs = runs.map((r) => r.stdout);
       expect(outputs.filter((o) => /Ran \d+ migration\(s\)/.test(o))).toHaveLength(1);
@@ -221,7 +300,11 @@ describe('migrations under the advisory lock (issue 16)', () => {
 
   it('npm run migrate -- --show and -- --revert', async () => {
     const { config, database } = await testConfig();
-    const migrateCmd = (...args: string[]) => run(process.execPath, ['scripts/run.js', 'apps/api/src/migrate', ...args], { cwd: root, env: { ...process.env, DATABASE_URL: config.databaseUrl } });
+    const migrateCmd = (...args: string[]) =>
+      run(process.execPath, ['scripts/run.js', 'apps/api/src/migrate', ...args], {
+        cwd: root,
+        env: { ...process.env, DATABASE_URL: config.databaseUrl },
+      });
     try {
       await migrate(config, MIGRATIONS);
       const newest = MIGRATIONS[MIGRATIONS.length - 1].name;
@@ -245,7 +328,11 @@ describe('migrations', () => {
       const ds = new DataSource({ ...dataSourceOptions(config), migrations: MIGRATIONS, extra: { max: 1 } });
       await ds.initialize();
       const tables = async () =>
-        (await ds.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'`))[0].n;
+        (
+          await ds.query(
+            `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'migrations'`,
+          )
+        )[0].n;
       expect(await tables()).toBeGreaterThanOrEqual(20);
       for (let i = 0; i < all.length; i++) await ds.undoLastMigration();
       expect(await tables()).toBe(0);
@@ -263,14 +350,26 @@ describe('migrations', () => {
       await migrate(config, MIGRATIONS);
       await client.connect();
       const schema = async () =>
-        (await client.query(`SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`)).rows
+        (
+          await client.query(
+            `SELECT table_name, column_name, data_type, is_nullable, column_default FROM information_schema.columns WHERE table_schema = 'public' ORDER BY 1, 2`,
+          )
+        ).rows
           .concat((await client.query(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public' ORDER BY 1`)).rows)
-          .concat((await client.query(`SELECT relname, reloptions FROM pg_class WHERE relnamespace = 'public'::regnamespace AND reloptions IS NOT NULL ORDER BY 1`)).rows);
+          .concat(
+            (
+              await client.query(
+                `SELECT relname, reloptions FROM pg_class WHERE relnamespace = 'public'::regnamespace AND reloptions IS NOT NULL ORDER BY 1`,
+              )
+            ).rows,
+          );
       const before = await schema();
       // The migrations table as the code before the split left it: one InitialSchema, one EventsPersonKey.
       const split = MIGRATIONS.filter((m) => (m as { splitFrom?: string }).splitFrom);
       await client.query(`DELETE FROM migrations WHERE name = ANY($1)`, [split.map((m) => m.name)]);
-      await client.query(`INSERT INTO migrations (timestamp, name) VALUES (1763856000000, 'InitialSchema1763856000000'), (1765300000000, 'EventsPersonKey1765300000000')`);
+      await client.query(
+        `INSERT INTO migrations (timestamp, name) VALUES (1763856000000, 'InitialSchema1763856000000'), (1765300000000, 'EventsPersonKey1765300000000')`,
+      );
       expect(await migrate(config, MIGRATIONS)).toEqual([]);
       const names = (await client.query('SELECT name FROM migrations')).rows.map((r) => r.name);
       expect(names.sort()).toEqual(MIGRATIONS.map((m) => m.name).sort());

@@ -12,9 +12,13 @@ beforeEach(() => {
   lifeline = new Lifeline(ws.secretKey, { url: t.url });
 });
 
-const events = (type: string) => t.db.query(`SELECT * FROM events WHERE workspace_id = $1 AND type = $2`, [ws.workspace.id, type]);
+const events = (type: string) =>
+  t.db.query(`SELECT * FROM events WHERE workspace_id = $1 AND type = $2`, [ws.workspace.id, type]);
 const identities = (personId: string) =>
-  t.db.query(`SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2 ORDER BY kind, value`, [ws.workspace.id, personId]);
+  t.db.query(`SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2 ORDER BY kind, value`, [
+    ws.workspace.id,
+    personId,
+  ]);
 const ANON = 'a'.repeat(32);
 
 describe('track', () => {
@@ -40,14 +44,20 @@ describe('track', () => {
     expect(Number(row.value)).toBe(49);
     expect(row.properties).toMatchObject({ planName: 'pro' });
     expect(row.detail).toBe('Pro, yearly');
-    expect(row.source).toMatchObject({ path: '/pricing', utm: { source: 'news', campaign: 'spring' }, click_id: 'gclid-1' });
+    expect(row.source).toMatchObject({
+      path: '/pricing',
+      utm: { source: 'news', campaign: 'spring' },
+      click_id: 'gclid-1',
+    });
     expect(await identities(answer.id!)).toEqual([
       { kind: 'account_id', value: 'u-ada' },
       { kind: 'anon_id', value: ANON },
       { kind: 'email', value: 'ada@example.com' },
     ]);
     // The idempotency key arrived: a repeat writes nothing and answers the first answer.
-    expect(await lifeline.track({ type: 'purchase', email: 'ada@example.com', idempotencyKey: 'order-1' })).toEqual(answer);
+    expect(await lifeline.track({ type: 'purchase', email: 'ada@example.com', idempotencyKey: 'order-1' })).toEqual(
+      answer,
+    );
     expect(await events('purchase')).toHaveLength(1);
   });
 
@@ -58,13 +68,29 @@ describe('track', () => {
   });
 
   it('an event sent late whose expiresAt has passed answers expired, with no id', async () => {
-    const answer = await lifeline.track('download', { email: 'ada@example.com', occurredAt: new Date('2020-01-01T00:00:00Z'), expiresAt: new Date('2020-02-01T00:00:00Z') });
+    const answer = await lifeline.track('download', {
+      email: 'ada@example.com',
+      occurredAt: new Date('2020-01-01T00:00:00Z'),
+      expiresAt: new Date('2020-02-01T00:00:00Z'),
+    });
     expect(answer).toEqual({ ok: true, status: 'expired' });
   });
 
-  it('a refusal carries the service\'s own code and sentence, with httpStatus', async () => {
-    const raw = await t.request('POST', '/api/v1/events', { key: ws.secretKey, body: { type: 'signup', email: 'ada@example.com', occurred_at: '2026-01-02T00:00:00Z', expires_at: '2026-01-01T00:00:00Z' } });
-    const answer = await lifeline.track('signup', { email: 'ada@example.com', occurredAt: '2026-01-02T00:00:00Z', expiresAt: new Date('2026-01-01T00:00:00Z') });
+  it("a refusal carries the service's own code and sentence, with httpStatus", async () => {
+    const raw = await t.request('POST', '/api/v1/events', {
+      key: ws.secretKey,
+      body: {
+        type: 'signup',
+        email: 'ada@example.com',
+        occurred_at: '2026-01-02T00:00:00Z',
+        expires_at: '2026-01-01T00:00:00Z',
+      },
+    });
+    const answer = await lifeline.track('signup', {
+      email: 'ada@example.com',
+      occurredAt: '2026-01-02T00:00:00Z',
+      expiresAt: new Date('2026-01-01T00:00:00Z'),
+    });
     expect(answer).toEqual({ ...raw.body, httpStatus: raw.status });
     expect(answer).toMatchObject({ ok: false, error: 'invalid_expiry', httpStatus: 400 });
   });
@@ -74,10 +100,19 @@ describe('identify, subscribe, support', () => {
   it('identify: created, then linked, then merged; name and fields land on the person', async () => {
     const created = await lifeline.identify({ anonId: ANON, name: 'Ada', fields: { jobTitle: 'CTO' } });
     expect(created).toMatchObject({ ok: true, status: 'created' });
-    expect(await lifeline.identify({ anonId: ANON, email: 'ada@example.com' })).toMatchObject({ ok: true, status: 'linked' });
+    expect(await lifeline.identify({ anonId: ANON, email: 'ada@example.com' })).toMatchObject({
+      ok: true,
+      status: 'linked',
+    });
     await lifeline.track('signup', { accountId: 'u-ada' });
-    expect(await lifeline.identify({ email: 'ada@example.com', accountId: 'u-ada' })).toMatchObject({ ok: true, status: 'merged' });
-    const [person] = await t.db.query(`SELECT name, fields FROM people WHERE workspace_id = $1 AND merged_into IS NULL`, [ws.workspace.id]);
+    expect(await lifeline.identify({ email: 'ada@example.com', accountId: 'u-ada' })).toMatchObject({
+      ok: true,
+      status: 'merged',
+    });
+    const [person] = await t.db.query(
+      `SELECT name, fields FROM people WHERE workspace_id = $1 AND merged_into IS NULL`,
+      [ws.workspace.id],
+    );
     expect(person).toEqual({ name: 'Ada', fields: { jobTitle: 'CTO' } });
   });
 
@@ -92,19 +127,42 @@ describe('identify, subscribe, support', () => {
     };
     const answer = await lifeline.subscribe(options);
     expect(answer).toMatchObject({ ok: true, status: 'subscribed' });
-    const [row] = await t.db.query(`SELECT consent_text, consent_ip, granted_at, source_label, person_id FROM subscriptions WHERE workspace_id = $1`, [ws.workspace.id]);
-    expect(row).toMatchObject({ consent_text: 'Send me the monthly news', consent_ip: '203.0.113.7', source_label: 'footer form' });
+    const [row] = await t.db.query(
+      `SELECT consent_text, consent_ip, granted_at, source_label, person_id FROM subscriptions WHERE workspace_id = $1`,
+      [ws.workspace.id],
+    );
+    expect(row).toMatchObject({
+      consent_text: 'Send me the monthly news',
+      consent_ip: '203.0.113.7',
+      source_label: 'footer form',
+    });
     expect(new Date(row.granted_at).toISOString()).toBe('2026-03-01T10:00:00.000Z');
     expect(await identities(row.person_id)).toContainEqual({ kind: 'anon_id', value: ANON });
     expect(await lifeline.subscribe(options)).toMatchObject({ ok: true, status: 'already_subscribed' });
-    expect(await lifeline.subscribe({ ...options, list: 'nope' })).toMatchObject({ ok: false, error: 'unknown_list', httpStatus: 400 });
+    expect(await lifeline.subscribe({ ...options, list: 'nope' })).toMatchObject({
+      ok: false,
+      error: 'unknown_list',
+      httpStatus: 400,
+    });
   });
 
   it('support: recorded on the person named by from, with who, topic and version', async () => {
-    const answer = await lifeline.support({ message: 'It crashed on save', from: 'ada@example.com', who: 'Ada', topic: 'bug', version: '2.1.0' });
+    const answer = await lifeline.support({
+      message: 'It crashed on save',
+      from: 'ada@example.com',
+      who: 'Ada',
+      topic: 'bug',
+      version: '2.1.0',
+    });
     expect(answer).toMatchObject({ ok: true, status: 'recorded' });
     const [row] = await events('support');
-    expect(row.properties).toEqual({ message: 'It crashed on save', from: 'ada@example.com', who: 'Ada', topic: 'bug', version: '2.1.0' });
+    expect(row.properties).toEqual({
+      message: 'It crashed on save',
+      from: 'ada@example.com',
+      who: 'Ada',
+      topic: 'bug',
+      version: '2.1.0',
+    });
     const [person] = await t.db.query(`SELECT name FROM people WHERE workspace_id = $1`, [ws.workspace.id]);
     expect(person.name).toBe('Ada');
   });
@@ -159,31 +217,63 @@ describe('messages', () => {
     const second = await lifeline.messages.send({ to: 'ada@example.com', subject: 'Again', body: 'Hello again' });
     expect(second).toMatchObject({ ok: true });
 
-    const page = await lifeline.messages.list({ person: 'ada@example.com', direction: 'out', since: new Date(Date.now() - 60_000), until: new Date(Date.now() + 60_000), limit: 1 });
-    expect(page).toMatchObject({ ok: true, messages: [{ subject: 'Again', direction: 'out', person: { email: 'ada@example.com' } }], nextCursor: expect.any(String) });
+    const page = await lifeline.messages.list({
+      person: 'ada@example.com',
+      direction: 'out',
+      since: new Date(Date.now() - 60_000),
+      until: new Date(Date.now() + 60_000),
+      limit: 1,
+    });
+    expect(page).toMatchObject({
+      ok: true,
+      messages: [{ subject: 'Again', direction: 'out', person: { email: 'ada@example.com' } }],
+      nextCursor: expect.any(String),
+    });
     if (!page.ok) return;
     const next = await lifeline.messages.list({ person: 'ada@example.com', limit: 1, cursor: page.nextCursor });
     expect(next).toMatchObject({ ok: true, messages: [{ subject: 'Welcome' }] });
     expect(await lifeline.messages.list({ direction: 'in' })).toEqual({ ok: true, messages: [] });
 
     const thread = await lifeline.messages.thread('ada@example.com');
-    expect(thread).toMatchObject({ ok: true, person: expect.stringMatching(/^per_/), messages: [{ subject: 'Welcome' }, { subject: 'Again' }] });
+    expect(thread).toMatchObject({
+      ok: true,
+      person: expect.stringMatching(/^per_/),
+      messages: [{ subject: 'Welcome' }, { subject: 'Again' }],
+    });
     if (thread.ok) expect(await lifeline.messages.thread(thread.person)).toEqual(thread);
   });
 
   it('refusals pass through: not_engaged 422, invalid_field for a bad limit, no_such_person 404', async () => {
     await lifeline.track('pageview', { email: 'lurker@example.com' });
-    const raw = await t.request('POST', '/api/v1/messages', { key: ws.secretKey, body: { to: 'lurker@example.com', subject: 'Hi', body: 'Hello' } });
-    expect(await lifeline.messages.send({ to: 'lurker@example.com', subject: 'Hi', body: 'Hello' })).toEqual({ ...raw.body, httpStatus: 422 });
-    expect(await lifeline.messages.list({ limit: 500 })).toMatchObject({ ok: false, error: 'invalid_field', httpStatus: 400 });
-    expect(await lifeline.messages.thread('nobody@example.com')).toMatchObject({ ok: false, error: 'no_such_person', httpStatus: 404 });
+    const raw = await t.request('POST', '/api/v1/messages', {
+      key: ws.secretKey,
+      body: { to: 'lurker@example.com', subject: 'Hi', body: 'Hello' },
+    });
+    expect(await lifeline.messages.send({ to: 'lurker@example.com', subject: 'Hi', body: 'Hello' })).toEqual({
+      ...raw.body,
+      httpStatus: 422,
+    });
+    expect(await lifeline.messages.list({ limit: 500 })).toMatchObject({
+      ok: false,
+      error: 'invalid_field',
+      httpStatus: 400,
+    });
+    expect(await lifeline.messages.thread('nobody@example.com')).toMatchObject({
+      ok: false,
+      error: 'no_such_person',
+      httpStatus: 404,
+    });
   });
 });
 
 describe('keys and the network', () => {
-  it('an unknown secret key is the service\'s invalid_key, 401, not retried', async () => {
+  it("an unknown secret key is the service's invalid_key, 401, not retried", async () => {
     const stranger = new Lifeline('sk_live_00000000000000000000000000000000', { url: t.url });
-    expect(await stranger.track('signup', { email: 'ada@example.com' })).toMatchObject({ ok: false, error: 'invalid_key', httpStatus: 401 });
+    expect(await stranger.track('signup', { email: 'ada@example.com' })).toMatchObject({
+      ok: false,
+      error: 'invalid_key',
+      httpStatus: 401,
+    });
   });
 
   it('nothing listening: network_error after three attempts, never a rejection', async () => {

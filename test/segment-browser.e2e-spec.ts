@@ -20,7 +20,11 @@ let browser: Browser;
 
 /** The page: the library loaded from this site, settings inline (so no settings are fetched), then four calls. */
 function shopPage(apiHost: string, publicKey: string): string {
-  const settings = { writeKey: publicKey, cdnURL: siteUrl, cdnSettings: { integrations: { 'Segment.io': { apiKey: publicKey, apiHost, protocol: 'http' } } } };
+  const settings = {
+    writeKey: publicKey,
+    cdnURL: siteUrl,
+    cdnSettings: { integrations: { 'Segment.io': { apiKey: publicKey, apiHost, protocol: 'http' } } },
+  };
   return `<!doctype html><html><head><title>Shop</title><script src="/ajs/index.js"></script></head><body>
 <script>
   (async function () {
@@ -40,7 +44,11 @@ beforeAll(async () => {
   site = await startSite(async (req, res) => {
     const path = req.url ?? '/';
     // The library's own files, as a site serving it would: the build and any chunk it loads from its cdnURL.
-    const file = path.startsWith('/ajs/') ? path.slice(5) : path.startsWith('/analytics-next/bundles/') ? path.slice(24) : null;
+    const file = path.startsWith('/ajs/')
+      ? path.slice(5)
+      : path.startsWith('/analytics-next/bundles/')
+        ? path.slice(24)
+        : null;
     if (file !== null) {
       const local = normalize(join(BUILD, file.split('?')[0]));
       if (!local.startsWith(BUILD)) return res.writeHead(404).end();
@@ -73,7 +81,9 @@ it("with the public key, identify, a built-in track and a page land on the visit
 
   // Nothing left for Segment's servers (or anywhere else): the site, and the api's Segment paths, one post per call.
   const api = new URL(t.url).host;
-  expect(requests.filter((r) => !r.includes(`//localhost:${new URL(siteUrl).port}/`) && !r.includes(`//${api}/v1/`))).toEqual([]);
+  expect(
+    requests.filter((r) => !r.includes(`//localhost:${new URL(siteUrl).port}/`) && !r.includes(`//${api}/v1/`)),
+  ).toEqual([]);
   const posts = requests.filter((r) => r.startsWith('POST ')).map((r) => new URL(r.slice(5)).pathname);
   expect(posts).toEqual(['/v1/i', '/v1/t', '/v1/p', '/v1/t']);
 
@@ -83,13 +93,19 @@ it("with the public key, identify, a built-in track and a page land on the visit
     [ws.workspace.id, done.anonymousId],
   );
   expect(person).toMatchObject({ name: 'Vera Rubin', email: 'vera@example.com', fields: { plan: 'pro' }, os: 'linux' });
-  const keys = await t.db.query(`SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2 ORDER BY kind`, [ws.workspace.id, person.id]);
+  const keys = await t.db.query(
+    `SELECT kind, value FROM identities WHERE workspace_id = $1 AND person_id = $2 ORDER BY kind`,
+    [ws.workspace.id, person.id],
+  );
   expect(keys).toEqual([
     { kind: 'account_id', value: 'u-browser' },
     { kind: 'anon_id', value: done.anonymousId },
     { kind: 'email', value: 'vera@example.com' },
   ]);
-  const events = await t.db.query(`SELECT type, detail, source FROM events WHERE workspace_id = $1 AND person_id = $2 AND type <> 'stage_changed' ORDER BY occurred_at`, [ws.workspace.id, person.id]);
+  const events = await t.db.query(
+    `SELECT type, detail, source FROM events WHERE workspace_id = $1 AND person_id = $2 AND type <> 'stage_changed' ORDER BY occurred_at`,
+    [ws.workspace.id, person.id],
+  );
   expect(events).toEqual([
     { type: 'signup', detail: null, source: expect.objectContaining({ path: '/shop', os: 'linux' }) },
     { type: 'pageview', detail: 'Pricing', source: expect.objectContaining({ path: '/shop' }) },

@@ -10,7 +10,12 @@ import { ADMIN_TOKEN, startApp, TestApp, useApp } from './harness';
 import { Mail, Smtp, smtpServer } from './support/smtp';
 
 /** A browser's form post to the service (its own Origin unless told), without following redirects. */
-async function form(t: TestApp, path: string, fields: Record<string, string>, options: { cookie?: string; origin?: string } = {}) {
+async function form(
+  t: TestApp,
+  path: string,
+  fields: Record<string, string>,
+  options: { cookie?: string; origin?: string } = {},
+) {
   return fetch(t.url + path, {
     method: 'POST',
     redirect: 'manual',
@@ -46,7 +51,7 @@ const codeOf = (answer: { errors?: Array<{ extensions: { code: string } }> }) =>
 describe('signing in with a secret key', () => {
   const t = useApp();
 
-  it('sets an HttpOnly, SameSite=Lax session cookie that /graphql accepts as the key\'s member', async () => {
+  it("sets an HttpOnly, SameSite=Lax session cookie that /graphql accepts as the key's member", async () => {
     const ws = await t.workspace();
     const answer = await form(t, '/sign-in/key', { key: ws.secretKey, next: '/graphql' });
     expect(answer.status).toBe(303);
@@ -84,9 +89,17 @@ describe('signing in with a secret key', () => {
     expect(crossSite.status).toBeGreaterThanOrEqual(400);
     expect(JSON.stringify(await crossSite.json())).not.toContain('sk_live_');
     expect(codeOf(await gqlAs(t.url, cookie, mutation, { origin: 'https://evil.example' }))).toBe('forbidden');
-    const noOrigin = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ query: mutation }) });
-    expect(((await noOrigin.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0].extensions.code).toBe('forbidden');
-    const keys = await t.db.query(`SELECT 1 FROM members WHERE workspace_id = $1 AND email = 'thief@example.com'`, [ws.workspace.id]);
+    const noOrigin = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', cookie },
+      body: JSON.stringify({ query: mutation }),
+    });
+    expect(
+      ((await noOrigin.json()) as { errors: Array<{ extensions: { code: string } }> }).errors[0].extensions.code,
+    ).toBe('forbidden');
+    const keys = await t.db.query(`SELECT 1 FROM members WHERE workspace_id = $1 AND email = 'thief@example.com'`, [
+      ws.workspace.id,
+    ]);
     expect(keys).toHaveLength(0);
     // A sign-in form posted from another site is refused too (login CSRF).
     expect((await form(t, '/sign-in/key', { key: ws.secretKey }, { origin: 'https://evil.example' })).status).toBe(403);
@@ -139,27 +152,51 @@ describe('a removed member, or a revoked key, ends the session at the next reque
     const sessions = t.app.get(SessionsService);
     const { token } = await sessions.withLink((await sessions.linkFor('ada@example.com', '/'))!);
     const cookie = `${SESSION_COOKIE}=${token}`;
-    expect(codeOf(await gqlAs(otherUrl, cookie, '{ members { email } }', { origin: new URL(t.url).origin }))).toBeUndefined();
+    expect(
+      codeOf(await gqlAs(otherUrl, cookie, '{ members { email } }', { origin: new URL(t.url).origin })),
+    ).toBeUndefined();
     await t.gql('mutation { removeMember(member: "ada@example.com") }', {}, ws.secretKey);
-    expect(codeOf(await gqlAs(otherUrl, cookie, '{ members { email } }', { origin: new URL(t.url).origin }))).toBe('invalid_token');
+    expect(codeOf(await gqlAs(otherUrl, cookie, '{ members { email } }', { origin: new URL(t.url).origin }))).toBe(
+      'invalid_token',
+    );
   });
 
   it("removing the member refuses their connected apps' access tokens at another api's tool door at once", async () => {
     const ws = await t.workspace();
     await t.gql('mutation { addMember(email: "eve@example.com", role: "member") { id } }', {}, ws.secretKey);
-    const member = (await t.db.query(`SELECT id FROM members WHERE workspace_id = $1 AND email = 'eve@example.com'`, [ws.workspace.id]))[0].id;
+    const member = (
+      await t.db.query(`SELECT id FROM members WHERE workspace_id = $1 AND email = 'eve@example.com'`, [
+        ws.workspace.id,
+      ])
+    )[0].id;
     // A connection made through the service (the browser's journey is test/connector-sign-in.e2e-spec.ts).
     const connections = t.app.get(ConnectionsService);
-    const client = await connections.register({ redirect_uris: ['http://127.0.0.1:1/callback'], client_name: 'Eve app' });
+    const client = await connections.register({
+      redirect_uris: ['http://127.0.0.1:1/callback'],
+      client_name: 'Eve app',
+    });
     const verifier = 'v'.repeat(50);
     const challenge = createHash('sha256').update(verifier).digest('base64url');
     const resource = `${t.url}/api/mcp`;
-    const code = await connections.consent({ clientId: client.id, workspaceId: ws.workspace.id, memberId: member, challenge, redirectUri: 'http://127.0.0.1:1/callback', resource, scopes: [] });
+    const code = await connections.consent({
+      clientId: client.id,
+      workspaceId: ws.workspace.id,
+      memberId: member,
+      challenge,
+      redirectUri: 'http://127.0.0.1:1/callback',
+      resource,
+      scopes: [],
+    });
     const tokens = await connections.exchangeCode(client.id, code, 'http://127.0.0.1:1/callback', resource);
     const toolDoor = () =>
       fetch(`${otherUrl}/api/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${tokens.access_token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          authorization: `Bearer ${tokens.access_token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
       });
     expect((await toolDoor()).status).toBe(200);
@@ -171,10 +208,14 @@ describe('a removed member, or a revoked key, ends the session at the next reque
 
   it('revoking the key a session came from refuses the session at once', async () => {
     const ws = await t.workspace();
-    const created = (await t.gql('mutation { createKey(member: "bo@example.com") { keyId secretKey } }', {}, ws.secretKey)).data.createKey;
+    const created = (
+      await t.gql('mutation { createKey(member: "bo@example.com") { keyId secretKey } }', {}, ws.secretKey)
+    ).data.createKey;
     const cookie = cookieOf(await form(t, '/sign-in/key', { key: created.secretKey }));
     await t.gql(`mutation { revokeKey(id: "${created.keyId}") }`, {}, ws.secretKey);
-    expect(codeOf(await gqlAs(otherUrl, cookie, '{ members { email } }', { origin: new URL(t.url).origin }))).toBe('invalid_token');
+    expect(codeOf(await gqlAs(otherUrl, cookie, '{ members { email } }', { origin: new URL(t.url).origin }))).toBe(
+      'invalid_token',
+    );
   });
 });
 
@@ -188,9 +229,12 @@ describe('signing in with an email link', () => {
   const t = useApp({ env: () => ({ SMTP_URL: smtp.url }) });
 
   const linkIn = async (to: string) => {
-    for (let i = 0; i < 100 && !received.some((m) => m.to.includes(to)); i++) await new Promise((r) => setTimeout(r, 50));
+    for (let i = 0; i < 100 && !received.some((m) => m.to.includes(to)); i++)
+      await new Promise((r) => setTimeout(r, 50));
     const mail = received.filter((m) => m.to.includes(to)).pop();
-    const link = /(http:\/\/127\.0\.0\.1:\d+\/sign-in\/link\?token=[A-Za-z0-9_%]+)/.exec((mail?.raw ?? '').replace(/=\r?\n/g, ''))?.[1];
+    const link = /(http:\/\/127\.0\.0\.1:\d+\/sign-in\/link\?token=[A-Za-z0-9_%]+)/.exec(
+      (mail?.raw ?? '').replace(/=\r?\n/g, ''),
+    )?.[1];
     if (!link) throw new Error(`no link in the mail to ${to}`);
     return new URL(link.replace(/=3D/g, '=')).searchParams.get('token')!;
   };
@@ -226,7 +270,8 @@ describe('signing in with an email link', () => {
   it('a member of several workspaces picks one, and can switch', async () => {
     const first = await t.workspace();
     const second = await t.workspace();
-    for (const ws of [first, second]) await t.gql('mutation { addMember(email: "di@example.com", role: "member") { id } }', {}, ws.secretKey);
+    for (const ws of [first, second])
+      await t.gql('mutation { addMember(email: "di@example.com", role: "member") { id } }', {}, ws.secretKey);
     await form(t, '/sign-in/email', { email: 'di@example.com', next: '/sign-in' });
     const used = await form(t, '/sign-in/link', { token: await linkIn('di@example.com') });
     expect(used.headers.get('location')).toBe('/sign-in/workspace?next=%2Fsign-in');
@@ -236,7 +281,9 @@ describe('signing in with an email link', () => {
     expect(picker).toContain(first.workspace.slug);
     expect(picker).toContain(second.workspace.slug);
     const slugNow = async () => (await gqlAs(t.url, cookie, '{ workspace { slug } }')).data.workspace.slug;
-    expect((await form(t, '/sign-in/workspace', { workspace: first.workspace.id, next: '/sign-in' }, { cookie })).status).toBe(303);
+    expect(
+      (await form(t, '/sign-in/workspace', { workspace: first.workspace.id, next: '/sign-in' }, { cookie })).status,
+    ).toBe(303);
     expect(await slugNow()).toBe(first.workspace.slug);
     await form(t, '/sign-in/workspace', { workspace: second.workspace.id, next: '/sign-in' }, { cookie });
     expect(await slugNow()).toBe(second.workspace.slug);
@@ -251,7 +298,11 @@ describe('the operator, the page, and the limits', () => {
     try {
       expect((await form(t, '/sign-in/operator', { token: 'not-the-token-0123456789' })).status).toBe(401);
       const cookie = cookieOf(await form(t, '/sign-in/operator', { token: ADMIN_TOKEN }));
-      const made = await gqlAs(t.url, cookie, 'mutation { createWorkspace(input: { slug: "by-operator", owner: "op@example.com" }) { workspace { slug } } }');
+      const made = await gqlAs(
+        t.url,
+        cookie,
+        'mutation { createWorkspace(input: { slug: "by-operator", owner: "op@example.com" }) { workspace { slug } } }',
+      );
       expect(made.data.createWorkspace.workspace.slug).toBe('by-operator');
     } finally {
       await t.close();
@@ -281,7 +332,8 @@ describe('the operator, the page, and the limits', () => {
     try {
       const ws = await t.workspace();
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await form(t, '/sign-in/email', { email: 'owner@example.com' })).status);
+      for (let i = 0; i < 6; i++)
+        statuses.push((await form(t, '/sign-in/email', { email: 'owner@example.com' })).status);
       expect(statuses.slice(0, 5)).toEqual([200, 200, 200, 200, 200]);
       expect(statuses[5]).toBe(429);
       const attempts: number[] = [];

@@ -7,7 +7,9 @@ import { join, relative } from 'node:path';
 import { entityTables, migrationFiles, ROOT, sourceFiles, TABLE_OWNERS, writtenTables } from './support/tables';
 
 describe('one owner per table', () => {
-  const libs = readdirSync(join(ROOT, 'libs')).filter((name) => statSync(join(ROOT, 'libs', name, 'src')).isDirectory());
+  const libs = readdirSync(join(ROOT, 'libs')).filter((name) =>
+    statSync(join(ROOT, 'libs', name, 'src')).isDirectory(),
+  );
   const all = libs.flatMap((lib) => sourceFiles(join(ROOT, 'libs', lib, 'src')));
   const entities = entityTables(all);
 
@@ -16,7 +18,10 @@ describe('one owner per table', () => {
     for (const file of sourceFiles(join(ROOT, 'libs', lib, 'src'))) {
       for (const table of writtenTables(readFileSync(file, 'utf8'), entities)) {
         const owner = TABLE_OWNERS[table];
-        if (owner !== lib) strays.push(`${relative(ROOT, file)} writes ${table} (${owner ? `owned by ${owner}` : 'a table TABLE_OWNERS does not name'})`);
+        if (owner !== lib)
+          strays.push(
+            `${relative(ROOT, file)} writes ${table} (${owner ? `owned by ${owner}` : 'a table TABLE_OWNERS does not name'})`,
+          );
       }
     }
     expect(strays).toEqual([]);

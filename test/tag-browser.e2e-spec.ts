@@ -39,7 +39,8 @@ beforeAll(async () => {
   await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
   const html = page(`${t.url}/api/in/${ws.publicKey}/track.js`);
   site = await startSite((req, res) => {
-    if (req.url?.startsWith('/files/')) return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('binary');
+    if (req.url?.startsWith('/files/'))
+      return res.writeHead(200, { 'content-type': 'application/octet-stream' }).end('binary');
     res.writeHead(200, { 'content-type': 'text/html' }).end(html);
   });
   siteUrl = site.url;
@@ -66,7 +67,10 @@ it('a visitor is tracked from first pageview to subscription, with consent kept 
   expect(await tab.evaluate(() => (window as any).lifeline.anonId())).toBe(anonId);
   await tab.click('#join');
   await tab.waitForFunction(() => document.body.dataset.answer);
-  expect(JSON.parse((await tab.evaluate(() => document.body.dataset.answer))!)).toEqual({ ok: true, status: 'subscribed' });
+  expect(JSON.parse((await tab.evaluate(() => document.body.dataset.answer))!)).toEqual({
+    ok: true,
+    status: 'subscribed',
+  });
 
   const query = `query($email: String) { person(email: $email) { id stage engaged fields firstTouch identities { kind value }
     subscriptions { list { address } consentText }
@@ -74,20 +78,35 @@ it('a visitor is tracked from first pageview to subscription, with consent kept 
   const person = await eventually(async () => {
     const found = (await t.gql(query, { email: 'ada@shop.test' }, ws.secretKey)).data.person;
     const p = found && { ...found, timeline: found.timeline.edges.map((e: { node: unknown }) => e.node) };
-    return p && p.timeline.filter((e: { type: string }) => e.type === 'pageview').length >= 3 && p.timeline.some((e: { properties: any }) => e.properties?.href) ? p : null;
+    return p &&
+      p.timeline.filter((e: { type: string }) => e.type === 'pageview').length >= 3 &&
+      p.timeline.some((e: { properties: any }) => e.properties?.href)
+      ? p
+      : null;
   });
-  expect(person.identities).toEqual(expect.arrayContaining([{ kind: 'anon_id', value: anonId }, { kind: 'email', value: 'ada@shop.test' }]));
+  expect(person.identities).toEqual(
+    expect.arrayContaining([
+      { kind: 'anon_id', value: anonId },
+      { kind: 'email', value: 'ada@shop.test' },
+    ]),
+  );
   expect(person.engaged).toBe(true);
   expect(person.fields).toEqual({ queued: 'yes' });
   expect(person.firstTouch).toMatchObject({ source: 'newsletter', medium: 'email', path: '/' });
   expect(person.subscriptions).toEqual([{ list: { address: 'news' }, consentText: CONSENT }]);
   const types = person.timeline.map((e: { type: string }) => e.type);
   expect(types).toEqual(expect.arrayContaining(['pageview', 'cta_click', 'subscribed']));
-  const paths = person.timeline.filter((e: { type: string }) => e.type === 'pageview').map((e: { source: { path: string } }) => e.source.path);
+  const paths = person.timeline
+    .filter((e: { type: string }) => e.type === 'pageview')
+    .map((e: { source: { path: string } }) => e.source.path);
   expect(paths).toEqual(expect.arrayContaining(['/', '/pricing']));
-  const clicks = person.timeline.filter((e: { type: string }) => e.type === 'cta_click').map((e: { properties: unknown }) => e.properties);
+  const clicks = person.timeline
+    .filter((e: { type: string }) => e.type === 'cta_click')
+    .map((e: { properties: unknown }) => e.properties);
   expect(clicks).toEqual(expect.arrayContaining([{ cta: 'hero' }, { href: '/files/app.dmg', text: 'Get the app' }]));
-  const sources = person.timeline.filter((e: { source: unknown }) => e.source).map((e: { source: { os: string; anon_id: string } }) => e.source);
+  const sources = person.timeline
+    .filter((e: { source: unknown }) => e.source)
+    .map((e: { source: { os: string; anon_id: string } }) => e.source);
   expect(sources.every((s: { anon_id: string }) => s.anon_id === anonId)).toBe(true);
   await context.close();
 }, 60_000);

@@ -114,7 +114,9 @@ it('every tenant table but the reference ones is distributed: a global key is na
 it('no foreign key crosses tenants: between tenant tables it joins workspace_id to workspace_id', () => {
   const between = foreignKeys.filter((fk) => tenant.has(fk.from) && tenant.has(fk.to));
   expect(between.length).toBeGreaterThan(5);
-  const strays = between.filter((fk) => !fk.pairs.some(([from, to]) => from === 'workspace_id' && to === 'workspace_id'));
+  const strays = between.filter(
+    (fk) => !fk.pairs.some(([from, to]) => from === 'workspace_id' && to === 'workspace_id'),
+  );
   expect(strays.map((fk) => fk.name)).toEqual([]);
 });
 

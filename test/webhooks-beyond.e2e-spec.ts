@@ -35,16 +35,22 @@ async function gql(query: string, variables: Record<string, unknown> = {}) {
   return answer.data;
 }
 async function endpoint(url: string, triggers: string[], rateLimitPerSecond?: number) {
-  return (await gql(CREATE, { input: { url, triggers, ...(rateLimitPerSecond ? { rateLimitPerSecond } : {}) } })).createWebhookEndpoint as {
+  return (await gql(CREATE, { input: { url, triggers, ...(rateLimitPerSecond ? { rateLimitPerSecond } : {}) } }))
+    .createWebhookEndpoint as {
     endpoint: { id: string };
     secret: string;
   };
 }
-const endpointNow = async (id: string) => ((await gql(`{ webhookEndpoints { ${ENDPOINT_FIELDS} } }`)).webhookEndpoints as any[]).find((e) => e.id === id);
+const endpointNow = async (id: string) =>
+  ((await gql(`{ webhookEndpoints { ${ENDPOINT_FIELDS} } }`)).webhookEndpoints as any[]).find((e) => e.id === id);
 const deliveries = async (id: string) =>
-  ((await gql('{ webhookEndpoints { id deliveries { id state attemptCount body } } }')).webhookEndpoints as any[]).find((e) => e.id === id).deliveries as any[];
+  ((await gql('{ webhookEndpoints { id deliveries { id state attemptCount body } } }')).webhookEndpoints as any[]).find(
+    (e) => e.id === id,
+  ).deliveries as any[];
 const post = (body: unknown) => t.request('POST', '/api/v1/events', { key: ws.secretKey, body });
-const sendTest = async (endpointId: string) => (await gql('mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id } }', { id: endpointId })).sendTestDelivery.id as string;
+const sendTest = async (endpointId: string) =>
+  (await gql('mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id } }', { id: endpointId })).sendTestDelivery
+    .id as string;
 
 describe('Standard Webhooks headers on every post', () => {
   it('a receiver verifies each post with the standardwebhooks package, beside the spec headers, and refuses a replay older than five minutes', async () => {
@@ -69,7 +75,9 @@ describe('Standard Webhooks headers on every post', () => {
       later.mockReturnValue(now + 4 * 60_000);
       expect(verifies(secret, captured)).toBe(true);
       later.mockReturnValue(now + 6 * 60_000);
-      expect(() => new Webhook(secret).verify(captured.raw, captured.headers as Record<string, string>)).toThrow(/too old/);
+      expect(() => new Webhook(secret).verify(captured.raw, captured.headers as Record<string, string>)).toThrow(
+        /too old/,
+      );
     } finally {
       later.mockRestore();
     }
@@ -99,7 +107,9 @@ describe('Standard Webhooks headers on every post', () => {
   it('after rotateWebhookSecret both secrets verify for the overlap, then only the new one', async () => {
     const r = await receiver();
     const { secret: before, endpoint: ep } = await endpoint(r.url, ['event']);
-    const { secret: after } = (await gql('mutation($id: ID!) { rotateWebhookSecret(endpointId: $id) { secret } }', { id: ep.id })).rotateWebhookSecret;
+    const { secret: after } = (
+      await gql('mutation($id: ID!) { rotateWebhookSecret(endpointId: $id) { secret } }', { id: ep.id })
+    ).rotateWebhookSecret;
     expect(after).toMatch(/^whsec_/);
     expect(after).not.toBe(before);
     await sendTest(ep.id);
@@ -112,7 +122,10 @@ describe('Standard Webhooks headers on every post', () => {
     expect(during.headers['x-service-signature']).toBe(sign(before, during.raw));
 
     // The 24 hours pass.
-    await t.make.age('webhook_endpoints', 'previous_secret_until', '1 second', { workspace_id: ws.workspace.id, id: ep.id });
+    await t.make.age('webhook_endpoints', 'previous_secret_until', '1 second', {
+      workspace_id: ws.workspace.id,
+      id: ep.id,
+    });
     await sendTest(ep.id);
     await eventually(async () => r.received.length === 2);
     const past = r.received[1];
@@ -121,7 +134,11 @@ describe('Standard Webhooks headers on every post', () => {
     expect(verifies(before, past)).toBe(false);
     expect(past.headers['x-service-signature']).toBe(sign(after, past.raw));
 
-    const unknown = await t.gql('mutation { rotateWebhookSecret(endpointId: "whe_nope") { secret } }', {}, ws.secretKey);
+    const unknown = await t.gql(
+      'mutation { rotateWebhookSecret(endpointId: "whe_nope") { secret } }',
+      {},
+      ws.secretKey,
+    );
     expect(unknown.errors![0].extensions.code).toBe('not_found');
     await r.close();
   });
@@ -145,15 +162,25 @@ describe('endpoint health', () => {
     await sleep(300);
     expect(r.received).toHaveLength(1);
     expect((await deliveries(ep.id)).map((d) => d.state)).toEqual(['failed', 'failed']);
-    const refused = await t.gql('mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id } }', { id: ep.id }, ws.secretKey);
+    const refused = await t.gql(
+      'mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id } }',
+      { id: ep.id },
+      ws.secretKey,
+    );
     expect(refused.errors![0].extensions.code).toBe('conflict');
     expect(refused.errors![0].message).toContain('enableWebhookEndpoint');
 
     gone = false;
-    const enabled = (await gql(`mutation($id: ID!) { enableWebhookEndpoint(id: $id) { ${ENDPOINT_FIELDS} } }`, { id: ep.id })).enableWebhookEndpoint;
+    const enabled = (
+      await gql(`mutation($id: ID!) { enableWebhookEndpoint(id: $id) { ${ENDPOINT_FIELDS} } }`, { id: ep.id })
+    ).enableWebhookEndpoint;
     expect(enabled).toMatchObject({ disabledAt: null, disabledReason: null });
-    const queued = (await gql('mutation($id: ID!, $since: DateTime!) { recoverDeliveries(endpointId: $id, since: $since) }', { id: ep.id, since: new Date(0).toISOString() }))
-      .recoverDeliveries;
+    const queued = (
+      await gql('mutation($id: ID!, $since: DateTime!) { recoverDeliveries(endpointId: $id, since: $since) }', {
+        id: ep.id,
+        since: new Date(0).toISOString(),
+      })
+    ).recoverDeliveries;
     expect(queued).toBe(2);
     await eventually(async () => (await deliveries(ep.id)).every((d) => d.state === 'succeeded'));
     expect(r.received).toHaveLength(3);
@@ -164,7 +191,6 @@ describe('endpoint health', () => {
     expect(health.successRate).toBeCloseTo(2 / 3);
     await r.close();
   });
-
 });
 
 describe('endpoint health: the 5-day failure window', () => {
@@ -239,9 +265,15 @@ describe('recover and replay', () => {
     await eventually(async () => (await deliveries(ep.id)).find((d) => d.id === succeeded)?.state === 'succeeded');
     const before = r.received.length;
 
-    const recover = (s: string) => gql('mutation($id: ID!, $since: DateTime!) { recoverDeliveries(endpointId: $id, since: $since) }', { id: ep.id, since: s });
+    const recover = (s: string) =>
+      gql('mutation($id: ID!, $since: DateTime!) { recoverDeliveries(endpointId: $id, since: $since) }', {
+        id: ep.id,
+        since: s,
+      });
     expect((await recover(since)).recoverDeliveries).toBe(4);
-    await eventually(async () => (await deliveries(ep.id)).filter((d) => failedAfter.includes(d.id)).every((d) => d.state === 'succeeded'));
+    await eventually(async () =>
+      (await deliveries(ep.id)).filter((d) => failedAfter.includes(d.id)).every((d) => d.state === 'succeeded'),
+    );
     await sleep(500);
     const resent = r.received.slice(before).map((x) => x.body.id);
     expect(resent).toEqual(failedAfter);
@@ -272,7 +304,11 @@ describe('recover and replay', () => {
     await eventually(async () => r.received.length === 4);
 
     const replay = (s: string, u: string) =>
-      t.gql('mutation($id: ID!, $s: DateTime!, $u: DateTime!) { replayEvents(endpointId: $id, since: $s, until: $u) }', { id: ep.id, s, u }, ws.secretKey);
+      t.gql(
+        'mutation($id: ID!, $s: DateTime!, $u: DateTime!) { replayEvents(endpointId: $id, since: $s, until: $u) }',
+        { id: ep.id, s, u },
+        ws.secretKey,
+      );
     expect((await replay(since, until)).data.replayEvents).toBe(2);
     await eventually(async () => r.received.length === 6);
     const originals = r.received.slice(1, 3);
@@ -314,7 +350,12 @@ describe('per-address rate limit', () => {
     expect(log.every((d) => d.state === 'succeeded' && d.attemptCount === 1)).toBe(true);
 
     // The limit can be changed and removed; a bad one is refused.
-    const update = (v: unknown) => t.gql(`mutation($id: ID!, $v: Int) { updateWebhookEndpoint(id: $id, input: {rateLimitPerSecond: $v}) { rateLimitPerSecond } }`, { id: ep.id, v }, ws.secretKey);
+    const update = (v: unknown) =>
+      t.gql(
+        `mutation($id: ID!, $v: Int) { updateWebhookEndpoint(id: $id, input: {rateLimitPerSecond: $v}) { rateLimitPerSecond } }`,
+        { id: ep.id, v },
+        ws.secretKey,
+      );
     expect((await update(0)).errors![0].extensions.code).toBe('invalid_field');
     expect((await update(20)).data.updateWebhookEndpoint.rateLimitPerSecond).toBe(20);
     expect((await update(null)).data.updateWebhookEndpoint.rateLimitPerSecond).toBeNull();

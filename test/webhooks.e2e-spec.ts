@@ -24,28 +24,48 @@ const ws = useWorkspace(t);
 async function endpoint(url: string, triggers: string[], app = t, key = ws.secretKey) {
   const answer = await app.gql(CREATE, { input: { url, triggers } }, key);
   if (answer.errors) throw new Error(JSON.stringify(answer.errors));
-  return answer.data.createWebhookEndpoint as { endpoint: { id: string; url: string; triggers: string[] }; secret: string };
+  return answer.data.createWebhookEndpoint as {
+    endpoint: { id: string; url: string; triggers: string[] };
+    secret: string;
+  };
 }
 const post = (body: unknown, app = t, key = ws.secretKey) => app.request('POST', '/api/v1/events', { key, body });
-const deliveryLog = async (app = t, key = ws.secretKey) => (await app.gql(LOG, {}, key)).data.webhookEndpoints[0].deliveries as any[];
+const deliveryLog = async (app = t, key = ws.secretKey) =>
+  (await app.gql(LOG, {}, key)).data.webhookEndpoints[0].deliveries as any[];
 const sendTest = async (endpointId: string) =>
-  (await t.gql('mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id type state } }', { id: endpointId }, ws.secretKey)).data.sendTestDelivery;
+  (
+    await t.gql(
+      'mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id type state } }',
+      { id: endpointId },
+      ws.secretKey,
+    )
+  ).data.sendTestDelivery;
 
 describe('the body and headers of each trigger (Outgoing webhook body, Delivery rules: Headers)', () => {
   it('event, stage_entered, subscribed and field_changed bodies are signed with the secret shown once', async () => {
     const r = await receiver();
-    const { secret, endpoint: ep } = await endpoint(`${r.url}/hooks`, ['event', 'stage_entered', 'subscribed', 'field_changed']);
+    const { secret, endpoint: ep } = await endpoint(`${r.url}/hooks`, [
+      'event',
+      'stage_entered',
+      'subscribed',
+      'field_changed',
+    ]);
     expect(secret).toMatch(/^whsec_/);
     expect(ep.triggers).toEqual(['event', 'stage_entered', 'subscribed', 'field_changed']);
     await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
 
     expect((await post({ type: 'signup', email: 'ada@example.com', properties: { plan: 'pro' } })).status).toBe(200);
     await eventually(async () => r.received.length === 2);
-    expect((await post({ type: 'subscribe', email: 'ada@example.com', list: 'news', consent: 'Yes, send me the news.' })).status).toBe(200);
+    expect(
+      (await post({ type: 'subscribe', email: 'ada@example.com', list: 'news', consent: 'Yes, send me the news.' }))
+        .status,
+    ).toBe(200);
     await eventually(async () => r.received.length === 3);
     await post({ type: 'identify', email: 'ada@example.com', name: 'Ada' });
     await post({ type: 'identify', email: 'ada@example.com', name: 'Ada L.' });
-    await eventually(async () => r.received.some((x) => x.body.type === 'field_changed' && x.body.data.to === 'Ada L.'));
+    await eventually(async () =>
+      r.received.some((x) => x.body.type === 'field_changed' && x.body.data.to === 'Ada L.'),
+    );
 
     for (const x of r.received) {
       expect(x.path).toBe('/hooks');
@@ -62,13 +82,21 @@ describe('the body and headers of each trigger (Outgoing webhook body, Delivery 
     }
     const of = (type: string) => r.received.filter((x) => x.body.type === type).map((x) => x.body);
     const [event] = of('event');
-    expect(event.data).toEqual({ event: 'signup', id: expect.any(String), occurred_at: expect.any(String), properties: { plan: 'pro' } });
+    expect(event.data).toEqual({
+      event: 'signup',
+      id: expect.any(String),
+      occurred_at: expect.any(String),
+      properties: { plan: 'pro' },
+    });
     expect(of('stage_entered')[0].data).toEqual({ stage: 'account', from: null, object: 'person' });
     expect(of('stage_entered')[0].record.stage).toBe('account');
     // A list join also carries event data; the address hears it once, typed with the most specific name.
     expect(of('subscribed')).toHaveLength(1);
     expect(of('subscribed')[0].data).toEqual({ list: { address: 'news', name: 'News' } });
-    expect(of('field_changed').at(-1)).toMatchObject({ data: { field: 'name', from: 'Ada', to: 'Ada L.' }, record: { name: 'Ada L.' } });
+    expect(of('field_changed').at(-1)).toMatchObject({
+      data: { field: 'name', from: 'Ada', to: 'Ada L.' },
+      record: { name: 'Ada L.' },
+    });
     await r.close();
   });
 
@@ -92,7 +120,12 @@ describe('the body and headers of each trigger (Outgoing webhook body, Delivery 
     expect(delivery).toMatchObject({ type: 'test' });
     await eventually(async () => r.received.length === 1);
     const [x] = r.received;
-    expect(x.body).toMatchObject({ id: delivery.id, type: 'test', data: {}, workspace: { id: ws.workspace.id, slug: ws.workspace.slug } });
+    expect(x.body).toMatchObject({
+      id: delivery.id,
+      type: 'test',
+      data: {},
+      workspace: { id: ws.workspace.id, slug: ws.workspace.slug },
+    });
     expect(x.body.record).toEqual({ id: 'per_test', kind: 'person', name: 'Test person', email: 'test@example.com' });
     expect(x.headers['x-service-signature']).toBe(sign(secret, x.raw));
     await eventually(async () => (await deliveryLog())[0].state === 'succeeded');
@@ -105,7 +138,9 @@ describe('Delivery rules: success, failure, retry schedule', () => {
     const r = await receiver((n) => (n <= 2 ? 500 : 200));
     const { secret, endpoint: ep } = await endpoint(r.url, ['event']);
     const times: number[] = [];
-    r.received.push = new Proxy(r.received.push, { apply: (target, self, args) => (times.push(Date.now()), Reflect.apply(target, self, args)) });
+    r.received.push = new Proxy(r.received.push, {
+      apply: (target, self, args) => (times.push(Date.now()), Reflect.apply(target, self, args)),
+    });
     await sendTest(ep.id);
     await eventually(async () => (await deliveryLog())[0].state === 'succeeded');
     expect(r.received).toHaveLength(3);
@@ -116,7 +151,11 @@ describe('Delivery rules: success, failure, retry schedule', () => {
     const [log] = await deliveryLog();
     expect(log.attemptCount).toBe(3);
     expect(log.attempts.map((a: any) => a.status)).toEqual([500, 500, 200]);
-    expect(log.attempts[0]).toMatchObject({ number: 1, bodyExcerpt: 'answer 1', error: expect.stringContaining('2xx') });
+    expect(log.attempts[0]).toMatchObject({
+      number: 1,
+      bodyExcerpt: 'answer 1',
+      error: expect.stringContaining('2xx'),
+    });
     expect(log.attempts[2].error).toBeNull();
     expect(log.attempts.every((a: any) => typeof a.durationMs === 'number')).toBe(true);
     await r.close();
@@ -176,7 +215,9 @@ describe('Delivery rules: Concurrency (each delivery is claimed before it is sen
     await eventually(async () => (await deliveryLog())[0].state === 'failed', 15_000);
     slow = true;
     const retries = await Promise.all(
-      Array.from({ length: 5 }, () => t.gql('mutation($id: ID!) { retryDelivery(id: $id) { id state } }', { id }, ws.secretKey)),
+      Array.from({ length: 5 }, () =>
+        t.gql('mutation($id: ID!) { retryDelivery(id: $id) { id state } }', { id }, ws.secretKey),
+      ),
     );
     expect(retries.every((a) => a.data.retryDelivery.id === id)).toBe(true);
     await eventually(async () => (await deliveryLog())[0].state === 'succeeded');
@@ -210,20 +251,31 @@ describe('Delivery rules: Concurrency (each delivery is claimed before it is sen
 describe('Outgoing webhooks settings (owners and admins, up to ten, address rule)', () => {
   it('a workspace has at most ten addresses, even when they are added at once', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 12 }, (_, i) => t.gql(CREATE, { input: { url: `http://127.0.0.1:9/${i}`, triggers: ['event'] } }, ws.secretKey)),
+      Array.from({ length: 12 }, (_, i) =>
+        t.gql(CREATE, { input: { url: `http://127.0.0.1:9/${i}`, triggers: ['event'] } }, ws.secretKey),
+      ),
     );
     expect(answers.filter((a) => !a.errors)).toHaveLength(10);
     expect(answers.filter((a) => a.errors?.[0].extensions.code === 'limit_reached')).toHaveLength(2);
     const list = await t.gql('{ webhookEndpoints { id } }', {}, ws.secretKey);
     expect(list.data.webhookEndpoints).toHaveLength(10);
     const id = list.data.webhookEndpoints[0].id;
-    expect((await t.gql('mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }', { id }, ws.secretKey)).data.deleteWebhookEndpoint).toBe(true);
-    expect((await t.gql(CREATE, { input: { url: 'http://127.0.0.1:9/again', triggers: ['event'] } }, ws.secretKey)).errors).toBeUndefined();
+    expect(
+      (await t.gql('mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }', { id }, ws.secretKey)).data
+        .deleteWebhookEndpoint,
+    ).toBe(true);
+    expect(
+      (await t.gql(CREATE, { input: { url: 'http://127.0.0.1:9/again', triggers: ['event'] } }, ws.secretKey)).errors,
+    ).toBeUndefined();
   });
 
   it('triggers can be changed; unknown triggers are refused with invalid_field', async () => {
     const { endpoint: ep } = await endpoint('http://127.0.0.1:9/x', ['event']);
-    const changed = await t.gql('mutation($id: ID!) { updateWebhookEndpoint(id: $id, input: {triggers: ["email_in", "unsubscribed"]}) { triggers } }', { id: ep.id }, ws.secretKey);
+    const changed = await t.gql(
+      'mutation($id: ID!) { updateWebhookEndpoint(id: $id, input: {triggers: ["email_in", "unsubscribed"]}) { triggers } }',
+      { id: ep.id },
+      ws.secretKey,
+    );
     expect(changed.data.updateWebhookEndpoint.triggers).toEqual(['email_in', 'unsubscribed']);
     const bad = await t.gql(CREATE, { input: { url: 'http://127.0.0.1:9/y', triggers: ['purchase'] } }, ws.secretKey);
     expect(bad.errors![0].extensions.code).toBe('invalid_field');
@@ -235,7 +287,9 @@ describe('Outgoing webhooks settings (owners and admins, up to ten, address rule
     expect(refused.errors![0].extensions.code).toBe('forbidden');
     const read = await t.gql('{ webhookEndpoints { id url } }', {}, member);
     expect(read.errors).toBeUndefined();
-    expect(read.data.webhookEndpoints).toEqual((await t.gql('{ webhookEndpoints { id url } }', {}, ws.secretKey)).data.webhookEndpoints);
+    expect(read.data.webhookEndpoints).toEqual(
+      (await t.gql('{ webhookEndpoints { id url } }', {}, ws.secretKey)).data.webhookEndpoints,
+    );
   });
 
   it('the address rule refuses plain http, private, local and bare addresses when saved, and again at each attempt (UNSAFE_ALLOW_PRIVATE_TARGETS off)', async () => {
@@ -256,7 +310,10 @@ describe('Outgoing webhooks settings (owners and admins, up to ten, address rule
         ['https://intranet/x', 'Use a full public host name'],
       ]) {
         const answer = await attempt(url);
-        expect(answer.errors?.[0]).toMatchObject({ extensions: { code: 'invalid_field' }, message: expect.stringContaining(sentence) });
+        expect(answer.errors?.[0]).toMatchObject({
+          extensions: { code: 'invalid_field' },
+          message: expect.stringContaining(sentence),
+        });
       }
       const fine = await attempt('https://hooks.example.com/lifeline');
       expect(fine.errors).toBeUndefined();
@@ -265,7 +322,11 @@ describe('Outgoing webhooks settings (owners and admins, up to ten, address rule
       // Checked again at every attempt: an address that became private since it was saved is not posted to.
       const r = await receiver();
       const id = fine.data.createWebhookEndpoint.endpoint.id;
-      await strict.make.set('webhook_endpoints', { url: r.url.replace('http:', 'https:') }, { workspace_id: own.workspace.id, id });
+      await strict.make.set(
+        'webhook_endpoints',
+        { url: r.url.replace('http:', 'https:') },
+        { workspace_id: own.workspace.id, id },
+      );
       await strict.gql('mutation($id: ID!) { sendTestDelivery(endpointId: $id) { id } }', { id }, own.secretKey);
       await eventually(async () => (await deliveryLog(strict, own.secretKey))[0].attempts.length >= 1);
       const [tried] = (await deliveryLog(strict, own.secretKey))[0].attempts;
@@ -290,7 +351,12 @@ describe('Outgoing webhooks settings: who may manage addresses, and whose', () =
     const delivery = await sendTest(ep.id);
     await eventually(async () => r.received.length === 1);
     const member = (await memberKey(t, ws, 'plain@example.com')).secretKey;
-    for (const [query, id] of [[UPDATE, ep.id], [DELETE, ep.id], [RETRY, delivery.id], [TEST, ep.id]]) {
+    for (const [query, id] of [
+      [UPDATE, ep.id],
+      [DELETE, ep.id],
+      [RETRY, delivery.id],
+      [TEST, ep.id],
+    ]) {
       expect((await t.gql(query, { id }, member)).errors?.[0].extensions.code).toBe('forbidden');
     }
     expect(r.received).toHaveLength(1);
@@ -311,7 +377,12 @@ describe('Outgoing webhooks settings: who may manage addresses, and whose', () =
     await eventually(async () => r.received.length === 1);
     const other = await t.workspace();
     expect((await t.gql('{ webhookEndpoints { id } }', {}, other.secretKey)).data.webhookEndpoints).toEqual([]);
-    for (const [query, id] of [[UPDATE, ep.id], [DELETE, ep.id], [RETRY, delivery.id], [TEST, ep.id]]) {
+    for (const [query, id] of [
+      [UPDATE, ep.id],
+      [DELETE, ep.id],
+      [RETRY, delivery.id],
+      [TEST, ep.id],
+    ]) {
       expect((await t.gql(query, { id }, other.secretKey)).errors?.[0].extensions.code).toBe('not_found');
     }
     await sleep(300);
@@ -350,7 +421,8 @@ describe('Delivery rules: the delivery log', () => {
     const { endpoint: ep } = await endpoint(r.url, ['event']);
     await sendTest(ep.id);
     await eventually(async () => (await deliveryLog())[0]?.state === 'succeeded');
-    const count = async (table: string) => (await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`, [ws.workspace.id]))[0].n;
+    const count = async (table: string) =>
+      (await t.db.query(`SELECT count(*)::int AS n FROM ${table} WHERE workspace_id = $1`, [ws.workspace.id]))[0].n;
     expect(await count('delivery_attempts')).toBe(1);
     await t.gql('mutation($id: ID!) { deleteWebhookEndpoint(id: $id) }', { id: ep.id }, ws.secretKey);
     expect(await count('deliveries')).toBe(0);
@@ -389,7 +461,13 @@ describe('nothing is lost', () => {
 
       // The dead worker's claim holds the attempt for 30 seconds (CLAIM_SECONDS), then the poll hands it
       // on: the claim is aged past its end, as if they had gone by.
-      expect((await app.db.query(`SELECT 1 FROM deliveries WHERE workspace_id = $1 AND claimed_until > now()`, [own.workspace.id])).length).toBe(1);
+      expect(
+        (
+          await app.db.query(`SELECT 1 FROM deliveries WHERE workspace_id = $1 AND claimed_until > now()`, [
+            own.workspace.id,
+          ])
+        ).length,
+      ).toBe(1);
       await app.make.age('deliveries', 'claimed_until', '1 second', { workspace_id: own.workspace.id });
       worker = await createWorker(app.config);
       await eventually(async () => (await deliveryLog(app, own.secretKey))[0]?.state === 'succeeded', 50_000, 250);
@@ -424,12 +502,17 @@ describe('nothing is lost', () => {
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
     const port = (proxy.address() as AddressInfo).port;
-    const stopRedis = () => new Promise<void>((resolve) => (proxy.close(() => resolve()), sockets.forEach((s) => s.destroy()), sockets.clear()));
+    const stopRedis = () =>
+      new Promise<void>(
+        (resolve) => (proxy.close(() => resolve()), sockets.forEach((s) => s.destroy()), sockets.clear()),
+      );
     const startRedis = () => new Promise<void>((resolve) => proxy.listen(port, '127.0.0.1', resolve));
 
     const app = await startApp({ worker: true, env: { RETRY_UNIT_MS: '5', REDIS_URL: `redis://127.0.0.1:${port}` } });
     // Every first attempt fails, so every delivery needs a retry, and retries wait on the queue.
-    const r = await receiver((_n, req) => (r.received.filter((x) => x.body.id === r.received.at(-1)!.body.id).length === 1 ? 500 : 200));
+    const r = await receiver((_n, req) =>
+      r.received.filter((x) => x.body.id === r.received.at(-1)!.body.id).length === 1 ? 500 : 200,
+    );
     try {
       const own = await app.workspace();
       await endpoint(r.url, ['event'], app, own.secretKey);
@@ -442,17 +525,25 @@ describe('nothing is lost', () => {
       await eventually(async () => r.received.length === 5, 15_000, 100);
       await sleep(2_500);
       expect(r.received).toHaveLength(5);
-      const waiting = await app.db.query(`SELECT state, attempts FROM deliveries WHERE workspace_id = $1`, [own.workspace.id]);
+      const waiting = await app.db.query(`SELECT state, attempts FROM deliveries WHERE workspace_id = $1`, [
+        own.workspace.id,
+      ]);
       expect(waiting).toHaveLength(5);
-      expect(waiting.every((s: { state: string; attempts: number }) => s.state === 'pending' && s.attempts === 1)).toBe(true);
+      expect(waiting.every((s: { state: string; attempts: number }) => s.state === 'pending' && s.attempts === 1)).toBe(
+        true,
+      );
       await startRedis();
       await eventually(async () => r.received.length >= 10, 30_000, 100);
       await sleep(3_000);
       const ids = r.received.map((x) => x.body.id);
       expect(ids).toHaveLength(10);
       expect(new Set(ids).size).toBe(5);
-      const states = await app.db.query(`SELECT state, attempts FROM deliveries WHERE workspace_id = $1`, [own.workspace.id]);
-      expect(states.every((s: { state: string; attempts: number }) => s.state === 'succeeded' && s.attempts === 2)).toBe(true);
+      const states = await app.db.query(`SELECT state, attempts FROM deliveries WHERE workspace_id = $1`, [
+        own.workspace.id,
+      ]);
+      expect(
+        states.every((s: { state: string; attempts: number }) => s.state === 'succeeded' && s.attempts === 2),
+      ).toBe(true);
     } finally {
       await r.close();
       await app.close();

@@ -25,8 +25,18 @@ const attempt = (number: number, ok: boolean, nextDelayMs: number | null = 60_00
 // one counter, never from the clock, which two tests may read in the same millisecond.
 let lastOutbox = Date.now() * 1000;
 const outboxId = () => String(++lastOutbox);
-const row = async (id: string) => (await t.db.query(`SELECT state, attempts, claimed_until IS NOT NULL AS claimed FROM deliveries WHERE workspace_id = $1 AND id = $2`, [ws, id]))[0];
-const attempts = (id: string) => t.db.query(`SELECT number, status_code, error FROM delivery_attempts WHERE workspace_id = $1 AND delivery_id = $2 ORDER BY number`, [ws, id]);
+const row = async (id: string) =>
+  (
+    await t.db.query(
+      `SELECT state, attempts, claimed_until IS NOT NULL AS claimed FROM deliveries WHERE workspace_id = $1 AND id = $2`,
+      [ws, id],
+    )
+  )[0];
+const attempts = (id: string) =>
+  t.db.query(
+    `SELECT number, status_code, error FROM delivery_attempts WHERE workspace_id = $1 AND delivery_id = $2 ORDER BY number`,
+    [ws, id],
+  );
 
 describe('claims', () => {
   it('a due delivery is claimed once however many ask at the same moment, and the claim counts the attempt', async () => {
@@ -76,10 +86,18 @@ describe('storing', () => {
       { id: `dlv_tail_wrong_${stamp}`, body: '{"id":"wrong"}', bodyTail: tailB },
     ];
     await t.db.transaction((manager) =>
-      deliveries.insert(manager, rows.map((r) => ({ workspaceId: ws, endpointId: endpoint, outboxId: outboxId(), type: 'event', ...r }))),
+      deliveries.insert(
+        manager,
+        rows.map((r) => ({ workspaceId: ws, endpointId: endpoint, outboxId: outboxId(), type: 'event', ...r })),
+      ),
     );
-    const stored: Array<{ id: string; body: string }> = await t.db.query(`SELECT id, body FROM deliveries WHERE workspace_id = $1 AND id = ANY($2::text[])`, [ws, rows.map((r) => r.id)]);
-    expect(Object.fromEntries(stored.map((d) => [d.id, d.body]))).toEqual(Object.fromEntries(rows.map((r) => [r.id, r.body])));
+    const stored: Array<{ id: string; body: string }> = await t.db.query(
+      `SELECT id, body FROM deliveries WHERE workspace_id = $1 AND id = ANY($2::text[])`,
+      [ws, rows.map((r) => r.id)],
+    );
+    expect(Object.fromEntries(stored.map((d) => [d.id, d.body]))).toEqual(
+      Object.fromEntries(rows.map((r) => [r.id, r.body])),
+    );
   });
 });
 
@@ -87,12 +105,24 @@ describe('first attempts claimed as the relay stores them', () => {
   it('a delivery stored claimed counts its first attempt and is claimed by nobody else; given back, it is claimed as attempt 1 again', async () => {
     const id = `dlv_pre_${Date.now()}`;
     const made = await t.db.transaction((manager) =>
-      deliveries.insert(manager, [{ workspaceId: ws, id, endpointId: endpoint, outboxId: outboxId(), type: 'event', body: '{"n":2}', claimed: true }]),
+      deliveries.insert(manager, [
+        {
+          workspaceId: ws,
+          id,
+          endpointId: endpoint,
+          outboxId: outboxId(),
+          type: 'event',
+          body: '{"n":2}',
+          claimed: true,
+        },
+      ]),
     );
     expect(made).toEqual([{ workspace_id: ws, id, state: 'pending', claimed: true }]);
     expect(await row(id)).toEqual({ state: 'pending', attempts: 1, claimed: true });
     expect(await deliveries.claim(ws, id)).toBeNull();
-    expect(await deliveries.releaseFirst([{ workspaceId: ws, deliveryId: id }])).toEqual([{ workspaceId: ws, deliveryId: id }]);
+    expect(await deliveries.releaseFirst([{ workspaceId: ws, deliveryId: id }])).toEqual([
+      { workspaceId: ws, deliveryId: id },
+    ]);
     expect(await row(id)).toEqual({ state: 'pending', attempts: 0, claimed: false });
     expect(await deliveries.releaseFirst([{ workspaceId: ws, deliveryId: id }])).toEqual([]);
     expect(await deliveries.claim(ws, id)).toMatchObject({ number: 1, tookOver: false, body: '{"n":2}' });
@@ -103,9 +133,14 @@ describe('first attempts claimed as the relay stores them', () => {
   it('a stored-claimed delivery whose worker stopped is taken over once the claim expires, attempt 1 logged as lost', async () => {
     const id = `dlv_pre_lost_${Date.now()}`;
     await t.db.transaction((manager) =>
-      deliveries.insert(manager, [{ workspaceId: ws, id, endpointId: endpoint, outboxId: outboxId(), type: 'event', body: '{}', claimed: true }]),
+      deliveries.insert(manager, [
+        { workspaceId: ws, id, endpointId: endpoint, outboxId: outboxId(), type: 'event', body: '{}', claimed: true },
+      ]),
     );
-    await t.db.query(`UPDATE deliveries SET claimed_until = now() - interval '1 second' WHERE workspace_id = $1 AND id = $2`, [ws, id]);
+    await t.db.query(
+      `UPDATE deliveries SET claimed_until = now() - interval '1 second' WHERE workspace_id = $1 AND id = $2`,
+      [ws, id],
+    );
     expect(await deliveries.claim(ws, id)).toMatchObject({ number: 2, tookOver: true });
     expect(await attempts(id)).toEqual([{ number: 1, status_code: null, error: LOST_ATTEMPT }]);
   });
@@ -116,7 +151,16 @@ describe('first attempts claimed as the relay stores them', () => {
     const made = await t.db.transaction((manager) =>
       deliveries.insert(manager, [
         { workspaceId: ws, id, endpointId: endpoint, outboxId: outboxId(), type: 'event', body: '{}' },
-        { workspaceId: ws, id: failed, endpointId: endpoint, outboxId: outboxId(), type: 'event', body: '{}', state: 'failed', claimed: true },
+        {
+          workspaceId: ws,
+          id: failed,
+          endpointId: endpoint,
+          outboxId: outboxId(),
+          type: 'event',
+          body: '{}',
+          state: 'failed',
+          claimed: true,
+        },
       ]),
     );
     expect(made.map((d) => d.claimed)).toEqual([false, false]);

@@ -15,7 +15,12 @@ beforeAll(async () => {
 });
 
 const row = async (id: string) =>
-  (await t.db.query(`SELECT state, attempts, claimed_until IS NOT NULL AS claimed FROM deliveries WHERE workspace_id = $1 AND id = $2`, [ws, id]))[0];
+  (
+    await t.db.query(
+      `SELECT state, attempts, claimed_until IS NOT NULL AS claimed FROM deliveries WHERE workspace_id = $1 AND id = $2`,
+      [ws, id],
+    )
+  )[0];
 
 describe('a disabled address', () => {
   it('is not claimed: its due delivery becomes failed without counting an attempt', async () => {
@@ -29,12 +34,28 @@ describe('a disabled address', () => {
 describe('recover', () => {
   it('makes exactly the failed deliveries since the time due again, in order and paced; a second recovery finds none', async () => {
     const endpoint = (await t.make.endpoint(ws)).id as string;
-    const old = await t.make.delivery(ws, endpoint, { state: 'failed', attempts: 6, next_attempt_at: null, created_at: new Date(Date.now() - 3600_000) });
+    const old = await t.make.delivery(ws, endpoint, {
+      state: 'failed',
+      attempts: 6,
+      next_attempt_at: null,
+      created_at: new Date(Date.now() - 3600_000),
+    });
     const since = new Date(Date.now() - 60_000);
     const failed = [];
-    for (let i = 0; i < 3; i++) failed.push(await t.make.delivery(ws, endpoint, { state: 'failed', attempts: 6, next_attempt_at: null, created_at: new Date(Date.now() - 30_000 + i) }));
+    for (let i = 0; i < 3; i++)
+      failed.push(
+        await t.make.delivery(ws, endpoint, {
+          state: 'failed',
+          attempts: 6,
+          next_attempt_at: null,
+          created_at: new Date(Date.now() - 30_000 + i),
+        }),
+      );
     const done = await t.make.delivery(ws, endpoint, { state: 'succeeded', attempts: 1, next_attempt_at: null });
-    const [first, second] = await Promise.all([deliveries.makeFailedDue(ws, endpoint, since, 100), deliveries.makeFailedDue(ws, endpoint, since, 100)]);
+    const [first, second] = await Promise.all([
+      deliveries.makeFailedDue(ws, endpoint, since, 100),
+      deliveries.makeFailedDue(ws, endpoint, since, 100),
+    ]);
     const picked = [...first, ...second];
     expect(picked.map((d) => d.id)).toEqual(failed.map((d) => d.id));
     expect(picked.map((d) => d.due_in_ms)).toEqual([0, 100, 200]);
@@ -73,10 +94,21 @@ describe('health flushes', () => {
   it('a failure 5 days after the first one with no success between disables the address; a success keeps it', async () => {
     const failing = (await t.make.endpoint(ws, { failing_since: days(6) })).id as string;
     const recovering = (await t.make.endpoint(ws, { failing_since: days(6) })).id as string;
-    const disabled = await endpoints.recordHealth([tally(failing, false, new Date()), tally(recovering, true, new Date())], new Date(), WINDOW, reason);
+    const disabled = await endpoints.recordHealth(
+      [tally(failing, false, new Date()), tally(recovering, true, new Date())],
+      new Date(),
+      WINDOW,
+      reason,
+    );
     expect(disabled).toEqual([{ workspaceId: ws, endpointId: failing }]);
-    const rows = await t.db.query(`SELECT id, disabled_at IS NOT NULL AS disabled, disabled_reason, failing_since FROM webhook_endpoints WHERE id = ANY($1)`, [[failing, recovering]]);
-    expect(rows.find((r: any) => r.id === failing)).toMatchObject({ disabled: true, disabled_reason: expect.stringContaining('failing since') });
+    const rows = await t.db.query(
+      `SELECT id, disabled_at IS NOT NULL AS disabled, disabled_reason, failing_since FROM webhook_endpoints WHERE id = ANY($1)`,
+      [[failing, recovering]],
+    );
+    expect(rows.find((r: any) => r.id === failing)).toMatchObject({
+      disabled: true,
+      disabled_reason: expect.stringContaining('failing since'),
+    });
     expect(rows.find((r: any) => r.id === recovering)).toMatchObject({ disabled: false, failing_since: null });
     const rate = await endpoints.successCounts(ws, [failing, recovering], days(1));
     expect(rate.sort((a, b) => a.endpoint_id.localeCompare(b.endpoint_id))).toEqual(

@@ -20,7 +20,11 @@ function at(ms: number, work: () => void): void {
 }
 
 /** The heartbeat rows of a workspace since `since`, as [minute, count]. */
-async function minutes(heartbeat: HeartbeatService, workspaceId: string, since: number): Promise<Array<[string, number]>> {
+async function minutes(
+  heartbeat: HeartbeatService,
+  workspaceId: string,
+  since: number,
+): Promise<Array<[string, number]>> {
   const rows = await heartbeat.read(workspaceId, new Date(since));
   return rows.map((r) => [new Date(r.minute).toISOString(), Number(r.count)]);
 }

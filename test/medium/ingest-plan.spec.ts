@@ -49,7 +49,10 @@ beforeAll(async () => {
     [workspace.id, PEOPLE],
   );
   // Members, each with a key: the write's key recheck must probe one of each, not read the workspace's.
-  await t.db.query(`INSERT INTO members (workspace_id, id, email, role) SELECT $1, 'mem_plan' || n, 'm' || n || '@example.com', 'member' FROM generate_series(1, $2) n`, [workspace.id, MEMBERS]);
+  await t.db.query(
+    `INSERT INTO members (workspace_id, id, email, role) SELECT $1, 'mem_plan' || n, 'm' || n || '@example.com', 'member' FROM generate_series(1, $2) n`,
+    [workspace.id, MEMBERS],
+  );
   await t.db.query(
     `INSERT INTO api_keys (workspace_id, id, member_id, key_hash, hint) SELECT $1, 'key_plan' || n, 'mem_plan' || n, 'hash_plan' || n, 'xxxx' FROM generate_series(1, $2) n`,
     [workspace.id, MEMBERS],
@@ -68,7 +71,21 @@ function execute(keys: Array<[string, string]>): string {
 
 /** The write of one changed person and one idempotency answer, with a key to recheck (the statements that join on a key). */
 function write(personId: string, keys = ['key_plan17']): string {
-  const person = { workspace_id: workspace.id, id: personId, name: 'Ada', email: null, stage: null, stage_changed_at: null, purchases: 1, engaged_at: null, os: null, fields: {}, first_touch: null, first_touch_at: null, created_at: new Date() };
+  const person = {
+    workspace_id: workspace.id,
+    id: personId,
+    name: 'Ada',
+    email: null,
+    stage: null,
+    stage_changed_at: null,
+    purchases: 1,
+    engaged_at: null,
+    os: null,
+    fields: {},
+    first_touch: null,
+    first_touch_at: null,
+    created_at: new Date(),
+  };
   const doc = {
     keys,
     newPeople: [],
@@ -83,7 +100,11 @@ function write(personId: string, keys = ['key_plan17']): string {
 }
 
 async function plan(keys: Array<[string, string]>): Promise<PlanNode[]> {
-  const [{ 'QUERY PLAN': [root] }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${execute(keys)}`)).rows;
+  const [
+    {
+      'QUERY PLAN': [root],
+    },
+  ] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${execute(keys)}`)).rows;
   return nodes(root.Plan);
 }
 
@@ -118,9 +139,15 @@ describe('the ingest load with a generic plan made on empty tables, over 100,000
     await client.query('BEGIN');
     try {
       await client.query(execute(keys));
-      const [{ 'QUERY PLAN': [root] }] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${write('per_plan17')}`)).rows;
+      const [
+        {
+          'QUERY PLAN': [root],
+        },
+      ] = (await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${write('per_plan17')}`)).rows;
       const tables = ['people', 'idempotency_keys', 'api_keys', 'members'];
-      const scans = nodes(root.Plan).filter((n) => n['Node Type'].endsWith('Scan') && tables.includes(n['Relation Name'] ?? ''));
+      const scans = nodes(root.Plan).filter(
+        (n) => n['Node Type'].endsWith('Scan') && tables.includes(n['Relation Name'] ?? ''),
+      );
       // people twice: the changed person's row, and a known person's created_at for the identity it gains.
       expect(scans.map((n) => [n['Relation Name'], n['Node Type'], n['Index Name']])).toEqual([
         ['people', 'Index Scan', 'people_pkey'],

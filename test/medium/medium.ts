@@ -35,7 +35,10 @@ export async function startMedium(): Promise<Medium> {
   const { config, database } = await testConfig();
   await cloneTemplate(database);
   const context: INestApplicationContext = await NestFactory.createApplicationContext(
-    { module: class MediumModule {}, imports: [PlatformModule.forRoot(config, MIGRATIONS), OutboxModule, WorkspacesModule, EdgeModule, ContextsModule] },
+    {
+      module: class MediumModule {},
+      imports: [PlatformModule.forRoot(config, MIGRATIONS), OutboxModule, WorkspacesModule, EdgeModule, ContextsModule],
+    },
     { logger: ['error'] },
   );
   await context.init();

@@ -9,7 +9,8 @@ beforeAll(async () => {
   ws = (await t.make.workspace()).id;
 });
 
-const ownerOf = async (table: string, id: string) => (await t.db.query(`SELECT person_id FROM ${table} WHERE workspace_id = $1 AND id = $2`, [ws, id]))[0].person_id;
+const ownerOf = async (table: string, id: string) =>
+  (await t.db.query(`SELECT person_id FROM ${table} WHERE workspace_id = $1 AND id = $2`, [ws, id]))[0].person_id;
 
 describe('a person merge', () => {
   it('has a participant for every context with rows that name a person', () => {
@@ -34,9 +35,15 @@ describe('a person merge', () => {
       [ws, survivor.id],
     );
     expect(identities).toEqual([{ person_id: survivor.id, survivors_created_at: true }]);
-    const subscriptions = await t.db.query(`SELECT person_id FROM subscriptions WHERE workspace_id = $1 AND list_id = $2`, [ws, list.id]);
+    const subscriptions = await t.db.query(
+      `SELECT person_id FROM subscriptions WHERE workspace_id = $1 AND list_id = $2`,
+      [ws, list.id],
+    );
     expect(subscriptions).toEqual([{ person_id: survivor.id }]);
-    const [gone] = await t.db.query(`SELECT merged_into FROM people WHERE workspace_id = $1 AND id = $2`, [ws, absorbed.id]);
+    const [gone] = await t.db.query(`SELECT merged_into FROM people WHERE workspace_id = $1 AND id = $2`, [
+      ws,
+      absorbed.id,
+    ]);
     expect(gone.merged_into).toBe(survivor.id);
   });
 
@@ -54,12 +61,21 @@ describe('a person merge', () => {
     const survivor = await t.make.person(ws, { email: 'later@example.com' });
     const absorbed = await t.make.person(ws, { anon_id: 'earlier-1' });
     const list = await t.make.list(ws);
-    await t.make.subscription(ws, list.id, survivor.id, { consent_text: 'later', granted_at: new Date('2026-02-01T00:00:00Z') });
-    await t.make.subscription(ws, list.id, absorbed.id, { consent_text: 'earlier', granted_at: new Date('2026-01-01T00:00:00Z') });
+    await t.make.subscription(ws, list.id, survivor.id, {
+      consent_text: 'later',
+      granted_at: new Date('2026-02-01T00:00:00Z'),
+    });
+    await t.make.subscription(ws, list.id, absorbed.id, {
+      consent_text: 'earlier',
+      granted_at: new Date('2026-01-01T00:00:00Z'),
+    });
 
     await t.db.transaction((m) => t.get(PeopleRepository).moveOnto(m, ws, survivor.id, [absorbed.id]));
 
-    const rows = await t.db.query(`SELECT person_id, consent_text FROM subscriptions WHERE workspace_id = $1 AND list_id = $2`, [ws, list.id]);
+    const rows = await t.db.query(
+      `SELECT person_id, consent_text FROM subscriptions WHERE workspace_id = $1 AND list_id = $2`,
+      [ws, list.id],
+    );
     expect(rows).toEqual([{ person_id: survivor.id, consent_text: 'earlier' }]);
   });
 
@@ -71,7 +87,10 @@ describe('a person merge', () => {
       movePeople: async (m, merge) => {
         seen.push(merge);
         // Inside the transaction the people rows already show the merge.
-        const [row] = await m.query(`SELECT merged_into FROM people WHERE workspace_id = $1 AND id = $2`, [merge.workspaceId, merge.absorbedIds[0]]);
+        const [row] = await m.query(`SELECT merged_into FROM people WHERE workspace_id = $1 AND id = $2`, [
+          merge.workspaceId,
+          merge.absorbedIds[0],
+        ]);
         expect(row.merged_into).toBe(merge.survivorId);
         throw new Error('participant failed');
       },
@@ -80,13 +99,18 @@ describe('a person merge', () => {
     const absorbed = await t.make.person(ws, { anon_id: 'stays-apart' });
     const event = await t.make.event(ws, absorbed.id);
     try {
-      await expect(t.db.transaction((m) => t.get(PeopleRepository).moveOnto(m, ws, survivor.id, [absorbed.id]))).rejects.toThrow('participant failed');
+      await expect(
+        t.db.transaction((m) => t.get(PeopleRepository).moveOnto(m, ws, survivor.id, [absorbed.id])),
+      ).rejects.toThrow('participant failed');
     } finally {
       participants.register({ name: 'test-failing', movePeople: async () => undefined });
     }
     expect(seen).toEqual([{ workspaceId: ws, survivorId: survivor.id, absorbedIds: [absorbed.id] }]);
     expect(await ownerOf('events', event.id)).toBe(absorbed.id);
-    const [row] = await t.db.query(`SELECT merged_into FROM people WHERE workspace_id = $1 AND id = $2`, [ws, absorbed.id]);
+    const [row] = await t.db.query(`SELECT merged_into FROM people WHERE workspace_id = $1 AND id = $2`, [
+      ws,
+      absorbed.id,
+    ]);
     expect(row.merged_into).toBeNull();
   });
 });

@@ -4,7 +4,16 @@
 // happenings read.
 import { Client } from 'pg';
 import type Redis from 'ioredis';
-import { HEARD_PER_PASS, outboxChannel, OutboxRelayService, OutboxWriter, RELAY_HAPPENINGS, RELAY_MIN_GAP_MS, RELAY_NEXT, RELAY_MARK } from '@app/outbox';
+import {
+  HEARD_PER_PASS,
+  outboxChannel,
+  OutboxRelayService,
+  OutboxWriter,
+  RELAY_HAPPENINGS,
+  RELAY_MIN_GAP_MS,
+  RELAY_NEXT,
+  RELAY_MARK,
+} from '@app/outbox';
 import { REDIS } from '@app/platform';
 import { Medium, startMedium } from './medium';
 
@@ -44,10 +53,20 @@ describe('the relay over a large outbox', () => {
     await runner.startTransaction();
     try {
       const [mark] = await runner.query(`SELECT xid::text, id::text FROM outbox_relay WHERE name = 'main'`);
-      const [last] = await runner.query(`SELECT xid::text, id::text, workspace_id FROM outbox ORDER BY xid DESC, id DESC LIMIT 1`);
-      const happenings = RELAY_HAPPENINGS.replace(/\$(\d)(::[a-z0-9\[\]]+)/g, (_all, n: string, cast: string) => `${[`'${mark.xid}'`, mark.id, `'${last.xid}'`, last.id, `ARRAY['${last.workspace_id}']`][Number(n) - 1]}${cast}`);
+      const [last] = await runner.query(
+        `SELECT xid::text, id::text, workspace_id FROM outbox ORDER BY xid DESC, id DESC LIMIT 1`,
+      );
+      const happenings = RELAY_HAPPENINGS.replace(
+        /\$(\d)(::[a-z0-9\[\]]+)/g,
+        (_all, n: string, cast: string) =>
+          `${[`'${mark.xid}'`, mark.id, `'${last.xid}'`, last.id, `ARRAY['${last.workspace_id}']`][Number(n) - 1]}${cast}`,
+      );
       for (const statement of [RELAY_NEXT, happenings]) {
-        const [{ 'QUERY PLAN': [root] }] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
+        const [
+          {
+            'QUERY PLAN': [root],
+          },
+        ] = await runner.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${statement}`);
         const scans = nodes(root.Plan).filter((n) => n['Relation Name'] === 'outbox');
         expect(scans.length).toBeGreaterThan(0);
         for (const scan of scans) expect(scan['Node Type']).toBe('Index Scan');
@@ -63,7 +82,11 @@ describe('the relay over a large outbox', () => {
   it('relays exactly the rows past the mark, in order, and then nothing', async () => {
     const seen: unknown[] = [];
     const relay = t.get(OutboxRelayService);
-    relay.register({ name: 'probe', hearing: `SELECT unnest($1::text[]) AS workspace_id`, handle: async (_m, rows) => void seen.push(...rows.map((r) => r.payload)) });
+    relay.register({
+      name: 'probe',
+      hearing: `SELECT unnest($1::text[]) AS workspace_id`,
+      handle: async (_m, rows) => void seen.push(...rows.map((r) => r.payload)),
+    });
     expect(await relay.relayOnce()).toBe(3);
     expect(seen).toEqual([{ fresh: 1 }, { fresh: 2 }, { fresh: 3 }]);
     expect(await relay.relayOnce()).toBe(0);
@@ -73,7 +96,11 @@ describe('the relay over a large outbox', () => {
     const relay = t.get(OutboxRelayService);
     const quiet = await t.make.workspace();
     let handled = 0;
-    const deaf = { name: 'deaf', hearing: `SELECT unnest($1::text[]) AS workspace_id WHERE false`, handle: async () => void handled++ };
+    const deaf = {
+      name: 'deaf',
+      hearing: `SELECT unnest($1::text[]) AS workspace_id WHERE false`,
+      handle: async () => void handled++,
+    };
     const handlers = (relay as unknown as { handlers: unknown[] }).handlers;
     const kept = handlers.splice(0, handlers.length, deaf);
     try {
@@ -100,7 +127,12 @@ describe('the relay over a large outbox', () => {
     const seen: Array<{ row: number; n: number }> = [];
     const relay = t.get(OutboxRelayService);
     const handlers = (relay as unknown as { handlers: unknown[] }).handlers;
-    const probe = { name: 'probe', hearing: `SELECT unnest($1::text[]) AS workspace_id`, handle: async (_m: unknown, rows: Array<{ payload: unknown }>) => void seen.push(...rows.map((r) => r.payload as { row: number; n: number })) };
+    const probe = {
+      name: 'probe',
+      hearing: `SELECT unnest($1::text[]) AS workspace_id`,
+      handle: async (_m: unknown, rows: Array<{ payload: unknown }>) =>
+        void seen.push(...rows.map((r) => r.payload as { row: number; n: number })),
+    };
     const kept = handlers.splice(0, handlers.length, probe);
     try {
       // The HEARD_PER_PASS-th happening is in the second row: the first pass relays two whole rows.
@@ -158,7 +190,8 @@ describe('the relay over a large outbox', () => {
 
 describe('passes while writes keep coming (RELAY_MIN_GAP_MS)', () => {
   const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-  const pastMark = async () => Number((await t.db.query(`SELECT count(*) AS n FROM outbox WHERE (xid, id) > ${RELAY_MARK}`))[0].n);
+  const pastMark = async () =>
+    Number((await t.db.query(`SELECT count(*) AS n FROM outbox WHERE (xid, id) > ${RELAY_MARK}`))[0].n);
 
   it('an idle relay starts a pass at the first kick; under a kick every few ms, passes start a gap apart and relay everything', async () => {
     const relay = t.get(OutboxRelayService);

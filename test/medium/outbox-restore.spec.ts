@@ -13,27 +13,33 @@ const seen: OutboxRow[] = [];
 beforeAll(async () => {
   t = await startMedium();
   ws = await t.make.workspace();
-  t.get(OutboxRelayService).register({ name: 'probe', hearing: `SELECT unnest($1::text[]) AS workspace_id`, handle: async (_m, rows) => void seen.push(...rows) });
+  t.get(OutboxRelayService).register({
+    name: 'probe',
+    hearing: `SELECT unnest($1::text[]) AS workspace_id`,
+    handle: async (_m, rows) => void seen.push(...rows),
+  });
 });
 afterAll(() => t.close());
 
 /** An outbox row as a restore leaves it: the old server's xid; its happening id. */
 async function restored(xid: bigint, payload: Record<string, unknown>): Promise<string> {
-  const [row] = await t.db.query(`INSERT INTO outbox (workspace_id, happenings, xid) VALUES ($1, $2::jsonb, $3::xid8) RETURNING id::text`, [
-    ws.id,
-    JSON.stringify([{ kind: 'event', personId: null, payload }]),
-    xid.toString(),
-  ]);
+  const [row] = await t.db.query(
+    `INSERT INTO outbox (workspace_id, happenings, xid) VALUES ($1, $2::jsonb, $3::xid8) RETURNING id::text`,
+    [ws.id, JSON.stringify([{ kind: 'event', personId: null, payload }]), xid.toString()],
+  );
   return (BigInt(row.id) * 65_536n).toString();
 }
-const written = async (payload: Record<string, unknown>) => (BigInt((await t.make.outbox(ws.id, {}, payload)).id) * 65_536n).toString();
+const written = async (payload: Record<string, unknown>) =>
+  (BigInt((await t.make.outbox(ws.id, {}, payload)).id) * 65_536n).toString();
 const mark = async () => (await t.db.query(`SELECT xid::text, id::text FROM outbox_relay WHERE name = 'main'`))[0];
-const setMark = (xid: bigint, id: string) => t.db.query(`UPDATE outbox_relay SET xid = $1::xid8, id = $2 WHERE name = 'main'`, [xid.toString(), id]);
+const setMark = (xid: bigint, id: string) =>
+  t.db.query(`UPDATE outbox_relay SET xid = $1::xid8, id = $2 WHERE name = 'main'`, [xid.toString(), id]);
 const relayAll = async () => {
   while ((await t.get(OutboxRelayService).relayOnce()) > 0);
 };
 const seenOf = (key: string) => seen.filter((r) => key in r.payload).map((r) => `${r.id}:${String(r.payload[key])}`);
-const pastMark = async () => Number((await t.db.query(`SELECT count(*)::int AS n FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`))[0].n);
+const pastMark = async () =>
+  Number((await t.db.query(`SELECT count(*)::int AS n FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`))[0].n);
 
 it('the mark ahead of the counter: what the old server relayed stays relayed, its rest and what was written here since are relayed once, ids kept, by one of two relays and a starting process', async () => {
   await relayAll();
@@ -56,7 +62,7 @@ it('the mark ahead of the counter: what the old server relayed stays relayed, it
   expect(seenOf('a').slice(3)).toEqual([`${later}:6`]);
 });
 
-it("the mark behind the counter but restored rows ahead of it: they are relayed once when the relay is idle, not when the counter catches up", async () => {
+it('the mark behind the counter but restored rows ahead of it: they are relayed once when the relay is idle, not when the counter catches up', async () => {
   const ahead = await restored(OLD + 10n, { b: 1 });
   const here = await written({ b: 2 });
   const relay = t.get(OutboxRelayService);

@@ -1,7 +1,14 @@
 // issue 32 item 3: search by a fragment of a name or identity at 1,000,000 people reads the trigram
 // indexes or a short ordered window, never a whole table, and answers what the plain statement answers:
 // the same people, newest first, paging by cursor, the count bounded at COUNT_BOUND.
-import { COUNT_BOUND, PeopleReadRepository, PersonFilter, PersonListRow, SEARCH_CANDIDATES, SEARCH_RECENT } from '@app/people';
+import {
+  COUNT_BOUND,
+  PeopleReadRepository,
+  PersonFilter,
+  PersonListRow,
+  SEARCH_CANDIDATES,
+  SEARCH_RECENT,
+} from '@app/people';
 import { NO_PARALLEL_WORKERS, type ReadDatabase } from '@app/platform';
 import { fillPeople, SEARCH_FRAGMENTS } from '../support/people-search';
 import { Medium, startMedium } from './medium';
@@ -35,7 +42,11 @@ beforeAll(async () => {
   }
   // The repository as the app builds it, but each statement is explained (and so run) before it runs;
   // serialQuery's in a transaction without parallel workers, as ReadDatabase runs it.
-  const explained = async (db: { query: (text: string, args?: unknown[]) => Promise<any> }, text: string, args?: unknown[]) => {
+  const explained = async (
+    db: { query: (text: string, args?: unknown[]) => Promise<any> },
+    text: string,
+    args?: unknown[],
+  ) => {
     const [row] = await db.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${text}`, args);
     plans.push(nodes(row['QUERY PLAN'][0].Plan));
     return db.query(text, args);
@@ -83,7 +94,11 @@ async function everyMatch(filter: PersonFilter, limit: number, after?: PersonLis
  * lists, cheap even for a common fragment); the heap rows it leads to are.
  */
 const rowsRead = (all: PlanNode[]) =>
-  Math.max(...all.filter((n) => /Scan$/.test(n['Node Type']) && !['CTE Scan', 'Bitmap Index Scan'].includes(n['Node Type'])).map((n) => n['Actual Rows'] * n['Actual Loops']));
+  Math.max(
+    ...all
+      .filter((n) => /Scan$/.test(n['Node Type']) && !['CTE Scan', 'Bitmap Index Scan'].includes(n['Node Type']))
+      .map((n) => n['Actual Rows'] * n['Actual Loops']),
+  );
 
 describe.each(Object.entries(SEARCH_FRAGMENTS))('a %s fragment (%s)', (kind, fragment) => {
   const filter = { search: fragment };
@@ -92,7 +107,9 @@ describe.each(Object.entries(SEARCH_FRAGMENTS))('a %s fragment (%s)', (kind, fra
     plans = [];
     const first = await repo.page(workspaceId, { filter, limit: PAGE });
     const last = first[first.length - 1];
-    const second = last ? await repo.page(workspaceId, { filter, limit: PAGE, after: { atMicros: last.at_micros, id: last.id } }) : [];
+    const second = last
+      ? await repo.page(workspaceId, { filter, limit: PAGE, after: { atMicros: last.at_micros, id: last.id } })
+      : [];
     expect(first.map((r) => r.id)).toEqual(await everyMatch(filter, PAGE));
     if (last) expect(second.map((r) => r.id)).toEqual(await everyMatch(filter, PAGE, last));
     expect(first.length).toBeGreaterThan(0);
@@ -111,31 +128,42 @@ describe.each(Object.entries(SEARCH_FRAGMENTS))('a %s fragment (%s)', (kind, fra
       return;
     }
     // Few recent matches: the window, then the candidates of both trigram indexes.
-    expect([...new Set(all.map((n) => n['Index Name']))]).toEqual(expect.arrayContaining(['people_created', 'people_name_trgm', 'identities_value_trgm']));
+    expect([...new Set(all.map((n) => n['Index Name']))]).toEqual(
+      expect.arrayContaining(['people_created', 'people_name_trgm', 'identities_value_trgm']),
+    );
     // Under the cap one capped read answers; a common fragment among old people reads all its matches.
     const bound = kind === 'oldCommon' ? 60_000 : SEARCH_CANDIDATES;
     expect(rowsRead(all)).toBeLessThanOrEqual(bound);
     // The candidates carry their person's created_at: only the pages' people are read, not every match's.
-    const probes = all.filter((n) => n['Relation Name'] === 'people' && n['Index Name'] === 'people_pkey').reduce((sum, n) => sum + n['Actual Loops'], 0);
+    const probes = all
+      .filter((n) => n['Relation Name'] === 'people' && n['Index Name'] === 'people_pkey')
+      .reduce((sum, n) => sum + n['Actual Loops'], 0);
     expect(probes).toBeLessThanOrEqual(4 * PAGE);
   });
 
   it('counts up to the bound on the trigram indexes (or in order without a trigram), exactly below it', async () => {
     plans = [];
     const n = await repo.count(workspaceId, filter);
-    const [{ exact }] = await plain<{ exact: number }>(`SELECT count(*)::int AS exact FROM (${everyMatchSql(fragment, `LIMIT ${COUNT_BOUND + 1}`)}) m`, [workspaceId]);
+    const [{ exact }] = await plain<{ exact: number }>(
+      `SELECT count(*)::int AS exact FROM (${everyMatchSql(fragment, `LIMIT ${COUNT_BOUND + 1}`)}) m`,
+      [workspaceId],
+    );
     expect(Math.min(n, COUNT_BOUND + 1)).toBe(exact);
     const all = plans.flat();
     if (kind === 'short') {
       // No trigram: the names are read in order until the cap, and the identities not at all once it is reached.
       expect(plans).toHaveLength(1);
       expect(all.map((node) => node['Index Name'])).not.toContain('people_name_trgm'); // a trigram index without a trigram is read whole
-      expect(all.filter((node) => node['Relation Name'] === 'identities').every((node) => node['Actual Loops'] === 0)).toBe(true);
+      expect(
+        all.filter((node) => node['Relation Name'] === 'identities').every((node) => node['Actual Loops'] === 0),
+      ).toBe(true);
       expect(rowsRead(all)).toBeLessThanOrEqual(PEOPLE / 10);
       return;
     }
     expect(all.map((node) => node['Node Type'])).not.toContain('Seq Scan');
-    expect([...new Set(all.map((node) => node['Index Name']))]).toEqual(expect.arrayContaining(['people_name_trgm', 'identities_value_trgm']));
+    expect([...new Set(all.map((node) => node['Index Name']))]).toEqual(
+      expect.arrayContaining(['people_name_trgm', 'identities_value_trgm']),
+    );
     expect(plans).toHaveLength(1);
     expect(rowsRead(all)).toBeLessThanOrEqual(SEARCH_CANDIDATES);
   });

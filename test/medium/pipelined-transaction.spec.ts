@@ -15,7 +15,8 @@ beforeAll(async () => {
 afterAll(() => t.close());
 beforeEach(() => t.db.query(`TRUNCATE pipe_refs, pipe_rows`));
 
-const ids = async () => ((await t.db.query(`SELECT id FROM pipe_rows ORDER BY id`)) as Array<{ id: number }>).map((r) => r.id);
+const ids = async () =>
+  ((await t.db.query(`SELECT id FROM pipe_rows ORDER BY id`)) as Array<{ id: number }>).map((r) => r.id);
 
 /** Round trips a piece of work costs: each pg client query is one statement list up to its Sync. */
 async function roundTrips<T>(work: () => Promise<T>): Promise<{ trips: number; result?: T; error?: Error }> {
@@ -32,7 +33,11 @@ async function roundTrips<T>(work: () => Promise<T>): Promise<{ trips: number; r
 
 /** After the transaction: the pool's connections are out of any transaction, and take statements. */
 async function poolIsClean(): Promise<void> {
-  const states = await Promise.all(Array.from({ length: 4 }, () => t.db.query(`SELECT txid_current_if_assigned() AS x, pg_current_xact_id_if_assigned() IS NULL AS none`)));
+  const states = await Promise.all(
+    Array.from({ length: 4 }, () =>
+      t.db.query(`SELECT txid_current_if_assigned() AS x, pg_current_xact_id_if_assigned() IS NULL AS none`),
+    ),
+  );
   for (const [state] of states) expect(state.none).toBe(true);
 }
 
@@ -117,7 +122,7 @@ it('without commitWithNext, COMMIT goes at the end; an error rolls back; work th
   await poolIsClean();
 });
 
-it('commitWithNext outside a pipelined transaction is refused, in TypeORM\'s own transaction too', async () => {
+it("commitWithNext outside a pipelined transaction is refused, in TypeORM's own transaction too", async () => {
   expect(() => commitWithNext(t.db.manager)).toThrow(/not inside a pipelinedTransaction/);
   await expect(t.db.transaction(async (m) => commitWithNext(m))).rejects.toThrow(/not inside a pipelinedTransaction/);
   await poolIsClean();

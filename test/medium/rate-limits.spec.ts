@@ -4,7 +4,8 @@
 import { AppConfig, clusterNodes, connectRedis, LIMITS, LOCAL_SHARE, RateLimits, Refusal } from '@app/platform';
 
 /** The shared Redis, or the cluster test/webhooks-on-cluster.e2e-spec.ts reruns this file on. */
-const connect = () => connectRedis({ redisUrl: 'redis://127.0.0.1:6379', redisClusterNodes: clusterNodes(globalThis.process.env) });
+const connect = () =>
+  connectRedis({ redisUrl: 'redis://127.0.0.1:6379', redisClusterNodes: clusterNodes(globalThis.process.env) });
 
 const made: RateLimits[] = [];
 function process(prefix: string): RateLimits {
@@ -31,7 +32,10 @@ describe('rate limits counted in process', () => {
     let yes = 0;
     for (let i = 0; i < limit + 30; i++) if (await admitted(one, 'visitor')) yes++;
     expect(yes).toBe(limit);
-    await expect(one.consume('public:event', 'visitor')).rejects.toMatchObject({ code: 'rate_limited', extra: { retryAfter: expect.any(Number) } });
+    await expect(one.consume('public:event', 'visitor')).rejects.toMatchObject({
+      code: 'rate_limited',
+      extra: { retryAfter: expect.any(Number) },
+    });
   });
 
   it('one process admits exactly the limit when the calls come all at once', async () => {
@@ -65,7 +69,10 @@ describe('rate limits counted in process', () => {
     made.push(limits);
     await redis.ping();
     const sent = jest.spyOn(redis, 'sendCommand');
-    return { limits, asked: () => sent.mock.calls.filter(([command]) => /eval/.test((command as { name: string }).name)).length };
+    return {
+      limits,
+      asked: () => sent.mock.calls.filter(([command]) => /eval/.test((command as { name: string }).name)).length,
+    };
   }
 
   it('asks Redis far less often than once a call', async () => {

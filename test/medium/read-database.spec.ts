@@ -27,7 +27,9 @@ describe('ReadDatabase.serialQuery', () => {
 
   it('rejects a read that fails, and the pool reads on', async () => {
     await expect(reads.serialQuery(`SELECT 1 / (0 * $1::int) AS n`, [1])).rejects.toThrow(/division by zero/);
-    const rows = await Promise.all(Array.from({ length: 12 }, () => reads.query(`SELECT 1 AS n, now() = statement_timestamp() AS alone`)));
+    const rows = await Promise.all(
+      Array.from({ length: 12 }, () => reads.query(`SELECT 1 AS n, now() = statement_timestamp() AS alone`)),
+    );
     expect(rows.map(([row]) => row)).toEqual(rows.map(() => ({ n: 1, alone: true })));
     expect(await reads.serialQuery(`SELECT $1::int AS n`, [2])).toEqual([{ n: 2 }]);
   });

@@ -59,7 +59,9 @@ it('reads each person backwards on the events key, stopping at the page, with no
       // Two people, one loop each: the page of the busy one and the single row of the quiet one.
       expect(scan['Actual Loops']).toBe(2);
     }
-    expect(scans.reduce((sum, scan) => sum + scan['Actual Rows']! * scan['Actual Loops']!, 0)).toBeLessThanOrEqual(LIMIT + 1);
+    expect(scans.reduce((sum, scan) => sum + scan['Actual Rows']! * scan['Actual Loops']!, 0)).toBeLessThanOrEqual(
+      LIMIT + 1,
+    );
   }
 });
 
@@ -82,5 +84,7 @@ it('the events table keeps two btrees besides the expiry one: the key and the ch
     `SELECT indexname, indexdef FROM pg_indexes WHERE tablename = 'events' AND indexdef NOT LIKE '% USING brin %' ORDER BY indexname`,
   );
   expect(indexes.map((i) => i.indexname)).toEqual(['events_chart', 'events_expiry', 'events_pkey']);
-  expect(indexes.find((i) => i.indexname === 'events_pkey')!.indexdef).toContain('(workspace_id, person_id, occurred_at, id)');
+  expect(indexes.find((i) => i.indexname === 'events_pkey')!.indexdef).toContain(
+    '(workspace_id, person_id, occurred_at, id)',
+  );
 });

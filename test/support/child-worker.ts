@@ -4,7 +4,10 @@ import { ChildProcess, spawn } from 'node:child_process';
 import { join } from 'node:path';
 import type { AppConfig } from '@app/platform';
 
-export function spawnWorker(config: AppConfig, env: Record<string, string> = {}): { child: ChildProcess; exited: Promise<unknown> } {
+export function spawnWorker(
+  config: AppConfig,
+  env: Record<string, string> = {},
+): { child: ChildProcess; exited: Promise<unknown> } {
   const root = join(__dirname, '../..');
   const child = spawn(process.execPath, ['-r', '@swc-node/register', join(root, 'apps/worker/src/main.ts')], {
     cwd: root,
@@ -16,7 +19,9 @@ export function spawnWorker(config: AppConfig, env: Record<string, string> = {})
       DATABASE_URL: config.databaseUrl,
       REDIS_URL: config.redisUrl,
       REDIS_PREFIX: config.redisPrefix,
-      ...(config.redisClusterNodes ? { REDIS_CLUSTER_NODES: config.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',') } : {}),
+      ...(config.redisClusterNodes
+        ? { REDIS_CLUSTER_NODES: config.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',') }
+        : {}),
       UNSAFE_ALLOW_PRIVATE_TARGETS: String(config.allowPrivateTargets),
       LOG_LEVEL: 'error',
       ...env,

@@ -19,7 +19,9 @@ export interface ConsoleTest {
   signInAsOperator(): Promise<Page>;
 }
 
-export function useConsole(options: { worker?: boolean; env?: Record<string, string> | (() => Record<string, string>) } = {}): ConsoleTest {
+export function useConsole(
+  options: { worker?: boolean; env?: Record<string, string> | (() => Record<string, string>) } = {},
+): ConsoleTest {
   const t = useApp(options);
   const handle = { t } as ConsoleTest;
   const contexts: BrowserContext[] = [];
@@ -57,11 +59,29 @@ export async function seriousViolations(page: Page): Promise<string[]> {
   // Evaluated through the DevTools protocol, so the console's strict script policy does not stop it.
   await page.evaluate(`${AXE};0`);
   const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run(context: Document, options: object): Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }> }> } }).axe;
+    const axe = (
+      window as unknown as {
+        axe: {
+          run(
+            context: Document,
+            options: object,
+          ): Promise<{
+            violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[] }> }>;
+          }>;
+        };
+      }
+    ).axe;
     const result = await axe.run(document, { resultTypes: ['violations'] });
-    return result.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)) }));
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      targets: v.nodes.slice(0, 3).map((n) => JSON.stringify(n.target)),
+    }));
   });
-  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.join(', ')}`);
+  return violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} at ${v.targets.join(', ')}`);
 }
 
 /** A full-page screenshot kept as a test artifact (artifacts/console/<name>.png). */

@@ -47,12 +47,21 @@ export async function connectDoor(t: TestApp, ws: CreatedWorkspace, input: Recor
 export async function workspaceWithReceiver(t: TestApp) {
   const ws = await t.workspace();
   const r = await receiver();
-  const created = await t.gql(`mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`, { input: { url: r.url, triggers: ['event', 'stage_entered'] } }, ws.secretKey);
+  const created = await t.gql(
+    `mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { endpoint { id } } }`,
+    { input: { url: r.url, triggers: ['event', 'stage_entered'] } },
+    ws.secretKey,
+  );
   if (created.errors) throw new Error(JSON.stringify(created.errors));
   return { ws, r };
 }
 
-export function postRaw(t: TestApp, path: string, raw: string | Buffer, headers: Record<string, string>): Promise<Answer> {
+export function postRaw(
+  t: TestApp,
+  path: string,
+  raw: string | Buffer,
+  headers: Record<string, string>,
+): Promise<Answer> {
   return t.request('POST', path, { raw: raw as string, headers: { 'content-type': 'application/json', ...headers } });
 }
 
@@ -88,7 +97,8 @@ export async function webhooksFor(received: Received[], event: string, stage?: s
 }
 
 /** A body of more than 256 KB that is still one JSON object. */
-export const oversized = (base: Record<string, unknown>) => JSON.stringify({ ...base, padding: 'x'.repeat(257 * 1024) });
+export const oversized = (base: Record<string, unknown>) =>
+  JSON.stringify({ ...base, padding: 'x'.repeat(257 * 1024) });
 
 /** The same bytes with one character changed (inside a JSON string, so the body still parses). */
 export function alterOneByte(raw: string, marker: string): string {
@@ -99,7 +109,8 @@ export function alterOneByte(raw: string, marker: string): string {
 }
 
 /** The person's timeline event types, newest first, without the service's own stage_changed rows. */
-export const eventTypes = (p: { timeline: Array<{ type: string }> }) => p.timeline.map((e) => e.type).filter((type) => type !== 'stage_changed');
+export const eventTypes = (p: { timeline: Array<{ type: string }> }) =>
+  p.timeline.map((e) => e.type).filter((type) => type !== 'stage_changed');
 
 /** A person read over GraphQL with its timeline connection's nodes as a plain list, newest first. */
 export function flatTimeline<T extends { timeline: { edges: Array<{ node: unknown }> } }>(p: T) {

@@ -11,7 +11,9 @@ async function main() {
     await migrate({ databaseUrl: db.url, databasePoolSize: 1 }, MIGRATIONS);
     const client = new Client({ connectionString: db.url });
     await client.connect();
-    const tables = await client.query(`SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('people', 'events', 'outbox')`);
+    const tables = await client.query(
+      `SELECT count(*)::int AS n FROM information_schema.tables WHERE table_name IN ('people', 'events', 'outbox')`,
+    );
     await client.end();
     console.log(JSON.stringify({ embedded: db.embedded, log: lines, tables: tables.rows[0].n }));
   } finally {

@@ -23,22 +23,36 @@ const never = () => {
 
 it('CHROMIUM_PATH wins when it names an executable', () => {
   const path = fakeBrowser('my-chrome');
-  expect(findBrowser({ env: { CHROMIUM_PATH: path, PATH: '' }, isRoot: true, install: never, places: [] })).toEqual({ path, how: 'setting' });
+  expect(findBrowser({ env: { CHROMIUM_PATH: path, PATH: '' }, isRoot: true, install: never, places: [] })).toEqual({
+    path,
+    how: 'setting',
+  });
 });
 
 it('a CHROMIUM_PATH that is not there is named in the sentence, not replaced by a guess', () => {
-  const found = findBrowser({ env: { CHROMIUM_PATH: join(dir, 'missing'), PATH: '' }, isRoot: true, install: never, places: [] });
+  const found = findBrowser({
+    env: { CHROMIUM_PATH: join(dir, 'missing'), PATH: '' },
+    isRoot: true,
+    install: never,
+    places: [],
+  });
   expect(found).toEqual({ path: null, problem: expect.stringContaining(`CHROMIUM_PATH is ${join(dir, 'missing')}`) });
 });
 
 it.each(['chromium', 'google-chrome', 'chromium-browser'])('finds %s on PATH', (name) => {
   const path = fakeBrowser(name);
-  expect(findBrowser({ env: { PATH: `/nowhere:${dir}` }, isRoot: true, install: never, places: [] })).toEqual({ path, how: 'system' });
+  expect(findBrowser({ env: { PATH: `/nowhere:${dir}` }, isRoot: true, install: never, places: [] })).toEqual({
+    path,
+    how: 'system',
+  });
 });
 
 it('a file on PATH that cannot run is no browser', () => {
   writeFileSync(join(dir, 'chromium'), '');
-  expect(findBrowser({ env: { PATH: dir }, isRoot: false, install: never, places: [] })).toEqual({ path: null, problem: NO_BROWSER });
+  expect(findBrowser({ env: { PATH: dir }, isRoot: false, install: never, places: [] })).toEqual({
+    path: null,
+    problem: NO_BROWSER,
+  });
 });
 
 it('as root with nothing found, installs chromium and uses it', () => {
@@ -48,13 +62,22 @@ it('as root with nothing found, installs chromium and uses it', () => {
     fakeBrowser('chromium');
     return true;
   };
-  expect(findBrowser({ env: { PATH: dir }, isRoot: true, install, places: [] })).toEqual({ path: join(dir, 'chromium'), how: 'installed' });
+  expect(findBrowser({ env: { PATH: dir }, isRoot: true, install, places: [] })).toEqual({
+    path: join(dir, 'chromium'),
+    how: 'installed',
+  });
   expect(installs).toBe(1);
 });
 
 it('not root, or an install that fails: one sentence naming both fixes', () => {
-  expect(findBrowser({ env: { PATH: dir }, isRoot: false, install: never, places: [] })).toEqual({ path: null, problem: NO_BROWSER });
-  expect(findBrowser({ env: { PATH: dir }, isRoot: true, install: () => false, places: [] })).toEqual({ path: null, problem: NO_BROWSER });
+  expect(findBrowser({ env: { PATH: dir }, isRoot: false, install: never, places: [] })).toEqual({
+    path: null,
+    problem: NO_BROWSER,
+  });
+  expect(findBrowser({ env: { PATH: dir }, isRoot: true, install: () => false, places: [] })).toEqual({
+    path: null,
+    problem: NO_BROWSER,
+  });
   expect(NO_BROWSER).toMatch(/^[^\n]+\.$/);
   expect(NO_BROWSER).toMatch(/apt-get install -y chromium.*CHROMIUM_PATH/);
 });

@@ -49,7 +49,10 @@ export type Found = { path: string; how: 'setting' | 'system' | 'installed' } | 
 export function findBrowser({ env, isRoot, install, places }: FindOptions): Found {
   if (env.CHROMIUM_PATH) {
     if (executable(env.CHROMIUM_PATH)) return { path: env.CHROMIUM_PATH, how: 'setting' };
-    return { path: null, problem: `CHROMIUM_PATH is ${env.CHROMIUM_PATH}, which is not an executable browser: fix the path or unset it.` };
+    return {
+      path: null,
+      problem: `CHROMIUM_PATH is ${env.CHROMIUM_PATH}, which is not an executable browser: fix the path or unset it.`,
+    };
   }
   const system = locateBrowser(env, places);
   if (system) return { path: system, how: 'system' };
@@ -62,10 +65,17 @@ export function findBrowser({ env, isRoot, install, places }: FindOptions): Foun
 
 export function aptInstallChromium(): boolean {
   try {
-    execFileSync('sh', ['-c', 'command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium'], {
-      stdio: 'ignore',
-      timeout: 600_000,
-    });
+    execFileSync(
+      'sh',
+      [
+        '-c',
+        'command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium',
+      ],
+      {
+        stdio: 'ignore',
+        timeout: 600_000,
+      },
+    );
     return true;
   } catch {
     return false;

@@ -24,7 +24,10 @@ async function buildConsole(): Promise<void> {
   try {
     // CONSOLE_CHECKS=off skips the GraphQL and type checks (only while another part of the console is mid-change).
     const checks = process.env.CONSOLE_CHECKS === 'off' ? ['--no-checks'] : [];
-    await promisify(execFile)(process.execPath, [join('scripts', 'build-console.js'), '--if-stale', ...checks], { cwd: root, timeout: 600_000 });
+    await promisify(execFile)(process.execPath, [join('scripts', 'build-console.js'), '--if-stale', ...checks], {
+      cwd: root,
+      timeout: 600_000,
+    });
   } catch (error) {
     const told = (error as { stderr?: string }).stderr?.trim() || String(error);
     process.env.LIFELINE_NO_CONSOLE = `The admin console did not build: ${told}`;
@@ -39,7 +42,8 @@ function findTheBrowser(): void {
     return;
   }
   process.env.CHROMIUM_PATH = found.path;
-  if (found.how === 'installed') console.log(`\nInstalled Debian's chromium for the website tag tests (${found.path}).`);
+  if (found.how === 'installed')
+    console.log(`\nInstalled Debian's chromium for the website tag tests (${found.path}).`);
 }
 
 export default async function globalSetup(): Promise<void> {

@@ -7,7 +7,8 @@ import { giveBackMemoryAtRest, youngGenerationBytes } from '@app/platform';
 const mode = process.argv[2];
 const forMs = Number(process.argv[3]);
 let kept: object[] = [];
-for (let round = 0; round < 30; round++) kept = Array.from({ length: 100_000 }, (_, i) => ({ i, name: `item ${round} ${i}`, list: [i] }));
+for (let round = 0; round < 30; round++)
+  kept = Array.from({ length: 100_000 }, (_, i) => ({ i, name: `item ${round} ${i}`, list: [i] }));
 kept = [];
 
 const began = Date.now();
@@ -20,6 +21,14 @@ if (mode === 'busy') {
 }
 setInterval(() => {
   const ms = Date.now() - began;
-  console.log(JSON.stringify({ ms, young: youngGenerationBytes(), asks: watch.asks, finished: watch.finished, kept: kept.length }));
+  console.log(
+    JSON.stringify({
+      ms,
+      young: youngGenerationBytes(),
+      asks: watch.asks,
+      finished: watch.finished,
+      kept: kept.length,
+    }),
+  );
   if (watch.finished || ms > forMs) process.exit(0);
 }, 250);

@@ -44,7 +44,9 @@ function binDir(): string {
 const XACT_SEGMENT = 1_048_576;
 const EPOCH = 2 ** 32;
 
-export async function startPrivatePostgres(wanted: { nextXid?: number; replicaOf?: PrivatePostgres } = {}): Promise<PrivatePostgres> {
+export async function startPrivatePostgres(
+  wanted: { nextXid?: number; replicaOf?: PrivatePostgres } = {},
+): Promise<PrivatePostgres> {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'lifeline-pg-'));
   const data = join(dir, 'data');
@@ -53,7 +55,8 @@ export async function startPrivatePostgres(wanted: { nextXid?: number; replicaOf
     const { stdout } = await run('id', ['-u', 'postgres']);
     chownSync(dir, Number(stdout.trim()), Number(stdout.trim()));
   }
-  const as = (program: string, args: string[]) => (asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, program), ...args]) : run(join(bin, program), args));
+  const as = (program: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', join(bin, program), ...args]) : run(join(bin, program), args);
   if (wanted.replicaOf) {
     // initdb's trust rules admit replication connections from loopback, and wal_level is replica by default
     const from = ['-h', '127.0.0.1', '-p', String(wanted.replicaOf.port), '-U', 'postgres'];
@@ -63,7 +66,8 @@ export async function startPrivatePostgres(wanted: { nextXid?: number; replicaOf
   }
   if (wanted.nextXid !== undefined) {
     const [epoch, xid] = [Math.floor(wanted.nextXid / EPOCH), wanted.nextXid % EPOCH];
-    if (xid % XACT_SEGMENT !== 0 || xid === 0) throw new Error(`nextXid ${wanted.nextXid}: give a multiple of ${XACT_SEGMENT} (plus any multiple of 2^32).`);
+    if (xid % XACT_SEGMENT !== 0 || xid === 0)
+      throw new Error(`nextXid ${wanted.nextXid}: give a multiple of ${XACT_SEGMENT} (plus any multiple of 2^32).`);
     await as('pg_resetwal', ['-x', String(xid), '-e', String(epoch), '-D', data]);
   }
   const port = await freePort();

@@ -14,7 +14,9 @@ export function run(command: string, args: string[], options: SpawnOptions): Run
   let output = '';
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('exit', (code, signal) => resolve({ code, signal })),
+  );
   return {
     child,
     output: () => output,
@@ -23,7 +25,8 @@ export function run(command: string, args: string[], options: SpawnOptions): Run
       const until = Date.now() + timeoutMs;
       const seen = () => (typeof pattern === 'string' ? output.includes(pattern) : pattern.test(output));
       while (!seen()) {
-        if (child.exitCode !== null || child.signalCode !== null) throw new Error(`exited before ${pattern}:\n${output}`);
+        if (child.exitCode !== null || child.signalCode !== null)
+          throw new Error(`exited before ${pattern}:\n${output}`);
         if (Date.now() > until) throw new Error(`no ${pattern} within ${timeoutMs} ms:\n${output}`);
         await new Promise((r) => setTimeout(r, 100));
       }

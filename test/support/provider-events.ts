@@ -22,7 +22,14 @@ export function stripeEvent(type: string, object: Record<string, unknown>, extra
   };
 }
 
-export function stripeCheckoutSession(o: { email?: string | null; customer?: string | null; amount?: number; paid?: boolean; currency?: string; name?: string }) {
+export function stripeCheckoutSession(o: {
+  email?: string | null;
+  customer?: string | null;
+  amount?: number;
+  paid?: boolean;
+  currency?: string;
+  name?: string;
+}) {
   return {
     id: unique('cs_test_a1'),
     object: 'checkout.session',
@@ -31,7 +38,17 @@ export function stripeCheckoutSession(o: { email?: string | null; customer?: str
     currency: o.currency ?? 'usd',
     customer: o.customer === undefined ? 'cus_NffrFeUfNV2Hib' : o.customer,
     customer_creation: 'if_required',
-    customer_details: o.email === null ? null : { address: { country: 'US', postal_code: '94105' }, email: o.email ?? 'jenny.rosen@example.com', name: o.name ?? 'Jenny Rosen', phone: null, tax_exempt: 'none', tax_ids: [] },
+    customer_details:
+      o.email === null
+        ? null
+        : {
+            address: { country: 'US', postal_code: '94105' },
+            email: o.email ?? 'jenny.rosen@example.com',
+            name: o.name ?? 'Jenny Rosen',
+            phone: null,
+            tax_exempt: 'none',
+            tax_ids: [],
+          },
     customer_email: null,
     livemode: false,
     metadata: {},
@@ -60,7 +77,16 @@ export function stripeSubscription(o: { customer: string; status?: string; amoun
         {
           id: unique('si_'),
           object: 'subscription_item',
-          price: { id: 'price_1MowQULkdIwHu7ixraBm864M', object: 'price', active: true, currency: 'usd', nickname: 'Pro monthly', lookup_key: null, recurring: { interval: 'month', interval_count: 1 }, unit_amount: o.amount ?? 1000 },
+          price: {
+            id: 'price_1MowQULkdIwHu7ixraBm864M',
+            object: 'price',
+            active: true,
+            currency: 'usd',
+            nickname: 'Pro monthly',
+            lookup_key: null,
+            recurring: { interval: 'month', interval_count: 1 },
+            unit_amount: o.amount ?? 1000,
+          },
           quantity: 1,
         },
       ],
@@ -118,7 +144,15 @@ export function clerkUserCreated(o: { id?: string; email?: string; first?: strin
     data: {
       birthday: '',
       created_at: Date.now(),
-      email_addresses: [{ email_address: o.email ?? 'example@example.org', id: emailId, linked_to: [], object: 'email_address', verification: { status: 'verified', strategy: 'ticket' } }],
+      email_addresses: [
+        {
+          email_address: o.email ?? 'example@example.org',
+          id: emailId,
+          linked_to: [],
+          object: 'email_address',
+          verification: { status: 'verified', strategy: 'ticket' },
+        },
+      ],
       external_accounts: [],
       external_id: null,
       first_name: o.first ?? 'Example',
@@ -171,13 +205,25 @@ export function clerkSessionCreated(userId: string) {
 }
 
 export function clerkUserDeleted(userId: string) {
-  return { data: { deleted: true, id: userId, object: 'user' }, instance_id: 'ins_2c4PXvwP9wYCj5ygh2LwrFeSrWV', object: 'event', timestamp: Date.now(), type: 'user.deleted' };
+  return {
+    data: { deleted: true, id: userId, object: 'user' },
+    instance_id: 'ins_2c4PXvwP9wYCj5ygh2LwrFeSrWV',
+    object: 'event',
+    timestamp: Date.now(),
+    type: 'user.deleted',
+  };
 }
 
 // --- Kinde (the claims of the signed token) ----------------------------------------------------------
 
 export function kindeEvent(type: string, user: Record<string, unknown>) {
-  return { data: { user }, event_id: unique('event_018f331a3178f7fef284b95fe677'), source: 'user', timestamp: new Date().toISOString(), type };
+  return {
+    data: { user },
+    event_id: unique('event_018f331a3178f7fef284b95fe677'),
+    source: 'user',
+    timestamp: new Date().toISOString(),
+    type,
+  };
 }
 
 export function kindeUser(o: { id?: string; email?: string; first?: string; last?: string }) {
@@ -207,7 +253,10 @@ export const githubUser = (login: string, id: number, extra: Record<string, unkn
   ...extra,
 });
 
-export function githubSponsorship(action: string, o: { login?: string; id?: number; cents?: number; oneTime?: boolean; name?: string }) {
+export function githubSponsorship(
+  action: string,
+  o: { login?: string; id?: number; cents?: number; oneTime?: boolean; name?: string },
+) {
   const tier = (cents: number) => ({
     node_id: 'MDEyOlNwb25zb3JzVGllcjE=',
     created_at: '2019-12-20T19:17:05Z',
@@ -233,13 +282,31 @@ export function githubSponsorship(action: string, o: { login?: string; id?: numb
   };
 }
 
-export function githubMarketplacePurchase(action: string, o: { login?: string; id?: number; email?: string; trial?: boolean; monthlyCents?: number; cycle?: 'monthly' | 'yearly'; units?: number; perUnit?: boolean }) {
+export function githubMarketplacePurchase(
+  action: string,
+  o: {
+    login?: string;
+    id?: number;
+    email?: string;
+    trial?: boolean;
+    monthlyCents?: number;
+    cycle?: 'monthly' | 'yearly';
+    units?: number;
+    perUnit?: boolean;
+  },
+) {
   return {
     action,
     effective_date: '2017-10-25T00:00:00+00:00',
     sender: githubUser(o.login ?? 'octocat', 2, { email: 'octocat@github.com' }),
     marketplace_purchase: {
-      account: { type: 'Organization', id: o.id ?? 18404719, node_id: 'MDEyOk9yZ2FuaXphdGlvbjE4NDA0NzE5', login: o.login ?? 'octocat', organization_billing_email: o.email ?? null },
+      account: {
+        type: 'Organization',
+        id: o.id ?? 18404719,
+        node_id: 'MDEyOk9yZ2FuaXphdGlvbjE4NDA0NzE5',
+        login: o.login ?? 'octocat',
+        organization_billing_email: o.email ?? null,
+      },
       billing_cycle: o.cycle ?? 'monthly',
       unit_count: o.units ?? 1,
       on_free_trial: o.trial ?? false,
@@ -264,7 +331,14 @@ export function githubStar(o: { login?: string; id?: number }) {
   return {
     action: 'created',
     starred_at: '2019-05-15T15:20:40Z',
-    repository: { id: 186853002, node_id: 'MDEwOlJlcG9zaXRvcnkxODY4NTMwMDI=', name: 'Hello-World', full_name: 'Codertocat/Hello-World', private: false, owner: githubUser('Codertocat', 21031067) },
+    repository: {
+      id: 186853002,
+      node_id: 'MDEwOlJlcG9zaXRvcnkxODY4NTMwMDI=',
+      name: 'Hello-World',
+      full_name: 'Codertocat/Hello-World',
+      private: false,
+      owner: githubUser('Codertocat', 21031067),
+    },
     sender: githubUser(o.login ?? 'Codertocat', o.id ?? 21031067),
   };
 }
@@ -272,7 +346,14 @@ export function githubStar(o: { login?: string; id?: number }) {
 export const githubPing = () => ({
   zen: 'Design for failure.',
   hook_id: 109948940,
-  hook: { type: 'Repository', id: 109948940, name: 'web', active: true, events: ['sponsorship', 'star'], config: { content_type: 'json', insecure_ssl: '0', url: 'https://smee.io/****************' } },
+  hook: {
+    type: 'Repository',
+    id: 109948940,
+    name: 'web',
+    active: true,
+    events: ['sponsorship', 'star'],
+    config: { content_type: 'json', insecure_ssl: '0', url: 'https://smee.io/****************' },
+  },
   repository: { id: 186853261, full_name: 'Octocoders/Hello-World' },
   sender: githubUser('Octocoders', 38302899),
 });

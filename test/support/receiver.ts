@@ -14,13 +14,22 @@ export interface Received {
 }
 
 /** A receiver on 127.0.0.1 that answers each post with what `answer` says (or never, for null). */
-export async function receiver(answer: (n: number, req: IncomingMessage, res: ServerResponse) => number | null | void = () => 200) {
+export async function receiver(
+  answer: (n: number, req: IncomingMessage, res: ServerResponse) => number | null | void = () => 200,
+) {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
     let raw = '';
     req.on('data', (chunk) => (raw += chunk));
     req.on('end', () => {
-      const entry: Received = { path: req.url ?? '', headers: req.headers, raw, body: JSON.parse(raw || 'null'), answered: null, at: Date.now() };
+      const entry: Received = {
+        path: req.url ?? '',
+        headers: req.headers,
+        raw,
+        body: JSON.parse(raw || 'null'),
+        answered: null,
+        at: Date.now(),
+      };
       received.push(entry);
       const status = answer(received.length, req, res);
       if (typeof status === 'number') {

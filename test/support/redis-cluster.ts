@@ -71,18 +71,37 @@ export async function startRedisCluster(): Promise<RedisCluster> {
   };
   process.once('exit', onExit);
 
-  const cli = async (port: number, args: string[]) => (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args])).stdout;
-  const up = () => ports.filter((port) => children.get(port)?.exitCode === null && children.get(port)?.signalCode === null);
+  const cli = async (port: number, args: string[]) =>
+    (await run('redis-cli', ['-h', '127.0.0.1', '-p', String(port), ...args])).stdout;
+  const up = () =>
+    ports.filter((port) => children.get(port)?.exitCode === null && children.get(port)?.signalCode === null);
 
   for (const port of ports) {
     const dir = mkdtempSync(join(tmpdir(), 'lifeline-redis-cluster-'));
     dirs.push(dir);
     const child = spawn(
       'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--dir', dir, '--cluster-enabled', 'yes', '--cluster-config-file', 'nodes.conf',
-        '--cluster-node-timeout', String(NODE_TIMEOUT_MS), '--save', '', '--appendonly', 'no',
+      [
+        '--port',
+        String(port),
+        '--bind',
+        '127.0.0.1',
+        '--dir',
+        dir,
+        '--cluster-enabled',
+        'yes',
+        '--cluster-config-file',
+        'nodes.conf',
+        '--cluster-node-timeout',
+        String(NODE_TIMEOUT_MS),
+        '--save',
+        '',
+        '--appendonly',
+        'no',
         // A replica's first copy goes at once rather than after the default 5 s wait for more replicas.
-        '--repl-diskless-sync-delay', '0'],
+        '--repl-diskless-sync-delay',
+        '0',
+      ],
       { stdio: 'ignore' },
     );
     children.set(port, child);
@@ -93,7 +112,10 @@ export async function startRedisCluster(): Promise<RedisCluster> {
     cli,
     async topology() {
       const text = await cli(up()[0], ['cluster', 'nodes']);
-      const lines = text.trim().split('\n').map((line) => line.split(' '));
+      const lines = text
+        .trim()
+        .split('\n')
+        .map((line) => line.split(' '));
       const portOf = new Map(lines.map(([id, address]) => [id, Number(address.split(':')[1].split('@')[0])]));
       return lines
         .filter(([, , flags]) => !flags.includes('fail') && !flags.includes('noaddr'))
@@ -113,15 +135,21 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       children.get(port)?.kill('SIGKILL');
     },
     async failedOver(port) {
-      await eventually(async () => {
-        for (const node of up()) if (!/cluster_state:ok/.test(await cli(node, ['cluster', 'info']))) return false;
-        const masters = (await cluster.topology()).filter((n) => n.role === 'master').map((n) => n.port);
-        return masters.length === 3 && !masters.includes(port);
-      }, 30_000, 100);
+      await eventually(
+        async () => {
+          for (const node of up()) if (!/cluster_state:ok/.test(await cli(node, ['cluster', 'info']))) return false;
+          const masters = (await cluster.topology()).filter((n) => n.role === 'master').map((n) => n.port);
+          return masters.length === 3 && !masters.includes(port);
+        },
+        30_000,
+        100,
+      );
     },
     async remove() {
       process.removeListener('exit', onExit);
-      const exits = [...children.values()].filter((c) => c.exitCode === null && c.signalCode === null).map((c) => new Promise((r) => c.once('exit', r)));
+      const exits = [...children.values()]
+        .filter((c) => c.exitCode === null && c.signalCode === null)
+        .map((c) => new Promise((r) => c.once('exit', r)));
       for (const child of children.values()) child.kill('SIGKILL');
       await Promise.all(exits);
       for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
@@ -133,15 +161,27 @@ export async function startRedisCluster(): Promise<RedisCluster> {
       for (const port of ports) if ((await cli(port, ['ping']).catch(() => '')).trim() !== 'PONG') return false;
       return true;
     }, 30_000);
-    await run('redis-cli', ['--cluster', 'create', ...ports.map((port) => `127.0.0.1:${port}`), '--cluster-replicas', '1', '--cluster-yes']);
-    await eventually(async () => {
-      for (const port of ports) if (!/cluster_state:ok/.test(await cli(port, ['cluster', 'info']))) return false;
-      // Every replica has its master's copy: a replica that never had one does not take over.
-      const replicas = (await cluster.topology()).filter((n) => n.role === 'slave');
-      if (replicas.length !== 3) return false;
-      for (const { port } of replicas) if (!/master_link_status:up/.test(await cli(port, ['info', 'replication']))) return false;
-      return true;
-    }, 30_000, 100);
+    await run('redis-cli', [
+      '--cluster',
+      'create',
+      ...ports.map((port) => `127.0.0.1:${port}`),
+      '--cluster-replicas',
+      '1',
+      '--cluster-yes',
+    ]);
+    await eventually(
+      async () => {
+        for (const port of ports) if (!/cluster_state:ok/.test(await cli(port, ['cluster', 'info']))) return false;
+        // Every replica has its master's copy: a replica that never had one does not take over.
+        const replicas = (await cluster.topology()).filter((n) => n.role === 'slave');
+        if (replicas.length !== 3) return false;
+        for (const { port } of replicas)
+          if (!/master_link_status:up/.test(await cli(port, ['info', 'replication']))) return false;
+        return true;
+      },
+      30_000,
+      100,
+    );
   } catch (error) {
     await cluster.remove();
     throw error;
@@ -150,8 +190,14 @@ export async function startRedisCluster(): Promise<RedisCluster> {
 }
 
 /** The slot ranges of the masters up and the port of each, from CLUSTER NODES. */
-async function slotRanges(cli: RedisCluster['cli'], port: number): Promise<Array<{ from: number; to: number; port: number }>> {
-  const nodes = (await cli(port, ['cluster', 'nodes'])).trim().split('\n').map((line) => line.split(' '));
+async function slotRanges(
+  cli: RedisCluster['cli'],
+  port: number,
+): Promise<Array<{ from: number; to: number; port: number }>> {
+  const nodes = (await cli(port, ['cluster', 'nodes']))
+    .trim()
+    .split('\n')
+    .map((line) => line.split(' '));
   const ranges: Array<{ from: number; to: number; port: number }> = [];
   for (const [, address, flags, , , , , , ...slots] of nodes) {
     if (!flags.includes('master') || flags.includes('fail')) continue;
@@ -183,7 +229,9 @@ export function onRedisCluster(register: () => void): void {
     register();
     // The suites' apps wrote to the cluster, not to the shared Redis: their queues' keys are there.
     it('kept the queues on the cluster, each under its hash tag', async () => {
-      const keys = (await Promise.all(cluster!.ports.map((port) => cluster!.cli(port, ['--scan', '--pattern', '{lt:*}:*'])))).join('\n');
+      const keys = (
+        await Promise.all(cluster!.ports.map((port) => cluster!.cli(port, ['--scan', '--pattern', '{lt:*}:*'])))
+      ).join('\n');
       expect(keys).toMatch(/^\{lt:lifeline_test_\w+:[\w-]+\}:/m);
     });
   });

@@ -37,17 +37,27 @@ export async function startReplica(primary: PrivatePostgres): Promise<Replica> {
     async caughtUp() {
       // the insert position: the private server commits without waiting for its WAL (synchronous_commit=off)
       const [{ lsn }] = await ask(primary, 'SELECT pg_current_wal_insert_lsn()::text AS lsn');
-      await until('catch up', async () => (await ask(server, 'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn]))[0].done);
+      await until(
+        'catch up',
+        async () => (await ask(server, 'SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS done', [lsn]))[0].done,
+      );
     },
     async pauseReplay() {
       await replica.caughtUp();
       await ask(server, 'SELECT pg_wal_replay_pause()');
-      await until('pause', async () => (await ask(server, 'SELECT pg_get_wal_replay_pause_state() AS state'))[0].state === 'paused');
+      await until(
+        'pause',
+        async () => (await ask(server, 'SELECT pg_get_wal_replay_pause_state() AS state'))[0].state === 'paused',
+      );
     },
     async resumeReplay() {
       await ask(server, 'SELECT pg_wal_replay_resume()');
     },
   };
-  await until('stream', async () => (await ask(server, `SELECT count(*)::int AS n FROM pg_stat_wal_receiver WHERE status = 'streaming'`))[0].n === 1);
+  await until(
+    'stream',
+    async () =>
+      (await ask(server, `SELECT count(*)::int AS n FROM pg_stat_wal_receiver WHERE status = 'streaming'`))[0].n === 1,
+  );
   return replica;
 }

@@ -31,7 +31,12 @@ export function readDoc(file: string): string {
 
 /** README.md and every page of docs/. */
 export function documentFiles(): string[] {
-  return ['README.md', ...readdirSync(join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+  return [
+    'README.md',
+    ...readdirSync(join(ROOT, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
+  ];
 }
 
 /** Every fenced block of a markdown file, with the comment on the line above it. */
@@ -44,7 +49,13 @@ export function blocksOf(file: string): Block[] {
     const end = lines.findIndex((l, j) => j > i && /^```\s*$/.test(l));
     if (end < 0) throw new Error(`${file}:${i + 1}: a code block is never closed`);
     const above = /^<!--\s*(.+?)\s*-->$/.exec(lines[i - 1] ?? '');
-    blocks.push({ file, line: i + 1, marker: above ? above[1] : null, lang: open[1], code: lines.slice(i + 1, end).join('\n') });
+    blocks.push({
+      file,
+      line: i + 1,
+      marker: above ? above[1] : null,
+      lang: open[1],
+      code: lines.slice(i + 1, end).join('\n'),
+    });
     i = end;
   }
   return blocks;
@@ -77,17 +88,23 @@ export function missingOutput(output: string, expected: string[]): string | null
 /** Runs a block with bash, as a reader pasting it would, with the variables the docs tell them to set. */
 export function runShell(code: string, env: Record<string, string>, timeoutMs = 20_000): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile('bash', ['-o', 'pipefail', '-c', code], { cwd: ROOT, env: { ...process.env, ...env }, timeout: timeoutMs }, (error, stdout, stderr) => {
-      const exit = error ? (error as { code?: unknown }).code : 0;
-      resolve({ code: typeof exit === 'number' ? exit : 1, stdout, stderr });
-    });
+    execFile(
+      'bash',
+      ['-o', 'pipefail', '-c', code],
+      { cwd: ROOT, env: { ...process.env, ...env }, timeout: timeoutMs },
+      (error, stdout, stderr) => {
+        const exit = error ? (error as { code?: unknown }).code : 0;
+        resolve({ code: typeof exit === 'number' ? exit : 1, stdout, stderr });
+      },
+    );
   });
 }
 
 /** Why a run of a block does not do what its page says, or null when it does. */
 export function shortfall(block: Block, ran: Ran): string | null {
   const where = `${block.file}:${block.line}`;
-  if (ran.code !== 0) return `${where} exited ${ran.code}:\n${block.code}\nstdout: ${ran.stdout}\nstderr: ${ran.stderr}`;
+  if (ran.code !== 0)
+    return `${where} exited ${ran.code}:\n${block.code}\nstdout: ${ran.stdout}\nstderr: ${ran.stderr}`;
   const missing = missingOutput(ran.stdout, expectedOutput(block.code));
   return missing === null ? null : `${where} does not print\n  ${missing}\nbut:\n  ${ran.stdout}`;
 }

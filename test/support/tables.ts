@@ -56,7 +56,8 @@ export const ROOT = join(__dirname, '..', '..');
 export function sourceFiles(dir: string, withMigrations = false): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return name === 'migrations' && !withMigrations ? [] : sourceFiles(path, withMigrations);
+    if (statSync(path).isDirectory())
+      return name === 'migrations' && !withMigrations ? [] : sourceFiles(path, withMigrations);
     return /\.tsx?$/.test(path) && !/\.(spec|d)\.ts$/.test(path) ? [path] : [];
   });
 }
@@ -66,7 +67,8 @@ export function literals(text: string): string[] {
   const found: string[] = [];
   const visit = (node: ts.Node) => {
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) found.push(node.text);
-    else if (ts.isTemplateExpression(node)) found.push([node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('${}'));
+    else if (ts.isTemplateExpression(node))
+      found.push([node.head.text, ...node.templateSpans.map((s) => s.literal.text)].join('${}'));
     ts.forEachChild(node, visit);
   };
   visit(ts.createSourceFile('x.ts', text, ts.ScriptTarget.ES2022, true));
@@ -77,7 +79,8 @@ export function literals(text: string): string[] {
 export function entityTables(files: string[]): Map<string, string> {
   const tables = new Map<string, string>();
   for (const file of files) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/@Entity\('(\w+)'\)\s*export class (\w+)/g)) tables.set(match[2], match[1]);
+    for (const match of readFileSync(file, 'utf8').matchAll(/@Entity\('(\w+)'\)\s*export class (\w+)/g))
+      tables.set(match[2], match[1]);
   }
   return tables;
 }
@@ -87,10 +90,15 @@ export function writtenTables(text: string, entities: Map<string, string> = new 
   const tables = new Set<string>();
   for (const sql of literals(text)) {
     // Not a write: FOR UPDATE, DO UPDATE, KEY UPDATE, and a trigger's event (AFTER UPDATE ON t, AFTER DELETE ON t).
-    for (const match of sql.matchAll(/(?<!\b(?:FOR|DO|KEY|AFTER|BEFORE)\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)/gi)) tables.add(match[1].toLowerCase());
+    for (const match of sql.matchAll(
+      /(?<!\b(?:FOR|DO|KEY|AFTER|BEFORE)\s+)\b(?:INSERT\s+INTO|UPDATE|DELETE\s+FROM)\s+([a-z_]+)/gi,
+    ))
+      tables.add(match[1].toLowerCase());
   }
   for (const match of text.matchAll(/deleteInBatches\([^,]+,\s*'(\w+)'/g)) tables.add(match[1]);
-  for (const match of text.matchAll(/getRepository\((\w+)\)\s*\.(?:insert|update|save|delete|upsert|remove|softDelete)\b/g)) {
+  for (const match of text.matchAll(
+    /getRepository\((\w+)\)\s*\.(?:insert|update|save|delete|upsert|remove|softDelete)\b/g,
+  )) {
     tables.add(entities.get(match[1]) ?? `entity ${match[1]}`);
   }
   return tables;
@@ -101,10 +109,11 @@ export function migrationFiles(): string[] {
   return readdirSync(join(ROOT, 'libs')).flatMap((lib) => {
     const dir = join(ROOT, 'libs', lib, 'src', 'migrations');
     try {
-      return readdirSync(dir).filter((name) => /^\d{13}-/.test(name)).map((name) => join(dir, name));
+      return readdirSync(dir)
+        .filter((name) => /^\d{13}-/.test(name))
+        .map((name) => join(dir, name));
     } catch {
       return [];
     }
   });
 }
-

@@ -78,7 +78,10 @@ async function exists(root: Client, name: string): Promise<boolean> {
 
 /** Lifeline templates of other schemas, and half-built ones a stopped run left. */
 async function dropOthers(root: Client, keep: string): Promise<void> {
-  const { rows } = await root.query(`SELECT datname FROM pg_database WHERE datname LIKE 'lifeline\\_tpl\\_%' AND datname <> $1`, [keep]);
+  const { rows } = await root.query(
+    `SELECT datname FROM pg_database WHERE datname LIKE 'lifeline\\_tpl\\_%' AND datname <> $1`,
+    [keep],
+  );
   for (const { datname } of rows) {
     await root.query(`ALTER DATABASE ${quote(datname)} WITH IS_TEMPLATE false`);
     await root.query(`DROP DATABASE IF EXISTS ${quote(datname)} WITH (FORCE)`);

@@ -6,10 +6,23 @@ import { GraphQLModule } from '@nestjs/graphql';
 import { AccessApiModule } from '@app/access';
 import { AutomationsApiModule } from '@app/automations';
 import { AppConfig, isRefusal, loggerModule, PlatformModule } from '@app/platform';
-import { EdgeModule, formatGraphqlError, GRAPHQL_PARSE_OPTIONS, HotDoorsModule, ObservabilityModule, queryLimitsPlugin } from '@app/edge';
+import {
+  EdgeModule,
+  formatGraphqlError,
+  GRAPHQL_PARSE_OPTIONS,
+  HotDoorsModule,
+  ObservabilityModule,
+  queryLimitsPlugin,
+} from '@app/edge';
 import { OutboxModule } from '@app/outbox';
 import { MIGRATIONS } from '@app/schema';
-import { ConnectedAppsResolver, MembersResolver, ViewerResolver, WorkspaceResolver, WorkspacesModule } from '@app/workspaces';
+import {
+  ConnectedAppsResolver,
+  MembersResolver,
+  ViewerResolver,
+  WorkspaceResolver,
+  WorkspacesModule,
+} from '@app/workspaces';
 import { EventsApiModule } from '@app/events';
 import { McpApiModule } from '@app/mcp';
 import { MessagingApiModule } from '@app/messaging';
@@ -37,13 +50,20 @@ export class ApiModule {
           playground: false,
           introspection: development,
           // The explorer is served by the api itself (offline); production shows none (no CDN page either).
-          plugins: [queryLimitsPlugin(config.graphqlStatementTimeoutMs), development ? explorerLandingPage('/graphql') : ApolloServerPluginLandingPageDisabled()],
+          plugins: [
+            queryLimitsPlugin(config.graphqlStatementTimeoutMs),
+            development ? explorerLandingPage('/graphql') : ApolloServerPluginLandingPageDisabled(),
+          ],
           parseOptions: GRAPHQL_PARSE_OPTIONS,
           context: ({ req }: { req: unknown }) => ({ req }),
           formatError: (formatted, error) => {
             // Field resolvers run without the exception filter: a Refusal thrown there is read here.
             const refusal = unwrapResolverError(error);
-            return formatGraphqlError(isRefusal(refusal) ? { ...formatted, message: refusal.message, extensions: { code: refusal.code } } : formatted);
+            return formatGraphqlError(
+              isRefusal(refusal)
+                ? { ...formatted, message: refusal.message, extensions: { code: refusal.code } }
+                : formatted,
+            );
           },
         }),
         ObservabilityModule,

@@ -2,7 +2,16 @@ import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Logger } from 'nestjs-pino';
-import { answerClientErrorsInEnvelope, Doors, ExceptionsFilter, HotDoors, installBodyParsers, installInFlightLimit, Metrics, requestContext } from '@app/edge';
+import {
+  answerClientErrorsInEnvelope,
+  Doors,
+  ExceptionsFilter,
+  HotDoors,
+  installBodyParsers,
+  installInFlightLimit,
+  Metrics,
+  requestContext,
+} from '@app/edge';
 import { AppConfig, QuietNestLogger } from '@app/platform';
 import { installAccess } from '@app/access';
 import { ApiModule } from './api.module';
@@ -12,7 +21,10 @@ import { installApiDocs } from './explorer/api-docs';
 
 /** Builds the api application (used by main.ts and by the end-to-end tests). */
 export async function createApi(config: AppConfig): Promise<INestApplication> {
-  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), { bodyParser: false, bufferLogs: true });
+  const app = await NestFactory.create<NestExpressApplication>(ApiModule.forRoot(config), {
+    bodyParser: false,
+    bufferLogs: true,
+  });
   app.useLogger(new QuietNestLogger(app.get(Logger)));
   app.disable('x-powered-by');
   // One proxy in front: the client IP is the entry that proxy added, never one the client wrote itself.

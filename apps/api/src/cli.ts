@@ -29,7 +29,11 @@ interface Command {
   about: string;
   options: Options;
   required: string[];
-  run(services: { workspaces: WorkspacesService; members: MembersService }, values: Values, config: AppConfig): Promise<unknown>;
+  run(
+    services: { workspaces: WorkspacesService; members: MembersService },
+    values: Values,
+    config: AppConfig,
+  ): Promise<unknown>;
 }
 
 const text = (v: Values, name: string) => v[name] as string;
@@ -37,10 +41,22 @@ const text = (v: Values, name: string) => v[name] as string;
 export const COMMANDS: Record<string, Command> = {
   'workspace create': {
     usage: 'workspace create --slug SLUG --owner EMAIL [--origin ORIGIN]... [--web]',
-    about: 'Creates a workspace with its owner; prints its public key, the owner\'s secret key (shown once) and its public address. --web makes a web-app workspace (no Downloader stage).',
-    options: { slug: { type: 'string' }, owner: { type: 'string' }, origin: { type: 'string', multiple: true }, web: { type: 'boolean' } },
+    about:
+      "Creates a workspace with its owner; prints its public key, the owner's secret key (shown once) and its public address. --web makes a web-app workspace (no Downloader stage).",
+    options: {
+      slug: { type: 'string' },
+      owner: { type: 'string' },
+      origin: { type: 'string', multiple: true },
+      web: { type: 'boolean' },
+    },
     required: ['slug', 'owner'],
-    run: ({ workspaces: s }, v) => s.create({ slug: text(v, 'slug'), owner: text(v, 'owner'), origins: (v.origin as string[]) ?? [], web: v.web === true }),
+    run: ({ workspaces: s }, v) =>
+      s.create({
+        slug: text(v, 'slug'),
+        owner: text(v, 'owner'),
+        origins: (v.origin as string[]) ?? [],
+        web: v.web === true,
+      }),
   },
   'workspace list': {
     usage: 'workspace list',
@@ -56,12 +72,17 @@ export const COMMANDS: Record<string, Command> = {
     required: ['workspace', 'member'],
     run: async ({ members }, v) => {
       const created = await members.createKey(text(v, 'workspace'), text(v, 'member'));
-      return { workspace: created.workspace, member: created.member, keyId: created.keyId, secretKey: created.secretKey };
+      return {
+        workspace: created.workspace,
+        member: created.member,
+        keyId: created.keyId,
+        secretKey: created.secretKey,
+      };
     },
   },
   'key list': {
     usage: 'key list --workspace SLUG',
-    about: 'Lists a workspace\'s keys by id, member and hint (the last four characters); never a secret.',
+    about: "Lists a workspace's keys by id, member and hint (the last four characters); never a secret.",
     options: { workspace: { type: 'string' } },
     required: ['workspace'],
     run: async ({ workspaces: s }, v) => ({ keys: await s.listKeys(text(v, 'workspace')) }),
@@ -75,7 +96,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   'person export': {
     usage: 'person export --workspace SLUG --person ID_OR_EMAIL --out FILE',
-    about: 'Writes everything held about one person (record, identities, consent, timeline, messages, runs, deliveries) to FILE as one JSON document, for a data request.',
+    about:
+      'Writes everything held about one person (record, identities, consent, timeline, messages, runs, deliveries) to FILE as one JSON document, for a data request.',
     options: { workspace: { type: 'string' }, person: { type: 'string' }, out: { type: 'string' } },
     required: ['workspace', 'person', 'out'],
     run: async (_services, v, config) => {
@@ -86,7 +108,8 @@ export const COMMANDS: Record<string, Command> = {
   },
   'charts rebuild': {
     usage: 'charts rebuild',
-    about: 'Recomputes every chart rollup from the events, the people sketches of every day included (docs/decisions.md "Charts from rollups"); folds wait while it runs. Prints the rollup rows written.',
+    about:
+      'Recomputes every chart rollup from the events, the people sketches of every day included (docs/decisions.md "Charts from rollups"); folds wait while it runs. Prints the rollup rows written.',
     options: {},
     required: [],
     run: async (_services, _values, config) => {
@@ -131,18 +154,30 @@ export function parseCommand(argv: string[]): Parsed {
   const rest = argv.slice(words.length);
   if (words[0] === 'help' || (!words.length && (rest.includes('--help') || rest.includes('-h') || !rest.length))) {
     const asked = words[0] === 'help' ? argv.slice(1, 3).join(' ') : '';
-    if (asked && !COMMANDS[asked]) throw new Refusal('invalid_field', `"${asked}" is not a command: use one of ${Object.keys(COMMANDS).join(', ')}.`);
+    if (asked && !COMMANDS[asked])
+      throw new Refusal(
+        'invalid_field',
+        `"${asked}" is not a command: use one of ${Object.keys(COMMANDS).join(', ')}.`,
+      );
     return { help: usage(asked || undefined) };
   }
   const name = words.join(' ');
   const command = COMMANDS[name];
-  if (!command) throw new Refusal('invalid_field', `"${name}" is not a command: use one of ${Object.keys(COMMANDS).join(', ')} (or --help).`);
+  if (!command)
+    throw new Refusal(
+      'invalid_field',
+      `"${name}" is not a command: use one of ${Object.keys(COMMANDS).join(', ')} (or --help).`,
+    );
   if (rest.includes('--help') || rest.includes('-h')) return { help: usage(name) };
   let values: Values;
   try {
-    values = parseNodeArgs({ args: rest, options: command.options, strict: true, allowPositionals: false }).values as Values;
+    values = parseNodeArgs({ args: rest, options: command.options, strict: true, allowPositionals: false })
+      .values as Values;
   } catch (error) {
-    throw new Refusal('invalid_field', `${(error as Error).message.split('\n')[0].replace(/\.$/, '')}: usage is ${command.usage}.`);
+    throw new Refusal(
+      'invalid_field',
+      `${(error as Error).message.split('\n')[0].replace(/\.$/, '')}: usage is ${command.usage}.`,
+    );
   }
   const missing = command.required.find((option) => !values[option]);
   if (missing) throw new Refusal('invalid_field', `--${missing} is required: usage is ${command.usage}.`);
@@ -176,7 +211,8 @@ async function main(): Promise<number> {
   } catch (error) {
     const unreachable = databaseUrl ? databaseUnreachable(error, databaseUrl) : null;
     if (error instanceof Refusal) print(error.toBody());
-    else if (error instanceof ConfigError || unreachable) print({ ok: false, error: 'invalid_config', message: (unreachable ?? (error as Error)).message });
+    else if (error instanceof ConfigError || unreachable)
+      print({ ok: false, error: 'invalid_config', message: (unreachable ?? (error as Error)).message });
     else print({ ok: false, error: 'server_error', message: (error as Error).message });
     return 1;
   }

@@ -8,7 +8,9 @@ import { Refusal } from '@app/platform';
 export async function createDemoWorkspace(app: INestApplication): Promise<CreatedWorkspace | null> {
   if ((await app.get(WorkspacesRepository).countWorkspaces()) > 0) return null;
   try {
-    return await app.get(WorkspacesService).create({ slug: 'demo', owner: 'owner@demo.test', origins: ['http://localhost:*'] });
+    return await app
+      .get(WorkspacesService)
+      .create({ slug: 'demo', owner: 'owner@demo.test', origins: ['http://localhost:*'] });
   } catch (error) {
     if (!(error instanceof Refusal && error.code === 'conflict')) throw error; // another api made it first
     return null;

@@ -3,15 +3,27 @@
 // the worker also migrate at start under the same lock; this is for deploys that do it first, once.
 import { parseArgs } from 'node:util';
 import { join, resolve } from 'node:path';
-import { commandDatabaseUrl, ConfigError, databaseUnreachable, loadDotEnv, migrate, revertMigration, showMigrations } from '@app/platform';
+import {
+  commandDatabaseUrl,
+  ConfigError,
+  databaseUnreachable,
+  loadDotEnv,
+  migrate,
+  revertMigration,
+  showMigrations,
+} from '@app/platform';
 import { MIGRATIONS } from '@app/schema';
 
-const USAGE = 'Usage: npm run migrate [-- --revert | -- --show]\n  (no option)  runs every pending migration\n  --revert     undoes the newest migration that has run\n  --show       lists every migration, [x] when it has run\n';
+const USAGE =
+  'Usage: npm run migrate [-- --revert | -- --show]\n  (no option)  runs every pending migration\n  --revert     undoes the newest migration that has run\n  --show       lists every migration, [x] when it has run\n';
 
 async function main(): Promise<number> {
   let url = '';
   try {
-    const { values } = parseArgs({ options: { revert: { type: 'boolean' }, show: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    const { values } = parseArgs({
+      options: { revert: { type: 'boolean' }, show: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    });
     if (values.help) {
       process.stdout.write(USAGE);
       return 0;
@@ -33,7 +45,11 @@ async function main(): Promise<number> {
     return 0;
   } catch (error) {
     const unreachable = url ? databaseUnreachable(error, url) : null;
-    const known = unreachable ?? (error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS') ? (error as Error) : null);
+    const known =
+      unreachable ??
+      (error instanceof ConfigError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')
+        ? (error as Error)
+        : null);
     console.error(known ? known.message : error);
     if ((error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) process.stderr.write(USAGE);
     return 1;

@@ -33,23 +33,40 @@ export function openApiDocument(app: INestApplication, config: AppConfig): OpenA
   for (const [name, description] of Object.entries(TAGS)) builder.addTag(name, description);
   for (const [name, scheme] of Object.entries(securitySchemes(config))) builder.addSecurity(name, scheme);
   // Each operation is named by its handler here, and renamed from its reference below.
-  const document = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: (controller, method) => `${controller}.${method}` });
+  const document = SwaggerModule.createDocument(app, builder.build(), {
+    operationIdFactory: (controller, method) => `${controller}.${method}`,
+  });
   const schemas: Record<string, Schema> = {
     ...(SCHEMAS as Record<string, Schema>),
-    JsonRpcMessage: fromZod(JSONRPCMessageSchema, 'A JSON-RPC 2.0 message of MCP: initialize, tools/list, tools/call and the like.'),
-    ProtectedResourceMetadata: fromZod(OAuthProtectedResourceMetadataSchema, 'RFC 9728 protected resource metadata: where a connector signs in to call the tool door.'),
+    JsonRpcMessage: fromZod(
+      JSONRPCMessageSchema,
+      'A JSON-RPC 2.0 message of MCP: initialize, tools/list, tools/call and the like.',
+    ),
+    ProtectedResourceMetadata: fromZod(
+      OAuthProtectedResourceMetadataSchema,
+      'RFC 9728 protected resource metadata: where a connector signs in to call the tool door.',
+    ),
   };
   const references = handlerReferences(app);
-  for (const [path, operations] of Object.entries(document.paths) as Array<[string, Record<string, { operationId: string }>]>) {
+  for (const [path, operations] of Object.entries(document.paths) as Array<
+    [string, Record<string, { operationId: string }>]
+  >) {
     for (const [method, operation] of Object.entries(operations)) {
       const route = `${method.toUpperCase()} ${path}`;
       const reference = references.get(operation.operationId) ?? HEALTH_ROUTES[route];
-      if (!reference) throw new Error(`openapi: ${route} (${operation.operationId}) has no reference: describe it with @Reference or @DoorRoute.`);
+      if (!reference)
+        throw new Error(
+          `openapi: ${route} (${operation.operationId}) has no reference: describe it with @Reference or @DoorRoute.`,
+        );
       operations[method] = operationOf(reference, path, schemas) as never;
     }
   }
   const responses = sharedRefusalAnswers();
-  document.components = { ...document.components, schemas: used(schemas, { paths: document.paths, responses }), responses };
+  document.components = {
+    ...document.components,
+    schemas: used(schemas, { paths: document.paths, responses }),
+    responses,
+  };
   // Nothing generated here uses 3.0-only keywords (nullable, exclusive bounds as booleans), so the
   // document is valid 3.1 as it stands.
   return { ...document, openapi: '3.1.0' };
@@ -62,7 +79,8 @@ function handlerReferences(app: INestApplication): Map<string, RouteReference> {
     for (const { metatype } of module.controllers.values()) {
       const prototype = (metatype as Type | null)?.prototype;
       for (const method of prototype ? Object.getOwnPropertyNames(prototype) : []) {
-        const reference = typeof prototype[method] === 'function' ? Reflect.getMetadata(ROUTE_REFERENCE, prototype[method]) : undefined;
+        const reference =
+          typeof prototype[method] === 'function' ? Reflect.getMetadata(ROUTE_REFERENCE, prototype[method]) : undefined;
         if (reference) found.set(`${(metatype as Type).name}.${method}`, reference);
       }
     }
@@ -76,13 +94,19 @@ function used(schemas: Record<string, Schema>, roots: unknown): Record<string, S
   const visit = (value: unknown) => {
     for (const [, name] of JSON.stringify(value).matchAll(/"#\/components\/schemas\/(\w+)"/g)) {
       if (kept.has(name)) continue;
-      if (!schemas[name]) throw new Error(`openapi: a route names the schema ${name}, which is not in openapi.schemas.json.`);
+      if (!schemas[name])
+        throw new Error(`openapi: a route names the schema ${name}, which is not in openapi.schemas.json.`);
       kept.add(name);
       visit(schemas[name]);
     }
   };
   visit(roots);
-  return Object.fromEntries(Object.keys(schemas).filter((name) => kept.has(name)).sort().map((name) => [name, schemas[name]]));
+  return Object.fromEntries(
+    Object.keys(schemas)
+      .filter((name) => kept.has(name))
+      .sort()
+      .map((name) => [name, schemas[name]]),
+  );
 }
 
 /** The MCP SDK's own schema, as JSON Schema (zod 4 writes 2020-12, as 3.1 reads). */

@@ -23,8 +23,14 @@ function resolversOf(root: ModuleRef, seen = new Set<unknown>()): Type<unknown>[
   seen.add(root);
   const cls = 'module' in root ? root.module : root;
   const dynamic = 'module' in root ? root : {};
-  const providers = [...(Reflect.getMetadata(MODULE_METADATA.PROVIDERS, cls) ?? []), ...((dynamic as DynamicModule).providers ?? [])];
-  const imports: ModuleRef[] = [...(Reflect.getMetadata(MODULE_METADATA.IMPORTS, cls) ?? []), ...((dynamic as DynamicModule).imports ?? [])];
+  const providers = [
+    ...(Reflect.getMetadata(MODULE_METADATA.PROVIDERS, cls) ?? []),
+    ...((dynamic as DynamicModule).providers ?? []),
+  ];
+  const imports: ModuleRef[] = [
+    ...(Reflect.getMetadata(MODULE_METADATA.IMPORTS, cls) ?? []),
+    ...((dynamic as DynamicModule).imports ?? []),
+  ];
   return [...providers.filter(isResolver), ...imports.flatMap((m) => resolversOf(m, seen))];
 }
 
@@ -35,7 +41,11 @@ export function printAdminSchema(schema: GraphQLSchema): string {
 
 export async function buildAdminSchema(): Promise<string> {
   // Only for reading the module tree: nothing is connected or started.
-  const config = loadConfig({ NODE_ENV: 'development', APP_SECRET: 'schema-only-0123456789-0123456789', DATABASE_URL: 'postgres://unused/unused' });
+  const config = loadConfig({
+    NODE_ENV: 'development',
+    APP_SECRET: 'schema-only-0123456789-0123456789',
+    DATABASE_URL: 'postgres://unused/unused',
+  });
   const resolvers = [...new Set(resolversOf(ApiModule.forRoot(config)))];
   const app = await NestFactory.create(GraphQLSchemaBuilderModule, { logger: false });
   try {

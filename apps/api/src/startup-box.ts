@@ -10,7 +10,13 @@ function box(lines: string[]): string {
 }
 
 export function startupBox(config: AppConfig, demo: CreatedWorkspace | null): string {
-  const lines = [`Lifeline api listening on ${config.baseUrl}`, `Admin console: ${config.baseUrl}/console`, `GraphQL explorer: ${config.baseUrl}/graphql`, `REST reference: ${config.baseUrl}/api/docs`, ''];
+  const lines = [
+    `Lifeline api listening on ${config.baseUrl}`,
+    `Admin console: ${config.baseUrl}/console`,
+    `GraphQL explorer: ${config.baseUrl}/graphql`,
+    `REST reference: ${config.baseUrl}/api/docs`,
+    '',
+  ];
   if (demo) {
     lines.push(
       'Created workspace "demo" (shown once, keep the secret key):',
@@ -30,7 +36,7 @@ export function startupBox(config: AppConfig, demo: CreatedWorkspace | null): st
     );
   } else {
     lines.push(
-      'Keys are shown once, when made. A new one for the demo workspace (its owner\'s, which may change settings):',
+      "Keys are shown once, when made. A new one for the demo workspace (its owner's, which may change settings):",
       '  npm run -s cli -- key create --workspace demo --member owner@demo.test',
       'Then post a first event:',
       `  curl -X POST ${config.baseUrl}/api/v1/events -H 'Authorization: Bearer sk_live_…' \\`,

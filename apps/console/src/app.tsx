@@ -58,9 +58,13 @@ function Frame({ viewer }: { viewer: Viewer }) {
       <header className="top">
         <span className="brand">Lifeline</span>
         <span className="who">
-          {viewer.operator ? 'Operator' : `${viewer.workspace?.name ?? ''} · ${viewer.email ?? ''} (${viewer.role ?? ''})`}
+          {viewer.operator
+            ? 'Operator'
+            : `${viewer.workspace?.name ?? ''} · ${viewer.email ?? ''} (${viewer.role ?? ''})`}
         </span>
-        {viewer.canSwitchWorkspace ? <a href={`/sign-in/workspace?next=${encodeURIComponent('/console/people')}`}>Switch workspace</a> : null}
+        {viewer.canSwitchWorkspace ? (
+          <a href={`/sign-in/workspace?next=${encodeURIComponent('/console/people')}`}>Switch workspace</a>
+        ) : null}
         <SignOut />
       </header>
       <nav aria-label="Console">

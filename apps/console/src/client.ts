@@ -25,14 +25,18 @@ export function makeClient(): Client {
   return new Client({
     url: '/graphql',
     preferGetMethod: false,
-    fetchOptions: () => ({ credentials: 'same-origin', headers: { accept: 'application/graphql-response+json, application/json' } }),
+    fetchOptions: () => ({
+      credentials: 'same-origin',
+      headers: { accept: 'application/graphql-response+json, application/json' },
+    }),
     exchanges: [
       mapExchange({
         onError(error) {
           const refused = refusalOf(error);
           // A session that ended sends the person to sign in; one with no workspace yet, to pick one.
           if (refused?.code === 'invalid_token' || refused?.code === 'invalid_key') location.assign(signInAddress());
-          else if (refused?.code === 'forbidden' && /Pick a workspace first/.test(refused.message)) location.assign(signInAddress('sign-in/workspace'));
+          else if (refused?.code === 'forbidden' && /Pick a workspace first/.test(refused.message))
+            location.assign(signInAddress('sign-in/workspace'));
         },
       }),
       cacheExchange,

@@ -9,7 +9,11 @@ export const VIEWER = graphql(`
       operator
       email
       role
-      workspace { id slug name }
+      workspace {
+        id
+        slug
+        name
+      }
       canSwitchWorkspace
     }
   }
@@ -17,7 +21,13 @@ export const VIEWER = graphql(`
 
 export type Viewer = ResultOf<typeof VIEWER>['viewer'];
 
-export const ViewerContext = createContext<Viewer>({ operator: false, email: null, role: null, workspace: null, canSwitchWorkspace: false });
+export const ViewerContext = createContext<Viewer>({
+  operator: false,
+  email: null,
+  role: null,
+  workspace: null,
+  canSwitchWorkspace: false,
+});
 
 export function useViewer(): Viewer {
   return useContext(ViewerContext);

@@ -5,7 +5,8 @@ import type { AppConfig } from '@app/platform';
 import type { EmailProvider, OutgoingMail } from '@app/messaging';
 import { SignInMail } from './sign-in-mail';
 
-const config = (nodeEnv: string) => ({ nodeEnv, baseUrl: 'https://lifeline.example', emailFrom: 'Lifeline <no-reply@lifeline.example>' }) as AppConfig;
+const config = (nodeEnv: string) =>
+  ({ nodeEnv, baseUrl: 'https://lifeline.example', emailFrom: 'Lifeline <no-reply@lifeline.example>' }) as AppConfig;
 
 describe('SignInMail', () => {
   it('sends the link through the provider, once, to the address', async () => {
@@ -25,7 +26,9 @@ describe('SignInMail', () => {
       const development = new SignInMail(null, config('development'));
       expect(development.delivery).toBe('logged');
       await development.send('ada@example.com', 'lll_token');
-      expect(warn).toHaveBeenCalledWith(expect.stringContaining('https://lifeline.example/sign-in/link?token=lll_token'));
+      expect(warn).toHaveBeenCalledWith(
+        expect.stringContaining('https://lifeline.example/sign-in/link?token=lll_token'),
+      );
       expect(new SignInMail(null, config('production')).delivery).toBe('off');
     } finally {
       warn.mockRestore();

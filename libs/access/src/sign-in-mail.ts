@@ -29,6 +29,12 @@ export class SignInMail {
     }
     const text = `Sign in to Lifeline with this link. It works once, for 15 minutes:\n\n${link}\n\nIf you did not ask for it, ignore this email.`;
     const html = `<p>Sign in to Lifeline with this link. It works once, for 15 minutes:</p><p><a href="${escapeHtml(link)}">Sign in</a></p><p>If you did not ask for it, ignore this email.</p>`;
-    await this.provider.send({ from: this.config.emailFrom, to: email, subject: 'Your Lifeline sign-in link', text, html });
+    await this.provider.send({
+      from: this.config.emailFrom,
+      to: email,
+      subject: 'Your Lifeline sign-in link',
+      text,
+      html,
+    });
   }
 }

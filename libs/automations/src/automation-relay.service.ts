@@ -27,7 +27,11 @@ export class AutomationRelayService implements OutboxHandler<HeardAutomation> {
   ) {}
 
   /** Starts a run for each automation each happening about a person triggers. */
-  async handle(manager: EntityManager, rows: OutboxRow[], automations: HeardAutomation[]): Promise<(() => Promise<void>) | void> {
+  async handle(
+    manager: EntityManager,
+    rows: OutboxRow[],
+    automations: HeardAutomation[],
+  ): Promise<(() => Promise<void>) | void> {
     const aboutPeople = rows.filter((row) => row.personId);
     const runs: NewRun[] = [];
     for (const row of aboutPeople) {
@@ -58,6 +62,7 @@ export class AutomationRelayService implements OutboxHandler<HeardAutomation> {
 /** The trigger as this happening fired it: the stage entered or the list joined, for the log line. */
 function asHappened(trigger: AutomationTrigger, data: HappeningData): AutomationTrigger {
   if (trigger.kind === 'stage_entered') return { ...trigger, stage: String(data.stage_entered?.stage ?? '') };
-  if (trigger.kind === 'subscribed') return { ...trigger, list: String((data.subscribed?.list as { address?: string } | undefined)?.address ?? '') };
+  if (trigger.kind === 'subscribed')
+    return { ...trigger, list: String((data.subscribed?.list as { address?: string } | undefined)?.address ?? '') };
   return trigger;
 }

@@ -22,7 +22,10 @@ const RUNS_KEPT_MS = 30 * DAY_MS;
 })
 export class AutomationsWorkerModule implements OnModuleInit, OnApplicationShutdown {
   // Equal job ids (run and step) make queueing again a no-op for jobs still in Redis.
-  private readonly poll = new DuePoll('AutomationsWorker', { due: (graceMs, batch) => this.runs.due(graceMs, batch), enqueue: (due) => this.queue.enqueue(due) });
+  private readonly poll = new DuePoll('AutomationsWorker', {
+    due: (graceMs, batch) => this.runs.due(graceMs, batch),
+    enqueue: (due) => this.queue.enqueue(due),
+  });
 
   constructor(
     private readonly relay: OutboxRelayService,

@@ -26,7 +26,13 @@ const COLUMNS = 'workspace_id, id, number, name, trigger, steps, status, created
 export class AutomationsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  create(row: { workspaceId: string; id: string; name: string; trigger: AutomationTrigger; steps: AutomationStep[] }): Promise<AutomationRow> {
+  create(row: {
+    workspaceId: string;
+    id: string;
+    name: string;
+    trigger: AutomationTrigger;
+    steps: AutomationStep[];
+  }): Promise<AutomationRow> {
     return this.dataSource.transaction(async (m) => {
       await m.query(`SELECT pg_advisory_xact_lock(hashtextextended('automation-number:' || $1, 0))`, [row.workspaceId]);
       const [created] = await m.query(
@@ -61,7 +67,10 @@ export class AutomationsRepository {
   }
 
   async get(workspaceId: string, id: string): Promise<AutomationRow | null> {
-    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM automations WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    const [row] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM automations WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, id],
+    );
     return row ?? null;
   }
 
@@ -72,6 +81,8 @@ export class AutomationsRepository {
   }
 
   list(workspaceId: string): Promise<AutomationRow[]> {
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM automations WHERE workspace_id = $1 ORDER BY number`, [workspaceId]);
+    return this.dataSource.query(`SELECT ${COLUMNS} FROM automations WHERE workspace_id = $1 ORDER BY number`, [
+      workspaceId,
+    ]);
   }
 }

@@ -31,7 +31,10 @@ export class AutomationsService {
   ) {}
 
   /** A new automation is a draft; the address is answered only for a webhook trigger. */
-  async create(workspaceId: string, input: AutomationInput): Promise<{ automation: AutomationRow; address: string | null }> {
+  async create(
+    workspaceId: string,
+    input: AutomationInput,
+  ): Promise<{ automation: AutomationRow; address: string | null }> {
     const name = checkedName(input.name);
     const trigger = await this.checkedTrigger(workspaceId, input.trigger ?? {});
     const steps = await this.checkedSteps(workspaceId, input.steps ?? []);
@@ -52,7 +55,9 @@ export class AutomationsService {
   /** Only running automations start runs; runs already started go on to their end. */
   async setStatus(workspaceId: string, id: string, status: string): Promise<AutomationRow> {
     if (!(AUTOMATION_STATUSES as readonly string[]).includes(status)) {
-      throw new Refusal('invalid_field', `Set status to one of ${AUTOMATION_STATUSES.join(', ')}.`, { field: 'status' });
+      throw new Refusal('invalid_field', `Set status to one of ${AUTOMATION_STATUSES.join(', ')}.`, {
+        field: 'status',
+      });
     }
     return (await this.automations.update(workspaceId, id, { status: status as AutomationStatus })) ?? notFound(id);
   }
@@ -67,7 +72,9 @@ export class AutomationsService {
 
   /** The full start address, for a webhook trigger only. */
   addressOf(automation: AutomationRow): string | null {
-    return automation.trigger.kind === 'webhook' ? automationAddress(this.config.baseUrl, this.config.appSecret, automation.id) : null;
+    return automation.trigger.kind === 'webhook'
+      ? automationAddress(this.config.baseUrl, this.config.appSecret, automation.id)
+      : null;
   }
 
   /** The workspace's http_request signing secret (derived, never stored). */
@@ -75,24 +82,35 @@ export class AutomationsService {
     return deriveWorkspaceStepSecret(this.config.appSecret, workspaceId);
   }
 
-  private async checkedTrigger(workspaceId: string, raw: NonNullable<AutomationInput['trigger']>): Promise<AutomationTrigger> {
+  private async checkedTrigger(
+    workspaceId: string,
+    raw: NonNullable<AutomationInput['trigger']>,
+  ): Promise<AutomationTrigger> {
     const trigger = parseTrigger(raw);
     if (trigger instanceof Refusal) throw trigger;
     // interface.md "Events endpoint" rule 7: a custom name is offered as a trigger once the workspace has seen it.
     if (trigger.kind === 'event' && !isBuiltInEvent(trigger.event!)) {
       const seen = await this.timeline.seenNames(workspaceId);
       if (!seen.some((n) => n.name === trigger.event)) {
-        throw new Refusal('unknown_event', `The workspace has not seen an event named "${trigger.event}" yet: post one first, or choose a built-in name.`, {
-          field: 'trigger.event',
-        });
+        throw new Refusal(
+          'unknown_event',
+          `The workspace has not seen an event named "${trigger.event}" yet: post one first, or choose a built-in name.`,
+          {
+            field: 'trigger.event',
+          },
+        );
       }
     }
     if (trigger.kind === 'subscribed' && trigger.list !== undefined) {
       const lists = await this.people.lists(workspaceId);
       if (!lists.some((l) => l.address === trigger.list)) {
-        throw new Refusal('unknown_list', `No list has the address "${trigger.list.slice(0, 80)}": create it first, or leave trigger.list out for any list.`, {
-          field: 'trigger.list',
-        });
+        throw new Refusal(
+          'unknown_list',
+          `No list has the address "${trigger.list.slice(0, 80)}": create it first, or leave trigger.list out for any list.`,
+          {
+            field: 'trigger.list',
+          },
+        );
       }
     }
     return trigger;
@@ -105,13 +123,19 @@ export class AutomationsService {
       if (step.kind === 'http_request') {
         // Resolved when saved, as webhook endpoints are (every address it resolves to must be public).
         step.url = await this.addresses.checkedAddress(step.url, `steps[${index}].url`).catch((refusal: Refusal) => {
-          throw new Refusal('invalid_field', `steps[${index}].url: ${refusal.message}`, { field: `steps[${index}].url` });
+          throw new Refusal('invalid_field', `steps[${index}].url: ${refusal.message}`, {
+            field: `steps[${index}].url`,
+          });
         });
       }
       if (step.kind === 'send_email' && !(await this.templates.byIdOrName(workspaceId, step.template))) {
-        throw new Refusal('unknown_template', `steps[${index}].template: no template has the name or id "${step.template.slice(0, 80)}": create it first.`, {
-          field: `steps[${index}].template`,
-        });
+        throw new Refusal(
+          'unknown_template',
+          `steps[${index}].template: no template has the name or id "${step.template.slice(0, 80)}": create it first.`,
+          {
+            field: `steps[${index}].template`,
+          },
+        );
       }
     }
     return steps;
@@ -120,7 +144,8 @@ export class AutomationsService {
 
 function checkedName(raw: string | null | undefined): string {
   const name = (raw ?? '').trim();
-  if (!name || name.length > MAX_NAME) throw new Refusal('invalid_field', `Give the automation a name of 1 to ${MAX_NAME} characters.`, { field: 'name' });
+  if (!name || name.length > MAX_NAME)
+    throw new Refusal('invalid_field', `Give the automation a name of 1 to ${MAX_NAME} characters.`, { field: 'name' });
   return name;
 }
 

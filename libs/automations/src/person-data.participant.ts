@@ -15,7 +15,10 @@ export class AutomationsDataParticipant implements PersonDataParticipant {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async erase(m: EntityManager, { workspaceId, personIds }: PersonErasure): Promise<ErasedCounts> {
-    const [, runs]: [unknown[], number] = await m.query(`DELETE FROM automation_runs WHERE workspace_id = $1 AND person_id = ANY($2::text[])`, [workspaceId, personIds]);
+    const [, runs]: [unknown[], number] = await m.query(
+      `DELETE FROM automation_runs WHERE workspace_id = $1 AND person_id = ANY($2::text[])`,
+      [workspaceId, personIds],
+    );
     return { automation_runs: runs };
   }
 

@@ -44,18 +44,31 @@ export class RunService {
       lines.push(outcome.line);
       const next = step + 1;
       if (outcome.next === 'wait') {
-        if (!(await this.runs.record(workspaceId, runId, run.claim, { lines, step: next, state: 'waiting', dueAt: outcome.until }))) return 'claim-lost';
-        await this.queue.enqueue([{ workspaceId, runId, step: next, delayMs: outcome.until.getTime() - Date.now() + WAKE_MARGIN_MS }]);
+        if (
+          !(await this.runs.record(workspaceId, runId, run.claim, {
+            lines,
+            step: next,
+            state: 'waiting',
+            dueAt: outcome.until,
+          }))
+        )
+          return 'claim-lost';
+        await this.queue.enqueue([
+          { workspaceId, runId, step: next, delayMs: outcome.until.getTime() - Date.now() + WAKE_MARGIN_MS },
+        ]);
         return 'waiting';
       }
       const state: RunState = outcome.next === 'fail' ? 'failed' : next === run.steps.length ? 'finished' : 'running';
       if (state === 'finished') lines.push(FINISHED_LINE);
-      if (!(await this.runs.record(workspaceId, runId, run.claim, { lines: lines.splice(0), step: next, state }))) return 'claim-lost';
+      if (!(await this.runs.record(workspaceId, runId, run.claim, { lines: lines.splice(0), step: next, state })))
+        return 'claim-lost';
       if (state !== 'running') return state;
     }
     // No steps left (an automation without steps, or a wait that was the last step).
     lines.push(FINISHED_LINE);
-    return (await this.runs.record(workspaceId, runId, run.claim, { lines, step: run.steps.length, state: 'finished' })) ? 'finished' : 'claim-lost';
+    return (await this.runs.record(workspaceId, runId, run.claim, { lines, step: run.steps.length, state: 'finished' }))
+      ? 'finished'
+      : 'claim-lost';
   }
 
   private runStep(step: AutomationStep, context: StepContext): Promise<StepOutcome> {
@@ -71,7 +84,10 @@ export class RunService {
 
   /** The automation's number and name as they are now, and the workspace the body names. */
   private async context(run: ClaimedRun): Promise<StepContext> {
-    const [automation, workspace] = await Promise.all([this.automations.get(run.workspace_id, run.automation_id), this.workspaces.get(run.workspace_id)]);
+    const [automation, workspace] = await Promise.all([
+      this.automations.get(run.workspace_id, run.automation_id),
+      this.workspaces.get(run.workspace_id),
+    ]);
     return {
       run,
       automation: { number: automation?.number ?? 0, name: automation?.name ?? '' },

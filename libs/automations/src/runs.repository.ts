@@ -64,7 +64,8 @@ export interface RunKey {
   step: number;
 }
 
-const COLUMNS = 'workspace_id, id, automation_id, person_id, state, log, created_at, finished_at, trigger, steps, properties, step';
+const COLUMNS =
+  'workspace_id, id, automation_id, person_id, state, log, created_at, finished_at, trigger, steps, properties, step';
 
 @Injectable()
 export class RunsRepository implements MergeParticipant {
@@ -117,7 +118,9 @@ export class RunsRepository implements MergeParticipant {
           FOR UPDATE SKIP LOCKED)
        UPDATE automation_runs r SET claim = $3, claimed_until = now() + make_interval(secs => $4), state = 'running'
          FROM before WHERE r.workspace_id = before.workspace_id AND r.id = before.id
-       RETURNING ${COLUMNS.split(', ').map((c) => `r.${c}`).join(', ')},
+       RETURNING ${COLUMNS.split(', ')
+         .map((c) => `r.${c}`)
+         .join(', ')},
                  before.claimed_until IS NOT NULL AS "tookOver", before.state = 'waiting' AS resumed`,
       [workspaceId, runId, claim, RUN_CLAIM_SECONDS],
     );
@@ -137,7 +140,18 @@ export class RunsRepository implements MergeParticipant {
               claim = CASE WHEN $7 OR $8 THEN NULL ELSE claim END,
               claimed_until = CASE WHEN $7 OR $8 THEN NULL ELSE now() + make_interval(secs => $10) END
         WHERE workspace_id = $1 AND id = $2 AND claim = $3`,
-      [workspaceId, runId, claim, change.lines, change.step, change.state, ended, waiting, change.dueAt ?? null, RUN_CLAIM_SECONDS],
+      [
+        workspaceId,
+        runId,
+        claim,
+        change.lines,
+        change.step,
+        change.state,
+        ended,
+        waiting,
+        change.dueAt ?? null,
+        RUN_CLAIM_SECONDS,
+      ],
     );
     return count === 1;
   }

@@ -61,7 +61,10 @@ export class StartService {
     const id = verifiedAutomationId(this.config.appSecret, addressPart);
     const automation = id ? await this.automations.byId(id) : null;
     if (!automation || automation.trigger.kind !== 'webhook') {
-      throw new Refusal('not_found', 'No automation starts at this address: copy the address again from the automation\'s page.');
+      throw new Refusal(
+        'not_found',
+        "No automation starts at this address: copy the address again from the automation's page.",
+      );
     }
     return automation;
   }
@@ -70,13 +73,21 @@ export class StartService {
   private async personOf(workspaceId: string, person: StartPerson): Promise<string> {
     if (person.by === 'email') {
       const workspace = await this.workspaces.get(workspaceId);
-      const [result] = await this.ingest.ingest(workspace, [{ type: 'identify', email: person.email }], { publicDoor: false });
+      const [result] = await this.ingest.ingest(workspace, [{ type: 'identify', email: person.email }], {
+        publicDoor: false,
+      });
       if (result instanceof Refusal) throw result;
       return result.id!;
     }
-    const found = person.by === 'record' ? await this.people.byId(workspaceId, person.id) : await this.people.byIdentity(workspaceId, 'anon_id', person.anonId);
+    const found =
+      person.by === 'record'
+        ? await this.people.byId(workspaceId, person.id)
+        : await this.people.byIdentity(workspaceId, 'anon_id', person.anonId);
     if (!found) {
-      throw new Refusal('no_such_person', `No person has that ${person.by}: the address only finds people by ${person.by}; send their email to add someone new.`);
+      throw new Refusal(
+        'no_such_person',
+        `No person has that ${person.by}: the address only finds people by ${person.by}; send their email to add someone new.`,
+      );
     }
     return found.id;
   }

@@ -17,6 +17,16 @@ import { TrackScript } from './tag/track-script.service';
 @Module({
   imports: [EventsModule],
   controllers: [EventsController, WebsiteEndpointsController, PersonDataController, SegmentController],
-  providers: [PeopleResolver, PersonConnectionResolver, ListsResolver, ActivityResolver, ChartResolver, LiveEventsResolver, PersonDataResolver, TrackScript, PublicDoorGuard],
+  providers: [
+    PeopleResolver,
+    PersonConnectionResolver,
+    ListsResolver,
+    ActivityResolver,
+    ChartResolver,
+    LiveEventsResolver,
+    PersonDataResolver,
+    TrackScript,
+    PublicDoorGuard,
+  ],
 })
 export class EventsApiModule {}

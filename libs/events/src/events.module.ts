@@ -33,7 +33,15 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     EventsDataParticipant,
     PartitionUpkeep,
   ],
-  exports: [PeopleModule, TimelineRepository, TimelineService, ChartsService, ChartRollups, IngestService, HeartbeatService],
+  exports: [
+    PeopleModule,
+    TimelineRepository,
+    TimelineService,
+    ChartsService,
+    ChartRollups,
+    IngestService,
+    HeartbeatService,
+  ],
 })
 export class EventsModule implements OnModuleInit {
   constructor(
@@ -53,7 +61,9 @@ export class EventsModule implements OnModuleInit {
     this.sweeps.register('chart-rollups', () => this.rollups.fold());
     this.sweeps.register('expired-events', () => this.timeline.deleteExpired(new Date()));
     this.sweeps.register('events-partitions', () => this.partitions.sweep());
-    this.sweeps.register('idempotency-keys', () => this.timeline.deleteOldIdempotencyKeys(retainedSince(IDEMPOTENCY_KEYS_KEPT_MS)));
+    this.sweeps.register('idempotency-keys', () =>
+      this.timeline.deleteOldIdempotencyKeys(retainedSince(IDEMPOTENCY_KEYS_KEPT_MS)),
+    );
     this.sweeps.register('heartbeat', () => this.timeline.deleteOldHeartbeat(retainedSince(HEARTBEAT_KEPT_MS)));
   }
 }

@@ -52,7 +52,8 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
     this.counts = new Map();
     await this.timeline.addHeartbeat(batch).catch((error: Error) => {
       // An outage is logged once by itself (issue 33): no line per flush while it lasts.
-      if (!isUnavailable(error)) this.logger.warn(`heartbeat not saved, keeping it for the next flush: ${error.message}`);
+      if (!isUnavailable(error))
+        this.logger.warn(`heartbeat not saved, keeping it for the next flush: ${error.message}`);
       for (const entry of batch) this.add(entry); // each count back in its own minute
     });
   }

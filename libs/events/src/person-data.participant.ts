@@ -23,8 +23,14 @@ export class EventsDataParticipant implements PersonDataParticipant {
 
   async erase(m: EntityManager, { workspaceId, personIds }: PersonErasure): Promise<ErasedCounts> {
     const args = [workspaceId, personIds];
-    const [, events]: [unknown[], number] = await m.query(`DELETE FROM events WHERE workspace_id = $1 AND person_id = ANY($2::text[])`, args);
-    const [, answers]: [unknown[], number] = await m.query(`DELETE FROM idempotency_keys WHERE workspace_id = $1 AND record_id = ANY($2::text[])`, args);
+    const [, events]: [unknown[], number] = await m.query(
+      `DELETE FROM events WHERE workspace_id = $1 AND person_id = ANY($2::text[])`,
+      args,
+    );
+    const [, answers]: [unknown[], number] = await m.query(
+      `DELETE FROM idempotency_keys WHERE workspace_id = $1 AND record_id = ANY($2::text[])`,
+      args,
+    );
     return { events, idempotency_keys: answers };
   }
 

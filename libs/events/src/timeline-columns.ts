@@ -2,4 +2,5 @@
 // (events by month) and the CLI that runs them load no Nest or TypeORM for a string.
 
 /** The columns of a timeline row this service writes (received_at is the database's). */
-export const TIMELINE_COLUMNS = 'workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at';
+export const TIMELINE_COLUMNS =
+  'workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at';

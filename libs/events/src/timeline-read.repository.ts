@@ -19,7 +19,11 @@ export interface TimelinePageQuery {
 }
 
 /** The statement of TimelineReadRepository.pages, apart so its plan can be tested (test/medium/timeline-read.spec.ts). */
-export function timelinePagesStatement(workspaceId: string, personIds: readonly string[], query: TimelinePageQuery): { text: string; args: unknown[] } {
+export function timelinePagesStatement(
+  workspaceId: string,
+  personIds: readonly string[],
+  query: TimelinePageQuery,
+): { text: string; args: unknown[] } {
   const args: unknown[] = [workspaceId, personIds, query.limit];
   const where: string[] = [];
   if (query.types?.length) where.push(`AND e.type = ANY($${args.push(query.types)}::text[])`);
@@ -97,7 +101,10 @@ export class TimelineReadRepository {
    * The live feed's rows and when they were read: rows past their expiry but not yet swept are left out.
    * On the primary: its cursor is the database's clock, which on a lagging replica runs ahead of the rows it holds.
    */
-  async recordedSince(workspaceId: string, query: LiveEventsQuery): Promise<{ readMicros: string; rows: LiveEventRow[] }> {
+  async recordedSince(
+    workspaceId: string,
+    query: LiveEventsQuery,
+  ): Promise<{ readMicros: string; rows: LiveEventRow[] }> {
     const { text, args } = recordedSinceStatement(workspaceId, query);
     const found: LiveEventRow[] = await this.dataSource.query(text, args);
     return { readMicros: found[0].read_micros, rows: found.filter((row) => row.id !== null) };

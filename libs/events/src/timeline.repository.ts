@@ -69,7 +69,10 @@ export class TimelineRepository implements MergeParticipant {
   }
 
   async deleteOldIdempotencyKeys(before: Date): Promise<number> {
-    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM idempotency_keys WHERE created_at < $1`, [before.toISOString()]);
+    const result: [unknown[], number] = await this.dataSource.query(
+      `DELETE FROM idempotency_keys WHERE created_at < $1`,
+      [before.toISOString()],
+    );
     return result[1];
   }
 
@@ -84,7 +87,9 @@ export class TimelineRepository implements MergeParticipant {
   }
 
   async deleteOldHeartbeat(before: Date): Promise<number> {
-    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM heartbeat WHERE minute < $1`, [before.toISOString()]);
+    const result: [unknown[], number] = await this.dataSource.query(`DELETE FROM heartbeat WHERE minute < $1`, [
+      before.toISOString(),
+    ]);
     return result[1];
   }
 
@@ -104,11 +109,19 @@ export class TimelineRepository implements MergeParticipant {
   }
 
   seenNames(workspaceId: string): Promise<Array<{ name: string; first_seen_at: Date }>> {
-    return this.dataSource.query(`SELECT name, first_seen_at FROM event_names WHERE workspace_id = $1 ORDER BY name`, [workspaceId]);
+    return this.dataSource.query(`SELECT name, first_seen_at FROM event_names WHERE workspace_id = $1 ORDER BY name`, [
+      workspaceId,
+    ]);
   }
 
   /** A note an owner or admin wrote on a person's timeline (issue 11): a row of kind note and nothing else. */
-  async insertNote(row: { workspaceId: string; id: string; personId: string; text: string; author: string }): Promise<TimelineRow> {
+  async insertNote(row: {
+    workspaceId: string;
+    id: string;
+    personId: string;
+    text: string;
+    author: string;
+  }): Promise<TimelineRow> {
     const [inserted] = await this.dataSource.query(
       `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, detail, properties, touch)
        VALUES ($1, $2, now(), $3, 'note', $4, $5, ${personTouchSql('$1', '$3')}) RETURNING workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at`,

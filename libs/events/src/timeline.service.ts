@@ -49,14 +49,19 @@ export class TimelineService {
   /** The live feed: the newest rows recorded since the cursor's read (less the overlap), or in the last 15 minutes. */
   async live(workspaceId: string, input: LiveEventsInput): Promise<{ rows: LiveEventRow[]; cursor: string }> {
     const since = liveSince(input.after);
-    const { readMicros, rows } = await this.read.recordedSince(workspaceId, { sinceMicros: since, windowMs: LIVE_WINDOW_MS, limit: pageSize(input.first) });
+    const { readMicros, rows } = await this.read.recordedSince(workspaceId, {
+      sinceMicros: since,
+      windowMs: LIVE_WINDOW_MS,
+      limit: pageSize(input.first),
+    });
     return { rows, cursor: liveCursor(readMicros) };
   }
 
   /** A note on the timeline: never an event, so it moves no stage, engages nobody and fires nothing. */
   async addNote(workspaceId: string, author: string, person: string, text: string): Promise<TimelineRow> {
     const words = text.trim();
-    if (!words || [...words].length > NOTE_MAX_CHARS) throw new Refusal('invalid_field', `text must be 1 to ${NOTE_MAX_CHARS} characters.`);
+    if (!words || [...words].length > NOTE_MAX_CHARS)
+      throw new Refusal('invalid_field', `text must be 1 to ${NOTE_MAX_CHARS} characters.`);
     const found = await this.people.byWho(workspaceId, person);
     if (!found) throw new Refusal('no_such_person', `No record has the address or id "${person}": check it.`);
     return this.timeline.insertNote({ workspaceId, id: newId('evt'), personId: found.id, text: words, author });

@@ -35,16 +35,24 @@ export class DoorConnectionsRepository {
 
   /** The door whose path token hashes to this; looked up before its workspace is known. */
   async byTokenHash(tokenHash: string): Promise<DoorRow | null> {
-    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM door_connections WHERE token_hash = $1`, [tokenHash]);
+    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM door_connections WHERE token_hash = $1`, [
+      tokenHash,
+    ]);
     return row ?? null;
   }
 
   list(workspaceId: string): Promise<DoorRow[]> {
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM door_connections WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM door_connections WHERE workspace_id = $1 ORDER BY created_at, id`,
+      [workspaceId],
+    );
   }
 
   async delete(m: EntityManager, workspaceId: string, id: string): Promise<boolean> {
-    const [, count]: [unknown, number] = await m.query(`DELETE FROM door_connections WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    const [, count]: [unknown, number] = await m.query(
+      `DELETE FROM door_connections WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, id],
+    );
     return count === 1;
   }
 }

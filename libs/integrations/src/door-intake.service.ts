@@ -44,7 +44,14 @@ export class DoorIntakeService {
     const earlier = await this.receipts.answered(door.id, deliveryId);
     if (earlier && earlier.httpStatus < 400) return { ok: true, status: earlier.answer as DoorAnswer['status'] };
     const answer = await this.apply(door, mapping);
-    await this.receipts.record(door.id, deliveryId, mapping.type, answer instanceof Refusal ? { answer: answer.code, httpStatus: answer.status } : { answer: answer.status, httpStatus: 200 });
+    await this.receipts.record(
+      door.id,
+      deliveryId,
+      mapping.type,
+      answer instanceof Refusal
+        ? { answer: answer.code, httpStatus: answer.status }
+        : { answer: answer.status, httpStatus: 200 },
+    );
     if (answer instanceof Refusal) throw answer;
     return answer;
   }
@@ -63,7 +70,9 @@ export class DoorIntakeService {
       case 'auth_b':
         return authBItems(verified.payload, deliveryId);
       case 'hosting':
-        return hostingItems(headerValue(post.headers, 'x-github-event') ?? 'unknown', verified.payload, deliveryId, { stars: door.options?.stars === true });
+        return hostingItems(headerValue(post.headers, 'x-github-event') ?? 'unknown', verified.payload, deliveryId, {
+          stars: door.options?.stars === true,
+        });
     }
   }
 

@@ -7,7 +7,6 @@ import { EMAIL_DOOR } from '@app/messaging';
 /** Receipts of the third-party doors: their log, and replays of unsigned-time posts (GitHub), as long as idempotency keys. */
 const RECEIPTS_KEPT_MS = IDEMPOTENCY_KEYS_KEPT_MS;
 
-
 @Injectable()
 export class DoorReceiptsSweep implements OnModuleInit {
   constructor(
@@ -17,7 +16,9 @@ export class DoorReceiptsSweep implements OnModuleInit {
 
   onModuleInit(): void {
     // The email door's receipts have their own, shorter sweep in messaging.
-    this.sweeps.register('door-receipts', () => this.receipts.deleteBefore(retainedSince(RECEIPTS_KEPT_MS), { except: [EMAIL_DOOR] }));
+    this.sweeps.register('door-receipts', () =>
+      this.receipts.deleteBefore(retainedSince(RECEIPTS_KEPT_MS), { except: [EMAIL_DOOR] }),
+    );
   }
 }
 

@@ -18,7 +18,9 @@ beforeAll(async () => {
   const jwk = await exportJWK(key.publicKey);
   server = createServer((_req, res) => {
     fetches++;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys: kids.map((kid) => ({ ...jwk, kid, alg: 'RS256', use: 'sig' })) }));
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ keys: kids.map((kid) => ({ ...jwk, kid, alg: 'RS256', use: 'sig' })) }));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

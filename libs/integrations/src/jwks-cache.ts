@@ -75,7 +75,8 @@ export class JwksCache {
       headers: { accept: 'application/json' },
     });
     const body = await response.text();
-    if (response.status !== 200 || body.length > MAX_BYTES) throw new Error(`the key set at ${jwksUrl(domain)} answered ${response.status}`);
+    if (response.status !== 200 || body.length > MAX_BYTES)
+      throw new Error(`the key set at ${jwksUrl(domain)} answered ${response.status}`);
     const set = JSON.parse(body) as JSONWebKeySet;
     if (!Array.isArray(set?.keys)) throw new Error(`the key set at ${jwksUrl(domain)} holds no keys`);
     return createLocalJWKSet(set);

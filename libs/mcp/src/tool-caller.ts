@@ -18,7 +18,9 @@ export async function authenticateToolCaller(
   } catch (error) {
     if (error instanceof Refusal && error.code === 'invalid_token') {
       throw new Refusal('invalid_token', error.message, {
-        headers: { 'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${protectedResourceAddress(baseUrl)}"` },
+        headers: {
+          'WWW-Authenticate': `Bearer error="invalid_token", resource_metadata="${protectedResourceAddress(baseUrl)}"`,
+        },
       });
     }
     if (error instanceof Refusal && error.code === 'invalid_key') {
@@ -53,7 +55,11 @@ export class ToolDoorGuard implements CanActivate {
         'Browsers may not call the tool door: from a web page, post to your public address with the public key (wk_…); call /api/mcp from a server or an MCP client.',
       );
     }
-    req.auth = await authenticateToolCaller({ workspaces: this.workspaces, connections: this.connections }, req.headers.authorization, this.config.baseUrl);
+    req.auth = await authenticateToolCaller(
+      { workspaces: this.workspaces, connections: this.connections },
+      req.headers.authorization,
+      this.config.baseUrl,
+    );
     const version = protocolVersionOf(req.headers['mcp-protocol-version']);
     if (version instanceof Refusal) throw version;
   }

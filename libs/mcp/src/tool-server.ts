@@ -19,7 +19,12 @@ function refusalResult(refusal: Refusal): CallToolResult {
 }
 
 /** counted(tool, answer) is told the answer of every call: a status, or a refusal code. */
-export function buildToolServer(tools: ToolDefinition[], call: ToolCall, counted: (tool: string, answer: string) => void, calledTool: string | null): McpServer {
+export function buildToolServer(
+  tools: ToolDefinition[],
+  call: ToolCall,
+  counted: (tool: string, answer: string) => void,
+  calledTool: string | null,
+): McpServer {
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
@@ -33,18 +38,28 @@ export function buildToolServer(tools: ToolDefinition[], call: ToolCall, counted
     return refusalResult(refusal);
   };
   for (const tool of tools) {
-    server.registerTool(tool.name, { description: tool.description, inputSchema: tool.input, outputSchema: tool.output }, async (input: unknown) => {
-      try {
-        const answer = await (tool.readOnly ? readsFromReplica(() => tool.run(call, input as never)) : tool.run(call, input as never));
-        counted(tool.name, typeof answer.status === 'string' ? answer.status : 'ok');
-        return { content: [{ type: 'text', text: JSON.stringify(answer) }], structuredContent: answer as Record<string, unknown> };
-      } catch (error) {
-        if (!(error instanceof Refusal)) logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
-        const refusal = error instanceof Refusal ? error : new Refusal('server_error', SERVER_ERROR);
-        counted(tool.name, refusal.code);
-        return refusalResult(refusal);
-      }
-    });
+    server.registerTool(
+      tool.name,
+      { description: tool.description, inputSchema: tool.input, outputSchema: tool.output },
+      async (input: unknown) => {
+        try {
+          const answer = await (tool.readOnly
+            ? readsFromReplica(() => tool.run(call, input as never))
+            : tool.run(call, input as never));
+          counted(tool.name, typeof answer.status === 'string' ? answer.status : 'ok');
+          return {
+            content: [{ type: 'text', text: JSON.stringify(answer) }],
+            structuredContent: answer as Record<string, unknown>,
+          };
+        } catch (error) {
+          if (!(error instanceof Refusal))
+            logger.error(error instanceof Error ? (error.stack ?? error.message) : String(error));
+          const refusal = error instanceof Refusal ? error : new Refusal('server_error', SERVER_ERROR);
+          counted(tool.name, refusal.code);
+          return refusalResult(refusal);
+        }
+      },
+    );
   }
   return server;
 }

@@ -4,7 +4,15 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { DoorReceiptsRepository } from '@app/edge';
 import { happening, OutboxWriter } from '@app/outbox';
-import { EMAIL_DOOR, EmailDoorCommand, emailDoorCommand, htmlToText, IncomingHeaders, mergeStatus, verifyEmailWebhook } from './domain';
+import {
+  EMAIL_DOOR,
+  EmailDoorCommand,
+  emailDoorCommand,
+  htmlToText,
+  IncomingHeaders,
+  mergeStatus,
+  verifyEmailWebhook,
+} from './domain';
 import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { EmailProvider, ResendEmailProvider } from './providers';
@@ -46,7 +54,8 @@ export class EmailDoorService {
       const message = await this.messages.byProviderIdForUpdate(m, command.providerId);
       if (!message) return 'ignored';
       const status = mergeStatus(message.status, command.status);
-      if (status !== message.status) await this.messages.setStatus(m, message.workspace_id, message.id, status, new Date());
+      if (status !== message.status)
+        await this.messages.setStatus(m, message.workspace_id, message.id, status, new Date());
       return 'recorded';
     });
   }
@@ -56,7 +65,10 @@ export class EmailDoorService {
     // The door is one address for every workspace and a sender writes its own headers: a reply counts
     // as the answer to the message it names only when it comes from the address that message went to.
     const named = inReplyTo ? await this.messages.answered([inReplyTo]) : null;
-    const answered = named && named.address?.toLowerCase() === command.from.toLowerCase() ? named : await this.messages.latestSentTo(command.from);
+    const answered =
+      named && named.address?.toLowerCase() === command.from.toLowerCase()
+        ? named
+        : await this.messages.latestSentTo(command.from);
     return this.once(webhookId, async (m) => {
       if (!answered) return 'ignored';
       const person = await this.messages.lockPerson(m, answered.workspace_id, answered.person_id);
@@ -104,7 +116,10 @@ export class EmailDoorService {
   }
 
   /** Replays of the same webhook id change nothing: the receipt and the change commit together. */
-  private async once(webhookId: string, work: (m: import('typeorm').EntityManager) => Promise<EmailDoorAnswer['status']>): Promise<EmailDoorAnswer> {
+  private async once(
+    webhookId: string,
+    work: (m: import('typeorm').EntityManager) => Promise<EmailDoorAnswer['status']>,
+  ): Promise<EmailDoorAnswer> {
     const status = await this.messages.transaction(async (m) => {
       if (!(await this.receipts.take(m, EMAIL_DOOR, webhookId))) return 'replayed';
       return work(m);

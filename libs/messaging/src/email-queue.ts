@@ -4,10 +4,23 @@ import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
 import { AppConfig, CONFIG, within } from '@app/platform';
-import { SEND_ATTEMPTS, SEND_EMAIL_JOB, SEND_WAIT_MS, SendEmailJob, SendEmailResult, SEND_EMAIL } from './jobs/email.job';
+import {
+  SEND_ATTEMPTS,
+  SEND_EMAIL_JOB,
+  SEND_WAIT_MS,
+  SendEmailJob,
+  SendEmailResult,
+  SEND_EMAIL,
+} from './jobs/email.job';
 
 export function enqueueOptions(messageId: string) {
-  return { jobId: messageId, attempts: SEND_ATTEMPTS, backoff: { type: 'exponential', delay: 2_000 }, removeOnComplete: { age: 3_600 }, removeOnFail: { age: 86_400 } };
+  return {
+    jobId: messageId,
+    attempts: SEND_ATTEMPTS,
+    backoff: { type: 'exponential', delay: 2_000 },
+    removeOnComplete: { age: 3_600 },
+    removeOnFail: { age: 86_400 },
+  };
 }
 
 @Injectable()
@@ -27,7 +40,10 @@ export class EmailQueue implements OnModuleDestroy {
   async sendAndWait(job: SendEmailJob): Promise<string | null> {
     try {
       // The queue's own connection and prefix: on a cluster BullMQ duplicates its client for these blocking reads.
-      this.events ??= new QueueEvents(SEND_EMAIL.queue, { connection: this.queue.opts.connection, prefix: this.queue.opts.prefix });
+      this.events ??= new QueueEvents(SEND_EMAIL.queue, {
+        connection: this.queue.opts.connection,
+        prefix: this.queue.opts.prefix,
+      });
       const started = Date.now();
       await within(this.events.waitUntilReady(), SEND_WAIT_MS);
       const added = await within(this.queue.add(SEND_EMAIL_JOB, job, enqueueOptions(job.messageId)), SEND_WAIT_MS);

@@ -95,7 +95,19 @@ export class MessagesRepository implements MergeParticipant {
     await m.query(
       `INSERT INTO messages (workspace_id, id, person_id, direction, at, subject, text, html, template_id, send_state, address)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [w.workspaceId, w.id, w.personId, w.direction, w.at.toISOString(), w.subject, w.text, w.html, w.templateId, w.sendState, w.address],
+      [
+        w.workspaceId,
+        w.id,
+        w.personId,
+        w.direction,
+        w.at.toISOString(),
+        w.subject,
+        w.text,
+        w.html,
+        w.templateId,
+        w.sendState,
+        w.address,
+      ],
     );
     await this.timeline.insertRows(m, [
       {
@@ -127,7 +139,10 @@ export class MessagesRepository implements MergeParticipant {
     if (f.until) where.push(`m.at <= $${args.push(f.until.toISOString())}`);
     if (f.cursor) where.push(`(m.at, m.id) < ($${args.push(f.cursor.at)}::timestamptz, $${args.push(f.cursor.id)})`);
     args.push(f.limit);
-    return this.reads.query(`${READ} WHERE ${where.join(' AND ')} ORDER BY m.at DESC, m.id DESC LIMIT $${args.length}`, args);
+    return this.reads.query(
+      `${READ} WHERE ${where.join(' AND ')} ORDER BY m.at DESC, m.id DESC LIMIT $${args.length}`,
+      args,
+    );
   }
 
   /** One message of the workspace, or null. */
@@ -138,15 +153,17 @@ export class MessagesRepository implements MergeParticipant {
 
   /** The person's latest messages, newest first. */
   thread(workspaceId: string, personId: string, limit: number): Promise<MessageRead[]> {
-    return this.reads.query(`${READ} WHERE m.workspace_id = $1 AND m.person_id = $2 ORDER BY m.at DESC, m.id DESC LIMIT $3`, [
-      workspaceId,
-      personId,
-      limit,
-    ]);
+    return this.reads.query(
+      `${READ} WHERE m.workspace_id = $1 AND m.person_id = $2 ORDER BY m.at DESC, m.id DESC LIMIT $3`,
+      [workspaceId, personId, limit],
+    );
   }
 
   async sendState(workspaceId: string, id: string): Promise<Pick<OutgoingRow, 'send_state' | 'provider_id'> | null> {
-    const [row] = await this.dataSource.query(`SELECT send_state, provider_id FROM messages WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    const [row] = await this.dataSource.query(
+      `SELECT send_state, provider_id FROM messages WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, id],
+    );
     return row ?? null;
   }
 
@@ -169,10 +186,10 @@ export class MessagesRepository implements MergeParticipant {
 
   /** Gives a claimed message back to the queue after an attempt that will be retried. */
   async release(workspaceId: string, id: string): Promise<void> {
-    await this.dataSource.query(`UPDATE messages SET send_state = 'queued', sending_since = NULL WHERE workspace_id = $1 AND id = $2 AND send_state = 'sending'`, [
-      workspaceId,
-      id,
-    ]);
+    await this.dataSource.query(
+      `UPDATE messages SET send_state = 'queued', sending_since = NULL WHERE workspace_id = $1 AND id = $2 AND send_state = 'sending'`,
+      [workspaceId, id],
+    );
   }
 
   async markFailed(workspaceId: string, id: string, error: string): Promise<void> {
@@ -203,7 +220,10 @@ export class MessagesRepository implements MergeParticipant {
   }
 
   /** Locks the outgoing message the provider knows by this id. */
-  async byProviderIdForUpdate(m: EntityManager, providerId: string): Promise<{ workspace_id: string; id: string; status: MessageStatus | null } | null> {
+  async byProviderIdForUpdate(
+    m: EntityManager,
+    providerId: string,
+  ): Promise<{ workspace_id: string; id: string; status: MessageStatus | null } | null> {
     const [row] = await m.query(
       `SELECT workspace_id, id, status FROM messages WHERE provider_id = $1 AND direction = 'out' ORDER BY at DESC LIMIT 1 FOR UPDATE`,
       [providerId],
@@ -212,11 +232,18 @@ export class MessagesRepository implements MergeParticipant {
   }
 
   async setStatus(m: EntityManager, workspaceId: string, id: string, status: MessageStatus, at: Date): Promise<void> {
-    await m.query(`UPDATE messages SET status = $3, status_at = $4 WHERE workspace_id = $1 AND id = $2`, [workspaceId, id, status, at.toISOString()]);
+    await m.query(`UPDATE messages SET status = $3, status_at = $4 WHERE workspace_id = $1 AND id = $2`, [
+      workspaceId,
+      id,
+      status,
+      at.toISOString(),
+    ]);
   }
 
   /** The outgoing message a reply names: by the provider's id, its Message-ID, or our own id. */
-  async answered(ids: string[]): Promise<{ workspace_id: string; id: string; person_id: string; address: string | null } | null> {
+  async answered(
+    ids: string[],
+  ): Promise<{ workspace_id: string; id: string; person_id: string; address: string | null } | null> {
     if (ids.length === 0) return null;
     const bracketed = ids.map((id) => `<${id}>`);
     const local = ids.map((id) => id.split('@')[0]);

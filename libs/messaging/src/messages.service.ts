@@ -59,9 +59,17 @@ export class MessagesService {
     let source: { subject: string; body: string; templateId: string | null };
     if (input.template) {
       const template = await this.templates.byIdOrName(workspaceId, input.template);
-      if (!template) throw new Refusal('unknown_template', `No template has the name or id "${input.template.slice(0, 80)}": create it first or check the name.`);
+      if (!template)
+        throw new Refusal(
+          'unknown_template',
+          `No template has the name or id "${input.template.slice(0, 80)}": create it first or check the name.`,
+        );
       // A subject or body sent beside a template overrides the template's own.
-      source = { subject: input.subject ?? template.subject, body: input.body ?? template.body, templateId: template.id };
+      source = {
+        subject: input.subject ?? template.subject,
+        body: input.body ?? template.body,
+        templateId: template.id,
+      };
     } else {
       source = { subject: input.subject!, body: input.body!, templateId: null };
     }
@@ -70,11 +78,18 @@ export class MessagesService {
     const rendered = await this.renderer.render(
       workspaceId,
       { subject: source.subject, body: source.body },
-      { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} }, properties: options.properties },
+      {
+        person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} },
+        properties: options.properties,
+      },
     );
     // The limits hold for what is sent: a template filled in for this person is checked as it comes out.
     for (const outcome of [parseSubject(rendered.subject), parseBody(rendered.text)]) {
-      if (outcome instanceof Refusal) throw new Refusal(outcome.code, `${outcome.message.replace(/\.$/, '')} once filled in for this person: check the template and the person's fields.`);
+      if (outcome instanceof Refusal)
+        throw new Refusal(
+          outcome.code,
+          `${outcome.message.replace(/\.$/, '')} once filled in for this person: check the template and the person's fields.`,
+        );
     }
     const id = newId('msg');
     const at = new Date();
@@ -96,7 +111,9 @@ export class MessagesService {
         sendState: queued ? 'queued' : 'stored',
         address: person.email!,
       });
-      await this.outbox.write(m, [happening(workspaceId, person.id, at, { event: { event: 'email_sent', id, occurred_at: at.toISOString() } })]);
+      await this.outbox.write(m, [
+        happening(workspaceId, person.id, at, { event: { event: 'email_sent', id, occurred_at: at.toISOString() } }),
+      ]);
     });
     this.outbox.kick();
     if (!queued) return { ok: true, id };
@@ -116,12 +133,22 @@ export class MessagesService {
   }
 
   /** Refusals in the spec's order: who, then an address, then the engaged rule. */
-  private async findPerson(workspaceId: string, to: { kind: 'email'; email: string } | { kind: 'id'; id: string }): Promise<PersonRow> {
-    const person = to.kind === 'email' ? await this.people.byEmail(workspaceId, to.email) : await this.people.byId(workspaceId, to.id);
-    if (!person) throw new Refusal('no_such_person', 'No record has that address or id: check it, or record the person first.');
+  private async findPerson(
+    workspaceId: string,
+    to: { kind: 'email'; email: string } | { kind: 'id'; id: string },
+  ): Promise<PersonRow> {
+    const person =
+      to.kind === 'email'
+        ? await this.people.byEmail(workspaceId, to.email)
+        : await this.people.byId(workspaceId, to.id);
+    if (!person)
+      throw new Refusal('no_such_person', 'No record has that address or id: check it, or record the person first.');
     if (!person.email) throw new Refusal('no_email', 'That person has no email address: identify them with one first.');
     if (!person.engaged_at) {
-      throw new Refusal('not_engaged', 'Email goes only to people who bought, signed up, wrote in, replied or joined a list; this person has done none of these.');
+      throw new Refusal(
+        'not_engaged',
+        'Email goes only to people who bought, signed up, wrote in, replied or joined a list; this person has done none of these.',
+      );
     }
     return person;
   }

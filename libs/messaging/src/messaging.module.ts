@@ -27,10 +27,23 @@ import { SEND_EMAIL } from './jobs/email.job';
       provide: EMAIL_PROVIDER,
       inject: [CONFIG],
       useFactory: (config: AppConfig) =>
-        createEmailProvider({ smtpUrl: config.smtpUrl ?? undefined, resendApiKey: config.resendApiKey ?? undefined, resendApiUrl: config.resendApiUrl }),
+        createEmailProvider({
+          smtpUrl: config.smtpUrl ?? undefined,
+          resendApiKey: config.resendApiKey ?? undefined,
+          resendApiUrl: config.resendApiUrl,
+        }),
     },
   ],
-  exports: [EventsModule, MessagesRepository, MessagesService, MessageRenderer, TemplatesRepository, EmailQueue, EMAIL_PROVIDER, BullModule],
+  exports: [
+    EventsModule,
+    MessagesRepository,
+    MessagesService,
+    MessageRenderer,
+    TemplatesRepository,
+    EmailQueue,
+    EMAIL_PROVIDER,
+    BullModule,
+  ],
 })
 export class MessagingModule implements OnModuleInit, OnModuleDestroy {
   constructor(

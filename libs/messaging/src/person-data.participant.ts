@@ -15,7 +15,10 @@ export class MessagingDataParticipant implements PersonDataParticipant {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   async erase(m: EntityManager, { workspaceId, personIds }: PersonErasure): Promise<ErasedCounts> {
-    const [, messages]: [unknown[], number] = await m.query(`DELETE FROM messages WHERE workspace_id = $1 AND person_id = ANY($2::text[])`, [workspaceId, personIds]);
+    const [, messages]: [unknown[], number] = await m.query(
+      `DELETE FROM messages WHERE workspace_id = $1 AND person_id = ANY($2::text[])`,
+      [workspaceId, personIds],
+    );
     return { messages };
   }
 

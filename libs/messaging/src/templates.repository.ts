@@ -36,11 +36,18 @@ export class TemplatesRepository {
   }
 
   list(workspaceId: string): Promise<TemplateRow[]> {
-    return this.dataSource.query(`SELECT id, name, subject, body, created_at FROM templates WHERE workspace_id = $1 ORDER BY name`, [workspaceId]);
+    return this.dataSource.query(
+      `SELECT id, name, subject, body, created_at FROM templates WHERE workspace_id = $1 ORDER BY name`,
+      [workspaceId],
+    );
   }
 
   /** The template as changed; null when there is none of that id; 'taken' when another has the name. */
-  async update(workspaceId: string, id: string, changes: { name?: string; subject?: string; body?: string }): Promise<TemplateRow | null | 'taken'> {
+  async update(
+    workspaceId: string,
+    id: string,
+    changes: { name?: string; subject?: string; body?: string },
+  ): Promise<TemplateRow | null | 'taken'> {
     try {
       const [rows]: [TemplateRow[], number] = await this.dataSource.query(
         `UPDATE templates SET name = coalesce($3, name), subject = coalesce($4, subject), body = coalesce($5, body)

@@ -33,7 +33,12 @@ export class TemplatesService {
   async create(workspaceId: string, input: { name: string; subject: string; body: string }): Promise<TemplateRow> {
     const name = parseName(input.name);
     await this.checkTemplate(workspaceId, input.subject, input.body);
-    const created = await this.templates.create(workspaceId, { id: newId('tpl'), name, subject: input.subject, body: input.body });
+    const created = await this.templates.create(workspaceId, {
+      id: newId('tpl'),
+      name,
+      subject: input.subject,
+      body: input.body,
+    });
     if (!created) throw new Refusal('conflict', `A template named "${name}" already exists: choose another name.`);
     return created;
   }
@@ -42,9 +47,15 @@ export class TemplatesService {
     const current = await this.require(workspaceId, idOrName);
     const name = changes.name === null || changes.name === undefined ? undefined : parseName(changes.name);
     await this.checkTemplate(workspaceId, changes.subject ?? current.subject, changes.body ?? current.body);
-    const updated = await this.templates.update(workspaceId, current.id, { name, subject: changes.subject ?? undefined, body: changes.body ?? undefined });
-    if (updated === 'taken') throw new Refusal('conflict', `A template named "${name}" already exists: choose another name.`);
-    if (!updated) throw new Refusal('unknown_template', `No template has the name or id "${idOrName}": list them with templates.`);
+    const updated = await this.templates.update(workspaceId, current.id, {
+      name,
+      subject: changes.subject ?? undefined,
+      body: changes.body ?? undefined,
+    });
+    if (updated === 'taken')
+      throw new Refusal('conflict', `A template named "${name}" already exists: choose another name.`);
+    if (!updated)
+      throw new Refusal('unknown_template', `No template has the name or id "${idOrName}": list them with templates.`);
     return updated;
   }
 
@@ -68,7 +79,8 @@ export class TemplatesService {
 
   private async require(workspaceId: string, idOrName: string): Promise<TemplateRow> {
     const template = await this.templates.byIdOrName(workspaceId, idOrName);
-    if (!template) throw new Refusal('unknown_template', `No template has the name or id "${idOrName}": list them with templates.`);
+    if (!template)
+      throw new Refusal('unknown_template', `No template has the name or id "${idOrName}": list them with templates.`);
     return template;
   }
 }

@@ -13,13 +13,18 @@ export class OutboxGauges implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    const age = this.metrics.gauge({ name: 'lifeline_outbox_oldest_age_seconds', help: 'Age of the oldest outbox row not yet relayed' });
+    const age = this.metrics.gauge({
+      name: 'lifeline_outbox_oldest_age_seconds',
+      help: 'Age of the oldest outbox row not yet relayed',
+    });
     const dataSource = this.dataSource;
     this.metrics.gauge({
       name: 'lifeline_outbox_backlog',
       help: 'Outbox rows (one per writing transaction) not yet relayed',
       async collect() {
-        const [row] = await dataSource.query(`SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`);
+        const [row] = await dataSource.query(
+          `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`,
+        );
         this.set(row.n);
         age.set(row.age);
       },

@@ -31,7 +31,9 @@ export interface OutboxHandler<Item = unknown> {
 
 /** What every handler hears among the workspaces $1, in one statement: each row tagged with its handler's place. */
 export function hearingOf(handlers: ReadonlyArray<Pick<OutboxHandler, 'hearing'>>): string {
-  return handlers.map((h, i) => `SELECT ${i} AS handler, h.workspace_id, to_jsonb(h) AS item FROM (${h.hearing}) h`).join('\nUNION ALL\n');
+  return handlers
+    .map((h, i) => `SELECT ${i} AS handler, h.workspace_id, to_jsonb(h) AS item FROM (${h.hearing}) h`)
+    .join('\nUNION ALL\n');
 }
 
 /** Outbox rows (transactions) per pass. */
@@ -135,7 +137,9 @@ export class OutboxRelayService implements OnApplicationShutdown {
     this.listener = connectRedis(this.config, { lazyConnect: true, maxRetriesPerRequest: null });
     this.listener.on('error', (error) => this.logger.warn(`outbox listener: ${error.message}`));
     this.listener.on('message', () => this.kick());
-    this.listener.subscribe(outboxChannel(this.config)).catch((error: Error) => this.logger.warn(`polling only: ${error.message}`));
+    this.listener
+      .subscribe(outboxChannel(this.config))
+      .catch((error: Error) => this.logger.warn(`polling only: ${error.message}`));
     this.timer = setInterval(() => this.kick(), POLL_MS);
     this.kick();
   }
@@ -170,15 +174,24 @@ export class OutboxRelayService implements OnApplicationShutdown {
     this.cut = false;
     const passed = await this.dataSource.transaction(async (manager): Promise<number | RestoreRepaired> => {
       // Planned each time, on the outbox's statistics of the moment: a plan kept from an empty outbox reads it by bitmap and sorts.
-      let next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string }> = await manager.query(RELAY_NEXT);
+      let next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string }> =
+        await manager.query(RELAY_NEXT);
       // Nothing to read may be a restore onto a server whose transaction counter is behind (restore-repair.ts).
       if (next.length === 0) return (await repairAfterRestore(manager, false)) ?? 0;
       let last = next[next.length - 1];
       const workspaceIds = [...new Set(next.map((row) => row.workspace_id))];
-      const heard: Array<{ handler: number; workspace_id: string; item: unknown }> = this.handlers.length ? await manager.query(hearingOf(this.handlers), [workspaceIds]) : [];
+      const heard: Array<{ handler: number; workspace_id: string; item: unknown }> = this.handlers.length
+        ? await manager.query(hearingOf(this.handlers), [workspaceIds])
+        : [];
       if (heard.length > 0) {
         const listened = [...new Set(heard.map((h) => h.workspace_id))];
-        const raw: Array<Record<string, unknown>> = await manager.query(RELAY_HAPPENINGS, [next[0].mark_xid, next[0].mark_id, last.xid, last.id, listened]);
+        const raw: Array<Record<string, unknown>> = await manager.query(RELAY_HAPPENINGS, [
+          next[0].mark_xid,
+          next[0].mark_id,
+          last.xid,
+          last.id,
+          listened,
+        ]);
         const cutAt = cutIndex(raw);
         if (cutAt < raw.length) {
           const end = raw[cutAt - 1];
@@ -192,7 +205,11 @@ export class OutboxRelayService implements OnApplicationShutdown {
           const items = heard.filter((h) => h.handler === place);
           if (items.length === 0) continue;
           const theirs = new Set(items.map((h) => h.workspace_id));
-          const followUp = await handler.handle(manager, rows.filter((row) => theirs.has(row.workspaceId)), items.map((h) => h.item));
+          const followUp = await handler.handle(
+            manager,
+            rows.filter((row) => theirs.has(row.workspaceId)),
+            items.map((h) => h.item),
+          );
           if (followUp) followUps.push(followUp);
         }
       }
@@ -211,7 +228,13 @@ export class OutboxRelayService implements OnApplicationShutdown {
    * Happenings of one workspace that occurred in [since, until) and were relayed, oldest first, a page
    * at a time after the happening `afterId` (replays read them again while they are retained).
    */
-  async relayedBetween(workspaceId: string, since: Date, until: Date, afterId: string | null, limit: number): Promise<OutboxRow[]> {
+  async relayedBetween(
+    workspaceId: string,
+    since: Date,
+    until: Date,
+    afterId: string | null,
+    limit: number,
+  ): Promise<OutboxRow[]> {
     const after = afterId ?? '-1';
     const raw: Array<Record<string, unknown>> = await this.dataSource.query(
       `WITH kept AS (SELECT o.* FROM outbox o

@@ -8,7 +8,10 @@ import { OutboxRestoreCheck } from './restore-repair';
 
 /** The outbox: its writer for every context's transactions, and the relay the worker runs. */
 @Global()
-@Module({ providers: [OutboxWriter, OutboxRelayService, OutboxGauges, OutboxDataParticipant, OutboxRestoreCheck], exports: [OutboxWriter, OutboxRelayService] })
+@Module({
+  providers: [OutboxWriter, OutboxRelayService, OutboxGauges, OutboxDataParticipant, OutboxRestoreCheck],
+  exports: [OutboxWriter, OutboxRelayService],
+})
 export class OutboxModule implements OnModuleInit {
   constructor(
     private readonly personData: PersonDataParticipants,

@@ -41,7 +41,9 @@ export interface OutboxRow extends Happening {
  * per happening (their `outbox_id` columns hold it). `rows` is a relation of outbox rows `o`; each
  * happening also carries its row's place in the relay's order (row_xid, row_id).
  */
-export const HAPPENINGS_FROM = (rows: string) => `SELECT o.workspace_id, o.id * 65536 + (h.n - 1) AS id, h.v ->> 'kind' AS kind,
+export const HAPPENINGS_FROM = (
+  rows: string,
+) => `SELECT o.workspace_id, o.id * 65536 + (h.n - 1) AS id, h.v ->> 'kind' AS kind,
        h.v ->> 'personId' AS person_id, h.v -> 'payload' AS payload, o.created_at, o.xid AS row_xid, o.id AS row_id
   FROM ${rows} o CROSS JOIN LATERAL jsonb_array_elements(o.happenings) WITH ORDINALITY AS h(v, n)`;
 
@@ -59,7 +61,10 @@ const MAX_HAPPENINGS_PER_ROW = 65_536;
 
 /** The happenings of one transaction as the outbox stores them (the workspace is the row's). */
 export function outboxDocument(happenings: Happening[]): Array<Pick<Happening, 'kind' | 'personId' | 'payload'>> {
-  if (happenings.length > MAX_HAPPENINGS_PER_ROW) throw new Error(`one transaction made ${happenings.length} happenings; at most ${MAX_HAPPENINGS_PER_ROW} fit an outbox row`);
+  if (happenings.length > MAX_HAPPENINGS_PER_ROW)
+    throw new Error(
+      `one transaction made ${happenings.length} happenings; at most ${MAX_HAPPENINGS_PER_ROW} fit an outbox row`,
+    );
   return happenings.map((h) => ({ kind: h.kind, personId: h.personId, payload: h.payload }));
 }
 
@@ -119,7 +124,10 @@ export class OutboxWriter {
     const byWorkspace = new Map<string, Happening[]>();
     for (const h of happenings) byWorkspace.set(h.workspaceId, [...(byWorkspace.get(h.workspaceId) ?? []), h]);
     for (const [workspaceId, some] of byWorkspace) {
-      await manager.query(`INSERT INTO outbox (workspace_id, happenings) VALUES ($1, $2::jsonb)`, [workspaceId, JSON.stringify(outboxDocument(some))]);
+      await manager.query(`INSERT INTO outbox (workspace_id, happenings) VALUES ($1, $2::jsonb)`, [
+        workspaceId,
+        JSON.stringify(outboxDocument(some)),
+      ]);
     }
   }
 }

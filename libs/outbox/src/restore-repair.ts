@@ -72,14 +72,21 @@ export interface RestoreRepaired {
  * it: the relay checks again on its next idle pass).
  */
 export async function repairAfterRestore(manager: EntityManager, wait: boolean): Promise<RestoreRepaired | null> {
-  const [seen]: Array<{ mark_xid: string; mark_id: string; top_xid: string | null; next_xid: string }> = await manager.query(LAG(wait ? 'FOR UPDATE' : 'FOR UPDATE SKIP LOCKED'));
+  const [seen]: Array<{ mark_xid: string; mark_id: string; top_xid: string | null; next_xid: string }> =
+    await manager.query(LAG(wait ? 'FOR UPDATE' : 'FOR UPDATE SKIP LOCKED'));
   if (!seen) return null;
-  const lag = restoreLagOf(BigInt(seen.mark_xid), seen.top_xid === null ? null : BigInt(seen.top_xid), BigInt(seen.next_xid));
+  const lag = restoreLagOf(
+    BigInt(seen.mark_xid),
+    seen.top_xid === null ? null : BigInt(seen.top_xid),
+    BigInt(seen.next_xid),
+  );
   if (lag === 'none') return null;
   // Once, over the whole outbox (a week of it): not bound by the statement timeout of everyday statements.
   await manager.query('SET LOCAL statement_timeout = 0');
   const [done]: Array<{ relayed: number; due: number; written_here: number }> =
-    lag === 'mark-ahead' ? await manager.query(REPAIR_MARK_AHEAD, [seen.mark_xid, seen.mark_id]) : await manager.query(REPAIR_ROWS_AHEAD, [seen.next_xid]);
+    lag === 'mark-ahead'
+      ? await manager.query(REPAIR_MARK_AHEAD, [seen.mark_xid, seen.mark_id])
+      : await manager.query(REPAIR_ROWS_AHEAD, [seen.next_xid]);
   return { lag, relayed: done.relayed, due: done.due, writtenHere: done.written_here };
 }
 

@@ -25,9 +25,11 @@ export class ListsService {
 
   async create(workspaceId: string, input: { address: string; name: string }): Promise<ListRow> {
     const address = input.address.trim().toLowerCase();
-    if (!ADDRESS.test(address)) throw new Refusal('invalid_field', 'address must be 1 to 63 of a-z, 0-9, _ . - (for example newsletter).');
+    if (!ADDRESS.test(address))
+      throw new Refusal('invalid_field', 'address must be 1 to 63 of a-z, 0-9, _ . - (for example newsletter).');
     const list = await this.people.createList(workspaceId, newId('list'), address, parseName(input.name));
-    if (!list) throw new Refusal('conflict', `A list with address "${address}" already exists: choose another address.`);
+    if (!list)
+      throw new Refusal('conflict', `A list with address "${address}" already exists: choose another address.`);
     return list;
   }
 

@@ -3,7 +3,13 @@
 import { Injectable } from '@nestjs/common';
 import { decodeCursor, pageOf, pageSize } from '@app/edge';
 import { Refusal } from '@app/platform';
-import { COUNT_BOUND, PeopleReadRepository, PersonFilter, PersonListRow, SubscriptionRead } from './people-read.repository';
+import {
+  COUNT_BOUND,
+  PeopleReadRepository,
+  PersonFilter,
+  PersonListRow,
+  SubscriptionRead,
+} from './people-read.repository';
 import type { PersonRow } from './people.repository';
 
 export interface PeoplePage {
@@ -22,9 +28,16 @@ export class PeopleQueryService {
   constructor(private readonly read: PeopleReadRepository) {}
 
   /** Newest first. first: 1 to 100 (default 50); after: an endCursor of the page before. */
-  async find(workspaceId: string, input: { filter?: PersonFilter; first?: number | null; after?: string | null }): Promise<PeoplePage> {
+  async find(
+    workspaceId: string,
+    input: { filter?: PersonFilter; first?: number | null; after?: string | null },
+  ): Promise<PeoplePage> {
     const first = pageSize(input.first);
-    const rows = await this.read.page(workspaceId, { filter: input.filter ?? {}, limit: first + 1, after: decodeCursor(input.after) });
+    const rows = await this.read.page(workspaceId, {
+      filter: input.filter ?? {},
+      limit: first + 1,
+      after: decodeCursor(input.after),
+    });
     return pageOf(rows, first, (row) => ({ atMicros: row.at_micros, id: row.id }));
   }
 

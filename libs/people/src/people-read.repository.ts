@@ -61,7 +61,12 @@ export interface SubscriptionRead {
  * insert's SELECT): `JOIN people <alias>` by the full key, `workspace` and `personId` being SQL of the
  * caller's statement; the alias's columns are PersonRow's (and merged_into).
  */
-export function personJoin(alias: string, workspace: string, personId: string, join: 'JOIN' | 'LEFT JOIN' = 'JOIN'): string {
+export function personJoin(
+  alias: string,
+  workspace: string,
+  personId: string,
+  join: 'JOIN' | 'LEFT JOIN' = 'JOIN',
+): string {
   return `${join} people ${alias} ON ${alias}.workspace_id = ${workspace} AND ${alias}.id = ${personId}`;
 }
 
@@ -84,7 +89,11 @@ export class PeopleReadRepository {
    * These people (workspace and id, pairwise) as they are now: a merged person as the person they became
    * (merged_into names the survivor). Read with `m`, in the caller's transaction.
    */
-  asTheyAre(m: EntityManager, workspaceIds: readonly string[], personIds: readonly string[]): Promise<PersonAsTheyAre[]> {
+  asTheyAre(
+    m: EntityManager,
+    workspaceIds: readonly string[],
+    personIds: readonly string[],
+  ): Promise<PersonAsTheyAre[]> {
     return m.query(
       `SELECT p.workspace_id, p.id AS asked, coalesce(s.id, p.id) AS id, coalesce(s.name, p.name) AS name,
               coalesce(s.email, p.email) AS email, coalesce(s.stage, p.stage) AS stage
@@ -99,7 +108,10 @@ export class PeopleReadRepository {
   async byId(workspaceId: string, id: string): Promise<PersonRow | null> {
     let current = id;
     for (let hop = 0; hop < 10; hop++) {
-      const [row] = await this.reads.query(`SELECT ${COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2`, [workspaceId, current]);
+      const [row] = await this.reads.query(`SELECT ${COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2`, [
+        workspaceId,
+        current,
+      ]);
       if (!row) return null;
       if (!row.merged_into) return row;
       current = row.merged_into;
@@ -160,7 +172,8 @@ export class PeopleReadRepository {
     const select = `SELECT ${COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_micros`;
     const order = `ORDER BY created_at DESC, id DESC`;
     const limit = `$${args.push(query.limit)}`;
-    if (window) return this.reads.query(windowRead({ select, where, order, limit, match: searchMatch(args, search!) }), args);
+    if (window)
+      return this.reads.query(windowRead({ select, where, order, limit, match: searchMatch(args, search!) }), args);
     const conditions = [...where, ...(search ? [searchMatch(args, search)] : [])];
     return this.reads.query(`${select} FROM people WHERE ${conditions.join(' AND ')} ${order} LIMIT ${limit}`, args);
   }
@@ -170,10 +183,16 @@ export class PeopleReadRepository {
    * people (filters and position applied): from the newest limit × SEARCH_TOP_PER_ROW candidates, a bounded sort, unless
    * too many of those are one person's or fail the filters; then, when there were more, from all of them.
    */
-  private async candidatesPage(workspaceId: string, query: PersonPageQuery, fragment: string): Promise<PersonListRow[]> {
+  private async candidatesPage(
+    workspaceId: string,
+    query: PersonPageQuery,
+    fragment: string,
+  ): Promise<PersonListRow[]> {
     const top = query.limit * SEARCH_TOP_PER_ROW;
     const { took, rows } = await this.candidatesRead(workspaceId, query, fragment, top);
-    return rows.length === query.limit || took < top ? rows : (await this.candidatesRead(workspaceId, query, fragment, null)).rows;
+    return rows.length === query.limit || took < top
+      ? rows
+      : (await this.candidatesRead(workspaceId, query, fragment, null)).rows;
   }
 
   /** The page from the newest `top` candidates (all with null), and how many candidates were taken. */
@@ -195,17 +214,28 @@ export class PeopleReadRepository {
         ORDER BY p.created_at DESC, p.id DESC`,
       args,
     );
-    return { took: rows[0]?.took ?? 0, rows: rows.filter((r) => r.id !== null).map(({ took: _, ...row }) => row as PersonListRow) };
+    return {
+      took: rows[0]?.took ?? 0,
+      rows: rows.filter((r) => r.id !== null).map(({ took: _, ...row }) => row as PersonListRow),
+    };
   }
 
   /** The count from the candidates; null when a side reached the cap and the candidates counted stay under the bound. */
-  private async candidatesCount(workspaceId: string, fullFilter: PersonFilter, fragment: string, cap: number | null): Promise<number | null> {
+  private async candidatesCount(
+    workspaceId: string,
+    fullFilter: PersonFilter,
+    fragment: string,
+    cap: number | null,
+  ): Promise<number | null> {
     const { filter } = this.withoutSearch(fullFilter);
     const { where, args } = this.where(workspaceId, filter);
     const hits = searchCandidates(where, args, fragment, cap);
     // An identity always names a person not merged away (a merge moves keys to the survivor), so without
     // other filters an identity's person needs no read.
-    const check = where.length > 2 ? `CROSS JOIN LATERAL (SELECT 1 FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p` : '';
+    const check =
+      where.length > 2
+        ? `CROSS JOIN LATERAL (SELECT 1 FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p`
+        : '';
     const [row] = await this.reads.query(
       `${hits}
        SELECT count(*) FILTER (WHERE named)::int AS named, count(*) FILTER (WHERE NOT named)::int AS keyed,
@@ -234,7 +264,8 @@ export class PeopleReadRepository {
     if (after) {
       args.push(after.atMicros, after.id);
       const [at, id] = [args.length - 1, args.length];
-      position = (atSql, idSql) => `(${atSql}, ${idSql}) < (timestamptz 'epoch' + $${at}::bigint * interval '1 microsecond', $${id})`;
+      position = (atSql, idSql) =>
+        `(${atSql}, ${idSql}) < (timestamptz 'epoch' + $${at}::bigint * interval '1 microsecond', $${id})`;
       where.push(position('created_at', 'id'));
     }
     const identity = (kind: string, value: string) =>
@@ -246,7 +277,8 @@ export class PeopleReadRepository {
     if (filter.accountId) identity('account_id', filter.accountId);
     if (filter.name) where.push(`name ILIKE $${args.push(likeText(filter.name.trim()))}`);
     if (filter.stage) where.push(`stage = $${args.push(filter.stage)}`);
-    if (filter.engaged !== undefined && filter.engaged !== null) where.push(filter.engaged ? 'engaged_at IS NOT NULL' : 'engaged_at IS NULL');
+    if (filter.engaged !== undefined && filter.engaged !== null)
+      where.push(filter.engaged ? 'engaged_at IS NOT NULL' : 'engaged_at IS NULL');
     if (filter.list) {
       where.push(
         `id IN (SELECT s.person_id FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
@@ -256,7 +288,10 @@ export class PeopleReadRepository {
     return { where, args, position };
   }
 
-  identitiesOf(workspaceId: string, personIds: readonly string[]): Promise<Array<{ person_id: string; kind: string; value: string }>> {
+  identitiesOf(
+    workspaceId: string,
+    personIds: readonly string[],
+  ): Promise<Array<{ person_id: string; kind: string; value: string }>> {
     return this.reads.query(
       `SELECT person_id, kind, value FROM identities WHERE workspace_id = $1 AND person_id = ANY($2::text[]) ORDER BY created_at, kind, value`,
       [workspaceId, personIds],
@@ -273,7 +308,9 @@ export class PeopleReadRepository {
   }
 
   lists(workspaceId: string): Promise<Array<{ id: string; address: string; name: string }>> {
-    return this.reads.query(`SELECT id, address, name FROM lists WHERE workspace_id = $1 ORDER BY created_at`, [workspaceId]);
+    return this.reads.query(`SELECT id, address, name FROM lists WHERE workspace_id = $1 ORDER BY created_at`, [
+      workspaceId,
+    ]);
   }
 
   /** Subscribers (status subscribed) of each list. */

@@ -32,7 +32,8 @@ export function searchCandidates(where: string[], args: unknown[], fragment: str
   const n = args.push(likeText(fragment));
   const k = args.push(identityPattern(fragment));
   const c = args.push(cap);
-  const keyedWanted = cap === null ? '' : `WHERE (SELECT count(*) FROM (SELECT 1 FROM named LIMIT $${c}) full_named) < $${c}`;
+  const keyedWanted =
+    cap === null ? '' : `WHERE (SELECT count(*) FROM (SELECT 1 FROM named LIMIT $${c}) full_named) < $${c}`;
   // Without a trigram the index would be read whole (every entry of its posting lists): `|| ''` keeps the
   // planner off it, so the side is read in order and stops at the cap.
   const [name, value] = indexable(fragment) ? ['name', 'value'] : [`(name || '')`, `(value || '')`];
@@ -47,7 +48,12 @@ export function searchCandidates(where: string[], args: unknown[], fragment: str
  * `position` a condition on (at, id)), each with its person's created_at: a name's row has it, and an
  * identity carries a copy (migration 1767100000000), so the page orders them without reading people.
  */
-export function pageCandidates(where: string[], args: unknown[], fragment: string, position?: (at: string, id: string) => string): string {
+export function pageCandidates(
+  where: string[],
+  args: unknown[],
+  fragment: string,
+  position?: (at: string, id: string) => string,
+): string {
   const n = args.push(likeText(fragment));
   const k = args.push(identityPattern(fragment));
   return `SELECT id, created_at AS at FROM people WHERE ${where.join(' AND ')} AND name ILIKE $${n}
@@ -75,7 +81,13 @@ export function searchMatch(args: unknown[], fragment: string): string {
  * whose matches are old or rare turns to the candidates after 250 probes, not 2,000. Each part keeps the name `people`, so
  * the match's correlated identity read names its rows alike. `limit` is SQL (a parameter).
  */
-export function windowRead(q: { select: string; where: string[]; order: string; limit: string; match: string }): string {
+export function windowRead(q: {
+  select: string;
+  where: string[];
+  order: string;
+  limit: string;
+  match: string;
+}): string {
   const part = (skip: number, size: number) =>
     `${q.select} FROM (SELECT * FROM people WHERE ${q.where.join(' AND ')} ${q.order} OFFSET ${skip} LIMIT ${size}) AS people WHERE ${q.match}`;
   const rate = SEARCH_RECENT / SEARCH_FIRST;

@@ -10,8 +10,25 @@ import { PeopleQueryService } from './people-query.service';
 import { ListsService } from './lists.service';
 
 @Module({
-  providers: [PeopleRepository, PeopleReadRepository, MergeParticipants, PeopleQueryService, ListsService, SuppressionList, PersonDataService, PeopleDataParticipant],
-  exports: [PeopleRepository, PeopleReadRepository, MergeParticipants, PeopleQueryService, ListsService, SuppressionList, PersonDataService],
+  providers: [
+    PeopleRepository,
+    PeopleReadRepository,
+    MergeParticipants,
+    PeopleQueryService,
+    ListsService,
+    SuppressionList,
+    PersonDataService,
+    PeopleDataParticipant,
+  ],
+  exports: [
+    PeopleRepository,
+    PeopleReadRepository,
+    MergeParticipants,
+    PeopleQueryService,
+    ListsService,
+    SuppressionList,
+    PersonDataService,
+  ],
 })
 export class PeopleModule implements OnModuleInit {
   constructor(

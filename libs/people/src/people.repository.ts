@@ -150,8 +150,14 @@ export class PeopleRepository {
          SELECT 1 FROM subscriptions o WHERE o.workspace_id = $1 AND o.list_id = s.list_id AND o.person_id = ANY($3::text[]))`,
       args,
     );
-    await m.query(`UPDATE subscriptions SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`, args);
-    await m.query(`UPDATE people SET merged_into = $2, updated_at = now() WHERE workspace_id = $1 AND id = ANY($3::text[])`, args);
+    await m.query(
+      `UPDATE subscriptions SET person_id = $2 WHERE workspace_id = $1 AND person_id = ANY($3::text[])`,
+      args,
+    );
+    await m.query(
+      `UPDATE people SET merged_into = $2, updated_at = now() WHERE workspace_id = $1 AND id = ANY($3::text[])`,
+      args,
+    );
     await m.query(`UPDATE people SET merged_into = $2 WHERE workspace_id = $1 AND merged_into = ANY($3::text[])`, args);
     await this.participants.moveAll(m, { workspaceId, survivorId, absorbedIds });
   }
@@ -163,7 +169,10 @@ export class PeopleRepository {
   async lockPerson(m: EntityManager, workspaceId: string, personId: string): Promise<PersonRow | null> {
     let current = personId;
     for (let hop = 0; hop < 10; hop++) {
-      const [row] = await m.query(`SELECT ${PERSON_COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2 FOR UPDATE`, [workspaceId, current]);
+      const [row] = await m.query(
+        `SELECT ${PERSON_COLUMNS} FROM people WHERE workspace_id = $1 AND id = $2 FOR UPDATE`,
+        [workspaceId, current],
+      );
       if (!row) return null;
       if (!row.merged_into) return row;
       current = row.merged_into;
@@ -181,7 +190,10 @@ export class PeopleRepository {
 
   findLists(m: EntityManager, workspaceId: string, addresses: string[]): Promise<ListRow[]> {
     if (addresses.length === 0) return Promise.resolve([]);
-    return m.query(`SELECT id, address, name FROM lists WHERE workspace_id = $1 AND address = ANY($2::text[])`, [workspaceId, addresses]);
+    return m.query(`SELECT id, address, name FROM lists WHERE workspace_id = $1 AND address = ANY($2::text[])`, [
+      workspaceId,
+      addresses,
+    ]);
   }
 
   /** Subscribes; answers false when the person was already on the list (nothing is written then). */

@@ -30,7 +30,11 @@ export class PlatformModule {
       providers: [
         { provide: CONFIG, useValue: config },
         { provide: MIGRATION_LIST, useValue: migrations },
-        { provide: READ_DATABASE, inject: [DataSource], useFactory: (primary: DataSource) => readDatabase(config, primary) },
+        {
+          provide: READ_DATABASE,
+          inject: [DataSource],
+          useFactory: (primary: DataSource) => readDatabase(config, primary),
+        },
         { provide: REDIS, useFactory: () => createRedis(config) },
         SweepRegistry,
         RateLimits,
@@ -38,7 +42,16 @@ export class PlatformModule {
         PersonDataParticipants,
         QueueConnections,
       ],
-      exports: [CONFIG, REDIS, READ_DATABASE, SweepRegistry, RateLimits, MetricsRegistry, PersonDataParticipants, QueueConnections],
+      exports: [
+        CONFIG,
+        REDIS,
+        READ_DATABASE,
+        SweepRegistry,
+        RateLimits,
+        MetricsRegistry,
+        PersonDataParticipants,
+        QueueConnections,
+      ],
     };
   }
 }

@@ -30,7 +30,9 @@ function mappedSpecifiers() {
   const base = options.pathsBasePath ?? root;
   return Object.entries(options.paths ?? {}).map(([specifier, [target, ...more]]) => {
     if (specifier.includes('*') || more.length || !target.endsWith('.ts')) {
-      throw new Error(`tsconfig.build.json paths: ${specifier} must name exactly one .ts file, so the build can rewrite it.`);
+      throw new Error(
+        `tsconfig.build.json paths: ${specifier} must name exactly one .ts file, so the build can rewrite it.`,
+      );
     }
     return [specifier, path.relative(options.rootDir, path.resolve(base, target)).replace(/\.ts$/, '.js')];
   });
@@ -49,11 +51,14 @@ function rewrite(out, mapped) {
   const targets = new Map(mapped.map(([specifier, file]) => [specifier, path.join(out, file)]));
   for (const file of emitted(out)) {
     const text = fs.readFileSync(file, 'utf8');
-    const next = text.replace(/(\b(?:from|import|require)\s*\(?\s*)(["'])([^"'\n]+)\2/g, (whole, lead, quote, specifier) => {
-      if (!targets.has(specifier)) return whole;
-      const relative = path.relative(path.dirname(file), targets.get(specifier)).split(path.sep).join('/');
-      return `${lead}${quote}${relative.startsWith('.') ? relative : `./${relative}`}${quote}`;
-    });
+    const next = text.replace(
+      /(\b(?:from|import|require)\s*\(?\s*)(["'])([^"'\n]+)\2/g,
+      (whole, lead, quote, specifier) => {
+        if (!targets.has(specifier)) return whole;
+        const relative = path.relative(path.dirname(file), targets.get(specifier)).split(path.sep).join('/');
+        return `${lead}${quote}${relative.startsWith('.') ? relative : `./${relative}`}${quote}`;
+      },
+    );
     const left = mapped.find(([specifier]) => next.includes(`"${specifier}"`) || next.includes(`'${specifier}'`));
     if (left) throw new Error(`${path.relative(root, file)} still names ${left[0]} after the rewrite.`);
     if (next !== text) fs.writeFileSync(file, next);
@@ -66,7 +71,9 @@ for (const [dir, type, flags] of [
   ['cjs', 'commonjs', ['--module', 'commonjs', '--moduleResolution', 'node10']],
   ['esm', 'module', ['--module', 'es2020', '--moduleResolution', 'bundler']],
 ]) {
-  execFileSync(process.execPath, [tsc, '-p', project, '--outDir', path.join(dist, dir), ...flags], { stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', project, '--outDir', path.join(dist, dir), ...flags], {
+    stdio: 'inherit',
+  });
   rewrite(path.join(dist, dir), mapped);
   for (const [, file] of mapped) {
     if (!fs.existsSync(path.join(dist, dir, file))) throw new Error(`tsc did not emit ${file} into dist/${dir}.`);

@@ -19,12 +19,17 @@ describe('construction: the only throws', () => {
   });
 
   it('a public key is refused by name, saying it belongs in the tag', () => {
-    expect(() => new Lifeline('wk_0123456789abcdefghijklmn')).toThrow(/public key \(wk_…\): public keys belong in the website tag/);
+    expect(() => new Lifeline('wk_0123456789abcdefghijklmn')).toThrow(
+      /public key \(wk_…\): public keys belong in the website tag/,
+    );
   });
 
-  it.each(['sk_test_123', 'pk_live_123', 'Bearer sk_live_123'])('anything that is not a secret key (%s) is refused', (key) => {
-    expect(() => new Lifeline(key)).toThrow(/not a secret key: pass the key beginning sk_live_/);
-  });
+  it.each(['sk_test_123', 'pk_live_123', 'Bearer sk_live_123'])(
+    'anything that is not a secret key (%s) is refused',
+    (key) => {
+      expect(() => new Lifeline(key)).toThrow(/not a secret key: pass the key beginning sk_live_/);
+    },
+  );
 
   it('a secret key constructs, with no request made', () => {
     const { calls } = client();
@@ -45,7 +50,14 @@ describe('wire names: camelCase options become the snake_case fields', () => {
     expiresAt,
     idempotencyKey: 'order-7',
     detail: 'Pro, yearly',
-    source: { path: '/pricing', referrer: 'https://news.example.com/x', os: 'mac', anonId: 'b'.repeat(32), clickId: 'gclid-1', utm: { source: 'news', campaign: 'spring' } },
+    source: {
+      path: '/pricing',
+      referrer: 'https://news.example.com/x',
+      os: 'mac',
+      anonId: 'b'.repeat(32),
+      clickId: 'gclid-1',
+      utm: { source: 'news', campaign: 'spring' },
+    },
   };
   const wire = {
     type: 'purchase',
@@ -58,7 +70,14 @@ describe('wire names: camelCase options become the snake_case fields', () => {
     expires_at: '2026-06-01T00:00:00.000Z',
     idempotency_key: 'order-7',
     detail: 'Pro, yearly',
-    source: { path: '/pricing', referrer: 'https://news.example.com/x', os: 'mac', anon_id: 'b'.repeat(32), click_id: 'gclid-1', utm: { source: 'news', campaign: 'spring' } },
+    source: {
+      path: '/pricing',
+      referrer: 'https://news.example.com/x',
+      os: 'mac',
+      anon_id: 'b'.repeat(32),
+      click_id: 'gclid-1',
+      utm: { source: 'news', campaign: 'spring' },
+    },
   };
 
   it('track(type, options) posts one event with every field converted; properties keep their own keys', async () => {
@@ -89,11 +108,22 @@ describe('wire names: camelCase options become the snake_case fields', () => {
 
   it('identify posts type identify, with fields as given', async () => {
     const { lifeline, calls } = client();
-    await lifeline.identify({ email: 'ada@example.com', accountId: 'u-1', name: 'Ada', fields: { jobTitle: 'CTO', seats: 3, old: null } });
-    expect(calls[0].body).toEqual({ type: 'identify', email: 'ada@example.com', account_id: 'u-1', name: 'Ada', fields: { jobTitle: 'CTO', seats: 3, old: null } });
+    await lifeline.identify({
+      email: 'ada@example.com',
+      accountId: 'u-1',
+      name: 'Ada',
+      fields: { jobTitle: 'CTO', seats: 3, old: null },
+    });
+    expect(calls[0].body).toEqual({
+      type: 'identify',
+      email: 'ada@example.com',
+      account_id: 'u-1',
+      name: 'Ada',
+      fields: { jobTitle: 'CTO', seats: 3, old: null },
+    });
   });
 
-  it('subscribe posts type subscribe: sourceLabel, and the consent object\'s grantedAt', async () => {
+  it("subscribe posts type subscribe: sourceLabel, and the consent object's grantedAt", async () => {
     const { lifeline, calls } = client();
     await lifeline.subscribe({
       email: 'ada@example.com',
@@ -120,11 +150,26 @@ describe('wire names: camelCase options become the snake_case fields', () => {
 
   it('support posts type support with from, who, topic, version and anonId', async () => {
     const { lifeline, calls } = client();
-    await lifeline.support({ message: 'It crashed', from: 'ada@example.com', who: 'Ada', topic: 'bug', version: '2.1.0', anonId: 'd'.repeat(32) });
-    expect(calls[0].body).toEqual({ type: 'support', message: 'It crashed', from: 'ada@example.com', who: 'Ada', topic: 'bug', version: '2.1.0', anon_id: 'd'.repeat(32) });
+    await lifeline.support({
+      message: 'It crashed',
+      from: 'ada@example.com',
+      who: 'Ada',
+      topic: 'bug',
+      version: '2.1.0',
+      anonId: 'd'.repeat(32),
+    });
+    expect(calls[0].body).toEqual({
+      type: 'support',
+      message: 'It crashed',
+      from: 'ada@example.com',
+      who: 'Ada',
+      topic: 'bug',
+      version: '2.1.0',
+      anon_id: 'd'.repeat(32),
+    });
   });
 
-  it('an action\'s own type wins over a type in its options', async () => {
+  it("an action's own type wins over a type in its options", async () => {
     const { lifeline, calls } = client();
     await lifeline.identify({ type: 'signup', email: 'ada@example.com' } as never);
     expect(calls[0].body).toMatchObject({ type: 'identify' });
@@ -143,7 +188,12 @@ describe('wire names: camelCase options become the snake_case fields', () => {
       events: [
         { type: 'signup', email: 'ada@example.com', occurred_at: '2026-05-01T12:00:00.000Z' },
         { type: 'identify', anon_id: 'e'.repeat(32), email: 'ada@example.com' },
-        { type: 'subscribe', email: 'ada@example.com', list: 'news', consent: { text: 'Yes', granted_at: '2026-05-01T12:00:00.000Z' } },
+        {
+          type: 'subscribe',
+          email: 'ada@example.com',
+          list: 'news',
+          consent: { text: 'Yes', granted_at: '2026-05-01T12:00:00.000Z' },
+        },
         { type: 'support', message: 'Hi', from: 'ada@example.com' },
       ],
     });
@@ -152,16 +202,34 @@ describe('wire names: camelCase options become the snake_case fields', () => {
   it('messages.send posts to, subject and body to /api/v1/messages', async () => {
     const { lifeline, calls } = client({ status: 200, body: { ok: true, id: 'msg_1' } });
     await lifeline.messages.send({ to: 'ada@example.com', subject: 'Hi', body: 'Hello there' });
-    expect(calls[0]).toMatchObject({ url: `${URL}/api/v1/messages`, method: 'POST', body: { to: 'ada@example.com', subject: 'Hi', body: 'Hello there' } });
+    expect(calls[0]).toMatchObject({
+      url: `${URL}/api/v1/messages`,
+      method: 'POST',
+      body: { to: 'ada@example.com', subject: 'Hi', body: 'Hello there' },
+    });
   });
 
   it('messages.list is a GET with the query in the address: dates as ISO, limit as a number', async () => {
     const { lifeline, calls } = client({ status: 200, body: { ok: true, messages: [] } });
-    await lifeline.messages.list({ since: new Date('2026-01-01T00:00:00.000Z'), until: '2026-02-01', person: 'ada@example.com', direction: 'out', limit: 20, cursor: 'abc' });
+    await lifeline.messages.list({
+      since: new Date('2026-01-01T00:00:00.000Z'),
+      until: '2026-02-01',
+      person: 'ada@example.com',
+      direction: 'out',
+      limit: 20,
+      cursor: 'abc',
+    });
     const url = new globalThis.URL(calls[0].url);
     expect(calls[0]).toMatchObject({ method: 'GET', body: undefined });
     expect(url.pathname).toBe('/api/v1/messages');
-    expect(Object.fromEntries(url.searchParams)).toEqual({ since: '2026-01-01T00:00:00.000Z', until: '2026-02-01', person: 'ada@example.com', direction: 'out', limit: '20', cursor: 'abc' });
+    expect(Object.fromEntries(url.searchParams)).toEqual({
+      since: '2026-01-01T00:00:00.000Z',
+      until: '2026-02-01',
+      person: 'ada@example.com',
+      direction: 'out',
+      limit: '20',
+      cursor: 'abc',
+    });
   });
 
   it('messages.list with no query asks for the first page', async () => {
@@ -170,7 +238,7 @@ describe('wire names: camelCase options become the snake_case fields', () => {
     expect(calls[0].url).toBe(`${URL}/api/v1/messages`);
   });
 
-  it('messages.thread GETs the person\'s messages, the id or email encoded in the path', async () => {
+  it("messages.thread GETs the person's messages, the id or email encoded in the path", async () => {
     const { lifeline, calls } = client({ status: 200, body: { ok: true, person: 'per_1', messages: [] } });
     await lifeline.messages.thread('ada+news@example.com');
     expect(calls[0]).toMatchObject({ url: `${URL}/api/v1/people/ada%2Bnews%40example.com/messages`, method: 'GET' });
@@ -203,14 +271,17 @@ describe('wire names: camelCase options become the snake_case fields', () => {
   });
 });
 
-describe('answers: the route\'s own words, untouched', () => {
+describe("answers: the route's own words, untouched", () => {
   it('a success resolves to the answer as sent', async () => {
     const { lifeline } = client({ status: 200, body: { ok: true, status: 'merged', id: 'per_9' } });
     expect(await lifeline.identify({ email: 'ada@example.com' })).toEqual({ ok: true, status: 'merged', id: 'per_9' });
   });
 
-  it('a refusal carries the route\'s code and sentence untouched, plus httpStatus', async () => {
-    const { lifeline } = client({ status: 422, body: { ok: false, error: 'not_engaged', message: 'Email goes only to people who bought.' } });
+  it("a refusal carries the route's code and sentence untouched, plus httpStatus", async () => {
+    const { lifeline } = client({
+      status: 422,
+      body: { ok: false, error: 'not_engaged', message: 'Email goes only to people who bought.' },
+    });
     expect(await lifeline.messages.send({ to: 'x@example.com', subject: 'Hi', body: 'Hello' })).toEqual({
       ok: false,
       error: 'not_engaged',
@@ -220,18 +291,24 @@ describe('answers: the route\'s own words, untouched', () => {
   });
 
   it.each([undefined, '', '  '])('a code without a sentence (%p) gets one naming the code', async (message) => {
-    const { lifeline } = client({ status: 400, body: { ok: false, error: 'brand_new_code', ...(message === undefined ? {} : { message }) } });
+    const { lifeline } = client({
+      status: 400,
+      body: { ok: false, error: 'brand_new_code', ...(message === undefined ? {} : { message }) },
+    });
     const answer = await lifeline.track('signup', { email: 'ada@example.com' });
     expect(answer).toMatchObject({ ok: false, error: 'brand_new_code', httpStatus: 400 });
     expect(!answer.ok && answer.message).toMatch(/brand_new_code/);
   });
 
-  it('a batch refused in part carries partial_failure and every item\'s result', async () => {
+  it("a batch refused in part carries partial_failure and every item's result", async () => {
     const results = [
       { index: 0, ok: true, status: 'recorded', id: 'per_1' },
       { index: 1, ok: false, error: 'no_identity', message: 'Name the person.' },
     ];
-    const { lifeline } = client({ status: 207, body: { ok: false, error: 'partial_failure', message: 'Some items were refused.', results } });
+    const { lifeline } = client({
+      status: 207,
+      body: { ok: false, error: 'partial_failure', message: 'Some items were refused.', results },
+    });
     expect(await lifeline.batch([{ type: 'signup', email: 'a@example.com' }, { type: 'signup' }])).toEqual({
       ok: false,
       error: 'partial_failure',
@@ -243,12 +320,20 @@ describe('answers: the route\'s own words, untouched', () => {
 
   it('a body that is not JSON resolves to invalid_response with the status', async () => {
     const { lifeline } = client({ status: 200, text: '<html>hello</html>' });
-    expect(await lifeline.track('signup', { email: 'ada@example.com' })).toMatchObject({ ok: false, error: 'invalid_response', httpStatus: 200 });
+    expect(await lifeline.track('signup', { email: 'ada@example.com' })).toMatchObject({
+      ok: false,
+      error: 'invalid_response',
+      httpStatus: 200,
+    });
   });
 
   it('JSON that is not a Lifeline answer resolves to invalid_response', async () => {
     const { lifeline } = client({ status: 404, body: { statusCode: 404, message: 'Cannot POST' } });
-    expect(await lifeline.track('signup', { email: 'ada@example.com' })).toMatchObject({ ok: false, error: 'invalid_response', httpStatus: 404 });
+    expect(await lifeline.track('signup', { email: 'ada@example.com' })).toMatchObject({
+      ok: false,
+      error: 'invalid_response',
+      httpStatus: 404,
+    });
   });
 });
 
@@ -257,8 +342,15 @@ describe('never throws, never rejects', () => {
     const { lifeline, calls } = client();
     const properties: Record<string, unknown> = {};
     properties.self = properties;
-    expect(await lifeline.track('signup', { email: 'ada@example.com', properties })).toMatchObject({ ok: false, error: 'invalid_json', httpStatus: 0 });
-    expect(await lifeline.track('signup', { email: 'ada@example.com', value: 10n as never })).toMatchObject({ ok: false, error: 'invalid_json' });
+    expect(await lifeline.track('signup', { email: 'ada@example.com', properties })).toMatchObject({
+      ok: false,
+      error: 'invalid_json',
+      httpStatus: 0,
+    });
+    expect(await lifeline.track('signup', { email: 'ada@example.com', value: 10n as never })).toMatchObject({
+      ok: false,
+      error: 'invalid_json',
+    });
     expect(calls).toHaveLength(0);
   });
 
@@ -278,7 +370,10 @@ describe('never throws, never rejects', () => {
   });
 
   it('odd arguments from plain JavaScript still resolve', async () => {
-    const { lifeline, calls } = client({ status: 400, body: { ok: false, error: 'unknown_event', message: 'Name the event in type.' } });
+    const { lifeline, calls } = client({
+      status: 400,
+      body: { ok: false, error: 'unknown_event', message: 'Name the event in type.' },
+    });
     await expect(lifeline.track(null as never)).resolves.toMatchObject({ ok: false, error: 'unknown_event' });
     await expect(lifeline.identify(undefined as never)).resolves.toMatchObject({ ok: false });
     await expect(lifeline.messages.list(42 as never)).resolves.toMatchObject({ ok: false });

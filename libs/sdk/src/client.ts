@@ -31,12 +31,13 @@ export const DEFAULT_ATTEMPTS = 3;
 /** Why a key cannot be used here, or null for a secret key. */
 export function keyProblem(key: unknown): string | null {
   if (typeof key !== 'string' || key.trim() === '') {
-    return 'new Lifeline() needs your secret key (sk_live_…, from the workspace\'s developer settings), for example new Lifeline(process.env.LIFELINE_SECRET_KEY).';
+    return "new Lifeline() needs your secret key (sk_live_…, from the workspace's developer settings), for example new Lifeline(process.env.LIFELINE_SECRET_KEY).";
   }
   if (key.startsWith('wk_')) {
     return 'new Lifeline() was given a public key (wk_…): public keys belong in the website tag (LifelineTag, NEXT_PUBLIC_LIFELINE_KEY). Pass the secret key (sk_live_…) here, and only on your server.';
   }
-  if (!key.startsWith('sk_live_')) return 'new Lifeline() was given something that is not a secret key: pass the key beginning sk_live_ from the workspace\'s developer settings.';
+  if (!key.startsWith('sk_live_'))
+    return "new Lifeline() was given something that is not a secret key: pass the key beginning sk_live_ from the workspace's developer settings.";
   return null;
 }
 
@@ -58,7 +59,10 @@ async function settled<T>(work: () => Promise<T | LifelineRefusal>): Promise<T |
   try {
     return await work();
   } catch (error) {
-    return refusal('invalid_json', `The options could not be sent (${error instanceof Error ? error.message : String(error)}): pass plain objects as the types describe.`);
+    return refusal(
+      'invalid_json',
+      `The options could not be sent (${error instanceof Error ? error.message : String(error)}): pass plain objects as the types describe.`,
+    );
   }
 }
 
@@ -88,7 +92,8 @@ export class Lifeline {
     this.messages = {
       send: (options) => settled(() => send(this.settings, 'POST', '/api/v1/messages', wireSend(options))),
       list: (query) => settled(() => send(this.settings, 'GET', `/api/v1/messages${wireQuery(query)}`)),
-      thread: (who) => settled(() => send(this.settings, 'GET', `/api/v1/people/${encodeURIComponent(String(who ?? ''))}/messages`)),
+      thread: (who) =>
+        settled(() => send(this.settings, 'GET', `/api/v1/people/${encodeURIComponent(String(who ?? ''))}/messages`)),
     };
   }
 
@@ -97,7 +102,10 @@ export class Lifeline {
   track(event: TrackEvent): Promise<TrackOutcome>;
   track(typeOrEvent: string | TrackEvent, options?: TrackOptions): Promise<TrackOutcome> {
     return settled(() => {
-      const item = typeof typeOrEvent === 'object' && typeOrEvent !== null ? wireItem(typeOrEvent) : wireItem({ ...options }, typeOrEvent);
+      const item =
+        typeof typeOrEvent === 'object' && typeOrEvent !== null
+          ? wireItem(typeOrEvent)
+          : wireItem({ ...options }, typeOrEvent);
       return send(this.settings, 'POST', '/api/v1/events', item);
     });
   }
@@ -122,7 +130,10 @@ export class Lifeline {
     return settled(async () => {
       if (!Array.isArray(items)) return refusal('invalid_json', 'batch() takes an array of items, each with its type.');
       if (items.length > MAX_BATCH_ITEMS) {
-        return refusal('too_many_items', `A batch holds at most ${MAX_BATCH_ITEMS} items and this one has ${items.length}: split it into batches of ${MAX_BATCH_ITEMS}. Nothing was sent.`);
+        return refusal(
+          'too_many_items',
+          `A batch holds at most ${MAX_BATCH_ITEMS} items and this one has ${items.length}: split it into batches of ${MAX_BATCH_ITEMS}. Nothing was sent.`,
+        );
       }
       return send(this.settings, 'POST', '/api/v1/events', { events: items.map((item) => wireItem(item)) });
     });

@@ -58,7 +58,8 @@ export function wireQuery(query: ListQuery | undefined): string {
   if (isPlainObject(query)) {
     for (const [key, value] of Object.entries(query)) {
       if (value === undefined || value === null) continue;
-      (wire as Record<string, string>)[WIRE_NAMES[key] ?? key] = value instanceof Date ? wireMoment(value) : String(value);
+      (wire as Record<string, string>)[WIRE_NAMES[key] ?? key] =
+        value instanceof Date ? wireMoment(value) : String(value);
     }
   }
   for (const [key, value] of Object.entries(wire)) params.set(key, value as string);

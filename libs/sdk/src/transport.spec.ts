@@ -7,7 +7,14 @@ import { parseRetryAfter, RETRY_WAITS_MS } from './transport';
 const KEY = 'sk_live_0123456789abcdefghijklmnopqrstuv';
 const URL = 'https://lifeline.example.com';
 const OK: Reply = { status: 200, body: { ok: true, status: 'recorded', id: 'per_1' } };
-const SERVER_ERROR: Reply = { status: 500, body: { ok: false, error: 'server_error', message: 'The service could not finish; nothing was changed; send it again.' } };
+const SERVER_ERROR: Reply = {
+  status: 500,
+  body: {
+    ok: false,
+    error: 'server_error',
+    message: 'The service could not finish; nothing was changed; send it again.',
+  },
+};
 
 function client(replies: Reply[], options: { retries?: number; timeoutMs?: number } = {}) {
   const captured = capturingFetch(...replies);
@@ -32,8 +39,12 @@ describe('retries: only 5xx and network failures, three attempts in all', () => 
     expect(calls).toHaveLength(2);
   });
 
-  it('a 5xx every time: three attempts, then the last answer\'s own code and sentence', async () => {
-    const { lifeline, calls } = client([{ status: 502, text: 'Bad gateway' }, { status: 503, text: 'busy' }, SERVER_ERROR]);
+  it("a 5xx every time: three attempts, then the last answer's own code and sentence", async () => {
+    const { lifeline, calls } = client([
+      { status: 502, text: 'Bad gateway' },
+      { status: 503, text: 'busy' },
+      SERVER_ERROR,
+    ]);
     expect(await settle(track(lifeline))).toEqual({
       ok: false,
       error: 'server_error',
@@ -56,7 +67,9 @@ describe('retries: only 5xx and network failures, three attempts in all', () => 
   });
 
   it('fetch throwing every time: network_error with the cause, httpStatus 0, after three attempts', async () => {
-    const cause = Object.assign(new TypeError('fetch failed'), { cause: new Error('connect ECONNREFUSED 127.0.0.1:1') });
+    const cause = Object.assign(new TypeError('fetch failed'), {
+      cause: new Error('connect ECONNREFUSED 127.0.0.1:1'),
+    });
     const { lifeline, calls } = client([cause]);
     const answer = await settle(track(lifeline));
     expect(answer).toMatchObject({ ok: false, error: 'network_error', httpStatus: 0 });
@@ -72,10 +85,20 @@ describe('retries: only 5xx and network failures, three attempts in all', () => 
 
   it('a 429 is answered at once with retryAfter from Retry-After, not waited out', async () => {
     const { lifeline, calls } = client([
-      { status: 429, body: { ok: false, error: 'rate_limited', message: 'Too many posts: wait 42 seconds.' }, headers: { 'retry-after': '42' } },
+      {
+        status: 429,
+        body: { ok: false, error: 'rate_limited', message: 'Too many posts: wait 42 seconds.' },
+        headers: { 'retry-after': '42' },
+      },
       OK,
     ]);
-    expect(await settle(track(lifeline))).toEqual({ ok: false, error: 'rate_limited', message: 'Too many posts: wait 42 seconds.', httpStatus: 429, retryAfter: 42 });
+    expect(await settle(track(lifeline))).toEqual({
+      ok: false,
+      error: 'rate_limited',
+      message: 'Too many posts: wait 42 seconds.',
+      httpStatus: 429,
+      retryAfter: 42,
+    });
     expect(calls).toHaveLength(1);
   });
 
@@ -107,7 +130,10 @@ describe('retries: only 5xx and network failures, three attempts in all', () => 
   });
 
   it('every method retries the same way (messages.list on a network failure)', async () => {
-    const { lifeline, calls } = client([new TypeError('fetch failed'), { status: 200, body: { ok: true, messages: [] } }]);
+    const { lifeline, calls } = client([
+      new TypeError('fetch failed'),
+      { status: 200, body: { ok: true, messages: [] } },
+    ]);
     expect(await settle(lifeline.messages.list())).toEqual({ ok: true, messages: [] });
     expect(calls).toHaveLength(2);
   });

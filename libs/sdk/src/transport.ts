@@ -20,16 +20,29 @@ type Attempt =
 
 const isRetryable = (a: Attempt) => a.kind !== 'answer' || a.status >= 500;
 
-export function refusal(error: string, message: string, httpStatus = 0, extra: Record<string, unknown> = {}): LifelineRefusal {
+export function refusal(
+  error: string,
+  message: string,
+  httpStatus = 0,
+  extra: Record<string, unknown> = {},
+): LifelineRefusal {
   return { ...extra, ok: false, error, message, httpStatus };
 }
 
-export async function send<T>(settings: TransportSettings, method: 'GET' | 'POST', path: string, body?: unknown): Promise<T | LifelineRefusal> {
+export async function send<T>(
+  settings: TransportSettings,
+  method: 'GET' | 'POST',
+  path: string,
+  body?: unknown,
+): Promise<T | LifelineRefusal> {
   let payload: string | undefined;
   try {
     payload = body === undefined ? undefined : JSON.stringify(body);
   } catch (error) {
-    return refusal('invalid_json', `The options could not be written as JSON (${describe(error)}): remove circular references and BigInt values.`);
+    return refusal(
+      'invalid_json',
+      `The options could not be written as JSON (${describe(error)}): remove circular references and BigInt values.`,
+    );
   }
   const headers: Record<string, string> = { authorization: `Bearer ${settings.key}`, accept: 'application/json' };
   if (payload !== undefined) headers['content-type'] = 'application/json';
@@ -42,7 +55,13 @@ export async function send<T>(settings: TransportSettings, method: 'GET' | 'POST
   return outcome<T>(settings, last);
 }
 
-async function attempt(settings: TransportSettings, method: string, path: string, headers: Record<string, string>, body: string | undefined): Promise<Attempt> {
+async function attempt(
+  settings: TransportSettings,
+  method: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+): Promise<Attempt> {
   const fetchImpl = settings.fetch ?? (typeof fetch === 'function' ? (fetch as unknown as FetchLike) : undefined);
   if (!fetchImpl) return { kind: 'network', cause: 'no fetch in this runtime; pass one as the fetch option' };
   const controller = typeof AbortController === 'function' ? new AbortController() : undefined;
@@ -75,16 +94,27 @@ async function attempt(settings: TransportSettings, method: string, path: string
 function outcome<T>(settings: TransportSettings, last: Attempt): T | LifelineRefusal {
   const tries = settings.attempts === 1 ? '1 attempt' : `${settings.attempts} attempts`;
   if (last.kind === 'timeout') {
-    return refusal('timeout', `The service at ${settings.url} did not answer within ${settings.timeoutMs} ms (${tries}): try again later, or raise timeoutMs.`);
+    return refusal(
+      'timeout',
+      `The service at ${settings.url} did not answer within ${settings.timeoutMs} ms (${tries}): try again later, or raise timeoutMs.`,
+    );
   }
   if (last.kind === 'network') {
-    return refusal('network_error', `Could not reach the service at ${settings.url} (${tries}: ${last.cause}): check the url option and the network.`);
+    return refusal(
+      'network_error',
+      `Could not reach the service at ${settings.url} (${tries}: ${last.cause}): check the url option and the network.`,
+    );
   }
   return answer<T>(settings, last.status, last.text, last.headers);
 }
 
 /** An HTTP answer -> the success as sent, or a refusal carrying the route's own code and sentence. */
-export function answer<T>(settings: Pick<TransportSettings, 'url'>, status: number, text: string, headers: FetchResponseLike['headers']): T | LifelineRefusal {
+export function answer<T>(
+  settings: Pick<TransportSettings, 'url'>,
+  status: number,
+  text: string,
+  headers: FetchResponseLike['headers'],
+): T | LifelineRefusal {
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -92,7 +122,11 @@ export function answer<T>(settings: Pick<TransportSettings, 'url'>, status: numb
     parsed = undefined;
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    return refusal('invalid_response', `The service answered HTTP ${status} with a body that is not a JSON object: check that the url option (${settings.url}) is a Lifeline service.`, status);
+    return refusal(
+      'invalid_response',
+      `The service answered HTTP ${status} with a body that is not a JSON object: check that the url option (${settings.url}) is a Lifeline service.`,
+      status,
+    );
   }
   const body = parsed as Record<string, unknown>;
   if (body.ok === true && status >= 200 && status < 300) return body as T;
@@ -100,9 +134,17 @@ export function answer<T>(settings: Pick<TransportSettings, 'url'>, status: numb
   const extra = retryAfter === undefined ? body : { ...body, retryAfter };
   if (body.ok !== false || typeof body.error !== 'string' || body.error === '') {
     const code = status >= 500 ? 'server_error' : 'invalid_response';
-    return refusal(code, `The service answered HTTP ${status} without a code saying why: check that the url option (${settings.url}) is a Lifeline service.`, status, extra);
+    return refusal(
+      code,
+      `The service answered HTTP ${status} without a code saying why: check that the url option (${settings.url}) is a Lifeline service.`,
+      status,
+      extra,
+    );
   }
-  const message = typeof body.message === 'string' && body.message.trim() !== '' ? body.message : `The service refused this with the code ${body.error} (HTTP ${status}) and gave no sentence; look up ${body.error} in the service's list of errors.`;
+  const message =
+    typeof body.message === 'string' && body.message.trim() !== ''
+      ? body.message
+      : `The service refused this with the code ${body.error} (HTTP ${status}) and gave no sentence; look up ${body.error} in the service's list of errors.`;
   return refusal(body.error, message, status, extra);
 }
 

@@ -4,17 +4,35 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { deleteInBatches, GroupCommit } from '@app/platform';
-import type { NewDelivery, ClaimedAttempt, DeliveryKey, Settlement, AttemptRecord, DeliveryRow, AttemptRow } from './deliveries.types';
+import type {
+  NewDelivery,
+  ClaimedAttempt,
+  DeliveryKey,
+  Settlement,
+  AttemptRecord,
+  DeliveryRow,
+  AttemptRow,
+} from './deliveries.types';
 
 /** How long a claim holds an attempt: more than the ten seconds an attempt may take. */
 export const CLAIM_SECONDS = 30;
 
 /** An address's previous signing secret while it still signs (a rotation's overlap), else NULL; `e` names webhook_endpoints. */
-export const previousSecretSql = (e: string) => `CASE WHEN ${e}.previous_secret_until > now() THEN ${e}.previous_secret_sealed END AS previous_secret_sealed`;
+export const previousSecretSql = (e: string) =>
+  `CASE WHEN ${e}.previous_secret_until > now() THEN ${e}.previous_secret_sealed END AS previous_secret_sealed`;
 
-export type { NewDelivery, ClaimedAttempt, DeliveryKey, Settlement, AttemptRecord, DeliveryRow, AttemptRow } from './deliveries.types';
+export type {
+  NewDelivery,
+  ClaimedAttempt,
+  DeliveryKey,
+  Settlement,
+  AttemptRecord,
+  DeliveryRow,
+  AttemptRow,
+} from './deliveries.types';
 
-const DELIVERY_COLUMNS = 'd.workspace_id, d.id, d.endpoint_id, d.type, d.body, d.state, d.attempts, d.next_attempt_at, d.created_at';
+const DELIVERY_COLUMNS =
+  'd.workspace_id, d.id, d.endpoint_id, d.type, d.body, d.state, d.attempts, d.next_attempt_at, d.created_at';
 /**
  * `d.state = 'pending'` for statements that name their deliveries by key (claims, settlements, give-backs). Written so it
  * does not match `deliveries_due`'s predicate: with the plain test the planner may read every pending delivery through
@@ -33,7 +51,10 @@ export class DeliveriesRepository {
    * A row marked `claimed` (pending, due now) is stored with its first attempt claimed, as claim() would
    * (attempts 1, claimed for CLAIM_SECONDS from this statement): the relay sends it without a claim's round trip.
    */
-  async insert(manager: EntityManager, rows: NewDelivery[]): Promise<Array<{ workspace_id: string; id: string; state: string; claimed: boolean }>> {
+  async insert(
+    manager: EntityManager,
+    rows: NewDelivery[],
+  ): Promise<Array<{ workspace_id: string; id: string; state: string; claimed: boolean }>> {
     if (rows.length === 0) return [];
     // One JSON parameter rather than nine arrays (bodies included): JSON.stringify costs the worker a fraction of pg's array escaping.
     // A body's tail shared with other rows goes once, in $2, and each row sends the rest (for a happening heard by 10 addresses, a
@@ -77,7 +98,9 @@ export class DeliveriesRepository {
   // Claims and settlements of concurrent attempts are written together (group commit): under load a
   // worker pays one round trip per batch instead of two per attempt, alone it pays one per attempt.
   private readonly claims = new GroupCommit<DeliveryKey, ClaimedAttempt | null>((keys) => this.claimMany(keys));
-  private readonly settlements = new GroupCommit<DeliveryKey & { attempt: AttemptRecord }, Settlement | null>((items) => this.settleMany(items));
+  private readonly settlements = new GroupCommit<DeliveryKey & { attempt: AttemptRecord }, Settlement | null>((items) =>
+    this.settleMany(items),
+  );
 
   /**
    * Claims the next attempt: only a pending delivery that is due and not claimed (or whose claim
@@ -162,8 +185,9 @@ export class DeliveriesRepository {
       next_ms: a.nextDelayMs,
     }));
     // Planned at each run, not prepared: a generic plan made while the table was small read all of it in every settlement.
-    const rows: Array<{ workspace_id: string; id: string; state: string; due_in_ms: number | null }> = await this.dataSource.query(
-      `WITH u AS (
+    const rows: Array<{ workspace_id: string; id: string; state: string; due_in_ms: number | null }> =
+      await this.dataSource.query(
+        `WITH u AS (
          SELECT * FROM json_to_recordset($1::json)
            AS u(w text, i text, n int, started_at timestamptz, duration_ms int, status_code int, body_excerpt text, error text, ok bool, next_ms bigint)),
        recorded AS (
@@ -183,8 +207,8 @@ export class DeliveriesRepository {
           WHERE d.workspace_id = u.w AND d.id = u.i AND d.attempts = u.n AND ${PENDING_BY_KEY} AND d.claimed_until IS NOT NULL
          RETURNING d.workspace_id, d.id, d.state, d.next_attempt_at)
        SELECT workspace_id, id, state, GREATEST(0, ceil(EXTRACT(EPOCH FROM (next_attempt_at - now())) * 1000))::int AS due_in_ms FROM settled`,
-      [JSON.stringify(settlements)],
-    );
+        [JSON.stringify(settlements)],
+      );
     const byKey = new Map(rows.map((row) => [`${row.workspace_id}/${row.id}`, row]));
     return items.map((item) => {
       const row = byKey.get(`${item.workspaceId}/${item.deliveryId}`);
@@ -230,7 +254,10 @@ export class DeliveriesRepository {
        RETURNING d.workspace_id, d.id`,
       [keys.map((k) => k.workspaceId), keys.map((k) => k.deliveryId)],
     );
-    return (rows as Array<{ workspace_id: string; id: string }>).map((r) => ({ workspaceId: r.workspace_id, deliveryId: r.id }));
+    return (rows as Array<{ workspace_id: string; id: string }>).map((r) => ({
+      workspaceId: r.workspace_id,
+      deliveryId: r.id,
+    }));
   }
 
   /**
@@ -238,7 +265,12 @@ export class DeliveriesRepository {
    * after another `everyMs` apart in the order they were made. A delivery two recoveries both pick
    * is taken by one (the state is checked again under the row lock).
    */
-  async makeFailedDue(workspaceId: string, endpointId: string, since: Date, everyMs: number): Promise<Array<{ id: string; attempts: number; due_in_ms: number }>> {
+  async makeFailedDue(
+    workspaceId: string,
+    endpointId: string,
+    since: Date,
+    everyMs: number,
+  ): Promise<Array<{ id: string; attempts: number; due_in_ms: number }>> {
     const [rows] = await this.dataSource.query(
       `UPDATE deliveries d SET state = 'pending', next_attempt_at = now() + p.n * $4::float8 * interval '1 millisecond'
          FROM (SELECT id, row_number() OVER (ORDER BY created_at, id) - 1 AS n FROM deliveries
@@ -247,11 +279,16 @@ export class DeliveriesRepository {
        RETURNING d.id, d.attempts, (p.n * $4::float8)::int AS due_in_ms`,
       [workspaceId, endpointId, since, everyMs],
     );
-    return (rows as Array<{ id: string; attempts: number; due_in_ms: number }>).sort((a, b) => a.due_in_ms - b.due_in_ms);
+    return (rows as Array<{ id: string; attempts: number; due_in_ms: number }>).sort(
+      (a, b) => a.due_in_ms - b.due_in_ms,
+    );
   }
 
   /** Pending deliveries due for at least `graceMs` and not claimed: their job was lost or never queued. */
-  async dueUnclaimed(graceMs: number, limit: number): Promise<Array<{ workspace_id: string; id: string; attempts: number }>> {
+  async dueUnclaimed(
+    graceMs: number,
+    limit: number,
+  ): Promise<Array<{ workspace_id: string; id: string; attempts: number }>> {
     return this.dataSource.query(
       `SELECT workspace_id, id, attempts FROM deliveries
         WHERE state = 'pending' AND next_attempt_at <= now() - $1::int * interval '1 millisecond'
@@ -267,7 +304,10 @@ export class DeliveriesRepository {
   }
 
   async get(workspaceId: string, deliveryId: string): Promise<DeliveryRow | null> {
-    const [row] = await this.dataSource.query(`SELECT ${DELIVERY_COLUMNS} FROM deliveries d WHERE d.workspace_id = $1 AND d.id = $2`, [workspaceId, deliveryId]);
+    const [row] = await this.dataSource.query(
+      `SELECT ${DELIVERY_COLUMNS} FROM deliveries d WHERE d.workspace_id = $1 AND d.id = $2`,
+      [workspaceId, deliveryId],
+    );
     return row ?? null;
   }
 

@@ -22,7 +22,8 @@ export class DeliveryGauges implements OnModuleInit {
       async collect() {
         this.reset();
         for (const state of STATES) this.set({ state }, 0);
-        for (const row of await dataSource.query(`SELECT state, count(*)::int AS n FROM deliveries GROUP BY state`)) this.set({ state: row.state }, row.n);
+        for (const row of await dataSource.query(`SELECT state, count(*)::int AS n FROM deliveries GROUP BY state`))
+          this.set({ state: row.state }, row.n);
       },
     });
   }

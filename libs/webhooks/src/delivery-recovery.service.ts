@@ -33,8 +33,16 @@ export class DeliveryRecoveryService {
   /** Sends every failed delivery of the address made since `since` again; answers how many were queued. */
   async recover(workspaceId: string, endpointId: string, since: Date): Promise<number> {
     const endpoint = await this.endpoints.enabledEndpoint(workspaceId, endpointId);
-    const due = await this.deliveries.makeFailedDue(workspaceId, endpointId, checkedTime(since, 'since'), paceMs(endpoint.rate_limit_per_second));
-    await this.queueDue(workspaceId, due.map((d) => ({ id: d.id, attempts: d.attempts, dueInMs: d.due_in_ms })));
+    const due = await this.deliveries.makeFailedDue(
+      workspaceId,
+      endpointId,
+      checkedTime(since, 'since'),
+      paceMs(endpoint.rate_limit_per_second),
+    );
+    await this.queueDue(
+      workspaceId,
+      due.map((d) => ({ id: d.id, attempts: d.attempts, dueInMs: d.due_in_ms })),
+    );
     return due.length;
   }
 
@@ -45,7 +53,11 @@ export class DeliveryRecoveryService {
     checkedTime(until, 'until');
     const kept = retainedSince(OUTBOX_KEPT_MS);
     if (since < kept) {
-      throw new Refusal('invalid_field', `Happenings are kept ${OUTBOX_RETENTION_DAYS} days: choose a since after ${kept.toISOString()}.`, { field: 'since' });
+      throw new Refusal(
+        'invalid_field',
+        `Happenings are kept ${OUTBOX_RETENTION_DAYS} days: choose a since after ${kept.toISOString()}.`,
+        { field: 'since' },
+      );
     }
     if (until <= since) throw new Refusal('invalid_field', 'until must be later than since.', { field: 'until' });
 
@@ -57,20 +69,31 @@ export class DeliveryRecoveryService {
       if (rows.length === 0) break;
       afterId = rows[rows.length - 1].id;
       const made = await this.dataSource.transaction(async (manager) => {
-        const deliveries = (await this.happenings.make(manager, rows, [endpoint], false)).map((d, i) => ({ ...d, dueInMs: (queued + i) * everyMs }));
+        const deliveries = (await this.happenings.make(manager, rows, [endpoint], false)).map((d, i) => ({
+          ...d,
+          dueInMs: (queued + i) * everyMs,
+        }));
         await this.deliveries.insert(manager, deliveries);
         return deliveries;
       });
-      await this.queueDue(workspaceId, made.map((d) => ({ id: d.id, attempts: 0, dueInMs: d.dueInMs })));
+      await this.queueDue(
+        workspaceId,
+        made.map((d) => ({ id: d.id, attempts: 0, dueInMs: d.dueInMs })),
+      );
       queued += made.length;
       if (rows.length < REPLAY_PAGE) break;
     }
     return queued;
   }
 
-  private async queueDue(workspaceId: string, due: Array<{ id: string; attempts: number; dueInMs: number }>): Promise<void> {
+  private async queueDue(
+    workspaceId: string,
+    due: Array<{ id: string; attempts: number; dueInMs: number }>,
+  ): Promise<void> {
     await this.queue.enqueue(
-      due.filter((d) => d.dueInMs <= QUEUE_AHEAD_MS).map((d) => ({ workspaceId, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts), delayMs: d.dueInMs })),
+      due
+        .filter((d) => d.dueInMs <= QUEUE_AHEAD_MS)
+        .map((d) => ({ workspaceId, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts), delayMs: d.dueInMs })),
     );
   }
 }

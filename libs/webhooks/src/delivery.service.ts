@@ -10,7 +10,14 @@ import { CLAIM_SECONDS, ClaimedAttempt, DeliveriesRepository, DeliveryKey } from
 import { nextAttemptDelayMs, openSecret } from './domain';
 import { EndpointHealthService } from './endpoint-health.service';
 import { EndpointRateLimit, RATE_WINDOW_MS, Slot } from './endpoint-rate-limit';
-import { DELIVER, DELIVER_JOB, DeliveryJob, deliveryJobOptions, DeliveryJobRequest, attemptJobId } from './jobs/delivery.job';
+import {
+  DELIVER,
+  DELIVER_JOB,
+  DeliveryJob,
+  deliveryJobOptions,
+  DeliveryJobRequest,
+  attemptJobId,
+} from './jobs/delivery.job';
 import { postSigned } from './sending';
 
 /** One attempt gets ten seconds (interface.md "Limits": Attempt time for an outgoing webhook). */
@@ -118,7 +125,9 @@ export class DeliveryService implements BeforeApplicationShutdown {
     await this.deliveries.releaseFirst(attempts.filter((a) => a.claimed)).catch((error: Error) => {
       this.logger.warn(`first attempts not given back (${error.message}); they are sent once their claims expire`);
     });
-    await this.queue.enqueue(attempts.map(({ workspaceId, deliveryId }) => ({ workspaceId, deliveryId, jobId: attemptJobId(deliveryId, 0) })));
+    await this.queue.enqueue(
+      attempts.map(({ workspaceId, deliveryId }) => ({ workspaceId, deliveryId, jobId: attemptJobId(deliveryId, 0) })),
+    );
   }
 
   /** Whether the delivery's first attempt waits in this process (the poll leaves it alone). */
@@ -142,7 +151,10 @@ export class DeliveryService implements BeforeApplicationShutdown {
       const running: Promise<void> = this.firstAttempt(first, answered)
         .then(
           () => undefined,
-          (error: Error) => this.logger.warn(`delivery ${deliveryId}: ${error.message}; it is tried again once its claim, if it got one, has expired`),
+          (error: Error) =>
+            this.logger.warn(
+              `delivery ${deliveryId}: ${error.message}; it is tried again once its claim, if it got one, has expired`,
+            ),
         )
         .finally(() => {
           this.inFlight.delete(running);
@@ -164,15 +176,25 @@ export class DeliveryService implements BeforeApplicationShutdown {
     return this.queueNext(await this.attempt(workspaceId, deliveryId, slotAt));
   }
 
-  private async queueNext({ outcome, next }: { outcome: AttemptOutcome; next?: DeliveryJobRequest }): Promise<AttemptOutcome> {
+  private async queueNext({
+    outcome,
+    next,
+  }: {
+    outcome: AttemptOutcome;
+    next?: DeliveryJobRequest;
+  }): Promise<AttemptOutcome> {
     if (next) await this.queue.enqueue([next]);
     return outcome;
   }
 
   /** A first attempt: sent on the relay's claim while that is fresh; one held too long is given back and claimed anew. */
-  private async firstAttempt({ workspaceId, deliveryId, claimed, claimedAt }: FirstAttempt, answered: () => void): Promise<AttemptOutcome> {
+  private async firstAttempt(
+    { workspaceId, deliveryId, claimed, claimedAt }: FirstAttempt,
+    answered: () => void,
+  ): Promise<AttemptOutcome> {
     if (!claimed) return this.attemptAndQueueNext(workspaceId, deliveryId);
-    if (performance.now() - claimedAt! <= PRECLAIM_START_WITHIN_MS) return this.queueNext(await this.send(workspaceId, deliveryId, claimed, undefined, answered));
+    if (performance.now() - claimedAt! <= PRECLAIM_START_WITHIN_MS)
+      return this.queueNext(await this.send(workspaceId, deliveryId, claimed, undefined, answered));
     const released = await this.deliveries.releaseFirst([{ workspaceId, deliveryId }]);
     return released.length ? this.attemptAndQueueNext(workspaceId, deliveryId) : 'claim-lost';
   }
@@ -192,21 +214,37 @@ export class DeliveryService implements BeforeApplicationShutdown {
    * Makes one attempt when the delivery is claimable; returns what happened and the job for the next
    * attempt. `slotAt` is a rate-limit slot reserved for this delivery earlier (see waitForSlot).
    */
-  async attempt(workspaceId: string, deliveryId: string, slotAt?: number): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {
+  async attempt(
+    workspaceId: string,
+    deliveryId: string,
+    slotAt?: number,
+  ): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {
     const claimed = await this.deliveries.claim(workspaceId, deliveryId);
     if (!claimed) return { outcome: 'not-claimed' };
-    if (claimed.tookOver) this.logger.warn(`delivery ${deliveryId}: attempt ${claimed.number - 1} was interrupted; sending attempt ${claimed.number}`);
+    if (claimed.tookOver)
+      this.logger.warn(
+        `delivery ${deliveryId}: attempt ${claimed.number - 1} was interrupted; sending attempt ${claimed.number}`,
+      );
     return this.send(workspaceId, deliveryId, claimed, slotAt);
   }
 
   /** Sends a claimed attempt (within the address's rate limit), records the answer and says what comes next; `answered` is told once the post is. */
-  private async send(workspaceId: string, deliveryId: string, claimed: ClaimedAttempt, slotAt?: number, answered?: () => void): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {
+  private async send(
+    workspaceId: string,
+    deliveryId: string,
+    claimed: ClaimedAttempt,
+    slotAt?: number,
+    answered?: () => void,
+  ): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest }> {
     if (claimed.rateLimitPerSecond) {
       const deferred = await this.waitForSlot(workspaceId, deliveryId, claimed, slotAt);
       if (deferred) return deferred;
     }
     const startedAt = new Date();
-    const secrets = { secret: this.secretOf(claimed.secretSealed), previous: claimed.previousSecretSealed ? this.secretOf(claimed.previousSecretSealed) : null };
+    const secrets = {
+      secret: this.secretOf(claimed.secretSealed),
+      previous: claimed.previousSecretSealed ? this.secretOf(claimed.previousSecretSealed) : null,
+    };
     const answer = await postSigned(claimed.url, { id: deliveryId, type: claimed.type, body: claimed.body }, secrets, {
       timeoutMs: ATTEMPT_TIMEOUT_MS,
       allowPrivate: this.config.allowPrivateTargets,
@@ -228,7 +266,10 @@ export class DeliveryService implements BeforeApplicationShutdown {
     });
     if (!settled) return { outcome: 'claim-lost' };
     if (settled.state !== 'pending') return { outcome: settled.state as 'succeeded' | 'failed' };
-    return { outcome: 'scheduled', next: { workspaceId, deliveryId, jobId: attemptJobId(deliveryId, claimed.number), delayMs: settled.dueInMs } };
+    return {
+      outcome: 'scheduled',
+      next: { workspaceId, deliveryId, jobId: attemptJobId(deliveryId, claimed.number), delayMs: settled.dueInMs },
+    };
   }
 
   /**
@@ -236,7 +277,12 @@ export class DeliveryService implements BeforeApplicationShutdown {
    * attempt for its slot (the attempt is not counted, nothing is lost). A slot reserved earlier is used
    * unless it has long passed (the job ran late): then a fresh one is reserved.
    */
-  private async waitForSlot(workspaceId: string, deliveryId: string, claimed: ClaimedAttempt, slotAt?: number): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest } | null> {
+  private async waitForSlot(
+    workspaceId: string,
+    deliveryId: string,
+    claimed: ClaimedAttempt,
+    slotAt?: number,
+  ): Promise<{ outcome: AttemptOutcome; next?: DeliveryJobRequest } | null> {
     let slot: Slot;
     if (slotAt !== undefined && slotAt > Date.now() - RATE_WINDOW_MS) {
       slot = { at: slotAt, waitMs: Math.max(0, slotAt - Date.now()) };
@@ -244,7 +290,9 @@ export class DeliveryService implements BeforeApplicationShutdown {
       try {
         slot = await this.rateLimit.reserve(workspaceId, claimed.endpointId, claimed.rateLimitPerSecond!);
       } catch (error) {
-        this.logger.warn(`delivery ${deliveryId}: rate limit unknown (${(error as Error).message}); tried again in a second`);
+        this.logger.warn(
+          `delivery ${deliveryId}: rate limit unknown (${(error as Error).message}); tried again in a second`,
+        );
         slot = { at: Date.now() + RATE_WINDOW_MS, waitMs: RATE_WINDOW_MS + SLOT_HOLD_MS };
       }
     }
@@ -253,10 +301,17 @@ export class DeliveryService implements BeforeApplicationShutdown {
       await this.admitted(workspaceId, claimed);
       return null;
     }
-    if (!(await this.deliveries.release(workspaceId, deliveryId, claimed.number, slot.waitMs))) return { outcome: 'claim-lost' };
+    if (!(await this.deliveries.release(workspaceId, deliveryId, claimed.number, slot.waitMs)))
+      return { outcome: 'claim-lost' };
     return {
       outcome: 'deferred',
-      next: { workspaceId, deliveryId, slotAt: slot.at, jobId: `${attemptJobId(deliveryId, claimed.number - 1)}-at-${slot.at}`, delayMs: slot.waitMs },
+      next: {
+        workspaceId,
+        deliveryId,
+        slotAt: slot.at,
+        jobId: `${attemptJobId(deliveryId, claimed.number - 1)}-at-${slot.at}`,
+        delayMs: slot.waitMs,
+      },
     };
   }
 
@@ -264,7 +319,9 @@ export class DeliveryService implements BeforeApplicationShutdown {
   private async admitted(workspaceId: string, claimed: ClaimedAttempt): Promise<void> {
     // Reserved slots are already spaced: a wait here is a late timer's few ms, so a few tries keep well within the claim.
     for (let tries = 0; tries < 5; tries++) {
-      const waitMs = await this.rateLimit.admit(workspaceId, claimed.endpointId, claimed.rateLimitPerSecond!).catch(() => 0);
+      const waitMs = await this.rateLimit
+        .admit(workspaceId, claimed.endpointId, claimed.rateLimitPerSecond!)
+        .catch(() => 0);
       if (waitMs <= 0) return;
       await sleep(waitMs);
     }

@@ -44,10 +44,14 @@ export class EndpointHealthService implements OnModuleInit, OnApplicationShutdow
       const drained = this.tallies.drain();
       try {
         const days = this.config.webhookDisableAfterDays;
-        const disabled = await this.endpoints.recordHealth(drained, new Date(), failureWindowMs(days, this.config.retryUnitMs), (since) =>
-          failingReason(days, since),
+        const disabled = await this.endpoints.recordHealth(
+          drained,
+          new Date(),
+          failureWindowMs(days, this.config.retryUnitMs),
+          (since) => failingReason(days, since),
         );
-        for (const d of disabled) this.logger.warn(`webhook address ${d.endpointId}: every delivery failed for ${days} days; it is disabled`);
+        for (const d of disabled)
+          this.logger.warn(`webhook address ${d.endpointId}: every delivery failed for ${days} days; it is disabled`);
       } catch (error) {
         this.tallies.restore(drained);
         this.logger.warn(`endpoint health not saved now, kept for the next flush: ${(error as Error).message}`);

@@ -59,13 +59,25 @@ export class EndpointRateLimit {
 
   /** Reserves the next free slot of the address for one post. Throws while Redis is unreachable. */
   async reserve(workspaceId: string, endpointId: string, perSecond: number): Promise<Slot> {
-    const [at, waitMs] = (await this.redis.eval(RESERVE, 1, this.key(workspaceId, endpointId, 'slots'), perSecond, RATE_WINDOW_MS)) as [number, number];
+    const [at, waitMs] = (await this.redis.eval(
+      RESERVE,
+      1,
+      this.key(workspaceId, endpointId, 'slots'),
+      perSecond,
+      RATE_WINDOW_MS,
+    )) as [number, number];
     return { at, waitMs: Math.max(0, waitMs) };
   }
 
   /** Right before the post: 0 when it may start now (and it is counted), else the wait in ms. */
   async admit(workspaceId: string, endpointId: string, perSecond: number): Promise<number> {
-    return (await this.redis.eval(ADMIT, 1, this.key(workspaceId, endpointId, 'sent'), perSecond, RATE_WINDOW_MS)) as number;
+    return (await this.redis.eval(
+      ADMIT,
+      1,
+      this.key(workspaceId, endpointId, 'sent'),
+      perSecond,
+      RATE_WINDOW_MS,
+    )) as number;
   }
 
   private key(workspaceId: string, endpointId: string, what: string): string {

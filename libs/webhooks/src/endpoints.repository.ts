@@ -24,7 +24,8 @@ export interface EndpointSuccessRate {
   failed: number;
 }
 
-const COLUMNS = 'workspace_id, id, url, triggers, secret_sealed, rate_limit_per_second, disabled_at, disabled_reason, last_success_at, created_at';
+const COLUMNS =
+  'workspace_id, id, url, triggers, secret_sealed, rate_limit_per_second, disabled_at, disabled_reason, last_success_at, created_at';
 
 @Injectable()
 export class EndpointsRepository {
@@ -43,7 +44,9 @@ export class EndpointsRepository {
   ): Promise<EndpointRow | null> {
     return this.dataSource.transaction(async (manager) => {
       await this.workspaces.lockWorkspace(manager, row.workspace_id);
-      const [{ n }] = await manager.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE workspace_id = $1`, [row.workspace_id]);
+      const [{ n }] = await manager.query(`SELECT count(*)::int AS n FROM webhook_endpoints WHERE workspace_id = $1`, [
+        row.workspace_id,
+      ]);
       if (n >= limit) return null;
       const [created] = await manager.query(
         `INSERT INTO webhook_endpoints (workspace_id, id, url, triggers, secret_sealed, rate_limit_per_second) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
@@ -54,21 +57,38 @@ export class EndpointsRepository {
   }
 
   async list(workspaceId: string): Promise<EndpointRow[]> {
-    return this.dataSource.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+    return this.dataSource.query(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE workspace_id = $1 ORDER BY created_at, id`,
+      [workspaceId],
+    );
   }
 
   async get(workspaceId: string, id: string): Promise<EndpointRow | null> {
-    const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    const [row] = await this.dataSource.query(
+      `SELECT ${COLUMNS} FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, id],
+    );
     return row ?? null;
   }
 
   /** rateLimitPerSecond: undefined keeps it, null removes it. */
-  async update(workspaceId: string, id: string, changes: { url?: string; triggers?: string[]; rateLimitPerSecond?: number | null }): Promise<EndpointRow | null> {
+  async update(
+    workspaceId: string,
+    id: string,
+    changes: { url?: string; triggers?: string[]; rateLimitPerSecond?: number | null },
+  ): Promise<EndpointRow | null> {
     const [rows] = await this.dataSource.query(
       `UPDATE webhook_endpoints SET url = COALESCE($3, url), triggers = COALESCE($4, triggers),
               rate_limit_per_second = CASE WHEN $5 THEN $6::int ELSE rate_limit_per_second END
         WHERE workspace_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [workspaceId, id, changes.url ?? null, changes.triggers ?? null, changes.rateLimitPerSecond !== undefined, changes.rateLimitPerSecond ?? null],
+      [
+        workspaceId,
+        id,
+        changes.url ?? null,
+        changes.triggers ?? null,
+        changes.rateLimitPerSecond !== undefined,
+        changes.rateLimitPerSecond ?? null,
+      ],
     );
     return rows?.[0] ?? null;
   }
@@ -104,12 +124,19 @@ export class EndpointsRepository {
 
   /** Deletes the address; its deliveries and their attempts go with it (foreign keys, ON DELETE CASCADE). */
   async delete(workspaceId: string, id: string): Promise<boolean> {
-    const [, count] = await this.dataSource.query(`DELETE FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2`, [workspaceId, id]);
+    const [, count] = await this.dataSource.query(`DELETE FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2`, [
+      workspaceId,
+      id,
+    ]);
     return count > 0;
   }
 
   /** Attempts that succeeded and failed per address since `since` (the success rate). */
-  async successCounts(workspaceId: string, endpointIds: readonly string[], since: Date): Promise<EndpointSuccessRate[]> {
+  async successCounts(
+    workspaceId: string,
+    endpointIds: readonly string[],
+    since: Date,
+  ): Promise<EndpointSuccessRate[]> {
     return this.dataSource.query(
       `SELECT endpoint_id, sum(succeeded)::int AS succeeded, sum(failed)::int AS failed FROM webhook_endpoint_health
         WHERE workspace_id = $1 AND endpoint_id = ANY($2::text[]) AND bucket >= $3 GROUP BY endpoint_id`,
@@ -122,7 +149,12 @@ export class EndpointsRepository {
    * locked in key order, so workers flushing at once wait for each other instead of deadlocking.
    * Returns the addresses this flush disabled.
    */
-  async recordHealth(tallies: HealthTally[], now: Date, windowMs: number, reasonFor: (failingSince: Date) => string): Promise<Array<{ workspaceId: string; endpointId: string }>> {
+  async recordHealth(
+    tallies: HealthTally[],
+    now: Date,
+    windowMs: number,
+    reasonFor: (failingSince: Date) => string,
+  ): Promise<Array<{ workspaceId: string; endpointId: string }>> {
     if (tallies.length === 0) return [];
     return this.dataSource.transaction(async (manager) => {
       const current: Array<EndpointHealthState & { workspace_id: string; id: string }> = await manager.query(
@@ -153,15 +185,25 @@ export class EndpointsRepository {
           next.map((n) => (n.disable ? reasonFor(n.failingSince!) : null)),
         ],
       );
-      const buckets = next.flatMap((n) => n.tally.buckets.map((b) => ({ ...b, workspaceId: n.tally.workspaceId, endpointId: n.tally.endpointId })));
+      const buckets = next.flatMap((n) =>
+        n.tally.buckets.map((b) => ({ ...b, workspaceId: n.tally.workspaceId, endpointId: n.tally.endpointId })),
+      );
       await manager.query(
         `INSERT INTO webhook_endpoint_health (workspace_id, endpoint_id, bucket, succeeded, failed)
          SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[])
          ON CONFLICT (workspace_id, endpoint_id, bucket) DO UPDATE
            SET succeeded = webhook_endpoint_health.succeeded + EXCLUDED.succeeded, failed = webhook_endpoint_health.failed + EXCLUDED.failed`,
-        [buckets.map((b) => b.workspaceId), buckets.map((b) => b.endpointId), buckets.map((b) => new Date(b.bucket)), buckets.map((b) => b.succeeded), buckets.map((b) => b.failed)],
+        [
+          buckets.map((b) => b.workspaceId),
+          buckets.map((b) => b.endpointId),
+          buckets.map((b) => new Date(b.bucket)),
+          buckets.map((b) => b.succeeded),
+          buckets.map((b) => b.failed),
+        ],
       );
-      return next.filter((n) => n.disable).map((n) => ({ workspaceId: n.tally.workspaceId, endpointId: n.tally.endpointId }));
+      return next
+        .filter((n) => n.disable)
+        .map((n) => ({ workspaceId: n.tally.workspaceId, endpointId: n.tally.endpointId }));
     });
   }
 

@@ -31,7 +31,10 @@ export class EndpointsService {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async create(workspaceId: string, input: { url: string; triggers: string[]; rateLimitPerSecond?: number | null }): Promise<{ endpoint: EndpointRow; secret: string }> {
+  async create(
+    workspaceId: string,
+    input: { url: string; triggers: string[]; rateLimitPerSecond?: number | null },
+  ): Promise<{ endpoint: EndpointRow; secret: string }> {
     const url = await this.addresses.checkedAddress(input.url);
     const triggers = checkedTriggers(input.triggers);
     const rateLimit = checkedRateLimit(input.rateLimitPerSecond);
@@ -45,7 +48,10 @@ export class EndpointsService {
       rate_limit_per_second: rateLimit ?? null,
     });
     if (!endpoint) {
-      throw new Refusal('limit_reached', `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook addresses: delete one before adding another.`);
+      throw new Refusal(
+        'limit_reached',
+        `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook addresses: delete one before adding another.`,
+      );
     }
     return { endpoint, secret };
   }
@@ -81,7 +87,8 @@ export class EndpointsService {
   async rotateSecret(workspaceId: string, id: string): Promise<{ secret: string }> {
     const secret = generateEndpointSecret();
     const previousUntil = new Date(Date.now() + ROTATION_OVERLAP_MS);
-    if (!(await this.endpoints.rotateSecret(workspaceId, id, sealSecret(this.config.appSecret, secret), previousUntil))) throw notFound('webhook address', id);
+    if (!(await this.endpoints.rotateSecret(workspaceId, id, sealSecret(this.config.appSecret, secret), previousUntil)))
+      throw notFound('webhook address', id);
     return { secret };
   }
 
@@ -97,7 +104,10 @@ export class EndpointsService {
     const endpoint = await this.endpoints.get(workspaceId, id);
     if (!endpoint) throw notFound('webhook address', id);
     if (endpoint.disabled_at) {
-      throw new Refusal('conflict', `The address ${id} is disabled (${endpoint.disabled_reason ?? 'by hand'}): enable it with enableWebhookEndpoint first.`);
+      throw new Refusal(
+        'conflict',
+        `The address ${id} is disabled (${endpoint.disabled_reason ?? 'by hand'}): enable it with enableWebhookEndpoint first.`,
+      );
     }
     return endpoint;
   }
@@ -106,7 +116,11 @@ export class EndpointsService {
   async retry(workspaceId: string, deliveryId: string): Promise<DeliveryRow> {
     const delivery = await this.deliveries.get(workspaceId, deliveryId);
     if (!delivery) throw notFound('delivery', deliveryId);
-    if (isRedactedBody(delivery.body)) throw new Refusal('conflict', 'This delivery named a person who was erased; its body is gone, so there is nothing to send again.');
+    if (isRedactedBody(delivery.body))
+      throw new Refusal(
+        'conflict',
+        'This delivery named a person who was erased; its body is gone, so there is nothing to send again.',
+      );
     await this.enabledEndpoint(workspaceId, delivery.endpoint_id);
     const due = await this.deliveries.makeDue(workspaceId, deliveryId);
     if (!due) throw notFound('delivery', deliveryId);
@@ -118,7 +132,14 @@ export class EndpointsService {
   async sendTest(workspace: { id: string; slug: string }, endpointId: string): Promise<DeliveryRow> {
     await this.enabledEndpoint(workspace.id, endpointId);
     const id = newId('dlv');
-    const body = buildWebhookBody({ deliveryId: id, type: 'test', at: new Date(), workspace, record: TEST_RECORD, data: {} });
+    const body = buildWebhookBody({
+      deliveryId: id,
+      type: 'test',
+      at: new Date(),
+      workspace,
+      record: TEST_RECORD,
+      data: {},
+    });
     await this.deliveries.insertOne({ workspaceId: workspace.id, id, endpointId, outboxId: null, type: 'test', body });
     await this.queue.enqueue([{ workspaceId: workspace.id, deliveryId: id, jobId: attemptJobId(id, 0) }]);
     return (await this.deliveries.get(workspace.id, id))!;
@@ -128,7 +149,9 @@ export class EndpointsService {
 function checkedTriggers(triggers: string[]): string[] {
   const unknown = triggers.filter((trigger) => !isTrigger(trigger));
   if (unknown.length > 0 || triggers.length === 0) {
-    throw new Refusal('invalid_field', `Choose one or more triggers among ${TRIGGERS.join(', ')}.`, { field: 'triggers' });
+    throw new Refusal('invalid_field', `Choose one or more triggers among ${TRIGGERS.join(', ')}.`, {
+      field: 'triggers',
+    });
   }
   return [...new Set(triggers)];
 }
@@ -137,9 +160,13 @@ function checkedTriggers(triggers: string[]): string[] {
 function checkedRateLimit(value: number | null | undefined): number | null | undefined {
   if (value == null) return value;
   if (!Number.isInteger(value) || value < 1 || value > MAX_RATE_LIMIT_PER_SECOND) {
-    throw new Refusal('invalid_field', `rateLimitPerSecond is a whole number from 1 to ${MAX_RATE_LIMIT_PER_SECOND}, or null for no limit.`, {
-      field: 'rateLimitPerSecond',
-    });
+    throw new Refusal(
+      'invalid_field',
+      `rateLimitPerSecond is a whole number from 1 to ${MAX_RATE_LIMIT_PER_SECOND}, or null for no limit.`,
+      {
+        field: 'rateLimitPerSecond',
+      },
+    );
   }
   return value;
 }

@@ -14,7 +14,14 @@ import { WorkspacesRepository } from '@app/workspaces';
 import { PeopleReadRepository } from '@app/people';
 import { DeliveriesRepository, NewDelivery, previousSecretSql } from './deliveries.repository';
 import { DeliveryService } from './delivery.service';
-import { isTrigger, mostSpecificTrigger, Trigger, webhookBodyAfterId, webhookBodyWithId, WebhookRecord } from './domain';
+import {
+  isTrigger,
+  mostSpecificTrigger,
+  Trigger,
+  webhookBodyAfterId,
+  webhookBodyWithId,
+  WebhookRecord,
+} from './domain';
 import type { EndpointRow } from './endpoints.repository';
 
 interface HappeningPayload {
@@ -40,8 +47,14 @@ export class HappeningDeliveries {
    * The deliveries these happenings make for these addresses, in happening order. An address that is
    * disabled gets its deliveries as failed: nothing is sent, and they can be recovered later.
    */
-  async make(manager: EntityManager, rows: OutboxRow[], endpoints: HearingEndpoint[], linkOutbox = true): Promise<NewDelivery[]> {
-    const matches: Array<{ row: OutboxRow; endpoint: HearingEndpoint; type: Trigger; data: Record<string, unknown> }> = [];
+  async make(
+    manager: EntityManager,
+    rows: OutboxRow[],
+    endpoints: HearingEndpoint[],
+    linkOutbox = true,
+  ): Promise<NewDelivery[]> {
+    const matches: Array<{ row: OutboxRow; endpoint: HearingEndpoint; type: Trigger; data: Record<string, unknown> }> =
+      [];
     for (const row of rows) {
       const data = (row.payload as HappeningPayload).data ?? {};
       const triggers = Object.keys(data).filter(isTrigger);
@@ -53,13 +66,20 @@ export class HappeningDeliveries {
     }
     if (matches.length === 0) return [];
 
-    const { records, slugs } = await this.context(manager, matches.map((m) => m.row));
+    const { records, slugs } = await this.context(
+      manager,
+      matches.map((m) => m.row),
+    );
     // The body after its id is the same for every address that gets the happening with one type.
     let last: { row: OutboxRow; type: Trigger; afterId: string } | null = null;
     return matches.map(({ row, endpoint, type, data }) => {
       const id = newId('dlv');
       if (last?.row !== row || last.type !== type) {
-        const record = (row.personId && records.get(`${row.workspaceId}/${row.personId}`)) || { id: row.personId ?? '', kind: 'person' as const, name: '' };
+        const record = (row.personId && records.get(`${row.workspaceId}/${row.personId}`)) || {
+          id: row.personId ?? '',
+          kind: 'person' as const,
+          name: '',
+        };
         const at = new Date((row.payload as HappeningPayload).at ?? row.createdAt);
         const workspace = { id: row.workspaceId, slug: slugs.get(row.workspaceId) ?? '' };
         last = { row, type, afterId: webhookBodyAfterId({ type, at, workspace, record, data }) };
@@ -90,7 +110,14 @@ export class HappeningDeliveries {
             withPerson.map((row) => row.personId!),
           );
     const records = new Map<string, WebhookRecord>();
-    for (const p of people) records.set(`${p.workspace_id}/${p.asked}`, { id: p.id, kind: 'person', name: p.name ?? '', email: p.email, stage: p.stage });
+    for (const p of people)
+      records.set(`${p.workspace_id}/${p.asked}`, {
+        id: p.id,
+        kind: 'person',
+        name: p.name ?? '',
+        email: p.email,
+        stage: p.stage,
+      });
     return { records, slugs: await this.slugsOf(manager, rows) };
   }
 
@@ -105,7 +132,8 @@ export class HappeningDeliveries {
 }
 
 /** What the relay reads of each address: enough to decide what it hears and to send its first attempts. */
-export type RelayEndpoint = HearingEndpoint & Pick<EndpointRow, 'url' | 'secret_sealed' | 'rate_limit_per_second'> & { previous_secret_sealed: string | null };
+export type RelayEndpoint = HearingEndpoint &
+  Pick<EndpointRow, 'url' | 'secret_sealed' | 'rate_limit_per_second'> & { previous_secret_sealed: string | null };
 
 @Injectable()
 export class WebhookRelayService implements OutboxHandler<RelayEndpoint> {
@@ -125,7 +153,11 @@ export class WebhookRelayService implements OutboxHandler<RelayEndpoint> {
    * commits. As many as this process will start soon are stored with their first attempt claimed
    * (DeliveryService.preclaimRoom), so sending them costs no claim of its own.
    */
-  async handle(manager: EntityManager, rows: OutboxRow[], endpoints: RelayEndpoint[]): Promise<(() => Promise<void>) | void> {
+  async handle(
+    manager: EntityManager,
+    rows: OutboxRow[],
+    endpoints: RelayEndpoint[],
+  ): Promise<(() => Promise<void>) | void> {
     const deliveries = await this.happenings.make(manager, rows, endpoints);
     if (deliveries.length === 0) return;
     let room = this.sender.preclaimRoom();

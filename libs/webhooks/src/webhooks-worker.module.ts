@@ -24,8 +24,12 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
   // Equal job ids make queueing again a no-op for jobs still queued; first attempts waiting in this
   // process for a place (DeliveryService.holds) are not queued.
   private readonly poll = new DuePoll('WebhooksWorker', {
-    due: async (graceMs, batch) => (await this.deliveries.dueUnclaimed(graceMs, batch)).filter((d) => !this.sender.holds(d.id)),
-    enqueue: (due) => this.queue.enqueue(due.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts) }))),
+    due: async (graceMs, batch) =>
+      (await this.deliveries.dueUnclaimed(graceMs, batch)).filter((d) => !this.sender.holds(d.id)),
+    enqueue: (due) =>
+      this.queue.enqueue(
+        due.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts) })),
+      ),
   });
 
   constructor(
@@ -41,7 +45,9 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
   onModuleInit(): void {
     this.relay.register(this.relayHandler);
     this.sweeps.register('webhook-deliveries-due', () => this.queueDue());
-    this.sweeps.register('webhook-deliveries-retention', () => this.deliveries.deleteCreatedBefore(retainedSince(DELIVERIES_KEPT_MS)));
+    this.sweeps.register('webhook-deliveries-retention', () =>
+      this.deliveries.deleteCreatedBefore(retainedSince(DELIVERIES_KEPT_MS)),
+    );
     this.sweeps.register('webhook-endpoint-health-retention', () => this.health.deleteOldCounts());
     this.poll.start();
   }

@@ -15,8 +15,26 @@ import { WebhooksDataParticipant } from './person-data.participant';
 /** Shared by both apps: endpoints, deliveries and the delivery queue's producer side. */
 @Module({
   imports: [PeopleModule, queueModule(DELIVER.queue)],
-  providers: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver, DeliveryGauges, WebhooksDataParticipant],
-  exports: [EndpointsRepository, DeliveriesRepository, DeliveryQueue, EndpointsService, HappeningDeliveries, DeliveryRecoveryService, AddressResolver],
+  providers: [
+    EndpointsRepository,
+    DeliveriesRepository,
+    DeliveryQueue,
+    EndpointsService,
+    HappeningDeliveries,
+    DeliveryRecoveryService,
+    AddressResolver,
+    DeliveryGauges,
+    WebhooksDataParticipant,
+  ],
+  exports: [
+    EndpointsRepository,
+    DeliveriesRepository,
+    DeliveryQueue,
+    EndpointsService,
+    HappeningDeliveries,
+    DeliveryRecoveryService,
+    AddressResolver,
+  ],
 })
 export class WebhooksModule implements OnModuleInit {
   constructor(

@@ -248,7 +248,8 @@ export interface WireBatch {
  * POST /api/in/{public_key}/{action} from a browser: an event item for the event action; for
  * subscribe, identify and support the item without its type, which the action names.
  */
-export type WirePublicPost = WireEvent | Omit<WireSubscribe, 'type'> | Omit<WireIdentify, 'type'> | Omit<WireSupport, 'type'>;
+export type WirePublicPost =
+  WireEvent | Omit<WireSubscribe, 'type'> | Omit<WireIdentify, 'type'> | Omit<WireSupport, 'type'>;
 
 export interface WireSendMessage {
   to: string;

@@ -26,7 +26,8 @@ function parseEmail(raw: string, example: string): string {
 }
 
 function parseRole(raw: string): MemberRole {
-  if (!(MEMBER_ROLES as readonly string[]).includes(raw)) throw new Refusal('invalid_field', 'role must be owner, admin or member.');
+  if (!(MEMBER_ROLES as readonly string[]).includes(raw))
+    throw new Refusal('invalid_field', 'role must be owner, admin or member.');
   return raw as MemberRole;
 }
 
@@ -51,7 +52,10 @@ export class MembersService {
     const member = await this.repository.transaction(async (tx) => {
       let found = await this.repository.findMember(workspace.id, email, tx);
       if (found?.removedAt) {
-        throw new Refusal('no_longer_a_member', `${email} was removed from ${slug}: add them back before making a key.`);
+        throw new Refusal(
+          'no_longer_a_member',
+          `${email} was removed from ${slug}: add them back before making a key.`,
+        );
       }
       if (!found) {
         await this.repository.insertMember(tx, { workspaceId: workspace.id, id: newId('mem'), email, role: 'member' });
@@ -66,12 +70,18 @@ export class MembersService {
       });
       return found!;
     });
-    return { workspace: { id: workspace.id, slug }, member: { id: member.id, email, role: member.role }, keyId, secretKey };
+    return {
+      workspace: { id: workspace.id, slug },
+      member: { id: member.id, email, role: member.role },
+      keyId,
+      secretKey,
+    };
   }
 
   async revokeKey(workspaceId: string, keyId: string): Promise<void> {
     if (await this.repository.revokeKey(workspaceId, keyId)) return;
-    if (!(await this.repository.keyExists(workspaceId, keyId))) throw new Refusal('not_found', `No key has id "${keyId}" in this workspace: list them with keys.`);
+    if (!(await this.repository.keyExists(workspaceId, keyId)))
+      throw new Refusal('not_found', `No key has id "${keyId}" in this workspace: list them with keys.`);
   }
 
   /** Adds a member, or brings a removed one back (their old keys stay revoked). */
@@ -81,7 +91,8 @@ export class MembersService {
     const role = parseRole(rawRole);
     return this.repository.transaction(async (tx) => {
       const found = await this.repository.findMember(workspace.id, email, tx);
-      if (found && !found.removedAt) throw new Refusal('conflict', `${email} is already a member: use changeRole to change their role.`);
+      if (found && !found.removedAt)
+        throw new Refusal('conflict', `${email} is already a member: use changeRole to change their role.`);
       this.check(actor, { role: 'member' }, { kind: 'role', to: role }, Infinity);
       if (found) await this.repository.restoreMember(tx, workspace.id, found.id, role);
       else await this.repository.insertMember(tx, { workspaceId: workspace.id, id: newId('mem'), email, role });
@@ -103,7 +114,10 @@ export class MembersService {
       await this.repository.markMemberRemoved(tx, workspace.id, found.id);
       return found;
     });
-    return { workspace: { id: member.workspaceId, slug }, member: { id: member.id, email: member.email, removed: true } };
+    return {
+      workspace: { id: member.workspaceId, slug },
+      member: { id: member.id, email: member.email, removed: true },
+    };
   }
 
   private async change(
@@ -118,7 +132,8 @@ export class MembersService {
     return this.repository.transaction(async (tx) => {
       const owners = await this.repository.lockActiveOwners(tx, workspace.id);
       const member = await this.repository.findMember(workspace.id, email, tx);
-      if (!member || member.removedAt) throw new Refusal('not_found', `${email} is not a member of ${slug}: check the address.`);
+      if (!member || member.removedAt)
+        throw new Refusal('not_found', `${email} is not a member of ${slug}: check the address.`);
       this.check(actor, member, change, owners.length);
       return apply(tx, workspace, member);
     });

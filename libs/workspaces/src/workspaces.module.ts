@@ -17,27 +17,63 @@ import { SignInSweep } from './sign-in/sign-in.sweep';
 @Module({
   providers: [
     // Plain classes (no Nest decorators), so the operator CLI loads them without Nest or TypeORM.
-    { provide: WorkspacesRepository, useFactory: (dataSource: DataSource) => new WorkspacesRepository(typeormSql(dataSource)), inject: [DataSource] },
-    { provide: WorkspacesService, useFactory: (repository: WorkspacesRepository, config: AppConfig) => new WorkspacesService(repository, config), inject: [WorkspacesRepository, CONFIG] },
-    { provide: MembersService, useFactory: (repository: WorkspacesRepository) => new MembersService(repository), inject: [WorkspacesRepository] },
+    {
+      provide: WorkspacesRepository,
+      useFactory: (dataSource: DataSource) => new WorkspacesRepository(typeormSql(dataSource)),
+      inject: [DataSource],
+    },
+    {
+      provide: WorkspacesService,
+      useFactory: (repository: WorkspacesRepository, config: AppConfig) => new WorkspacesService(repository, config),
+      inject: [WorkspacesRepository, CONFIG],
+    },
+    {
+      provide: MembersService,
+      useFactory: (repository: WorkspacesRepository) => new MembersService(repository),
+      inject: [WorkspacesRepository],
+    },
     // People's sessions and connectors' connections (issue 27).
     { provide: SignInClock, useValue: new SignInClock() },
-    { provide: SessionsRepository, useFactory: (dataSource: DataSource) => new SessionsRepository(typeormSql(dataSource)), inject: [DataSource] },
-    { provide: ConnectionsRepository, useFactory: (dataSource: DataSource) => new ConnectionsRepository(typeormSql(dataSource)), inject: [DataSource] },
+    {
+      provide: SessionsRepository,
+      useFactory: (dataSource: DataSource) => new SessionsRepository(typeormSql(dataSource)),
+      inject: [DataSource],
+    },
+    {
+      provide: ConnectionsRepository,
+      useFactory: (dataSource: DataSource) => new ConnectionsRepository(typeormSql(dataSource)),
+      inject: [DataSource],
+    },
     {
       provide: SessionsService,
-      useFactory: (repository: SessionsRepository, workspaces: WorkspacesService, config: AppConfig, clock: SignInClock) => new SessionsService(repository, workspaces, config, clock),
+      useFactory: (
+        repository: SessionsRepository,
+        workspaces: WorkspacesService,
+        config: AppConfig,
+        clock: SignInClock,
+      ) => new SessionsService(repository, workspaces, config, clock),
       inject: [SessionsRepository, WorkspacesService, CONFIG, SignInClock],
     },
     {
       provide: ConnectionsService,
-      useFactory: (repository: ConnectionsRepository, config: AppConfig, clock: SignInClock) => new ConnectionsService(repository, config, clock),
+      useFactory: (repository: ConnectionsRepository, config: AppConfig, clock: SignInClock) =>
+        new ConnectionsService(repository, config, clock),
       inject: [ConnectionsRepository, CONFIG, SignInClock],
     },
     SignInSweep,
     SecretKeyGuard,
     GraphqlAuthGuard,
   ],
-  exports: [WorkspacesRepository, WorkspacesService, MembersService, SecretKeyGuard, GraphqlAuthGuard, SignInClock, SessionsService, ConnectionsService, SessionsRepository],
+  exports: [
+    WorkspacesRepository,
+    WorkspacesService,
+    MembersService,
+    SecretKeyGuard,
+    GraphqlAuthGuard,
+    SignInClock,
+    SessionsService,
+    ConnectionsService,
+    SessionsRepository,
+  ],
 })
 export class WorkspacesModule {}

@@ -29,7 +29,9 @@ export interface KeyListRow {
 export type NewWorkspace = Omit<WorkspaceEntity, 'createdAt'>;
 export type NewMember = Pick<MemberEntity, 'workspaceId' | 'id' | 'email' | 'role'>;
 export type NewKey = Pick<ApiKeyEntity, 'workspaceId' | 'id' | 'memberId' | 'keyHash' | 'hint'>;
-export type WorkspaceSettings = Partial<Pick<WorkspaceEntity, 'allowedOrigins' | 'trialStage' | 'downloaderStage' | 'activationEvents'>>;
+export type WorkspaceSettings = Partial<
+  Pick<WorkspaceEntity, 'allowedOrigins' | 'trialStage' | 'downloaderStage' | 'activationEvents'>
+>;
 
 const WORKSPACE = `id, slug, name, public_key AS "publicKey", kind, allowed_origins AS "allowedOrigins", trial_stage AS "trialStage",
   downloader_stage AS "downloaderStage", activation_events AS "activationEvents", created_at AS "createdAt"`;
@@ -98,7 +100,10 @@ export class WorkspacesRepository {
 
   /** Each of these workspaces' slug by id (an unknown id has none), read with `tx` when given. */
   async slugsOf(ids: readonly string[], tx: Sql = this.db): Promise<Map<string, string>> {
-    const rows = await tx.query<{ id: string; slug: string }>(`SELECT id, slug FROM workspaces WHERE id = ANY($1::text[])`, [ids]);
+    const rows = await tx.query<{ id: string; slug: string }>(
+      `SELECT id, slug FROM workspaces WHERE id = ANY($1::text[])`,
+      [ids],
+    );
     return new Map(rows.map((w) => [w.id, w.slug]));
   }
 
@@ -120,7 +125,9 @@ export class WorkspacesRepository {
   }
 
   async findMember(workspaceId: string, email: string, tx: Sql = this.db): Promise<MemberEntity | null> {
-    return first(await tx.query(`SELECT ${MEMBER} FROM members WHERE workspace_id = $1 AND email = $2`, [workspaceId, email]));
+    return first(
+      await tx.query(`SELECT ${MEMBER} FROM members WHERE workspace_id = $1 AND email = $2`, [workspaceId, email]),
+    );
   }
 
   /**
@@ -133,11 +140,16 @@ export class WorkspacesRepository {
 
   /** A key's last use, by its primary key (a join from a document read every key of the table, issue 32). */
   async touchKey(workspaceId: string, keyId: string): Promise<void> {
-    await this.db.query(`UPDATE api_keys SET last_used_at = now() WHERE workspace_id = $1 AND id = $2`, [workspaceId, keyId]);
+    await this.db.query(`UPDATE api_keys SET last_used_at = now() WHERE workspace_id = $1 AND id = $2`, [
+      workspaceId,
+      keyId,
+    ]);
   }
 
   listMembers(workspaceId: string): Promise<MemberEntity[]> {
-    return this.db.query(`SELECT ${MEMBER} FROM members WHERE workspace_id = $1 ORDER BY created_at, id`, [workspaceId]);
+    return this.db.query(`SELECT ${MEMBER} FROM members WHERE workspace_id = $1 ORDER BY created_at, id`, [
+      workspaceId,
+    ]);
   }
 
   /** Keys with their member's email, newest first; never the hash. */
@@ -165,13 +177,23 @@ export class WorkspacesRepository {
 
   /** Back in the workspace with a role; keys revoked at removal stay revoked. */
   async restoreMember(tx: Sql, workspaceId: string, memberId: string, role: MemberRole): Promise<void> {
-    await tx.query('UPDATE members SET role = $3, removed_at = NULL WHERE workspace_id = $1 AND id = $2', [workspaceId, memberId, role]);
+    await tx.query('UPDATE members SET role = $3, removed_at = NULL WHERE workspace_id = $1 AND id = $2', [
+      workspaceId,
+      memberId,
+      role,
+    ]);
   }
 
   /** Removed, with every key of theirs revoked in the same transaction. */
   async markMemberRemoved(tx: Sql, workspaceId: string, memberId: string): Promise<void> {
-    await tx.query('UPDATE members SET removed_at = now() WHERE workspace_id = $1 AND id = $2', [workspaceId, memberId]);
-    await tx.query(`UPDATE api_keys SET revoked_at = now() WHERE workspace_id = $1 AND member_id = $2 AND revoked_at IS NULL`, [workspaceId, memberId]);
+    await tx.query('UPDATE members SET removed_at = now() WHERE workspace_id = $1 AND id = $2', [
+      workspaceId,
+      memberId,
+    ]);
+    await tx.query(
+      `UPDATE api_keys SET revoked_at = now() WHERE workspace_id = $1 AND member_id = $2 AND revoked_at IS NULL`,
+      [workspaceId, memberId],
+    );
   }
 
   /** True when the key was live and is now revoked. */
@@ -184,7 +206,10 @@ export class WorkspacesRepository {
   }
 
   async keyExists(workspaceId: string, keyId: string): Promise<boolean> {
-    return (await this.db.query('SELECT 1 FROM api_keys WHERE workspace_id = $1 AND id = $2', [workspaceId, keyId])).length > 0;
+    return (
+      (await this.db.query('SELECT 1 FROM api_keys WHERE workspace_id = $1 AND id = $2', [workspaceId, keyId])).length >
+      0
+    );
   }
 
   /** False when the slug is taken: another process may make the same slug after a look-up found none. */
@@ -192,13 +217,28 @@ export class WorkspacesRepository {
     const rows = await tx.query(
       `INSERT INTO workspaces (id, slug, name, public_key, kind, allowed_origins, trial_stage, downloader_stage, activation_events)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (slug) DO NOTHING RETURNING id`,
-      [w.id, w.slug, w.name, w.publicKey, w.kind, w.allowedOrigins, w.trialStage, w.downloaderStage, w.activationEvents],
+      [
+        w.id,
+        w.slug,
+        w.name,
+        w.publicKey,
+        w.kind,
+        w.allowedOrigins,
+        w.trialStage,
+        w.downloaderStage,
+        w.activationEvents,
+      ],
     );
     return rows.length === 1;
   }
 
   async insertMember(tx: Sql, m: NewMember): Promise<void> {
-    await tx.query('INSERT INTO members (workspace_id, id, email, role) VALUES ($1, $2, $3, $4)', [m.workspaceId, m.id, m.email, m.role]);
+    await tx.query('INSERT INTO members (workspace_id, id, email, role) VALUES ($1, $2, $3, $4)', [
+      m.workspaceId,
+      m.id,
+      m.email,
+      m.role,
+    ]);
   }
 
   async insertKey(tx: Sql, k: NewKey): Promise<void> {
@@ -212,7 +252,9 @@ export class WorkspacesRepository {
   }
 
   async updateSettings(id: string, settings: WorkspaceSettings): Promise<WorkspaceEntity> {
-    const changed = (Object.keys(SETTING_COLUMNS) as Array<keyof WorkspaceSettings>).filter((name) => settings[name] !== undefined);
+    const changed = (Object.keys(SETTING_COLUMNS) as Array<keyof WorkspaceSettings>).filter(
+      (name) => settings[name] !== undefined,
+    );
     const sets = changed.map((name, i) => `${SETTING_COLUMNS[name]} = $${i + 2}`);
     const rows = await this.db.query<WorkspaceEntity>(
       sets.length

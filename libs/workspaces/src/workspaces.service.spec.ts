@@ -1,5 +1,11 @@
 import { createHash } from 'node:crypto';
-import { generatePublicKey, generateSecretKey, hashSecretKey, isPublicKeyShape, isSecretKeyShape } from './workspaces.service';
+import {
+  generatePublicKey,
+  generateSecretKey,
+  hashSecretKey,
+  isPublicKeyShape,
+  isSecretKeyShape,
+} from './workspaces.service';
 
 describe('keys (decisions.md section 2)', () => {
   it('public keys are wk_ and 24 base62 characters', () => {

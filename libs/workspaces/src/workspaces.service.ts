@@ -90,10 +90,19 @@ export class WorkspacesService {
     return `${this.config.baseUrl}/api/in/${publicKey}`;
   }
 
-  async create(input: { slug: string; owner: string; origins?: string[]; web?: boolean; name?: string }): Promise<CreatedWorkspace> {
+  async create(input: {
+    slug: string;
+    owner: string;
+    origins?: string[];
+    web?: boolean;
+    name?: string;
+  }): Promise<CreatedWorkspace> {
     const slug = input.slug.trim().toLowerCase();
     if (!SLUG_PATTERN.test(slug)) {
-      throw new Refusal('invalid_field', 'slug must be 1 to 40 lowercase letters, digits or dashes, starting and ending with a letter or digit.');
+      throw new Refusal(
+        'invalid_field',
+        'slug must be 1 to 40 lowercase letters, digits or dashes, starting and ending with a letter or digit.',
+      );
     }
     const owner = input.owner.trim().toLowerCase();
     if (!EMAIL.test(owner)) throw new Refusal('invalid_email', 'owner must be an email address, like owner@acme.test.');
@@ -133,7 +142,14 @@ export class WorkspacesService {
   /** Every workspace with its public address (operator CLI). */
   async list() {
     const workspaces = await this.repository.listWorkspaces();
-    return workspaces.map((w) => ({ id: w.id, slug: w.slug, name: w.name, kind: w.kind, publicKey: w.publicKey, publicBaseUrl: this.publicBaseUrl(w.publicKey) }));
+    return workspaces.map((w) => ({
+      id: w.id,
+      slug: w.slug,
+      name: w.name,
+      kind: w.kind,
+      publicKey: w.publicKey,
+      publicBaseUrl: this.publicBaseUrl(w.publicKey),
+    }));
   }
 
   /** The id of the workspace with this slug, or not_found naming the slug. */
@@ -146,11 +162,21 @@ export class WorkspacesService {
   /** A workspace's keys as hints (the last four characters), never the secrets. */
   async listKeys(slug: string) {
     const keys = await this.repository.listKeys(await this.idOfSlug(slug));
-    return keys.map((k) => ({ keyId: k.id, hint: `sk_live_…${k.hint}`, member: k.member_email, revoked: k.revoked_at !== null, createdAt: k.created_at, lastUsedAt: k.last_used_at }));
+    return keys.map((k) => ({
+      keyId: k.id,
+      hint: `sk_live_…${k.hint}`,
+      member: k.member_email,
+      revoked: k.revoked_at !== null,
+      createdAt: k.created_at,
+      lastUsedAt: k.last_used_at,
+    }));
   }
 
   /** Sets the request's auth from its bearer key, or refuses: what SecretKeyGuard and every key-authenticated door run. */
-  async authenticateRequest(request: { headers: { authorization?: string }; auth?: AuthContext }, options: SecretKeyOptions = {}): Promise<void> {
+  async authenticateRequest(
+    request: { headers: { authorization?: string }; auth?: AuthContext },
+    options: SecretKeyOptions = {},
+  ): Promise<void> {
     request.auth = await this.authenticate(request.headers.authorization, options);
   }
 
@@ -163,11 +189,17 @@ export class WorkspacesService {
   async authenticate(authorization: string | undefined, options: SecretKeyOptions = {}): Promise<AuthContext> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) {
-      throw new Refusal('invalid_key', 'Send your secret key as "Authorization: Bearer sk_live_…"; find it in the workspace developer settings.');
+      throw new Refusal(
+        'invalid_key',
+        'Send your secret key as "Authorization: Bearer sk_live_…"; find it in the workspace developer settings.',
+      );
     }
     const key = match[1];
     if (key.startsWith(PUBLIC_KEY_PREFIX)) {
-      throw new Refusal('invalid_key', 'That is a public key: public keys belong in the website tag; send a secret key (sk_live_…) from your server.');
+      throw new Refusal(
+        'invalid_key',
+        'That is a public key: public keys belong in the website tag; send a secret key (sk_live_…) from your server.',
+      );
     }
     const hash = hashSecretKey(key);
     const known = options.recheckedByWrite ? this.liveOwners.get(hash) : undefined;
@@ -189,13 +221,22 @@ export class WorkspacesService {
     this.liveOwners.delete(hash);
     const owner = await this.keyOwners.submit(hash);
     if (!owner) {
-      throw new Refusal('invalid_key', 'That secret key is not a key of any workspace: copy it again from the workspace developer settings.');
+      throw new Refusal(
+        'invalid_key',
+        'That secret key is not a key of any workspace: copy it again from the workspace developer settings.',
+      );
     }
     if (owner.removed_at) {
-      throw new Refusal('no_longer_a_member', 'The person this key acts as has left the workspace: ask an owner for a key of your own.');
+      throw new Refusal(
+        'no_longer_a_member',
+        'The person this key acts as has left the workspace: ask an owner for a key of your own.',
+      );
     }
     if (owner.revoked_at) {
-      throw new Refusal('invalid_key', 'That secret key was revoked: ask an owner or admin of the workspace for a new one.');
+      throw new Refusal(
+        'invalid_key',
+        'That secret key was revoked: ask an owner or admin of the workspace for a new one.',
+      );
     }
     if (this.liveOwners.size >= MAX_LIVE_OWNERS) this.liveOwners.clear();
     this.liveOwners.set(hash, owner);
@@ -205,7 +246,8 @@ export class WorkspacesService {
   /** Writes a key's last use at most once a minute per process, never in the request's way. */
   private noteUse(owner: KeyOwnerRow): void {
     const now = Date.now();
-    const written = this.lastUseWritten.get(owner.key_id) ?? (owner.last_used_at ? new Date(owner.last_used_at).getTime() : 0);
+    const written =
+      this.lastUseWritten.get(owner.key_id) ?? (owner.last_used_at ? new Date(owner.last_used_at).getTime() : 0);
     if (now - written < LAST_USE_EVERY_MS) return;
     this.lastUseWritten.set(owner.key_id, now);
     this.repository.touchKey(owner.workspace_id, owner.key_id).catch(() => undefined);
@@ -261,7 +303,10 @@ export class WorkspacesService {
     return origins.map((raw) => {
       const pattern = normalizeOriginPattern(raw);
       if (!pattern) {
-        throw new Refusal('invalid_field', `"${raw}" is not an origin: use https://acme.test, https://*.acme.test or http://localhost:*.`);
+        throw new Refusal(
+          'invalid_field',
+          `"${raw}" is not an origin: use https://acme.test, https://*.acme.test or http://localhost:*.`,
+        );
       }
       return pattern;
     });

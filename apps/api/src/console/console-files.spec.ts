@@ -22,7 +22,10 @@ describe('the console files at /console', () => {
   let server: Server;
   beforeAll(async () => {
     mkdirSync(join(built, 'assets'));
-    writeFileSync(join(built, 'index.html'), '<!doctype html><script type="module" src="/console/assets/index-abc123.js"></script>');
+    writeFileSync(
+      join(built, 'index.html'),
+      '<!doctype html><script type="module" src="/console/assets/index-abc123.js"></script>',
+    );
     writeFileSync(join(built, 'assets', 'index-abc123.js'), 'console.log(1)');
     ({ url, server } = await serve(built));
   });

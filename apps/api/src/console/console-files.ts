@@ -9,7 +9,8 @@ import { SAME_ORIGIN_PAGE_POLICY } from '../page-policy';
 export const CONSOLE_PATH = '/console';
 
 // The console talks only to this service (GraphQL at /graphql) and loads nothing from elsewhere: SAME_ORIGIN_PAGE_POLICY.
-const NOT_BUILT = 'The console is not built here: run `npm run build:console` (npm start and npm run build do it for you).';
+const NOT_BUILT =
+  'The console is not built here: run `npm run build:console` (npm start and npm run build do it for you).';
 
 /** What installConsole needs of an app: Nest's express application, or express itself in the unit test. */
 export interface UsesHandlers {
@@ -17,7 +18,13 @@ export interface UsesHandlers {
 }
 
 export function installConsole(app: UsesHandlers, dir: string): void {
-  const assets = express.static(join(dir, 'assets'), { immutable: true, maxAge: '365d', index: false, fallthrough: false, etag: false });
+  const assets = express.static(join(dir, 'assets'), {
+    immutable: true,
+    maxAge: '365d',
+    index: false,
+    fallthrough: false,
+    etag: false,
+  });
   app.use(`${CONSOLE_PATH}/assets`, (req: Request, res: Response, next: NextFunction) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     assets(req, res, (error?: unknown) => (error ? notFound(res) : next()));
@@ -36,7 +43,10 @@ export function installConsole(app: UsesHandlers, dir: string): void {
 }
 
 function notFound(res: Response): void {
-  res.status(404).type('text/plain; charset=utf-8').send('No such console file: reload the console to get the current build.');
+  res
+    .status(404)
+    .type('text/plain; charset=utf-8')
+    .send('No such console file: reload the console to get the current build.');
 }
 
 /** The app's page, read each time (a few hundred bytes), so a rebuild needs no restart. */

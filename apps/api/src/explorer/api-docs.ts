@@ -135,14 +135,25 @@ function notFound(res: Response, what: string): void {
 function servePage(req: Request, res: Response, explorer: boolean): void {
   const path = req.path;
   if (path === '/') {
-    res.set({ 'Cache-Control': 'no-cache', 'Content-Security-Policy': SAME_ORIGIN_PAGE_POLICY, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'same-origin' });
+    res.set({
+      'Cache-Control': 'no-cache',
+      'Content-Security-Policy': SAME_ORIGIN_PAGE_POLICY,
+      'X-Content-Type-Options': 'nosniff',
+      'Referrer-Policy': 'same-origin',
+    });
     res.type('text/html; charset=utf-8').send(apiDocsHtml(assets().version, explorer));
     return;
   }
   const name = path.startsWith('/assets/') ? path.slice('/assets/'.length) : '';
   const file = assets().files.get(name);
   if (!file) return notFound(res, path.slice(1));
-  res.set({ 'Content-Type': file.type, 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' }).send(file.body);
+  res
+    .set({
+      'Content-Type': file.type,
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'X-Content-Type-Options': 'nosniff',
+    })
+    .send(file.body);
 }
 
 /** Installs GET /api/docs (with its files) and GET /api/schema.graphql. */
@@ -156,6 +167,9 @@ export function installApiDocs(app: INestApplication, options: { explorer: boole
     if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path !== '/') return next();
     // Printed from the schema the api serves (built once the app has started), so it is never another one.
     sdl ??= printAdminSchema(app.get(GraphQLSchemaHost).schema);
-    res.set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }).type('text/plain; charset=utf-8').send(sdl);
+    res
+      .set({ 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' })
+      .type('text/plain; charset=utf-8')
+      .send(sdl);
   });
 }

@@ -11,8 +11,16 @@ import { dirname, join } from 'node:path';
 
 /** The files the page loads, by the name it loads them under. */
 const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
-  'react.production.min.js': { pkg: 'react', file: 'umd/react.production.min.js', type: 'application/javascript; charset=utf-8' },
-  'react-dom.production.min.js': { pkg: 'react-dom', file: 'umd/react-dom.production.min.js', type: 'application/javascript; charset=utf-8' },
+  'react.production.min.js': {
+    pkg: 'react',
+    file: 'umd/react.production.min.js',
+    type: 'application/javascript; charset=utf-8',
+  },
+  'react-dom.production.min.js': {
+    pkg: 'react-dom',
+    file: 'umd/react-dom.production.min.js',
+    type: 'application/javascript; charset=utf-8',
+  },
   'graphiql.min.js': { pkg: 'graphiql', file: 'graphiql.min.js', type: 'application/javascript; charset=utf-8' },
   'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
 };
@@ -78,7 +86,11 @@ export function explorerLandingPage(graphqlPath: string): ApolloServerPlugin {
   return {
     async serverWillStart() {
       const html = explorerHtml(graphqlPath, assets().version);
-      return { async renderLandingPage() { return { html }; } };
+      return {
+        async renderLandingPage() {
+          return { html };
+        },
+      };
     },
   };
 }
@@ -90,7 +102,14 @@ export class ExplorerAssetsController {
   @Get(':name')
   asset(@Param('name') name: string, @Res() res: Response) {
     const file = Object.hasOwn(ASSETS, name) ? assets().files.get(name) : undefined;
-    if (!file) return res.status(404).json({ ok: false, error: 'not_found', message: `No explorer file is named "${name}".` });
-    res.set({ 'Content-Type': file.type, 'Cache-Control': 'public, max-age=31536000, immutable', 'X-Content-Type-Options': 'nosniff' }).send(file.body);
+    if (!file)
+      return res.status(404).json({ ok: false, error: 'not_found', message: `No explorer file is named "${name}".` });
+    res
+      .set({
+        'Content-Type': file.type,
+        'Cache-Control': 'public, max-age=31536000, immutable',
+        'X-Content-Type-Options': 'nosniff',
+      })
+      .send(file.body);
   }
 }

@@ -6,15 +6,26 @@ const STATE = { type: 'string', enum: ['up', 'down'] };
 
 /** An answer of a health route: ok, and each check's state; down, the code and the sentence too. */
 function answer(checks: string[], down?: string) {
-  const failure = down ? { error: { type: 'string', const: down }, message: { type: 'string', description: 'What is down, and the fix.' } } : {};
+  const failure = down
+    ? { error: { type: 'string', const: down }, message: { type: 'string', description: 'What is down, and the fix.' } }
+    : {};
   return {
     type: 'object',
     required: ['ok', ...Object.keys(failure), ...checks],
-    properties: { ok: { type: 'boolean', const: !down }, ...failure, ...Object.fromEntries(checks.map((name) => [name, STATE])) },
+    properties: {
+      ok: { type: 'boolean', const: !down },
+      ...failure,
+      ...Object.fromEntries(checks.map((name) => [name, STATE])),
+    },
   };
 }
 
-const health = (reference: Omit<RouteReference, 'tag' | 'caller' | 'refuses'>): RouteReference => ({ ...reference, tag: 'health', caller: 'anyone', refuses: [] });
+const health = (reference: Omit<RouteReference, 'tag' | 'caller' | 'refuses'>): RouteReference => ({
+  ...reference,
+  tag: 'health',
+  caller: 'anyone',
+  refuses: [],
+});
 
 export const HEALTH_ROUTES: Record<string, RouteReference> = {
   'GET /health': health({
@@ -26,20 +37,28 @@ export const HEALTH_ROUTES: Record<string, RouteReference> = {
       503: {
         description: 'unhealthy: one of them does not answer.',
         schema: answer(['database', 'redis'], 'unhealthy'),
-        example: { ok: false, error: 'unhealthy', message: 'database up, redis down: start the one that is down.', database: 'up', redis: 'down' },
+        example: {
+          ok: false,
+          error: 'unhealthy',
+          message: 'database up, redis down: start the one that is down.',
+          database: 'up',
+          redis: 'down',
+        },
       },
     },
   }),
   'GET /health/live': health({
     operationId: 'getLiveness',
     summary: 'Whether the process answers',
-    description: "Liveness (the image's health check): it checks nothing else, so a supervisor restarts only a process that no longer answers.",
+    description:
+      "Liveness (the image's health check): it checks nothing else, so a supervisor restarts only a process that no longer answers.",
     answers: { 200: { description: 'The process answers.', schema: answer([]) } },
   }),
   'GET /health/ready': health({
     operationId: 'getReadiness',
     summary: 'Whether the api can serve',
-    description: 'Readiness: the database and Redis answer, every migration has run, and a worker beats; 503 naming what is down.',
+    description:
+      'Readiness: the database and Redis answer, every migration has run, and a worker beats; 503 naming what is down.',
     answers: {
       200: { description: 'Ready.', schema: answer(['database', 'redis', 'migrations', 'worker']) },
       503: {
@@ -48,7 +67,8 @@ export const HEALTH_ROUTES: Record<string, RouteReference> = {
         example: {
           ok: false,
           error: 'not_ready',
-          message: 'Not ready: worker is down (migrations down means some have not run; worker down means no worker heartbeat).',
+          message:
+            'Not ready: worker is down (migrations down means some have not run; worker down means no worker heartbeat).',
           database: 'up',
           redis: 'up',
           migrations: 'up',

@@ -33,7 +33,15 @@ export function operationOf(reference: RouteReference, path: string, schemas: Re
     tags: [tag],
     security: REQUIREMENTS[caller],
     parameters: [...pathParameters(reference, path), ...queryParameters(reference, schemas)],
-    ...(body ? { requestBody: { required: true, ...(body.description ? { description: body.description } : {}), content: content(body.schema, body.mediaType, body.example) } } : {}),
+    ...(body
+      ? {
+          requestBody: {
+            required: true,
+            ...(body.description ? { description: body.description } : {}),
+            content: content(body.schema, body.mediaType, body.example),
+          },
+        }
+      : {}),
     responses: answers(reference),
   };
 }
@@ -42,7 +50,13 @@ export function operationOf(reference: RouteReference, path: string, schemas: Re
 function pathParameters(reference: RouteReference, path: string): ParameterObject[] {
   return [...path.matchAll(/\{(\w+)\}/g)].map(([, name]) => {
     const described = reference.params?.[name];
-    return { name, in: 'path', required: true, ...(described ? { description: described.description } : {}), schema: described?.schema ?? { type: 'string' } };
+    return {
+      name,
+      in: 'path',
+      required: true,
+      ...(described ? { description: described.description } : {}),
+      schema: described?.schema ?? { type: 'string' },
+    };
   });
 }
 
@@ -50,7 +64,10 @@ function pathParameters(reference: RouteReference, path: string): ParameterObjec
 function queryParameters(reference: RouteReference, schemas: Record<string, Schema>): ParameterObject[] {
   if (!reference.query) return [];
   const query = schemas[reference.query] as { properties?: Record<string, Schema>; required?: string[] } | undefined;
-  if (!query?.properties) throw new Error(`openapi: the query of ${reference.operationId}, ${reference.query}, is no object schema of openapi.schemas.json.`);
+  if (!query?.properties)
+    throw new Error(
+      `openapi: the query of ${reference.operationId}, ${reference.query}, is no object schema of openapi.schemas.json.`,
+    );
   return Object.entries(query.properties).map(([name, { description, ...schema }]) => ({
     name,
     in: 'query',
@@ -62,26 +79,40 @@ function queryParameters(reference: RouteReference, schemas: Record<string, Sche
 
 /** The route's own answers and its refusals; where both answer one status (the tool door's 400), either body may come. */
 function answers(reference: RouteReference): Record<string, ResponseObject | { $ref: string }> {
-  const responses: Record<string, ResponseObject | { $ref: string }> = Object.fromEntries(Object.entries(reference.answers).map(([status, answer]) => [status, answerOf(answer)]));
-  for (const [status, refusal] of Object.entries(refusalAnswers({ codes: reference.refuses, examples: reference.examples }))) {
+  const responses: Record<string, ResponseObject | { $ref: string }> = Object.fromEntries(
+    Object.entries(reference.answers).map(([status, answer]) => [status, answerOf(answer)]),
+  );
+  for (const [status, refusal] of Object.entries(
+    refusalAnswers({ codes: reference.refuses, examples: reference.examples }),
+  )) {
     const own = responses[status] as ResponseObject | undefined;
     // a shared refusal (every request's 503 unavailable) meets the route's own answer of that status (health's 503)
-    const written = '$ref' in refusal ? sharedRefusalAnswers()[refusal.$ref.split('/').pop()!] : (refusal as ResponseObject);
+    const written =
+      '$ref' in refusal ? sharedRefusalAnswers()[refusal.$ref.split('/').pop()!] : (refusal as ResponseObject);
     responses[status] = own ? either(own, written) : refusal;
   }
   return responses;
 }
 
 function answerOf(answer: ReferenceAnswer): ResponseObject {
-  return { description: answer.description, ...(answer.schema ? { content: content(answer.schema, answer.mediaType, answer.example) } : {}) };
+  return {
+    description: answer.description,
+    ...(answer.schema ? { content: content(answer.schema, answer.mediaType, answer.example) } : {}),
+  };
 }
 
 function either(own: ResponseObject, refusal: ResponseObject): ResponseObject {
   const [mine, theirs] = [own.content?.['application/json'], refusal.content?.['application/json']];
   if (!mine || !theirs) throw new Error('openapi: a route answers JSON where it can be refused: both are JSON.');
-  const example: Record<string, { summary: string; value: unknown }> = mine.example === undefined ? {} : { answer: { summary: 'answer', value: mine.example } };
+  const example: Record<string, { summary: string; value: unknown }> =
+    mine.example === undefined ? {} : { answer: { summary: 'answer', value: mine.example } };
   return {
     description: `${own.description} ${refusal.description}`,
-    content: { 'application/json': { schema: { anyOf: [mine.schema!, theirs.schema!] }, examples: { ...example, ...theirs.examples } } },
+    content: {
+      'application/json': {
+        schema: { anyOf: [mine.schema!, theirs.schema!] },
+        examples: { ...example, ...theirs.examples },
+      },
+    },
   };
 }

@@ -26,9 +26,21 @@ const AUTOMATION = graphql(
         status
         createdAt
         address @include(if: $manager)
-        trigger { kind event stage list }
-        steps { kind url template seconds }
-        runs(first: 20) { ...AutomationRunFields }
+        trigger {
+          kind
+          event
+          stage
+          list
+        }
+        steps {
+          kind
+          url
+          template
+          seconds
+        }
+        runs(first: 20) {
+          ...AutomationRunFields
+        }
       }
     }
   `,
@@ -37,7 +49,23 @@ const AUTOMATION = graphql(
 
 const UPDATE = graphql(`
   mutation UpdateAutomation($id: ID!, $input: UpdateAutomationInput!) {
-    updateAutomation(id: $id, input: $input) { id name status trigger { kind event stage list } steps { kind url template seconds } }
+    updateAutomation(id: $id, input: $input) {
+      id
+      name
+      status
+      trigger {
+        kind
+        event
+        stage
+        list
+      }
+      steps {
+        kind
+        url
+        template
+        seconds
+      }
+    }
   }
 `);
 
@@ -84,8 +112,16 @@ function Edit({ automation }: { automation: Automation }) {
   };
   return (
     <Section title="Trigger and steps">
-      <p className="hint">Saving changes the automation from now on: runs in flight keep the steps they started with.</p>
-      <AutomationForm initial={draftOf(automation)} submitLabel="Save changes" busy={result.fetching} refused={refusalOf(result.error)} onSubmit={(input) => void submit(input)} />
+      <p className="hint">
+        Saving changes the automation from now on: runs in flight keep the steps they started with.
+      </p>
+      <AutomationForm
+        initial={draftOf(automation)}
+        submitLabel="Save changes"
+        busy={result.fetching}
+        refused={refusalOf(result.error)}
+        onSubmit={(input) => void submit(input)}
+      />
       {saved ? (
         <p className="notice" role="status">
           Saved.

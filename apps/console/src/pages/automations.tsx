@@ -15,13 +15,33 @@ import './automations/automations.css';
 
 const AUTOMATIONS = graphql(`
   query Automations {
-    automations { id number name status createdAt trigger { kind event stage list } }
+    automations {
+      id
+      number
+      name
+      status
+      createdAt
+      trigger {
+        kind
+        event
+        stage
+        list
+      }
+    }
   }
 `);
 
 const CREATE = graphql(`
   mutation CreateAutomation($input: CreateAutomationInput!) {
-    createAutomation(input: $input) { automation { id number name status } address }
+    createAutomation(input: $input) {
+      automation {
+        id
+        number
+        name
+        status
+      }
+      address
+    }
   }
 `);
 
@@ -72,13 +92,22 @@ function NewAutomation() {
   return (
     <Section title="New automation">
       <p className="hint">A new automation is a draft: it starts no runs until you start it on its page.</p>
-      <AutomationForm initial={EMPTY_DRAFT} submitLabel="Create automation" busy={result.fetching} refused={refusalOf(result.error)} onSubmit={(input) => void submit(input)} />
+      <AutomationForm
+        initial={EMPTY_DRAFT}
+        submitLabel="Create automation"
+        busy={result.fetching}
+        refused={refusalOf(result.error)}
+        onSubmit={(input) => void submit(input)}
+      />
     </Section>
   );
 }
 
 export function AutomationsPage() {
-  const [result] = useQuery({ query: AUTOMATIONS, context: useMemo(() => ({ additionalTypenames: ['Automation'] }), []) });
+  const [result] = useQuery({
+    query: AUTOMATIONS,
+    context: useMemo(() => ({ additionalTypenames: ['Automation'] }), []),
+  });
   return (
     <Page title="Automations">
       <Loaded result={result} what="Loading automations">

@@ -14,13 +14,24 @@ import './charts/charts.css';
 
 const EVENT_NAMES = graphql(`
   query ChartEventNames {
-    eventNames { name builtIn }
+    eventNames {
+      name
+      builtIn
+    }
   }
 `);
 
 const CHART = graphql(`
   query Chart($input: ChartInput!) {
-    chart(input: $input) { series { key points { at value } } }
+    chart(input: $input) {
+      series {
+        key
+        points {
+          at
+          value
+        }
+      }
+    }
   }
 `);
 
@@ -30,7 +41,8 @@ function Answer({ question }: { question: Question }) {
   if (!result.data || result.fetching) return <Loading what="Asking the events" />;
   const { series } = result.data.chart;
   const caption = questionInWords(question);
-  if (!series.some((s) => s.points.some((p) => p.value !== 0))) return <Empty>Nothing to chart: {caption} is 0 in every bucket.</Empty>;
+  if (!series.some((s) => s.points.some((p) => p.value !== 0)))
+    return <Empty>Nothing to chart: {caption} is 0 in every bucket.</Empty>;
   return (
     <>
       <LineChart series={series} />

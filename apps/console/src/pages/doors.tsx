@@ -26,7 +26,9 @@ export function DoorsPage() {
   const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
   return (
     <Page title="Doors">
-      <p className="muted">Third-party systems post to a door's address; each post is verified with the door's own signature scheme.</p>
+      <p className="muted">
+        Third-party systems post to a door's address; each post is verified with the door's own signature scheme.
+      </p>
       <Section title="Connected doors">
         <Loaded result={result} what="Loading the doors">
           {(data) =>

@@ -14,19 +14,32 @@ import './lists.css';
 
 const LISTS = graphql(`
   query Lists {
-    lists { id address name subscriberCount }
+    lists {
+      id
+      address
+      name
+      subscriberCount
+    }
   }
 `);
 
 const CREATE = graphql(`
   mutation CreateList($input: CreateListInput!) {
-    createList(input: $input) { id address name subscriberCount }
+    createList(input: $input) {
+      id
+      address
+      name
+      subscriberCount
+    }
   }
 `);
 
 const RENAME = graphql(`
   mutation RenameList($id: ID!, $name: String!) {
-    renameList(id: $id, name: $name) { id name }
+    renameList(id: $id, name: $name) {
+      id
+      name
+    }
   }
 `);
 
@@ -42,7 +55,14 @@ function Rename({ list, onDone }: { list: List; onDone: () => void }) {
   };
   return (
     <form onSubmit={(e) => void submit(e)} className="inline-edit">
-      <Field label={`New name for ${list.address}`} required maxLength={200} value={name} autoFocus onChange={(e) => setName(e.target.value)} />
+      <Field
+        label={`New name for ${list.address}`}
+        required
+        maxLength={200}
+        value={name}
+        autoFocus
+        onChange={(e) => setName(e.target.value)}
+      />
       <div className="actions">
         <ChangeButton type="submit" disabled={result.fetching}>
           Save
@@ -96,7 +116,8 @@ function ListRow({ list }: { list: List }) {
 
 function ListTable({ lists }: { lists: readonly List[] }) {
   const right = useChangeRight();
-  if (lists.length === 0) return <Empty>No lists yet: create the first one below; forms then post to its address.</Empty>;
+  if (lists.length === 0)
+    return <Empty>No lists yet: create the first one below; forms then post to its address.</Empty>;
   return (
     <>
       {right.allowed ? null : (
@@ -139,7 +160,14 @@ function NewList() {
     <Section title="New list">
       <form onSubmit={(e) => void submit(e)}>
         <fieldset disabled={!right.allowed} className="plain">
-          <Field label="Address" required maxLength={63} value={address} hint="1 to 63 of a-z, 0-9, _ . - (for example newsletter): forms post to it, and it never changes." onChange={(e) => setAddress(e.target.value)} />
+          <Field
+            label="Address"
+            required
+            maxLength={63}
+            value={address}
+            hint="1 to 63 of a-z, 0-9, _ . - (for example newsletter): forms post to it, and it never changes."
+            onChange={(e) => setAddress(e.target.value)}
+          />
           <Field label="Name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
         </fieldset>
         <Alert refused={refusalOf(result.error)} />

@@ -18,7 +18,18 @@ const LIVE_EVENTS = graphql(`
   query LiveEvents($after: String, $first: Int) {
     liveEvents(after: $after, first: $first) {
       cursor
-      events { id type occurredAt receivedAt value person { id email name } }
+      events {
+        id
+        type
+        occurredAt
+        receivedAt
+        value
+        person {
+          id
+          email
+          name
+        }
+      }
     }
   }
 `);
@@ -50,7 +61,9 @@ function useLiveEvents(paused: boolean): Feed {
     let stopped = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const poll = async () => {
-      const result = await client.query(LIVE_EVENTS, { after: cursor.current, first: 100 }, { requestPolicy: 'network-only' }).toPromise();
+      const result = await client
+        .query(LIVE_EVENTS, { after: cursor.current, first: 100 }, { requestPolicy: 'network-only' })
+        .toPromise();
       if (stopped) return;
       const page = result.data?.liveEvents;
       if (page) cursor.current = page.cursor;
@@ -82,12 +95,18 @@ export function LiveEventsPage() {
     <Page title="Live events" actions={pause}>
       {/* Only the live or paused state is announced; the time of the last check changes every 2 s and is not. */}
       <p className="muted">
-        <span role="status">{paused ? 'Paused: no new events are read until you resume.' : 'Live: new events appear as they are recorded, checked every 2 seconds.'}</span>
+        <span role="status">
+          {paused
+            ? 'Paused: no new events are read until you resume.'
+            : 'Live: new events appear as they are recorded, checked every 2 seconds.'}
+        </span>
         {feed.checkedAt ? <> Last checked at {feed.checkedAt.toLocaleTimeString()}.</> : null}
       </p>
       <Alert refused={feed.refused} />
       {feed.events === null ? (
-        feed.refused ? null : <Loading what="Reading the latest events" />
+        feed.refused ? null : (
+          <Loading what="Reading the latest events" />
+        )
       ) : feed.events.length === 0 ? (
         <Empty>No events in the last 15 minutes yet; post one and it shows here.</Empty>
       ) : (
@@ -121,7 +140,9 @@ function EventTable({ events }: { events: LiveEvent[] }) {
               <span className="type">{event.type}</span>
             </td>
             <td>
-              <Link href={`/people/${encodeURIComponent(event.person.id)}`}>{event.person.email ?? event.person.name ?? event.person.id}</Link>
+              <Link href={`/people/${encodeURIComponent(event.person.id)}`}>
+                {event.person.email ?? event.person.name ?? event.person.id}
+              </Link>
             </td>
             <td className="number">{event.value ?? ''}</td>
             <td>

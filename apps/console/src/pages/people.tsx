@@ -19,15 +19,32 @@ const PEOPLE = graphql(`
     people(filter: $filter, first: $first, after: $after) {
       totalCount
       totalCountExact
-      pageInfo { endCursor hasNextPage }
-      edges { cursor node { id email name stage engaged createdAt } }
+      pageInfo {
+        endCursor
+        hasNextPage
+      }
+      edges {
+        cursor
+        node {
+          id
+          email
+          name
+          stage
+          engaged
+          createdAt
+        }
+      }
     }
   }
 `);
 
 const LISTS = graphql(`
   query PeopleLists {
-    lists { id address name }
+    lists {
+      id
+      address
+      name
+    }
   }
 `);
 
@@ -83,13 +100,22 @@ export function PeoplePage() {
 // change, which leaves useSearchParams (useSyncExternalStore) of the same component blind to the next
 // return to an earlier URL (Previous, the browser's Back).
 function Answer({ params, change }: { params: URLSearchParams; change: (changes: Changes) => void }) {
-  const [result] = useQuery({ query: PEOPLE, variables: { filter: filterOf(params), first: PAGE_SIZE, after: params.get('after') || undefined } });
+  const [result] = useQuery({
+    query: PEOPLE,
+    variables: { filter: filterOf(params), first: PAGE_SIZE, after: params.get('after') || undefined },
+  });
   if (result.error && !result.data) return <Failed error={result.error} />;
   if (!result.data) return <Loading what="Finding people" />;
   return <Results people={result.data.people} params={params} change={change} />;
 }
 
-function Question({ params, change }: { params: URLSearchParams; change: (changes: Changes, replace?: boolean) => void }) {
+function Question({
+  params,
+  change,
+}: {
+  params: URLSearchParams;
+  change: (changes: Changes, replace?: boolean) => void;
+}) {
   const q = params.get('q') ?? '';
   const [text, setText] = useState(q);
   const [lists] = useQuery({ query: LISTS });
@@ -106,7 +132,13 @@ function Question({ params, change }: { params: URLSearchParams; change: (change
   };
   return (
     <form role="search" aria-label="People" className="filters" onSubmit={submit}>
-      <Field label="Search people" type="search" value={text} onChange={(e) => setText(e.target.value)} hint="Part of a name, email, account id or anon id." />
+      <Field
+        label="Search people"
+        type="search"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        hint="Part of a name, email, account id or anon id."
+      />
       <Select label="Stage" value={params.get('stage') ?? ''} onChange={(e) => change({ stage: e.target.value })}>
         <option value="">Any stage</option>
         {STAGES.map(([value, name]) => (
@@ -140,18 +172,31 @@ function countOf(people: Connection): string {
   return `${count} ${people.totalCount === 1 && people.totalCountExact ? 'person' : 'people'}`;
 }
 
-function Results({ people, params, change }: { people: Connection; params: URLSearchParams; change: (changes: Changes) => void }) {
+function Results({
+  people,
+  params,
+  change,
+}: {
+  people: Connection;
+  params: URLSearchParams;
+  change: (changes: Changes) => void;
+}) {
   const back = backOf(params);
   const after = params.get('after') || FIRST_PAGE;
   const next = () => change({ after: people.pageInfo.endCursor ?? undefined, back: [...back, after].join(',') });
   const before = back[back.length - 1];
-  const previous = () => change({ after: before === FIRST_PAGE ? undefined : before, back: back.slice(0, -1).join(',') });
+  const previous = () =>
+    change({ after: before === FIRST_PAGE ? undefined : before, back: back.slice(0, -1).join(',') });
   return (
     <>
       <p className="count" role="status">
         {countOf(people)}
       </p>
-      {people.edges.length === 0 ? <Empty>No one matches. Try fewer words or another filter.</Empty> : <PeopleTable people={people} />}
+      {people.edges.length === 0 ? (
+        <Empty>No one matches. Try fewer words or another filter.</Empty>
+      ) : (
+        <PeopleTable people={people} />
+      )}
       <nav className="pager" aria-label="Pages of people">
         <button type="button" className="secondary" disabled={back.length === 0} onClick={previous}>
           Previous

@@ -25,7 +25,9 @@ const PERSON = graphql(
         ...PersonFacts
         ...PersonSubscriptions
         ...PersonEmails
-        timeline(first: $first, types: $types) { ...TimelinePage }
+        timeline(first: $first, types: $types) {
+          ...TimelinePage
+        }
       }
     }
   `,
@@ -47,7 +49,10 @@ export function PersonPage({ id }: { id: string }) {
 // The query sits below the URL's reader (see people.tsx: urql's state update while rendering would
 // leave useSearchParams of the same component blind to a return to an earlier URL).
 function PersonAnswer({ id, types, setTypes }: { id: string; types: string[]; setTypes(types: string[]): void }) {
-  const [result, reexecute] = useQuery({ query: PERSON, variables: { id, first: TIMELINE_PAGE_SIZE, types: types.length ? types : undefined } });
+  const [result, reexecute] = useQuery({
+    query: PERSON,
+    variables: { id, first: TIMELINE_PAGE_SIZE, types: types.length ? types : undefined },
+  });
   const reread = () => reexecute({ requestPolicy: 'network-only' });
   const [erased, setErased] = useState<Erased | null>(null);
   if (erased)
@@ -71,7 +76,9 @@ function PersonAnswer({ id, types, setTypes }: { id: string; types: string[]; se
           </Page>
         ) : (
           <Page title="No such person">
-            <Empty>No one in this workspace has the id {id}; they may have been merged into another person or erased.</Empty>
+            <Empty>
+              No one in this workspace has the id {id}; they may have been merged into another person or erased.
+            </Empty>
           </Page>
         )
       }

@@ -15,19 +15,33 @@ import './template.css';
 
 const TEMPLATES = graphql(`
   query TemplateToEdit {
-    templates { id name subject body }
+    templates {
+      id
+      name
+      subject
+      body
+    }
   }
 `);
 
 const UPDATE = graphql(`
   mutation UpdateTemplate($id: String!, $input: UpdateTemplateInput!) {
-    updateTemplate(id: $id, input: $input) { id name subject body }
+    updateTemplate(id: $id, input: $input) {
+      id
+      name
+      subject
+      body
+    }
   }
 `);
 
 const PREVIEW = graphql(`
   query PreviewTemplate($id: String!, $person: String!) {
-    previewTemplate(id: $id, person: $person) { subject text html }
+    previewTemplate(id: $id, person: $person) {
+      subject
+      text
+      html
+    }
   }
 `);
 
@@ -56,9 +70,22 @@ function Editor({ template, onSaved }: { template: Template; onSaved: () => void
     <Section title="Edit">
       <form onSubmit={(e) => void submit(e)}>
         <fieldset disabled={!right.allowed} className="plain">
-          <Field label="Name" required maxLength={200} value={fields.name} onChange={(e) => set({ name: e.target.value })} />
+          <Field
+            label="Name"
+            required
+            maxLength={200}
+            value={fields.name}
+            onChange={(e) => set({ name: e.target.value })}
+          />
           <Field label="Subject" required value={fields.subject} onChange={(e) => set({ subject: e.target.value })} />
-          <TextArea label="Body" required rows={14} hint={BODY_HINT} value={fields.body} onChange={(e) => set({ body: e.target.value })} />
+          <TextArea
+            label="Body"
+            required
+            rows={14}
+            hint={BODY_HINT}
+            value={fields.body}
+            onChange={(e) => set({ body: e.target.value })}
+          />
         </fieldset>
         <Alert refused={refusalOf(result.error)} />
         <ChangeButton type="submit" disabled={result.fetching}>
@@ -132,7 +159,13 @@ function Preview({ id, revision }: { id: string; revision: number }) {
   return (
     <Section title="Preview">
       <p className="hint">The preview shows the saved template: Save to preview your changes. Nothing is sent.</p>
-      <Field label="Preview for" value={typed} placeholder="ada@example.com" hint="A person's email or record id." onChange={(e) => type(e.target.value)} />
+      <Field
+        label="Preview for"
+        value={typed}
+        placeholder="ada@example.com"
+        hint="A person's email or record id."
+        onChange={(e) => type(e.target.value)}
+      />
       <Rendered id={id} person={asked} revision={revision} />
     </Section>
   );
@@ -157,7 +190,11 @@ export function TemplatePage({ id }: { id: string }) {
   return (
     <Page title="Template">
       <Loaded result={result} what="Loading the template">
-        {() => <Alert refused={{ code: 'unknown_template', message: `No template has the id "${id}": open one from Templates.` }} />}
+        {() => (
+          <Alert
+            refused={{ code: 'unknown_template', message: `No template has the id "${id}": open one from Templates.` }}
+          />
+        )}
       </Loaded>
     </Page>
   );

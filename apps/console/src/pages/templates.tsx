@@ -13,13 +13,22 @@ import { useChangeRight } from '../viewer';
 
 const TEMPLATES = graphql(`
   query Templates {
-    templates { id name subject }
+    templates {
+      id
+      name
+      subject
+    }
   }
 `);
 
 const CREATE = graphql(`
   mutation CreateTemplate($input: CreateTemplateInput!) {
-    createTemplate(input: $input) { id name subject body }
+    createTemplate(input: $input) {
+      id
+      name
+      subject
+      body
+    }
   }
 `);
 
@@ -64,9 +73,21 @@ function NewTemplate() {
     <Section title="New template">
       <form onSubmit={(e) => void submit(e)}>
         <fieldset disabled={!right.allowed} className="plain">
-          <Field label="Name" required maxLength={200} value={fields.name} onChange={(e) => set({ name: e.target.value })} />
+          <Field
+            label="Name"
+            required
+            maxLength={200}
+            value={fields.name}
+            onChange={(e) => set({ name: e.target.value })}
+          />
           <Field label="Subject" required value={fields.subject} onChange={(e) => set({ subject: e.target.value })} />
-          <TextArea label="Body" required hint={BODY_HINT} value={fields.body} onChange={(e) => set({ body: e.target.value })} />
+          <TextArea
+            label="Body"
+            required
+            hint={BODY_HINT}
+            value={fields.body}
+            onChange={(e) => set({ body: e.target.value })}
+          />
         </fieldset>
         <Alert refused={refusalOf(result.error)} />
         <ChangeButton type="submit" disabled={result.fetching}>

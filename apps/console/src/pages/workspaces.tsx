@@ -11,13 +11,28 @@ import { Checkbox } from '../ui/checkbox';
 
 const WORKSPACES = graphql(`
   query Workspaces {
-    workspaces { id slug name kind publicKey publicBaseUrl }
+    workspaces {
+      id
+      slug
+      name
+      kind
+      publicKey
+      publicBaseUrl
+    }
   }
 `);
 
 const CREATE_WORKSPACE = graphql(`
   mutation CreateWorkspace($input: CreateWorkspaceInput!) {
-    createWorkspace(input: $input) { workspace { id slug } publicKey secretKey publicBaseUrl }
+    createWorkspace(input: $input) {
+      workspace {
+        id
+        slug
+      }
+      publicKey
+      secretKey
+      publicBaseUrl
+    }
   }
 `);
 
@@ -86,7 +101,13 @@ function CreateWorkspace({ onCreated }: { onCreated: () => void }) {
       .split('\n')
       .map((line) => line.trim())
       .filter(Boolean);
-    const input = { slug: form.slug.trim(), owner: form.owner.trim(), name: form.name.trim() || undefined, origins, web: form.web };
+    const input = {
+      slug: form.slug.trim(),
+      owner: form.owner.trim(),
+      name: form.name.trim() || undefined,
+      origins,
+      web: form.web,
+    };
     const result = await create({ input });
     if (!result.data) return;
     setCreated(result.data.createWorkspace);
@@ -97,11 +118,38 @@ function CreateWorkspace({ onCreated }: { onCreated: () => void }) {
     <Section title="Create a workspace">
       {created ? <CreatedFacts created={created} /> : null}
       <form onSubmit={submit} aria-label="Create a workspace">
-        <Field label="Slug" required value={form.slug} onChange={(e) => set('slug')(e.target.value)} hint="Lowercase letters, digits and dashes, like acme." />
-        <Field label="Owner email" type="email" required value={form.owner} onChange={(e) => set('owner')(e.target.value)} />
-        <Field label="Name" value={form.name} onChange={(e) => set('name')(e.target.value)} hint="Shown in the console; the slug when left empty." />
-        <TextArea label="Allowed origins" value={form.origins} onChange={(e) => set('origins')(e.target.value)} hint="One per line: the sites whose pages may post with the public key, like https://acme.test." />
-        <Checkbox label="Web app" hint="A web-app workspace has no Downloader stage." checked={form.web} onChange={(e) => set('web')(e.target.checked)} />
+        <Field
+          label="Slug"
+          required
+          value={form.slug}
+          onChange={(e) => set('slug')(e.target.value)}
+          hint="Lowercase letters, digits and dashes, like acme."
+        />
+        <Field
+          label="Owner email"
+          type="email"
+          required
+          value={form.owner}
+          onChange={(e) => set('owner')(e.target.value)}
+        />
+        <Field
+          label="Name"
+          value={form.name}
+          onChange={(e) => set('name')(e.target.value)}
+          hint="Shown in the console; the slug when left empty."
+        />
+        <TextArea
+          label="Allowed origins"
+          value={form.origins}
+          onChange={(e) => set('origins')(e.target.value)}
+          hint="One per line: the sites whose pages may post with the public key, like https://acme.test."
+        />
+        <Checkbox
+          label="Web app"
+          hint="A web-app workspace has no Downloader stage."
+          checked={form.web}
+          onChange={(e) => set('web')(e.target.checked)}
+        />
         <button type="submit" disabled={state.fetching}>
           Create workspace
         </button>

@@ -1,7 +1,11 @@
 // A labelled checkbox (the label beside the box, as people expect), with an optional hint.
 import { InputHTMLAttributes, useId } from 'react';
 
-export function Checkbox({ label, hint, ...rest }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+export function Checkbox({
+  label,
+  hint,
+  ...rest
+}: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
   const id = useId();
   return (
     <div className="check">
@@ -15,4 +19,3 @@ export function Checkbox({ label, hint, ...rest }: { label: string; hint?: strin
     </div>
   );
 }
-

@@ -18,7 +18,16 @@ interface ConfirmStepProps {
   className?: string;
 }
 
-export function ConfirmStep({ action, question, onConfirm, confirmLabel, keepLabel = 'Cancel', disabled, describedBy, className = 'secondary' }: ConfirmStepProps) {
+export function ConfirmStep({
+  action,
+  question,
+  onConfirm,
+  confirmLabel,
+  keepLabel = 'Cancel',
+  disabled,
+  describedBy,
+  className = 'secondary',
+}: ConfirmStepProps) {
   const [asking, setAsking] = useState(false);
   const asked = useRef(false);
   const start = useRef<HTMLButtonElement>(null);
@@ -30,7 +39,14 @@ export function ConfirmStep({ action, question, onConfirm, confirmLabel, keepLab
   if (!asking) {
     const open = () => setAsking(true);
     return describedBy ? (
-      <button type="button" ref={start} className={className} disabled={disabled} aria-describedby={describedBy} onClick={open}>
+      <button
+        type="button"
+        ref={start}
+        className={className}
+        disabled={disabled}
+        aria-describedby={describedBy}
+        onClick={open}
+      >
         {action}
       </button>
     ) : (

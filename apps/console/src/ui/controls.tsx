@@ -1,27 +1,51 @@
 // Controls that change things: for a member they are shown disabled with the reason, never hidden
 // silently, so a member knows the control exists and who can use it.
-import { ButtonHTMLAttributes, forwardRef, InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes, useId, useState } from 'react';
+import {
+  ButtonHTMLAttributes,
+  forwardRef,
+  InputHTMLAttributes,
+  ReactNode,
+  SelectHTMLAttributes,
+  TextareaHTMLAttributes,
+  useId,
+  useState,
+} from 'react';
 import { useChangeRight } from '../viewer';
 
-export const ChangeButton = forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement>>(function ChangeButton({ children, disabled, ...rest }, ref) {
-  const right = useChangeRight();
-  const id = useId();
-  return (
-    <>
-      <button {...rest} ref={ref} disabled={disabled || !right.allowed} aria-describedby={right.allowed ? rest['aria-describedby'] : id}>
-        {children}
-      </button>
-      {right.allowed ? null : (
-        <span id={id} className="reason">
-          {right.reason}
-        </span>
-      )}
-    </>
-  );
-});
+export const ChangeButton = forwardRef<HTMLButtonElement, ButtonHTMLAttributes<HTMLButtonElement>>(
+  function ChangeButton({ children, disabled, ...rest }, ref) {
+    const right = useChangeRight();
+    const id = useId();
+    return (
+      <>
+        <button
+          {...rest}
+          ref={ref}
+          disabled={disabled || !right.allowed}
+          aria-describedby={right.allowed ? rest['aria-describedby'] : id}
+        >
+          {children}
+        </button>
+        {right.allowed ? null : (
+          <span id={id} className="reason">
+            {right.reason}
+          </span>
+        )}
+      </>
+    );
+  },
+);
 
 /** A label, the control it names and an optional hint, tied together by ids. */
-function Labelled({ label, hint, children }: { label: string; hint?: string; children: (id: string, hintId: string | undefined) => ReactNode }) {
+function Labelled({
+  label,
+  hint,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  children: (id: string, hintId: string | undefined) => ReactNode;
+}) {
   const id = useId();
   const hintId = hint ? `${id}-hint` : undefined;
   return (
@@ -38,15 +62,35 @@ function Labelled({ label, hint, children }: { label: string; hint?: string; chi
 }
 
 /** A labelled input; the label is what people, screen readers and scripts find it by. */
-export function Field({ label, hint, ...rest }: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
-  return <Labelled label={label} hint={hint}>{(id, hintId) => <input id={id} {...rest} aria-describedby={hintId} />}</Labelled>;
+export function Field({
+  label,
+  hint,
+  ...rest
+}: { label: string; hint?: string } & InputHTMLAttributes<HTMLInputElement>) {
+  return (
+    <Labelled label={label} hint={hint}>
+      {(id, hintId) => <input id={id} {...rest} aria-describedby={hintId} />}
+    </Labelled>
+  );
 }
 
-export function TextArea({ label, hint, ...rest }: { label: string; hint?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
-  return <Labelled label={label} hint={hint}>{(id, hintId) => <textarea id={id} {...rest} aria-describedby={hintId} />}</Labelled>;
+export function TextArea({
+  label,
+  hint,
+  ...rest
+}: { label: string; hint?: string } & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+  return (
+    <Labelled label={label} hint={hint}>
+      {(id, hintId) => <textarea id={id} {...rest} aria-describedby={hintId} />}
+    </Labelled>
+  );
 }
 
-export function Select({ label, children, ...rest }: { label: string; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
+export function Select({
+  label,
+  children,
+  ...rest
+}: { label: string; children: ReactNode } & SelectHTMLAttributes<HTMLSelectElement>) {
   return (
     <Labelled label={label}>
       {(id) => (
@@ -73,7 +117,10 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
       <button
         type="button"
         onClick={() => {
-          void navigator.clipboard?.writeText(value).then(() => setCopied(true), () => setCopied(false));
+          void navigator.clipboard?.writeText(value).then(
+            () => setCopied(true),
+            () => setCopied(false),
+          );
         }}
       >
         {copied ? 'Copied' : 'Copy'}

@@ -22,7 +22,10 @@ export function LineChart({ series, height = 260 }: { series: Series[]; height?:
       {
         width: Math.max(element.clientWidth, 320),
         height,
-        series: [{}, ...series.map((s, i) => ({ label: s.key || '(none)', stroke: COLOURS[i % COLOURS.length], width: 2 }))],
+        series: [
+          {},
+          ...series.map((s, i) => ({ label: s.key || '(none)', stroke: COLOURS[i % COLOURS.length], width: 2 })),
+        ],
         axes: [{}, { size: 60 }],
       },
       data,

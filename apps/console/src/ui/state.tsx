@@ -30,7 +30,15 @@ export function Failed({ error }: { error: CombinedError | undefined }) {
 }
 
 /** Renders a query's answer once it is here; loading and errors in between. */
-export function Loaded<T>({ result, what, children }: { result: { fetching: boolean; data?: T; error?: CombinedError }; what?: string; children: (data: T) => ReactNode }) {
+export function Loaded<T>({
+  result,
+  what,
+  children,
+}: {
+  result: { fetching: boolean; data?: T; error?: CombinedError };
+  what?: string;
+  children: (data: T) => ReactNode;
+}) {
   if (result.error && !result.data) return <Failed error={result.error} />;
   if (!result.data) return <Loading what={what} />;
   return <>{children(result.data)}</>;

@@ -5,7 +5,11 @@ import { fromOwnPages, setSessionCookie } from './browser';
 
 function cookieSet(baseUrl: string) {
   const calls: Array<[string, string, Record<string, unknown>]> = [];
-  setSessionCookie({ cookie: (...args: [string, string, Record<string, unknown>]) => calls.push(args) } as unknown as Response, 'lls_x', baseUrl);
+  setSessionCookie(
+    { cookie: (...args: [string, string, Record<string, unknown>]) => calls.push(args) } as unknown as Response,
+    'lls_x',
+    baseUrl,
+  );
   return calls[0];
 }
 
@@ -13,7 +17,13 @@ describe('the session cookie', () => {
   it('is HttpOnly, SameSite=Lax, for the whole site, 7 days; Secure under https', () => {
     const [name, value, options] = cookieSet('https://lifeline.example');
     expect([name, value]).toEqual([SESSION_COOKIE, 'lls_x']);
-    expect(options).toMatchObject({ httpOnly: true, sameSite: 'lax', secure: true, path: '/', maxAge: 7 * 24 * 3_600_000 });
+    expect(options).toMatchObject({
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: true,
+      path: '/',
+      maxAge: 7 * 24 * 3_600_000,
+    });
     expect(cookieSet('http://localhost:3000')[2]).toMatchObject({ secure: false });
   });
 });

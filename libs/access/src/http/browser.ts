@@ -5,15 +5,26 @@ import { hostileJsonRefusal } from '@app/edge';
 import { SESSION_COOKIE, SESSION_MAX_MS, sessionCookieOf } from '@app/workspaces';
 import { renderPage } from '../pages/page';
 
-const PAGE_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
+const PAGE_POLICY =
+  "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; frame-ancestors 'none'";
 
 export function sendPage(res: Response, status: number, html: string): void {
-  res.status(status).setHeader('Content-Security-Policy', PAGE_POLICY).setHeader('Cache-Control', 'no-store').setHeader('Referrer-Policy', 'same-origin');
+  res
+    .status(status)
+    .setHeader('Content-Security-Policy', PAGE_POLICY)
+    .setHeader('Cache-Control', 'no-store')
+    .setHeader('Referrer-Policy', 'same-origin');
   res.type('html').send(html);
 }
 
 export function setSessionCookie(res: Response, token: string, baseUrl: string): void {
-  res.cookie(SESSION_COOKIE, token, { httpOnly: true, sameSite: 'lax', secure: baseUrl.startsWith('https:'), path: '/', maxAge: SESSION_MAX_MS });
+  res.cookie(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: baseUrl.startsWith('https:'),
+    path: '/',
+    maxAge: SESSION_MAX_MS,
+  });
 }
 
 export function clearSessionCookie(res: Response, baseUrl: string): void {
@@ -35,7 +46,12 @@ export function formReader(): Array<(req: Request, res: Response, next: NextFunc
   const read = express.urlencoded({ extended: false, limit: '8kb', type: 'application/x-www-form-urlencoded' });
   return [
     // A body the reader cannot take (too large, an unknown encoding) is answered on a page, as a refusal.
-    (req, res, next) => ('body' in req ? next() : read(req, res, (error?: { status?: number }) => (error ? refusedPage(res, error.status, UNREADABLE) : next()))),
+    (req, res, next) =>
+      'body' in req
+        ? next()
+        : read(req, res, (error?: { status?: number }) =>
+            error ? refusedPage(res, error.status, UNREADABLE) : next(),
+          ),
     (req, res, next) => {
       const refusal = hostileJsonRefusal(req.body ?? {});
       if (refusal) return refusedPage(res, 400, refusal.message);
@@ -48,7 +64,11 @@ const UNREADABLE = 'The form could not be read: send it from the page, as a form
 
 /** A refused post: a page saying why (role alert), with a 4xx status. */
 export function refusedPage(res: Response, status: number | undefined, alert: string): void {
-  sendPage(res, status && status >= 400 && status < 500 ? status : 400, renderPage({ title: 'Refused', body: '<h1>Not sent</h1><p><a href="/sign-in">Back to sign-in</a></p>', alert }));
+  sendPage(
+    res,
+    status && status >= 400 && status < 500 ? status : 400,
+    renderPage({ title: 'Refused', body: '<h1>Not sent</h1><p><a href="/sign-in">Back to sign-in</a></p>', alert }),
+  );
 }
 
 /** Login CSRF: a post to a sign-in form must come from this service's own pages when the browser says where from. */

@@ -9,7 +9,8 @@ import { ConnectionsService, SessionsService, SignInClock } from '@app/workspace
 import { authorizeRedirect, openConsent } from '../oauth/consent-request';
 import { formField, fromOwnPages, refusedPage, sessionTokenOf } from './browser';
 
-const STALE = 'This consent page has run out or belongs to another sign-in: start connecting again from your MCP client.';
+const STALE =
+  'This consent page has run out or belongs to another sign-in: start connecting again from your MCP client.';
 
 // HTML pages for browsers, not REST: not in the OpenAPI document.
 @ApiExcludeController()
@@ -26,11 +27,23 @@ export class ConsentController {
   async decide(@Req() req: Request, @Res() res: Response) {
     const request = openConsent(formField(req, 'request'), this.config.appSecret, this.clock.now().getTime());
     const signedIn = await this.sessions.current(sessionTokenOf(req));
-    if (!request || !signedIn?.auth || signedIn.sessionId !== request.sessionId || !fromOwnPages(req, this.config.baseUrl)) {
+    if (
+      !request ||
+      !signedIn?.auth ||
+      signedIn.sessionId !== request.sessionId ||
+      !fromOwnPages(req, this.config.baseUrl)
+    ) {
       return refusedPage(res, 400, STALE);
     }
     if (formField(req, 'decision') !== 'allow') {
-      return res.redirect(302, authorizeRedirect(request.redirectUri, { error: 'access_denied', error_description: 'The member denied access.', state: request.state }));
+      return res.redirect(
+        302,
+        authorizeRedirect(request.redirectUri, {
+          error: 'access_denied',
+          error_description: 'The member denied access.',
+          state: request.state,
+        }),
+      );
     }
     try {
       const { workspaceId, memberId } = signedIn.auth;
@@ -41,5 +54,4 @@ export class ConsentController {
       throw error;
     }
   }
-
 }

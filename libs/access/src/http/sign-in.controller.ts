@@ -50,8 +50,13 @@ export class SignInController {
       this.ownPagesOnly(req);
       await this.limits.consume('sign-in:ip', req.ip ?? '');
       await this.limits.consume('sign-in:email', email);
-      if (this.mail.delivery === 'off') throw new Refusal('forbidden', 'Email links need an email provider (SMTP_URL or RESEND_API_KEY): sign in with a secret key.');
-      if (!/^[^@\s]+@[^@\s]+$/.test(email)) throw new Refusal('invalid_email', 'Enter the email address you are a member with, like ada@example.com.');
+      if (this.mail.delivery === 'off')
+        throw new Refusal(
+          'forbidden',
+          'Email links need an email provider (SMTP_URL or RESEND_API_KEY): sign in with a secret key.',
+        );
+      if (!/^[^@\s]+@[^@\s]+$/.test(email))
+        throw new Refusal('invalid_email', 'Enter the email address you are a member with, like ada@example.com.');
       const token = await this.sessions.linkFor(email, next);
       if (token) await this.mail.send(email, token);
       return this.signInPage(res, 200, next, null, LINK_SENT);
@@ -95,13 +100,20 @@ export class SignInController {
       await this.sessions.pick(signedIn, formField(req, 'workspace'));
       return res.redirect(303, next);
     } catch (error) {
-      return this.pickerPage(res, isRefusal(error) ? error.status : 500, signedIn, next, isRefusal(error) ? error.message : 'Something went wrong: try again.');
+      return this.pickerPage(
+        res,
+        isRefusal(error) ? error.status : 500,
+        signedIn,
+        next,
+        isRefusal(error) ? error.message : 'Something went wrong: try again.',
+      );
     }
   }
 
   @Post('sign-out')
   async signOut(@Req() req: Request, @Res() res: Response) {
-    if (!fromOwnPages(req, this.config.baseUrl)) return this.signInPage(res, 403, '/sign-in', 'Sign out from this service\'s own page.');
+    if (!fromOwnPages(req, this.config.baseUrl))
+      return this.signInPage(res, 403, '/sign-in', "Sign out from this service's own page.");
     const signedIn = await this.sessions.current(sessionTokenOf(req));
     if (signedIn) await this.sessions.signOut(signedIn);
     clearSessionCookie(res, this.config.baseUrl);
@@ -122,7 +134,8 @@ export class SignInController {
   }
 
   private ownPagesOnly(req: Request): void {
-    if (!fromOwnPages(req, this.config.baseUrl)) throw new Refusal('forbidden', "Sign in from this service's own sign-in page.");
+    if (!fromOwnPages(req, this.config.baseUrl))
+      throw new Refusal('forbidden', "Sign in from this service's own sign-in page.");
   }
 
   private refused(res: Response, error: unknown, next: string) {
@@ -131,20 +144,44 @@ export class SignInController {
     return this.signInPage(res, error.status, next, error.message);
   }
 
-  private signInPage(res: Response, status: number, next: string, alert: string | null = null, notice: string | null = null) {
+  private signInPage(
+    res: Response,
+    status: number,
+    next: string,
+    alert: string | null = null,
+    notice: string | null = null,
+  ) {
     const delivery = this.mail.delivery;
-    const html = renderSignInPage({ next, alert, notice, emailLinksLogged: delivery === 'logged', emailLinksOff: delivery === 'off', operator: !!this.config.adminToken });
+    const html = renderSignInPage({
+      next,
+      alert,
+      notice,
+      emailLinksLogged: delivery === 'logged',
+      emailLinksOff: delivery === 'off',
+      operator: !!this.config.adminToken,
+    });
     sendPage(res, status, html);
   }
 
   private async signedInPage(res: Response, signedIn: SignedIn) {
     const workspace = signedIn.auth ? await this.workspaces.get(signedIn.auth.workspaceId) : null;
     const canSwitch = (await this.sessions.memberships(signedIn)).length > 1;
-    const shown = workspace && signedIn.auth ? { name: workspace.name, slug: workspace.slug, role: signedIn.auth.role } : null;
-    sendPage(res, 200, renderSignedInPage({ email: signedIn.email, operator: signedIn.operator, workspace: shown, canSwitch }));
+    const shown =
+      workspace && signedIn.auth ? { name: workspace.name, slug: workspace.slug, role: signedIn.auth.role } : null;
+    sendPage(
+      res,
+      200,
+      renderSignedInPage({ email: signedIn.email, operator: signedIn.operator, workspace: shown, canSwitch }),
+    );
   }
 
-  private async pickerPage(res: Response, status: number, signedIn: SignedIn, next: string, alert: string | null = null) {
+  private async pickerPage(
+    res: Response,
+    status: number,
+    signedIn: SignedIn,
+    next: string,
+    alert: string | null = null,
+  ) {
     const workspaces = (await this.sessions.memberships(signedIn)).map((m) => ({
       id: m.workspace_id,
       name: m.workspace_name,

@@ -23,13 +23,17 @@ describe('consent requests', () => {
     const signed = signConsent(request, SECRET);
     expect(openConsent(signed, 'another-secret-0123456789-01234', 0)).toBeNull();
     const [, mac] = signed.split('.');
-    const altered = Buffer.from(JSON.stringify({ ...request, redirectUri: 'https://evil.example/cb' })).toString('base64url');
+    const altered = Buffer.from(JSON.stringify({ ...request, redirectUri: 'https://evil.example/cb' })).toString(
+      'base64url',
+    );
     expect(openConsent(`${altered}.${mac}`, SECRET, 0)).toBeNull();
     expect(openConsent('', SECRET, 0)).toBeNull();
     expect(openConsent('a.b.c', SECRET, 0)).toBeNull();
   });
 
   it('answer the client at its redirect address with its state', () => {
-    expect(authorizeRedirect('http://127.0.0.1:9/callback?x=1', { code: 'llc_1', state: 's', error: undefined })).toBe('http://127.0.0.1:9/callback?x=1&code=llc_1&state=s');
+    expect(authorizeRedirect('http://127.0.0.1:9/callback?x=1', { code: 'llc_1', state: 's', error: undefined })).toBe(
+      'http://127.0.0.1:9/callback?x=1&code=llc_1&state=s',
+    );
   });
 });

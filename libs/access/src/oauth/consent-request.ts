@@ -18,7 +18,8 @@ export interface ConsentRequest {
 
 export const CONSENT_MS = 10 * 60_000;
 
-const signature = (body: string, secret: string) => createHmac('sha256', `consent:${secret}`).update(body).digest('base64url');
+const signature = (body: string, secret: string) =>
+  createHmac('sha256', `consent:${secret}`).update(body).digest('base64url');
 
 export function signConsent(request: ConsentRequest, secret: string): string {
   const body = Buffer.from(JSON.stringify(request)).toString('base64url');

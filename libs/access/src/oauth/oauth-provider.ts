@@ -7,11 +7,29 @@ import type { Response } from 'express';
 import type { AuthorizationParams, OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 import type { OAuthRegisteredClientsStore } from '@modelcontextprotocol/sdk/server/auth/clients.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { OAuthClientInformationFull, OAuthTokenRevocationRequest, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
-import { CustomOAuthError, InvalidClientMetadataError, InvalidGrantError, InvalidTargetError, InvalidTokenError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
+import type {
+  OAuthClientInformationFull,
+  OAuthTokenRevocationRequest,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import {
+  CustomOAuthError,
+  InvalidClientMetadataError,
+  InvalidGrantError,
+  InvalidTargetError,
+  InvalidTokenError,
+} from '@modelcontextprotocol/sdk/server/auth/errors.js';
 import { hostileJsonRefusal, unstorableText } from '@app/edge';
 import { AppConfig, CONFIG } from '@app/platform';
-import { ClientRow, ConnectionsService, isToolDoorResource, OAuthRefusal, SessionsService, SignInClock, WorkspacesService } from '@app/workspaces';
+import {
+  ClientRow,
+  ConnectionsService,
+  isToolDoorResource,
+  OAuthRefusal,
+  SessionsService,
+  SignInClock,
+  WorkspacesService,
+} from '@app/workspaces';
 import { renderConsentPage } from '../pages';
 import { sendPage, sessionTokenOf } from '../http/browser';
 import { authorizeRedirect, CONSENT_MS, signConsent } from './consent-request';
@@ -45,7 +63,14 @@ export class OAuthProvider implements OAuthServerProvider {
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
     if (!isToolDoorResource(params.resource?.href, this.config.baseUrl)) {
       const description = `Ask for the tool door: resource=${this.config.baseUrl}/api/mcp.`;
-      return res.redirect(302, authorizeRedirect(params.redirectUri, { error: 'invalid_target', error_description: description, state: params.state }));
+      return res.redirect(
+        302,
+        authorizeRedirect(params.redirectUri, {
+          error: 'invalid_target',
+          error_description: description,
+          state: params.state,
+        }),
+      );
     }
     const signedIn = await this.sessions.current(sessionTokenOf(res.req));
     const back = `/authorize?${new URLSearchParams(authorizeQuery(client, params))}`;
@@ -85,11 +110,22 @@ export class OAuthProvider implements OAuthServerProvider {
     return this.connections.challengeFor(client.client_id, code).catch(oauthError);
   }
 
-  exchangeAuthorizationCode(client: OAuthClientInformationFull, code: string, _verifier?: string, redirectUri?: string, resource?: URL): Promise<OAuthTokens> {
+  exchangeAuthorizationCode(
+    client: OAuthClientInformationFull,
+    code: string,
+    _verifier?: string,
+    redirectUri?: string,
+    resource?: URL,
+  ): Promise<OAuthTokens> {
     return this.connections.exchangeCode(client.client_id, code, redirectUri, resource?.href).catch(oauthError);
   }
 
-  exchangeRefreshToken(client: OAuthClientInformationFull, refreshToken: string, _scopes?: string[], resource?: URL): Promise<OAuthTokens> {
+  exchangeRefreshToken(
+    client: OAuthClientInformationFull,
+    refreshToken: string,
+    _scopes?: string[],
+    resource?: URL,
+  ): Promise<OAuthTokens> {
     return this.connections.exchangeRefresh(client.client_id, refreshToken, resource?.href).catch(oauthError);
   }
 
@@ -107,7 +143,13 @@ export class OAuthProvider implements OAuthServerProvider {
 
 /** A registered client as the SDK reads it: public (no secret), under our own id. */
 function clientInfo(row: ClientRow): OAuthClientInformationFull {
-  return { ...(row.info as object), client_id: row.id, client_id_issued_at: Math.floor(row.created_at.getTime() / 1000), redirect_uris: row.redirect_uris, token_endpoint_auth_method: 'none' } as OAuthClientInformationFull;
+  return {
+    ...(row.info as object),
+    client_id: row.id,
+    client_id_issued_at: Math.floor(row.created_at.getTime() / 1000),
+    redirect_uris: row.redirect_uris,
+    token_endpoint_auth_method: 'none',
+  } as OAuthClientInformationFull;
 }
 
 /** The authorize request again, as the sign-in page sends the browser back with it. */

@@ -3,6 +3,13 @@
 import { hiddenInput, renderPage } from './page';
 
 export function renderLinkPage(p: { token: string; alert?: string | null }): string {
-  const body = ['<h1>Sign in to Lifeline</h1>', '<p>This link signs you in once.</p>', '<form method="post" action="/sign-in/link">', hiddenInput('token', p.token), '<button type="submit">Sign in</button>', '</form>'].join('\n');
+  const body = [
+    '<h1>Sign in to Lifeline</h1>',
+    '<p>This link signs you in once.</p>',
+    '<form method="post" action="/sign-in/link">',
+    hiddenInput('token', p.token),
+    '<button type="submit">Sign in</button>',
+    '</form>',
+  ].join('\n');
   return renderPage({ title: 'Sign in', body, alert: p.alert });
 }

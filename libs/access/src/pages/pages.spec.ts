@@ -40,10 +40,18 @@ const picker = (v = 'x'): string =>
   });
 
 const signedIn = (v = 'x'): string =>
-  renderSignedInPage({ email: `ada${v}@example.com`, operator: false, workspace: { name: `Acme ${v}`, slug: `acme${v}`, role: `admin${v}` }, canSwitch: true });
+  renderSignedInPage({
+    email: `ada${v}@example.com`,
+    operator: false,
+    workspace: { name: `Acme ${v}`, slug: `acme${v}`, role: `admin${v}` },
+    canSwitch: true,
+  });
 
 const pages: Array<[string, string]> = [
-  ['sign-in, every way on', signIn({ operator: true, emailLinksLogged: true, alert: 'Wrong key', notice: 'Signed out' })],
+  [
+    'sign-in, every way on',
+    signIn({ operator: true, emailLinksLogged: true, alert: 'Wrong key', notice: 'Signed out' }),
+  ],
   ['sign-in, email links off', signIn({ emailLinksOff: true })],
   ['consent', consent()],
   ['workspace picker', picker()],
@@ -54,10 +62,12 @@ const pages: Array<[string, string]> = [
 
 const attr = (tag: string, name: string): string | undefined => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
 const tags = (html: string, name: string): string[] => html.match(new RegExp(`<${name}\\b[^>]*>`, 'g')) ?? [];
-const buttonTexts = (html: string): string[] => [...html.matchAll(/<button\b[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
+const buttonTexts = (html: string): string[] =>
+  [...html.matchAll(/<button\b[^>]*>([^<]*)<\/button>/g)].map((m) => m[1]);
 const labelTexts = (html: string): string[] => [...html.matchAll(/<label\b[^>]*>([^<]*)<\/label>/g)].map((m) => m[1]);
 const forms = (html: string): string[] => html.match(/<form\b[\s\S]*?<\/form>/g) ?? [];
-const formAt = (html: string, action: string): string | undefined => forms(html).find((f) => f.includes(`action="${action}"`));
+const formAt = (html: string, action: string): string | undefined =>
+  forms(html).find((f) => f.includes(`action="${action}"`));
 
 describe('every page', () => {
   it.each(pages)('%s: is a whole HTML5 document with no script', (_name, html) => {
@@ -91,7 +101,12 @@ describe('every page', () => {
 
 describe('renderPage', () => {
   it('shows an alert with role="alert" and a notice with role="status"', () => {
-    const html = renderPage({ title: 'T', body: '<h1>T</h1>', alert: 'That key is not valid.', notice: 'Check your email.' });
+    const html = renderPage({
+      title: 'T',
+      body: '<h1>T</h1>',
+      alert: 'That key is not valid.',
+      notice: 'Check your email.',
+    });
     expect(html).toContain('<p role="alert" class="alert">That key is not valid.</p>');
     expect(html).toContain('<p role="status" class="notice">Check your email.</p>');
     expect(html).toContain('<title>T · Lifeline</title>');
@@ -142,7 +157,8 @@ describe('renderSignInPage', () => {
   });
 
   it('says where the link goes when email links are only logged', () => {
-    const note = "No email provider is set up: in development the link is written to the api&#39;s log instead of being sent.";
+    const note =
+      'No email provider is set up: in development the link is written to the api&#39;s log instead of being sent.';
     expect(signIn({ emailLinksLogged: true })).toContain(note);
     expect(signIn({ emailLinksLogged: true })).toContain('action="/sign-in/email"');
     expect(signIn()).not.toContain('No email provider is set up');
@@ -150,13 +166,14 @@ describe('renderSignInPage', () => {
 
   it('replaces the email form with a note when email links are off', () => {
     const html = signIn({ emailLinksOff: true });
-    expect(html).toContain('Email links need an email provider (SMTP_URL or RESEND_API_KEY); sign in with a secret key.');
+    expect(html).toContain(
+      'Email links need an email provider (SMTP_URL or RESEND_API_KEY); sign in with a secret key.',
+    );
     expect(html).not.toContain('action="/sign-in/email"');
     expect(html).not.toContain('Email me a sign-in link');
     expect(labelTexts(html)).toEqual(['Secret key']);
     expect(signIn()).not.toContain('Email links need an email provider');
   });
-
 });
 
 describe('renderSignInPage: the operator door, the alert and escaping', () => {
@@ -174,7 +191,9 @@ describe('renderSignInPage: the operator door, the alert and escaping', () => {
   });
 
   it('shows the alert with role="alert"', () => {
-    expect(signIn({ alert: 'That key is not valid.' })).toContain('<p role="alert" class="alert">That key is not valid.</p>');
+    expect(signIn({ alert: 'That key is not valid.' })).toContain(
+      '<p role="alert" class="alert">That key is not valid.</p>',
+    );
   });
 
   it('escapes next and the messages', () => {
@@ -189,7 +208,15 @@ describe('renderConsentPage', () => {
   it('names the app, the member, the workspace and where the sign-in goes back', () => {
     const html = consent();
     expect(html).toContain('<h1>Allow Claude x?</h1>');
-    for (const text of ['adax@example.com', '(adminx)', 'Acme x', 'acmex', 'claude.testx', 'https://claude.test/x', 'tool door']) {
+    for (const text of [
+      'adax@example.com',
+      '(adminx)',
+      'Acme x',
+      'acmex',
+      'claude.testx',
+      'https://claude.test/x',
+      'tool door',
+    ]) {
       expect(html).toContain(text);
     }
     expect(html).toContain('revokeConnectedApp');
@@ -225,7 +252,15 @@ describe('renderConsentPage', () => {
 });
 
 function baseConsent(): Parameters<typeof renderConsentPage>[0] {
-  return { clientName: 'Claude', redirectHost: 'claude.ai', memberEmail: 'ada@example.com', workspaceName: 'Acme', workspaceSlug: 'acme', role: 'admin', request: 'r' };
+  return {
+    clientName: 'Claude',
+    redirectHost: 'claude.ai',
+    memberEmail: 'ada@example.com',
+    workspaceName: 'Acme',
+    workspaceSlug: 'acme',
+    role: 'admin',
+    request: 'r',
+  };
 }
 
 describe('renderWorkspacePicker', () => {

@@ -48,7 +48,14 @@ function emailForm(next: string, logged: boolean): string {
   return [
     '<form method="post" action="/sign-in/email">',
     hiddenInput('next', next),
-    field({ id: 'sign-in-email', label: 'Email', name: 'email', type: 'email', autocomplete: 'email', describedBy: logged ? noteId : undefined }),
+    field({
+      id: 'sign-in-email',
+      label: 'Email',
+      name: 'email',
+      type: 'email',
+      autocomplete: 'email',
+      describedBy: logged ? noteId : undefined,
+    }),
     '<button type="submit">Email me a sign-in link</button>',
     '</form>',
     note,
@@ -68,7 +75,13 @@ function operatorForm(next: string): string {
     '<h2>As the operator</h2>',
     '<form method="post" action="/sign-in/operator">',
     hiddenInput('next', next),
-    field({ id: 'sign-in-operator-token', label: 'Operator token', name: 'token', type: 'password', autocomplete: 'off' }),
+    field({
+      id: 'sign-in-operator-token',
+      label: 'Operator token',
+      name: 'token',
+      type: 'password',
+      autocomplete: 'off',
+    }),
     '<button type="submit">Sign in as operator</button>',
     '</form>',
   ].join('\n');

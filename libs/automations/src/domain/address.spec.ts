@@ -8,7 +8,9 @@ describe('the automation address signature (decisions.md section 6)', () => {
   it('is the base64url HMAC-SHA256 under APP_SECRET of automation:{id}', () => {
     const expected = createHmac('sha256', SECRET).update('automation:aut_1').digest('base64url');
     expect(addressSignature(SECRET, 'aut_1')).toBe(expected);
-    expect(automationAddress('https://x.test', SECRET, 'aut_1')).toBe(`https://x.test/api/webhooks/automation/aut_1.${expected}`);
+    expect(automationAddress('https://x.test', SECRET, 'aut_1')).toBe(
+      `https://x.test/api/webhooks/automation/aut_1.${expected}`,
+    );
   });
 
   it('a correct address names its automation', () => {
@@ -16,10 +18,13 @@ describe('the automation address signature (decisions.md section 6)', () => {
   });
 
   it.each([
-    ['another automation\'s signature', `aut_2.${addressSignature(SECRET, 'aut_1')}`],
+    ["another automation's signature", `aut_2.${addressSignature(SECRET, 'aut_1')}`],
     ['a signature under another secret', `aut_1.${addressSignature('other-secret-0123456789-0123456789', 'aut_1')}`],
     ['a shortened signature', `aut_1.${addressSignature(SECRET, 'aut_1').slice(0, -2)}`],
-    ['a signature with a character changed', `aut_1.${addressSignature(SECRET, 'aut_1').replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`],
+    [
+      'a signature with a character changed',
+      `aut_1.${addressSignature(SECRET, 'aut_1').replace(/^./, (c) => (c === 'A' ? 'B' : 'A'))}`,
+    ],
     ['a signature padded with =', `aut_1.${addressSignature(SECRET, 'aut_1')}=`],
     ['no signature', 'aut_1.'],
     ['no dot', 'aut_1'],

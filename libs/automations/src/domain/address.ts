@@ -16,5 +16,7 @@ export function automationAddress(baseUrl: string, appSecret: string, automation
  */
 export function verifiedAutomationId(appSecret: string, addressPart: string): string | null {
   const parsed = parseAutomationAddress(addressPart);
-  return parsed && verifyAutomationAddress(appSecret, parsed.automationId, parsed.signature) ? parsed.automationId : null;
+  return parsed && verifyAutomationAddress(appSecret, parsed.automationId, parsed.signature)
+    ? parsed.automationId
+    : null;
 }

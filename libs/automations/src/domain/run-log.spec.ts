@@ -2,23 +2,33 @@ import { httpRequestLine, startedLine, waitingLine } from './run-log';
 
 describe('the http_request step line', () => {
   it('posted: host and status', () => {
-    expect(httpRequestLine('https://hooks.example.com:8443/a?b=c', { ok: true, status: 204 })).toBe('posted to hooks.example.com:8443: 204');
+    expect(httpRequestLine('https://hooks.example.com:8443/a?b=c', { ok: true, status: 204 })).toBe(
+      'posted to hooks.example.com:8443: 204',
+    );
   });
   it('not retried: a non-2xx answer', () => {
-    expect(httpRequestLine('https://hooks.example.com/a', { ok: false, status: 500 })).toBe('not retried: hooks.example.com answered 500');
+    expect(httpRequestLine('https://hooks.example.com/a', { ok: false, status: 500 })).toBe(
+      'not retried: hooks.example.com answered 500',
+    );
     expect(httpRequestLine('https://hooks.example.com/a', { ok: false, status: 302 })).toContain('not retried');
   });
   it('could not post: the cause', () => {
-    expect(httpRequestLine('https://hooks.example.com/a', { ok: false, error: 'connect ECONNREFUSED' })).toBe('could not post to hooks.example.com: connect ECONNREFUSED');
+    expect(httpRequestLine('https://hooks.example.com/a', { ok: false, error: 'connect ECONNREFUSED' })).toBe(
+      'could not post to hooks.example.com: connect ECONNREFUSED',
+    );
   });
   it('never shows the path or query, which may carry a token', () => {
-    expect(httpRequestLine('https://hooks.example.com/secret-path?token=abc', { ok: true, status: 200 })).not.toMatch(/secret|token/);
+    expect(httpRequestLine('https://hooks.example.com/secret-path?token=abc', { ok: true, status: 200 })).not.toMatch(
+      /secret|token/,
+    );
   });
 });
 
 describe('the started line', () => {
   it('names the trigger and only the names of the properties', () => {
-    expect(startedLine({ kind: 'webhook' }, ['plan', 'coupon'])).toBe('started by its address with properties plan, coupon');
+    expect(startedLine({ kind: 'webhook' }, ['plan', 'coupon'])).toBe(
+      'started by its address with properties plan, coupon',
+    );
     expect(startedLine({ kind: 'event', event: 'signup' })).toBe('started by event signup');
     expect(startedLine({ kind: 'stage_entered', stage: 'account' })).toBe('started by stage_entered account');
     expect(startedLine({ kind: 'subscribed' })).toBe('started by subscribed');

@@ -6,7 +6,10 @@ const body = (value: unknown) => Buffer.from(typeof value === 'string' ? value :
 describe('parseStartBody: the body of a post to an automation address', () => {
   it.each([
     [{ email: ' Ada@Example.com ' }, { person: { by: 'email', email: 'ada@example.com' }, properties: null }],
-    [{ anon_id: 'a-1', properties: { plan: 'pro' } }, { person: { by: 'anon_id', anonId: 'a-1' }, properties: { plan: 'pro' } }],
+    [
+      { anon_id: 'a-1', properties: { plan: 'pro' } },
+      { person: { by: 'anon_id', anonId: 'a-1' }, properties: { plan: 'pro' } },
+    ],
     [{ record: 'per_1' }, { person: { by: 'record', id: 'per_1' }, properties: null }],
   ])('names the person: %j', (raw, expected) => {
     expect(parseStartBody(body(raw))).toEqual(expected);

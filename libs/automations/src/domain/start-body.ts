@@ -8,7 +8,8 @@ import { isObject } from '@app/edge/posted-input';
 /** interface.md "Limits": body size at an automation address. */
 export const START_BODY_MAX_BYTES = 8 * 1024;
 
-export type StartPerson = { by: 'email'; email: string } | { by: 'anon_id'; anonId: string } | { by: 'record'; id: string };
+export type StartPerson =
+  { by: 'email'; email: string } | { by: 'anon_id'; anonId: string } | { by: 'record'; id: string };
 
 /** The body as posted: exactly one of email, anon_id and record names the person. */
 export interface WireAutomationStart {
@@ -30,18 +31,29 @@ export interface StartBody {
 /** The raw bytes as posted: size first, then JSON, then who it names. */
 export function parseStartBody(raw: Buffer | undefined): StartBody | Refusal {
   const bytes = raw ?? Buffer.alloc(0);
-  if (bytes.length > START_BODY_MAX_BYTES) return new Refusal('too_large', 'The body is over 8 KB: send only the person and the properties the steps need.');
+  if (bytes.length > START_BODY_MAX_BYTES)
+    return new Refusal('too_large', 'The body is over 8 KB: send only the person and the properties the steps need.');
   let body: unknown;
   try {
     body = JSON.parse(bytes.toString('utf8'));
   } catch {
-    return new Refusal('invalid_json', 'The body is not valid JSON: send one JSON object such as {"email": "ada@example.com"}.');
+    return new Refusal(
+      'invalid_json',
+      'The body is not valid JSON: send one JSON object such as {"email": "ada@example.com"}.',
+    );
   }
   if (!isObject(body)) return new Refusal('invalid_json', 'Send one JSON object such as {"email": "ada@example.com"}.');
 
-  const named = (['email', 'anon_id', 'record'] as const satisfies ReadonlyArray<keyof WireAutomationStart>).filter((key) => body[key] !== undefined && body[key] !== null);
+  const named = (['email', 'anon_id', 'record'] as const satisfies ReadonlyArray<keyof WireAutomationStart>).filter(
+    (key) => body[key] !== undefined && body[key] !== null,
+  );
   if (named.length === 0) return new Refusal('no_identity', 'Name the person with email, anon_id or record.');
-  if (named.length > 1) return new Refusal('invalid_field', `Name the person one way only: send one of email, anon_id and record, not ${named.join(' and ')}.`, { field: named[1] });
+  if (named.length > 1)
+    return new Refusal(
+      'invalid_field',
+      `Name the person one way only: send one of email, anon_id and record, not ${named.join(' and ')}.`,
+      { field: named[1] },
+    );
   if (body.properties != null && !isObject(body.properties)) {
     return new Refusal('invalid_field', 'properties must be a JSON object of your own facts.', { field: 'properties' });
   }
@@ -50,13 +62,17 @@ export function parseStartBody(raw: Buffer | undefined): StartBody | Refusal {
   switch (named[0]) {
     case 'email': {
       const email = typeof value === 'string' ? normalizeEmail(value) : '';
-      if (!isEmail(email)) return new Refusal('invalid_email', 'email is not an email address: send one like ada@example.com.');
+      if (!isEmail(email))
+        return new Refusal('invalid_email', 'email is not an email address: send one like ada@example.com.');
       return { person: { by: 'email', email }, properties };
     }
     case 'anon_id':
     case 'record': {
       const id = typeof value === 'string' ? value.trim() : '';
-      if (!id || id.length > MAX_ID_LENGTH) return new Refusal('invalid_field', `${named[0]} must be a string of 1 to ${MAX_ID_LENGTH} characters.`, { field: named[0] });
+      if (!id || id.length > MAX_ID_LENGTH)
+        return new Refusal('invalid_field', `${named[0]} must be a string of 1 to ${MAX_ID_LENGTH} characters.`, {
+          field: named[0],
+        });
       return { person: named[0] === 'record' ? { by: 'record', id } : { by: 'anon_id', anonId: id }, properties };
     }
   }

@@ -6,7 +6,8 @@ import { Refusal } from '@app/platform';
 export const STEP_KINDS = ['http_request', 'send_email', 'wait'] as const;
 export type StepKind = (typeof STEP_KINDS)[number];
 
-export type AutomationStep = { kind: 'http_request'; url: string } | { kind: 'send_email'; template: string } | { kind: 'wait'; seconds: number };
+export type AutomationStep =
+  { kind: 'http_request'; url: string } | { kind: 'send_email'; template: string } | { kind: 'wait'; seconds: number };
 
 export const WAIT_SECONDS = { min: 1, max: 30 * 24 * 3600 } as const;
 /** Most steps in one automation: enough for a sequence, few enough to read as one page. */
@@ -42,7 +43,8 @@ function parseStep(raw: RawStep, at: string): AutomationStep | Refusal {
   }
   const own = OWN_FIELD[kind as StepKind];
   for (const field of ['url', 'template', 'seconds'] as const) {
-    if (raw[field] != null && field !== own) return invalid(`${at}.${field}`, `A ${kind} step takes no ${field}: remove ${at}.${field}.`);
+    if (raw[field] != null && field !== own)
+      return invalid(`${at}.${field}`, `A ${kind} step takes no ${field}: remove ${at}.${field}.`);
   }
   switch (kind as StepKind) {
     case 'http_request': {
@@ -57,8 +59,16 @@ function parseStep(raw: RawStep, at: string): AutomationStep | Refusal {
     }
     case 'wait': {
       const seconds = raw.seconds;
-      if (typeof seconds !== 'number' || !Number.isInteger(seconds) || seconds < WAIT_SECONDS.min || seconds > WAIT_SECONDS.max) {
-        return invalid(`${at}.seconds`, `Set ${at}.seconds to a whole number from ${WAIT_SECONDS.min} to ${WAIT_SECONDS.max} (30 days).`);
+      if (
+        typeof seconds !== 'number' ||
+        !Number.isInteger(seconds) ||
+        seconds < WAIT_SECONDS.min ||
+        seconds > WAIT_SECONDS.max
+      ) {
+        return invalid(
+          `${at}.seconds`,
+          `Set ${at}.seconds to a whole number from ${WAIT_SECONDS.min} to ${WAIT_SECONDS.max} (30 days).`,
+        );
       }
       return { kind: 'wait', seconds };
     }

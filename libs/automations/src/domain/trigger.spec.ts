@@ -5,7 +5,10 @@ const signup = { event: { event: 'signup', id: 'evt_1', occurred_at: '2026-01-01
 const custom = { event: { event: 'report_viewed', id: 'evt_2', occurred_at: '2026-01-01T00:00:00.000Z' } };
 const enteredAccount = { stage_entered: { stage: 'account', from: null, object: 'person' } };
 const erased = { person_erased: {} };
-const joinedNews = { subscribed: { list: { address: 'news', name: 'News' } }, event: { event: 'subscribed', id: 'evt_3', occurred_at: 'x' } };
+const joinedNews = {
+  subscribed: { list: { address: 'news', name: 'News' } },
+  event: { event: 'subscribed', id: 'evt_3', occurred_at: 'x' },
+};
 
 describe('triggerMatches: which happenings start an automation', () => {
   it.each([
@@ -15,7 +18,12 @@ describe('triggerMatches: which happenings start an automation', () => {
     ['an event trigger ignores a stage change', { kind: 'event', event: 'signup' }, enteredAccount, false],
     ['stage_entered without a stage hears any stage', { kind: 'stage_entered' }, enteredAccount, true],
     ['stage_entered with a stage hears that stage', { kind: 'stage_entered', stage: 'account' }, enteredAccount, true],
-    ['stage_entered with a stage ignores another', { kind: 'stage_entered', stage: 'purchaser' }, enteredAccount, false],
+    [
+      'stage_entered with a stage ignores another',
+      { kind: 'stage_entered', stage: 'purchaser' },
+      enteredAccount,
+      false,
+    ],
     ['stage_entered ignores events', { kind: 'stage_entered' }, signup, false],
     ['subscribed without a list hears any list', { kind: 'subscribed' }, joinedNews, true],
     ['subscribed with a list hears that list', { kind: 'subscribed', list: 'news' }, joinedNews, true],
@@ -32,11 +40,23 @@ describe('triggerMatches: which happenings start an automation', () => {
 
 describe('parseTrigger: the trigger is checked when saved', () => {
   it.each([
-    [{ kind: 'event', event: 'signup' }, { kind: 'event', event: 'signup' }],
-    [{ kind: 'event', event: 'report_viewed' }, { kind: 'event', event: 'report_viewed' }],
+    [
+      { kind: 'event', event: 'signup' },
+      { kind: 'event', event: 'signup' },
+    ],
+    [
+      { kind: 'event', event: 'report_viewed' },
+      { kind: 'event', event: 'report_viewed' },
+    ],
     [{ kind: 'stage_entered' }, { kind: 'stage_entered' }],
-    [{ kind: 'stage_entered', stage: ' Account ' }, { kind: 'stage_entered', stage: 'account' }],
-    [{ kind: 'subscribed', list: 'news' }, { kind: 'subscribed', list: 'news' }],
+    [
+      { kind: 'stage_entered', stage: ' Account ' },
+      { kind: 'stage_entered', stage: 'account' },
+    ],
+    [
+      { kind: 'subscribed', list: 'news' },
+      { kind: 'subscribed', list: 'news' },
+    ],
     [{ kind: 'subscribed', list: null }, { kind: 'subscribed' }],
     [{ kind: 'webhook' }, { kind: 'webhook' }],
     [{ kind: 'person_erased' }, { kind: 'person_erased' }],
@@ -54,7 +74,12 @@ describe('parseTrigger: the trigger is checked when saved', () => {
     ['an empty list', { kind: 'subscribed', list: ' ' }, 'invalid_field', 'trigger.list'],
     ['a field of another kind', { kind: 'webhook', event: 'signup' }, 'invalid_field', 'trigger.event'],
     ['a list on an erasure trigger', { kind: 'person_erased', list: 'news' }, 'invalid_field', 'trigger.list'],
-    ['a stage on an event trigger', { kind: 'event', event: 'signup', stage: 'account' }, 'invalid_field', 'trigger.stage'],
+    [
+      'a stage on an event trigger',
+      { kind: 'event', event: 'signup', stage: 'account' },
+      'invalid_field',
+      'trigger.stage',
+    ],
   ])('refuses %s', (_name, raw, code, field) => {
     const refused = parseTrigger(raw as any) as Refusal;
     expect(refused).toBeInstanceOf(Refusal);

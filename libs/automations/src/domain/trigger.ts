@@ -36,7 +36,12 @@ const invalid = (field: string, message: string) => new Refusal('invalid_field',
  * The trigger's shape: a known kind and only that kind's own fields. Whether a custom event name was
  * seen and whether a list exists are the service's checks (they read the workspace).
  */
-export function parseTrigger(raw: { kind?: unknown; event?: unknown; stage?: unknown; list?: unknown }): AutomationTrigger | Refusal {
+export function parseTrigger(raw: {
+  kind?: unknown;
+  event?: unknown;
+  stage?: unknown;
+  list?: unknown;
+}): AutomationTrigger | Refusal {
   const kind = raw.kind;
   if (typeof kind !== 'string' || !(TRIGGER_KINDS as readonly string[]).includes(kind)) {
     return invalid('trigger.kind', `Set trigger.kind to one of ${TRIGGER_KINDS.join(', ')}.`);
@@ -50,12 +55,17 @@ export function parseTrigger(raw: { kind?: unknown; event?: unknown; stage?: unk
   const trigger: AutomationTrigger = { kind: kind as TriggerKind };
   if (kind === 'event') {
     const named = classifyEventName(raw.event);
-    if (named instanceof Refusal) return new Refusal(named.code, `trigger.event: ${named.message}`, { field: 'trigger.event' });
+    if (named instanceof Refusal)
+      return new Refusal(named.code, `trigger.event: ${named.message}`, { field: 'trigger.event' });
     trigger.event = raw.event as string;
   }
   if (kind === 'stage_entered' && raw.stage != null) {
     const stage = typeof raw.stage === 'string' ? raw.stage.trim().toLowerCase() : '';
-    if (!isStage(stage)) return invalid('trigger.stage', `Set trigger.stage to one of ${STAGES.join(', ')}, or leave it out for any stage.`);
+    if (!isStage(stage))
+      return invalid(
+        'trigger.stage',
+        `Set trigger.stage to one of ${STAGES.join(', ')}, or leave it out for any stage.`,
+      );
     trigger.stage = stage;
   }
   if (kind === 'subscribed' && raw.list != null) {

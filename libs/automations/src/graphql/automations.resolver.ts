@@ -9,7 +9,13 @@ import { Refusal } from '@app/platform';
 import { AutomationRow } from '../automations.repository';
 import { AutomationsService } from '../automations.service';
 import { RunRow, RunsRepository } from '../runs.repository';
-import { AutomationRunType, AutomationType, CreateAutomationInput, CreatedAutomationType, UpdateAutomationInput } from './automations.types';
+import {
+  AutomationRunType,
+  AutomationType,
+  CreateAutomationInput,
+  CreatedAutomationType,
+  UpdateAutomationInput,
+} from './automations.types';
 
 const RUNS_SHOWN = { default: 20, max: 100 };
 
@@ -42,19 +48,31 @@ export class AutomationsResolver {
     private readonly runLog: RunsRepository,
   ) {}
 
-  @Mutation(() => CreatedAutomationType, { description: 'A new automation is a draft. The address (webhook trigger) is shown here and on automation(id).' })
+  @Mutation(() => CreatedAutomationType, {
+    description: 'A new automation is a draft. The address (webhook trigger) is shown here and on automation(id).',
+  })
   async createAutomation(@Manager() auth: AuthContext, @Args('input') input: CreateAutomationInput) {
     const { automation, address } = await this.service.create(auth.workspaceId, input);
     return { automation: automationView(automation), address };
   }
 
-  @Mutation(() => AutomationType, { description: 'Changes the name, trigger or steps; runs in flight keep the steps they started with.' })
-  async updateAutomation(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string, @Args('input') input: UpdateAutomationInput) {
+  @Mutation(() => AutomationType, {
+    description: 'Changes the name, trigger or steps; runs in flight keep the steps they started with.',
+  })
+  async updateAutomation(
+    @Manager() auth: AuthContext,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('input') input: UpdateAutomationInput,
+  ) {
     return automationView(await this.service.update(auth.workspaceId, id, input));
   }
 
   @Mutation(() => AutomationType, { description: 'draft, paused or running; only running automations start runs.' })
-  async setAutomationStatus(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string, @Args('status') status: string) {
+  async setAutomationStatus(
+    @Manager() auth: AuthContext,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('status') status: string,
+  ) {
     return automationView(await this.service.setStatus(auth.workspaceId, id, status));
   }
 
@@ -71,10 +89,12 @@ export class AutomationsResolver {
 
   @ResolveField(() => String, {
     nullable: true,
-    description: 'The start address of a webhook trigger: on automation(id), for owners and admins only; null in the list.',
+    description:
+      'The start address of a webhook trigger: on automation(id), for owners and admins only; null in the list.',
   })
   address(@Parent() automation: AutomationType, @Member() auth: AuthContext) {
-    if (automation.addressShown && !canManage(auth)) throw new Refusal('forbidden', 'Only workspace owners and admins may see an automation address.');
+    if (automation.addressShown && !canManage(auth))
+      throw new Refusal('forbidden', 'Only workspace owners and admins may see an automation address.');
     return automation.addressShown ?? null;
   }
 
@@ -85,7 +105,12 @@ export class AutomationsResolver {
     @Args('first', { type: () => Int, nullable: true, defaultValue: RUNS_SHOWN.default }) first: number,
   ) {
     const shown = Math.min(Math.max(first, 1), RUNS_SHOWN.max);
-    const loader = groupedLoader(ctx, `automation-runs:${automation.workspaceId}:${shown}`, (ids) => this.runLog.latestOf(automation.workspaceId, ids, shown), (row: RunRow) => row.automation_id);
+    const loader = groupedLoader(
+      ctx,
+      `automation-runs:${automation.workspaceId}:${shown}`,
+      (ids) => this.runLog.latestOf(automation.workspaceId, ids, shown),
+      (row: RunRow) => row.automation_id,
+    );
     return (await loader.load(automation.id)).map(runView);
   }
 }

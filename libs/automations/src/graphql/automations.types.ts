@@ -34,7 +34,10 @@ export class AutomationType {
 @ObjectType('CreatedAutomation')
 export class CreatedAutomationType {
   @Field(() => AutomationType) automation: AutomationType;
-  @Field(() => String, { nullable: true, description: 'The start address, for a webhook trigger; shown here and on automation(id) only.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The start address, for a webhook trigger; shown here and on automation(id) only.',
+  })
   address: string | null;
 }
 

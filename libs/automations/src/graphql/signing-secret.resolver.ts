@@ -9,7 +9,9 @@ import { AutomationsService } from '../automations.service';
 export class SigningSecretResolver {
   constructor(private readonly automations: AutomationsService) {}
 
-  @ResolveField(() => String, { description: 'The whsec_ secret that signs automation http_request posts (owners and admins only).' })
+  @ResolveField(() => String, {
+    description: 'The whsec_ secret that signs automation http_request posts (owners and admins only).',
+  })
   automationSigningSecret(@Manager() auth: AuthContext) {
     return this.automations.signingSecret(auth.workspaceId);
   }

@@ -56,16 +56,25 @@ export class AutomationAddressController {
     ].join('\n\n'),
     tag: 'automations',
     caller: 'anyone',
-    params: { address: { description: "The automation's id and the address's signature: {automation_id}.{signature}." } },
+    params: {
+      address: { description: "The automation's id and the address's signature: {automation_id}.{signature}." },
+    },
     body: { schema: 'WireAutomationStart', example: { email: 'ada@example.com', properties: { plan: 'pro' } } },
-    answers: { 200: { description: 'Started, or paused (a paused or draft automation is no error).', schema: 'StartAnswer', example: { ok: true, status: 'started' } } },
+    answers: {
+      200: {
+        description: 'Started, or paused (a paused or draft automation is no error).',
+        schema: 'StartAnswer',
+        example: { ok: true, status: 'started' },
+      },
+    },
     refuses: ['not_found', 'invalid_json', 'no_identity', 'invalid_email', 'no_such_person'],
     examples: {
       not_found: "No automation starts at this address: copy the address again from the automation's page.",
       too_large: 'The body is over 8 KB: send only the person and the properties the steps need.',
       invalid_json: 'Send one JSON object such as {"email": "ada@example.com"}.',
       no_identity: 'Name the person with email, anon_id or record.',
-      no_such_person: 'No person has that anon_id: the address only finds people by anon_id; send their email to add someone new.',
+      no_such_person:
+        'No person has that anon_id: the address only finds people by anon_id; send their email to add someone new.',
     },
   })
   start(@Req() req: DoorRequest, @Res() res: Response) {

@@ -19,5 +19,11 @@ export function runJobId(runId: string, step: number): string {
 }
 
 export function runJobOptions(runId: string, step: number, delayMs = 0): JobsOptions {
-  return { jobId: runJobId(runId, step), delay: Math.max(0, Math.round(delayMs)), attempts: 1, removeOnComplete: true, removeOnFail: true };
+  return {
+    jobId: runJobId(runId, step),
+    delay: Math.max(0, Math.round(delayMs)),
+    attempts: 1,
+    removeOnComplete: true,
+    removeOnFail: true,
+  };
 }

@@ -21,7 +21,9 @@ export class RunProcessor extends WorkerHost {
     try {
       return await this.runs.advance(job.data.workspaceId, job.data.runId);
     } catch (error) {
-      this.logger.error(`run ${job.data.runId}: ${(error as Error).message}; it is taken up again once its claim expires`);
+      this.logger.error(
+        `run ${job.data.runId}: ${(error as Error).message}; it is taken up again once its claim expires`,
+      );
       return 'error';
     }
   }

@@ -6,7 +6,14 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, newId } from '@app/platform';
 import { PeopleReadRepository } from '@app/people';
-import { ATTEMPT_TIMEOUT_MS, automationStepData, buildWebhookBody, deriveWorkspaceStepSecret, personRecord, postSigned } from '@app/webhooks';
+import {
+  ATTEMPT_TIMEOUT_MS,
+  automationStepData,
+  buildWebhookBody,
+  deriveWorkspaceStepSecret,
+  personRecord,
+  postSigned,
+} from '@app/webhooks';
 import { httpRequestLine, triggerFacts } from '../domain';
 import type { StepContext, StepOutcome } from './step';
 

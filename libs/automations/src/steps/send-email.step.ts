@@ -13,15 +13,21 @@ export class SendEmailStep {
   constructor(private readonly messages: MessagesService) {}
 
   async run(step: { template: string }, { run, workspace }: StepContext): Promise<StepOutcome> {
-    if (!run.person_id) return { line: emailRefusedLine(step.template, 'no_such_person', 'The run names nobody.'), next: 'fail' };
+    if (!run.person_id)
+      return { line: emailRefusedLine(step.template, 'no_such_person', 'The run names nobody.'), next: 'fail' };
     try {
-      const sent = await this.messages.sendFor(workspace.id, { to: run.person_id, template: step.template }, {
-        waitForProvider: false,
-        properties: run.properties ?? {},
-      });
+      const sent = await this.messages.sendFor(
+        workspace.id,
+        { to: run.person_id, template: step.template },
+        {
+          waitForProvider: false,
+          properties: run.properties ?? {},
+        },
+      );
       return { line: emailSentLine(step.template, sent.id), next: 'continue' };
     } catch (error) {
-      if (error instanceof Refusal) return { line: emailRefusedLine(step.template, error.code, error.message), next: 'fail' };
+      if (error instanceof Refusal)
+        return { line: emailRefusedLine(step.template, error.code, error.message), next: 'fail' };
       throw error;
     }
   }

@@ -8,4 +8,5 @@ export interface StepContext {
 }
 
 /** The step's one log line, and where the run goes next. */
-export type StepOutcome = { line: string; next: 'continue' } | { line: string; next: 'fail' } | { line: string; next: 'wait'; until: Date };
+export type StepOutcome =
+  { line: string; next: 'continue' } | { line: string; next: 'fail' } | { line: string; next: 'wait'; until: Date };

@@ -22,7 +22,11 @@ export function encodeCursor(position: Position): string {
 export function decodeCursor(cursor: string | null | undefined): Position | undefined {
   if (!cursor) return undefined;
   const match = /^(\d{1,20}):([A-Za-z0-9_]{1,80})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new Refusal('invalid_field', 'after is not a cursor this API gave: pass an endCursor or edge cursor back unchanged.');
+  if (!match)
+    throw new Refusal(
+      'invalid_field',
+      'after is not a cursor this API gave: pass an endCursor or edge cursor back unchanged.',
+    );
   return { atMicros: match[1], id: match[2] };
 }
 

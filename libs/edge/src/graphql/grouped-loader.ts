@@ -4,7 +4,12 @@ import DataLoader from 'dataloader';
 
 export type Loaders = Map<string, DataLoader<string, any[]>>;
 
-export function groupedLoader<T>(ctx: { loaders?: Loaders }, key: string, load: (ids: readonly string[]) => Promise<T[]>, parentOf: (row: T) => string): DataLoader<string, T[]> {
+export function groupedLoader<T>(
+  ctx: { loaders?: Loaders },
+  key: string,
+  load: (ids: readonly string[]) => Promise<T[]>,
+  parentOf: (row: T) => string,
+): DataLoader<string, T[]> {
   ctx.loaders ??= new Map();
   let found = ctx.loaders.get(key);
   if (!found) {

@@ -15,5 +15,9 @@ export function pageSize(first: number | null | undefined, fallback = 50, argume
 export function pageSizeRefusal(first: unknown, argument = 'first'): Refusal | null {
   if (first === null || first === undefined) return null;
   if (typeof first === 'number' && Number.isInteger(first) && first >= 1 && first <= MAX_PAGE_SIZE) return null;
-  return new Refusal('invalid_field', `${argument} must be a whole number from 1 to ${MAX_PAGE_SIZE}: read more with the next page.`, { field: argument });
+  return new Refusal(
+    'invalid_field',
+    `${argument} must be a whole number from 1 to ${MAX_PAGE_SIZE}: read more with the next page.`,
+    { field: argument },
+  );
 }

@@ -9,8 +9,10 @@ const schema = buildSchema(`
   type NodeConnection { edges: [Node] }
 `);
 
-const check = (query: string, variables: Record<string, unknown> = {}) => queryLimitsError(schema, parse(query), undefined, variables);
-const nestedChildren = (levels: number) => `{ ${'node { '.repeat(1)}${'child { '.repeat(levels - 1)}name${' }'.repeat(levels)} }`;
+const check = (query: string, variables: Record<string, unknown> = {}) =>
+  queryLimitsError(schema, parse(query), undefined, variables);
+const nestedChildren = (levels: number) =>
+  `{ ${'node { '.repeat(1)}${'child { '.repeat(levels - 1)}name${' }'.repeat(levels)} }`;
 
 describe('depth', () => {
   it(`accepts ${QUERY_LIMITS.depth} levels and refuses one more`, () => {
@@ -44,12 +46,16 @@ describe('page size', () => {
 describe('cost', () => {
   it('multiplies what each item selects by the page size', () => {
     expect(check('{ nodes(first: 100) { items(first: 100) { name } } }')).toBeNull(); // 1 + 100 * (1 + 100 * 1) = 10,101
-    expect(check('{ nodes(first: 100) { items(first: 100) { name child { name } } } }')?.message).toMatch(/could read about 30101 items/);
+    expect(check('{ nodes(first: 100) { items(first: 100) { name child { name } } } }')?.message).toMatch(
+      /could read about 30101 items/,
+    );
   });
 
   it('counts an unpaged list as 10 items', () => {
     expect(check('{ nodes(first: 100) { items { items { name } } } }')).toBeNull(); // 1 + 100 * (1 + 10 * (1 + 10 * 1)) = 11,101
-    expect(check('{ nodes(first: 100) { items { items { items { name } } } } }')?.message).toMatch(/could read about 111101 items/);
+    expect(check('{ nodes(first: 100) { items { items { items { name } } } } }')?.message).toMatch(
+      /could read about 111101 items/,
+    );
   });
 
   it('does not count the edges of a connection twice', () => {
@@ -57,7 +63,9 @@ describe('cost', () => {
   });
 
   it('leaves introspection alone', () => {
-    expect(check('{ __schema { types { name fields { name args { name type { name ofType { name } } } } } } }')).toBeNull();
+    expect(
+      check('{ __schema { types { name fields { name args { name type { name ofType { name } } } } } } }'),
+    ).toBeNull();
   });
 });
 
@@ -69,12 +77,16 @@ describe('document size, before validation', () => {
   });
 
   it(`refuses more than ${QUERY_LIMITS.fields} fields as written`, () => {
-    expect(documentSizeRefusal(`{ ${'tags '.repeat(QUERY_LIMITS.fields + 1)}}`)?.message).toMatch(/501 fields; at most 500/);
+    expect(documentSizeRefusal(`{ ${'tags '.repeat(QUERY_LIMITS.fields + 1)}}`)?.message).toMatch(
+      /501 fields; at most 500/,
+    );
     expect(documentSizeRefusal(`{ ${'tags '.repeat(QUERY_LIMITS.fields)}}`)).toBeNull();
   });
 
   it('refuses a string literal holding a NUL', () => {
-    expect(documentSizeRefusal('{ search(filter: {name: "a\\u0000b"}) { name } }')?.message).toMatch(/^A string in the query contains a NUL character/);
+    expect(documentSizeRefusal('{ search(filter: {name: "a\\u0000b"}) { name } }')?.message).toMatch(
+      /^A string in the query contains a NUL character/,
+    );
     // graphql-js refuses a lone surrogate escape as a syntax error itself; Apollo answers that.
     expect(documentSizeRefusal('{ search(filter: {name: "\\ud800"}) { name } }')).toBeNull();
     expect(documentSizeRefusal('{ search(filter: {name: "😀"}) { name } }')).toBeNull();
@@ -97,7 +109,9 @@ describe('queryLimitsPlugin arms the read scope for queries only', () => {
     const document = parse(source);
     const operation = document.definitions[0] as never;
     const scope = { timeoutMs: 0 };
-    await readScope.run(scope, () => listener.didResolveOperation!({ document, operation, operationName: null, request: { variables: {} } } as never));
+    await readScope.run(scope, () =>
+      listener.didResolveOperation!({ document, operation, operationName: null, request: { variables: {} } } as never),
+    );
     return scope;
   }
 

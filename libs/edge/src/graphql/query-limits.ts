@@ -4,7 +4,18 @@
 // variables applied), and every page argument against MAX_PAGE_SIZE, before any resolver runs.
 import type { ApolloServerPlugin } from '@apollo/server';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
-import { DocumentNode, GraphQLError, GraphQLSchema, isListType, getNullableType, Kind, parse, validate, ValidationRule, visit } from 'graphql';
+import {
+  DocumentNode,
+  GraphQLError,
+  GraphQLSchema,
+  isListType,
+  getNullableType,
+  Kind,
+  parse,
+  validate,
+  ValidationRule,
+  visit,
+} from 'graphql';
 import { Refusal, readScope } from '@app/platform';
 import { unstorableText } from '../http/posted-input';
 import { pageSizeRefusal } from './page-size';
@@ -41,7 +52,8 @@ function pageArgument(args: Record<string, any>): { name: string; value: unknown
   if (args.first !== undefined && args.first !== null) return { name: 'first', value: args.first };
   if (args.limit !== undefined && args.limit !== null) return { name: 'limit', value: args.limit };
   for (const [name, value] of Object.entries(args)) {
-    if (value && typeof value === 'object' && value.first !== undefined && value.first !== null) return { name: `${name}.first`, value: value.first };
+    if (value && typeof value === 'object' && value.first !== undefined && value.first !== null)
+      return { name: `${name}.first`, value: value.first };
   }
   return null;
 }
@@ -55,7 +67,8 @@ export const pagedCost: ComplexityEstimator = ({ type, field, args, childComplex
     if (refusal) throw asGraphqlError(refusal);
   }
   // A connection's edges and an edge's node only wrap the item: the item costs what it selects.
-  if ((field.name === 'edges' && /Connection$/.test(type.name)) || (field.name === 'node' && /Edge$/.test(type.name))) return childComplexity;
+  if ((field.name === 'edges' && /Connection$/.test(type.name)) || (field.name === 'node' && /Edge$/.test(type.name)))
+    return childComplexity;
   // A list inside a page type (edges of a Connection, messages of a MessagePage) was multiplied by its parent's page size.
   const inPage = /(Connection|Page)$/.test(type.name);
   if (!page && (inPage || !isListType(getNullableType(field.type)))) return 1 + childComplexity;
@@ -81,7 +94,9 @@ export function countFields(document: DocumentNode): { aliases: number; fields: 
 }
 
 function asGraphqlError(refusal: Refusal): GraphQLError {
-  return new GraphQLError(refusal.message, { extensions: { code: refusal.code, status: refusal.status, http: { status: refusal.status } } });
+  return new GraphQLError(refusal.message, {
+    extensions: { code: refusal.code, status: refusal.status, http: { status: refusal.status } },
+  });
 }
 
 function tooMuchRefusal(sentence: string): Refusal {
@@ -108,27 +123,53 @@ export function documentSizeRefusal(source: unknown): Refusal | null {
   }
   const { aliases, fields, hostileString } = countFields(document);
   if (hostileString) {
-    return new Refusal('invalid_field', `A string in the query contains ${hostileString}, which cannot be stored: remove it and send it again.`, { field: 'query' });
+    return new Refusal(
+      'invalid_field',
+      `A string in the query contains ${hostileString}, which cannot be stored: remove it and send it again.`,
+      { field: 'query' },
+    );
   }
-  if (aliases > QUERY_LIMITS.aliases) return tooMuchRefusal(`The query has ${aliases} aliases; at most ${QUERY_LIMITS.aliases} are allowed: split it into several requests.`);
-  if (fields > QUERY_LIMITS.fields) return tooMuchRefusal(`The query selects ${fields} fields; at most ${QUERY_LIMITS.fields} are allowed: split it into several requests.`);
+  if (aliases > QUERY_LIMITS.aliases)
+    return tooMuchRefusal(
+      `The query has ${aliases} aliases; at most ${QUERY_LIMITS.aliases} are allowed: split it into several requests.`,
+    );
+  if (fields > QUERY_LIMITS.fields)
+    return tooMuchRefusal(
+      `The query selects ${fields} fields; at most ${QUERY_LIMITS.fields} are allowed: split it into several requests.`,
+    );
   return null;
 }
 
 /** Checked once the document is valid (fragments known and acyclic) and the operation chosen. */
-export function queryLimitsError(schema: GraphQLSchema, document: DocumentNode, operationName: string | undefined, variables: Record<string, unknown> = {}): GraphQLError | null {
+export function queryLimitsError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName: string | undefined,
+  variables: Record<string, unknown> = {},
+): GraphQLError | null {
   if (validate(schema, document, [depthLimit(QUERY_LIMITS.depth)]).length > 0) {
-    return tooMuch(`The query nests deeper than ${QUERY_LIMITS.depth} levels: select less deeply and read the rest by id.`);
+    return tooMuch(
+      `The query nests deeper than ${QUERY_LIMITS.depth} levels: select less deeply and read the rest by id.`,
+    );
   }
   let cost: number;
   try {
-    cost = getComplexity({ schema, query: document, operationName, variables, estimators: [pagedCost], maxQueryNodes: QUERY_LIMITS.nodes });
+    cost = getComplexity({
+      schema,
+      query: document,
+      operationName,
+      variables,
+      estimators: [pagedCost],
+      maxQueryNodes: QUERY_LIMITS.nodes,
+    });
   } catch (error) {
     if (error instanceof GraphQLError && error.extensions?.code) return error;
     return tooMuch(`The query selects more than ${QUERY_LIMITS.nodes} fields: split it into several requests.`);
   }
   if (cost > QUERY_LIMITS.cost) {
-    return tooMuch(`The query could read about ${cost} items, over the limit of ${QUERY_LIMITS.cost}: ask for smaller pages (first) or fewer nested lists.`);
+    return tooMuch(
+      `The query could read about ${cost} items, over the limit of ${QUERY_LIMITS.cost}: ask for smaller pages (first) or fewer nested lists.`,
+    );
   }
   return null;
 }
@@ -150,10 +191,10 @@ export function queryLimitsPlugin(statementTimeoutMs: number): ApolloServerPlugi
           if (error) throw error;
           const scope = readScope.getStore();
           // a query writes nothing, so the read replica may serve it (docs/decisions.md "Read replica"); a mutation reads the primary
-          if (scope && operation?.operation === 'query') Object.assign(scope, { timeoutMs: statementTimeoutMs, replica: true });
+          if (scope && operation?.operation === 'query')
+            Object.assign(scope, { timeoutMs: statementTimeoutMs, replica: true });
         },
       };
     },
   };
 }
-

@@ -19,8 +19,10 @@ export const BROWSER_BODY_LIMIT = 8 * 1024;
 /** Raw bodies under /api/webhooks, kept for their signatures. */
 export const WEBHOOK_BODY_LIMIT = 256 * 1024;
 
-export const tooLargeRefusal = (limit: number) => new Refusal('too_large', `The body is over ${Math.round(limit / 1024)} KB: send less, or split a batch.`);
-export const invalidJsonRefusal = () => new Refusal('invalid_json', 'The body is not valid JSON: send one JSON object encoded as UTF-8.');
+export const tooLargeRefusal = (limit: number) =>
+  new Refusal('too_large', `The body is over ${Math.round(limit / 1024)} KB: send less, or split a batch.`);
+export const invalidJsonRefusal = () =>
+  new Refusal('invalid_json', 'The body is not valid JSON: send one JSON object encoded as UTF-8.');
 const GRAPHQL_PATH = '/graphql';
 
 type Middleware = (req: Request, res: Response, next: NextFunction) => void;
@@ -28,7 +30,9 @@ type Middleware = (req: Request, res: Response, next: NextFunction) => void;
 /** GraphQL clients read `errors`, not the REST envelope; the same code and sentence either way. */
 export function sendRefusalFor(req: Request, res: Response, refusal: Refusal): void {
   if (req.originalUrl.split('?')[0].replace(/\/+$/, '') === GRAPHQL_PATH) {
-    res.status(refusal.status).json({ errors: [{ message: refusal.message, extensions: { code: refusal.code, status: refusal.status } }] });
+    res
+      .status(refusal.status)
+      .json({ errors: [{ message: refusal.message, extensions: { code: refusal.code, status: refusal.status } }] });
     return;
   }
   sendRefusal(res, refusal);
@@ -65,7 +69,8 @@ const checkRawJsonBody: Middleware = (req, res, next) => {
 /** GraphQL documents with too many fields or aliases are refused before Apollo validates them. */
 const checkGraphqlDocument: Middleware = (req, res, next) => {
   const source = req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query;
-  const refusal = documentSizeRefusal(source) ?? (req.method === 'GET' ? getVariablesRefusal(req.query.variables) : null);
+  const refusal =
+    documentSizeRefusal(source) ?? (req.method === 'GET' ? getVariablesRefusal(req.query.variables) : null);
   if (refusal) return sendRefusalFor(req, res, refusal);
   next();
 };
@@ -95,7 +100,10 @@ const jsonReader = (limit: number) => bodyReader(express.json({ type: anyType, l
 const rawReader = (limit: number) => bodyReader(express.raw({ type: anyType, limit }), checkRawJsonBody);
 
 /** The body readers: every door's at its path (and under it), then each area's for the rest. */
-export function installBodyParsers(app: { use: (...args: any[]) => unknown }, doors: Iterable<Pick<OpenDoor, 'path' | 'bodyLimit' | 'rawBody'>>): void {
+export function installBodyParsers(
+  app: { use: (...args: any[]) => unknown },
+  doors: Iterable<Pick<OpenDoor, 'path' | 'bodyLimit' | 'rawBody'>>,
+): void {
   app.use(checkRequestLine);
   for (const door of doors) app.use(door.path, door.rawBody ? rawReader(door.bodyLimit) : jsonReader(door.bodyLimit));
   app.use('/api/webhooks', rawReader(WEBHOOK_BODY_LIMIT));
@@ -106,14 +114,29 @@ export function installBodyParsers(app: { use: (...args: any[]) => unknown }, do
 }
 
 /** Whatever body-parser could not read answers in the envelope, never a 500 or an HTML page. */
-function bodyParserRefusal(error: { type?: string; limit?: number; status?: number; statusCode?: number }, req: Request, res: Response, next: NextFunction) {
+function bodyParserRefusal(
+  error: { type?: string; limit?: number; status?: number; statusCode?: number },
+  req: Request,
+  res: Response,
+  next: NextFunction,
+) {
   const status = error?.status ?? error?.statusCode;
   if (error?.type === 'entity.too.large' || status === 413) {
     return sendRefusalFor(req, res, tooLargeRefusal(error.limit ?? 0));
   }
-  if (error?.type === 'encoding.unsupported' || (status === 400 && error?.type === undefined && req.headers['content-encoding'])) {
+  if (
+    error?.type === 'encoding.unsupported' ||
+    (status === 400 && error?.type === undefined && req.headers['content-encoding'])
+  ) {
     const encoding = String(req.headers['content-encoding']).slice(0, 40);
-    return sendRefusalFor(req, res, new Refusal('invalid_json', `The body could not be decoded as "${encoding}": send it uncompressed, or compressed with gzip, deflate or br to match Content-Encoding.`));
+    return sendRefusalFor(
+      req,
+      res,
+      new Refusal(
+        'invalid_json',
+        `The body could not be decoded as "${encoding}": send it uncompressed, or compressed with gzip, deflate or br to match Content-Encoding.`,
+      ),
+    );
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return sendRefusalFor(req, res, invalidJsonRefusal());

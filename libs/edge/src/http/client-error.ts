@@ -7,10 +7,16 @@ import { Refusal } from '@app/platform';
 
 export function refusalForClientError(code: string | undefined): Refusal {
   if (code === 'HPE_HEADER_OVERFLOW') {
-    return new Refusal('headers_too_large', 'The request line and headers are over 16 KB: send a shorter query string, fewer cookies or smaller headers.');
+    return new Refusal(
+      'headers_too_large',
+      'The request line and headers are over 16 KB: send a shorter query string, fewer cookies or smaller headers.',
+    );
   }
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return new Refusal('request_timeout', 'The request took too long to arrive: send it again.');
-  return new Refusal('invalid_field', 'The request is not valid HTTP/1.1: check the request line and headers.', { field: 'request' });
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return new Refusal('request_timeout', 'The request took too long to arrive: send it again.');
+  return new Refusal('invalid_field', 'The request is not valid HTTP/1.1: check the request line and headers.', {
+    field: 'request',
+  });
 }
 
 export function answerClientErrorsInEnvelope(server: Server): void {

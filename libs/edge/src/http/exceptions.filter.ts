@@ -12,17 +12,29 @@ const SERVER_ERROR = 'The service could not finish; nothing was changed; send it
 
 export function refusalFromHttpException(exception: HttpException): Refusal {
   const status = exception.getStatus();
-  if (status === 404) return new Refusal('not_found', 'No such address: check the method and path (key-authenticated endpoints live under /api/v1).');
+  if (status === 404)
+    return new Refusal(
+      'not_found',
+      'No such address: check the method and path (key-authenticated endpoints live under /api/v1).',
+    );
   if (status === 413) return new Refusal('too_large', 'The body is too large: send less.');
   if (status === 405) return new Refusal('method_not_allowed', 'That method is not allowed here.');
   if (status === 401) return new Refusal('invalid_key', 'Send a valid key.');
   if (status === 403) return new Refusal('forbidden', 'Your role does not allow this: ask a workspace owner or admin.');
-  if (status === 400) return new Refusal('invalid_field', String((exception.getResponse() as { message?: unknown })?.message ?? exception.message));
+  if (status === 400)
+    return new Refusal(
+      'invalid_field',
+      String((exception.getResponse() as { message?: unknown })?.message ?? exception.message),
+    );
   return new Refusal('server_error', SERVER_ERROR);
 }
 
 /** A refusal as an answer: its status, its headers (Retry-After and any the refusal carries) and the envelope. */
-export function refusalAnswer(refusal: Refusal): { status: number; headers: Record<string, string>; body: Record<string, unknown> } {
+export function refusalAnswer(refusal: Refusal): {
+  status: number;
+  headers: Record<string, string>;
+  body: Record<string, unknown>;
+} {
   const headers: Record<string, string> = {};
   const retryAfter = refusal.extra.retryAfter;
   if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter);
@@ -47,9 +59,12 @@ export function refusalOf(exception: unknown, logger: Pick<Logger, 'error'>): Re
   if (unavailable) return unavailable;
   // 57014: PostgreSQL cancelled the statement (a GraphQL read over its statement timeout).
   if ((exception as { driverError?: { code?: string } })?.driverError?.code === '57014') {
-    return new Refusal('server_error', 'The read took too long and was stopped; nothing was changed: ask for smaller pages or a shorter period.');
+    return new Refusal(
+      'server_error',
+      'The read took too long and was stopped; nothing was changed: ask for smaller pages or a shorter period.',
+    );
   }
-  logger.error(exception instanceof Error ? exception.stack ?? exception.message : String(exception));
+  logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
   return new Refusal('server_error', SERVER_ERROR);
 }
 

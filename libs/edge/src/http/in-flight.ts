@@ -23,7 +23,13 @@ export function installInFlightLimit(server: Server, max: number): InFlightLimit
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (state.current >= max && req.url !== '/health/live') {
       state.refused++;
-      res.writeHead(status, { ...headers, 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(text) }).end(text);
+      res
+        .writeHead(status, {
+          ...headers,
+          'Content-Type': 'application/json; charset=utf-8',
+          'Content-Length': Buffer.byteLength(text),
+        })
+        .end(text);
       return;
     }
     state.current++;

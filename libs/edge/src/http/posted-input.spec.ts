@@ -50,7 +50,9 @@ describe('hostileJsonRefusal names the field', () => {
   });
 
   it('accepts ordinary values', () => {
-    expect(hostileJsonRefusal({ type: 'signup', n: 1, ok: true, none: null, list: [1, 'two', { three: '😀' }] })).toBeNull();
+    expect(
+      hostileJsonRefusal({ type: 'signup', n: 1, ok: true, none: null, list: [1, 'two', { three: '😀' }] }),
+    ).toBeNull();
   });
 });
 

@@ -25,7 +25,9 @@ export function unstorableText(text: string): 'a NUL character' | 'a lone surrog
 
 function fieldName(path: string, key: string | number): string {
   if (typeof key === 'number') return `${path}[${key}]`;
-  const plain = /^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key.replace(/[\u0000\uD800-\uDFFF]/g, '?')).slice(0, 60);
+  const plain = /^[A-Za-z_$][\w$]*$/.test(key)
+    ? key
+    : JSON.stringify(key.replace(/[\u0000\uD800-\uDFFF]/g, '?')).slice(0, 60);
   if (!path) return plain;
   return /^[A-Za-z_$]/.test(plain) ? `${path}.${plain}` : `${path}[${plain}]`;
 }
@@ -43,7 +45,8 @@ export function hostileJsonRefusal(value: unknown, root = 'body'): Refusal | nul
     key: string | number;
     depth: number;
   }
-  const pathOf = (node: Node | null): string => (node === null || node.parent === null ? '' : fieldName(pathOf(node.parent), node.key));
+  const pathOf = (node: Node | null): string =>
+    node === null || node.parent === null ? '' : fieldName(pathOf(node.parent), node.key);
   const stack: Node[] = [{ value, parent: null, key: '', depth: 0 }];
   while (stack.length > 0) {
     const node = stack.pop()!;
@@ -56,7 +59,9 @@ export function hostileJsonRefusal(value: unknown, root = 'body'): Refusal | nul
     if (typeof current !== 'object' || current === null) continue;
     if (node.depth + 1 > MAX_JSON_DEPTH) {
       const name = pathOf(node) || root;
-      return new Refusal('invalid_field', `${name} is nested deeper than ${MAX_JSON_DEPTH} levels: flatten it.`, { field: name });
+      return new Refusal('invalid_field', `${name} is nested deeper than ${MAX_JSON_DEPTH} levels: flatten it.`, {
+        field: name,
+      });
     }
     const depth = node.depth + 1;
     if (Array.isArray(current)) {
@@ -78,7 +83,11 @@ export function hostileJsonRefusal(value: unknown, root = 'body'): Refusal | nul
 }
 
 function textRefusal(name: string, problem: string): Refusal {
-  return new Refusal('invalid_field', `${name} contains ${problem}, which cannot be stored: remove it and send it again.`, { field: name });
+  return new Refusal(
+    'invalid_field',
+    `${name} contains ${problem}, which cannot be stored: remove it and send it again.`,
+    { field: name },
+  );
 }
 
 /**
@@ -91,7 +100,11 @@ export function hostileRequestLineRefusal(path: string, query: Record<string, un
     try {
       decoded = decodeURIComponent(segment);
     } catch {
-      return new Refusal('invalid_field', 'The address has a %-escape that is not UTF-8: encode the path with encodeURIComponent.', { field: 'path' });
+      return new Refusal(
+        'invalid_field',
+        'The address has a %-escape that is not UTF-8: encode the path with encodeURIComponent.',
+        { field: 'path' },
+      );
     }
     const problem = unstorableText(decoded);
     if (problem) return textRefusal('the path', problem);
@@ -140,7 +153,8 @@ export function optionalText(input: Obj, field: string, rule: TextRule, label = 
   return kept;
 }
 
-const ISO_8601 = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
+const ISO_8601 =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /**
  * An ISO 8601 date or date-time, or null. Calendar-checked (no 30 February). A date alone is

@@ -25,13 +25,19 @@ export class DoorReceiptsRepository {
 
   /** Inside the caller's transaction: false when this delivery id was already taken (a replay). */
   async take(m: EntityManager, door: string, webhookId: string): Promise<boolean> {
-    const rows: unknown[] = await m.query(`INSERT INTO door_receipts (door, webhook_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`, [door, webhookId]);
+    const rows: unknown[] = await m.query(
+      `INSERT INTO door_receipts (door, webhook_id) VALUES ($1, $2) ON CONFLICT DO NOTHING RETURNING 1`,
+      [door, webhookId],
+    );
     return rows.length === 1;
   }
 
   /** The answer given to this delivery before, or null when it is new. */
   async answered(door: string, webhookId: string): Promise<ReceiptAnswer | null> {
-    const [row] = await this.dataSource.query(`SELECT answer, http_status FROM door_receipts WHERE door = $1 AND webhook_id = $2`, [door, webhookId]);
+    const [row] = await this.dataSource.query(
+      `SELECT answer, http_status FROM door_receipts WHERE door = $1 AND webhook_id = $2`,
+      [door, webhookId],
+    );
     return row ? { answer: row.answer ?? 'recorded', httpStatus: row.http_status ?? 200 } : null;
   }
 
@@ -67,7 +73,8 @@ export class DoorReceiptsRepository {
 
   /** Retention: receipts of the doors named (or of every door but those, with except) received before `before`. */
   async deleteBefore(before: Date, doors: { only: string[] } | { except: string[] }): Promise<number> {
-    const [clause, list] = 'only' in doors ? ['door = ANY($2::text[])', doors.only] : ['NOT (door = ANY($2::text[]))', doors.except];
+    const [clause, list] =
+      'only' in doors ? ['door = ANY($2::text[])', doors.only] : ['NOT (door = ANY($2::text[]))', doors.except];
     let total = 0;
     for (;;) {
       const [, count]: [unknown, number] = await this.dataSource.query(

@@ -42,7 +42,12 @@ export const INBOUND_VERIFIERS = {
 export type InboundVerifierKind = keyof typeof INBOUND_VERIFIERS;
 
 /** Verifies before anything parses the body: the payload, or invalid_signature (401) naming the fix. */
-export async function verifyInbound(kind: InboundVerifierKind, post: InboundPost, key: VerifierKey, fix?: string): Promise<Verified | Refusal> {
+export async function verifyInbound(
+  kind: InboundVerifierKind,
+  post: InboundPost,
+  key: VerifierKey,
+  fix?: string,
+): Promise<Verified | Refusal> {
   const entry: InboundVerifier = INBOUND_VERIFIERS[kind];
   const verified = await entry.verify(post, key);
   return verified ?? new Refusal('invalid_signature', fix ?? entry.fix);

@@ -5,7 +5,18 @@ describe('itemOutcomes: one outcome per event item of an answer', () => {
   it.each([
     [200, { ok: true, status: 'recorded' }, ['accepted']],
     [400, { ok: false, error: 'invalid_field', message: 'x' }, ['invalid_field']],
-    [207, { ok: false, error: 'partial_failure', results: [{ index: 0, ok: true }, { index: 1, ok: false, error: 'unknown_event' }] }, ['accepted', 'unknown_event']],
+    [
+      207,
+      {
+        ok: false,
+        error: 'partial_failure',
+        results: [
+          { index: 0, ok: true },
+          { index: 1, ok: false, error: 'unknown_event' },
+        ],
+      },
+      ['accepted', 'unknown_event'],
+    ],
     [200, { ok: true, results: [{ ok: true }, { ok: true }] }, ['accepted', 'accepted']],
     [500, undefined, ['server_error']],
   ])('%p %j', (status, body, expected) => {
@@ -15,7 +26,10 @@ describe('itemOutcomes: one outcome per event item of an answer', () => {
 
 it('ingestDoor names the two doors and nothing else', () => {
   // The routes of the doors that declare eventItems (Doors.eventItemRoutes): events' two.
-  const routes = new Map([['/api/v1/events', 'server'], ['/api/in/:publicKey/:action', 'public']] as const);
+  const routes = new Map([
+    ['/api/v1/events', 'server'],
+    ['/api/in/:publicKey/:action', 'public'],
+  ] as const);
   expect(ingestDoor('POST', '/api/v1/events', routes)).toBe('server');
   expect(ingestDoor('POST', '/api/in/:publicKey/:action', routes)).toBe('public');
   expect(ingestDoor('GET', '/api/v1/events', routes)).toBeNull();

@@ -43,7 +43,11 @@ export function requestContext(req: Request, res: Response, next: NextFunction):
 }
 
 /** Which door's event items an answer holds: a POST to a route whose door declares `eventItems`. */
-export function ingestDoor(method: string, route: string | undefined, eventItemRoutes: ReadonlyMap<string, EventItemDoor>): EventItemDoor | null {
+export function ingestDoor(
+  method: string,
+  route: string | undefined,
+  eventItemRoutes: ReadonlyMap<string, EventItemDoor>,
+): EventItemDoor | null {
   if (method !== 'POST' || !route) return null;
   return eventItemRoutes.get(route) ?? null;
 }
@@ -51,7 +55,8 @@ export function ingestDoor(method: string, route: string | undefined, eventItemR
 /** Outcome of each item of an ingest answer: 'accepted' or the refusal code. */
 export function itemOutcomes(status: number, body: unknown): string[] {
   const answer = (body ?? {}) as { ok?: unknown; error?: unknown; results?: Array<{ ok?: unknown; error?: unknown }> };
-  if (Array.isArray(answer.results)) return answer.results.map((r) => (r.ok === false && typeof r.error === 'string' ? r.error : 'accepted'));
+  if (Array.isArray(answer.results))
+    return answer.results.map((r) => (r.ok === false && typeof r.error === 'string' ? r.error : 'accepted'));
   if (answer.ok === false && typeof answer.error === 'string') return [answer.error];
   return [status < 400 ? 'accepted' : 'server_error'];
 }
@@ -71,9 +76,25 @@ export class Metrics {
     this.registry = metrics.registry;
     collectDefaultMetrics({ register: this.registry, prefix: 'lifeline_api_' });
     const registers = [this.registry];
-    this.requests = new Counter({ name: 'lifeline_http_requests_total', help: 'HTTP requests answered, by route, status and refusal code', labelNames: ['method', 'route', 'status', 'code'], registers });
-    this.events = new Counter({ name: 'lifeline_events_total', help: 'Event items posted, by door and outcome (accepted or the refusal code)', labelNames: ['door', 'outcome'], registers });
-    this.ingestSeconds = new Histogram({ name: 'lifeline_ingest_duration_seconds', help: 'Time to answer an ingest post, by door', labelNames: ['door'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5], registers });
+    this.requests = new Counter({
+      name: 'lifeline_http_requests_total',
+      help: 'HTTP requests answered, by route, status and refusal code',
+      labelNames: ['method', 'route', 'status', 'code'],
+      registers,
+    });
+    this.events = new Counter({
+      name: 'lifeline_events_total',
+      help: 'Event items posted, by door and outcome (accepted or the refusal code)',
+      labelNames: ['door', 'outcome'],
+      registers,
+    });
+    this.ingestSeconds = new Histogram({
+      name: 'lifeline_ingest_duration_seconds',
+      help: 'Time to answer an ingest post, by door',
+      labelNames: ['door'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    });
   }
 
   /** The text a scrape answers. */
@@ -88,12 +109,28 @@ export class Metrics {
   /** Express middleware: counts each answer when it has been sent. */
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     const started = process.hrtime.bigint();
-    res.on('finish', () => this.record(req.method, req.route?.path as string | undefined, res.statusCode, res.locals.refusal, started, res.locals.answer));
+    res.on('finish', () =>
+      this.record(
+        req.method,
+        req.route?.path as string | undefined,
+        res.statusCode,
+        res.locals.refusal,
+        started,
+        res.locals.answer,
+      ),
+    );
     next();
   };
 
   /** One answer: the request count, and for the ingest doors its time and each item's outcome. */
-  record(method: string, route: string | undefined, status: number, refusal: string | undefined, started: bigint, answer: unknown): void {
+  record(
+    method: string,
+    route: string | undefined,
+    status: number,
+    refusal: string | undefined,
+    started: bigint,
+    answer: unknown,
+  ): void {
     this.requests.inc({ method, route: route ?? 'unmatched', status: String(status), code: refusal ?? '' });
     this.eventItemRoutes ??= this.doors.eventItemRoutes(); // every door is open once the app serves
     const door = ingestDoor(method, route, this.eventItemRoutes);

@@ -30,17 +30,26 @@ export function wholeHours(question: ChartQuestion): [Date, Date] {
  * inside and none of its hours is listed; else the sketch of each whole day with no hour listed, and of
  * each other hour not listed (listed hours are read from events).
  */
-export function sketchesOf(question: ChartQuestion, [h0, h1]: [Date, Date], listed: Set<number>): Array<{ grain: number; at: Date }> {
+export function sketchesOf(
+  question: ChartQuestion,
+  [h0, h1]: [Date, Date],
+  listed: Set<number>,
+): Array<{ grain: number; at: Date }> {
   const wanted: Array<{ grain: number; at: Date }> = [];
   const clean = (lo: number, hi: number) => ![...listed].some((hour) => hour >= lo && hour < hi);
   for (const bucket of question.buckets) {
     const end = bucketEnd(bucket, question.interval);
     const [lo, hi] = [Math.max(bucket.getTime(), h0.getTime()), Math.min(end.getTime(), h1.getTime())];
-    if ((question.interval === 'week' || question.interval === 'month') && lo === bucket.getTime() && hi === end.getTime() && clean(lo, hi)) {
+    if (
+      (question.interval === 'week' || question.interval === 'month') &&
+      lo === bucket.getTime() &&
+      hi === end.getTime() &&
+      clean(lo, hi)
+    ) {
       wanted.push({ grain: SKETCH_GRAINS[question.interval], at: bucket });
       continue;
     }
-    for (let at = lo; at < hi; ) {
+    for (let at = lo; at < hi;) {
       const grain = at % DAY === 0 && at + DAY <= hi && clean(at, at + DAY) ? SKETCH_GRAINS.day : SKETCH_GRAINS.hour;
       if (!listed.has(at) || grain === SKETCH_GRAINS.day) wanted.push({ grain, at: new Date(at) });
       at += grain * HOUR;
@@ -75,8 +84,11 @@ function peopleStatement(question: ChartQuestion, keyed: boolean, listed: number
       ${row} WHERE ${OF_CHART} AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $5::timestamptz
       UNION ALL ${row} WHERE ${OF_CHART} AND e.occurred_at >= $6::timestamptz AND e.occurred_at <= $4::timestamptz
       UNION ALL ${row} WHERE ${OF_CHART} AND e.occurred_at >= $5::timestamptz AND e.occurred_at < $6::timestamptz AND e.received_at >= $7::timestamptz
-      ${Array.from({ length: listed }, (_, i) => `UNION ALL ${row} WHERE ${OF_CHART} AND e.received_at < $7::timestamptz
-        AND e.occurred_at >= $${10 + 2 * i}::timestamptz AND e.occurred_at < $${11 + 2 * i}::timestamptz`).join('\n')})
+      ${Array.from(
+        { length: listed },
+        (_, i) => `UNION ALL ${row} WHERE ${OF_CHART} AND e.received_at < $7::timestamptz
+        AND e.occurred_at >= $${10 + 2 * i}::timestamptz AND e.occurred_at < $${11 + 2 * i}::timestamptz`,
+      ).join('\n')})
     SELECT 0 AS grain, d.at, d.touch::text AS touch, string_agg(d.h, ''::bytea) AS bytes
       FROM (SELECT DISTINCT r.at, r.touch, int8send(${PERSON_HASH('r.person_id')}) AS h FROM r) d GROUP BY 1, 2, 3
     UNION ALL
@@ -92,9 +104,16 @@ export async function readPeopleChart(query: Query, workspaceId: string, questio
     return query(sql, args);
   };
   if (h0 >= h1) return fromEvents();
-  const [{ folded_to, listed }] = await query(LISTED_SQL, [workspaceId, question.event, h0.toISOString(), h1.toISOString()]);
+  const [{ folded_to, listed }] = await query(LISTED_SQL, [
+    workspaceId,
+    question.event,
+    h0.toISOString(),
+    h1.toISOString(),
+  ]);
   const listedHours = new Set<number>(listed);
-  const runs = runsOf([...listedHours].map((at) => ({ workspace_id: workspaceId, type: question.event, hour: new Date(at) })));
+  const runs = runsOf(
+    [...listedHours].map((at) => ({ workspace_id: workspaceId, type: question.event, hour: new Date(at) })),
+  );
   if (runs.length > MAX_LISTED_BRANCHES) return fromEvents();
   const wanted = sketchesOf(question, [h0, h1], listedHours);
   const keyed = question.breakdown !== undefined;
@@ -111,9 +130,16 @@ export async function readPeopleChart(query: Query, workspaceId: string, questio
       wanted.map((w) => w.at.toISOString()),
       ...runs.flatMap((run) => [new Date(run.from).toISOString(), new Date(run.to).toISOString()]),
     ]),
-    keyed ? await query(`SELECT touch::text AS touch, ${question.breakdown} AS name FROM event_touches WHERE workspace_id = $1`, [workspaceId]) : [],
+    keyed
+      ? await query(
+          `SELECT touch::text AS touch, ${question.breakdown} AS name FROM event_touches WHERE workspace_id = $1`,
+          [workspaceId],
+        )
+      : [],
   ];
-  const nameOf = new Map<string, string>(names.map((n: { touch: string; name: string | null }) => [n.touch, n.name ?? '']));
+  const nameOf = new Map<string, string>(
+    names.map((n: { touch: string; name: string | null }) => [n.touch, n.name ?? '']),
+  );
   const sketches = new Map<string, { bucket: Date; key: string | null; sketch: PersonSketch }>();
   for (const part of parts as Array<{ grain: number; at: Date; touch: string; bytes: Buffer }>) {
     const bucket = bucketStart(new Date(part.at), question.interval);
@@ -124,5 +150,7 @@ export async function readPeopleChart(query: Query, workspaceId: string, questio
     if (part.grain === 0) entry.sketch.addHashes(part.bytes);
     else entry.sketch.mergeBytes(part.bytes);
   }
-  return [...sketches.values()].map(({ bucket, key, sketch }) => ({ bucket, key, value: sketch.count() })).filter((row) => row.value > 0);
+  return [...sketches.values()]
+    .map(({ bucket, key, sketch }) => ({ bucket, key, value: sketch.count() }))
+    .filter((row) => row.value > 0);
 }

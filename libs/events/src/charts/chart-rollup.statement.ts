@@ -65,13 +65,27 @@ const ADJUST = `adjust AS (
  * The chart's statement over the rollups and mark. interval and breakdown are names parseChartInput
  * checked against fixed lists. Rows: bucket, key (null unbroken; '' is (none)), value.
  */
-export function rollupChartStatement(workspaceId: string, question: ChartQuestion, mark: RollupMark): { sql: string; args: unknown[] } {
+export function rollupChartStatement(
+  workspaceId: string,
+  question: ChartQuestion,
+  mark: RollupMark,
+): { sql: string; args: unknown[] } {
   const { interval, breakdown } = question;
   const { hours, days } = rolledRange(question);
-  const args: unknown[] = [workspaceId, question.event, question.from.toISOString(), question.to.toISOString(), ...hours.map((d) => d.toISOString())];
+  const args: unknown[] = [
+    workspaceId,
+    question.event,
+    question.from.toISOString(),
+    question.to.toISOString(),
+    ...hours.map((d) => d.toISOString()),
+  ];
   args.push(mark.folded_to, mark.expired_to, ...days.map((d) => d.toISOString()));
   const bucketOf = (at: string) => `date_trunc('${interval}', ${at} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
-  const rollup = (grain: number, from: string, to: string) => `SELECT ${bucketOf('r.at')} AS bucket, r.touch, r.events AS n, r.value AS v FROM events_rollup r
+  const rollup = (
+    grain: number,
+    from: string,
+    to: string,
+  ) => `SELECT ${bucketOf('r.at')} AS bucket, r.touch, r.events AS n, r.value AS v FROM events_rollup r
       WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = ${grain} AND r.at >= ${from}::timestamptz AND r.at < ${to}::timestamptz AND r.keyed = ${breakdown ? 'true' : 'false'}`;
   const value = question.measure === 'count' ? 'sum(u.n)' : 'coalesce(sum(u.v), 0)';
   const touch = breakdown ? touchNames(breakdown) : undefined;

@@ -14,11 +14,9 @@ describe('chart buckets are UTC; weeks start on Monday', () => {
   });
 
   it('every bucket from the one holding from to the one holding to', () => {
-    expect(bucketStarts(at('2026-01-30T12:00:00Z'), at('2026-03-01T00:00:00Z'), 'month').map((d) => d.toISOString())).toEqual([
-      '2026-01-01T00:00:00.000Z',
-      '2026-02-01T00:00:00.000Z',
-      '2026-03-01T00:00:00.000Z',
-    ]);
+    expect(
+      bucketStarts(at('2026-01-30T12:00:00Z'), at('2026-03-01T00:00:00Z'), 'month').map((d) => d.toISOString()),
+    ).toEqual(['2026-01-01T00:00:00.000Z', '2026-02-01T00:00:00.000Z', '2026-03-01T00:00:00.000Z']);
     expect(bucketStarts(at('2026-01-01T00:00:00Z'), at('2026-01-01T23:00:00Z'), 'hour')).toHaveLength(24);
   });
 
@@ -29,10 +27,21 @@ describe('chart buckets are UTC; weeks start on Monday', () => {
 });
 
 describe('chart input', () => {
-  const base = { event: 'purchase', measure: 'count', interval: 'day', from: '2026-01-01T00:00:00Z', to: '2026-01-03T00:00:00Z' };
+  const base = {
+    event: 'purchase',
+    measure: 'count',
+    interval: 'day',
+    from: '2026-01-01T00:00:00Z',
+    to: '2026-01-03T00:00:00Z',
+  };
 
-  it('takes the spec\'s words', () => {
-    expect(parseChartInput({ ...base, breakdown: 'campaign' })).toMatchObject({ event: 'purchase', builtIn: true, measure: 'count', breakdown: 'campaign' });
+  it("takes the spec's words", () => {
+    expect(parseChartInput({ ...base, breakdown: 'campaign' })).toMatchObject({
+      event: 'purchase',
+      builtIn: true,
+      measure: 'count',
+      breakdown: 'campaign',
+    });
     expect(parseChartInput({ ...base, event: 'report_built' }).builtIn).toBe(false);
   });
 
@@ -51,11 +60,24 @@ describe('chart input', () => {
 });
 
 describe('chart series', () => {
-  const question = parseChartInput({ event: 'purchase', measure: 'count', interval: 'day', from: '2026-01-01T00:00:00Z', to: '2026-01-03T00:00:00Z' });
+  const question = parseChartInput({
+    event: 'purchase',
+    measure: 'count',
+    interval: 'day',
+    from: '2026-01-01T00:00:00Z',
+    to: '2026-01-03T00:00:00Z',
+  });
 
   it('one series all, empty buckets 0', () => {
     expect(chartSeries(question, [{ bucket: at('2026-01-02T00:00:00Z'), key: null, value: 4 }])).toEqual([
-      { key: 'all', points: [{ at: at('2026-01-01T00:00:00Z'), value: 0 }, { at: at('2026-01-02T00:00:00Z'), value: 4 }, { at: at('2026-01-03T00:00:00Z'), value: 0 }] },
+      {
+        key: 'all',
+        points: [
+          { at: at('2026-01-01T00:00:00Z'), value: 0 },
+          { at: at('2026-01-02T00:00:00Z'), value: 4 },
+          { at: at('2026-01-03T00:00:00Z'), value: 0 },
+        ],
+      },
     ]);
     expect(chartSeries(question, [])[0].points.map((p) => p.value)).toEqual([0, 0, 0]);
   });

@@ -85,7 +85,10 @@ export function bucketStarts(from: Date, to: Date, interval: ChartInterval): Dat
   const buckets: Date[] = [];
   for (let at = bucketStart(from, interval); at <= to; at = bucketEnd(at, interval)) {
     if (buckets.length === MAX_BUCKETS) {
-      throw new Refusal('invalid_field', `A chart has at most ${MAX_BUCKETS} buckets: shorten from..to or use a longer interval.`);
+      throw new Refusal(
+        'invalid_field',
+        `A chart has at most ${MAX_BUCKETS} buckets: shorten from..to or use a longer interval.`,
+      );
     }
     buckets.push(at);
   }
@@ -97,11 +100,17 @@ export function parseChartInput(input: ChartInput): ChartQuestion {
   const event = typeof input.event === 'string' ? input.event.trim() : '';
   const builtIn = BUILT_IN.has(event);
   if (!builtIn && (RESERVED.has(event) || !CUSTOM_NAME_PATTERN.test(event))) {
-    throw new Refusal('unknown_event', `"${event}" is not an event name this workspace has: use a built-in name or a custom name it has seen (see eventNames).`);
+    throw new Refusal(
+      'unknown_event',
+      `"${event}" is not an event name this workspace has: use a built-in name or a custom name it has seen (see eventNames).`,
+    );
   }
   const measure = oneOf('measure', input.measure, CHART_MEASURES);
   const interval = oneOf('interval', input.interval, CHART_INTERVALS);
-  const breakdown = input.breakdown === null || input.breakdown === undefined ? undefined : oneOf('breakdown', input.breakdown, CHART_BREAKDOWNS);
+  const breakdown =
+    input.breakdown === null || input.breakdown === undefined
+      ? undefined
+      : oneOf('breakdown', input.breakdown, CHART_BREAKDOWNS);
   const from = instant('from', input.from);
   const to = instant('to', input.to);
   if (from > to) throw new Refusal('invalid_field', 'from must not be after to.');
@@ -112,7 +121,10 @@ export function parseChartInput(input: ChartInput): ChartQuestion {
  * The answer: one series per key (key all without breakdown), every bucket present, empty ones 0;
  * series with the largest total first.
  */
-export function chartSeries(question: ChartQuestion, rows: Array<{ bucket: Date; key: string | null; value: number }>): ChartSeries[] {
+export function chartSeries(
+  question: ChartQuestion,
+  rows: Array<{ bucket: Date; key: string | null; value: number }>,
+): ChartSeries[] {
   const byKey = new Map<string, Map<number, number>>();
   if (!question.breakdown) byKey.set('all', new Map());
   for (const row of rows) {

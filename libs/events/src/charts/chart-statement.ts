@@ -48,8 +48,15 @@ export function chartStatement(workspaceId: string, question: ChartQuestion): { 
   }));
   const [first] = branches;
   if (!first.bucket) return { sql: rangeSql(question, first.where), args };
-  if (!question.breakdown) return { sql: branches.map((b) => bucketSql(question, b.where, b.bucket!)).join('\nUNION ALL\n'), args };
-  return { sql: brokenDownSql(question, branches.map((b) => bucketRowsSql(question, b.where, b.bucket!)).join('\nUNION ALL\n')), args };
+  if (!question.breakdown)
+    return { sql: branches.map((b) => bucketSql(question, b.where, b.bucket!)).join('\nUNION ALL\n'), args };
+  return {
+    sql: brokenDownSql(
+      question,
+      branches.map((b) => bucketRowsSql(question, b.where, b.bucket!)).join('\nUNION ALL\n'),
+    ),
+    args,
+  };
 }
 
 /** One bucket, not broken down: every row is in it; empty, no row. */
@@ -60,11 +67,16 @@ function bucketSql(question: ChartQuestion, where: string, bucket: string): stri
 /** One bucket's rows to break down, per key: its distinct people, or its count and sum. */
 function bucketRowsSql(question: ChartQuestion, where: string, bucket: string): string {
   const of = `FROM events e WHERE ${where} GROUP BY 2`;
-  if (question.measure === 'people') return `SELECT ${bucket} AS bucket, coalesce(e.touch, 0) AS touch, e.person_id, NULL::bigint AS n, NULL::numeric AS v ${of}, 3`;
+  if (question.measure === 'people')
+    return `SELECT ${bucket} AS bucket, coalesce(e.touch, 0) AS touch, e.person_id, NULL::bigint AS n, NULL::numeric AS v ${of}, 3`;
   return `SELECT ${bucket} AS bucket, coalesce(e.touch, 0) AS touch, NULL::text AS person_id, count(*) AS n, sum(e.value) AS v ${of}`;
 }
 
-const BROKEN_DOWN_VALUE = { count: 'sum(d.n)', sum_value: 'coalesce(sum(d.v), 0)', people: 'count(DISTINCT d.person_id COLLATE "C")' } as const;
+const BROKEN_DOWN_VALUE = {
+  count: 'sum(d.n)',
+  sum_value: 'coalesce(sum(d.v), 0)',
+  people: 'count(DISTINCT d.person_id COLLATE "C")',
+} as const;
 
 /** The buckets' rows per key, added up by the key's name (keys that share a source are one series). */
 function brokenDownSql(question: ChartQuestion, rows: string): string {

@@ -42,7 +42,10 @@ export class ChartsRepository {
   }
 
   async seen(workspaceId: string, name: string): Promise<boolean> {
-    const rows = await this.reads.query(`SELECT 1 FROM event_names WHERE workspace_id = $1 AND name = $2`, [workspaceId, name]);
+    const rows = await this.reads.query(`SELECT 1 FROM event_names WHERE workspace_id = $1 AND name = $2`, [
+      workspaceId,
+      name,
+    ]);
     return rows.length > 0;
   }
 }

@@ -13,7 +13,10 @@ export class ChartsService {
     const rows = await this.charts.chart(workspaceId, question);
     // A custom name with rows was seen; only an empty answer needs asking (interface.md events rule 7).
     if (!question.builtIn && rows.length === 0 && !(await this.charts.seen(workspaceId, question.event))) {
-      throw new Refusal('unknown_event', `This workspace has not seen "${question.event}" yet: a custom name can be charted once an event of that name arrived.`);
+      throw new Refusal(
+        'unknown_event',
+        `This workspace has not seen "${question.event}" yet: a custom name can be charted once an event of that name arrived.`,
+      );
     }
     return { series: chartSeries(question, rows) };
   }

@@ -27,10 +27,14 @@ interface Folded {
 /** A row's hashes as bytes (int8send of PERSON_HASH), distinct per group. */
 const HASHES = `string_agg(d.h, ''::bytea) AS hashes`;
 const HASHED = (e: string) => `coalesce(${e}.touch, 0) AS touch, int8send(${PERSON_HASH(`${e}.person_id`)}) AS h`;
-const LIVE_AT = (e: string, upto: string, expired: string) => `${e}.received_at < ${upto}::timestamptz AND (${e}.expires_at IS NULL OR ${e}.expires_at > ${expired}::timestamptz)`;
+const LIVE_AT = (e: string, upto: string, expired: string) =>
+  `${e}.received_at < ${upto}::timestamptz AND (${e}.expires_at IS NULL OR ${e}.expires_at > ${expired}::timestamptz)`;
 
 class Sketches {
-  readonly rows = new Map<string, { workspace_id: string; type: string; grain: number; at: Date; keyed: boolean; touch: string; sketch: PersonSketch }>();
+  readonly rows = new Map<
+    string,
+    { workspace_id: string; type: string; grain: number; at: Date; keyed: boolean; touch: string; sketch: PersonSketch }
+  >();
 
   get(workspace_id: string, type: string, grain: number, at: Date, keyed: boolean, touch: string): PersonSketch {
     const key = [workspace_id, type, grain, at.getTime(), keyed, touch].join('\u001f');
@@ -57,25 +61,38 @@ class Sketches {
       `INSERT INTO events_rollup_people (workspace_id, type, grain, at, keyed, touch, sketch)
        SELECT * FROM unnest($1::text[], $2::text[], $3::int2[], $4::timestamptz[], $5::bool[], $6::int8[], $7::bytea[])
        ON CONFLICT (workspace_id, type, grain, keyed, at, touch) DO UPDATE SET sketch = excluded.sketch`,
-      [column((r) => r.workspace_id), column((r) => r.type), column((r) => r.grain), column((r) => r.at.toISOString()), column((r) => r.keyed), column((r) => r.touch), column((r) => r.sketch.toBytes())],
+      [
+        column((r) => r.workspace_id),
+        column((r) => r.type),
+        column((r) => r.grain),
+        column((r) => r.at.toISOString()),
+        column((r) => r.keyed),
+        column((r) => r.touch),
+        column((r) => r.sketch.toBytes()),
+      ],
     );
   }
 }
 
-const intervalOf = (grain: number) => (Object.keys(SKETCH_GRAINS) as ChartInterval[]).find((interval) => SKETCH_GRAINS[interval] === grain)!;
+const intervalOf = (grain: number) =>
+  (Object.keys(SKETCH_GRAINS) as ChartInterval[]).find((interval) => SKETCH_GRAINS[interval] === grain)!;
 
 /** The start of the hour, day, week or month holding `at` (the chart's buckets: weeks from Monday, UTC). */
 export function grainStart(at: Date, grain: number): Date {
   return bucketStart(at, intervalOf(grain));
 }
 
-
 /**
  * One fold, inside the caller's transaction: the counts (events_rollup_fold), the people of the rows it
  * folded, and up to `dirtyHours` listed hours sketched again. Null when the fold skipped its turn.
  */
-export async function foldRollups(query: Query, dirtyHours = DIRTY_HOURS_PER_FOLD): Promise<{ changed: number; sketched: number } | null> {
-  const [folded]: Folded[] = await query(`SELECT changed, from_at::text AS from_at, upto::text AS upto, expired::text AS expired FROM events_rollup_fold()`);
+export async function foldRollups(
+  query: Query,
+  dirtyHours = DIRTY_HOURS_PER_FOLD,
+): Promise<{ changed: number; sketched: number } | null> {
+  const [folded]: Folded[] = await query(
+    `SELECT changed, from_at::text AS from_at, upto::text AS upto, expired::text AS expired FROM events_rollup_fold()`,
+  );
   if (folded.changed === null) return null;
   // A minute's rows are far more than the planner guesses (events is not analyzed that often): grouped
   // by sorting they spilled to disk (1.6 s for 400,000 rows), by hashing 0.3 s.
@@ -99,20 +116,39 @@ async function addFolded(query: Query, folded: Folded): Promise<void> {
   );
   if (groups.length === 0) return;
   const sketches = new Sketches();
-  for (const g of groups) sketches.add(g.workspace_id, g.type, new Date(g.hour), String(g.touch), g.hashes, Object.values(SKETCH_GRAINS));
+  for (const g of groups)
+    sketches.add(g.workspace_id, g.type, new Date(g.hour), String(g.touch), g.hashes, Object.values(SKETCH_GRAINS));
   const rows = [...sketches.rows.values()];
-  const kept: Array<{ workspace_id: string; type: string; grain: number; at: Date; keyed: boolean; touch: string; sketch: Buffer }> = await query(
+  const kept: Array<{
+    workspace_id: string;
+    type: string;
+    grain: number;
+    at: Date;
+    keyed: boolean;
+    touch: string;
+    sketch: Buffer;
+  }> = await query(
     `SELECT p.workspace_id, p.type, p.grain, p.at, p.keyed, p.touch, p.sketch FROM events_rollup_people p
        JOIN unnest($1::text[], $2::text[], $3::int2[], $4::timestamptz[], $5::bool[], $6::int8[]) AS k(workspace_id, type, grain, at, keyed, touch)
          USING (workspace_id, type, grain, at, keyed, touch)`,
-    [rows.map((r) => r.workspace_id), rows.map((r) => r.type), rows.map((r) => r.grain), rows.map((r) => r.at.toISOString()), rows.map((r) => r.keyed), rows.map((r) => r.touch)],
+    [
+      rows.map((r) => r.workspace_id),
+      rows.map((r) => r.type),
+      rows.map((r) => r.grain),
+      rows.map((r) => r.at.toISOString()),
+      rows.map((r) => r.keyed),
+      rows.map((r) => r.touch),
+    ],
   );
-  for (const k of kept) sketches.get(k.workspace_id, k.type, k.grain, new Date(k.at), k.keyed, String(k.touch)).mergeBytes(k.sketch);
+  for (const k of kept)
+    sketches.get(k.workspace_id, k.type, k.grain, new Date(k.at), k.keyed, String(k.touch)).mergeBytes(k.sketch);
   await sketches.save(query);
 }
 
 /** Listed hours as runs of consecutive hours of one workspace and type, [from, to) in epoch ms. */
-export function runsOf(hours: Array<{ workspace_id: string; type: string; hour: Date }>): Array<{ workspace_id: string; type: string; from: number; to: number }> {
+export function runsOf(
+  hours: Array<{ workspace_id: string; type: string; hour: Date }>,
+): Array<{ workspace_id: string; type: string; from: number; to: number }> {
   const sorted = hours
     .map((h) => ({ workspace_id: h.workspace_id, type: h.type, at: new Date(h.hour).getTime() }))
     .sort((a, b) => a.workspace_id.localeCompare(b.workspace_id) || a.type.localeCompare(b.type) || a.at - b.at);
@@ -132,13 +168,15 @@ export function runsOf(hours: Array<{ workspace_id: string; type: string; hour: 
  * the hours leave the list. The lock keeps every trigger waiting meanwhile.
  */
 async function sketchListedHours(query: Query, folded: Folded, limit: number): Promise<number> {
-  const hours: Array<{ workspace_id: string; type: string; hour: Date }> = await query(`SELECT workspace_id, type, hour FROM events_rollup_dirty ORDER BY hour DESC LIMIT $1`, [limit]);
+  const hours: Array<{ workspace_id: string; type: string; hour: Date }> = await query(
+    `SELECT workspace_id, type, hour FROM events_rollup_dirty ORDER BY hour DESC LIMIT $1`,
+    [limit],
+  );
   if (hours.length === 0) return 0;
-  await query(`DELETE FROM events_rollup_dirty WHERE (workspace_id, type, hour) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]))`, [
-    hours.map((h) => h.workspace_id),
-    hours.map((h) => h.type),
-    hours.map((h) => new Date(h.hour).toISOString()),
-  ]);
+  await query(
+    `DELETE FROM events_rollup_dirty WHERE (workspace_id, type, hour) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]))`,
+    [hours.map((h) => h.workspace_id), hours.map((h) => h.type), hours.map((h) => new Date(h.hour).toISOString())],
+  );
   const days = new Map<string, Span>();
   for (const { workspace_id, type, from, to } of runsOf(hours)) {
     const range = [workspace_id, type, new Date(from).toISOString(), new Date(to).toISOString()];
@@ -150,12 +188,21 @@ async function sketchListedHours(query: Query, folded: Folded, limit: number): P
        GROUP BY 1, 2`,
       [...range, folded.upto, folded.expired],
     );
-    for (const g of groups) sketches.add(workspace_id, type, new Date(g.hour), String(g.touch), g.hashes, [SKETCH_GRAINS.hour]);
-    await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ${SKETCH_GRAINS.hour} AND at >= $3 AND at < $4`, range);
+    for (const g of groups)
+      sketches.add(workspace_id, type, new Date(g.hour), String(g.touch), g.hashes, [SKETCH_GRAINS.hour]);
+    await query(
+      `DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ${SKETCH_GRAINS.hour} AND at >= $3 AND at < $4`,
+      range,
+    );
     await sketches.save(query);
     for (let at = from; at < to; at += HOUR) {
       const day = grainStart(new Date(at), SKETCH_GRAINS.day);
-      days.set([workspace_id, type, day.getTime()].join('\u001f'), { workspace_id, type, grain: SKETCH_GRAINS.day, at: day });
+      days.set([workspace_id, type, day.getTime()].join('\u001f'), {
+        workspace_id,
+        type,
+        grain: SKETCH_GRAINS.day,
+        at: day,
+      });
     }
   }
   const spans = new Map<string, Span>();
@@ -163,7 +210,12 @@ async function sketchListedHours(query: Query, folded: Folded, limit: number): P
     await unionOf(query, day, SKETCH_GRAINS.hour);
     for (const grain of [SKETCH_GRAINS.week, SKETCH_GRAINS.month]) {
       const at = grainStart(day.at, grain);
-      spans.set([day.workspace_id, day.type, grain, at.getTime()].join('\u001f'), { workspace_id: day.workspace_id, type: day.type, grain, at });
+      spans.set([day.workspace_id, day.type, grain, at.getTime()].join('\u001f'), {
+        workspace_id: day.workspace_id,
+        type: day.type,
+        grain,
+        at,
+      });
     }
   }
   for (const span of spans.values()) await unionOf(query, span, SKETCH_GRAINS.day);
@@ -185,8 +237,14 @@ async function unionOf(query: Query, span: Span, of: number): Promise<void> {
     [span.workspace_id, span.type, span.at.toISOString(), end.toISOString()],
   );
   const sketches = new Sketches();
-  for (const p of parts) sketches.get(span.workspace_id, span.type, span.grain, span.at, p.keyed, String(p.touch)).mergeBytes(p.sketch);
-  await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = $3 AND at = $4`, [span.workspace_id, span.type, span.grain, span.at.toISOString()]);
+  for (const p of parts)
+    sketches.get(span.workspace_id, span.type, span.grain, span.at, p.keyed, String(p.touch)).mergeBytes(p.sketch);
+  await query(`DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = $3 AND at = $4`, [
+    span.workspace_id,
+    span.type,
+    span.grain,
+    span.at.toISOString(),
+  ]);
   await sketches.save(query);
 }
 
@@ -204,7 +262,10 @@ export async function rebuildRollups(transaction: InTransaction): Promise<number
 }
 
 /** A transaction on a pg client (the CLI's and the bench's). */
-export function clientTransaction(client: { query(sql: string, args?: unknown[]): Promise<{ rows: any[] }> }): InTransaction { // eslint-disable-line @typescript-eslint/no-explicit-any
+export function clientTransaction(client: {
+  query(sql: string, args?: unknown[]): Promise<{ rows: any[] }>;
+}): InTransaction {
+  // eslint-disable-line @typescript-eslint/no-explicit-any
   return async (work) => {
     await client.query('BEGIN');
     try {

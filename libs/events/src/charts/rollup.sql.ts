@@ -19,7 +19,8 @@
 import { PEOPLE_TOUCHES_SQL, personTouchSql } from '@app/people/first-touch-sql';
 
 /** A row of events (alias `row`) folded under folded_to `to` and expired_to `expired` (SQL). */
-const foldedUnder = (row: string, to: string, expired: string) => `${row}.received_at < ${to} AND (${row}.expires_at IS NULL OR ${row}.expires_at > ${expired})`;
+const foldedUnder = (row: string, to: string, expired: string) =>
+  `${row}.received_at < ${to} AND (${row}.expires_at IS NULL OR ${row}.expires_at > ${expired})`;
 
 /**
  * Adds the rows of `src` (workspace_id, type, occurred_at, touch, value, sign) to the hour and day
@@ -56,8 +57,8 @@ const markDirty = (src: string) => `
   INSERT INTO events_rollup_dirty (workspace_id, type, hour)
   SELECT DISTINCT d.workspace_id, d.type, ${HOUR_OF('d')} FROM ${src} ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`;
 
-const ROW = (alias: string, sign: string) => `${alias}.workspace_id, ${alias}.type, ${alias}.occurred_at, ${alias}.touch, ${alias}.value, ${sign}`;
-
+const ROW = (alias: string, sign: string) =>
+  `${alias}.workspace_id, ${alias}.type, ${alias}.occurred_at, ${alias}.touch, ${alias}.value, ${sign}`;
 
 /**
  * events_rollup_fold(): folds the rows received since the mark, up to the start of the oldest
@@ -118,8 +119,12 @@ const FOLDED = (row: string) => foldedUnder(row, 'm.folded_to', 'm.expired_to');
 export const rollupMovedFunction = (waitsWhenEmpty = false) => `
 CREATE OR REPLACE FUNCTION events_rollup_moved() RETURNS trigger LANGUAGE plpgsql AS $f$
 DECLARE m events_rollup_mark;
-BEGIN${waitsWhenEmpty ? '' : `
-  IF NOT EXISTS (SELECT FROM old_rows) THEN RETURN NULL; END IF;`}
+BEGIN${
+  waitsWhenEmpty
+    ? ''
+    : `
+  IF NOT EXISTS (SELECT FROM old_rows) THEN RETURN NULL; END IF;`
+}
   PERFORM pg_advisory_xact_lock_shared(${LOCK});
   SELECT * INTO m FROM events_rollup_mark;
   IF TG_OP = 'DELETE' THEN

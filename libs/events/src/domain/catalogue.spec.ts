@@ -17,7 +17,7 @@ import {
 const codeOf = (value: unknown) => (value instanceof Refusal ? value.code : value);
 
 describe('the event catalogue', () => {
-  it('holds exactly the catalogue\'s twenty built-in names', () => {
+  it("holds exactly the catalogue's twenty built-in names", () => {
     expect(BUILT_IN_EVENTS).toHaveLength(20);
     expect(new Set(BUILT_IN_EVENTS).size).toBe(20);
     for (const name of BUILT_IN_EVENTS) expect(name).toMatch(/^[a-z0-9_]{2,40}$/);
@@ -29,12 +29,24 @@ describe('the event catalogue', () => {
 
   it('every timeline kind that engages a person is a built-in name or a timeline kind', () => {
     for (const kind of ENGAGING_TIMELINE_KINDS) expect(RESERVED_EVENT_NAMES).toContain(kind);
-    for (const kind of ENGAGING_TIMELINE_KINDS) expect(isBuiltInEvent(kind) || (TIMELINE_KINDS as readonly string[]).includes(kind)).toBe(true);
+    for (const kind of ENGAGING_TIMELINE_KINDS)
+      expect(isBuiltInEvent(kind) || (TIMELINE_KINDS as readonly string[]).includes(kind)).toBe(true);
   });
 
   it('reserved names are every built-in name, action and timeline kind, kept in one list', () => {
-    for (const name of [...BUILT_IN_EVENTS, ...ACTIONS, ...TIMELINE_KINDS]) expect(RESERVED_EVENT_NAMES).toContain(name);
-    for (const name of ['email_sent', 'email_received', 'note', 'stage_changed', 'subscribed', 'unsubscribed', 'merged', 'test', 'automation']) {
+    for (const name of [...BUILT_IN_EVENTS, ...ACTIONS, ...TIMELINE_KINDS])
+      expect(RESERVED_EVENT_NAMES).toContain(name);
+    for (const name of [
+      'email_sent',
+      'email_received',
+      'note',
+      'stage_changed',
+      'subscribed',
+      'unsubscribed',
+      'merged',
+      'test',
+      'automation',
+    ]) {
       expect(RESERVED_EVENT_NAMES).toContain(name);
     }
     expect(new Set(RESERVED_EVENT_NAMES).size).toBe(RESERVED_EVENT_NAMES.length);
@@ -60,25 +72,47 @@ describe('classifyEventName', () => {
     expect(classifyEventName(name)).toBe('custom');
   });
 
-  it.each([[undefined], [null], [''], [7], [{}], ['a'], ['x'.repeat(41)], ['Signup'], ['report-built'], ['report built'], ['café']])(
-    'a missing, non-string or malformed name is unknown_event: %p',
-    (name) => {
-      expect(codeOf(classifyEventName(name))).toBe('unknown_event');
-    },
-  );
-
-  it.each([['identify'], ['subscribe'], ['support'], ['email_sent'], ['email_received'], ['note'], ['stage_changed'], ['subscribed'], ['unsubscribed'], ['merged'], ['test'], ['automation']])(
-    'a reserved name that is not built in is reserved_event_name: %s',
-    (name) => {
-      const refused = classifyEventName(name);
-      expect(codeOf(refused)).toBe('reserved_event_name');
-      expect((refused as Refusal).message).toContain(name);
-    },
-  );
-
-  it.each([['stage_entered'], ['event'], ['email_in'], ['field_changed']])('a trigger name is reserved too: %s', (name) => {
-    expect(codeOf(classifyEventName(name))).toBe('reserved_event_name');
+  it.each([
+    [undefined],
+    [null],
+    [''],
+    [7],
+    [{}],
+    ['a'],
+    ['x'.repeat(41)],
+    ['Signup'],
+    ['report-built'],
+    ['report built'],
+    ['café'],
+  ])('a missing, non-string or malformed name is unknown_event: %p', (name) => {
+    expect(codeOf(classifyEventName(name))).toBe('unknown_event');
   });
+
+  it.each([
+    ['identify'],
+    ['subscribe'],
+    ['support'],
+    ['email_sent'],
+    ['email_received'],
+    ['note'],
+    ['stage_changed'],
+    ['subscribed'],
+    ['unsubscribed'],
+    ['merged'],
+    ['test'],
+    ['automation'],
+  ])('a reserved name that is not built in is reserved_event_name: %s', (name) => {
+    const refused = classifyEventName(name);
+    expect(codeOf(refused)).toBe('reserved_event_name');
+    expect((refused as Refusal).message).toContain(name);
+  });
+
+  it.each([['stage_entered'], ['event'], ['email_in'], ['field_changed']])(
+    'a trigger name is reserved too: %s',
+    (name) => {
+      expect(codeOf(classifyEventName(name))).toBe('reserved_event_name');
+    },
+  );
 });
 
 describe('the public website endpoint takes only built-in names', () => {

@@ -3,9 +3,26 @@ import { Refusal } from '@app/platform/plain';
 
 /** Exactly the catalogue's twenty names, in its order. */
 export const BUILT_IN_EVENTS = [
-  'pageview', 'configure', 'cta_click', 'waitlist_cta', 'measure_cta', 'download', 'activated', 'signup',
-  'trial_started', 'purchase', 'credit_purchase', 'churned', 'subscription_cancelled', 'subscription_started',
-  'subscription_renewed', 'refund', 'checkout_abandoned', 'sign_in', 'account_deleted', 'github_star',
+  'pageview',
+  'configure',
+  'cta_click',
+  'waitlist_cta',
+  'measure_cta',
+  'download',
+  'activated',
+  'signup',
+  'trial_started',
+  'purchase',
+  'credit_purchase',
+  'churned',
+  'subscription_cancelled',
+  'subscription_started',
+  'subscription_renewed',
+  'refund',
+  'checkout_abandoned',
+  'sign_in',
+  'account_deleted',
+  'github_star',
 ] as const;
 export type BuiltInEvent = (typeof BUILT_IN_EVENTS)[number];
 
@@ -15,7 +32,16 @@ export type Action = (typeof ACTIONS)[number];
 
 /** Timeline kinds the service writes itself. */
 export const TIMELINE_KINDS = [
-  'email_sent', 'email_received', 'note', 'stage_changed', 'subscribed', 'unsubscribed', 'merged', 'test', 'automation', 'support',
+  'email_sent',
+  'email_received',
+  'note',
+  'stage_changed',
+  'subscribed',
+  'unsubscribed',
+  'merged',
+  'test',
+  'automation',
+  'support',
 ] as const;
 
 /**
@@ -23,14 +49,31 @@ export const TIMELINE_KINDS = [
  * of the same name. Automations list triggers and event names side by side, so a custom event may not
  * take a trigger's name. email_in is made by messaging, from a reply.
  */
-export const TRIGGER_NAMES = ['stage_entered', 'subscribed', 'unsubscribed', 'event', 'email_in', 'field_changed', 'person_erased'] as const;
+export const TRIGGER_NAMES = [
+  'stage_entered',
+  'subscribed',
+  'unsubscribed',
+  'event',
+  'email_in',
+  'field_changed',
+  'person_erased',
+] as const;
 export type HappeningKind = (typeof TRIGGER_NAMES)[number];
 
 /** Names a custom event may not take. Kept in one place; GET /api/v1/events shows it. */
-export const RESERVED_EVENT_NAMES: readonly string[] = [...new Set<string>([...BUILT_IN_EVENTS, ...ACTIONS, ...TIMELINE_KINDS, ...TRIGGER_NAMES])];
+export const RESERVED_EVENT_NAMES: readonly string[] = [
+  ...new Set<string>([...BUILT_IN_EVENTS, ...ACTIONS, ...TIMELINE_KINDS, ...TRIGGER_NAMES]),
+];
 
 /** The catalogue's "Posted by: tag" names, the ones the website tag sends by itself. */
-export const TAG_EVENTS: readonly BuiltInEvent[] = ['pageview', 'configure', 'cta_click', 'waitlist_cta', 'measure_cta', 'download'];
+export const TAG_EVENTS: readonly BuiltInEvent[] = [
+  'pageview',
+  'configure',
+  'cta_click',
+  'waitlist_cta',
+  'measure_cta',
+  'download',
+];
 
 /**
  * Names the public website endpoint accepts: every built-in name. The public route's rule is "only
@@ -59,14 +102,23 @@ export function isAction(name: unknown): name is Action {
  */
 export function classifyEventName(name: unknown): 'built_in' | 'custom' | Refusal {
   if (typeof name !== 'string' || name === '') {
-    return new Refusal('unknown_event', 'Name the event in type: a built-in name such as signup, or a custom name of 2 to 40 of a-z, 0-9 and _.');
+    return new Refusal(
+      'unknown_event',
+      'Name the event in type: a built-in name such as signup, or a custom name of 2 to 40 of a-z, 0-9 and _.',
+    );
   }
   if (BUILT_IN.has(name)) return 'built_in';
   if (RESERVED.has(name)) {
-    return new Refusal('reserved_event_name', `"${name}" is a name the service uses itself: choose another name for your custom event.`);
+    return new Refusal(
+      'reserved_event_name',
+      `"${name}" is a name the service uses itself: choose another name for your custom event.`,
+    );
   }
   if (!CUSTOM_NAME_PATTERN.test(name)) {
-    return new Refusal('unknown_event', `"${name.slice(0, 60)}" is not an event name: use a built-in name or 2 to 40 lowercase letters, digits and underscores.`);
+    return new Refusal(
+      'unknown_event',
+      `"${name.slice(0, 60)}" is not an event name: use a built-in name or 2 to 40 lowercase letters, digits and underscores.`,
+    );
   }
   return 'custom';
 }
@@ -74,5 +126,8 @@ export function classifyEventName(name: unknown): 'built_in' | 'custom' | Refusa
 /** The public website endpoint's extra rule: only built-in names; anything else is unknown_event. */
 export function publicEventRefusal(name: string): Refusal | null {
   if (PUBLIC.has(name)) return null;
-  return new Refusal('unknown_event', `"${name.slice(0, 60)}" is not a built-in event name: custom names are accepted only from servers, with a secret key.`);
+  return new Refusal(
+    'unknown_event',
+    `"${name.slice(0, 60)}" is not a built-in event name: custom names are accepted only from servers, with a secret key.`,
+  );
 }

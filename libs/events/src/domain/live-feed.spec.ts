@@ -16,18 +16,21 @@ describe('live feed cursor', () => {
     expect(liveCursor('1767225600123456')).toMatch(/^[A-Za-z0-9_-]+$/);
   });
 
-  it.each(['', 'nonsense', Buffer.from('live:').toString('base64url'), Buffer.from('live:12a').toString('base64url'), Buffer.from('123:evt_1').toString('base64url')])(
-    'a cursor it did not give (%j) is refused with invalid_field',
-    (after) => {
-      const thrown = (() => {
-        try {
-          liveSince(after);
-        } catch (error) {
-          return error;
-        }
-      })();
-      expect(thrown).toBeInstanceOf(Refusal);
-      expect((thrown as Refusal).code).toBe('invalid_field');
-    },
-  );
+  it.each([
+    '',
+    'nonsense',
+    Buffer.from('live:').toString('base64url'),
+    Buffer.from('live:12a').toString('base64url'),
+    Buffer.from('123:evt_1').toString('base64url'),
+  ])('a cursor it did not give (%j) is refused with invalid_field', (after) => {
+    const thrown = (() => {
+      try {
+        liveSince(after);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(thrown).toBeInstanceOf(Refusal);
+    expect((thrown as Refusal).code).toBe('invalid_field');
+  });
 });

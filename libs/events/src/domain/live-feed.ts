@@ -21,6 +21,10 @@ export function liveCursor(readMicros: string): string {
 export function liveSince(after: string | null | undefined): string | null {
   if (after === null || after === undefined) return null;
   const match = /^live:(\d{1,20})$/.exec(Buffer.from(after, 'base64url').toString());
-  if (!match) throw new Refusal('invalid_field', 'after is not a cursor liveEvents gave: pass the cursor of the previous answer back unchanged, or leave it out.');
+  if (!match)
+    throw new Refusal(
+      'invalid_field',
+      'after is not a cursor liveEvents gave: pass the cursor of the previous answer back unchanged, or leave it out.',
+    );
   return String(BigInt(match[1]) - BigInt(LIVE_OVERLAP_MS) * 1000n);
 }

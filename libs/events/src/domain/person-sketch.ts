@@ -42,7 +42,8 @@ class HashSet {
   }
 
   forEach(each: (hi: number, lo: number) => void): void {
-    for (let slot = 0; slot < this.used.length; slot++) if (this.used[slot]) each(this.halves[2 * slot], this.halves[2 * slot + 1]);
+    for (let slot = 0; slot < this.used.length; slot++)
+      if (this.used[slot]) each(this.halves[2 * slot], this.halves[2 * slot + 1]);
   }
 
   private grow(): void {
@@ -129,7 +130,8 @@ export class PersonSketch {
 function setRegister(registers: Uint8Array, hi: number, lo: number): void {
   const index = hi >>> (32 - PERSON_SKETCH_P);
   const rest = hi & ((1 << (32 - PERSON_SKETCH_P)) - 1);
-  const value = rest !== 0 ? Math.clz32(rest) - PERSON_SKETCH_P + 1 : lo !== 0 ? 32 - PERSON_SKETCH_P + Math.clz32(lo) + 1 : Q + 1;
+  const value =
+    rest !== 0 ? Math.clz32(rest) - PERSON_SKETCH_P + 1 : lo !== 0 ? 32 - PERSON_SKETCH_P + Math.clz32(lo) + 1 : Q + 1;
   if (value > registers[index]) registers[index] = value;
 }
 

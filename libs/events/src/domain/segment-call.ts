@@ -11,13 +11,21 @@ export type SegmentCallType = (typeof SEGMENT_CALL_TYPES)[number];
 
 /** What each path under /v1 takes: one call (by name, or by the letter Segment's browser library posts to) or a batch. */
 export const SEGMENT_PATHS: Readonly<Record<string, SegmentCallType | 'batch'>> = {
-  track: 'track', t: 'track',
-  identify: 'identify', i: 'identify',
-  page: 'page', p: 'page',
-  screen: 'screen', s: 'screen',
-  group: 'group', g: 'group',
-  alias: 'alias', a: 'alias',
-  batch: 'batch', b: 'batch', import: 'batch',
+  track: 'track',
+  t: 'track',
+  identify: 'identify',
+  i: 'identify',
+  page: 'page',
+  p: 'page',
+  screen: 'screen',
+  s: 'screen',
+  group: 'group',
+  g: 'group',
+  alias: 'alias',
+  a: 'alias',
+  batch: 'batch',
+  b: 'batch',
+  import: 'batch',
 };
 
 /** Segment's own limits: one message, and one batch call. */
@@ -46,7 +54,9 @@ export function snakeCase(name: string): string {
     .replace(/^_+|_+$/g, '');
 }
 
-const SPEC_BY_SNAKE: ReadonlyMap<string, BuiltInEvent> = new Map(Object.entries(SEGMENT_SPEC_EVENTS).map(([name, event]) => [snakeCase(name), event]));
+const SPEC_BY_SNAKE: ReadonlyMap<string, BuiltInEvent> = new Map(
+  Object.entries(SEGMENT_SPEC_EVENTS).map(([name, event]) => [snakeCase(name), event]),
+);
 
 /** Names a workspace's calls repeat, mapped once (a process keeps up to NAMES_KEPT; then it starts again). */
 const NAMES_KEPT = 1_000;
@@ -54,13 +64,17 @@ const named = new Map<string, string>();
 
 /** A track's event: a spec name onto the catalogue, else snake_cased (a catalogue name stays itself; any other is a custom name). */
 export function segmentEventName(name: unknown): string | Refusal {
-  if (typeof name !== 'string' || name.trim() === '') return new Refusal('unknown_event', 'Name the event in event, like "Order Completed".');
+  if (typeof name !== 'string' || name.trim() === '')
+    return new Refusal('unknown_event', 'Name the event in event, like "Order Completed".');
   const known = named.get(name);
   if (known) return known;
   const snake = snakeCase(name);
   const event = SPEC_BY_SNAKE.get(snake) ?? snake;
   if (!CUSTOM_NAME_PATTERN.test(event)) {
-    return new Refusal('unknown_event', `"${name.slice(0, 60)}" makes no event name: once snake_cased it must be 2 to 40 letters, digits and underscores.`);
+    return new Refusal(
+      'unknown_event',
+      `"${name.slice(0, 60)}" makes no event name: once snake_cased it must be 2 to 40 letters, digits and underscores.`,
+    );
   }
   if (named.size >= NAMES_KEPT) named.clear();
   named.set(name, event);
@@ -76,10 +90,13 @@ export function osOfUserAgent(userAgent: string): 'win' | 'mac' | 'linux' | 'oth
 }
 
 const objectAt = (value: unknown): Obj => (isObject(value) ? value : {});
-const textAt = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+const textAt = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.trim() !== '' ? value : undefined;
 /** Segment allows a number for userId and anonymousId. */
-const idAt = (value: unknown): string | undefined => (typeof value === 'number' && Number.isFinite(value) ? String(value) : textAt(value));
-const numberAt = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const idAt = (value: unknown): string | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? String(value) : textAt(value);
+const numberAt = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** What a call carries besides itself: when it arrived, and a batch's sentAt and context. */
 export interface SegmentArrival {
@@ -93,13 +110,18 @@ export interface SegmentArrival {
 /** The arrival of a call, or of a batch with its own sentAt and context. */
 export function segmentArrival(receivedAt: Date, batch?: Obj): SegmentArrival {
   if (!batch) return { receivedAt };
-  return { receivedAt, sentAt: parseInstant(batch.sentAt), context: isObject(batch.context) ? batch.context : undefined };
+  return {
+    receivedAt,
+    sentAt: parseInstant(batch.sentAt),
+    context: isObject(batch.context) ? batch.context : undefined,
+  };
 }
 
 /** The item of `type` with its keys: userId, anonymousId and traits.email (else context.traits.email). */
 function itemWithKeys(type: string, message: Obj, context: Obj, traits: Obj): Obj | Refusal {
   for (const field of ['userId', 'anonymousId']) {
-    if (!isAbsent(message[field]) && idAt(message[field]) === undefined && message[field] !== '') return invalidField(field, 'a string or a number');
+    if (!isAbsent(message[field]) && idAt(message[field]) === undefined && message[field] !== '')
+      return invalidField(field, 'a string or a number');
   }
   const email = textAt(traits.email) ?? textAt(objectAt(context.traits).email);
   return { type, account_id: idAt(message.userId), anon_id: idAt(message.anonymousId), email };
@@ -154,7 +176,13 @@ function sourceOf(context: Obj, page: { path?: string; referrer?: string } = {})
   if (!page.path && !page.referrer && !context.page && !context.campaign && !context.userAgent) return undefined; // as a server's calls come
   const onPage = objectAt(context.page);
   const campaign = objectAt(context.campaign);
-  const utm = { source: textAt(campaign.source), medium: textAt(campaign.medium), campaign: textAt(campaign.name), term: textAt(campaign.term), content: textAt(campaign.content) };
+  const utm = {
+    source: textAt(campaign.source),
+    medium: textAt(campaign.medium),
+    campaign: textAt(campaign.name),
+    term: textAt(campaign.term),
+    content: textAt(campaign.content),
+  };
   const userAgent = textAt(context.userAgent);
   const source = {
     path: page.path ?? textAt(onPage.path),
@@ -171,14 +199,19 @@ function valueOf(properties: Obj): number | undefined {
 }
 
 /** Scalar traits as fields, keys made of what a field key may hold; nested objects and arrays stay out. */
-function fieldsOf(traits: Obj, leave: readonly string[], prefix = ''): Record<string, string | number | null> | undefined {
+function fieldsOf(
+  traits: Obj,
+  leave: readonly string[],
+  prefix = '',
+): Record<string, string | number | null> | undefined {
   const fields: Record<string, string | number | null> = {};
   for (const [key, value] of Object.entries(traits)) {
     if (leave.includes(key)) continue;
     const name = `${prefix}${key}`.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, 64);
     if (name === '' || name === '_') continue;
     if (typeof value === 'boolean') fields[name] = String(value);
-    else if (value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value))) fields[name] = value;
+    else if (value === null || typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value)))
+      fields[name] = value;
   }
   return Object.keys(fields).length ? fields : undefined;
 }
@@ -198,14 +231,26 @@ function nameOf(traits: Obj): { name?: string; used: string[] } {
  * custom name on the public key) IngestService says, as for any item.
  */
 export function segmentItem(raw: unknown, call: SegmentCallType | undefined, arrival: SegmentArrival): Obj | Refusal {
-  if (!isObject(raw)) return new Refusal('invalid_json', 'Each call must be a JSON object, like {"type": "track", "event": "Signed Up", "userId": "u-1"}.');
+  if (!isObject(raw))
+    return new Refusal(
+      'invalid_json',
+      'Each call must be a JSON object, like {"type": "track", "event": "Signed Up", "userId": "u-1"}.',
+    );
   const type = call ?? raw.type;
   if (!(SEGMENT_CALL_TYPES as readonly unknown[]).includes(type)) {
-    return new Refusal('unknown_event', `"${String(type).slice(0, 40)}" is not a Segment call: each call's type is track, identify, page, screen, group or alias.`);
+    return new Refusal(
+      'unknown_event',
+      `"${String(type).slice(0, 40)}" is not a Segment call: each call's type is track, identify, page, screen, group or alias.`,
+    );
   }
   const context = arrival.context ? { ...arrival.context, ...objectAt(raw.context) } : objectAt(raw.context);
   const traits = objectAt(raw.traits);
-  const item = itemWithKeys(type === 'track' || type === 'page' || type === 'screen' ? 'pageview' : 'identify', raw, context, traits);
+  const item = itemWithKeys(
+    type === 'track' || type === 'page' || type === 'screen' ? 'pageview' : 'identify',
+    raw,
+    context,
+    traits,
+  );
   if (item instanceof Refusal) return item;
   if (type === 'identify') {
     const { name, used } = nameOf(traits);
@@ -227,7 +272,8 @@ export function segmentItem(raw: unknown, call: SegmentCallType | undefined, arr
   const when = occurredAt(raw, arrival);
   if (when instanceof Refusal) return when;
   // Segment's libraries send {} for a call without properties: kept as none, as a post without them.
-  const properties = isPlainObject(raw.properties) && Object.keys(raw.properties).length === 0 ? undefined : raw.properties;
+  const properties =
+    isPlainObject(raw.properties) && Object.keys(raw.properties).length === 0 ? undefined : raw.properties;
   item.properties = properties;
   item.occurred_at = when;
   item.idempotency_key = idAt(raw.messageId);
@@ -242,7 +288,10 @@ export function segmentItem(raw: unknown, call: SegmentCallType | undefined, arr
   const props = objectAt(properties);
   const title = textAt(raw.name) ?? textAt(props.name);
   item.detail = title;
-  item.source = sourceOf(context, { path: type === 'screen' ? title : textAt(props.path), referrer: textAt(props.referrer) });
+  item.source = sourceOf(context, {
+    path: type === 'screen' ? title : textAt(props.path),
+    referrer: textAt(props.referrer),
+  });
   return item;
 }
 

@@ -36,7 +36,9 @@ export class ChartType {
 export class ChartResolver {
   constructor(private readonly charts: ChartsService) {}
 
-  @Query(() => ChartType, { description: 'A question asked of events: every bucket answered, empty ones 0; expired rows not counted.' })
+  @Query(() => ChartType, {
+    description: 'A question asked of events: every bucket answered, empty ones 0; expired rows not counted.',
+  })
   chart(@Member() auth: AuthContext, @Args('input') input: ChartInputType) {
     return this.charts.chart(auth.workspaceId, input);
   }

@@ -25,7 +25,11 @@ export class ListsResolver {
   }
 
   @Mutation(() => ListType, { description: 'A new name; the address forms post to stays.' })
-  async renameList(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string, @Args('name') name: string) {
+  async renameList(
+    @Manager() auth: AuthContext,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('name') name: string,
+  ) {
     return listView(auth.workspaceId, await this.lists.rename(auth.workspaceId, id, name));
   }
 

@@ -51,7 +51,8 @@ export class LiveEventsResolver {
   async liveEvents(
     @Member() auth: AuthContext,
     @Args('after', { nullable: true, description: 'The cursor of the previous answer.' }) after?: string,
-    @Args('first', { type: () => Int, nullable: true, defaultValue: 50, description: '1 to 100.' }) first?: number | null,
+    @Args('first', { type: () => Int, nullable: true, defaultValue: 50, description: '1 to 100.' })
+    first?: number | null,
   ): Promise<LiveEventPageType> {
     const { rows, cursor } = await this.timelines.live(auth.workspaceId, { after, first });
     return { events: rows.map(liveEventView), cursor };

@@ -59,7 +59,11 @@ export class PeopleResolver {
   ) {}
 
   @Query(() => PersonType, { nullable: true, description: 'A person by record id or email.' })
-  async person(@Member() auth: AuthContext, @Args('id', { nullable: true }) id?: string, @Args('email', { nullable: true }) email?: string) {
+  async person(
+    @Member() auth: AuthContext,
+    @Args('id', { nullable: true }) id?: string,
+    @Args('email', { nullable: true }) email?: string,
+  ) {
     const row = await this.people.get(auth.workspaceId, { id, email });
     return row ? personView(row) : null;
   }
@@ -76,21 +80,39 @@ export class PeopleResolver {
     return { workspaceId: auth.workspaceId, filter: filter ?? {}, edges, pageInfo: page.pageInfo };
   }
 
-  @Mutation(() => TimelineEntryType, { description: 'A note on the person\'s timeline (kind note): it moves no stage and fires nothing.' })
-  async addNote(@Manager() auth: AuthContext, @Args('person', { description: 'Record id or email.' }) person: string, @Args('text') text: string) {
+  @Mutation(() => TimelineEntryType, {
+    description: "A note on the person's timeline (kind note): it moves no stage and fires nothing.",
+  })
+  async addNote(
+    @Manager() auth: AuthContext,
+    @Args('person', { description: 'Record id or email.' }) person: string,
+    @Args('text') text: string,
+  ) {
     return timelineEntryView(await this.timelines.addNote(auth.workspaceId, auth.memberEmail, person, text));
   }
 
   @ResolveField(() => [IdentityType])
   identities(@Parent() person: PersonView, @Context() ctx: { loaders?: Loaders }) {
     const name = `identities:${person.workspaceId}`;
-    return groupedLoader(ctx, name, (ids) => this.people.identitiesOf(person.workspaceId, ids), (r) => r.person_id).load(person.id);
+    return groupedLoader(
+      ctx,
+      name,
+      (ids) => this.people.identitiesOf(person.workspaceId, ids),
+      (r) => r.person_id,
+    ).load(person.id);
   }
 
-  @ResolveField(() => [SubscriptionType], { description: 'With the consent words exactly as posted, the IP and the time.' })
+  @ResolveField(() => [SubscriptionType], {
+    description: 'With the consent words exactly as posted, the IP and the time.',
+  })
   async subscriptions(@Parent() person: PersonView, @Context() ctx: { loaders?: Loaders }) {
     const name = `subscriptions:${person.workspaceId}`;
-    const rows = await groupedLoader(ctx, name, (ids) => this.people.subscriptionsOf(person.workspaceId, ids), (r) => r.person_id).load(person.id);
+    const rows = await groupedLoader(
+      ctx,
+      name,
+      (ids) => this.people.subscriptionsOf(person.workspaceId, ids),
+      (r) => r.person_id,
+    ).load(person.id);
     return rows.map((s) => ({
       list: { workspaceId: person.workspaceId, id: s.list_id, address: s.address, name: s.name },
       status: s.status,
@@ -102,7 +124,9 @@ export class PeopleResolver {
     }));
   }
 
-  @ResolveField(() => TimelineConnectionType, { description: 'Newest first; first is 1 to 100 (default 50); types keeps only those kinds.' })
+  @ResolveField(() => TimelineConnectionType, {
+    description: 'Newest first; first is 1 to 100 (default 50); types keeps only those kinds.',
+  })
   async timeline(
     @Parent() person: PersonView,
     @Context() ctx: { loaders?: Loaders },
@@ -112,9 +136,17 @@ export class PeopleResolver {
   ) {
     const input = { first, after, types };
     const name = `timeline:${person.workspaceId}:${JSON.stringify(input)}`;
-    const rows = await groupedLoader(ctx, name, (ids) => this.timelines.rowsOf(person.workspaceId, ids, input), (r) => r.person_id).load(person.id);
+    const rows = await groupedLoader(
+      ctx,
+      name,
+      (ids) => this.timelines.rowsOf(person.workspaceId, ids, input),
+      (r) => r.person_id,
+    ).load(person.id);
     const page = this.timelines.page(rows, input);
-    return { edges: page.edges.map((e) => ({ cursor: e.cursor, node: timelineEntryView(e.node) })), pageInfo: page.pageInfo };
+    return {
+      edges: page.edges.map((e) => ({ cursor: e.cursor, node: timelineEntryView(e.node) })),
+      pageInfo: page.pageInfo,
+    };
   }
 }
 
@@ -123,7 +155,9 @@ export class PeopleResolver {
 export class PersonConnectionResolver {
   constructor(private readonly people: PeopleQueryService) {}
 
-  @ResolveField(() => Int, { description: 'How many match, counted up to 10,000 (then 10,000 and totalCountExact false).' })
+  @ResolveField(() => Int, {
+    description: 'How many match, counted up to 10,000 (then 10,000 and totalCountExact false).',
+  })
   async totalCount(@Parent() connection: ConnectionView, @Context() ctx: CountContext) {
     return (await this.countOnce(connection, ctx)).count;
   }

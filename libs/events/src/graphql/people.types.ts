@@ -69,11 +69,12 @@ export class HeartbeatRowType {
 
 @InputType()
 export class PeopleFilter {
-  @Field({ nullable: true, description: 'Any of the person\'s emails, exactly (any case).' }) email?: string;
+  @Field({ nullable: true, description: "Any of the person's emails, exactly (any case)." }) email?: string;
   @Field({ nullable: true, description: 'Part of the name, any case.' }) name?: string;
   @Field({ nullable: true }) anonId?: string;
   @Field({ nullable: true }) accountId?: string;
-  @Field({ nullable: true, description: 'downloader, activated, account, trial, purchaser, repeat or churned' }) stage?: string;
+  @Field({ nullable: true, description: 'downloader, activated, account, trial, purchaser, repeat or churned' })
+  stage?: string;
   @Field({ nullable: true, description: 'A list address: people subscribed to it now.' }) list?: string;
   @Field({ nullable: true }) engaged?: boolean;
   @Field({ nullable: true, description: 'Part of a name, email, account id or anon id, any case.' }) search?: string;

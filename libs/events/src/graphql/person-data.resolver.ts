@@ -9,15 +9,24 @@ import GraphQLJSON from './json.scalar';
 @ObjectType('ErasedTable')
 export class ErasedTableType {
   @Field() table: string;
-  @Field(() => Int, { description: 'Rows removed, or for deliveries (kept as sent) and outbox happenings, redacted.' }) rows: number;
+  @Field(() => Int, { description: 'Rows removed, or for deliveries (kept as sent) and outbox happenings, redacted.' })
+  rows: number;
 }
 
-@ObjectType('Erasure', { description: "An erasure's proof: the erasure log's line names no one, only a hash of the record id." })
+@ObjectType('Erasure', {
+  description: "An erasure's proof: the erasure log's line names no one, only a hash of the record id.",
+})
 export class ErasureType {
   @Field({ description: 'The erasure log id (era_…).' }) id: string;
   @Field() erasedAt: Date;
-  @Field(() => [ErasedTableType], { description: 'Every table with a part of the person, and how many rows went from it.' }) tables: ErasedTableType[];
-  @Field(() => Int, { description: 'Identity keys now on the suppression list: a later post naming one answers suppressed and writes nothing.' })
+  @Field(() => [ErasedTableType], {
+    description: 'Every table with a part of the person, and how many rows went from it.',
+  })
+  tables: ErasedTableType[];
+  @Field(() => Int, {
+    description:
+      'Identity keys now on the suppression list: a later post naming one answers suppressed and writes nothing.',
+  })
   suppressedKeys: number;
 }
 
@@ -43,7 +52,10 @@ export class PersonDataResolver {
     return this.personData.erase(auth, person);
   }
 
-  @Mutation(() => Boolean, { description: 'Takes one identity off the suppression list, so posts naming it are recorded again. Owners only; false when it was not on the list.' })
+  @Mutation(() => Boolean, {
+    description:
+      'Takes one identity off the suppression list, so posts naming it are recorded again. Owners only; false when it was not on the list.',
+  })
   liftSuppression(
     @Member() auth: AuthContext,
     @Args('kind', { description: 'email, anon_id or account_id.' }) kind: string,

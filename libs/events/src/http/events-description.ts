@@ -9,14 +9,16 @@ export function describeEventsEndpoint() {
   return {
     ok: true,
     endpoint: 'POST /api/v1/events',
-    authentication: 'Authorization: Bearer sk_live_… (a secret key from the workspace developer settings; never use it in a browser)',
-    payload: 'One event object, or {"events": [up to 100 items]} where an item may also have type identify, subscribe or support.',
+    authentication:
+      'Authorization: Bearer sk_live_… (a secret key from the workspace developer settings; never use it in a browser)',
+    payload:
+      'One event object, or {"events": [up to 100 items]} where an item may also have type identify, subscribe or support.',
     fields: {
       event: {
         type: 'required: a built-in name or a custom name',
         email: 'one of email, anon_id, account_id is required',
         anon_id: 'browser id kept by the tag',
-        account_id: "your own id for the person",
+        account_id: 'your own id for the person',
         value: 'number: money for a purchase, in whole currency units',
         properties: 'object: anything else kept on the row',
         occurred_at: 'ISO 8601; default: time of arrival',
@@ -25,7 +27,15 @@ export function describeEventsEndpoint() {
         detail: 'one line shown beside the event on the timeline',
         source: '{path, referrer, os, anon_id, utm: {source, medium, campaign, term, content}, click_id}',
       },
-      identify: { type: 'identify', email: '…', anon_id: '…', account_id: '…', name: 'string', fields: 'object: key to string, number or null', source: 'as above' },
+      identify: {
+        type: 'identify',
+        email: '…',
+        anon_id: '…',
+        account_id: '…',
+        name: 'string',
+        fields: 'object: key to string, number or null',
+        source: 'as above',
+      },
       subscribe: {
         type: 'subscribe',
         email: 'required',
@@ -35,9 +45,23 @@ export function describeEventsEndpoint() {
         source_label: 'optional',
         source: 'as above',
       },
-      support: { type: 'support', message: 'required', from: 'email', who: 'name', topic: '…', version: '…', anon_id: '…', source: 'as above' },
+      support: {
+        type: 'support',
+        message: 'required',
+        from: 'email',
+        who: 'name',
+        topic: '…',
+        version: '…',
+        anon_id: '…',
+        source: 'as above',
+      },
     },
-    statuses: { event: ['recorded', 'expired'], identify: ['created', 'merged', 'linked'], subscribe: ['subscribed', 'already_subscribed'], support: ['recorded'] },
+    statuses: {
+      event: ['recorded', 'expired'],
+      identify: ['created', 'merged', 'linked'],
+      subscribe: ['subscribed', 'already_subscribed'],
+      support: ['recorded'],
+    },
     builtInEvents: BUILT_IN_EVENTS,
     actions: ACTIONS,
     reservedNames: RESERVED_EVENT_NAMES,

@@ -2,7 +2,19 @@
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { SecretKeyOptions, WorkspacesService } from '@app/workspaces';
-import { BatchAnswer, bySecretKey, door, DoorRequest, DoorRoute, Doors, itemAnswer, OpenDoor, Reference, schemaRef, SERVER_BODY_LIMIT } from '@app/edge';
+import {
+  BatchAnswer,
+  bySecretKey,
+  door,
+  DoorRequest,
+  DoorRoute,
+  Doors,
+  itemAnswer,
+  OpenDoor,
+  Reference,
+  schemaRef,
+  SERVER_BODY_LIMIT,
+} from '@app/edge';
 import { LIMITS as RATE_LIMITS } from '@app/platform';
 import { itemAction, LIMITS, parseBody } from '../domain';
 import { HeartbeatService } from '../heartbeat.service';
@@ -10,7 +22,17 @@ import { IngestService } from '../ingest/ingest.service';
 import { describeEventsEndpoint } from './events-description';
 
 /** The refusals of an item, whether it comes alone or in a batch (domain/event-input.ts, ingest-unit.ts). */
-export const ITEM_REFUSALS = ['invalid_email', 'unknown_list', 'missing_consent', 'nothing_to_identify', 'no_identity', 'unknown_event', 'reserved_event_name', 'invalid_expiry', 'empty_message'] as const;
+export const ITEM_REFUSALS = [
+  'invalid_email',
+  'unknown_list',
+  'missing_consent',
+  'nothing_to_identify',
+  'no_identity',
+  'unknown_event',
+  'reserved_event_name',
+  'invalid_expiry',
+  'empty_message',
+] as const;
 
 interface EventsDoorServices {
   ingest: IngestService;
@@ -54,10 +76,17 @@ export class EventsController {
   @Reference({
     operationId: 'getEventsDescription',
     summary: 'What to post to the events endpoint',
-    description: 'The fields of each kind of item, the statuses each answers, the built-in event names and the limits, so a caller sees what to post. Takes no key and never echoes one.',
+    description:
+      'The fields of each kind of item, the statuses each answers, the built-in event names and the limits, so a caller sees what to post. Takes no key and never echoes one.',
     tag: 'events',
     caller: 'anyone',
-    answers: { 200: { description: 'The events endpoint, described.', schema: 'EventsDescription', example: describeEventsEndpoint() } },
+    answers: {
+      200: {
+        description: 'The events endpoint, described.',
+        schema: 'EventsDescription',
+        example: describeEventsEndpoint(),
+      },
+    },
     refuses: [],
   })
   describe() {
@@ -70,7 +99,7 @@ export class EventsController {
     description: [
       'One item (an event, or an item whose type is identify, subscribe or support with that action\'s fields), or `{"events": [...]}` with up to ' +
         `${LIMITS.batchItems} items, at most ${SERVER_BODY_LIMIT / 1024} KB. A single item answers its status and the id of the record it landed on, or its refusal.`,
-      'A batch answers 200 when every item went through, else 207 partial_failure with every item\'s result in order; an item refused does not discard the others. ' +
+      "A batch answers 200 when every item went through, else 207 partial_failure with every item's result in order; an item refused does not discard the others. " +
         'A repeated idempotency_key writes nothing and answers as the first post did.',
       `Limited to ${RATE_LIMITS.server} posts per secret key in ten minutes.`,
     ].join('\n\n'),
@@ -82,11 +111,16 @@ export class EventsController {
     },
     answers: {
       200: {
-        description: 'One item recorded (or expired: an expires_at already past writes nothing), or a batch whose items were all ok.',
+        description:
+          'One item recorded (or expired: an expires_at already past writes nothing), or a batch whose items were all ok.',
         schema: { anyOf: [schemaRef('ActionSuccess'), schemaRef('BatchSuccess')] },
         example: { ok: true, status: 'recorded', id: 'evt_01JD2Q7Z9X4R8T6W3Y5V0N1M2K' },
       },
-      207: { description: 'partial_failure: some items of the batch were refused; results holds every item\'s own answer, in the order sent.', schema: 'BatchRefusal' },
+      207: {
+        description:
+          "partial_failure: some items of the batch were refused; results holds every item's own answer, in the order sent.",
+        schema: 'BatchRefusal',
+      },
     },
     refuses: ['invalid_key', 'no_longer_a_member', 'too_many_items', ...ITEM_REFUSALS],
   })

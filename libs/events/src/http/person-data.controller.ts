@@ -21,7 +21,7 @@ export class PersonDataController {
     description:
       'One JSON document: the record (with the ids merged into it), identities, subscriptions with the consent words, IP and time, the whole timeline ' +
       '(events, notes, stage changes), messages with their bodies, automation runs, and the webhook deliveries whose bodies named the person. ' +
-      'Streamed, whatever the timeline\'s length. For a request under GDPR articles 15 and 20.',
+      "Streamed, whatever the timeline's length. For a request under GDPR articles 15 and 20.",
     tag: 'people',
     caller: 'secret key',
     params: { who: { description: "The person's record id (per_…) or email address." } },
@@ -30,7 +30,10 @@ export class PersonDataController {
   })
   async export(@Auth() auth: AuthContext, @Param('who') who: string, @Res() res: Response): Promise<void> {
     const parts = await this.personData.exportOf(auth.workspaceId, who);
-    res.status(200).type('application/json').setHeader('Content-Disposition', `attachment; filename="person-export-${String(parts.person.id)}.json"`);
+    res
+      .status(200)
+      .type('application/json')
+      .setHeader('Content-Disposition', `attachment; filename="person-export-${String(parts.person.id)}.json"`);
     await pipeline(Readable.from(this.personData.exportText(parts)), res).catch((error: Error) => {
       // Headers are sent: a failure part-way can only end the connection, so the client sees a cut document.
       res.destroy(error);
@@ -50,7 +53,9 @@ export class PersonDataController {
     tag: 'people',
     caller: 'secret key',
     params: { who: { description: "The person's record id (per_…) or email address." } },
-    answers: { 200: { description: 'Erased: the erasure log id and the rows removed per table.', schema: 'ErasureAnswer' } },
+    answers: {
+      200: { description: 'Erased: the erasure log id and the rows removed per table.', schema: 'ErasureAnswer' },
+    },
     refuses: ['invalid_key', 'no_longer_a_member', 'forbidden', 'no_such_person'],
   })
   async erase(@Auth() auth: AuthContext, @Param('who') who: string) {

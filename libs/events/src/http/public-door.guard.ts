@@ -8,21 +8,30 @@ import { originAllowed, WorkspaceEntity, WorkspacesService } from '@app/workspac
 import { Refusal } from '@app/platform';
 import { PublicAction, publicAction } from '../domain';
 
-export type PublicDoorRequest = DoorRequest & { publicDoor?: { workspace: WorkspaceEntity; action?: PublicAction; origin?: string } };
+export type PublicDoorRequest = DoorRequest & {
+  publicDoor?: { workspace: WorkspaceEntity; action?: PublicAction; origin?: string };
+};
 
 @Injectable()
 export class PublicDoorGuard implements CanActivate {
   constructor(private readonly workspaces: WorkspacesService) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    await this.authenticate(context.switchToHttp().getRequest<PublicDoorRequest>(), context.switchToHttp().getResponse<ServerResponse>());
+    await this.authenticate(
+      context.switchToHttp().getRequest<PublicDoorRequest>(),
+      context.switchToHttp().getResponse<ServerResponse>(),
+    );
     return true;
   }
 
   /** The guard's check, which the website endpoints' door (website-endpoints.controller.ts) calls directly. */
   async authenticate(req: PublicDoorRequest, res: Pick<ServerResponse, 'setHeader'>): Promise<void> {
     const workspace = await this.workspaces.findByPublicKey(String(req.params.publicKey));
-    if (!workspace) throw new Refusal('unknown_key', 'No workspace has that public key: copy the public address again from the workspace settings.');
+    if (!workspace)
+      throw new Refusal(
+        'unknown_key',
+        'No workspace has that public key: copy the public address again from the workspace settings.',
+      );
     req.doorWorkspaceId = workspace.id;
     req.publicDoor = { workspace };
     if (req.params.action === undefined) return;
@@ -30,7 +39,10 @@ export class PublicDoorGuard implements CanActivate {
     if (action instanceof Refusal) throw action;
     const origin = req.headers.origin;
     if (!originAllowed(origin, workspace.allowedOrigins)) {
-      throw new Refusal('origin_not_allowed', `Posts are accepted only from the sites the workspace names${origin ? `, not ${origin.slice(0, 100)}` : ''}: add the site to the allowed origins.`);
+      throw new Refusal(
+        'origin_not_allowed',
+        `Posts are accepted only from the sites the workspace names${origin ? `, not ${origin.slice(0, 100)}` : ''}: add the site to the allowed origins.`,
+      );
     }
     res.setHeader('Access-Control-Allow-Origin', origin!);
     res.setHeader('Vary', 'Origin');

@@ -14,9 +14,23 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { BatchAnswer, door, DoorRequest, doorWorkspaceId, ItemOutcome } from '@app/edge';
 import { isObject } from '@app/edge/posted-input';
 import { type LimitName, Refusal } from '@app/platform';
-import { originAllowed, PUBLIC_KEY_PREFIX, type SecretKeyOptions, WorkspaceEntity, WorkspacesService } from '@app/workspaces';
+import {
+  originAllowed,
+  PUBLIC_KEY_PREFIX,
+  type SecretKeyOptions,
+  WorkspaceEntity,
+  WorkspacesService,
+} from '@app/workspaces';
 import { PARTIAL_FAILURE, type WireRefusal } from '@app/wire';
-import { SEGMENT_BATCH_LIMIT, SEGMENT_MESSAGE_LIMIT, SEGMENT_PATHS, segmentAction, segmentArrival, SegmentCallType, segmentItem } from '../domain';
+import {
+  SEGMENT_BATCH_LIMIT,
+  SEGMENT_MESSAGE_LIMIT,
+  SEGMENT_PATHS,
+  segmentAction,
+  segmentArrival,
+  SegmentCallType,
+  segmentItem,
+} from '../domain';
 import { HeartbeatService } from '../heartbeat.service';
 import { IngestService } from '../ingest/ingest.service';
 
@@ -50,9 +64,12 @@ const INGEST_PART = 100;
 /** The post's writes check its key (keyRecheckCte), as on the events endpoint (issue 18). */
 const RECHECKED_BY_WRITE: SecretKeyOptions = { recheckedByWrite: true };
 
-const NO_KEY = 'Send the write key as the HTTP Basic user name with an empty password, or as writeKey in the body: the secret key (sk_live_…) from servers, the public key (wk_…) from browsers.';
-const UNKNOWN_KEY = 'That write key is not a key of any workspace: copy the secret key (sk_live_…) or the public key (wk_…) again from the workspace settings.';
-const RETRY = 'The service could not finish some of the calls; send them again: calls already recorded are not recorded twice (messageId).';
+const NO_KEY =
+  'Send the write key as the HTTP Basic user name with an empty password, or as writeKey in the body: the secret key (sk_live_…) from servers, the public key (wk_…) from browsers.';
+const UNKNOWN_KEY =
+  'That write key is not a key of any workspace: copy the secret key (sk_live_…) or the public key (wk_…) again from the workspace settings.';
+const RETRY =
+  'The service could not finish some of the calls; send them again: calls already recorded are not recorded twice (messageId).';
 
 const callerOf = (req: DoorRequest): SegmentCaller => (req as SegmentRequest).segmentCaller ?? {};
 const isPublic = (req: DoorRequest): boolean => !req.auth;
@@ -75,11 +92,18 @@ function visitorOf(req: SegmentRequest, trustProxy: boolean): string {
   if (req.ip) return req.ip;
   const remote = req.socket?.remoteAddress ?? '';
   if (!trustProxy) return remote;
-  const forwarded = String(req.headers['x-forwarded-for'] ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  const forwarded = String(req.headers['x-forwarded-for'] ?? '')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
   return forwarded[forwarded.length - 1] ?? remote;
 }
 
-async function authenticate(req: SegmentRequest, { workspaces, trustProxy }: SegmentServices, res: { setHeader(name: string, value: string): unknown }): Promise<void> {
+async function authenticate(
+  req: SegmentRequest,
+  { workspaces, trustProxy }: SegmentServices,
+  res: { setHeader(name: string, value: string): unknown },
+): Promise<void> {
   const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
   if (origin) {
     // Every answer is readable by the page, so a refused browser call is dropped, not retried blind.
@@ -92,14 +116,20 @@ async function authenticate(req: SegmentRequest, { workspaces, trustProxy }: Seg
     const workspace = await workspaces.findByPublicKey(key);
     if (!workspace) throw new Refusal('invalid_key', UNKNOWN_KEY);
     if (origin && !originAllowed(origin, workspace.allowedOrigins)) {
-      throw new Refusal('origin_not_allowed', `Posts are accepted only from the sites the workspace names, not ${origin.slice(0, 100)}: add the site to the allowed origins.`);
+      throw new Refusal(
+        'origin_not_allowed',
+        `Posts are accepted only from the sites the workspace names, not ${origin.slice(0, 100)}: add the site to the allowed origins.`,
+      );
     }
     req.doorWorkspaceId = workspace.id;
     req.segmentCaller = { workspace, origin, visitor: visitorOf(req, trustProxy) };
     return;
   }
   if (origin) {
-    throw new Refusal('use_the_public_key_from_browsers', 'A secret key never belongs in a browser: give Segment\'s browser library the public key (wk_…), and make a new secret key.');
+    throw new Refusal(
+      'use_the_public_key_from_browsers',
+      "A secret key never belongs in a browser: give Segment's browser library the public key (wk_…), and make a new secret key.",
+    );
   }
   try {
     req.auth = await workspaces.authenticate(`Bearer ${key}`, RECHECKED_BY_WRITE);
@@ -121,25 +151,43 @@ function bodyBytes(req: SegmentRequest): number {
 }
 
 const messageTooLarge = (which: string) =>
-  new Refusal('invalid_field', `${which} is over ${SEGMENT_MESSAGE_LIMIT / 1024} KB, Segment's limit for one call: send less in its properties or traits.`);
+  new Refusal(
+    'invalid_field',
+    `${which} is over ${SEGMENT_MESSAGE_LIMIT / 1024} KB, Segment's limit for one call: send less in its properties or traits.`,
+  );
 
 function parse(req: SegmentRequest, call: string): SegmentPost | Refusal {
   const route = routeOf(call);
   if (!route) {
-    return new Refusal('unknown_action', `"${call.slice(0, 40)}" is not a Segment call: post to /v1/track, identify, page, screen, group, alias, batch or import.`);
+    return new Refusal(
+      'unknown_action',
+      `"${call.slice(0, 40)}" is not a Segment call: post to /v1/track, identify, page, screen, group, alias, batch or import.`,
+    );
   }
   const body = req.body;
   const size = bodyBytes(req);
   const receivedAt = new Date();
   if (route !== 'batch') {
     if (size > SEGMENT_MESSAGE_LIMIT) return messageTooLarge('The call');
-    if (!isObject(body)) return new Refusal('invalid_json', 'Send the call as one JSON object, like {"event": "Signed Up", "userId": "u-1"}.');
-    return { batch: false, items: [segmentItem(body, route, segmentArrival(receivedAt))], actions: [segmentAction(body, route)] };
+    if (!isObject(body))
+      return new Refusal(
+        'invalid_json',
+        'Send the call as one JSON object, like {"event": "Signed Up", "userId": "u-1"}.',
+      );
+    return {
+      batch: false,
+      items: [segmentItem(body, route, segmentArrival(receivedAt))],
+      actions: [segmentAction(body, route)],
+    };
   }
   if (size > SEGMENT_BATCH_LIMIT) {
-    return new Refusal('too_many_items', `A batch call carries at most ${SEGMENT_BATCH_LIMIT / 1024} KB, Segment's limit: split it into smaller batches.`);
+    return new Refusal(
+      'too_many_items',
+      `A batch call carries at most ${SEGMENT_BATCH_LIMIT / 1024} KB, Segment's limit: split it into smaller batches.`,
+    );
   }
-  if (!isObject(body) || !Array.isArray(body.batch) || body.batch.length === 0) return new Refusal('invalid_json', 'Send {"batch": [...]} with at least one call.');
+  if (!isObject(body) || !Array.isArray(body.batch) || body.batch.length === 0)
+    return new Refusal('invalid_json', 'Send {"batch": [...]} with at least one call.');
   const messages: unknown[] = body.batch;
   // Each call's own size matters only when the whole could hold one over the limit.
   if (size > SEGMENT_MESSAGE_LIMIT) {
@@ -147,11 +195,19 @@ function parse(req: SegmentRequest, call: string): SegmentPost | Refusal {
     if (over >= 0) return messageTooLarge(`batch[${over}]`);
   }
   const arrival = segmentArrival(receivedAt, body);
-  return { batch: true, items: messages.map((m) => segmentItem(m, undefined, arrival)), actions: messages.map((m) => segmentAction(m, undefined)) };
+  return {
+    batch: true,
+    items: messages.map((m) => segmentItem(m, undefined, arrival)),
+    actions: messages.map((m) => segmentAction(m, undefined)),
+  };
 }
 
 /** Each call's item through IngestService, a long batch in parts; the mapping's own refusals kept in their places. */
-async function handle(post: SegmentPost, req: DoorRequest, { ingest, workspaces }: SegmentServices): Promise<SegmentAnswer> {
+async function handle(
+  post: SegmentPost,
+  req: DoorRequest,
+  { ingest, workspaces }: SegmentServices,
+): Promise<SegmentAnswer> {
   const workspace = req.auth ? await workspaces.get(req.auth.workspaceId) : callerOf(req).workspace!;
   const options = { publicDoor: isPublic(req), recheck: req.auth?.recheck };
   const outcomes = post.items.slice() as ItemOutcome[]; // the mapping's refusals stay; the rest are filled in below
@@ -160,7 +216,15 @@ async function handle(post: SegmentPost, req: DoorRequest, { ingest, workspaces 
   const parts: number[][] = [];
   for (let i = 0; i < at.length; i += INGEST_PART) parts.push(at.slice(i, i + INGEST_PART));
   if (parts.length === 0) parts.push([]); // nothing to write: ingest still checks the key (recheck)
-  const results = await Promise.all(parts.map((part) => ingest.ingest(workspace, part.map((i) => post.items[i]), options)));
+  const results = await Promise.all(
+    parts.map((part) =>
+      ingest.ingest(
+        workspace,
+        part.map((i) => post.items[i]),
+        options,
+      ),
+    ),
+  );
   parts.forEach((part, p) => part.forEach((index, i) => (outcomes[index] = results[p][i])));
   // Retried whole: what was recorded is not recorded twice, since messageId is the idempotency key.
   if (outcomes.some((o) => o instanceof Refusal && o.code === 'server_error')) throw new Refusal('server_error', RETRY);
@@ -169,7 +233,10 @@ async function handle(post: SegmentPost, req: DoorRequest, { ingest, workspaces 
 
 type SegmentResult = { ok: true; status: string; id?: string } | WireRefusal;
 /** Segment's answer, with Lifeline's result of each call beside it. */
-export type SegmentBody = { success: true } & (SegmentResult | { ok: boolean; error?: typeof PARTIAL_FAILURE; message?: string; results: Array<{ index: number } & SegmentResult> });
+export type SegmentBody = { success: true } & (
+  | SegmentResult
+  | { ok: boolean; error?: typeof PARTIAL_FAILURE; message?: string; results: Array<{ index: number } & SegmentResult> }
+);
 
 /**
  * A Segment call's answer: always 200 with success (Segment's clients retry nothing else and drop a 4xx
@@ -191,14 +258,24 @@ export class SegmentAnswer extends BatchAnswer {
   }
 
   override body(): SegmentBody {
-    const results = this.outcomes.map((o, index) => (o instanceof Refusal ? { index, ...(o.toBody() as WireRefusal) } : { index, ok: true as const, status: o.status, ...(this.tellsIds && o.id ? { id: o.id } : {}) }));
+    const results = this.outcomes.map((o, index) =>
+      o instanceof Refusal
+        ? { index, ...(o.toBody() as WireRefusal) }
+        : { index, ok: true as const, status: o.status, ...(this.tellsIds && o.id ? { id: o.id } : {}) },
+    );
     if (!this.batch) {
       const { index: _index, ...result } = results[0];
       return { success: true, ...result };
     }
     const refused = results.filter((r) => !r.ok).length;
     if (refused === 0) return { success: true, ok: true, results };
-    return { success: true, ok: false, error: PARTIAL_FAILURE, message: `${refused} of ${results.length} calls could not be recorded; each result says why. The others were recorded.`, results };
+    return {
+      success: true,
+      ok: false,
+      error: PARTIAL_FAILURE,
+      message: `${refused} of ${results.length} calls could not be recorded; each result says why. The others were recorded.`,
+      results,
+    };
   }
 }
 
@@ -228,7 +305,7 @@ export function segmentDoor(path: string, callOf: (req: DoorRequest) => string, 
         const route = routeOf(callOf(req));
         return route && route !== 'batch' ? segmentAction(undefined, route) : 'event';
       },
-      origin: (req) => (isPublic(req) ? callerOf(req).origin ?? 'app' : 'server'),
+      origin: (req) => (isPublic(req) ? (callerOf(req).origin ?? 'app') : 'server'),
     },
     parse: (req) => parse(req as SegmentRequest, callOf(req)),
     handle,

@@ -4,7 +4,17 @@
 // origin; the door limits and counts; the ingest service does the rest.
 import { Controller, Get, Options, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { BROWSER_BODY_LIMIT, byVisitor, door, DoorRequest, DoorRoute, Doors, OpenDoor, Reference, statusAnswer } from '@app/edge';
+import {
+  BROWSER_BODY_LIMIT,
+  byVisitor,
+  door,
+  DoorRequest,
+  DoorRoute,
+  Doors,
+  OpenDoor,
+  Reference,
+  statusAnswer,
+} from '@app/edge';
 import { LIMITS } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
 import { PUBLIC_ACTIONS } from '../domain';
@@ -14,8 +24,15 @@ import { pickEncoding, TRACK_SCRIPT_HEADERS, TrackScript } from '../tag/track-sc
 import { ITEM_REFUSALS } from './events.controller';
 import { publicDoorOf, PublicDoorGuard } from './public-door.guard';
 
-const PUBLIC_KEY = { publicKey: { description: "The workspace's public key (wk_…), from its settings: its public address is /api/in/{publicKey}." } };
-const ADDRESS = { ...PUBLIC_KEY, action: { description: 'What the post does.', schema: { type: 'string', enum: [...PUBLIC_ACTIONS] } } };
+const PUBLIC_KEY = {
+  publicKey: {
+    description: "The workspace's public key (wk_…), from its settings: its public address is /api/in/{publicKey}.",
+  },
+};
+const ADDRESS = {
+  ...PUBLIC_KEY,
+  action: { description: 'What the post does.', schema: { type: 'string', enum: [...PUBLIC_ACTIONS] } },
+};
 /** The public door's gate (public-door.guard.ts): the key, the action, the posting site. */
 const GATE = ['unknown_key', 'unknown_action', 'origin_not_allowed'] as const;
 
@@ -75,7 +92,8 @@ export class WebsiteEndpointsController {
   async script(@Req() req: Request, @Res() res: Response) {
     const script = await this.trackScript.render(this.workspaces.publicBaseUrl(publicDoorOf(req).workspace.publicKey));
     res.set(TRACK_SCRIPT_HEADERS).set({ ETag: script.etag, Vary: 'Accept-Encoding' });
-    if (req.headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === script.etag)) return res.status(304).end();
+    if (req.headers['if-none-match']?.split(',').some((tag) => tag.trim().replace(/^W\//, '') === script.etag))
+      return res.status(304).end();
     const encoding = pickEncoding(req.headers['accept-encoding']);
     if (encoding !== 'identity') res.set('Content-Encoding', encoding);
     res.send(script[encoding]);
@@ -86,7 +104,8 @@ export class WebsiteEndpointsController {
   @Reference({
     operationId: 'preflightWebsiteAction',
     summary: "A browser's CORS preflight of a website endpoint",
-    description: 'Answered for the sites the workspace names: the answer allows POST with Content-Type for ten minutes.',
+    description:
+      'Answered for the sites the workspace names: the answer allows POST with Content-Type for ten minutes.',
     tag: 'website',
     caller: 'anyone',
     params: ADDRESS,
@@ -114,8 +133,21 @@ export class WebsiteEndpointsController {
     tag: 'website',
     caller: 'anyone',
     params: ADDRESS,
-    body: { schema: 'WirePublicPost', example: { email: 'ada@example.com', list: 'newsletter', consent: { text: 'Yes, send me the monthly newsletter.' } } },
-    answers: { 200: { description: 'ok and the status only: the public doors never tell ids.', schema: 'ActionSuccess', example: { ok: true, status: 'subscribed' } } },
+    body: {
+      schema: 'WirePublicPost',
+      example: {
+        email: 'ada@example.com',
+        list: 'newsletter',
+        consent: { text: 'Yes, send me the monthly newsletter.' },
+      },
+    },
+    answers: {
+      200: {
+        description: 'ok and the status only: the public doors never tell ids.',
+        schema: 'ActionSuccess',
+        example: { ok: true, status: 'subscribed' },
+      },
+    },
     refuses: [...GATE, ...ITEM_REFUSALS],
   })
   post(@Req() req: DoorRequest, @Res() res: Response) {

@@ -7,7 +7,17 @@ import { ActionSuccess, SUPPRESSED_STATUS } from '@app/wire';
 import { Happening, happening, TriggerData } from '@app/outbox';
 import { isoText, leanRecord, newId, Refusal } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
-import { isEngagingEvent, IdentityKey, keyString, ListRow, nextStage, PeopleRepository, PURCHASE_EVENTS, Stage, SuppressionList } from '@app/people';
+import {
+  isEngagingEvent,
+  IdentityKey,
+  keyString,
+  ListRow,
+  nextStage,
+  PeopleRepository,
+  PURCHASE_EVENTS,
+  Stage,
+  SuppressionList,
+} from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
 import type { StoredAnswer, TimelineRow } from '../timeline.repository';
@@ -55,9 +65,17 @@ export class IngestUnit {
     const idempotencyKeys = commands.flatMap((c) => (c.kind === 'event' && c.idempotencyKey ? [c.idempotencyKey] : []));
     this.stored = await this.store.claimKeys(this.m, ws, [...new Set(idempotencyKeys)]);
     const addresses = commands.flatMap((c) => (c.kind === 'subscribe' ? [c.list] : []));
-    if (addresses.length) this.lists = new Map((await this.peopleRepo.findLists(this.m, ws, [...new Set(addresses)])).map((l) => [l.address, l]));
+    if (addresses.length)
+      this.lists = new Map(
+        (await this.peopleRepo.findLists(this.m, ws, [...new Set(addresses)])).map((l) => [l.address, l]),
+      );
     const all = [...keys.values()];
-    const loaded = await this.store.load(this.m, ws, all.map((k) => k.kind), all.map((k) => k.value));
+    const loaded = await this.store.load(
+      this.m,
+      ws,
+      all.map((k) => k.kind),
+      all.map((k) => k.value),
+    );
     this.resolution.seed(loaded);
     // Only a key no one has can be an erased one (an erasure removes the keys it suppresses). The write
     // checks those against the list (no round trip of its own): a post that waited on the lock of a person
@@ -71,7 +89,8 @@ export class IngestUnit {
   }
 
   async apply(command: Command): Promise<ItemResult> {
-    if (this.suppressed.size && command.keys.some((k) => this.suppressed.has(keyString(k)))) return this.applySuppressed(command);
+    if (this.suppressed.size && command.keys.some((k) => this.suppressed.has(keyString(k))))
+      return this.applySuppressed(command);
     switch (command.kind) {
       case 'event':
         return this.applyEvent(command);
@@ -97,7 +116,9 @@ export class IngestUnit {
       ...this.resolution.written(),
       // The log's rows and happenings are this unit's own: their people are followed in place, not copied.
       // Each row carries its person's first-touch key as the post leaves them (docs/decisions.md "Charts from rollups").
-      rows: this.log.rows.map((r) => ((r.person_id = follow(r.person_id)), (r.touch = touchOf(r.person_id)), leanRecord(r, 'workspace_id'))),
+      rows: this.log.rows.map(
+        (r) => ((r.person_id = follow(r.person_id)), (r.touch = touchOf(r.person_id)), leanRecord(r, 'workspace_id')),
+      ),
       retouch: this.resolution.retouched(),
       touches: this.named,
       names: [...this.log.names],
@@ -113,7 +134,8 @@ export class IngestUnit {
     if (c.kind === 'event' && c.idempotencyKey) {
       const earlier = this.stored.get(c.idempotencyKey);
       if (earlier) return { ok: true, status: earlier.status, ...(earlier.record_id ? { id: earlier.record_id } : {}) };
-      if (!this.claimedHere.has(c.idempotencyKey)) this.log.answers.push({ key: c.idempotencyKey, status: SUPPRESSED_STATUS, record_id: null });
+      if (!this.claimedHere.has(c.idempotencyKey))
+        this.log.answers.push({ key: c.idempotencyKey, status: SUPPRESSED_STATUS, record_id: null });
       this.claimedHere.set(c.idempotencyKey, { ok: true, status: SUPPRESSED_STATUS });
     }
     return { ok: true, status: SUPPRESSED_STATUS };
@@ -174,7 +196,11 @@ export class IngestUnit {
 
   private async applySubscribe(c: SubscribeCommand): Promise<ItemResult> {
     const list = this.lists.get(c.list);
-    if (!list) return new Refusal('unknown_list', `No list has the address "${c.list.slice(0, 80)}": create it in the workspace list settings first.`);
+    if (!list)
+      return new Refusal(
+        'unknown_list',
+        `No list has the address "${c.list.slice(0, 80)}": create it in the workspace list settings first.`,
+      );
     const { person } = await this.resolution.resolve(c.keys);
     this.resolution.touch(person, c.source);
     const grantedAt = c.consent.grantedAt ?? this.now;
@@ -195,7 +221,10 @@ export class IngestUnit {
       properties: { list: { address: list.address, name: list.name } },
       detail: list.name,
     });
-    this.log.happen(person.row.id, { subscribed: { list: { address: list.address, name: list.name } }, event: eventData(row) });
+    this.log.happen(person.row.id, {
+      subscribed: { list: { address: list.address, name: list.name } },
+      event: eventData(row),
+    });
     return { ok: true, status: 'subscribed', id: person.row.id };
   }
 
@@ -221,7 +250,10 @@ export class IngestUnit {
   private enterStage(person: PersonState, from: Stage | null, stage: Stage, cause: string): void {
     person.set('stage', stage);
     person.set('stage_changed_at', this.now);
-    this.log.timelineRow(person.row.id, 'stage_changed', this.now, { properties: { from, to: stage, event: cause }, detail: stage });
+    this.log.timelineRow(person.row.id, 'stage_changed', this.now, {
+      properties: { from, to: stage, event: cause },
+      detail: stage,
+    });
     this.log.happen(person.row.id, { stage_entered: { stage, from, object: 'person' } });
   }
 }
@@ -266,7 +298,13 @@ export class IngestLog {
 }
 
 /** The event data of a timeline row's happening (decisions.md section 6); the builder is the outbox's happening(). */
-export function eventData(row: { id: string; type: string; occurred_at: string; value: number | null; properties: Record<string, unknown> | null }) {
+export function eventData(row: {
+  id: string;
+  type: string;
+  occurred_at: string;
+  value: number | null;
+  properties: Record<string, unknown> | null;
+}) {
   return {
     event: row.type,
     id: row.id,

@@ -7,7 +7,14 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { Happening, outboxDocument, outboxWriteCte } from '@app/outbox';
 import { keyRecheckCte } from '@app/workspaces';
 import { commitWithNext, jsonbParam, pipelinedTransaction, preparedQuery } from '@app/platform';
-import { IdentityRow, peopleKeysNameCtes, peopleWriteCtes, PeopleWrite, PersonRow, suppressionCheckCte } from '@app/people';
+import {
+  IdentityRow,
+  peopleKeysNameCtes,
+  peopleWriteCtes,
+  PeopleWrite,
+  PersonRow,
+  suppressionCheckCte,
+} from '@app/people';
 import { StoredAnswer, TIMELINE_COLUMNS, TIMELINE_LEAN_RECORD, TimelineRow } from '../timeline.repository';
 import type { NamedTouch } from './touch-keys';
 
@@ -139,15 +146,16 @@ export class IngestRepository {
    * same new key meet at the identities key instead: the later one's write fails and the unit runs again
    * (IngestService), when its load finds the key.
    */
-  async load(m: EntityManager, workspaceId: string, kinds: string[], values: string[]): Promise<{ identities: IdentityRow[]; people: PersonRow[] }> {
+  async load(
+    m: EntityManager,
+    workspaceId: string,
+    kinds: string[],
+    values: string[],
+  ): Promise<{ identities: IdentityRow[]; people: PersonRow[] }> {
     if (kinds.length === 0) return { identities: [], people: [] };
     for (let pass = 1; ; pass++) {
-      const rows: Array<PersonRow & { identity_kind: string; identity_value: string; merged_into: string | null }> = await preparedQuery(
-        m,
-        'ingest_load',
-        INGEST_LOAD,
-        [workspaceId, kinds, values],
-      );
+      const rows: Array<PersonRow & { identity_kind: string; identity_value: string; merged_into: string | null }> =
+        await preparedQuery(m, 'ingest_load', INGEST_LOAD, [workspaceId, kinds, values]);
       // A merge moves the absorbed person's identities in the same transaction, so one more pass sees them moved.
       if (pass < 3 && rows.some((row) => row.merged_into !== null)) continue;
       const people = new Map<string, PersonRow>();

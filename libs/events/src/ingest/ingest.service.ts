@@ -7,7 +7,16 @@ import { HEARTBEAT_ANSWER } from '@app/edge';
 import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
 import { OutboxWriter } from '@app/outbox';
 import { isKeyRace, isSuppressedRace, keyString, PeopleRepository, SuppressionList } from '@app/people';
-import { Command, EventCommand, isHoneypot, parseItem, PublicAction, publicEventRefusal, publicItem, USUAL_STATUS } from '../domain';
+import {
+  Command,
+  EventCommand,
+  isHoneypot,
+  parseItem,
+  PublicAction,
+  publicEventRefusal,
+  publicItem,
+  USUAL_STATUS,
+} from '../domain';
 import { IngestUnit, ItemResult, Success } from './ingest-unit';
 import { IngestRepository } from './ingest.repository';
 import { NamedTouch, TouchKeys } from './touch-keys';
@@ -83,12 +92,18 @@ export class IngestService {
   /** Parses one raw item, with the public door's extra rules. */
   parse(raw: unknown, options: IngestOptions, now = new Date()): Command | Refusal {
     const command = parseItem(raw, { requireConsentText: options.publicDoor, now, only: options.door });
-    if (options.publicDoor && !(command instanceof Refusal) && command.kind === 'event') return publicEventRefusal(command.type) ?? command;
+    if (options.publicDoor && !(command instanceof Refusal) && command.kind === 'event')
+      return publicEventRefusal(command.type) ?? command;
     return command;
   }
 
   /** One post to a public website door (interface.md "Public website endpoints"). */
-  async ingestPublic(workspace: WorkspaceEntity, action: PublicAction, body: unknown, visitorIp: string | undefined): Promise<ItemResult> {
+  async ingestPublic(
+    workspace: WorkspaceEntity,
+    action: PublicAction,
+    body: unknown,
+    visitorIp: string | undefined,
+  ): Promise<ItemResult> {
     const item = publicItem(action, body, visitorIp);
     if (item instanceof Refusal) return item;
     if (isHoneypot(item)) return { ok: true, status: USUAL_STATUS[action], [HEARTBEAT_ANSWER]: 'honeypot' } as Success;
@@ -107,7 +122,8 @@ export class IngestService {
     raws.forEach((raw, index) => {
       const command = this.parse(raw, options, now);
       if (command instanceof Refusal) results[index] = command;
-      else if (isExpired(command, now)) results[index] = { ok: true, status: 'expired' }; // writes nothing, not even the person
+      else if (isExpired(command, now))
+        results[index] = { ok: true, status: 'expired' }; // writes nothing, not even the person
       else work.push({ index, command });
     });
     const { recheck } = options;
@@ -116,7 +132,10 @@ export class IngestService {
       if (work.length === 1 && raws.length === 1) {
         results[work[0].index] = await this.lanes.submit(workspace.id, { workspace, command: work[0].command, keyId });
       } else if (work.length) {
-        const applied = await this.batchLanes.submit(workspace.id, { workspace, work: work.map((w) => ({ command: w.command, keyId })) });
+        const applied = await this.batchLanes.submit(workspace.id, {
+          workspace,
+          work: work.map((w) => ({ command: w.command, keyId })),
+        });
         work.forEach((w, i) => (results[w.index] = applied[i]));
       } else {
         await recheck?.verify(); // nothing to write: the key is checked before anything is answered
@@ -130,9 +149,16 @@ export class IngestService {
   }
 
   /** Batches together in one transaction; when it fails, GroupCommit runs each batch alone, which is applyIsolated. */
-  private async applyBatches(batches: Array<{ workspace: WorkspaceEntity; work: Work[] }>, opened?: () => void): Promise<ItemResult[][]> {
+  private async applyBatches(
+    batches: Array<{ workspace: WorkspaceEntity; work: Work[] }>,
+    opened?: () => void,
+  ): Promise<ItemResult[][]> {
     if (batches.length === 1) return [await this.applyIsolated(batches[0].workspace, batches[0].work, opened)];
-    const results = await this.applyAll(batches[batches.length - 1].workspace, batches.flatMap((b) => b.work), opened);
+    const results = await this.applyAll(
+      batches[batches.length - 1].workspace,
+      batches.flatMap((b) => b.work),
+      opened,
+    );
     let at = 0;
     return batches.map((b) => results.slice(at, (at += b.work.length)));
   }
@@ -175,13 +201,27 @@ export class IngestService {
   }
 
   /** `opened` is called once the load has locked the people the work names (the batch lanes' overlap). */
-  private async applyOnce(workspace: WorkspaceEntity, work: Work[], readSuppressions: boolean, opened?: () => void): Promise<ItemResult[]> {
+  private async applyOnce(
+    workspace: WorkspaceEntity,
+    work: Work[],
+    readSuppressions: boolean,
+    opened?: () => void,
+  ): Promise<ItemResult[]> {
     const now = new Date();
     const commands = work.map((w) => w.command);
     const keys = [...new Set(work.flatMap((w) => (w.keyId ? [w.keyId] : [])))];
     let named: NamedTouch[] = [];
     const results = await this.store.transaction(async (m) => {
-      const unit = new IngestUnit(m, workspace, this.people, this.store, this.suppressions, now, this.touches, readSuppressions);
+      const unit = new IngestUnit(
+        m,
+        workspace,
+        this.people,
+        this.store,
+        this.suppressions,
+        now,
+        this.touches,
+        readSuppressions,
+      );
       await unit.prepare(commands);
       opened?.();
       const applied: ItemResult[] = [];

@@ -5,7 +5,20 @@
 import { IdentifyStatus } from '@app/wire';
 import { isoText, leanRecord, newId } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
-import { firstTouchFrom, IdentityKey, IdentityRow, keyString, PeopleRepository, PeopleWrite, PersonRow, PersonSnapshot, personOs, planMerge, SourceInput, Stage } from '@app/people';
+import {
+  firstTouchFrom,
+  IdentityKey,
+  IdentityRow,
+  keyString,
+  PeopleRepository,
+  PeopleWrite,
+  PersonRow,
+  PersonSnapshot,
+  personOs,
+  planMerge,
+  SourceInput,
+  Stage,
+} from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { IngestLog } from './ingest-unit';
 import type { NamedTouch, TouchKeys } from './touch-keys';
@@ -29,8 +42,10 @@ export class PersonResolution {
 
   /** The identities and people the post's keys already name (read and locked by the unit). */
   seed(found: { identities: IdentityRow[]; people: PersonRow[] }): void {
-    for (const identity of found.identities) this.keyToPerson.set(`${identity.kind}:${identity.value}`, identity.person_id);
-    for (const row of found.people) this.people.set(row.id, new PersonState(row, false, this.touches.of(row.first_touch).touch));
+    for (const identity of found.identities)
+      this.keyToPerson.set(`${identity.kind}:${identity.value}`, identity.person_id);
+    for (const row of found.people)
+      this.people.set(row.id, new PersonState(row, false, this.touches.of(row.first_touch).touch));
   }
 
   /** Finds or creates the person the keys name; keys of two people merge them into the older. */
@@ -177,7 +192,8 @@ export class PersonResolution {
     await this.peopleRepo.moveOnto(this.m, this.workspace.id, survivor.row.id, plan.absorbedIds);
     for (const id of plan.absorbedIds) this.redirect.set(id, survivor.row.id);
     this.survivors.add(survivor.row.id);
-    for (const [key, id] of this.keyToPerson) if (plan.absorbedIds.includes(id)) this.keyToPerson.set(key, survivor.row.id);
+    for (const [key, id] of this.keyToPerson)
+      if (plan.absorbedIds.includes(id)) this.keyToPerson.set(key, survivor.row.id);
     this.log.timelineRow(survivor.row.id, 'merged', this.now, { properties: { absorbed: plan.absorbedIds } });
     return survivor;
   }

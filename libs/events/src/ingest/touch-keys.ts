@@ -15,7 +15,10 @@ export class TouchKeys {
   /** The key of a person's first touch ('0' for none), with the fields it names. */
   of(firstTouch: Record<string, unknown> | null | undefined): NamedTouch {
     const parts = touchParts(firstTouch);
-    return keptIn(this.keys, `${parts.source}\u001f${parts.medium}\u001f${parts.campaign}`, () => ({ touch: touchKey(parts), ...parts }));
+    return keptIn(this.keys, `${parts.source}\u001f${parts.medium}\u001f${parts.campaign}`, () => ({
+      touch: touchKey(parts),
+      ...parts,
+    }));
   }
 
   /** Whether event_touches may lack this key of the workspace, as far as this process knows. */

@@ -6,8 +6,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 // The expressions must match libs/events/src/charts/chart-statement.ts (rangeSql) exactly.
 const INTERVALS = ['hour', 'day', 'week', 'month'];
 const UP =
-  INTERVALS.map((i) => `CREATE STATISTICS events_chart_${i} ON (date_trunc('${i}', occurred_at AT TIME ZONE 'UTC')) FROM events;`).join('\n') +
-  '\nANALYZE events;';
+  INTERVALS.map(
+    (i) => `CREATE STATISTICS events_chart_${i} ON (date_trunc('${i}', occurred_at AT TIME ZONE 'UTC')) FROM events;`,
+  ).join('\n') + '\nANALYZE events;';
 const DOWN = INTERVALS.map((i) => `DROP STATISTICS IF EXISTS events_chart_${i};`).join('\n');
 
 export class ChartBucketStatistics1765000000000 implements MigrationInterface {

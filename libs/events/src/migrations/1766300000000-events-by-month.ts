@@ -1,6 +1,19 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { monthsDue } from '../partitions/event-months';
-import { CHART_INTERVALS, COLUMNS, CONVERTING, DEFAULT_PARTITION, DROP_MIRROR, dropLegacy, eventsShape, finishConversion, KEY, makeMonth, nameIndexes, Run } from '../partitions/partitions.sql';
+import {
+  CHART_INTERVALS,
+  COLUMNS,
+  CONVERTING,
+  DEFAULT_PARTITION,
+  DROP_MIRROR,
+  dropLegacy,
+  eventsShape,
+  finishConversion,
+  KEY,
+  makeMonth,
+  nameIndexes,
+  Run,
+} from '../partitions/partitions.sql';
 
 // issue 30 item 4 (docs/decisions.md "Events by month"): the events table partitioned by month of
 // occurred_at. This only starts it, with short locks: the partitioned table beside the old one, the

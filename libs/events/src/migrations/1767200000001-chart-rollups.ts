@@ -31,7 +31,9 @@ export class ChartRollups1767200000001 implements MigrationInterface {
   name = 'ChartRollups1767200000001';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(EARLIER + ROLLUP_FUNCTIONS_DOWN + 'DROP TABLE IF EXISTS events_rollup, events_rollup_mark;' + TABLES);
+    await queryRunner.query(
+      EARLIER + ROLLUP_FUNCTIONS_DOWN + 'DROP TABLE IF EXISTS events_rollup, events_rollup_mark;' + TABLES,
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -10,4 +10,15 @@ import { ChartRollups1767200000001 } from './1767200000001-chart-rollups';
 import { ChartPeopleRollups1767200000002 } from './1767200000002-chart-people-rollups';
 import { RollupMovedSkipsEmpty1767200000003 } from './1767200000003-rollup-moved-skips-empty';
 
-export const EVENTS_MIGRATIONS = [EventsSchema1763856000005, ChartIndex1764300100000, ChartBucketStatistics1765000000000, EventsTimelineKey1765300000000, EventsReceivedBrin1766100000000, EventsByMonth1766300000000, EventsTouch1767200000000, ChartRollups1767200000001, ChartPeopleRollups1767200000002, RollupMovedSkipsEmpty1767200000003];
+export const EVENTS_MIGRATIONS = [
+  EventsSchema1763856000005,
+  ChartIndex1764300100000,
+  ChartBucketStatistics1765000000000,
+  EventsTimelineKey1765300000000,
+  EventsReceivedBrin1766100000000,
+  EventsByMonth1766300000000,
+  EventsTouch1767200000000,
+  ChartRollups1767200000001,
+  ChartPeopleRollups1767200000002,
+  RollupMovedSkipsEmpty1767200000003,
+];

@@ -42,7 +42,10 @@ export class PartitionUpkeep {
     const shape = await eventsShape(this.run);
     if (shape === 'plain') return 0;
     const parent = partitionedName(shape);
-    let done = await this.makeMonths(parent, [...monthsDue(now), ...(await monthsInDefault(this.run, DEFAULT_MONTHS_PER_RUN))]);
+    let done = await this.makeMonths(parent, [
+      ...monthsDue(now),
+      ...(await monthsInDefault(this.run, DEFAULT_MONTHS_PER_RUN)),
+    ]);
     if (shape === 'converting') done += await this.convert(budgetMs);
     return done;
   }
@@ -69,7 +72,9 @@ export class PartitionUpkeep {
   /** Makes the partitions of these months that are missing; the parent's statistics are renewed after any. */
   private async makeMonths(parent: string, months: Date[]): Promise<number> {
     const made = await monthPartitions(this.run, parent);
-    const missing = [...new Map(months.map((m) => [partitionName(m), m])).entries()].filter(([name]) => !made.has(name));
+    const missing = [...new Map(months.map((m) => [partitionName(m), m])).entries()].filter(
+      ([name]) => !made.has(name),
+    );
     let moved = 0;
     for (const [, month] of missing) moved += await this.transaction((run) => makeMonth(run, parent, month));
     // Autovacuum analyzes the partitions but never the partitioned table, whose statistics the charts' plans read.

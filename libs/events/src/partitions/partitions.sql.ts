@@ -20,14 +20,14 @@ const LOCK_TIMEOUT = `SET LOCAL lock_timeout = '2s'`;
 // Must match libs/events/src/charts/chart-statement.ts (rangeSql), like ChartBucketStatistics1765000000000.
 export const CHART_INTERVALS = ['hour', 'day', 'week', 'month'];
 
-
 export const DROP_MIRROR = `DROP FUNCTION IF EXISTS events_mirror_insert, events_mirror_delete, events_mirror_update CASCADE;`;
-
 
 export type EventsShape = 'partitioned' | 'converting' | 'plain';
 
 export async function eventsShape(run: Run): Promise<EventsShape> {
-  const [row] = await run(`SELECT (SELECT relkind FROM pg_class WHERE oid = to_regclass('events')) AS kind, to_regclass('${CONVERTING}') IS NOT NULL AS converting`);
+  const [row] = await run(
+    `SELECT (SELECT relkind FROM pg_class WHERE oid = to_regclass('events')) AS kind, to_regclass('${CONVERTING}') IS NOT NULL AS converting`,
+  );
   if (row.kind === 'p') return 'partitioned';
   return row.converting ? 'converting' : 'plain';
 }
@@ -36,7 +36,6 @@ export async function eventsShape(run: Run): Promise<EventsShape> {
 export function partitionedName(shape: EventsShape): string {
   return shape === 'converting' ? CONVERTING : 'events';
 }
-
 
 /** The months that hold rows in the default partition, oldest first, at most `limit`. */
 export async function monthsInDefault(run: Run, limit: number): Promise<Date[]> {
@@ -109,7 +108,8 @@ export async function copyMark(run: Run): Promise<CopyMark> {
 
 /** The rows after the mark, in the old table's key order: on its key, a range read from the mark. */
 function afterMark(mark: CopyMark, select: string, limit: number, lock = ''): { text: string; args: unknown[] } {
-  if (mark.last_workspace === null) return { text: `SELECT ${select} FROM events ORDER BY ${KEY} LIMIT $1 ${lock}`, args: [limit] };
+  if (mark.last_workspace === null)
+    return { text: `SELECT ${select} FROM events ORDER BY ${KEY} LIMIT $1 ${lock}`, args: [limit] };
   return {
     text: `SELECT ${select} FROM events WHERE (${KEY}) > ($2::text, $3::text, $4::timestamptz, $5::text) ORDER BY ${KEY} LIMIT $1 ${lock}`,
     args: [limit, mark.last_workspace, mark.last_person, mark.last_at, mark.last_id],
@@ -182,5 +182,3 @@ ${MOVE_ROLLUP_TRIGGERS}`);
 export async function dropLegacy(run: Run): Promise<void> {
   await run(`DROP TABLE IF EXISTS events_legacy`);
 }
-
-

@@ -18,7 +18,12 @@ interface Post {
 const PUBLIC_KEY = 'wk_standin0000000000000000';
 const SECRET_KEY = 'sk_live_standin000000000000000000000';
 const TAG_EVENTS = new Set(['pageview', 'configure', 'cta_click', 'waitlist_cta', 'measure_cta', 'download']);
-const USUAL_STATUS: Record<string, string> = { subscribe: 'subscribed', identify: 'linked', event: 'recorded', support: 'recorded' };
+const USUAL_STATUS: Record<string, string> = {
+  subscribe: 'subscribed',
+  identify: 'linked',
+  event: 'recorded',
+  support: 'recorded',
+};
 const OS = ({ linux: 'linux', darwin: 'mac', win32: 'win' } as Record<string, string>)[process.platform] ?? 'other';
 
 let browser: Browser;
@@ -37,7 +42,10 @@ function listen(server: Server): Promise<number> {
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks).toString('utf8'))).on('error', reject);
+    req
+      .on('data', (c: Buffer) => chunks.push(c))
+      .on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+      .on('error', reject);
   });
 }
 
@@ -55,17 +63,35 @@ async function door(req: IncomingMessage, res: ServerResponse): Promise<void> {
     res.writeHead(200, TRACK_SCRIPT_HEADERS).end(render(`${doorsUrl}/api/in/${key}`));
     return;
   }
-  if (!USUAL_STATUS[action]) return answer(res, 404, { ok: false, error: 'unknown_action', message: 'Post to subscribe, identify, event or support.' });
-  if (origin !== siteUrl) return answer(res, 403, { ok: false, error: 'origin_not_allowed', message: 'Add this site to the workspace.' });
+  if (!USUAL_STATUS[action])
+    return answer(res, 404, {
+      ok: false,
+      error: 'unknown_action',
+      message: 'Post to subscribe, identify, event or support.',
+    });
+  if (origin !== siteUrl)
+    return answer(res, 403, { ok: false, error: 'origin_not_allowed', message: 'Add this site to the workspace.' });
   if (req.method === 'OPTIONS') {
     preflights.push(origin);
-    res.writeHead(204, { 'Access-Control-Allow-Origin': origin, 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type', Vary: 'Origin' }).end();
+    res
+      .writeHead(204, {
+        'Access-Control-Allow-Origin': origin,
+        'Access-Control-Allow-Methods': 'POST',
+        'Access-Control-Allow-Headers': 'Content-Type',
+        Vary: 'Origin',
+      })
+      .end();
     return;
   }
   const body = JSON.parse(await readBody(req));
   posts.push({ action, origin, body });
   if (action === 'event' && !TAG_EVENTS.has(body.type)) {
-    return answer(res, 400, { ok: false, error: 'unknown_event', message: 'Custom event names need a secret key.' }, origin);
+    return answer(
+      res,
+      400,
+      { ok: false, error: 'unknown_event', message: 'Custom event names need a secret key.' },
+      origin,
+    );
   }
   answer(res, 200, { ok: true, status: USUAL_STATUS[action] }, origin);
 }
@@ -73,12 +99,25 @@ async function door(req: IncomingMessage, res: ServerResponse): Promise<void> {
 function page(req: IncomingMessage, res: ServerResponse): void {
   const path = new URL(req.url ?? '/', siteUrl).pathname;
   if (path.startsWith('/files/')) {
-    res.writeHead(200, { 'Content-Type': 'application/octet-stream', 'Content-Disposition': 'attachment; filename="app.dmg"' }).end('binary');
+    res
+      .writeHead(200, {
+        'Content-Type': 'application/octet-stream',
+        'Content-Disposition': 'attachment; filename="app.dmg"',
+      })
+      .end('binary');
     return;
   }
   const key = path === '/secret' ? SECRET_KEY : PUBLIC_KEY;
-  const queued = path === '/queued' ? [['identify', { fields: { plan: 'pro' } }], ['event', 'download', { properties: { file: 'app.dmg' } }]] : undefined;
-  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(tagPageHtml({ scriptUrl: `${doorsUrl}/api/in/${key}/track.js`, queued }));
+  const queued =
+    path === '/queued'
+      ? [
+          ['identify', { fields: { plan: 'pro' } }],
+          ['event', 'download', { properties: { file: 'app.dmg' } }],
+        ]
+      : undefined;
+  res
+    .writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' })
+    .end(tagPageHtml({ scriptUrl: `${doorsUrl}/api/in/${key}/track.js`, queued }));
 }
 
 async function waitFor<T>(find: () => T | undefined | false, what: string, timeoutMs = 10_000): Promise<T> {
@@ -112,7 +151,10 @@ async function anonIdOf(tab: Page): Promise<string> {
 
 beforeAll(async () => {
   site = createServer(page);
-  doors = createServer((req, res) => void door(req, res).catch((e) => answer(res, 500, { ok: false, error: 'server_error', message: String(e) })));
+  doors = createServer(
+    (req, res) =>
+      void door(req, res).catch((e) => answer(res, 500, { ok: false, error: 'server_error', message: String(e) })),
+  );
   siteUrl = `http://localhost:${await listen(site)}`;
   doorsUrl = `http://127.0.0.1:${await listen(doors)}`;
   browser = await launchBrowser();
@@ -148,7 +190,14 @@ it('posts pageview on load with anon_id at the top level and source path, referr
     body: {
       type: 'pageview',
       anon_id: anonId,
-      source: { path: '/', referrer: 'news.example', os: OS, anon_id: anonId, utm: { source: 'newsletter', medium: 'email', campaign: 'launch' }, click_id: 'g1' },
+      source: {
+        path: '/',
+        referrer: 'news.example',
+        os: OS,
+        anon_id: anonId,
+        utm: { source: 'newsletter', medium: 'email', campaign: 'launch' },
+        click_id: 'g1',
+      },
     },
   });
   expect(preflights).toContain(siteUrl); // JSON from another origin went through a real CORS preflight
@@ -187,7 +236,10 @@ it('a cta_click on an install link that leaves the page still arrives, posted by
     t.addInitScript(() => {
       const original = window.fetch;
       const seen: unknown[] = ((window as any).fetchOptions = []);
-      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => (seen.push({ ...init, body: undefined }), original(input, init));
+      window.fetch = (input: RequestInfo | URL, init?: RequestInit) => (
+        seen.push({ ...init, body: undefined }),
+        original(input, init)
+      );
     }),
   );
   await tab.goto(siteUrl);
@@ -202,7 +254,9 @@ it('a cta_click on an install link that leaves the page still arrives, posted by
   await Promise.all([tab.waitForURL(`${siteUrl}/docs/install`), tab.click('#install')]);
   await waitFor(() => clicks().length >= 1, 'the install cta_click');
   expect(clicks()).toEqual([{ href: '/docs/install', text: 'Install guide' }]);
-  const next = await pageviewAt('/docs/install').then(() => pageviews().find((p) => p.body.source.path === '/docs/install')!);
+  const next = await pageviewAt('/docs/install').then(() =>
+    pageviews().find((p) => p.body.source.path === '/docs/install')!,
+  );
   expect(next.body.source.referrer).toBeUndefined(); // the page's own site is not a referrer
 });
 
@@ -213,7 +267,10 @@ it('the subscribe form posts email, list and consent.text, and its promise resol
   await tab.fill('#email', 'grace@shop.test');
   await tab.click('#join');
   await tab.waitForFunction(() => document.body.dataset.answer);
-  expect(JSON.parse((await tab.evaluate(() => document.body.dataset.answer))!)).toEqual({ ok: true, status: 'subscribed' });
+  expect(JSON.parse((await tab.evaluate(() => document.body.dataset.answer))!)).toEqual({
+    ok: true,
+    status: 'subscribed',
+  });
   const subscribe = posts.find((p) => p.action === 'subscribe')!;
   expect(subscribe.body).toEqual({
     email: 'grace@shop.test',
@@ -224,11 +281,13 @@ it('the subscribe form posts email, list and consent.text, and its promise resol
   });
 });
 
-it('a refusal resolves to the door\'s parsed answer, and a post that cannot reach the door resolves to ok:false', async () => {
+it("a refusal resolves to the door's parsed answer, and a post that cannot reach the door resolves to ok:false", async () => {
   const tab = await openTab();
   await tab.goto(siteUrl);
   await anonIdOf(tab);
-  const refused = await tab.evaluate(() => (window as any).lifeline.event('bought_socks', { properties: { pairs: 2 } }));
+  const refused = await tab.evaluate(() =>
+    (window as any).lifeline.event('bought_socks', { properties: { pairs: 2 } }),
+  );
   expect(refused).toEqual({ ok: false, error: 'unknown_event', message: 'Custom event names need a secret key.' });
   expect(posts.find((p) => p.body.type === 'bought_socks')?.body.properties).toEqual({ pairs: 2 });
   await tab.route(`${doorsUrl}/**`, (route) => route.abort());
@@ -241,7 +300,11 @@ it('calls queued in a window.lifeline array stub are replayed when the tag loads
   await tab.goto(`${siteUrl}/queued`);
   const anonId = await anonIdOf(tab);
   const identify = await waitFor(() => posts.find((p) => p.action === 'identify'), 'the queued identify');
-  expect(identify.body).toEqual({ fields: { plan: 'pro' }, anon_id: anonId, source: { path: '/queued', os: OS, anon_id: anonId } });
+  expect(identify.body).toEqual({
+    fields: { plan: 'pro' },
+    anon_id: anonId,
+    source: { path: '/queued', os: OS, anon_id: anonId },
+  });
   const download = await waitFor(() => posts.find((p) => p.body.type === 'download'), 'the queued download event');
   expect(download.body.properties).toEqual({ file: 'app.dmg' });
   await tab.evaluate(() => (window as any).lifeline.push(['identify', { fields: { later: 'yes' } }]));
@@ -270,7 +333,11 @@ it('keeps one anon_id in localStorage for every post and after a reload; another
 it('falls back to a first-party cookie lifeline_anon_id when localStorage throws', async () => {
   const tab = await openTab((t) =>
     t.addInitScript(() => {
-      Object.defineProperty(window, 'localStorage', { get: () => { throw new DOMException('Storage is blocked', 'SecurityError'); } });
+      Object.defineProperty(window, 'localStorage', {
+        get: () => {
+          throw new DOMException('Storage is blocked', 'SecurityError');
+        },
+      });
     }),
   );
   await tab.goto(siteUrl);
@@ -284,7 +351,9 @@ it('falls back to a first-party cookie lifeline_anon_id when localStorage throws
 
 it('refuses to run, with a console warning and no posts, when its address holds a secret key', async () => {
   const warnings: string[] = [];
-  const tab = await openTab(async (t) => void t.on('console', (m) => m.type() === 'warning' && warnings.push(m.text())));
+  const tab = await openTab(
+    async (t) => void t.on('console', (m) => m.type() === 'warning' && warnings.push(m.text())),
+  );
   await tab.goto(`${siteUrl}/secret`);
   await waitFor(() => warnings.find((w) => w.includes('secret key')), 'the secret key warning');
   await settle();

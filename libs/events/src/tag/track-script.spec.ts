@@ -1,5 +1,11 @@
 // interface.md "Website tag": the served script's size and how the public address is put into it.
-import { endpointLiteral, loadTrackScript, minifyTrackScript, TRACK_SCRIPT_HEADERS, TRACK_SCRIPT_PLACEHOLDER } from './track-script';
+import {
+  endpointLiteral,
+  loadTrackScript,
+  minifyTrackScript,
+  TRACK_SCRIPT_HEADERS,
+  TRACK_SCRIPT_PLACEHOLDER,
+} from './track-script';
 
 const evaluate = (literal: string): unknown => new Function(`return ${literal};`)();
 
@@ -29,7 +35,7 @@ describe('the website tag script', () => {
 
   it('reads no replacement patterns from the address (a $& or $` stays as written)', async () => {
     const render = await loadTrackScript();
-    const odd = 'http://127.0.0.1:1/api/in/wk_$&$`$\'$$';
+    const odd = "http://127.0.0.1:1/api/in/wk_$&$`$'$$";
     expect(render(odd)).toContain(endpointLiteral(odd));
     expect(evaluate(endpointLiteral(odd))).toBe(odd);
   });

@@ -30,7 +30,10 @@ export const TRACK_SCRIPT_HEADERS: Readonly<Record<string, string>> = Object.fre
  * "<!--" can appear, and U+2028/U+2029 escaped because ES2017 engines reject them raw in strings.
  */
 export function endpointLiteral(endpoint: string): string {
-  return JSON.stringify(endpoint).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return JSON.stringify(endpoint)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 }
 
 /** Minifies track.source.js; throws if the placeholder did not survive (the tag would be useless). */

@@ -12,15 +12,32 @@
   'use strict';
   var ENDPOINT = __LIFELINE_ENDPOINT__;
   if (w.lifeline && typeof w.lifeline.anonId === 'function') return; // the tag is on the page twice
-  if (/sk_liv[e]_/.test(ENDPOINT)) { // spelled so the served script never holds a secret key prefix
-    console.warn('lifeline: this tag was given a secret key; browsers must use the public address (wk_...), so it does nothing.');
+  if (/sk_liv[e]_/.test(ENDPOINT)) {
+    // spelled so the served script never holds a secret key prefix
+    console.warn(
+      'lifeline: this tag was given a secret key; browsers must use the public address (wk_...), so it does nothing.',
+    );
     return;
   }
   var KEY = 'lifeline_anon_id';
   var ID = /^[0-9a-f]{32}$/;
   var DOWNLOAD_FILE = /\.(dmg|exe|msi|pkg|deb|rpm|appimage|zip|tar\.gz)([?#]|$)/i;
   var DOWNLOAD_WORD = /download|install/i;
-  var CLICK_IDS = ['gclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'ttclid', 'li_fat_id', 'twclid', 'dclid', 'yclid', 'rdt_cid', 'sccid', 'epik'];
+  var CLICK_IDS = [
+    'gclid',
+    'gbraid',
+    'wbraid',
+    'fbclid',
+    'msclkid',
+    'ttclid',
+    'li_fat_id',
+    'twclid',
+    'dclid',
+    'yclid',
+    'rdt_cid',
+    'sccid',
+    'epik',
+  ];
 
   function randomId() {
     var bytes = w.crypto.getRandomValues(new Uint8Array(16));
@@ -32,7 +49,8 @@
   function cookieId() {
     var found = d.cookie.match(/(?:^|;\s*)lifeline_anon_id=([0-9a-f]{32})/);
     var id = found ? found[1] : randomId();
-    d.cookie = KEY + '=' + id + '; path=/; max-age=63072000; SameSite=Lax' + (location.protocol === 'https:' ? '; Secure' : '');
+    d.cookie =
+      KEY + '=' + id + '; path=/; max-age=63072000; SameSite=Lax' + (location.protocol === 'https:' ? '; Secure' : '');
     return id;
   }
 
@@ -88,7 +106,10 @@
     if (any) s.utm = utm;
     for (var i = 0; i < CLICK_IDS.length; i++) {
       var id = query.get(CLICK_IDS[i]);
-      if (id) { s.click_id = id; break; }
+      if (id) {
+        s.click_id = id;
+        break;
+      }
     }
     return s;
   }
@@ -102,12 +123,32 @@
     // fetch with keepalive outlives the page and may send JSON after a CORS preflight; browsers never
     // preflight a beacon, so a JSON beacon is refused by an origin-checked door: a beacon is the last resort.
     if (w.fetch) {
-      return w.fetch(url, { method: 'POST', keepalive: true, headers: { 'Content-Type': 'application/json' }, body: json, mode: 'cors', credentials: 'omit' })
-        .then(function (r) { return r.json(); })
-        .catch(function (e) { return { ok: false, error: 'network_error', message: 'The post did not reach Lifeline (' + e + '); send it again.' }; });
+      return w
+        .fetch(url, {
+          method: 'POST',
+          keepalive: true,
+          headers: { 'Content-Type': 'application/json' },
+          body: json,
+          mode: 'cors',
+          credentials: 'omit',
+        })
+        .then(function (r) {
+          return r.json();
+        })
+        .catch(function (e) {
+          return {
+            ok: false,
+            error: 'network_error',
+            message: 'The post did not reach Lifeline (' + e + '); send it again.',
+          };
+        });
     }
     var sent = !!(navigator.sendBeacon && navigator.sendBeacon(url, json));
-    return Promise.resolve(sent ? { ok: true, status: 'sent' } : { ok: false, error: 'network_error', message: 'This browser cannot post; nothing was sent.' });
+    return Promise.resolve(
+      sent
+        ? { ok: true, status: 'sent' }
+        : { ok: false, error: 'network_error', message: 'This browser cannot post; nothing was sent.' },
+    );
   }
 
   var lastPath;
@@ -132,31 +173,59 @@
   }
 
   // Capture phase, so a page handler that stops the click cannot hide it.
-  d.addEventListener('click', function (e) {
-    var target = e.target;
-    if (!target || !target.closest) return;
-    var marked = target.closest('[data-lifeline-cta]');
-    if (marked) return void send('event', { type: 'cta_click', properties: { cta: marked.getAttribute('data-lifeline-cta') || text(marked) } });
-    var link = target.closest('a[href]');
-    if (!link) return;
-    var href = link.getAttribute('href');
-    if (DOWNLOAD_FILE.test(href) || link.hasAttribute('download') || DOWNLOAD_WORD.test(href) || DOWNLOAD_WORD.test(text(link))) {
-      send('event', { type: 'cta_click', properties: { href: href, text: text(link) } });
-    }
-  }, true);
+  d.addEventListener(
+    'click',
+    function (e) {
+      var target = e.target;
+      if (!target || !target.closest) return;
+      var marked = target.closest('[data-lifeline-cta]');
+      if (marked)
+        return void send('event', {
+          type: 'cta_click',
+          properties: { cta: marked.getAttribute('data-lifeline-cta') || text(marked) },
+        });
+      var link = target.closest('a[href]');
+      if (!link) return;
+      var href = link.getAttribute('href');
+      if (
+        DOWNLOAD_FILE.test(href) ||
+        link.hasAttribute('download') ||
+        DOWNLOAD_WORD.test(href) ||
+        DOWNLOAD_WORD.test(text(link))
+      ) {
+        send('event', { type: 'cta_click', properties: { href: href, text: text(link) } });
+      }
+    },
+    true,
+  );
 
   var api = {
-    identify: function (fields) { return send('identify', fields); },
-    event: function (type, fields) { return send('event', Object.assign({}, fields, { type: type })); },
-    subscribe: function (fields) { return send('subscribe', fields); },
-    support: function (fields) { return send('support', fields); },
-    anonId: function () { return ANON; },
+    identify: function (fields) {
+      return send('identify', fields);
+    },
+    event: function (type, fields) {
+      return send('event', Object.assign({}, fields, { type: type }));
+    },
+    subscribe: function (fields) {
+      return send('subscribe', fields);
+    },
+    support: function (fields) {
+      return send('support', fields);
+    },
+    anonId: function () {
+      return ANON;
+    },
     // Pages that kept the stub's habit of lifeline.push(['identify', {...}]) still work after load.
-    push: function (call) { return api[call[0]] && call[0] !== 'push' ? api[call[0]].apply(api, call.slice(1)) : undefined; }
+    push: function (call) {
+      return api[call[0]] && call[0] !== 'push' ? api[call[0]].apply(api, call.slice(1)) : undefined;
+    },
   };
   var queued = w.lifeline;
   w.lifeline = api;
   if (d.readyState === 'loading') d.addEventListener('DOMContentLoaded', pageview);
   else pageview();
-  if (Array.isArray(queued)) queued.forEach(function (call) { if (Array.isArray(call)) api.push(call); });
+  if (Array.isArray(queued))
+    queued.forEach(function (call) {
+      if (Array.isArray(call)) api.push(call);
+    });
 })(window, document);

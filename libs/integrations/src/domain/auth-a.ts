@@ -16,9 +16,12 @@ function nameOf(user: Obj): string | undefined {
 
 /** A verified Clerk payload { type, data, timestamp, ... } and its webhook-id -> the items it becomes. */
 export function authAItems(payload: unknown, deliveryId: string): DoorMapping {
-  const type = isObject(payload) ? text(payload.type) ?? 'unknown' : 'unknown';
+  const type = isObject(payload) ? (text(payload.type) ?? 'unknown') : 'unknown';
   const data = isObject(payload) && isObject(payload.data) ? payload.data : {};
-  const at = { key: `auth_a:${deliveryId}`, occurredAt: instant(data.created_at, 'ms') ?? instant(isObject(payload) ? payload.timestamp : undefined, 'ms') };
+  const at = {
+    key: `auth_a:${deliveryId}`,
+    occurredAt: instant(data.created_at, 'ms') ?? instant(isObject(payload) ? payload.timestamp : undefined, 'ms'),
+  };
   if (type === 'user.created') {
     const person = personKeys(primaryEmail(data), data.id);
     if (!person) return ignored(type);
@@ -31,7 +34,17 @@ export function authAItems(payload: unknown, deliveryId: string): DoorMapping {
   if (type === 'user.deleted') {
     const person = personKeys(undefined, data.id);
     // A deleted user's payload has no created_at: the event happened when the webhook was sent.
-    return person ? { type, items: [eventItem('account_deleted', person, { ...at, occurredAt: instant(isObject(payload) ? payload.timestamp : undefined, 'ms') })] } : ignored(type);
+    return person
+      ? {
+          type,
+          items: [
+            eventItem('account_deleted', person, {
+              ...at,
+              occurredAt: instant(isObject(payload) ? payload.timestamp : undefined, 'ms'),
+            }),
+          ],
+        }
+      : ignored(type);
   }
   return ignored(type);
 }

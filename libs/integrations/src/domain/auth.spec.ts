@@ -1,4 +1,10 @@
-import { clerkSessionCreated, clerkUserCreated, clerkUserDeleted, kindeEvent, kindeUser } from '../../../../test/support/provider-events';
+import {
+  clerkSessionCreated,
+  clerkUserCreated,
+  clerkUserDeleted,
+  kindeEvent,
+  kindeUser,
+} from '../../../../test/support/provider-events';
 import { authAItems } from './auth-a';
 import { authBItems } from './auth-b';
 
@@ -9,14 +15,24 @@ describe('authAItems: Clerk', () => {
     expect(type).toBe('user.created');
     expect(items).toEqual([
       { type: 'identify', email: 'Ada@Example.com', account_id: 'user_1', name: 'Ada Lovelace' },
-      { type: 'signup', email: 'Ada@Example.com', account_id: 'user_1', occurred_at: new Date(payload.data.created_at).toISOString(), idempotency_key: 'auth_a:msg_1:signup' },
+      {
+        type: 'signup',
+        email: 'Ada@Example.com',
+        account_id: 'user_1',
+        occurred_at: new Date(payload.data.created_at).toISOString(),
+        idempotency_key: 'auth_a:msg_1:signup',
+      },
     ]);
   });
   it('session.created -> sign_in by the user_ id', () => {
-    expect(authAItems(clerkSessionCreated('user_1'), 'msg_2').items).toEqual([expect.objectContaining({ type: 'sign_in', account_id: 'user_1', idempotency_key: 'auth_a:msg_2:sign_in' })]);
+    expect(authAItems(clerkSessionCreated('user_1'), 'msg_2').items).toEqual([
+      expect.objectContaining({ type: 'sign_in', account_id: 'user_1', idempotency_key: 'auth_a:msg_2:sign_in' }),
+    ]);
   });
   it('user.deleted -> account_deleted by the user_ id', () => {
-    expect(authAItems(clerkUserDeleted('user_1'), 'msg_3').items).toEqual([expect.objectContaining({ type: 'account_deleted', account_id: 'user_1' })]);
+    expect(authAItems(clerkUserDeleted('user_1'), 'msg_3').items).toEqual([
+      expect.objectContaining({ type: 'account_deleted', account_id: 'user_1' }),
+    ]);
   });
   it.each(['user.updated', 'session.ended', 'organization.created'])('%s is ignored', (type) => {
     expect(authAItems({ ...clerkUserDeleted('user_1'), type }, 'm')).toEqual({ type, items: [] });
@@ -25,10 +41,19 @@ describe('authAItems: Clerk', () => {
 
 describe('authBItems: Kinde', () => {
   it('user.created -> identify with the name, then signup, named by email and the kp_ id', () => {
-    const claims = kindeEvent('user.created', kindeUser({ id: 'kp_1', email: 'dan@example.com', first: 'Daniel', last: 'Rivers' }));
+    const claims = kindeEvent(
+      'user.created',
+      kindeUser({ id: 'kp_1', email: 'dan@example.com', first: 'Daniel', last: 'Rivers' }),
+    );
     expect(authBItems(claims, claims.event_id).items).toEqual([
       { type: 'identify', email: 'dan@example.com', account_id: 'kp_1', name: 'Daniel Rivers' },
-      { type: 'signup', email: 'dan@example.com', account_id: 'kp_1', occurred_at: claims.timestamp, idempotency_key: `auth_b:${claims.event_id}:signup` },
+      {
+        type: 'signup',
+        email: 'dan@example.com',
+        account_id: 'kp_1',
+        occurred_at: claims.timestamp,
+        idempotency_key: `auth_b:${claims.event_id}:signup`,
+      },
     ]);
   });
   it.each([
@@ -39,7 +64,10 @@ describe('authBItems: Kinde', () => {
     expect(authBItems(claims, 'e').items).toEqual([expect.objectContaining({ type: event, account_id: 'kp_1' })]);
   });
   it('reads a timestamp with an offset and microseconds', () => {
-    const claims = { ...kindeEvent('user.authenticated', { id: 'kp_1' }), timestamp: '2024-05-01T17:41:45.592145+10:00' };
+    const claims = {
+      ...kindeEvent('user.authenticated', { id: 'kp_1' }),
+      timestamp: '2024-05-01T17:41:45.592145+10:00',
+    };
     expect(authBItems(claims, 'e').items[0].occurred_at).toBe('2024-05-01T07:41:45.592Z');
   });
   it.each(['user.updated', 'organization.created', 'user.authentication_failed'])('%s is ignored', (type) => {

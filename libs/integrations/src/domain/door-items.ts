@@ -18,14 +18,20 @@ export interface PersonKeys {
 
 export { isObject, type Obj };
 export const objectAt = (v: unknown, key: string): Obj => (isObject(v) && isObject(v[key]) ? (v[key] as Obj) : {});
-export const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined);
+export const text = (v: unknown): string | undefined =>
+  typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
 export const count = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 
 export const ignored = (type: string): DoorMapping => ({ type, items: [] });
 
 /** An instant as ISO 8601, from epoch seconds, epoch milliseconds or a date string; undefined when none. */
 export function instant(value: unknown, unit: 's' | 'ms' = 's'): string | undefined {
-  const date = typeof value === 'number' ? new Date(unit === 's' ? value * 1000 : value) : typeof value === 'string' ? new Date(value) : null;
+  const date =
+    typeof value === 'number'
+      ? new Date(unit === 's' ? value * 1000 : value)
+      : typeof value === 'string'
+        ? new Date(value)
+        : null;
   return date && Number.isFinite(date.getTime()) ? date.toISOString() : undefined;
 }
 
@@ -52,7 +58,10 @@ export function identifyItem(person: PersonKeys, name: string | undefined): Door
 }
 
 export function personKeys(email: unknown, accountId: unknown): PersonKeys | null {
-  const keys: PersonKeys = { ...(text(email) ? { email: text(email) } : {}), ...(text(accountId) ? { account_id: text(accountId) } : {}) };
+  const keys: PersonKeys = {
+    ...(text(email) ? { email: text(email) } : {}),
+    ...(text(accountId) ? { account_id: text(accountId) } : {}),
+  };
   return keys.email || keys.account_id ? keys : null;
 }
 

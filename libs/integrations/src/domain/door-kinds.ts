@@ -14,7 +14,8 @@ export const VERIFIER_OF: Record<DoorKind, InboundVerifierKind> = {
   hosting: 'github_hmac',
 };
 
-export const isDoorKind = (kind: unknown): kind is DoorKind => typeof kind === 'string' && (DOOR_KINDS as readonly string[]).includes(kind);
+export const isDoorKind = (kind: unknown): kind is DoorKind =>
+  typeof kind === 'string' && (DOOR_KINDS as readonly string[]).includes(kind);
 
 export interface ConnectDoorInput {
   kind: string;
@@ -37,9 +38,15 @@ const HOST_NAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,
 const field = (name: string, fix: string) => new Refusal('invalid_field', `${name}: ${fix}`);
 
 function secretRefusal(kind: DoorKind, secret: string): Refusal | null {
-  if (secret.length > MAX_SECRET) return field('secret', `at most ${MAX_SECRET} characters; paste the signing secret exactly as the provider shows it.`);
-  if (kind === 'payment' && !/^whsec_\S+$/.test(secret)) return field('secret', 'paste the endpoint\'s signing secret from Stripe\'s dashboard; it starts with whsec_.');
-  if (kind === 'auth_a' && !isStandardWebhookSecret(secret)) return field('secret', 'paste the endpoint\'s signing secret from Clerk\'s dashboard; it starts with whsec_.');
+  if (secret.length > MAX_SECRET)
+    return field(
+      'secret',
+      `at most ${MAX_SECRET} characters; paste the signing secret exactly as the provider shows it.`,
+    );
+  if (kind === 'payment' && !/^whsec_\S+$/.test(secret))
+    return field('secret', "paste the endpoint's signing secret from Stripe's dashboard; it starts with whsec_.");
+  if (kind === 'auth_a' && !isStandardWebhookSecret(secret))
+    return field('secret', "paste the endpoint's signing secret from Clerk's dashboard; it starts with whsec_.");
   return null;
 }
 
@@ -50,7 +57,7 @@ export function jwksUrl(domain: string): string {
 
 function domainOf(raw: string, allowPrivate: boolean): string | Refusal {
   const domain = raw.trim().replace(/\/+$/, '').toLowerCase();
-  const fix = 'the business\'s Kinde host name, like acme.kinde.com (or its custom domain), without https://.';
+  const fix = "the business's Kinde host name, like acme.kinde.com (or its custom domain), without https://.";
   if (/^https?:\/\//.test(domain)) {
     if (!allowPrivate) return field('domain', fix);
     let url: URL;
@@ -59,7 +66,8 @@ function domainOf(raw: string, allowPrivate: boolean): string | Refusal {
     } catch {
       return field('domain', fix);
     }
-    if (url.pathname !== '/' || url.search || url.hash) return field('domain', 'an origin only, like http://127.0.0.1:4010, with no path.');
+    if (url.pathname !== '/' || url.search || url.hash)
+      return field('domain', 'an origin only, like http://127.0.0.1:4010, with no path.');
     return url.origin;
   }
   if (!HOST_NAME.test(domain)) return field('domain', fix);
@@ -75,13 +83,18 @@ export function parseConnectInput(input: ConnectDoorInput, options: { allowPriva
   const rawDomain = input.domain?.trim() || null;
   if (input.stars && kind !== 'hosting') return field('stars', 'only the hosting door posts stars; leave it out.');
   if (kind === 'auth_b') {
-    if (secret) return field('secret', 'the auth_b door takes no secret: its posts are tokens checked against the domain\'s key set. Send domain only.');
-    if (!rawDomain) return field('domain', 'the auth_b door needs the business\'s Kinde domain, like acme.kinde.com.');
+    if (secret)
+      return field(
+        'secret',
+        "the auth_b door takes no secret: its posts are tokens checked against the domain's key set. Send domain only.",
+      );
+    if (!rawDomain) return field('domain', "the auth_b door needs the business's Kinde domain, like acme.kinde.com.");
     const domain = domainOf(rawDomain, options.allowPrivate);
     return domain instanceof Refusal ? domain : { kind, secret: null, domain, stars: false };
   }
   if (rawDomain) return field('domain', `only the auth_b door takes a domain; the ${kind} door takes a secret.`);
-  if (!secret) return field('secret', `the ${kind} door needs the signing secret its provider shows for this endpoint.`);
+  if (!secret)
+    return field('secret', `the ${kind} door needs the signing secret its provider shows for this endpoint.`);
   const refused = secretRefusal(kind, secret);
   return refused ?? { kind, secret, domain: null, stars: kind === 'hosting' && input.stars === true };
 }

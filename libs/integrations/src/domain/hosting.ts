@@ -2,7 +2,20 @@
 // -> items. A GitHub account is named by account_id github:{numeric id}, which survives a renamed
 // login, and by its email when GitHub shows one. X-GitHub-Delivery is the idempotency key.
 import { wholeUnits } from './money';
-import { DoorItem, DoorMapping, eventItem, identifyItem, ignored, instant, isObject, Obj, objectAt, PersonKeys, personKeys, text } from './door-items';
+import {
+  DoorItem,
+  DoorMapping,
+  eventItem,
+  identifyItem,
+  ignored,
+  instant,
+  isObject,
+  Obj,
+  objectAt,
+  PersonKeys,
+  personKeys,
+  text,
+} from './door-items';
 
 export interface HostingOptions {
   /** The door was connected with stars: a star becomes github_star (it is not consent). */
@@ -53,11 +66,18 @@ function planCents(purchase: Obj): number | undefined {
 function marketplacePurchase(payload: Obj, key: string): DoorItem[] {
   const purchase = objectAt(payload, 'marketplace_purchase');
   const account = objectAt(purchase, 'account');
-  const person = accountOf(account, text(account.organization_billing_email) ?? text(objectAt(payload, 'sender').email));
+  const person = accountOf(
+    account,
+    text(account.organization_billing_email) ?? text(objectAt(payload, 'sender').email),
+  );
   if (!person) return [];
   const cents = planCents(purchase);
   const value = wholeUnits(cents, 'usd');
-  const properties = { login: text(account.login), plan: text(objectAt(purchase, 'plan').name), billing_cycle: text(purchase.billing_cycle) };
+  const properties = {
+    login: text(account.login),
+    plan: text(objectAt(purchase, 'plan').name),
+    billing_cycle: text(purchase.billing_cycle),
+  };
   const at = { key, occurredAt: instant(payload.effective_date) };
   switch (payload.action) {
     case 'purchased':
@@ -92,7 +112,12 @@ const MAPPERS: Partial<Record<string, (payload: Obj, key: string, options: Hosti
 };
 
 /** A verified GitHub delivery: its X-GitHub-Event, body and X-GitHub-Delivery -> items (ping and the rest: none). */
-export function hostingItems(githubEvent: string, payload: unknown, deliveryId: string, options: HostingOptions): DoorMapping {
+export function hostingItems(
+  githubEvent: string,
+  payload: unknown,
+  deliveryId: string,
+  options: HostingOptions,
+): DoorMapping {
   const action = isObject(payload) ? text(payload.action) : undefined;
   const type = action ? `${githubEvent}.${action}` : githubEvent;
   const mapper = MAPPERS[githubEvent];

@@ -1,6 +1,23 @@
 // decisions.md section 8: provider amounts in minor units become value in whole units. Stripe's
 // currency list (docs "Zero-decimal currencies"): these are already whole; these have three decimals.
-const ZERO_DECIMAL = new Set(['bif', 'clp', 'djf', 'gnf', 'jpy', 'kmf', 'krw', 'mga', 'pyg', 'rwf', 'ugx', 'vnd', 'vuv', 'xaf', 'xof', 'xpf']);
+const ZERO_DECIMAL = new Set([
+  'bif',
+  'clp',
+  'djf',
+  'gnf',
+  'jpy',
+  'kmf',
+  'krw',
+  'mga',
+  'pyg',
+  'rwf',
+  'ugx',
+  'vnd',
+  'vuv',
+  'xaf',
+  'xof',
+  'xpf',
+]);
 const THREE_DECIMAL = new Set(['bhd', 'jod', 'kwd', 'omr', 'tnd']);
 
 /** 1999 usd -> 19.99; 500 jpy -> 500; 1500 kwd -> 1.5. Undefined when the amount is not a number. */

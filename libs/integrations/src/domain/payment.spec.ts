@@ -1,4 +1,10 @@
-import { stripeCharge, stripeCheckoutSession, stripeEvent, stripeInvoice, stripeSubscription } from '../../../../test/support/provider-events';
+import {
+  stripeCharge,
+  stripeCheckoutSession,
+  stripeEvent,
+  stripeInvoice,
+  stripeSubscription,
+} from '../../../../test/support/provider-events';
 import { paymentItems } from './payment';
 
 const one = (event: ReturnType<typeof stripeEvent>) => {
@@ -12,19 +18,36 @@ const one = (event: ReturnType<typeof stripeEvent>) => {
 
 describe('paymentItems: the Stripe events decisions.md section 8 lists', () => {
   it('checkout.session.completed when paid -> purchase, named by the email and the cus_ id, cents to whole units', () => {
-    const item = one(stripeEvent('checkout.session.completed', stripeCheckoutSession({ email: 'jenny@example.com', customer: 'cus_A', amount: 1999 })));
-    expect(item).toMatchObject({ type: 'purchase', email: 'jenny@example.com', account_id: 'cus_A', value: 19.99, properties: { mode: 'payment', currency: 'usd' } });
+    const item = one(
+      stripeEvent(
+        'checkout.session.completed',
+        stripeCheckoutSession({ email: 'jenny@example.com', customer: 'cus_A', amount: 1999 }),
+      ),
+    );
+    expect(item).toMatchObject({
+      type: 'purchase',
+      email: 'jenny@example.com',
+      account_id: 'cus_A',
+      value: 19.99,
+      properties: { mode: 'payment', currency: 'usd' },
+    });
   });
   it('checkout.session.completed not yet paid (a delayed payment method) is ignored', () => {
-    expect(paymentItems(stripeEvent('checkout.session.completed', stripeCheckoutSession({ paid: false }))).items).toEqual([]);
+    expect(
+      paymentItems(stripeEvent('checkout.session.completed', stripeCheckoutSession({ paid: false }))).items,
+    ).toEqual([]);
   });
   it('a guest checkout without a customer is named by its email alone', () => {
-    const item = one(stripeEvent('checkout.session.completed', stripeCheckoutSession({ email: 'guest@example.com', customer: null })));
+    const item = one(
+      stripeEvent('checkout.session.completed', stripeCheckoutSession({ email: 'guest@example.com', customer: null })),
+    );
     expect(item.email).toBe('guest@example.com');
     expect(item).not.toHaveProperty('account_id');
   });
   it('checkout.session.expired -> checkout_abandoned', () => {
-    expect(one(stripeEvent('checkout.session.expired', stripeCheckoutSession({ paid: false, amount: 5000 })))).toMatchObject({ type: 'checkout_abandoned', value: 50 });
+    expect(
+      one(stripeEvent('checkout.session.expired', stripeCheckoutSession({ paid: false, amount: 5000 }))),
+    ).toMatchObject({ type: 'checkout_abandoned', value: 50 });
   });
   it.each([
     ['trialing', 'trial_started'],
@@ -37,24 +60,41 @@ describe('paymentItems: the Stripe events decisions.md section 8 lists', () => {
     expect(item).not.toHaveProperty('email');
   });
   it('customer.subscription.deleted -> subscription_cancelled', () => {
-    expect(one(stripeEvent('customer.subscription.deleted', stripeSubscription({ customer: 'cus_B', status: 'canceled' })))).toMatchObject({ type: 'subscription_cancelled', account_id: 'cus_B' });
+    expect(
+      one(stripeEvent('customer.subscription.deleted', stripeSubscription({ customer: 'cus_B', status: 'canceled' }))),
+    ).toMatchObject({ type: 'subscription_cancelled', account_id: 'cus_B' });
   });
   it('invoice.paid for a renewal (billing_reason subscription_cycle) -> subscription_renewed with the amount paid', () => {
-    expect(one(stripeEvent('invoice.paid', stripeInvoice({ customer: 'cus_C', email: 'c@example.com', amount: 1200 })))).toMatchObject({ type: 'subscription_renewed', account_id: 'cus_C', email: 'c@example.com', value: 12 });
+    expect(
+      one(stripeEvent('invoice.paid', stripeInvoice({ customer: 'cus_C', email: 'c@example.com', amount: 1200 }))),
+    ).toMatchObject({ type: 'subscription_renewed', account_id: 'cus_C', email: 'c@example.com', value: 12 });
   });
   it('invoice.paid for the first invoice of a subscription is ignored (the checkout was the purchase)', () => {
-    expect(paymentItems(stripeEvent('invoice.paid', stripeInvoice({ customer: 'cus_C', reason: 'subscription_create' }))).items).toEqual([]);
+    expect(
+      paymentItems(stripeEvent('invoice.paid', stripeInvoice({ customer: 'cus_C', reason: 'subscription_create' })))
+        .items,
+    ).toEqual([]);
   });
   it('charge.refunded -> refund of the part refunded now', () => {
-    expect(one(stripeEvent('charge.refunded', stripeCharge({ customer: 'cus_D', amount: 2000, refunded: 2000 })))).toMatchObject({ type: 'refund', account_id: 'cus_D', value: 20 });
-    const second = stripeEvent('charge.refunded', stripeCharge({ customer: 'cus_D', amount: 2000, refunded: 1500 }), { previous_attributes: { amount_refunded: 500 } });
+    expect(
+      one(stripeEvent('charge.refunded', stripeCharge({ customer: 'cus_D', amount: 2000, refunded: 2000 }))),
+    ).toMatchObject({ type: 'refund', account_id: 'cus_D', value: 20 });
+    const second = stripeEvent('charge.refunded', stripeCharge({ customer: 'cus_D', amount: 2000, refunded: 1500 }), {
+      previous_attributes: { amount_refunded: 500 },
+    });
     expect(one(second).value).toBe(10);
   });
-  it.each(['payment_intent.succeeded', 'customer.created', 'invoice.finalized'])('%s is not mapped: ignored', (type) => {
-    expect(paymentItems(stripeEvent(type, stripeCheckoutSession({})))).toEqual({ type, items: [] });
-  });
+  it.each(['payment_intent.succeeded', 'customer.created', 'invoice.finalized'])(
+    '%s is not mapped: ignored',
+    (type) => {
+      expect(paymentItems(stripeEvent(type, stripeCheckoutSession({})))).toEqual({ type, items: [] });
+    },
+  );
   it('an object naming nobody is ignored', () => {
-    expect(paymentItems(stripeEvent('checkout.session.completed', stripeCheckoutSession({ email: null, customer: null }))).items).toEqual([]);
+    expect(
+      paymentItems(stripeEvent('checkout.session.completed', stripeCheckoutSession({ email: null, customer: null })))
+        .items,
+    ).toEqual([]);
   });
   it.each([null, 'x', {}, { type: 'checkout.session.completed' }])('a malformed event %p is ignored', (event) => {
     expect(paymentItems(event).items).toEqual([]);

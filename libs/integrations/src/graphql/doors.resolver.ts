@@ -33,7 +33,10 @@ const receiptView = (row: ReceiptRow): DoorReceiptType => ({
 export class DoorsResolver {
   constructor(private readonly doors: DoorsService) {}
 
-  @Query(() => [DoorType], { name: 'doors', description: 'The workspace\'s third-party doors, oldest first, without their secrets or addresses.' })
+  @Query(() => [DoorType], {
+    name: 'doors',
+    description: "The workspace's third-party doors, oldest first, without their secrets or addresses.",
+  })
   async doorConnections(@Member() auth: AuthContext) {
     return (await this.doors.list(auth.workspaceId)).map(doorView);
   }
@@ -44,7 +47,7 @@ export class DoorsResolver {
     return { door: doorView(door), address };
   }
 
-  @Mutation(() => Boolean, { description: 'The door\'s address answers 404 from now on.' })
+  @Mutation(() => Boolean, { description: "The door's address answers 404 from now on." })
   async disconnectDoor(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string) {
     await this.doors.disconnect(auth.workspaceId, id);
     return true;
@@ -52,7 +55,12 @@ export class DoorsResolver {
 
   @ResolveField(() => [DoorReceiptType], { description: 'The last twenty posts the door answered, newest first.' })
   async receipts(@Parent() door: DoorType, @Context() ctx: { loaders?: Loaders }) {
-    const rows = await groupedLoader(ctx, 'door-receipts', (ids) => this.doors.receiptsOf(ids, DOOR_RECEIPTS_SHOWN), (row: ReceiptRow) => row.door).load(door.id);
+    const rows = await groupedLoader(
+      ctx,
+      'door-receipts',
+      (ids) => this.doors.receiptsOf(ids, DOOR_RECEIPTS_SHOWN),
+      (row: ReceiptRow) => row.door,
+    ).load(door.id);
     return rows.map(receiptView);
   }
 }

@@ -4,8 +4,16 @@ import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 @ObjectType('DoorReceipt', { description: 'One verified post the door answered; never its body.' })
 export class DoorReceiptType {
   @Field() at: Date;
-  @Field({ description: 'The provider\'s id of the event or delivery (Stripe evt_, svix-id, Kinde event_id, X-GitHub-Delivery).' }) eventId: string;
-  @Field({ nullable: true, description: 'The provider\'s event type, e.g. checkout.session.completed or sponsorship.created.' }) type?: string;
+  @Field({
+    description:
+      "The provider's id of the event or delivery (Stripe evt_, svix-id, Kinde event_id, X-GitHub-Delivery).",
+  })
+  eventId: string;
+  @Field({
+    nullable: true,
+    description: "The provider's event type, e.g. checkout.session.completed or sponsorship.created.",
+  })
+  type?: string;
   @Field({ description: 'recorded, ignored, or the refusal code answered.' }) answer: string;
   @Field(() => Int, { description: 'The HTTP status answered.' }) httpStatus: number;
 }
@@ -23,13 +31,17 @@ export class DoorType {
 @ObjectType('ConnectedDoor')
 export class ConnectedDoorType {
   @Field(() => DoorType) door: DoorType;
-  @Field({ description: 'Shown once: the address to paste into the provider\'s webhook settings.' }) address: string;
+  @Field({ description: "Shown once: the address to paste into the provider's webhook settings." }) address: string;
 }
 
 @InputType()
 export class ConnectDoorInput {
   @Field({ description: 'payment (Stripe), auth_a (Clerk), auth_b (Kinde) or hosting (GitHub).' }) kind: string;
-  @Field({ nullable: true, description: 'payment, auth_a, hosting: the signing secret the provider shows; stored encrypted.' }) secret?: string;
+  @Field({
+    nullable: true,
+    description: 'payment, auth_a, hosting: the signing secret the provider shows; stored encrypted.',
+  })
+  secret?: string;
   @Field({ nullable: true, description: 'auth_b only: the Kinde host name, like acme.kinde.com.' }) domain?: string;
   @Field({ nullable: true, description: 'hosting only: post github_star for stars.' }) stars?: boolean;
 }

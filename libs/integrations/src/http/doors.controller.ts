@@ -7,7 +7,9 @@ import { Reference, RouteReference, tooLargeRefusal, WEBHOOK_BODY_LIMIT } from '
 import { DoorIntakeService } from '../door-intake.service';
 
 /** What each door's reference shares: the token, the answers, the refusals (door-intake.service.ts). */
-function doorReference(reference: Pick<RouteReference, 'operationId' | 'summary' | 'body'> & { sender: string; proof: string }): RouteReference {
+function doorReference(
+  reference: Pick<RouteReference, 'operationId' | 'summary' | 'body'> & { sender: string; proof: string },
+): RouteReference {
   const { sender, proof, ...rest } = reference;
   return {
     ...rest,
@@ -18,8 +20,19 @@ function doorReference(reference: Pick<RouteReference, 'operationId' | 'summary'
     ].join('\n\n'),
     tag: 'doors',
     caller: 'anyone',
-    params: { token: { description: "The connection's token, made when the door was connected: the address names the workspace and the door." } },
-    answers: { 200: { description: 'Recorded, or ignored (an event this door does not map).', schema: 'DoorAnswer', example: { ok: true, status: 'recorded' } } },
+    params: {
+      token: {
+        description:
+          "The connection's token, made when the door was connected: the address names the workspace and the door.",
+      },
+    },
+    answers: {
+      200: {
+        description: 'Recorded, or ignored (an event this door does not map).',
+        schema: 'DoorAnswer',
+        example: { ok: true, status: 'recorded' },
+      },
+    },
     refuses: ['not_found', 'invalid_signature', 'too_large', 'invalid_email'],
     examples: {
       not_found: 'No door has this address: connect the door again and paste the address it answers.',
@@ -29,14 +42,23 @@ function doorReference(reference: Pick<RouteReference, 'operationId' | 'summary'
 }
 
 /** A third party's own payload: verified by its signature, then read by the door's provider file. */
-const theirs = (who: string) => ({ schema: { type: 'object', additionalProperties: {}, description: `The webhook event exactly as ${who} sends it, signed.` } });
+const theirs = (who: string) => ({
+  schema: {
+    type: 'object',
+    additionalProperties: {},
+    description: `The webhook event exactly as ${who} sends it, signed.`,
+  },
+});
 
 @Controller('api/webhooks')
 export class DoorsController {
   constructor(private readonly intake: DoorIntakeService) {}
 
   private receive(kind: string, token: string, req: Request) {
-    return this.intake.receive(kind, token, { raw: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0), headers: req.headers });
+    return this.intake.receive(kind, token, {
+      raw: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+      headers: req.headers,
+    });
   }
 
   @Post('payment/:token')
@@ -46,7 +68,8 @@ export class DoorsController {
       operationId: 'postPaymentWebhook',
       summary: "The payment processor's webhook",
       sender: 'the payment processor (Stripe)',
-      proof: 'Its Stripe-Signature header: HMAC-SHA256 of the timestamp and the body under the signing secret pasted in, within five minutes.',
+      proof:
+        'Its Stripe-Signature header: HMAC-SHA256 of the timestamp and the body under the signing secret pasted in, within five minutes.',
       body: theirs('the payment processor'),
     }),
   )
@@ -61,7 +84,8 @@ export class DoorsController {
       operationId: 'postAuthAWebhook',
       summary: "An auth provider's webhook, signed with Standard Webhooks",
       sender: 'the auth provider (Clerk)',
-      proof: "Its Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature, or svix-*) under the signing secret from the provider's dashboard, within five minutes.",
+      proof:
+        "Its Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature, or svix-*) under the signing secret from the provider's dashboard, within five minutes.",
       body: theirs('the auth provider'),
     }),
   )
@@ -76,8 +100,15 @@ export class DoorsController {
       operationId: 'postAuthBWebhook',
       summary: "An auth provider's webhook, posted as a signed token",
       sender: 'the auth provider (Kinde)',
-      proof: "The body is itself an RS256 token, verified against the business's own key set (JWKS) at the domain pasted in, issued within five minutes.",
-      body: { mediaType: 'application/jwt', schema: { type: 'string', description: 'The RS256 token (header.payload.signature) exactly as the provider sends it; any Content-Type.' } },
+      proof:
+        "The body is itself an RS256 token, verified against the business's own key set (JWKS) at the domain pasted in, issued within five minutes.",
+      body: {
+        mediaType: 'application/jwt',
+        schema: {
+          type: 'string',
+          description: 'The RS256 token (header.payload.signature) exactly as the provider sends it; any Content-Type.',
+        },
+      },
     }),
   )
   authB(@Param('token') token: string, @Req() req: Request) {
@@ -91,7 +122,8 @@ export class DoorsController {
       operationId: 'postHostingWebhook',
       summary: "The source-hosting provider's webhook",
       sender: 'the source-hosting provider (GitHub)',
-      proof: 'Its X-Hub-Signature-256 (or X-Hub-Signature) header: an HMAC of the body under the secret its webhook dialog shows once; X-GitHub-Event names the event.',
+      proof:
+        'Its X-Hub-Signature-256 (or X-Hub-Signature) header: an HMAC of the body under the secret its webhook dialog shows once; X-GitHub-Event names the event.',
       body: theirs('the source-hosting provider'),
     }),
   )

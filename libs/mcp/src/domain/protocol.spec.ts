@@ -1,5 +1,10 @@
 import { Refusal } from '@app/platform';
-import { DEFAULT_PROTOCOL_VERSION, protectedResourceMetadata, protocolVersionOf, SUPPORTED_PROTOCOL_VERSIONS } from './protocol';
+import {
+  DEFAULT_PROTOCOL_VERSION,
+  protectedResourceMetadata,
+  protocolVersionOf,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from './protocol';
 
 describe('MCP-Protocol-Version (decisions.md section 10)', () => {
   it.each(SUPPORTED_PROTOCOL_VERSIONS)('serves %s', (version) => {

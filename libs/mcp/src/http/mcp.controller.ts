@@ -7,7 +7,17 @@ import type { IncomingMessage } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { AppConfig, CONFIG, LIMITS, Refusal } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
-import { bySecretKey, door, DoorRequest, DoorRoute, Doors, OpenDoor, Reference, RouteReference, SERVER_BODY_LIMIT } from '@app/edge';
+import {
+  bySecretKey,
+  door,
+  DoorRequest,
+  DoorRoute,
+  Doors,
+  OpenDoor,
+  Reference,
+  RouteReference,
+  SERVER_BODY_LIMIT,
+} from '@app/edge';
 import { HeartbeatService } from '@app/events';
 import { DEFAULT_PROTOCOL_VERSION, protectedResourceMetadata, SUPPORTED_PROTOCOL_VERSIONS } from '../domain/protocol';
 import { ToolDoorGuard } from '../tool-caller';
@@ -51,7 +61,11 @@ const TRANSPORT_ERROR = {
   required: ['jsonrpc', 'error', 'id'],
   properties: {
     jsonrpc: { type: 'string', const: '2.0' },
-    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'integer' }, message: { type: 'string' } } },
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      properties: { code: { type: 'integer' }, message: { type: 'string' } },
+    },
     id: { type: 'null' },
   },
 };
@@ -64,14 +78,27 @@ const TRANSPORT_ERRORS: RouteReference['answers'] = {
     example: { jsonrpc: '2.0', error: { code: -32700, message: 'Parse error: Invalid JSON-RPC message' }, id: null },
   },
   406: {
-    description: 'Not Acceptable: Accept must name both application/json and text/event-stream (a JSON-RPC error from the MCP transport).',
+    description:
+      'Not Acceptable: Accept must name both application/json and text/event-stream (a JSON-RPC error from the MCP transport).',
     schema: TRANSPORT_ERROR,
-    example: { jsonrpc: '2.0', error: { code: -32000, message: 'Not Acceptable: Client must accept both application/json and text/event-stream' }, id: null },
+    example: {
+      jsonrpc: '2.0',
+      error: {
+        code: -32000,
+        message: 'Not Acceptable: Client must accept both application/json and text/event-stream',
+      },
+      id: null,
+    },
   },
   415: {
-    description: 'Unsupported Media Type: Content-Type must be application/json (a JSON-RPC error from the MCP transport).',
+    description:
+      'Unsupported Media Type: Content-Type must be application/json (a JSON-RPC error from the MCP transport).',
     schema: TRANSPORT_ERROR,
-    example: { jsonrpc: '2.0', error: { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' }, id: null },
+    example: {
+      jsonrpc: '2.0',
+      error: { code: -32000, message: 'Unsupported Media Type: Content-Type must be application/json' },
+      id: null,
+    },
   },
 };
 
@@ -95,7 +122,7 @@ export class McpController {
     summary: 'A Model Context Protocol message',
     description: [
       'Streamable HTTP, stateless: one JSON-RPC message (initialize, tools/list, tools/call and the like) in, one JSON answer out; ' +
-        'send Accept: application/json, text/event-stream. The tools act as the key\'s member, through the same services as the REST routes.',
+        "send Accept: application/json, text/event-stream. The tools act as the key's member, through the same services as the REST routes.",
       `MCP-Protocol-Version may name ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}; without it the request speaks ${DEFAULT_PROTOCOL_VERSION}. ` +
         'A request with an Origin header (a browser) is refused. An invalid key or token answers 401 with WWW-Authenticate naming ' +
         '/.well-known/oauth-protected-resource, where a connector learns how to sign in.',
@@ -109,7 +136,13 @@ export class McpController {
       202: { description: 'Accepted: the post held only notifications or responses, which have no answer.' },
       ...TRANSPORT_ERRORS,
     },
-    refuses: ['use_the_public_key_from_browsers', 'invalid_key', 'invalid_token', 'no_longer_a_member', 'unsupported_protocol_version'],
+    refuses: [
+      'use_the_public_key_from_browsers',
+      'invalid_key',
+      'invalid_token',
+      'no_longer_a_member',
+      'unsupported_protocol_version',
+    ],
   })
   post(@Req() req: DoorRequest, @Res() res: Response) {
     return this.calls.serve(req, res);
@@ -136,7 +169,12 @@ export class McpController {
 
   /** The same document at RFC 9728's path-suffixed address of the tool door. */
   @Get('.well-known/oauth-protected-resource/api/mcp')
-  @Reference(protectedResource('getToolDoorProtectedResourceMetadata', ' (RFC 9728\'s address suffixed with the tool door\'s path)'))
+  @Reference(
+    protectedResource(
+      'getToolDoorProtectedResourceMetadata',
+      " (RFC 9728's address suffixed with the tool door's path)",
+    ),
+  )
   toolDoorProtectedResource() {
     return protectedResourceMetadata(this.config.baseUrl);
   }
@@ -146,7 +184,8 @@ function postOnly(operationId: string, method: string): RouteReference {
   return {
     operationId,
     summary: `${method} on the tool door: refused`,
-    description: 'The tool door is stateless and takes POST only: this answers 405 with Allow: POST and a sentence saying what to post.',
+    description:
+      'The tool door is stateless and takes POST only: this answers 405 with Allow: POST and a sentence saying what to post.',
     tag: 'tool-door',
     caller: 'anyone',
     answers: {},
@@ -159,7 +198,8 @@ function protectedResource(operationId: string, where: string): RouteReference {
   return {
     operationId,
     summary: `The tool door's protected resource metadata${where}`,
-    description: 'Where a connector learns to sign in before calling the tool door: the authorization server (this service) and how to send the token.',
+    description:
+      'Where a connector learns to sign in before calling the tool door: the authorization server (this service) and how to send the token.',
     tag: 'tool-door',
     caller: 'anyone',
     answers: { 200: { description: 'RFC 9728 metadata.', schema: 'ProtectedResourceMetadata' } },
@@ -178,5 +218,7 @@ function methodNotAllowed(): Refusal {
 /** The tool a JSON-RPC post calls, for the heartbeat; null for initialize, tools/list and the like. */
 function calledTool(body: unknown): string | null {
   const message = body as { method?: unknown; params?: { name?: unknown } } | null;
-  return message?.method === 'tools/call' && typeof message.params?.name === 'string' ? message.params.name.slice(0, 40) : null;
+  return message?.method === 'tools/call' && typeof message.params?.name === 'string'
+    ? message.params.name.slice(0, 40)
+    : null;
 }

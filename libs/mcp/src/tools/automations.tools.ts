@@ -18,13 +18,32 @@ export function automationTools(automations: AutomationsService) {
           number: z.number(),
           name: z.string(),
           status: z.string(),
-          trigger: z.object({ kind: z.string(), event: z.string().optional(), stage: z.string().optional(), list: z.string().optional() }),
-          steps: z.array(z.object({ kind: z.string(), url: z.string().optional(), template: z.string().optional(), seconds: z.number().optional() })),
+          trigger: z.object({
+            kind: z.string(),
+            event: z.string().optional(),
+            stage: z.string().optional(),
+            list: z.string().optional(),
+          }),
+          steps: z.array(
+            z.object({
+              kind: z.string(),
+              url: z.string().optional(),
+              template: z.string().optional(),
+              seconds: z.number().optional(),
+            }),
+          ),
         }),
       ),
     },
     run: async ({ auth }) => ({
-      automations: (await automations.list(auth.workspaceId)).map(({ id, number, name, status, trigger, steps }) => ({ id, number, name, status, trigger, steps })),
+      automations: (await automations.list(auth.workspaceId)).map(({ id, number, name, status, trigger, steps }) => ({
+        id,
+        number,
+        name,
+        status,
+        trigger,
+        steps,
+      })),
     }),
   });
   return [listAutomations];

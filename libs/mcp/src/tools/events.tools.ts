@@ -5,7 +5,12 @@ import { z } from 'zod';
 import { defineTool, ToolCall } from './tool';
 import { answerShape, identityShape } from './fields';
 
-async function ingestOne(ingest: IngestService, call: ToolCall, item: Record<string, unknown>, door: 'event' | 'identify') {
+async function ingestOne(
+  ingest: IngestService,
+  call: ToolCall,
+  item: Record<string, unknown>,
+  door: 'event' | 'identify',
+) {
   const [result] = await ingest.ingest(call.workspace, [item], { publicDoor: false, door });
   if (result instanceof Refusal) throw result;
   return result as { ok: true; status: string; id?: string };
@@ -37,7 +42,10 @@ export function eventTools(ingest: IngestService) {
     input: {
       ...identityShape,
       name: z.string().optional().describe('The name the person typed.'),
-      fields: z.record(z.string(), z.union([z.string(), z.number(), z.null()])).optional().describe('Fields on the person by key, like a phone or a title.'),
+      fields: z
+        .record(z.string(), z.union([z.string(), z.number(), z.null()]))
+        .optional()
+        .describe('Fields on the person by key, like a phone or a title.'),
     },
     output: answerShape,
     run: (call, input) => ingestOne(ingest, call, { type: 'identify', ...input }, 'identify'),

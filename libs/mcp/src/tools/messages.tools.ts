@@ -30,8 +30,16 @@ export function messageTools(messages: MessagesService) {
     },
     output: { ok: z.boolean(), messages: z.array(messageShape), nextCursor: z.string().optional() },
     run: async (call, input) => {
-      const query = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]));
-      return (await messages.page(call.auth, query)) as { ok: boolean; messages: z.infer<typeof messageShape>[]; nextCursor?: string };
+      const query = Object.fromEntries(
+        Object.entries(input)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, String(v)]),
+      );
+      return (await messages.page(call.auth, query)) as {
+        ok: boolean;
+        messages: z.infer<typeof messageShape>[];
+        nextCursor?: string;
+      };
     },
   });
 

@@ -18,7 +18,14 @@ const personShape = z.object({
 });
 
 function summary(row: PersonRow): z.infer<typeof personShape> {
-  return { id: row.id, name: row.name, email: row.email, stage: row.stage, engaged: !!row.engaged_at, createdAt: new Date(row.created_at).toISOString() };
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    stage: row.stage,
+    engaged: !!row.engaged_at,
+    createdAt: new Date(row.created_at).toISOString(),
+  };
 }
 
 function subscriptionView(s: SubscriptionRead) {
@@ -43,7 +50,12 @@ function timelineView(r: TimelineRow) {
   };
 }
 
-export function peopleTools(people: PeopleQueryService, timeline: TimelineService, lists: ListsService, personData: PersonDataService) {
+export function peopleTools(
+  people: PeopleQueryService,
+  timeline: TimelineService,
+  lists: ListsService,
+  personData: PersonDataService,
+) {
   return [findPeopleTool(people), getPersonTool(people, timeline), listListsTool(lists), exportPersonTool(personData)];
 }
 
@@ -66,7 +78,14 @@ function findPeopleTool(people: PeopleQueryService) {
     run: async ({ auth }, input) => {
       const limit = input.limit ?? FIND_AT_MOST;
       if (limit < 1 || limit > FIND_AT_MOST) throw new Refusal('invalid_field', `limit must be 1 to ${FIND_AT_MOST}.`);
-      const filter = { email: input.email, name: input.name, anonId: input.anon_id, accountId: input.account_id, stage: input.stage, list: input.list };
+      const filter = {
+        email: input.email,
+        name: input.name,
+        anonId: input.anon_id,
+        accountId: input.account_id,
+        stage: input.stage,
+        list: input.list,
+      };
       const page = await people.find(auth.workspaceId, { filter, first: limit });
       return { people: page.edges.map((edge) => summary(edge.node)) };
     },
@@ -96,14 +115,24 @@ function getPersonTool(people: PeopleQueryService, timeline: TimelineService) {
     },
     run: async ({ auth }, input) => {
       const row = await people.get(auth.workspaceId, { id: input.id, email: input.email });
-      if (!row) throw new Refusal('no_such_person', 'No record has that address or id: check it, or find people with find_people.');
+      if (!row)
+        throw new Refusal(
+          'no_such_person',
+          'No record has that address or id: check it, or find people with find_people.',
+        );
       const [identities, subscriptions, rows] = await Promise.all([
         people.identitiesOf(auth.workspaceId, [row.id]),
         people.subscriptionsOf(auth.workspaceId, [row.id]),
         timeline.rowsOf(auth.workspaceId, [row.id], { first: TIMELINE_ROWS }),
       ]);
       return {
-        person: { ...summary(row), os: row.os, purchases: row.purchases, fields: row.fields, firstTouch: row.first_touch },
+        person: {
+          ...summary(row),
+          os: row.os,
+          purchases: row.purchases,
+          fields: row.fields,
+          firstTouch: row.first_touch,
+        },
         identities: identities.map(({ kind, value }) => ({ kind, value })),
         subscriptions: subscriptions.map(subscriptionView),
         timeline: timeline.page(rows, { first: TIMELINE_ROWS }).edges.map(({ node }) => timelineView(node)),
@@ -119,7 +148,9 @@ function listListsTool(lists: ListsService) {
     description: "The workspace's mailing lists: each list's address (what a subscribe post names) and name.",
     input: {},
     output: { lists: z.array(z.object({ id: z.string(), address: z.string(), name: z.string() })) },
-    run: async ({ auth }) => ({ lists: (await lists.list(auth.workspaceId)).map(({ id, address, name }) => ({ id, address, name })) }),
+    run: async ({ auth }) => ({
+      lists: (await lists.list(auth.workspaceId)).map(({ id, address, name }) => ({ id, address, name })),
+    }),
   });
 }
 
@@ -128,7 +159,7 @@ function exportPersonTool(personData: PersonDataService) {
   return defineTool({
     name: 'export_person',
     description:
-      "Everything held about one person, by record id or email, for a data request (GDPR articles 15 and 20): record, identities, subscriptions with consent words, the whole timeline, messages with bodies, automation runs and the webhook deliveries that named them. At most 10,000 rows; past that it refuses and names the download.",
+      'Everything held about one person, by record id or email, for a data request (GDPR articles 15 and 20): record, identities, subscriptions with consent words, the whole timeline, messages with bodies, automation runs and the webhook deliveries that named them. At most 10,000 rows; past that it refuses and names the download.',
     input: { person: z.string().describe('Record id (per_…) or email.') },
     output: { export: z.record(z.string(), z.unknown()) },
     run: async ({ auth }, input) => ({ export: await personData.exportDocument(auth.workspaceId, input.person) }),

@@ -19,6 +19,8 @@ export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out ex
   run(call: ToolCall, input: z.infer<z.ZodObject<In>>): Promise<z.infer<z.ZodObject<Out>> & { status?: string }>;
 }
 
-export function defineTool<In extends z.ZodRawShape, Out extends z.ZodRawShape>(tool: ToolDefinition<In, Out>): ToolDefinition<In, Out> {
+export function defineTool<In extends z.ZodRawShape, Out extends z.ZodRawShape>(
+  tool: ToolDefinition<In, Out>,
+): ToolDefinition<In, Out> {
   return tool;
 }

@@ -15,7 +15,22 @@ import type { ToolDefinition } from './tool';
 export class ToolsService {
   readonly all: ToolDefinition[];
 
-  constructor(ingest: IngestService, messages: MessagesService, people: PeopleQueryService, timeline: TimelineService, lists: ListsService, charts: ChartsService, automations: AutomationsService, personData: PersonDataService) {
-    this.all = [...eventTools(ingest), ...peopleTools(people, timeline, lists, personData), ...messageTools(messages), ...chartTools(charts), ...automationTools(automations)] as unknown as ToolDefinition[];
+  constructor(
+    ingest: IngestService,
+    messages: MessagesService,
+    people: PeopleQueryService,
+    timeline: TimelineService,
+    lists: ListsService,
+    charts: ChartsService,
+    automations: AutomationsService,
+    personData: PersonDataService,
+  ) {
+    this.all = [
+      ...eventTools(ingest),
+      ...peopleTools(people, timeline, lists, personData),
+      ...messageTools(messages),
+      ...chartTools(charts),
+      ...automationTools(automations),
+    ] as unknown as ToolDefinition[];
   }
 }

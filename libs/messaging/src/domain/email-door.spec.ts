@@ -1,9 +1,13 @@
 import { MESSAGE_STATUSES, MessageStatus } from '@app/wire';
 import { emailDoorCommand, htmlToText, mergeStatus, senderAddress } from './email-door';
 
-const event = (type: string, data: Record<string, unknown>) => ({ type, created_at: '2025-03-01T10:00:00.000Z', data: { email_id: 'e-1', from: 'Acme <hi@acme.test>', to: ['ada@example.com'], subject: 'Welcome', ...data } });
+const event = (type: string, data: Record<string, unknown>) => ({
+  type,
+  created_at: '2025-03-01T10:00:00.000Z',
+  data: { email_id: 'e-1', from: 'Acme <hi@acme.test>', to: ['ada@example.com'], subject: 'Welcome', ...data },
+});
 
-describe('emailDoorCommand: delivery events set a message\'s status', () => {
+describe("emailDoorCommand: delivery events set a message's status", () => {
   it.each([
     ['email.delivered', 'delivered'],
     ['email.opened', 'opened'],
@@ -13,30 +17,60 @@ describe('emailDoorCommand: delivery events set a message\'s status', () => {
   ])('%s -> status %s for the email_id', (type, status) => {
     expect(emailDoorCommand(event(type, {}))).toEqual({ kind: 'status', providerId: 'e-1', status });
   });
-  it.each(['email.sent', 'email.delivery_delayed', 'email.failed', 'contact.created', 'domain.updated'])('ignores %s', (type) => {
-    expect(emailDoorCommand(event(type, {}))).toEqual({ kind: 'ignored' });
-  });
-  it.each([null, [], 'x', { type: 'email.delivered' }, { type: 'email.delivered', data: {} }])('ignores a malformed payload %p', (payload) => {
-    expect(emailDoorCommand(payload)).toEqual({ kind: 'ignored' });
-  });
+  it.each(['email.sent', 'email.delivery_delayed', 'email.failed', 'contact.created', 'domain.updated'])(
+    'ignores %s',
+    (type) => {
+      expect(emailDoorCommand(event(type, {}))).toEqual({ kind: 'ignored' });
+    },
+  );
+  it.each([null, [], 'x', { type: 'email.delivered' }, { type: 'email.delivered', data: {} }])(
+    'ignores a malformed payload %p',
+    (payload) => {
+      expect(emailDoorCommand(payload)).toEqual({ kind: 'ignored' });
+    },
+  );
 });
 
 describe('emailDoorCommand: email.received records a reply', () => {
   it('takes the sender address, subject and text, and the In-Reply-To id without brackets', () => {
-    const cmd = emailDoorCommand(event('email.received', { from: 'Ada Lovelace <Ada@Example.com>', subject: 'Re: Welcome', text: 'Thanks!', headers: { 'In-Reply-To': '<abc123@acme.test>' } }));
-    expect(cmd).toEqual({ kind: 'reply', providerId: 'e-1', from: 'ada@example.com', subject: 'Re: Welcome', text: 'Thanks!', bodyMissing: false, inReplyToProviderId: 'abc123@acme.test' });
+    const cmd = emailDoorCommand(
+      event('email.received', {
+        from: 'Ada Lovelace <Ada@Example.com>',
+        subject: 'Re: Welcome',
+        text: 'Thanks!',
+        headers: { 'In-Reply-To': '<abc123@acme.test>' },
+      }),
+    );
+    expect(cmd).toEqual({
+      kind: 'reply',
+      providerId: 'e-1',
+      from: 'ada@example.com',
+      subject: 'Re: Welcome',
+      text: 'Thanks!',
+      bodyMissing: false,
+      inReplyToProviderId: 'abc123@acme.test',
+    });
   });
-  it('says the body is missing when the webhook carries none, as Resend\'s does', () => {
-    expect(emailDoorCommand(event('email.received', { message_id: '<m@x>' }))).toMatchObject({ kind: 'reply', text: '', bodyMissing: true });
+  it("says the body is missing when the webhook carries none, as Resend's does", () => {
+    expect(emailDoorCommand(event('email.received', { message_id: '<m@x>' }))).toMatchObject({
+      kind: 'reply',
+      text: '',
+      bodyMissing: true,
+    });
   });
   it('reads text out of an HTML-only reply', () => {
-    expect(emailDoorCommand(event('email.received', { html: '<p>Thanks &amp; bye</p><p>Ada</p>' }))).toMatchObject({ text: 'Thanks & bye\nAda', bodyMissing: false });
+    expect(emailDoorCommand(event('email.received', { html: '<p>Thanks &amp; bye</p><p>Ada</p>' }))).toMatchObject({
+      text: 'Thanks & bye\nAda',
+      bodyMissing: false,
+    });
   });
   it('ignores a reply whose sender is no email address', () => {
     expect(emailDoorCommand(event('email.received', { from: 'Mailer Daemon' }))).toEqual({ kind: 'ignored' });
   });
   it('keeps the subject on one line', () => {
-    expect(emailDoorCommand(event('email.received', { subject: 'Re:\r\n Welcome', text: 'ok' }))).toMatchObject({ subject: 'Re: Welcome' });
+    expect(emailDoorCommand(event('email.received', { subject: 'Re:\r\n Welcome', text: 'ok' }))).toMatchObject({
+      subject: 'Re: Welcome',
+    });
   });
 });
 
@@ -58,7 +92,8 @@ describe('mergeStatus: delivered < opened < clicked; bounced and complained alwa
     expect(mergeStatus(current, incoming)).toBe(expected);
   });
   it('always yields one of the statuses of the spec', () => {
-    for (const a of MESSAGE_STATUSES) for (const b of MESSAGE_STATUSES) expect(MESSAGE_STATUSES).toContain(mergeStatus(a, b));
+    for (const a of MESSAGE_STATUSES)
+      for (const b of MESSAGE_STATUSES) expect(MESSAGE_STATUSES).toContain(mergeStatus(a, b));
   });
 });
 

@@ -103,7 +103,13 @@ export function emailDoorCommand(payload: unknown): EmailDoorCommand {
     kind: 'reply',
     providerId,
     from,
-    subject: typeof data.subject === 'string' ? data.subject.replace(/\s*[\r\n]+\s*/g, ' ').trim().slice(0, 998) : '',
+    subject:
+      typeof data.subject === 'string'
+        ? data.subject
+            .replace(/\s*[\r\n]+\s*/g, ' ')
+            .trim()
+            .slice(0, 998)
+        : '',
     text,
     bodyMissing: text === '' && data.text === undefined && data.html === undefined,
     ...(inReplyTo ? { inReplyToProviderId: inReplyTo } : {}),

@@ -3,11 +3,19 @@ import { Webhook } from 'standardwebhooks';
 import { IncomingHeaders, verifyEmailWebhook } from './email-webhook';
 
 const secret = `whsec_${Buffer.from('a-test-secret-of-32-bytes-length!').toString('base64')}`;
-const body = JSON.stringify({ type: 'email.delivered', created_at: '2025-03-01T10:00:00.000Z', data: { email_id: 'e-1' } });
+const body = JSON.stringify({
+  type: 'email.delivered',
+  created_at: '2025-03-01T10:00:00.000Z',
+  data: { email_id: 'e-1' },
+});
 
 function signed(raw: string, at = new Date(), id = 'msg_2abc', key = secret): IncomingHeaders {
   const signature = new Webhook(key).sign(id, at, raw);
-  return { 'webhook-id': id, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': signature };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': signature,
+  };
 }
 
 describe('verifyEmailWebhook: a Standard Webhooks signature under EMAIL_WEBHOOK_SECRET', () => {
@@ -17,12 +25,20 @@ describe('verifyEmailWebhook: a Standard Webhooks signature under EMAIL_WEBHOOK_
   });
   it('accepts the svix-* header names Resend delivers with', () => {
     const h = signed(body);
-    const svix = { 'svix-id': h['webhook-id'], 'svix-timestamp': h['webhook-timestamp'], 'svix-signature': h['webhook-signature'] };
+    const svix = {
+      'svix-id': h['webhook-id'],
+      'svix-timestamp': h['webhook-timestamp'],
+      'svix-signature': h['webhook-signature'],
+    };
     expect(verifyEmailWebhook(secret, body, svix)).toMatchObject({ webhookId: 'msg_2abc' });
   });
   it('reads header names case-insensitively and takes the first of repeated values', () => {
     const h = signed(body);
-    const mixed = { 'Webhook-Id': [h['webhook-id'] as string, 'other'], 'WEBHOOK-TIMESTAMP': h['webhook-timestamp'], 'webhook-signature': h['webhook-signature'] };
+    const mixed = {
+      'Webhook-Id': [h['webhook-id'] as string, 'other'],
+      'WEBHOOK-TIMESTAMP': h['webhook-timestamp'],
+      'webhook-signature': h['webhook-signature'],
+    };
     expect(verifyEmailWebhook(secret, body, mixed)).toMatchObject({ webhookId: 'msg_2abc' });
   });
   it('refuses a signature made with another secret (bad signature)', () => {
@@ -34,7 +50,9 @@ describe('verifyEmailWebhook: a Standard Webhooks signature under EMAIL_WEBHOOK_
   });
   it('refuses a body changed after signing (tampered)', () => {
     const h = signed(body);
-    expect((verifyEmailWebhook(secret, body.replace('delivered', 'clicked'), h) as Refusal).code).toBe('invalid_signature');
+    expect((verifyEmailWebhook(secret, body.replace('delivered', 'clicked'), h) as Refusal).code).toBe(
+      'invalid_signature',
+    );
   });
   it('refuses a webhook-id changed after signing (tampered)', () => {
     const h = { ...signed(body), 'webhook-id': 'msg_other' };

@@ -13,13 +13,18 @@ export interface VerifiedEmailWebhook {
   webhookId: string;
 }
 
-const FIX = 'Sign the post with the email door\'s whsec_ secret and send the body unchanged with its webhook-id, webhook-timestamp and webhook-signature headers.';
+const FIX =
+  "Sign the post with the email door's whsec_ secret and send the body unchanged with its webhook-id, webhook-timestamp and webhook-signature headers.";
 
 /**
  * The exact raw body and its headers -> the parsed payload and webhook-id, or invalid_signature
  * (also for a timestamp more than five minutes from now, the Standard Webhooks tolerance).
  */
-export function verifyEmailWebhook(secret: string, rawBody: string | Buffer, headers: IncomingHeaders): VerifiedEmailWebhook | Refusal {
+export function verifyEmailWebhook(
+  secret: string,
+  rawBody: string | Buffer,
+  headers: IncomingHeaders,
+): VerifiedEmailWebhook | Refusal {
   const raw = Buffer.isBuffer(rawBody) ? rawBody : Buffer.from(rawBody, 'utf8');
   const verified = verifyStandardWebhook({ raw, headers }, secret);
   if (!verified?.deliveryId) return new Refusal('invalid_signature', FIX);

@@ -115,7 +115,10 @@ function listText(list: Tokens.List): string {
   return list.items
     .map((item, i) => {
       const marker = list.ordered ? `${start + i}. ` : '- ';
-      const body = item.tokens.map(blockToken).filter((part) => part !== '').join(item.loose ? '\n\n' : '\n');
+      const body = item.tokens
+        .map(blockToken)
+        .filter((part) => part !== '')
+        .join(item.loose ? '\n\n' : '\n');
       return indent(body, marker, ' '.repeat(marker.length));
     })
     .join(list.loose ? '\n\n' : '\n');

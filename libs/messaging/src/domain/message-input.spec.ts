@@ -24,7 +24,10 @@ describe('parseSendMessage: to is an email address or a record id', () => {
     expect(ok({ to: '  Ada@Example.COM ', ...plain }).to).toEqual({ kind: 'email', email: 'ada@example.com' });
   });
   it('takes a record id as an id', () => {
-    expect(ok({ to: 'per_01J0000000000000000000000A', ...plain }).to).toEqual({ kind: 'id', id: 'per_01J0000000000000000000000A' });
+    expect(ok({ to: 'per_01J0000000000000000000000A', ...plain }).to).toEqual({
+      kind: 'id',
+      id: 'per_01J0000000000000000000000A',
+    });
   });
   it('passes anything else that is not an email as an id, for the service to answer no_such_person', () => {
     expect(ok({ to: ' ada@nowhere ', ...plain }).to).toEqual({ kind: 'id', id: 'ada@nowhere' });
@@ -61,7 +64,9 @@ describe('parseSendMessage: subject must be 2 to 200 characters when no template
     expect(ok({ to: 'ada@example.com', subject: '😀'.repeat(200), body: 'ok' }).subject).toBe('😀'.repeat(200));
   });
   it('folds line breaks in a subject into one line', () => {
-    expect(ok({ to: 'ada@example.com', subject: 'Hello\r\nBcc: eve@example.com', body: 'ok' }).subject).toBe('Hello Bcc: eve@example.com');
+    expect(ok({ to: 'ada@example.com', subject: 'Hello\r\nBcc: eve@example.com', body: 'ok' }).subject).toBe(
+      'Hello Bcc: eve@example.com',
+    );
   });
 });
 
@@ -86,11 +91,19 @@ describe('parseSendMessage: body must be 2 to 20,000 characters when no template
 
 describe('parseSendMessage: a template replaces subject and body', () => {
   it('needs neither subject nor body when a template is named', () => {
-    expect(ok({ to: 'ada@example.com', template: ' welcome ' })).toEqual({ to: { kind: 'email', email: 'ada@example.com' }, template: 'welcome' });
+    expect(ok({ to: 'ada@example.com', template: ' welcome ' })).toEqual({
+      to: { kind: 'email', email: 'ada@example.com' },
+      template: 'welcome',
+    });
   });
-  it('keeps a subject or body sent with a template as an override of the template\'s own', () => {
-    expect(ok({ to: 'ada@example.com', template: 'welcome', subject: 'Hi there' })).toMatchObject({ template: 'welcome', subject: 'Hi there' });
-    expect(ok({ to: 'ada@example.com', template: 'welcome', subject: null, body: undefined })).not.toHaveProperty('subject');
+  it("keeps a subject or body sent with a template as an override of the template's own", () => {
+    expect(ok({ to: 'ada@example.com', template: 'welcome', subject: 'Hi there' })).toMatchObject({
+      template: 'welcome',
+      subject: 'Hi there',
+    });
+    expect(ok({ to: 'ada@example.com', template: 'welcome', subject: null, body: undefined })).not.toHaveProperty(
+      'subject',
+    );
   });
   it('checks an override by the same length rules', () => {
     expect(refusal({ to: 'ada@example.com', template: 'welcome', subject: 'H' }).code).toBe('invalid_subject');

@@ -33,10 +33,16 @@ export function characterCount(value: string): number {
 /** An email address (trimmed, lower-cased) or, failing that, a record id the service looks up. */
 export function parseRecipient(raw: unknown): MessageRecipient | Refusal {
   if (typeof raw !== 'string' || raw.trim() === '') {
-    return new Refusal('invalid_field', 'Set to to the recipient\'s email address or record id, like ada@example.com or per_01J….');
+    return new Refusal(
+      'invalid_field',
+      "Set to to the recipient's email address or record id, like ada@example.com or per_01J….",
+    );
   }
   if (characterCount(raw) > MESSAGE_LIMITS.to) {
-    return new Refusal('invalid_field', `Shorten to to at most ${MESSAGE_LIMITS.to} characters: an email address or a record id.`);
+    return new Refusal(
+      'invalid_field',
+      `Shorten to to at most ${MESSAGE_LIMITS.to} characters: an email address or a record id.`,
+    );
   }
   const email = normalizeEmail(raw);
   return isEmail(email) ? { kind: 'email', email } : { kind: 'id', id: raw.trim() };
@@ -46,7 +52,10 @@ export function parseSubject(raw: unknown): string | Refusal {
   const subject = typeof raw === 'string' ? normalizeSubject(raw) : '';
   const length = characterCount(subject);
   if (length < MESSAGE_LIMITS.subjectMin || length > MESSAGE_LIMITS.subjectMax) {
-    return new Refusal('invalid_subject', `Send a subject of ${MESSAGE_LIMITS.subjectMin} to ${MESSAGE_LIMITS.subjectMax} characters${typeof raw === 'string' ? `; this one has ${length}` : ''}.`);
+    return new Refusal(
+      'invalid_subject',
+      `Send a subject of ${MESSAGE_LIMITS.subjectMin} to ${MESSAGE_LIMITS.subjectMax} characters${typeof raw === 'string' ? `; this one has ${length}` : ''}.`,
+    );
   }
   return subject;
 }
@@ -55,7 +64,10 @@ export function parseBody(raw: unknown): string | Refusal {
   const body = typeof raw === 'string' ? raw.trim() : '';
   const length = characterCount(body);
   if (length < MESSAGE_LIMITS.bodyMin || length > MESSAGE_LIMITS.bodyMax) {
-    return new Refusal('missing_body', `Send a body of 2 to 20,000 characters${typeof raw === 'string' ? `; this one has ${length}` : ''}.`);
+    return new Refusal(
+      'missing_body',
+      `Send a body of 2 to 20,000 characters${typeof raw === 'string' ? `; this one has ${length}` : ''}.`,
+    );
   }
   return body;
 }
@@ -63,7 +75,10 @@ export function parseBody(raw: unknown): string | Refusal {
 function parseTemplateName(raw: unknown): string | Refusal {
   const name = typeof raw === 'string' ? raw.trim() : '';
   if (name === '' || characterCount(name) > MESSAGE_LIMITS.template) {
-    return new Refusal('invalid_field', 'Set template to a template\'s name or id (1 to 200 characters), or leave it out and send subject and body.');
+    return new Refusal(
+      'invalid_field',
+      "Set template to a template's name or id (1 to 200 characters), or leave it out and send subject and body.",
+    );
   }
   return name;
 }
@@ -78,7 +93,11 @@ function given(value: unknown): boolean {
  * With a template, subject and body are optional overrides, checked by the same length rules when given.
  */
 export function parseSendMessage(raw: unknown): SendMessageInput | Refusal {
-  if (!isObject(raw)) return new Refusal('invalid_json', 'Send a JSON object like {"to":"ada@example.com","subject":"Hi","body":"Hello Ada"}.');
+  if (!isObject(raw))
+    return new Refusal(
+      'invalid_json',
+      'Send a JSON object like {"to":"ada@example.com","subject":"Hi","body":"Hello Ada"}.',
+    );
   const to = parseRecipient(raw.to);
   if (to instanceof Refusal) return to;
   const input: SendMessageInput = { to };

@@ -1,5 +1,14 @@
 import { Refusal } from '@app/platform';
-import { compareNewestFirst, decodeCursor, encodeCursor, isAfterCursor, MessageQuery, parseIsoDate, parseMessageQuery, toPage } from './message-query';
+import {
+  compareNewestFirst,
+  decodeCursor,
+  encodeCursor,
+  isAfterCursor,
+  MessageQuery,
+  parseIsoDate,
+  parseMessageQuery,
+  toPage,
+} from './message-query';
 
 const ok = (query: Record<string, unknown>): MessageQuery => {
   const result = parseMessageQuery(query);
@@ -38,11 +47,14 @@ describe('parseMessageQuery: since and until are ISO 8601 and inclusive', () => 
     expect(q.since?.toISOString()).toBe('2025-01-31T00:00:00.000Z');
     expect(q.until?.toISOString()).toBe('2025-01-31T23:59:59.999Z');
   });
-  it.each(['yesterday', '2025-02-30', '2025-13-01', '2025-01-31T25:00Z', '31/01/2025'])('refuses since=%s with invalid_field naming since', (since) => {
-    const r = refusal({ since });
-    expect(r.code).toBe('invalid_field');
-    expect(r.message).toMatch(/since/);
-  });
+  it.each(['yesterday', '2025-02-30', '2025-13-01', '2025-01-31T25:00Z', '31/01/2025'])(
+    'refuses since=%s with invalid_field naming since',
+    (since) => {
+      const r = refusal({ since });
+      expect(r.code).toBe('invalid_field');
+      expect(r.message).toMatch(/since/);
+    },
+  );
   it('refuses an until before since, naming until', () => {
     expect(refusal({ since: '2025-02-01', until: '2025-01-01' }).message).toMatch(/until/);
   });
@@ -93,7 +105,11 @@ describe('cursor: opaque base64url of {at, id}', () => {
 describe('keyset order: newest first by (at desc, id desc)', () => {
   const row = (iso: string, id: string) => ({ at: new Date(iso), id });
   it('sorts by time descending, then id descending', () => {
-    const rows = [row('2025-01-01T00:00:00Z', 'msg_a'), row('2025-01-02T00:00:00Z', 'msg_a'), row('2025-01-01T00:00:00Z', 'msg_b')];
+    const rows = [
+      row('2025-01-01T00:00:00Z', 'msg_a'),
+      row('2025-01-02T00:00:00Z', 'msg_a'),
+      row('2025-01-01T00:00:00Z', 'msg_b'),
+    ];
     expect(rows.sort(compareNewestFirst).map((r) => `${r.at.toISOString().slice(0, 10)}/${r.id}`)).toEqual([
       '2025-01-02/msg_a',
       '2025-01-01/msg_b',
@@ -109,14 +125,20 @@ describe('keyset order: newest first by (at desc, id desc)', () => {
     expect(isAfterCursor(row('2025-01-03T00:00:00Z', 'msg_a'), cursor)).toBe(false);
   });
   it('gives nextCursor only when more rows remain, pointing at the last row shown', () => {
-    const rows = [row('2025-01-03T00:00:00Z', 'msg_c'), row('2025-01-02T00:00:00Z', 'msg_b'), row('2025-01-01T00:00:00Z', 'msg_a')];
+    const rows = [
+      row('2025-01-03T00:00:00Z', 'msg_c'),
+      row('2025-01-02T00:00:00Z', 'msg_b'),
+      row('2025-01-01T00:00:00Z', 'msg_a'),
+    ];
     expect(toPage(rows, 3)).toEqual({ items: rows });
     const page = toPage(rows, 2);
     expect(page.items).toEqual(rows.slice(0, 2));
     expect(decodeCursor(page.nextCursor!)).toEqual({ at: rows[1].at, id: 'msg_b' });
   });
   it('walks every row exactly once across pages', () => {
-    const all = Array.from({ length: 7 }, (_, i) => row(`2025-01-0${1 + (i % 3)}T00:00:00Z`, `msg_${i}`)).sort(compareNewestFirst);
+    const all = Array.from({ length: 7 }, (_, i) => row(`2025-01-0${1 + (i % 3)}T00:00:00Z`, `msg_${i}`)).sort(
+      compareNewestFirst,
+    );
     const seen: string[] = [];
     let cursor: string | undefined;
     do {

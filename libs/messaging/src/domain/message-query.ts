@@ -49,7 +49,11 @@ export function encodeCursor(at: Date, id: string): string {
   return Buffer.from(JSON.stringify({ at: at.toISOString(), id }), 'utf8').toString('base64url');
 }
 
-const badCursor = () => new Refusal('invalid_field', 'Pass cursor back exactly as nextCursor gave it, or leave it out to start from the newest message.');
+const badCursor = () =>
+  new Refusal(
+    'invalid_field',
+    'Pass cursor back exactly as nextCursor gave it, or leave it out to start from the newest message.',
+  );
 
 export function decodeCursor(value: string): MessageCursor | Refusal {
   if (!/^[A-Za-z0-9_-]{1,400}$/.test(value)) return badCursor();
@@ -81,7 +85,10 @@ function parseDateParam(query: Record<string, unknown>, name: 'since' | 'until')
   const raw = single(query, name);
   if (raw === undefined || raw instanceof Refusal) return raw;
   const date = parseIsoDate(raw, name === 'until');
-  return date ?? new Refusal('invalid_field', `Send ${name} as an ISO 8601 date or time, like 2025-01-31 or 2025-01-31T09:30:00Z.`);
+  return (
+    date ??
+    new Refusal('invalid_field', `Send ${name} as an ISO 8601 date or time, like 2025-01-31 or 2025-01-31T09:30:00Z.`)
+  );
 }
 
 /** GET /api/v1/messages query -> filters and page, or invalid_field naming the parameter. */
@@ -98,7 +105,8 @@ export function parseMessageQuery(query: Record<string, unknown>): MessageQuery 
   const person = single(query, 'person');
   if (person instanceof Refusal) return person;
   if (person !== undefined) {
-    if (person.length > 320) return new Refusal('invalid_field', 'Send person as a record id or an email address of at most 320 characters.');
+    if (person.length > 320)
+      return new Refusal('invalid_field', 'Send person as a record id or an email address of at most 320 characters.');
     const email = normalizeEmail(person);
     result.person = isEmail(email) ? email : person;
   }
@@ -114,7 +122,8 @@ export function parseMessageQuery(query: Record<string, unknown>): MessageQuery 
   if (limit instanceof Refusal) return limit;
   if (limit !== undefined) {
     const n = /^\d{1,4}$/.test(limit) ? Number(limit) : NaN;
-    if (!(n >= PAGE_LIMIT.min && n <= PAGE_LIMIT.max)) return new Refusal('invalid_field', 'Send limit as a whole number from 1 to 100.');
+    if (!(n >= PAGE_LIMIT.min && n <= PAGE_LIMIT.max))
+      return new Refusal('invalid_field', 'Send limit as a whole number from 1 to 100.');
     result.limit = n;
   }
 

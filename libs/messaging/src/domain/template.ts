@@ -84,7 +84,10 @@ export function liquidRefusal(part: 'subject' | 'body' | 'subject or body', erro
 
 /** null when subject and body both parse as Liquid with known tags and filters. */
 export function validateTemplate(subject: string, body: string): Refusal | null {
-  for (const [part, source] of [['subject', subject], ['body', body]] as const) {
+  for (const [part, source] of [
+    ['subject', subject],
+    ['body', body],
+  ] as const) {
     try {
       parse(source);
     } catch (error) {
@@ -94,7 +97,11 @@ export function validateTemplate(subject: string, body: string): Refusal | null 
   return null;
 }
 
-async function renderLiquid(part: 'subject' | 'body', source: string, scope: object): Promise<{ output: string; slots: Slots }> {
+async function renderLiquid(
+  part: 'subject' | 'body',
+  source: string,
+  scope: object,
+): Promise<{ output: string; slots: Slots }> {
   const slots: Slots = { nonce: randomBytes(6).toString('hex'), values: [] };
   try {
     const context = new Context(scope, engine.options, {}, { liquid: engine });
@@ -107,13 +114,20 @@ async function renderLiquid(part: 'subject' | 'body', source: string, scope: obj
 }
 
 function fillSlots(text: string, slots: Slots, encode: (value: string) => string): string {
-  return text.replace(new RegExp(`x${slots.nonce}x(\\d+)x`, 'g'), (_, i: string) => encode(slots.values[Number(i)] ?? ''));
+  return text.replace(new RegExp(`x${slots.nonce}x(\\d+)x`, 'g'), (_, i: string) =>
+    encode(slots.values[Number(i)] ?? ''),
+  );
 }
 
 function scopeOf(context: RenderContext): object {
   const name = context.person.name ?? '';
   return {
-    person: { ...context.person, name, first_name: name.trim().split(/\s+/)[0] ?? '', fields: context.person.fields ?? {} },
+    person: {
+      ...context.person,
+      name,
+      first_name: name.trim().split(/\s+/)[0] ?? '',
+      fields: context.person.fields ?? {},
+    },
     workspace: context.workspace ?? {},
     properties: context.properties ?? {},
   };
@@ -123,7 +137,10 @@ function scopeOf(context: RenderContext): object {
  * Liquid first (unknown filters refused, a missing variable renders empty), then Markdown.
  * Throws Refusal('invalid_field') when Liquid cannot parse, or fails while rendering (for example over its time limit).
  */
-export async function renderMessage(message: { subject: string; body: string }, context: RenderContext): Promise<RenderedMessage> {
+export async function renderMessage(
+  message: { subject: string; body: string },
+  context: RenderContext,
+): Promise<RenderedMessage> {
   // Both parts parse before either renders: a syntax error is refused as validateTemplate refuses it.
   const invalid = validateTemplate(message.subject, message.body);
   if (invalid) throw invalid;

@@ -1,6 +1,19 @@
 // GraphQL: templates (decisions.md section 9 createTemplate), sending, the messages page and a person's messages.
 import { UseGuards } from '@nestjs/common';
-import { Args, Context, Field, ID, InputType, Int, Mutation, ObjectType, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import {
+  Args,
+  Context,
+  Field,
+  ID,
+  InputType,
+  Int,
+  Mutation,
+  ObjectType,
+  Parent,
+  Query,
+  ResolveField,
+  Resolver,
+} from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
 import { groupedLoader, Loaders, pageSize } from '@app/edge';
 import { PersonType } from '@app/events';
@@ -34,8 +47,13 @@ class UpdateTemplateInput {
 @InputType('SendMessageInput')
 class SendMessageArgs {
   @Field({ description: 'Record id or email.' }) person: string;
-  @Field({ nullable: true, description: 'Required without a template; with one, overrides its subject.' }) subject?: string;
-  @Field({ nullable: true, description: 'Markdown with Liquid variables. Required without a template; with one, overrides its body.' }) body?: string;
+  @Field({ nullable: true, description: 'Required without a template; with one, overrides its subject.' })
+  subject?: string;
+  @Field({
+    nullable: true,
+    description: 'Markdown with Liquid variables. Required without a template; with one, overrides its body.',
+  })
+  body?: string;
   @Field({ nullable: true, description: "A template's id or name." }) template?: string;
 }
 
@@ -79,26 +97,44 @@ export class MessagingResolver {
     private readonly messages: MessagesService,
   ) {}
 
-  @Mutation(() => TemplateType, { description: 'Markdown with Liquid variables; a template with a syntax error is refused.' })
+  @Mutation(() => TemplateType, {
+    description: 'Markdown with Liquid variables; a template with a syntax error is refused.',
+  })
   createTemplate(@Manager() auth: AuthContext, @Args('input') input: CreateTemplateInput) {
     return this.templates.create(auth.workspaceId, input);
   }
 
   @Mutation(() => TemplateType, { description: 'Changes the fields given; the same checks as createTemplate.' })
-  updateTemplate(@Manager() auth: AuthContext, @Args('id', { description: 'Id or name.' }) id: string, @Args('input') input: UpdateTemplateInput) {
+  updateTemplate(
+    @Manager() auth: AuthContext,
+    @Args('id', { description: 'Id or name.' }) id: string,
+    @Args('input') input: UpdateTemplateInput,
+  ) {
     return this.templates.update(auth.workspaceId, id, input);
   }
 
-  @Query(() => TemplatePreviewType, { description: 'The template filled in for a person (record id or email), as it would be sent; nothing is sent.' })
-  previewTemplate(@Member() auth: AuthContext, @Args('id', { description: 'Id or name.' }) id: string, @Args('person') person: string) {
+  @Query(() => TemplatePreviewType, {
+    description: 'The template filled in for a person (record id or email), as it would be sent; nothing is sent.',
+  })
+  previewTemplate(
+    @Member() auth: AuthContext,
+    @Args('id', { description: 'Id or name.' }) id: string,
+    @Args('person') person: string,
+  ) {
     return this.templates.preview(auth.workspaceId, id, person);
   }
 
   @Mutation(() => MessageType, {
-    description: 'Sends an email as POST /api/v1/messages does (any member of the workspace, the same rules and refusals: not_engaged, no_email, no_such_person, unknown_template...); answers the message stored.',
+    description:
+      'Sends an email as POST /api/v1/messages does (any member of the workspace, the same rules and refusals: not_engaged, no_email, no_such_person, unknown_template...); answers the message stored.',
   })
   async sendMessage(@Member() auth: AuthContext, @Args('input') input: SendMessageArgs) {
-    const sent = await this.messages.send(auth, { to: input.person, subject: input.subject, body: input.body, template: input.template });
+    const sent = await this.messages.send(auth, {
+      to: input.person,
+      subject: input.subject,
+      body: input.body,
+      template: input.template,
+    });
     return this.messages.one(auth, sent.id);
   }
 
@@ -107,7 +143,10 @@ export class MessagingResolver {
     return this.templates.list(auth.workspaceId);
   }
 
-  @Query(() => MessagePageType, { name: 'messages', description: 'Newest first; the same filters and limits as GET /api/v1/messages.' })
+  @Query(() => MessagePageType, {
+    name: 'messages',
+    description: 'Newest first; the same filters and limits as GET /api/v1/messages.',
+  })
   messagesPage(
     @Member() auth: AuthContext,
     @Args('since', { nullable: true, description: 'ISO 8601 date or date-time, inclusive.' }) since?: string,
@@ -117,8 +156,18 @@ export class MessagingResolver {
     @Args('limit', { type: () => Int, nullable: true, description: '1 to 100, default 50.' }) limit?: number,
     @Args('cursor', { nullable: true }) cursor?: string,
   ) {
-    const given = { since, until, person, direction, limit: limit === null || limit === undefined ? undefined : String(limit), cursor };
-    return this.messages.page(auth, Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== null)));
+    const given = {
+      since,
+      until,
+      person,
+      direction,
+      limit: limit === null || limit === undefined ? undefined : String(limit),
+      cursor,
+    };
+    return this.messages.page(
+      auth,
+      Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined && value !== null)),
+    );
   }
 }
 
@@ -127,11 +176,22 @@ export class MessagingResolver {
 export class PersonMessagesResolver {
   constructor(private readonly personMessages: PersonMessagesRepository) {}
 
-  @ResolveField(() => [MessageType], { description: 'The person\'s latest emails in and out, newest first (first: 1 to 100, default 50).' })
-  async messages(@Parent() person: PersonType & { workspaceId: string }, @Context() ctx: { loaders?: Loaders }, @Args('first', { type: () => Int, nullable: true }) first?: number) {
+  @ResolveField(() => [MessageType], {
+    description: "The person's latest emails in and out, newest first (first: 1 to 100, default 50).",
+  })
+  async messages(
+    @Parent() person: PersonType & { workspaceId: string },
+    @Context() ctx: { loaders?: Loaders },
+    @Args('first', { type: () => Int, nullable: true }) first?: number,
+  ) {
     const limit = pageSize(first);
     const name = `messages:${person.workspaceId}:${limit}`;
-    const rows = await groupedLoader(ctx, name, (ids) => this.personMessages.latestOf(person.workspaceId, ids, limit), (r) => r.person_id).load(person.id);
+    const rows = await groupedLoader(
+      ctx,
+      name,
+      (ids) => this.personMessages.latestOf(person.workspaceId, ids, limit),
+      (r) => r.person_id,
+    ).load(person.id);
     return rows.map(messageView);
   }
 }

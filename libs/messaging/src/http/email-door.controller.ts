@@ -21,12 +21,25 @@ export class EmailDoorController {
     ].join('\n\n'),
     tag: 'doors',
     caller: 'anyone',
-    body: { schema: { type: 'object', additionalProperties: {}, description: "The provider's webhook event exactly as it sends it, signed." } },
-    answers: { 200: { description: 'What the door did with the event.', schema: 'EmailDoorAnswer', example: { ok: true, status: 'recorded' } } },
+    body: {
+      schema: {
+        type: 'object',
+        additionalProperties: {},
+        description: "The provider's webhook event exactly as it sends it, signed.",
+      },
+    },
+    answers: {
+      200: {
+        description: 'What the door did with the event.',
+        schema: 'EmailDoorAnswer',
+        example: { ok: true, status: 'recorded' },
+      },
+    },
     refuses: ['not_found', 'invalid_signature', 'too_large'],
     examples: {
       not_found: 'The email door is off: set EMAIL_WEBHOOK_SECRET to turn it on.',
-      invalid_signature: "Sign the post with the email door's whsec_ secret and send the body unchanged with its webhook-id, webhook-timestamp and webhook-signature headers.",
+      invalid_signature:
+        "Sign the post with the email door's whsec_ secret and send the body unchanged with its webhook-id, webhook-timestamp and webhook-signature headers.",
       too_large: tooLargeRefusal(WEBHOOK_BODY_LIMIT).message,
     },
   })

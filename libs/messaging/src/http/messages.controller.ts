@@ -40,15 +40,33 @@ export class MessagesController {
     summary: 'Send an email to a person',
     description: [
       'to is an email address or a record id; send subject (2 to 200 characters) and body (2 to 20,000, the markup templates use), or a template by name or id ' +
-        '(a subject or body beside it overrides the template\'s). Email goes only to a person who bought, signed up, wrote in, replied or joined a list.',
+        "(a subject or body beside it overrides the template's). Email goes only to a person who bought, signed up, wrote in, replied or joined a list.",
       'The answer waits for the provider when a provider key is set (providerId then says the email left); without one the email is stored, not sent. ' +
         `Counted with the events endpoint: ${LIMITS.server} posts per secret key in ten minutes.`,
     ].join('\n\n'),
     tag: 'messages',
     caller: 'secret key',
-    body: { schema: 'WireSendMessage', example: { to: 'ada@example.com', subject: 'Your order', body: 'Hello Ada, it is on its way.' } },
-    answers: { 200: { description: 'Sent, or stored when no provider key is set.', schema: 'SendSuccess', example: { ok: true, id: 'msg_01JD2Q7Z9X4R8T6W3Y5V0N1M2K' } } },
-    refuses: ['invalid_key', 'no_longer_a_member', 'invalid_subject', 'missing_body', 'unknown_template', 'no_such_person', 'no_email', 'not_engaged'],
+    body: {
+      schema: 'WireSendMessage',
+      example: { to: 'ada@example.com', subject: 'Your order', body: 'Hello Ada, it is on its way.' },
+    },
+    answers: {
+      200: {
+        description: 'Sent, or stored when no provider key is set.',
+        schema: 'SendSuccess',
+        example: { ok: true, id: 'msg_01JD2Q7Z9X4R8T6W3Y5V0N1M2K' },
+      },
+    },
+    refuses: [
+      'invalid_key',
+      'no_longer_a_member',
+      'invalid_subject',
+      'missing_body',
+      'unknown_template',
+      'no_such_person',
+      'no_email',
+      'not_engaged',
+    ],
   })
   send(@Req() req: DoorRequest, @Res() res: Response) {
     return this.sends.serve(req, res);

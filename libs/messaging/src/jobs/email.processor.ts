@@ -36,7 +36,9 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
   onModuleInit(): void {
     this.sweeps.register('unsent-email', () => this.requeueStale());
     // A signed post older than the signature's 5-minute tolerance is refused anyway: a day of receipts is plenty.
-    this.sweeps.register('email-door-receipts', () => this.receipts.deleteBefore(retainedSince(INBOUND_EMAIL_RECEIPTS_KEPT_MS), { only: [EMAIL_DOOR] }));
+    this.sweeps.register('email-door-receipts', () =>
+      this.receipts.deleteBefore(retainedSince(INBOUND_EMAIL_RECEIPTS_KEPT_MS), { only: [EMAIL_DOOR] }),
+    );
   }
 
   async process(job: Job<SendEmailJob, SendEmailResult>): Promise<SendEmailResult> {
@@ -44,7 +46,11 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
     const message = await this.messages.claim(workspaceId, messageId);
     if (!message) return { providerId: (await this.messages.sendState(workspaceId, messageId))?.provider_id ?? null };
     if (!this.provider) {
-      await this.messages.markFailed(workspaceId, messageId, 'No email provider is configured (SMTP_URL or RESEND_API_KEY).');
+      await this.messages.markFailed(
+        workspaceId,
+        messageId,
+        'No email provider is configured (SMTP_URL or RESEND_API_KEY).',
+      );
       return { providerId: null };
     }
     try {
@@ -70,9 +76,16 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
   private async requeueStale(): Promise<number> {
     const stale = await this.messages.waitingSince(new Date(Date.now() - STALE_QUEUED_MS), 500);
     for (const row of stale) {
-      await this.queue.add(SEND_EMAIL_JOB, { workspaceId: row.workspace_id, messageId: row.id }, enqueueOptions(row.id));
+      await this.queue.add(
+        SEND_EMAIL_JOB,
+        { workspaceId: row.workspace_id, messageId: row.id },
+        enqueueOptions(row.id),
+      );
     }
-    const interrupted = await this.messages.failInterrupted(new Date(Date.now() - STALE_SENDING_MS), 'The worker stopped while sending; it is unknown whether the email left.');
+    const interrupted = await this.messages.failInterrupted(
+      new Date(Date.now() - STALE_SENDING_MS),
+      'The worker stopped while sending; it is unknown whether the email left.',
+    );
     return stale.length + interrupted;
   }
 }

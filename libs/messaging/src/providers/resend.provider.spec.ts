@@ -10,13 +10,21 @@ interface Seen {
   body: string;
 }
 
-async function standIn(answer: (req: IncomingMessage, res: ServerResponse) => void): Promise<{ server: Server; url: string; seen: Seen[] }> {
+async function standIn(
+  answer: (req: IncomingMessage, res: ServerResponse) => void,
+): Promise<{ server: Server; url: string; seen: Seen[] }> {
   const seen: Seen[] = [];
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString('utf8')));
     req.on('end', () => {
-      seen.push({ method: req.method ?? '', path: req.url ?? '', auth: req.headers.authorization, contentType: req.headers['content-type'], body });
+      seen.push({
+        method: req.method ?? '',
+        path: req.url ?? '',
+        auth: req.headers.authorization,
+        contentType: req.headers['content-type'],
+        body,
+      });
       answer(req, res);
     });
   });
@@ -30,26 +38,49 @@ const json = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
-const mail = { from: 'Acme <hi@acme.test>', to: 'ada@example.com', subject: 'Welcome', html: '<p>Hi</p>', text: 'Hi', headers: { 'X-Entity-Ref-ID': 'msg_1' } };
+const mail = {
+  from: 'Acme <hi@acme.test>',
+  to: 'ada@example.com',
+  subject: 'Welcome',
+  html: '<p>Hi</p>',
+  text: 'Hi',
+  headers: { 'X-Entity-Ref-ID': 'msg_1' },
+};
 
 describe('Resend provider: POST {RESEND_API_URL}/emails', () => {
-  it('posts the email as JSON with the key as a bearer, and returns the answer\'s id as providerId', async () => {
+  it("posts the email as JSON with the key as a bearer, and returns the answer's id as providerId", async () => {
     const { server, url, seen } = await standIn((_req, res) => json(res, 200, { id: 're_email_123' }));
     try {
       const { providerId } = await new ResendEmailProvider('re_key', `${url}/`).send(mail);
       expect(providerId).toBe('re_email_123');
       expect(seen).toHaveLength(1);
-      expect(seen[0]).toMatchObject({ method: 'POST', path: '/emails', auth: 'Bearer re_key', contentType: 'application/json' });
-      expect(JSON.parse(seen[0].body)).toEqual({ from: 'Acme <hi@acme.test>', to: ['ada@example.com'], subject: 'Welcome', html: '<p>Hi</p>', text: 'Hi', headers: { 'X-Entity-Ref-ID': 'msg_1' } });
+      expect(seen[0]).toMatchObject({
+        method: 'POST',
+        path: '/emails',
+        auth: 'Bearer re_key',
+        contentType: 'application/json',
+      });
+      expect(JSON.parse(seen[0].body)).toEqual({
+        from: 'Acme <hi@acme.test>',
+        to: ['ada@example.com'],
+        subject: 'Welcome',
+        html: '<p>Hi</p>',
+        text: 'Hi',
+        headers: { 'X-Entity-Ref-ID': 'msg_1' },
+      });
     } finally {
       await close(server);
     }
   });
 
-  it('throws an Error naming the status and the answer\'s message on a non-2xx answer', async () => {
-    const { server, url } = await standIn((_req, res) => json(res, 422, { statusCode: 422, name: 'validation_error', message: 'The from address is not verified.' }));
+  it("throws an Error naming the status and the answer's message on a non-2xx answer", async () => {
+    const { server, url } = await standIn((_req, res) =>
+      json(res, 422, { statusCode: 422, name: 'validation_error', message: 'The from address is not verified.' }),
+    );
     try {
-      await expect(new ResendEmailProvider('re_key', url).send(mail)).rejects.toThrow('Resend answered 422: The from address is not verified.');
+      await expect(new ResendEmailProvider('re_key', url).send(mail)).rejects.toThrow(
+        'Resend answered 422: The from address is not verified.',
+      );
     } finally {
       await close(server);
     }
@@ -61,7 +92,9 @@ describe('Resend provider: POST {RESEND_API_URL}/emails', () => {
       res.end('Bad gateway');
     });
     try {
-      await expect(new ResendEmailProvider('re_key', url).send(mail)).rejects.toThrow('Resend answered 502: Bad gateway');
+      await expect(new ResendEmailProvider('re_key', url).send(mail)).rejects.toThrow(
+        'Resend answered 502: Bad gateway',
+      );
     } finally {
       await close(server);
     }
@@ -76,8 +109,10 @@ describe('Resend provider: POST {RESEND_API_URL}/emails', () => {
     }
   });
 
-  it('fetches a received email\'s body, which Resend\'s webhook does not carry', async () => {
-    const { server, url, seen } = await standIn((_req, res) => json(res, 200, { id: 'in_1', text: 'Thanks!', html: null, headers: { 'in-reply-to': '<a@b>' } }));
+  it("fetches a received email's body, which Resend's webhook does not carry", async () => {
+    const { server, url, seen } = await standIn((_req, res) =>
+      json(res, 200, { id: 'in_1', text: 'Thanks!', html: null, headers: { 'in-reply-to': '<a@b>' } }),
+    );
     try {
       const got = await new ResendEmailProvider('re_key', url).fetchReceivedEmail('in_1');
       expect(got).toEqual({ text: 'Thanks!', html: null, headers: { 'in-reply-to': '<a@b>' } });

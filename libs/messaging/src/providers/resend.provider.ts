@@ -15,7 +15,14 @@ export class ResendEmailProvider implements EmailProvider {
   }
 
   async send(mail: OutgoingMail): Promise<{ providerId: string }> {
-    const body = { from: mail.from, to: [mail.to], subject: mail.subject, html: mail.html, text: mail.text, ...(mail.headers ? { headers: mail.headers } : {}) };
+    const body = {
+      from: mail.from,
+      to: [mail.to],
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      ...(mail.headers ? { headers: mail.headers } : {}),
+    };
     const answer = await this.call('POST', '/emails', body);
     const id = (answer as { id?: unknown } | null)?.id;
     if (typeof id !== 'string' || id === '') throw new Error('Resend accepted the email but its answer carried no id.');
@@ -23,17 +30,28 @@ export class ResendEmailProvider implements EmailProvider {
   }
 
   /** A received email's text, html and headers: Resend's email.received webhook carries only metadata. */
-  async fetchReceivedEmail(emailId: string): Promise<{ text: string | null; html: string | null; headers: Record<string, unknown> }> {
-    const answer = (await this.call('GET', `/emails/receiving/${encodeURIComponent(emailId)}`)) as Record<string, unknown> | null;
+  async fetchReceivedEmail(
+    emailId: string,
+  ): Promise<{ text: string | null; html: string | null; headers: Record<string, unknown> }> {
+    const answer = (await this.call('GET', `/emails/receiving/${encodeURIComponent(emailId)}`)) as Record<
+      string,
+      unknown
+    > | null;
     const str = (v: unknown) => (typeof v === 'string' ? v : null);
-    const headers = answer && typeof answer.headers === 'object' && answer.headers !== null ? (answer.headers as Record<string, unknown>) : {};
+    const headers =
+      answer && typeof answer.headers === 'object' && answer.headers !== null
+        ? (answer.headers as Record<string, unknown>)
+        : {};
     return { text: str(answer?.text), html: str(answer?.html), headers };
   }
 
   private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
     const response = await fetch(`${this.apiUrl}${path}`, {
       method,
-      headers: { authorization: `Bearer ${this.apiKey}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        authorization: `Bearer ${this.apiKey}`,
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(RESEND_TIMEOUT_MS),
     });
@@ -46,7 +64,9 @@ export class ResendEmailProvider implements EmailProvider {
     }
     if (!response.ok) {
       const message = (parsed as { message?: unknown } | null)?.message;
-      throw new Error(`Resend answered ${response.status}: ${typeof message === 'string' ? message : raw.slice(0, 300) || response.statusText}`);
+      throw new Error(
+        `Resend answered ${response.status}: ${typeof message === 'string' ? message : raw.slice(0, 300) || response.statusText}`,
+      );
     }
     return parsed;
   }

@@ -8,7 +8,9 @@ interface Received {
   raw: string;
 }
 
-async function startServer(options: Record<string, unknown> = {}): Promise<{ server: SMTPServer; port: number; received: Received[] }> {
+async function startServer(
+  options: Record<string, unknown> = {},
+): Promise<{ server: SMTPServer; port: number; received: Received[] }> {
   const received: Received[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -80,7 +82,8 @@ describe('SMTP provider: nodemailer against a real SMTP server on 127.0.0.1', ()
   it('rejects with an Error when the server refuses the recipient', async () => {
     const { server, port } = await startServer({
       hideSTARTTLS: true,
-      onRcptTo: (_address: unknown, _session: unknown, done: (err?: Error) => void) => done(Object.assign(new Error('No such mailbox'), { responseCode: 550 })),
+      onRcptTo: (_address: unknown, _session: unknown, done: (err?: Error) => void) =>
+        done(Object.assign(new Error('No such mailbox'), { responseCode: 550 })),
     });
     const provider = new SmtpEmailProvider(`smtp://127.0.0.1:${port}`);
     try {

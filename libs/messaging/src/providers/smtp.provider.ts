@@ -31,7 +31,14 @@ export class SmtpEmailProvider implements EmailProvider {
   }
 
   async send(mail: OutgoingMail): Promise<{ providerId: string }> {
-    const info = await this.transport.sendMail({ from: mail.from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text, headers: mail.headers });
+    const info = await this.transport.sendMail({
+      from: mail.from,
+      to: mail.to,
+      subject: mail.subject,
+      html: mail.html,
+      text: mail.text,
+      headers: mail.headers,
+    });
     const providerId = String(info.messageId ?? '').replace(/^<|>$/g, '');
     if (!providerId) throw new Error('The SMTP server accepted the email but no Message-ID came back.');
     return { providerId };

@@ -1,6 +1,7 @@
 import { FairQueue } from './fair-queue';
 
-const queue = (running = 1, perWorkspace = 1, waitingPerWorkspace = 3) => new FairQueue<string>({ running, perWorkspace, waitingPerWorkspace });
+const queue = (running = 1, perWorkspace = 1, waitingPerWorkspace = 3) =>
+  new FairQueue<string>({ running, perWorkspace, waitingPerWorkspace });
 
 describe('FairQueue: per-workspace turns at expensive work', () => {
   it('runs a task at once while a place is free', () => {
@@ -34,7 +35,7 @@ describe('FairQueue: per-workspace turns at expensive work', () => {
     expect(q.finish('a')).toEqual([{ workspace: 'a', task: 'a3' }]);
   });
 
-  it('keeps one workspace\'s tasks in the order they came', () => {
+  it("keeps one workspace's tasks in the order they came", () => {
     const q = queue(1, 1, 10);
     q.offer('a', 'a1');
     q.offer('a', 'a2');

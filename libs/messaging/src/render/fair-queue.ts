@@ -33,7 +33,11 @@ export class FairQueue<T> {
   /** 'run': start it now (it counts as running); 'wait': it was queued, `finish` hands it out later; 'full': refused. */
   offer(workspace: string, task: T): Admission {
     const queue = this.waitingBy.get(workspace);
-    if (!queue && this.runningNow < this.limits.running && (this.runningBy.get(workspace) ?? 0) < this.limits.perWorkspace) {
+    if (
+      !queue &&
+      this.runningNow < this.limits.running &&
+      (this.runningBy.get(workspace) ?? 0) < this.limits.perWorkspace
+    ) {
       this.start(workspace);
       return 'run';
     }

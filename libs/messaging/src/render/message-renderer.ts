@@ -66,7 +66,11 @@ export class MessageRenderer implements OnApplicationShutdown {
   }
 
   /** The message filled in for a person, rendered in a render thread when this workspace's turn comes. */
-  async render(workspaceId: string, message: { subject: string; body: string }, context: RenderContext): Promise<RenderedMessage> {
+  async render(
+    workspaceId: string,
+    message: { subject: string; body: string },
+    context: RenderContext,
+  ): Promise<RenderedMessage> {
     return (await this.run(workspaceId, { kind: 'render', message, context }))!;
   }
 
@@ -98,9 +102,13 @@ export class MessageRenderer implements OnApplicationShutdown {
       if (admission === 'wait') return;
       this.stopped.inc({ limit: 'turns' });
       reject(
-        new Refusal('rate_limited', `This workspace already has ${RENDER_LIMITS.waitingPerWorkspace} messages waiting to be rendered: wait a second and send it again.`, {
-          retryAfter: 1,
-        }),
+        new Refusal(
+          'rate_limited',
+          `This workspace already has ${RENDER_LIMITS.waitingPerWorkspace} messages waiting to be rendered: wait a second and send it again.`,
+          {
+            retryAfter: 1,
+          },
+        ),
       );
     });
   }

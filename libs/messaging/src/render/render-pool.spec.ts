@@ -8,7 +8,7 @@ describe('RenderPool: work off the event loop, inside hard limits', () => {
   const pool = new RenderPool({ filename: probe, threads: 1, timeoutMs: 1_000, memoryMb: 32, warmUp: 'answer' });
   afterAll(() => pool.close());
 
-  it('runs a task in a thread of its own, not the event loop\'s', async () => {
+  it("runs a task in a thread of its own, not the event loop's", async () => {
     expect(await pool.run('answer')).not.toBe(threadId);
   });
 

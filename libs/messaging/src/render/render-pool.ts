@@ -46,7 +46,11 @@ export class RenderPool {
     try {
       return (await pool.run(task, { signal: timeout })) as R;
     } catch (error) {
-      const over = timeout.aborted ? 'time' : (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'memory' : null;
+      const over = timeout.aborted
+        ? 'time'
+        : (error as { code?: string }).code === 'ERR_WORKER_OUT_OF_MEMORY'
+          ? 'memory'
+          : null;
       if (!over) throw error;
       this.warmUp(pool, 1); // the thread that replaces the one ended
       throw new OverLimit(over);
@@ -69,7 +73,10 @@ export class RenderPool {
       maxThreads: threads,
       // Sources run as TypeScript (tests, `npm start`): each thread compiles them as the main thread does.
       execArgv: extname(filename) === '.ts' ? ['--require', '@swc-node/register'] : [],
-      resourceLimits: { maxOldGenerationSizeMb: memoryMb, maxYoungGenerationSizeMb: Math.max(4, Math.round(memoryMb / 8)) },
+      resourceLimits: {
+        maxOldGenerationSizeMb: memoryMb,
+        maxYoungGenerationSizeMb: Math.max(4, Math.round(memoryMb / 8)),
+      },
       niceIncrement: NICE_INCREMENT,
       // One task per thread; more would only wait in the thread for the same core.
       concurrentTasksPerWorker: 1,
@@ -81,7 +88,9 @@ export class RenderPool {
   }
 
   private warmUp(pool: Piscina, threads: number): void {
-    const tasks = Array.from({ length: threads }, () => pool.run(this.options.warmUp, { signal: AbortSignal.timeout(WARM_UP_MS) }));
+    const tasks = Array.from({ length: threads }, () =>
+      pool.run(this.options.warmUp, { signal: AbortSignal.timeout(WARM_UP_MS) }),
+    );
     this.warming = Promise.all([this.warming, ...tasks]).catch(() => undefined);
   }
 }

@@ -6,4 +6,5 @@ export type RenderTask =
   | { kind: 'validate'; subject: string; body: string }
   | { kind: 'render'; message: { subject: string; body: string }; context: RenderContext };
 
-export type RenderOutcome = { ok: true; rendered?: RenderedMessage } | { ok: false; code: RefusalCode; message: string };
+export type RenderOutcome =
+  { ok: true; rendered?: RenderedMessage } | { ok: false; code: RefusalCode; message: string };

@@ -6,10 +6,13 @@ import type { RenderOutcome, RenderTask } from './render-task';
 
 // A first render in a new thread compiles Liquid's and the Markdown renderer's code as it goes, which on a
 // busy machine can outlast Liquid's render limit (1 s) on its own: the thread renders once as it starts.
-const warmed = renderMessage({ subject: 'Hi {{ person.name }}', body: '# {{ person.name | upcase }}\n\n**{{ properties.x }}**' }, {
-  person: { id: 'per_warm', name: 'Warm', email: 'warm@example.com', fields: {} },
-  properties: { x: 1 },
-}).catch(() => undefined);
+const warmed = renderMessage(
+  { subject: 'Hi {{ person.name }}', body: '# {{ person.name | upcase }}\n\n**{{ properties.x }}**' },
+  {
+    person: { id: 'per_warm', name: 'Warm', email: 'warm@example.com', fields: {} },
+    properties: { x: 1 },
+  },
+).catch(() => undefined);
 
 export default async function run(task: RenderTask): Promise<RenderOutcome> {
   await warmed;

@@ -4,4 +4,9 @@ import { OutboxRetention1764115200000 } from './1764115200000-outbox-retention';
 import { OutboxHighWaterMark1765100000000 } from './1765100000000-outbox-high-water-mark';
 import { OutboxLz41766850000001 } from './1766850000001-outbox-lz4';
 
-export const OUTBOX_MIGRATIONS = [OutboxSchema1763856000003, OutboxRetention1764115200000, OutboxHighWaterMark1765100000000, OutboxLz41766850000001];
+export const OUTBOX_MIGRATIONS = [
+  OutboxSchema1763856000003,
+  OutboxRetention1764115200000,
+  OutboxHighWaterMark1765100000000,
+  OutboxLz41766850000001,
+];

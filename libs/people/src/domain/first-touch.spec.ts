@@ -76,7 +76,10 @@ describe('parseSource', () => {
   });
 
   it('unknown keys are dropped, in source and in utm', () => {
-    expect(parseSource({ path: '/a', colour: 'red', utm: { source: 'x', gclid: 'y' } })).toEqual({ path: '/a', utm: { source: 'x' } });
+    expect(parseSource({ path: '/a', colour: 'red', utm: { source: 'x', gclid: 'y' } })).toEqual({
+      path: '/a',
+      utm: { source: 'x' },
+    });
   });
 
   it('strings are trimmed and cut to the cap; blank ones are dropped', () => {
@@ -99,7 +102,13 @@ describe('parseSource', () => {
 
 describe('first touch (decisions.md section 4)', () => {
   it('source is utm.source; medium and campaign come from utm', () => {
-    expect(firstTouchFrom({ utm: { source: 'newsletter', medium: 'email', campaign: 'launch' }, referrer: 'google.com', path: '/' })).toEqual({
+    expect(
+      firstTouchFrom({
+        utm: { source: 'newsletter', medium: 'email', campaign: 'launch' },
+        referrer: 'google.com',
+        path: '/',
+      }),
+    ).toEqual({
       source: 'newsletter',
       medium: 'email',
       campaign: 'launch',
@@ -110,11 +119,20 @@ describe('first touch (decisions.md section 4)', () => {
   });
 
   it('without utm.source, source is the referrer host', () => {
-    expect(firstTouchFrom({ referrer: 'google.com', utm: { medium: 'cpc' } })).toMatchObject({ source: 'google.com', medium: 'cpc', campaign: null });
+    expect(firstTouchFrom({ referrer: 'google.com', utm: { medium: 'cpc' } })).toMatchObject({
+      source: 'google.com',
+      medium: 'cpc',
+      campaign: null,
+    });
   });
 
   it('without utm.source or referrer, source is direct', () => {
-    expect(firstTouchFrom({ path: '/pricing' })).toMatchObject({ source: 'direct', medium: null, campaign: null, path: '/pricing' });
+    expect(firstTouchFrom({ path: '/pricing' })).toMatchObject({
+      source: 'direct',
+      medium: null,
+      campaign: null,
+      path: '/pricing',
+    });
     expect(firstTouchFrom({ click_id: 'gclid-1' })).toMatchObject({ source: 'direct', click_id: 'gclid-1' });
   });
 

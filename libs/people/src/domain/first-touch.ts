@@ -31,7 +31,8 @@ const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null &
 /** A trimmed string, undefined when absent or blank, or a Refusal naming the field. */
 function text(value: unknown, field: string, max: number): string | undefined | Refusal {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'string') return new Refusal('invalid_field', `${field} must be a string: send it as text or leave it out.`);
+  if (typeof value !== 'string')
+    return new Refusal('invalid_field', `${field} must be a string: send it as text or leave it out.`);
   const trimmed = value.trim().slice(0, max);
   return trimmed === '' ? undefined : trimmed;
 }
@@ -58,7 +59,10 @@ export function parseSource(raw: unknown): SourceInput | undefined | Refusal {
   const anonId = text(raw.anon_id, 'source.anon_id', Number.POSITIVE_INFINITY);
   if (anonId instanceof Refusal) return anonId;
   if (anonId !== undefined && anonId.length > MAX_ID_LENGTH) {
-    return new Refusal('invalid_field', `source.anon_id must be at most ${MAX_ID_LENGTH} characters: send the tag's browser id.`);
+    return new Refusal(
+      'invalid_field',
+      `source.anon_id must be at most ${MAX_ID_LENGTH} characters: send the tag's browser id.`,
+    );
   }
   if (anonId !== undefined) out.anon_id = anonId;
   const utm = parseUtm(raw.utm);
@@ -69,7 +73,8 @@ export function parseSource(raw: unknown): SourceInput | undefined | Refusal {
 
 function parseUtm(raw: unknown): SourceInput['utm'] | Refusal {
   if (raw === undefined || raw === null) return undefined;
-  if (!isObject(raw)) return new Refusal('invalid_field', 'source.utm must be an object, like {"source": "newsletter"}.');
+  if (!isObject(raw))
+    return new Refusal('invalid_field', 'source.utm must be an object, like {"source": "newsletter"}.');
   const utm: NonNullable<SourceInput['utm']> = {};
   for (const key of UTM_KEYS) {
     const value = text(raw[key], `source.utm.${key}`, SOURCE_TEXT_MAX);
@@ -137,6 +142,9 @@ export function touchParts(firstTouch: Record<string, unknown> | null | undefine
  */
 export function touchKey(parts: TouchParts): string {
   if (!parts.source && !parts.medium && !parts.campaign) return '0';
-  const hex = createHash('md5').update(`${parts.source}\u001f${parts.medium}\u001f${parts.campaign}`).digest('hex').slice(0, 16);
+  const hex = createHash('md5')
+    .update(`${parts.source}\u001f${parts.medium}\u001f${parts.campaign}`)
+    .digest('hex')
+    .slice(0, 16);
   return BigInt.asIntN(64, BigInt(`0x${hex}`)).toString();
 }

@@ -43,7 +43,11 @@ export function keyString(key: { kind: string; value: string }): string {
  * The identity keys a post names, normalized (email trimmed and lower-cased, ids trimmed), without
  * empty values or repeats. Formats and lengths are checked by the parsers before, which refuse them.
  */
-export function identityKeys(input: { email?: string | null; anon_id?: string | null; account_id?: string | null }): IdentityKey[] {
+export function identityKeys(input: {
+  email?: string | null;
+  anon_id?: string | null;
+  account_id?: string | null;
+}): IdentityKey[] {
   const keys: IdentityKey[] = [];
   const add = (kind: IdentityKind, value: string) => {
     if (value !== '' && !keys.some((k) => k.kind === kind && k.value === value)) keys.push({ kind, value });
@@ -84,7 +88,11 @@ function byAge(a: PersonSnapshot, b: PersonSnapshot): number {
 }
 
 /** The first of ordered people whose `when` is earliest (or latest); ties keep the older person. */
-function pickBy(ordered: PersonSnapshot[], when: (p: PersonSnapshot) => number, latest: boolean): PersonSnapshot | undefined {
+function pickBy(
+  ordered: PersonSnapshot[],
+  when: (p: PersonSnapshot) => number,
+  latest: boolean,
+): PersonSnapshot | undefined {
   let best: PersonSnapshot | undefined;
   for (const p of ordered) {
     if (!best || (latest ? when(p) > when(best) : when(p) < when(best))) best = p;
@@ -102,9 +110,21 @@ export function planMerge(people: PersonSnapshot[]): MergePlan {
   if (people.length === 0) throw new Error('planMerge needs at least one person');
   const ordered = [...people].sort(byAge);
   // A missing time is read as the person's creation, so a stage or touch without one still competes.
-  const touched = pickBy(ordered.filter((p) => p.firstTouch), (p) => (p.firstTouchAt ?? p.createdAt).getTime(), false);
-  const staged = pickBy(ordered.filter((p) => p.stage), (p) => (p.stageChangedAt ?? p.createdAt).getTime(), true);
-  const engaged = pickBy(ordered.filter((p) => p.engagedAt), (p) => p.engagedAt!.getTime(), false);
+  const touched = pickBy(
+    ordered.filter((p) => p.firstTouch),
+    (p) => (p.firstTouchAt ?? p.createdAt).getTime(),
+    false,
+  );
+  const staged = pickBy(
+    ordered.filter((p) => p.stage),
+    (p) => (p.stageChangedAt ?? p.createdAt).getTime(),
+    true,
+  );
+  const engaged = pickBy(
+    ordered.filter((p) => p.engagedAt),
+    (p) => p.engagedAt!.getTime(),
+    false,
+  );
   const first = <T>(value: (p: PersonSnapshot) => T | null | undefined): T | null =>
     ordered.map(value).find((v): v is T => v !== null && v !== undefined) ?? null;
   const merged: MergedPerson = {
@@ -121,7 +141,6 @@ export function planMerge(people: PersonSnapshot[]): MergePlan {
   };
   return { survivorId: ordered[0].id, absorbedIds: ordered.slice(1).map((p) => p.id), ...merged };
 }
-
 
 /**
  * decisions.md section 4: created when no key named anybody yet, merged when the keys named two or

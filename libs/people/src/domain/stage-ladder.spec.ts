@@ -1,5 +1,15 @@
 // interface.md "Lifecycle stages" table, one case per row, then decisions.md section 4.
-import { ENGAGING_ACTIONS, ENGAGING_TIMELINE_KINDS, isEngagingEvent, isPaidStage, nextStage, Stage, STAGE_NAMES, StageSettings, STAGES } from './stage-ladder';
+import {
+  ENGAGING_ACTIONS,
+  ENGAGING_TIMELINE_KINDS,
+  isEngagingEvent,
+  isPaidStage,
+  nextStage,
+  Stage,
+  STAGE_NAMES,
+  StageSettings,
+  STAGES,
+} from './stage-ladder';
 
 const app: StageSettings = { downloaderStage: true, trialStage: false, activationEvents: [] };
 const web: StageSettings = { downloaderStage: false, trialStage: false, activationEvents: [] };
@@ -17,14 +27,28 @@ describe('lifecycle stage table (interface.md "Lifecycle stages"), one case per 
     ['any + download, workspace has no Downloader stage -> unchanged', null, 'download', web, 0, null],
     ['any + activated -> Activated', 'downloader', 'activated', app, 0, 'activated'],
     ['any + signup -> Account', 'activated', 'signup', app, 0, 'account'],
-    ['any except already paid + trial_started, Trial switched on -> Trial', 'account', 'trial_started', trial, 0, 'trial'],
+    [
+      'any except already paid + trial_started, Trial switched on -> Trial',
+      'account',
+      'trial_started',
+      trial,
+      0,
+      'trial',
+    ],
     ['any + purchase, first purchase -> Purchaser', 'trial', 'purchase', trial, 0, 'purchaser'],
     ['any + credit_purchase, first purchase -> Purchaser', 'account', 'credit_purchase', app, 0, 'purchaser'],
     ['Purchaser + purchase, second purchase -> Repeat', 'purchaser', 'purchase', app, 1, 'repeat'],
     ['Churned + purchase -> Purchaser (moved back up)', 'churned', 'purchase', app, 3, 'purchaser'],
     ['Purchaser + churned -> Churned', 'purchaser', 'churned', app, 1, 'churned'],
     ['Repeat + subscription_cancelled -> Churned', 'repeat', 'subscription_cancelled', app, 2, 'churned'],
-    ['Trial + churned -> Account (a trial that ended is not a customer who left)', 'trial', 'churned', trial, 0, 'account'],
+    [
+      'Trial + churned -> Account (a trial that ended is not a customer who left)',
+      'trial',
+      'churned',
+      trial,
+      0,
+      'account',
+    ],
   ])('%s', movesTo);
 });
 
@@ -95,15 +119,29 @@ describe('decisions.md section 4 clarifications', () => {
     expect(nextStage(null, 'signup', { ...app, activationEvents: ['signup'] }, 0)).toBe('account');
   });
 
-  it.each(['pageview', 'configure', 'cta_click', 'refund', 'sign_in', 'subscription_started', 'subscription_renewed', 'my_custom_event'])(
-    'events not listed and custom names move nobody: %s',
-    (event) => {
-      for (const stage of [null, ...STAGES]) expect(nextStage(stage, event, trial, 0)).toBeNull();
-    },
-  );
+  it.each([
+    'pageview',
+    'configure',
+    'cta_click',
+    'refund',
+    'sign_in',
+    'subscription_started',
+    'subscription_renewed',
+    'my_custom_event',
+  ])('events not listed and custom names move nobody: %s', (event) => {
+    for (const stage of [null, ...STAGES]) expect(nextStage(stage, event, trial, 0)).toBeNull();
+  });
 
   it('every stage has a display name', () => {
-    expect(STAGES.map((s) => STAGE_NAMES[s])).toEqual(['Downloader', 'Activated', 'Account', 'Trial', 'Purchaser', 'Repeat', 'Churned']);
+    expect(STAGES.map((s) => STAGE_NAMES[s])).toEqual([
+      'Downloader',
+      'Activated',
+      'Account',
+      'Trial',
+      'Purchaser',
+      'Repeat',
+      'Churned',
+    ]);
   });
 });
 
@@ -113,15 +151,30 @@ describe('engagement (decisions.md section 4)', () => {
     expect(isEngagingEvent(type)).toBe(true);
   });
 
-  it.each(['pageview', 'download', 'activated', 'trial_started', 'sign_in', 'refund', 'github_star', 'my_custom_event', 'support', 'subscribed'])(
-    'the event %s does not',
-    (type) => {
-      expect(isEngagingEvent(type)).toBe(false);
-    },
-  );
+  it.each([
+    'pageview',
+    'download',
+    'activated',
+    'trial_started',
+    'sign_in',
+    'refund',
+    'github_star',
+    'my_custom_event',
+    'support',
+    'subscribed',
+  ])('the event %s does not', (type) => {
+    expect(isEngagingEvent(type)).toBe(false);
+  });
 
   it('a support post, an email reply and a list join engage through their own timeline kinds', () => {
     expect(ENGAGING_ACTIONS).toEqual({ supportPost: 'support', emailReply: 'email_received', listJoin: 'subscribed' });
-    expect([...ENGAGING_TIMELINE_KINDS].sort()).toEqual(['credit_purchase', 'email_received', 'purchase', 'signup', 'subscribed', 'support']);
+    expect([...ENGAGING_TIMELINE_KINDS].sort()).toEqual([
+      'credit_purchase',
+      'email_received',
+      'purchase',
+      'signup',
+      'subscribed',
+      'support',
+    ]);
   });
 });

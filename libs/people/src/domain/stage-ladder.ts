@@ -27,7 +27,14 @@ export interface StageSettings {
 export const PURCHASE_EVENTS: ReadonlySet<string> = new Set(['purchase', 'credit_purchase']);
 export const CHURN_EVENTS: ReadonlySet<string> = new Set(['churned', 'subscription_cancelled']);
 /** Every built-in name that can move a stage; all others (and every custom name) move nobody. */
-export const STAGE_EVENTS: ReadonlySet<string> = new Set(['download', 'activated', 'signup', 'trial_started', ...PURCHASE_EVENTS, ...CHURN_EVENTS]);
+export const STAGE_EVENTS: ReadonlySet<string> = new Set([
+  'download',
+  'activated',
+  'signup',
+  'trial_started',
+  ...PURCHASE_EVENTS,
+  ...CHURN_EVENTS,
+]);
 
 // Low to high. Churned is not on the climb: it is reached only by churning and left only by a purchase.
 const LADDER: readonly Stage[] = ['downloader', 'activated', 'account', 'trial', 'purchaser', 'repeat'];
@@ -65,7 +72,12 @@ function climb(current: Stage | null, targets: Stage[]): Stage | null {
  * means purchasesBefore is 0, whatever the stage (none included): it makes Purchaser. A later one
  * makes Repeat; a purchase while Repeat keeps Repeat; from Churned any purchase makes Purchaser.
  */
-export function nextStage(current: Stage | null, eventType: string, settings: StageSettings, purchasesBefore: number): Stage | null {
+export function nextStage(
+  current: Stage | null,
+  eventType: string,
+  settings: StageSettings,
+  purchasesBefore: number,
+): Stage | null {
   if (PURCHASE_EVENTS.has(eventType)) return afterPurchase(current, purchasesBefore);
   if (CHURN_EVENTS.has(eventType)) {
     if (current === 'purchaser' || current === 'repeat') return 'churned';

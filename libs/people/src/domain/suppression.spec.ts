@@ -15,10 +15,14 @@ it('hashes one key the same way every time, and differently per workspace, kind,
 });
 
 it('never confuses a workspace and value that run together', () => {
-  expect(suppressionHash(secret, 'ws_1', { kind: 'anon_id', value: 'a' })).not.toBe(suppressionHash(secret, 'ws_1a', { kind: 'anon_id', value: '' }));
+  expect(suppressionHash(secret, 'ws_1', { kind: 'anon_id', value: 'a' })).not.toBe(
+    suppressionHash(secret, 'ws_1a', { kind: 'anon_id', value: '' }),
+  );
 });
 
 it('hashes a record id for the erasure log apart from any identity hash', () => {
-  expect(erasedRecordHash(secret, 'ws_1', 'per_1')).not.toBe(suppressionHash(secret, 'ws_1', { kind: 'account_id', value: 'per_1' }));
+  expect(erasedRecordHash(secret, 'ws_1', 'per_1')).not.toBe(
+    suppressionHash(secret, 'ws_1', { kind: 'account_id', value: 'per_1' }),
+  );
   expect(erasedRecordHash(secret, 'ws_1', 'per_1')).toBe(erasedRecordHash(secret, 'ws_1', 'per_1'));
 });

@@ -7,7 +7,9 @@ import type { IdentityKey } from './identity';
 
 /** The suppression list's hash of one identity key of one workspace. */
 export function suppressionHash(secret: string, workspaceId: string, key: IdentityKey): string {
-  return createHmac('sha256', `suppression:${secret}`).update(`${workspaceId}\0${key.kind}\0${key.value}`).digest('base64url');
+  return createHmac('sha256', `suppression:${secret}`)
+    .update(`${workspaceId}\0${key.kind}\0${key.value}`)
+    .digest('base64url');
 }
 
 /** The erasure log's stand-in for a record id: a keyed hash, so the log names no one yet proves which erasure is which. */

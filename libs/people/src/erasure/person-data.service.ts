@@ -6,7 +6,15 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { happening, OutboxWriter } from '@app/outbox';
 import { type AppConfig, CONFIG, newId, PersonDataParticipants, readsFromPrimary, Refusal } from '@app/platform';
-import { erasedRecordHash, type IdentityKey, type IdentityKind, identityKeys, isEmail, MAX_ID_LENGTH, normalizeEmail } from '../domain';
+import {
+  erasedRecordHash,
+  type IdentityKey,
+  type IdentityKind,
+  identityKeys,
+  isEmail,
+  MAX_ID_LENGTH,
+  normalizeEmail,
+} from '../domain';
 import { PeopleRepository, type PersonRow } from '../people.repository';
 import { PeopleQueryService } from '../people-query.service';
 import { SuppressionList } from './suppression-list';
@@ -129,33 +137,44 @@ export class PersonDataService {
         `SELECT name, email FROM people WHERE workspace_id = $1 AND id = ANY($2::text[])`,
         [workspaceId, ids],
       );
-      const values = [...new Set([...keys.map((k) => k.value), ...names.flatMap((n) => [n.name, n.email].filter((v): v is string => !!v))])];
+      const values = [
+        ...new Set([
+          ...keys.map((k) => k.value),
+          ...names.flatMap((n) => [n.name, n.email].filter((v): v is string => !!v)),
+        ]),
+      ];
       const counts = await this.participants.eraseAll(m, { workspaceId, personIds: ids, values });
       const id = newId('era');
       const suppressedKeys = await this.suppressions.add(m, workspaceId, keys, id);
       const erasedAt = new Date();
       await this.outbox.write(m, [happening(workspaceId, person.id, erasedAt, { [PERSON_ERASED]: {} })]);
-      await m.query(`INSERT INTO erasures (workspace_id, id, person_hash, asked_by, counts, erased_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`, [
-        workspaceId,
-        id,
-        erasedRecordHash(this.config.appSecret, workspaceId, person.id),
-        caller.memberId,
-        JSON.stringify(counts),
-        erasedAt,
-      ]);
+      await m.query(
+        `INSERT INTO erasures (workspace_id, id, person_hash, asked_by, counts, erased_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+        [
+          workspaceId,
+          id,
+          erasedRecordHash(this.config.appSecret, workspaceId, person.id),
+          caller.memberId,
+          JSON.stringify(counts),
+          erasedAt,
+        ],
+      );
       const tables = Object.entries(counts)
         .map(([table, rows]) => ({ table, rows }))
         .sort((a, b) => a.table.localeCompare(b.table));
       return { id, erasedAt, tables, suppressedKeys };
     });
     this.outbox.kick();
-    this.logger.log(`erasure ${answer.id} in workspace ${workspaceId}: ${answer.tables.reduce((n, t) => n + t.rows, 0)} rows`);
+    this.logger.log(
+      `erasure ${answer.id} in workspace ${workspaceId}: ${answer.tables.reduce((n, t) => n + t.rows, 0)} rows`,
+    );
     return answer;
   }
 
   /** Lifts the suppression of one identity key; owners only. True when it was suppressed. */
   async lift(caller: PersonDataCaller, kind: string, value: string): Promise<boolean> {
-    if (caller.role !== 'owner') throw new Refusal('forbidden', 'Only workspace owners may lift a suppression: ask one of them.');
+    if (caller.role !== 'owner')
+      throw new Refusal('forbidden', 'Only workspace owners may lift a suppression: ask one of them.');
     return this.suppressions.lift(caller.workspaceId, identityKey(kind, value));
   }
 
@@ -164,30 +183,50 @@ export class PersonDataService {
    * the person's row as the ingest does (PeopleRepository.lockPerson), so no post merges into them or
    * adds to them meanwhile.
    */
-  private async find(m: EntityManager, workspaceId: string, who: string, lock: boolean): Promise<{ person: PersonRow & { merged_into?: string | null }; ids: string[] }> {
+  private async find(
+    m: EntityManager,
+    workspaceId: string,
+    who: string,
+    lock: boolean,
+  ): Promise<{ person: PersonRow & { merged_into?: string | null }; ids: string[] }> {
     const target = (who ?? '').trim();
     if (!target) throw new Refusal('invalid_field', 'Name the person by record id or email address.');
     const byEmail = target.includes('@');
     let person: PersonRow | null;
     if (lock) {
-      const [key] = byEmail ? await m.query(`SELECT person_id FROM identities WHERE workspace_id = $1 AND kind = 'email' AND value = $2`, [workspaceId, normalizeEmail(target)]) : [];
+      const [key] = byEmail
+        ? await m.query(`SELECT person_id FROM identities WHERE workspace_id = $1 AND kind = 'email' AND value = $2`, [
+            workspaceId,
+            normalizeEmail(target),
+          ])
+        : [];
       const id: string | undefined = byEmail ? key?.person_id : target;
       person = id ? await this.people.lockPerson(m, workspaceId, id) : null;
     } else {
       person = await this.query.byWho(workspaceId, target);
     }
-    if (!person) throw new Refusal('no_such_person', `No person in this workspace has the record id or email ${JSON.stringify(target.slice(0, 200))}.`);
-    const merged: Array<{ id: string }> = await m.query(`SELECT id FROM people WHERE workspace_id = $1 AND merged_into = $2 ORDER BY created_at, id`, [workspaceId, person.id]);
+    if (!person)
+      throw new Refusal(
+        'no_such_person',
+        `No person in this workspace has the record id or email ${JSON.stringify(target.slice(0, 200))}.`,
+      );
+    const merged: Array<{ id: string }> = await m.query(
+      `SELECT id FROM people WHERE workspace_id = $1 AND merged_into = $2 ORDER BY created_at, id`,
+      [workspaceId, person.id],
+    );
     return { person, ids: [person.id, ...merged.map((r) => r.id)] };
   }
 }
 
 /** An identity key as an owner names it to lift its suppression, normalized as the ingest normalizes it. */
 function identityKey(kind: string, value: string): IdentityKey {
-  if (!IDENTITY_KINDS.includes(kind as IdentityKind)) throw new Refusal('invalid_field', 'kind must be email, anon_id or account_id.');
+  if (!IDENTITY_KINDS.includes(kind as IdentityKind))
+    throw new Refusal('invalid_field', 'kind must be email, anon_id or account_id.');
   const [key] = identityKeys({ [kind]: String(value ?? '') });
-  if (!key || key.value.length > MAX_ID_LENGTH) throw new Refusal('invalid_field', `value must be 1 to ${MAX_ID_LENGTH} characters.`);
-  if (key.kind === 'email' && !isEmail(key.value)) throw new Refusal('invalid_email', 'value must be an email address, like ada@example.com.');
+  if (!key || key.value.length > MAX_ID_LENGTH)
+    throw new Refusal('invalid_field', `value must be 1 to ${MAX_ID_LENGTH} characters.`);
+  if (key.kind === 'email' && !isEmail(key.value))
+    throw new Refusal('invalid_email', 'value must be an email address, like ada@example.com.');
   return key;
 }
 

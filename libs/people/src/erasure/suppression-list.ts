@@ -98,7 +98,9 @@ export class SuppressionList {
 
   /** The suppressed keys of a workspace, counted (the keys themselves cannot be read back). */
   async count(workspaceId: string): Promise<number> {
-    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM suppressions WHERE workspace_id = $1`, [workspaceId]);
+    const [row] = await this.dataSource.query(`SELECT count(*)::int AS n FROM suppressions WHERE workspace_id = $1`, [
+      workspaceId,
+    ]);
     return row.n;
   }
 }

@@ -40,6 +40,8 @@ export class PersonErasure1766200000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP FUNCTION IF EXISTS lifeline_key_suppressed(text); DROP TABLE IF EXISTS erasures, suppressions;`);
+    await queryRunner.query(
+      `DROP FUNCTION IF EXISTS lifeline_key_suppressed(text); DROP TABLE IF EXISTS erasures, suppressions;`,
+    );
   }
 }

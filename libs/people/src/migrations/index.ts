@@ -7,6 +7,10 @@ import { IdentitiesPersonCreated1767100000000 } from './1767100000000-identities
 import { IdentitiesSearchC1767150000000 } from './1767150000000-identities-search-c';
 
 export const PEOPLE_MIGRATIONS = [
-  PeopleSchema1763856000004, PeopleFillfactor1765300000001, PersonErasure1766200000000, PeopleSearch1766800000000, IdentitiesPersonCreated1767100000000,
+  PeopleSchema1763856000004,
+  PeopleFillfactor1765300000001,
+  PersonErasure1766200000000,
+  PeopleSearch1766800000000,
+  IdentitiesPersonCreated1767100000000,
   IdentitiesSearchC1767150000000,
 ];

@@ -37,7 +37,7 @@ describe('GroupCommit', () => {
     expect(batches).toEqual([['a'], ['b', 'c'], ['d', 'e']]);
   });
 
-  it('a failed batch rejects no caller for another one\'s item: each is written again alone', async () => {
+  it("a failed batch rejects no caller for another one's item: each is written again alone", async () => {
     const gate = deferred<void>();
     const batches: number[][] = [];
     const commit = new GroupCommit<number, number>(async (items) => {
@@ -82,11 +82,15 @@ describe('GroupCommit with batches in flight at once', () => {
   it('starts up to maxInFlight batches together and the next when one finishes', async () => {
     const gates = [deferred<void>(), deferred<void>()];
     const batches: number[][] = [];
-    const commit = new GroupCommit<number, number>(async (items) => {
-      batches.push(items);
-      if (batches.length <= 2) await gates[batches.length - 1].promise;
-      return items;
-    }, 10, 2);
+    const commit = new GroupCommit<number, number>(
+      async (items) => {
+        batches.push(items);
+        if (batches.length <= 2) await gates[batches.length - 1].promise;
+        return items;
+      },
+      10,
+      2,
+    );
     const all = [1, 2, 3, 4].map((n) => commit.submit(n));
     expect(batches).toEqual([[1], [2]]);
     gates[0].resolve();
@@ -154,17 +158,28 @@ describe('GroupCommitLanes', () => {
     expect(lanes.size).toBe(2);
     gate.resolve();
     expect(await Promise.all(results)).toEqual([101, 102, 103, 104]);
-    expect(batches).toEqual([['a', [1]], ['b', [2]], ['a', [3, 4]]]);
+    expect(batches).toEqual([
+      ['a', [1]],
+      ['b', [2]],
+      ['a', [3, 4]],
+    ]);
     expect(lanes.size).toBe(0);
   });
 });
 
 describe('runIsolated', () => {
   it('answers each item its own outcome when the shared run fails', async () => {
-    const outcomes = await runIsolated(async (items: number[]) => {
-      if (items.includes(2)) throw new Error(`bad ${items.join(',')}`);
-      return items.map((n) => n * 2);
-    }, [1, 2, 3]);
-    expect(outcomes).toEqual([{ ok: true, value: 2 }, { ok: false, error: new Error('bad 2') }, { ok: true, value: 6 }]);
+    const outcomes = await runIsolated(
+      async (items: number[]) => {
+        if (items.includes(2)) throw new Error(`bad ${items.join(',')}`);
+        return items.map((n) => n * 2);
+      },
+      [1, 2, 3],
+    );
+    expect(outcomes).toEqual([
+      { ok: true, value: 2 },
+      { ok: false, error: new Error('bad 2') },
+      { ok: true, value: 6 },
+    ]);
   });
 });

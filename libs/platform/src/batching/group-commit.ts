@@ -28,7 +28,12 @@ export type Isolated<O> = { ok: true; value: O } | { ok: false; error: unknown }
  * (nothing of the failed statement or transaction was written). Answers each item's own outcome; while
  * the database cannot be reached, every item's outcome is that.
  */
-export async function runIsolated<I, O>(run: BatchRunner<I, O>, items: I[], onShared?: (error: unknown) => void, opened?: () => void): Promise<Array<Isolated<O>>> {
+export async function runIsolated<I, O>(
+  run: BatchRunner<I, O>,
+  items: I[],
+  onShared?: (error: unknown) => void,
+  opened?: () => void,
+): Promise<Array<Isolated<O>>> {
   try {
     return checked(items, await run(items, opened)).map((value) => ({ ok: true, value }));
   } catch (error) {
@@ -120,7 +125,12 @@ export class GroupCommit<I, O> {
   }
 
   private async write(batch: Array<Waiting<I, O>>, opened: () => void): Promise<void> {
-    const outcomes = await runIsolated(this.run, batch.map((w) => w.item), undefined, opened);
+    const outcomes = await runIsolated(
+      this.run,
+      batch.map((w) => w.item),
+      undefined,
+      opened,
+    );
     outcomes.forEach((outcome, i) => (outcome.ok ? batch[i].resolve(outcome.value) : batch[i].reject(outcome.error)));
   }
 }

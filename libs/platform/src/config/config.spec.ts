@@ -18,16 +18,19 @@ describe('configuration is validated at start (decisions.md section 1)', () => {
   });
 
   it('refuses UNSAFE_ALLOW_PRIVATE_TARGETS in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', APP_SECRET: secret, UNSAFE_ALLOW_PRIVATE_TARGETS: 'true' })).toThrow(
-      /UNSAFE_ALLOW_PRIVATE_TARGETS/,
-    );
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', APP_SECRET: secret, UNSAFE_ALLOW_PRIVATE_TARGETS: 'true' }),
+    ).toThrow(/UNSAFE_ALLOW_PRIVATE_TARGETS/);
   });
 
   it.each([
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a URL/],
     [{ REDIS_URL: 'nope' }, /REDIS_URL must be a URL/],
-    [{ REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2' }, /REDIS_CLUSTER_NODES must be host:port pairs .*"10.0.0.2" is not one/],
+    [
+      { REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2' },
+      /REDIS_CLUSTER_NODES must be host:port pairs .*"10.0.0.2" is not one/,
+    ],
     [{ REDIS_CLUSTER_NODES: '10.0.0.1:70000' }, /REDIS_CLUSTER_NODES must be host:port pairs/],
     [{ EMAIL_WEBHOOK_SECRET: 'abc' }, /EMAIL_WEBHOOK_SECRET must be/],
     [{ TRUST_PROXY: 'maybe' }, /TRUST_PROXY must be true or false/],
@@ -40,7 +43,10 @@ describe('configuration is validated at start (decisions.md section 1)', () => {
 
   it('REDIS_CLUSTER_NODES lists the seed nodes of a Redis Cluster; unset, one Redis', () => {
     expect(loadConfig({ APP_SECRET: secret }).redisClusterNodes).toBeNull();
-    expect(loadConfig({ APP_SECRET: secret, REDIS_CLUSTER_NODES: ' 10.0.0.1:7000, redis-b:7001,[::1]:7002' }).redisClusterNodes).toEqual([
+    expect(
+      loadConfig({ APP_SECRET: secret, REDIS_CLUSTER_NODES: ' 10.0.0.1:7000, redis-b:7001,[::1]:7002' })
+        .redisClusterNodes,
+    ).toEqual([
       { host: '10.0.0.1', port: 7000 },
       { host: 'redis-b', port: 7001 },
       { host: '::1', port: 7002 },

@@ -108,7 +108,9 @@ export function clusterNodes(env: Env): RedisNode[] | null {
     const match = /^\[?([^\s\[\]]+?)\]?:(\d{1,5})$/.exec(item.trim());
     const port = Number(match?.[2]);
     if (!match || port < 1 || port > 65535) {
-      throw new ConfigError(`REDIS_CLUSTER_NODES must be host:port pairs separated by commas, like 10.0.0.1:6379,10.0.0.2:6379; "${item.trim()}" is not one.`);
+      throw new ConfigError(
+        `REDIS_CLUSTER_NODES must be host:port pairs separated by commas, like 10.0.0.1:6379,10.0.0.2:6379; "${item.trim()}" is not one.`,
+      );
     }
     return { host: match[1], port };
   });
@@ -123,7 +125,10 @@ function nodeEnvOf(env: Env): AppConfig['nodeEnv'] {
 }
 
 type ResolvedByLauncher = { databaseUrl?: string; redisUrl?: string; appSecret?: string };
-type CheckedSettings = Pick<AppConfig, 'appSecret' | 'allowPrivateTargets' | 'emailWebhookSecret' | 'smtpUrl' | 'adminToken'>;
+type CheckedSettings = Pick<
+  AppConfig,
+  'appSecret' | 'allowPrivateTargets' | 'emailWebhookSecret' | 'smtpUrl' | 'adminToken'
+>;
 
 /** The secrets and switches with rules beyond their type; the first one wrong is the one the error names. */
 function checkedSettings(env: Env, resolved: ResolvedByLauncher, production: boolean): CheckedSettings {
@@ -132,12 +137,16 @@ function checkedSettings(env: Env, resolved: ResolvedByLauncher, production: boo
     throw new ConfigError('APP_SECRET is required when NODE_ENV=production: set it to 32 or more random characters.');
   }
   if (appSecret.length < 32) {
-    throw new ConfigError('APP_SECRET must be at least 32 characters long: generate one with `openssl rand -base64 48`.');
+    throw new ConfigError(
+      'APP_SECRET must be at least 32 characters long: generate one with `openssl rand -base64 48`.',
+    );
   }
 
   const allowPrivateTargets = bool(env, 'UNSAFE_ALLOW_PRIVATE_TARGETS');
   if (allowPrivateTargets && production) {
-    throw new ConfigError('UNSAFE_ALLOW_PRIVATE_TARGETS is for tests only and is refused when NODE_ENV=production: unset it.');
+    throw new ConfigError(
+      'UNSAFE_ALLOW_PRIVATE_TARGETS is for tests only and is refused when NODE_ENV=production: unset it.',
+    );
   }
 
   const emailWebhookSecret = optional(env, 'EMAIL_WEBHOOK_SECRET');
@@ -161,7 +170,11 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
   const nodeEnv = nodeEnvOf(env);
   const production = nodeEnv === 'production';
   const port = int(env, 'PORT', 3000, 0, 65535);
-  const { appSecret, allowPrivateTargets, emailWebhookSecret, smtpUrl, adminToken } = checkedSettings(env, resolved, production);
+  const { appSecret, allowPrivateTargets, emailWebhookSecret, smtpUrl, adminToken } = checkedSettings(
+    env,
+    resolved,
+    production,
+  );
   const databaseUrl = url(
     { DATABASE_URL: env.DATABASE_URL || resolved.databaseUrl },
     'DATABASE_URL',
@@ -169,9 +182,12 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
     'postgres://postgres@127.0.0.1:5432/lifeline',
   );
   const embeddedDatabase = !env.DATABASE_URL && !!resolved.databaseUrl;
-  const databaseReadUrl = optional(env, 'DATABASE_READ_URL') && url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']);
+  const databaseReadUrl =
+    optional(env, 'DATABASE_READ_URL') && url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']);
   if (databaseReadUrl && !env.DATABASE_URL) {
-    throw new ConfigError('DATABASE_READ_URL names a replica of DATABASE_URL: set DATABASE_URL to its primary, or unset DATABASE_READ_URL.');
+    throw new ConfigError(
+      'DATABASE_READ_URL names a replica of DATABASE_URL: set DATABASE_URL to its primary, or unset DATABASE_READ_URL.',
+    );
   }
 
   return {
@@ -180,7 +196,12 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
     baseUrl: url(env, 'BASE_URL', ['http:', 'https:'], `http://localhost:${port}`).replace(/\/+$/, ''),
     databaseUrl,
     databaseReadUrl,
-    redisUrl: url({ REDIS_URL: env.REDIS_URL || resolved.redisUrl }, 'REDIS_URL', ['redis:', 'rediss:'], 'redis://127.0.0.1:6379'),
+    redisUrl: url(
+      { REDIS_URL: env.REDIS_URL || resolved.redisUrl },
+      'REDIS_URL',
+      ['redis:', 'rediss:'],
+      'redis://127.0.0.1:6379',
+    ),
     redisPrefix: env.REDIS_PREFIX || 'lifeline',
     redisClusterNodes: clusterNodes(env),
     appSecret,
@@ -210,7 +231,9 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
 /** decisions.md section 1: a warning at every start of either process while a test-only setting is on. */
 export function warnAboutTestOnlySettings(config: AppConfig): void {
   if (config.allowPrivateTargets) {
-    console.warn('UNSAFE_ALLOW_PRIVATE_TARGETS is on: outgoing posts may reach private addresses and plain http. For tests only.');
+    console.warn(
+      'UNSAFE_ALLOW_PRIVATE_TARGETS is on: outgoing posts may reach private addresses and plain http. For tests only.',
+    );
   }
 }
 

@@ -9,7 +9,10 @@ import { DatabaseLimits, limitedPoolOptions, WatchedClient } from './time-limits
  * The apps' pool; without the time limits (the migrations' own data sources), statements run as long as they need.
  * `outage` is the server's when it is not the primary (the read replica's, read-database.ts).
  */
-export function dataSourceOptions(config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'> & Partial<DatabaseLimits>, outage?: Outage): DataSourceOptions {
+export function dataSourceOptions(
+  config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'> & Partial<DatabaseLimits>,
+  outage?: Outage,
+): DataSourceOptions {
   const limits = config.databaseConnectTimeoutMs ? limitedPoolOptions(config as DatabaseLimits, outage) : {};
   return {
     type: 'postgres',

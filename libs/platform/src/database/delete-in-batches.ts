@@ -4,7 +4,13 @@ import type { DataSource } from 'typeorm';
  * Retention sweeps: deletes the rows of `table` that match `where` (its parameters start at $2; $1 is
  * the batch size), a batch per statement, so no sweep holds locks on a large table for long.
  */
-export async function deleteInBatches(dataSource: DataSource, table: string, where: string, params: unknown[], batch = 5_000): Promise<number> {
+export async function deleteInBatches(
+  dataSource: DataSource,
+  table: string,
+  where: string,
+  params: unknown[],
+  batch = 5_000,
+): Promise<number> {
   let total = 0;
   for (;;) {
     const [, count]: [unknown, number] = await dataSource.query(

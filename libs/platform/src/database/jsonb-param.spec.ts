@@ -13,13 +13,29 @@ describe('jsonbParam', () => {
   it('writes what JSON.stringify writes, for any document of JSON values', () => {
     const array = fc.array(fc.jsonValue(), { maxLength: 300 });
     const doc = fc.dictionary(fc.string(), fc.oneof(fc.jsonValue(), array, fc.constant(undefined)), { maxKeys: 8 });
-    fc.assert(fc.property(doc, (document) => expect(textOf(jsonbParam(document))).toBe(JSON.stringify(document))), { numRuns: 300 });
+    fc.assert(
+      fc.property(doc, (document) => expect(textOf(jsonbParam(document))).toBe(JSON.stringify(document))),
+      { numRuns: 300 },
+    );
   });
 
   it('writes arrays of any length across slices, with text outside Latin-1 and lone surrogates', () => {
     for (const length of [0, 1, 63, 64, 65, 128, 129, 1000]) {
-      const rows = Array.from({ length }, (_, i) => ({ id: `evt_${i}`, name: i % 3 ? 'Zoë 😀 \u2028' : '\ud800 "quoted" \\', n: i, none: null, gone: undefined }));
-      const document = { rows, empty: [], holes: [1, , 3], date: new Date(Date.UTC(2026, 10, 27)), skipped: undefined, fn: () => 1 };
+      const rows = Array.from({ length }, (_, i) => ({
+        id: `evt_${i}`,
+        name: i % 3 ? 'Zoë 😀 \u2028' : '\ud800 "quoted" \\',
+        n: i,
+        none: null,
+        gone: undefined,
+      }));
+      const document = {
+        rows,
+        empty: [],
+        holes: [1, , 3],
+        date: new Date(Date.UTC(2026, 10, 27)),
+        skipped: undefined,
+        fn: () => 1,
+      };
       expect(textOf(jsonbParam(document))).toBe(JSON.stringify(document));
     }
   });

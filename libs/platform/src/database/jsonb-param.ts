@@ -56,7 +56,8 @@ export function jsonbParam(document: Record<string, unknown>): Buffer {
   let at = 1;
   const keys = Object.keys(document);
   // A long array (without a toJSON of its own) goes a slice at a time; a document with none, at once.
-  const long = (value: unknown) => Array.isArray(value) && value.length > SLICE && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+  const long = (value: unknown) =>
+    Array.isArray(value) && value.length > SLICE && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
   if (!keys.some((key) => long(document[key]))) return copied(writeText(JSON.stringify(document), at));
   let gathered = '{';
   for (const key of keys) {

@@ -14,7 +14,12 @@ type Log = (line: string) => void;
 /** pg_advisory_lock key of the migrations: "lifeline" in ASCII, fits a bigint. */
 export const MIGRATION_LOCK_KEY = '7811666963486590565';
 
-async function underLock<T>(settings: Settings, migrations: Migration[], log: Log, work: (dataSource: DataSource) => Promise<T>): Promise<T> {
+async function underLock<T>(
+  settings: Settings,
+  migrations: Migration[],
+  log: Log,
+  work: (dataSource: DataSource) => Promise<T>,
+): Promise<T> {
   await ensureDatabase(settings.databaseUrl);
   const lock = new Client({ connectionString: settings.databaseUrl });
   await lock.connect();
@@ -43,18 +48,29 @@ async function recordSplits(dataSource: DataSource, migrations: Migration[]): Pr
   const { insert, remove } = splitRecords(migrations, await appliedMigrations(dataSource));
   if (!insert.length && !remove.length) return;
   await dataSource.transaction(async (manager) => {
-    for (const row of insert) await manager.query('INSERT INTO migrations (timestamp, name) VALUES ($1, $2)', [row.timestamp, row.name]);
+    for (const row of insert)
+      await manager.query('INSERT INTO migrations (timestamp, name) VALUES ($1, $2)', [row.timestamp, row.name]);
     if (remove.length) await manager.query('DELETE FROM migrations WHERE name = ANY($1)', [remove]);
   });
 }
 
 /** Creates the database if needed and brings its schema up to date with every lib's migrations; returns those it ran. */
-export async function migrate(settings: Settings, migrations: Migration[], log: Log = () => undefined): Promise<string[]> {
-  return underLock(settings, migrations, log, async (dataSource) => (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name));
+export async function migrate(
+  settings: Settings,
+  migrations: Migration[],
+  log: Log = () => undefined,
+): Promise<string[]> {
+  return underLock(settings, migrations, log, async (dataSource) =>
+    (await dataSource.runMigrations({ transaction: 'each' })).map((m) => m.name),
+  );
 }
 
 /** Undoes the newest migration that has run; returns its name (null when none has run). */
-export async function revertMigration(settings: Settings, migrations: Migration[], log: Log = () => undefined): Promise<string | null> {
+export async function revertMigration(
+  settings: Settings,
+  migrations: Migration[],
+  log: Log = () => undefined,
+): Promise<string | null> {
   return underLock(settings, migrations, log, async (dataSource) => {
     const applied = await appliedMigrations(dataSource);
     if (!applied.length) return null;

@@ -16,7 +16,11 @@ describe('every lib keeps its migrations; the runner merges them by timestamp', 
   const b2 = migration('KeyRecheck1765200000000');
 
   it('orders the lists by the timestamp each name ends with', () => {
-    expect(mergeMigrations([a1], [b2, b1]).map((m) => new m().name)).toEqual(['WorkspacesSchema1763856000001', 'PeopleSchema1763856000004', 'KeyRecheck1765200000000']);
+    expect(mergeMigrations([a1], [b2, b1]).map((m) => new m().name)).toEqual([
+      'WorkspacesSchema1763856000001',
+      'PeopleSchema1763856000004',
+      'KeyRecheck1765200000000',
+    ]);
   });
 
   it('refuses two migrations with one timestamp, and a name without one', () => {
@@ -33,7 +37,10 @@ describe('every lib keeps its migrations; the runner merges them by timestamp', 
 });
 
 describe('a migration split out of one a database ran counts as run there', () => {
-  const pieces = [migration('WorkspacesSchema1763856000001', 'InitialSchema1763856000000'), migration('PeopleSchema1763856000004', 'InitialSchema1763856000000')];
+  const pieces = [
+    migration('WorkspacesSchema1763856000001', 'InitialSchema1763856000000'),
+    migration('PeopleSchema1763856000004', 'InitialSchema1763856000000'),
+  ];
   const events = migration('EventsTimelineKey1765300000000', 'EventsPersonKey1765300000000');
   const people = migration('PeopleFillfactor1765300000001', 'EventsPersonKey1765300000000');
   const all = [...pieces, events, people];
@@ -53,11 +60,21 @@ describe('a migration split out of one a database ran counts as run there', () =
   it('records nothing on a database that never ran the old ones, and nothing again once they are gone', () => {
     expect(splitRecords(all, [])).toEqual({ insert: [], remove: [] });
     // A piece reverted later is pending, not recorded as run again.
-    expect(splitRecords(all, ['WorkspacesSchema1763856000001', 'PeopleSchema1763856000004', 'EventsTimelineKey1765300000000'])).toEqual({ insert: [], remove: [] });
+    expect(
+      splitRecords(all, [
+        'WorkspacesSchema1763856000001',
+        'PeopleSchema1763856000004',
+        'EventsTimelineKey1765300000000',
+      ]),
+    ).toEqual({ insert: [], remove: [] });
   });
 
   it('counts the pieces as run where the old one ran, before they are recorded (npm run migrate -- --show)', () => {
-    expect(migrationStates([...pieces, people], ['InitialSchema1763856000000']).map((m) => m.applied)).toEqual([true, true, false]);
+    expect(migrationStates([...pieces, people], ['InitialSchema1763856000000']).map((m) => m.applied)).toEqual([
+      true,
+      true,
+      false,
+    ]);
   });
 
   it('refuses a split that keeps the old name', () => {

@@ -33,7 +33,10 @@ export function mergeMigrations(...lists: Migration[][]): Migration[] {
   const names = new Set(all.map(({ migration }) => migrationName(migration)));
   const kept = all.find(({ migration }) => migration.splitFrom && names.has(migration.splitFrom));
   // A split retires the old name: while it stays, a piece reverted later would be recorded again.
-  if (kept) throw new Error(`migration ${migrationName(kept.migration)} is split from ${kept.migration.splitFrom}, which is still a migration: rename every piece`);
+  if (kept)
+    throw new Error(
+      `migration ${migrationName(kept.migration)} is split from ${kept.migration.splitFrom}, which is still a migration: rename every piece`,
+    );
   return all.sort((a, b) => a.at - b.at).map(({ migration }) => migration);
 }
 
@@ -47,7 +50,8 @@ export async function appliedMigrations(db: { query(text: string): Promise<any[]
 /** Every migration the code knows, oldest first, with whether it has run (a piece of a split one that ran has). */
 export function migrationStates(migrations: Migration[], applied: string[]): MigrationState[] {
   const done = new Set(applied);
-  const ran = (migration: Migration) => done.has(migrationName(migration)) || (migration.splitFrom !== undefined && done.has(migration.splitFrom));
+  const ran = (migration: Migration) =>
+    done.has(migrationName(migration)) || (migration.splitFrom !== undefined && done.has(migration.splitFrom));
   return migrations.map((migration) => ({ name: migrationName(migration), applied: ran(migration) }));
 }
 
@@ -56,9 +60,14 @@ export function migrationStates(migrations: Migration[], applied: string[]): Mig
  * ran (`splitFrom`) count as run there, in place of its name, so a database migrated before a split
  * migrates on with no change of its schema. Once the old name is gone this records nothing again.
  */
-export function splitRecords(migrations: Migration[], applied: string[]): { insert: Array<{ name: string; timestamp: number }>; remove: string[] } {
+export function splitRecords(
+  migrations: Migration[],
+  applied: string[],
+): { insert: Array<{ name: string; timestamp: number }>; remove: string[] } {
   const done = new Set(applied);
   const split = migrations.filter((m) => m.splitFrom && done.has(m.splitFrom));
-  const insert = split.filter((m) => !done.has(migrationName(m))).map((m) => ({ name: migrationName(m), timestamp: migrationTimestamp(migrationName(m)) }));
+  const insert = split
+    .filter((m) => !done.has(migrationName(m)))
+    .map((m) => ({ name: migrationName(m), timestamp: migrationTimestamp(migrationName(m)) }));
   return { insert, remove: [...new Set(split.map((m) => m.splitFrom!))] };
 }

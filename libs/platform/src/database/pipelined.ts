@@ -89,14 +89,21 @@ export interface PipelinedClient {
   committed: boolean;
 }
 
-type Runner = QueryRunner & { databaseConnection: PipelinedClient; transactionDepth: number; isTransactionActive: boolean };
+type Runner = QueryRunner & {
+  databaseConnection: PipelinedClient;
+  transactionDepth: number;
+  isTransactionActive: boolean;
+};
 
 /**
  * Runs `work` in one transaction whose BEGIN goes with its first statement. Within it, `commitWithNext(m)`
  * makes the next statement carry COMMIT (the work's last: a later one is refused); otherwise COMMIT is
  * sent at the end as usual. Any error rolls the transaction back (when one was begun) and is thrown.
  */
-export async function pipelinedTransaction<T>(dataSource: DataSource, work: (m: EntityManager) => Promise<T>): Promise<T> {
+export async function pipelinedTransaction<T>(
+  dataSource: DataSource,
+  work: (m: EntityManager) => Promise<T>,
+): Promise<T> {
   const runner = dataSource.createQueryRunner() as Runner;
   await runner.connect();
   const client = runner.databaseConnection;

@@ -16,14 +16,25 @@ import type { DataSource, EntityManager } from 'typeorm';
  * Runs a hot query as a named prepared statement on the transaction's own connection, so
  * PostgreSQL parses and plans it once per connection instead of on every post.
  */
-export async function preparedQuery<T = any>(m: EntityManager, name: string, text: string, values: unknown[]): Promise<T[]> {
-  const client = (m.queryRunner as unknown as { databaseConnection?: { query: (q: object) => Promise<{ rows: T[] }> } })?.databaseConnection;
+export async function preparedQuery<T = any>(
+  m: EntityManager,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
+  const client = (m.queryRunner as unknown as { databaseConnection?: { query: (q: object) => Promise<{ rows: T[] }> } })
+    ?.databaseConnection;
   if (!client) return m.query(text, values);
   return (await client.query({ name, text, values })).rows;
 }
 
 /** preparedQuery outside a transaction: on whichever pooled connection is free (each prepares it once). */
-export async function preparedPoolQuery<T = any>(dataSource: DataSource, name: string, text: string, values: unknown[]): Promise<T[]> {
+export async function preparedPoolQuery<T = any>(
+  dataSource: DataSource,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
   const pool = (dataSource.driver as unknown as { master?: { query: (q: object) => Promise<{ rows: T[] }> } }).master;
   if (!pool) return dataSource.query(text, values);
   return (await pool.query({ name, text, values })).rows;
@@ -109,9 +120,13 @@ export class ScopedTimeoutClient extends Client implements PipelinedClient {
 
   /** The next statement of a pipelinedTransaction: after BEGIN, before COMMIT, or both, in one round trip. */
   private pipelined(args: any[]): Promise<unknown> {
-    if (this.committed) return Promise.reject(new Error('a statement after its transaction committed (commitWithNext marks the last one)'));
+    if (this.committed)
+      return Promise.reject(
+        new Error('a statement after its transaction committed (commitWithNext marks the last one)'),
+      );
     const [first, values] = args;
-    if (typeof args[args.length - 1] === 'function' || typeof first?.submit === 'function') throw new Error('pipelinedTransaction: promise-style statements only');
+    if (typeof args[args.length - 1] === 'function' || typeof first?.submit === 'function')
+      throw new Error('pipelinedTransaction: promise-style statements only');
     const config = typeof first === 'string' ? { text: first, values } : first;
     const query = new PipelinedQuery(config, this.beginWithNext, this.commitWithNext);
     this.beginWithNext = false;

@@ -73,16 +73,22 @@ export async function readDatabase(config: AppConfig, primary: DataSource): Prom
     return new ReadDatabase(primary, await replica.initialize());
   } catch (error) {
     // the pool's watch wraps a connection failure; the sentence reads the failure itself
-    throw replicaUnreachable(error instanceof DatabaseUnavailable ? error.cause : error, config.databaseReadUrl) ?? error;
+    throw (
+      replicaUnreachable(error instanceof DatabaseUnavailable ? error.cause : error, config.databaseReadUrl) ?? error
+    );
   }
 }
 
 /** Runs `work` as a request that writes nothing: ReadDatabase's reads in it may be served by the replica. */
 export function readsFromReplica<T>(work: () => T): T {
-  return contextsAtRest.holding(() => readScope.run({ timeoutMs: readScope.getStore()?.timeoutMs ?? 0, replica: true }, work));
+  return contextsAtRest.holding(() =>
+    readScope.run({ timeoutMs: readScope.getStore()?.timeoutMs ?? 0, replica: true }, work),
+  );
 }
 
 /** Runs `work` on the primary even inside a read request (a read that must not lag). */
 export function readsFromPrimary<T>(work: () => T): T {
-  return contextsAtRest.holding(() => readScope.run({ timeoutMs: readScope.getStore()?.timeoutMs ?? 0, replica: false }, work));
+  return contextsAtRest.holding(() =>
+    readScope.run({ timeoutMs: readScope.getStore()?.timeoutMs ?? 0, replica: false }, work),
+  );
 }

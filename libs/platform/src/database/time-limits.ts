@@ -13,7 +13,11 @@ import { ScopedTimeoutClient } from './prepared';
 
 export type DatabaseLimits = Pick<
   AppConfig,
-  'databaseUrl' | 'databaseConnectTimeoutMs' | 'databaseStatementTimeoutMs' | 'databaseIdleInTransactionTimeoutMs' | 'embeddedDatabase'
+  | 'databaseUrl'
+  | 'databaseConnectTimeoutMs'
+  | 'databaseStatementTimeoutMs'
+  | 'databaseIdleInTransactionTimeoutMs'
+  | 'embeddedDatabase'
 >;
 
 /** A statement waiting this long has the server asked whether it still answers. */
@@ -174,10 +178,12 @@ export class WatchedClient extends ScopedTimeoutClient {
       process.nextTick(() => last(refused));
       return undefined;
     }
-    this.committing = this.commitWithNext || /^\s*COMMIT\b/i.test(typeof first === 'string' ? first : (first?.text ?? ''));
+    this.committing =
+      this.commitWithNext || /^\s*COMMIT\b/i.test(typeof first === 'string' ? first : (first?.text ?? ''));
     watch.sent(this);
     if (typeof last === 'function') {
-      args[args.length - 1] = (error: Error | null, result: unknown) => (last as Callback)(watch.answered(this, error) as Error | null, result);
+      args[args.length - 1] = (error: Error | null, result: unknown) =>
+        (last as Callback)(watch.answered(this, error) as Error | null, result);
       return super.query(...args);
     }
     return (super.query(...args) as Promise<unknown>).then(
@@ -189,7 +195,8 @@ export class WatchedClient extends ScopedTimeoutClient {
   /** Gives up the statements waiting here: closing the connection fails them with `error` and drops it from the pool. */
   abandon(error: DatabaseUnavailable): void {
     if (this.listenerCount('error') === 0) this.once('error', () => undefined);
-    const stream = (this as unknown as { connection?: { stream?: { destroy(error?: Error): void } } }).connection?.stream;
+    const stream = (this as unknown as { connection?: { stream?: { destroy(error?: Error): void } } }).connection
+      ?.stream;
     stream?.destroy(error);
   }
 }

@@ -13,9 +13,13 @@ describe('which errors mean the database or Redis is away', () => {
     [{ code: '57014', message: 'canceling statement due to statement timeout' }, false],
   ])('%j: %s', (error, failure) => expect(isConnectionFailure(error)).toBe(failure));
 
-  it('a DatabaseUnavailable, also inside TypeORM\'s driverError or a cause, is 503 unavailable with Retry-After, counted', () => {
+  it("a DatabaseUnavailable, also inside TypeORM's driverError or a cause, is 503 unavailable with Retry-After, counted", () => {
     const refusal = unavailableRefusal({ driverError: new DatabaseUnavailable('PostgreSQL cannot be reached') });
-    expect(refusal?.toBody()).toMatchObject({ ok: false, error: 'unavailable', message: expect.stringMatching(/nothing was changed; send it again/) });
+    expect(refusal?.toBody()).toMatchObject({
+      ok: false,
+      error: 'unavailable',
+      message: expect.stringMatching(/nothing was changed; send it again/),
+    });
     expect(refusal?.status).toBe(503);
     expect(refusal?.extra.retryAfter).toBe(5);
     expect(unavailableRefusal(new Error('outer', { cause: new DatabaseUnavailable('x') }))?.code).toBe('unavailable');
@@ -23,10 +27,16 @@ describe('which errors mean the database or Redis is away', () => {
   });
 
   it('a COMMIT that got no answer says the change may have been written', () => {
-    expect(unavailableRefusal(new DatabaseUnavailable('x', true))?.message).toMatch(/may have been written: send it again .*idempotency_key/);
+    expect(unavailableRefusal(new DatabaseUnavailable('x', true))?.message).toMatch(
+      /may have been written: send it again .*idempotency_key/,
+    );
   });
 
-  it.each(['Command timed out', "Stream isn't writeable and enableOfflineQueue options is false", 'Connection is closed.'])('Redis: %s', (message) => {
+  it.each([
+    'Command timed out',
+    "Stream isn't writeable and enableOfflineQueue options is false",
+    'Connection is closed.',
+  ])('Redis: %s', (message) => {
     expect(unavailableRefusal(new Error(message))?.message).toMatch(/cannot reach Redis/);
   });
 

@@ -21,13 +21,24 @@ export class DatabaseUnavailable extends Error {
 }
 
 /** Errors of the connection itself (pg and Node), not of a statement: the server went away or never answered. */
-const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'EPIPE']);
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+]);
 // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now; class 08: connection exceptions.
 const SERVER_GOING = /^(57P0[123]|08...)$/;
 // (not pg's plain 'Connection terminated': the pool's own end of a connection)
-const CONNECTION_MESSAGES = /^(Connection terminated (unexpectedly|due to connection timeout)|timeout exceeded when trying to connect|Client has encountered a connection error|timeout expired)/;
+const CONNECTION_MESSAGES =
+  /^(Connection terminated (unexpectedly|due to connection timeout)|timeout exceeded when trying to connect|Client has encountered a connection error|timeout expired)/;
 const POOL_WAIT = /^timeout exceeded when trying to connect/;
-const REDIS_MESSAGES = /^(Command timed out|Stream isn't writeable|Connection is closed|Reached the max retries per request limit)/;
+const REDIS_MESSAGES =
+  /^(Command timed out|Stream isn't writeable|Connection is closed|Reached the max retries per request limit)/;
 
 /** True when the error says the database connection failed (not that a statement was refused). */
 export function isConnectionFailure(error: unknown): boolean {
@@ -45,11 +56,15 @@ function* chain(error: unknown): Generator<unknown> {
 }
 
 /** Which outage refused this, or null when the error is of another kind. */
-export function unavailableOutage(error: unknown): { outage: Outage; what: 'database' | 'redis'; uncertain: boolean } | null {
+export function unavailableOutage(
+  error: unknown,
+): { outage: Outage; what: 'database' | 'redis'; uncertain: boolean } | null {
   for (const link of chain(error)) {
-    if (link instanceof DatabaseUnavailable) return { outage: DATABASE_OUTAGE, what: 'database', uncertain: link.uncertain };
+    if (link instanceof DatabaseUnavailable)
+      return { outage: DATABASE_OUTAGE, what: 'database', uncertain: link.uncertain };
     // pg-pool's own: no pooled connection came free in time, all being held by statements that wait
-    if (POOL_WAIT.test((link as { message?: string })?.message ?? '')) return { outage: DATABASE_OUTAGE, what: 'database', uncertain: false };
+    if (POOL_WAIT.test((link as { message?: string })?.message ?? ''))
+      return { outage: DATABASE_OUTAGE, what: 'database', uncertain: false };
     const name = (link as { name?: string })?.name;
     if (name === 'MaxRetriesPerRequestError' || REDIS_MESSAGES.test((link as { message?: string })?.message ?? '')) {
       return { outage: REDIS_OUTAGE, what: 'redis', uncertain: false };
@@ -80,5 +95,9 @@ export function unavailableRefusal(error: unknown): Refusal | null {
 
 /** The 503 of a process that already answers as many requests as it may. */
 export function busyRefusal(): Refusal {
-  return new Refusal('unavailable', 'The service is answering as many requests as it can just now; nothing was changed; send it again in a second.', { retryAfter: 1 });
+  return new Refusal(
+    'unavailable',
+    'The service is answering as many requests as it can just now; nothing was changed; send it again in a second.',
+    { retryAfter: 1 },
+  );
 }

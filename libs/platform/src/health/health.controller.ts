@@ -12,7 +12,10 @@ type Check = 'up' | 'down';
 
 async function check(probe: () => Promise<unknown>): Promise<Check> {
   try {
-    const ok = await Promise.race([probe(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000))]);
+    const ok = await Promise.race([
+      probe(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1_000)),
+    ]);
     return ok === false ? 'down' : 'up';
   } catch {
     return 'down';
@@ -30,9 +33,24 @@ export class HealthController {
 
   @Get('health')
   async health(@Res() res: Response) {
-    const [database, redis] = await Promise.all([check(() => this.dataSource.query('SELECT 1')), check(() => this.redis.ping())]);
+    const [database, redis] = await Promise.all([
+      check(() => this.dataSource.query('SELECT 1')),
+      check(() => this.redis.ping()),
+    ]);
     const ok = database === 'up' && redis === 'up';
-    res.status(ok ? 200 : 503).json(ok ? { ok, database, redis } : { ok, error: 'unhealthy', message: `database ${database}, redis ${redis}: start the one that is down.`, database, redis });
+    res
+      .status(ok ? 200 : 503)
+      .json(
+        ok
+          ? { ok, database, redis }
+          : {
+              ok,
+              error: 'unhealthy',
+              message: `database ${database}, redis ${redis}: start the one that is down.`,
+              database,
+              redis,
+            },
+      );
   }
 
   /** Liveness: the process answers. A load balancer restarts it when this fails, so it checks nothing else. */
@@ -51,8 +69,17 @@ export class HealthController {
       check(async () => (await readWorkerHeartbeat(this.redis, this.config.redisPrefix)) !== null),
     ]);
     const checks = { database, redis, migrations, worker };
-    const down = Object.entries(checks).filter(([, state]) => state === 'down').map(([name]) => name);
+    const down = Object.entries(checks)
+      .filter(([, state]) => state === 'down')
+      .map(([name]) => name);
     if (!down.length) return res.json({ ok: true, ...checks });
-    res.status(503).json({ ok: false, error: 'not_ready', message: `Not ready: ${down.join(', ')} ${down.length > 1 ? 'are' : 'is'} down (migrations down means some have not run; worker down means no worker heartbeat).`, ...checks });
+    res
+      .status(503)
+      .json({
+        ok: false,
+        error: 'not_ready',
+        message: `Not ready: ${down.join(', ')} ${down.length > 1 ? 'are' : 'is'} down (migrations down means some have not run; worker down means no worker heartbeat).`,
+        ...checks,
+      });
   }
 }

@@ -9,7 +9,9 @@ import type { AppConfig } from '../config/config';
  * signature of an automation's start address (interface.md: the address never appears in a log).
  */
 export function loggedUrl(url: string): string {
-  return url.replace(/\/api\/in\/wk_[^/?]+/, '/api/in/wk_…').replace(/(\/api\/webhooks\/automation\/[^/?]*?)\.[^/?]*/, '$1.…');
+  return url
+    .replace(/\/api\/in\/wk_[^/?]+/, '/api/in/wk_…')
+    .replace(/(\/api\/webhooks\/automation\/[^/?]*?)\.[^/?]*/, '$1.…');
 }
 
 type Res = ServerResponse & { locals?: { refusal?: string } };
@@ -48,14 +50,26 @@ export function loggerModule(config: AppConfig, name: string) {
     level: config.logLevel,
     autoLogging: writesRequestLines(config),
     redact: ['req.headers.authorization', 'req.headers.cookie'],
-    serializers: { req: (req: { id?: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: path(req as unknown as IncomingMessage) }) },
+    serializers: {
+      req: (req: { id?: string; method: string; url: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: path(req as unknown as IncomingMessage),
+      }),
+    },
     customSuccessObject: (_req: IncomingMessage, res: Res, value: Record<string, unknown>) =>
       res.locals?.refusal ? { ...value, refusal: res.locals.refusal } : value,
     customSuccessMessage: requestLine,
     customErrorMessage: failedLine,
   };
   const stream = pretty
-    ? pinoPretty({ sync: true, colorize: process.stdout.isTTY, translateTime: 'SYS:HH:MM:ss', ignore: 'pid,hostname,req,res,responseTime,context,refusal', singleLine: false })
+    ? pinoPretty({
+        sync: true,
+        colorize: process.stdout.isTTY,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname,req,res,responseTime,context,refusal',
+        singleLine: false,
+      })
     : undefined;
   // issue 18: request lines are written at info; when the level hides them, the hot doors skip the
   // request logger altogether (its per-request child logger and hooks cost more than the rest of the log).
@@ -77,7 +91,14 @@ export function requestLinesHidden(level: string): boolean {
 }
 
 /** Nest's own start-up chatter (every module and route, one line each) below debug; the rest as is. */
-const START_UP_CONTEXTS = new Set(['InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestFactory', 'NestApplication', 'GraphQLModule']);
+const START_UP_CONTEXTS = new Set([
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestFactory',
+  'NestApplication',
+  'GraphQLModule',
+]);
 
 export class QuietNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}

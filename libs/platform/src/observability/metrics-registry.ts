@@ -45,7 +45,14 @@ export class MetricsRegistry {
   /** One queue's jobs by state, read from BullMQ's keys in one round trip. */
   private async queueDepth(queue: string): Promise<Record<'waiting' | 'active' | 'delayed' | 'failed', number>> {
     const key = (part: string) => `${queuePrefix(this.config, queue)}:${queue}:${part}`;
-    const answers = await this.redis.multi().llen(key('wait')).zcard(key('prioritized')).llen(key('active')).zcard(key('delayed')).zcard(key('failed')).exec();
+    const answers = await this.redis
+      .multi()
+      .llen(key('wait'))
+      .zcard(key('prioritized'))
+      .llen(key('active'))
+      .zcard(key('delayed'))
+      .zcard(key('failed'))
+      .exec();
     const n = (i: number) => Number(answers?.[i]?.[1] ?? 0);
     return { waiting: n(0) + n(1), active: n(2), delayed: n(3), failed: n(4) };
   }

@@ -86,7 +86,8 @@ export class PersonDataParticipants {
     const counts: ErasedCounts = {};
     for (const participant of this.participants.values()) await participant.beforeErase?.(manager);
     for (const participant of this.participants.values()) {
-      for (const [table, n] of Object.entries(await participant.erase(manager, erasure))) counts[table] = (counts[table] ?? 0) + n;
+      for (const [table, n] of Object.entries(await participant.erase(manager, erasure)))
+        counts[table] = (counts[table] ?? 0) + n;
     }
     return counts;
   }

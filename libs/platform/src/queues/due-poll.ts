@@ -31,7 +31,10 @@ export class DuePoll<T> {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.run().catch((error: Error) => this.logger.warn(`due poll: ${error.message}`)), DUE_POLL_MS);
+    this.timer = setInterval(
+      () => void this.run().catch((error: Error) => this.logger.warn(`due poll: ${error.message}`)),
+      DUE_POLL_MS,
+    );
     this.timer.unref();
   }
 

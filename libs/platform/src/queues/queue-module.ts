@@ -56,7 +56,11 @@ export class QueueConnections implements BeforeApplicationShutdown, OnApplicatio
   async onApplicationShutdown(): Promise<void> {
     clearTimeout(this.cut);
     const waited = () => new Promise<void>((resolve) => setTimeout(resolve, QUIT_WAIT_MS).unref());
-    await Promise.all(this.clusters.map((cluster) => Promise.race([cluster.quit().catch(() => undefined), waited()]).then(() => cluster.disconnect())));
+    await Promise.all(
+      this.clusters.map((cluster) =>
+        Promise.race([cluster.quit().catch(() => undefined), waited()]).then(() => cluster.disconnect()),
+      ),
+    );
   }
 }
 
@@ -64,6 +68,9 @@ export function queueModule(name: string): DynamicModule {
   return BullModule.registerQueueAsync({
     name,
     inject: [CONFIG, QueueConnections],
-    useFactory: (config: AppConfig, connections: QueueConnections) => ({ prefix: queuePrefix(config, name), connection: connections.open(config) }),
+    useFactory: (config: AppConfig, connections: QueueConnections) => ({
+      prefix: queuePrefix(config, name),
+      connection: connections.open(config),
+    }),
   });
 }

@@ -106,9 +106,13 @@ export class RateLimits implements OnApplicationShutdown {
     const result = await this.report(fresh, 1);
     if (result.consumedPoints > LIMITS[name]) {
       const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-      throw new Refusal('rate_limited', `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} seconds and send it again.`, {
-        retryAfter,
-      });
+      throw new Refusal(
+        'rate_limited',
+        `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} seconds and send it again.`,
+        {
+          retryAfter,
+        },
+      );
     }
   }
 

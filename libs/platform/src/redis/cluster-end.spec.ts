@@ -15,7 +15,10 @@ async function waitingCluster(): Promise<Cluster> {
 }
 
 const ended = (cluster: Cluster, ms: number) =>
-  Promise.race([new Promise<boolean>((resolve) => cluster.once('end', () => resolve(true))), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
+  Promise.race([
+    new Promise<boolean>((resolve) => cluster.once('end', () => resolve(true))),
+    new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref()),
+  ]);
 
 it('ioredis alone leaves a Cluster disconnected while it waits to reconnect without an end', async () => {
   const cluster = await waitingCluster();
@@ -27,7 +30,10 @@ it('ioredis alone leaves a Cluster disconnected while it waits to reconnect with
 
 it('endsWhenDisconnected ends it, and fails what it held', async () => {
   const cluster = endsWhenDisconnected(await waitingCluster());
-  const held = cluster.get('key').then(() => 'answered', (error: Error) => error.message);
+  const held = cluster.get('key').then(
+    () => 'answered',
+    (error: Error) => error.message,
+  );
   const end = ended(cluster, 1_000);
   cluster.disconnect();
   expect(await end).toBe(true);

@@ -18,7 +18,11 @@ const CLUSTER_LEVEL = ['enableOfflineQueue', 'enableAutoPipelining', 'lazyConnec
  * each node's connection, except the few a Cluster takes itself (its offline queue, pipelining, lazy
  * start), and `cluster` adds Cluster-only ones.
  */
-export function connectRedis(settings: RedisSettings, options: RedisOptions = {}, cluster: ClusterOptions = {}): RedisClient {
+export function connectRedis(
+  settings: RedisSettings,
+  options: RedisOptions = {},
+  cluster: ClusterOptions = {},
+): RedisClient {
   if (!settings.redisClusterNodes) return new Redis(settings.redisUrl, options);
   const own: ClusterOptions = {};
   const perNode: RedisOptions = { ...credentials(settings.redisUrl) };
@@ -54,7 +58,10 @@ export function endsWhenDisconnected(cluster: Cluster): Cluster {
  * A client that fails fast while Redis is down, so a request never waits on it: no offline queue, and
  * (issue 33) no command waits longer than redisCommandTimeoutMs for its answer, as from a frozen Redis.
  */
-export function createRedis(settings: RedisSettings & Pick<AppConfig, 'redisCommandTimeoutMs'>, options: RedisOptions = {}): RedisClient {
+export function createRedis(
+  settings: RedisSettings & Pick<AppConfig, 'redisCommandTimeoutMs'>,
+  options: RedisOptions = {},
+): RedisClient {
   const client = connectRedis(settings, {
     enableOfflineQueue: false,
     enableAutoPipelining: true,
@@ -115,7 +122,8 @@ export function queuePrefix(config: Pick<AppConfig, 'redisPrefix' | 'redisCluste
 
 /** Where Redis is, for messages: host:port, or the cluster's nodes. */
 export function redisWhere(settings: RedisSettings): string {
-  if (settings.redisClusterNodes) return `Redis Cluster at ${settings.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
+  if (settings.redisClusterNodes)
+    return `Redis Cluster at ${settings.redisClusterNodes.map((n) => `${n.host}:${n.port}`).join(',')}`;
   const parsed = new URL(settings.redisUrl);
   return `${parsed.hostname}:${parsed.port || 6379}`;
 }

@@ -67,9 +67,15 @@ describe('ContextsAtRest', () => {
 
   it('holding() holds until the work returns, or until its promise settles either way', async () => {
     expect(rest.holding(() => 7)).toBe(7);
-    expect(() => rest.holding(() => { throw new Error('no'); })).toThrow('no');
+    expect(() =>
+      rest.holding(() => {
+        throw new Error('no');
+      }),
+    ).toThrow('no');
     let settle!: (ok: boolean) => void;
-    const work = rest.holding(() => new Promise<void>((resolve, reject) => (settle = (ok) => (ok ? resolve() : reject(new Error('failed'))))));
+    const work = rest.holding(
+      () => new Promise<void>((resolve, reject) => (settle = (ok) => (ok ? resolve() : reject(new Error('failed'))))),
+    );
     const during = parked(context, 'request');
     jest.advanceTimersByTime(REST * 3);
     expect(await during.go()).toBe('request');
@@ -104,14 +110,17 @@ describe('replica and primary reads', () => {
   it.each([
     ['readsFromReplica', readsFromReplica, true],
     ['readsFromPrimary', readsFromPrimary, false],
-  ] as const)('%s holds the contexts until its work settles, and runs it in its read scope', async (_name, reads, replica) => {
-    const before = contextsAtRest.held;
-    let finish!: () => void;
-    const gate = new Promise<void>((r) => (finish = r));
-    const work = reads(async () => (await gate, readScope.getStore()?.replica));
-    expect(contextsAtRest.held).toBe(before + 1);
-    finish();
-    expect(await work).toBe(replica);
-    expect(contextsAtRest.held).toBe(before);
-  });
+  ] as const)(
+    '%s holds the contexts until its work settles, and runs it in its read scope',
+    async (_name, reads, replica) => {
+      const before = contextsAtRest.held;
+      let finish!: () => void;
+      const gate = new Promise<void>((r) => (finish = r));
+      const work = reads(async () => (await gate, readScope.getStore()?.replica));
+      expect(contextsAtRest.held).toBe(before + 1);
+      finish();
+      expect(await work).toBe(replica);
+      expect(contextsAtRest.held).toBe(before);
+    },
+  );
 });

@@ -41,7 +41,7 @@ export function portAnswers(port: number, host = '127.0.0.1', timeoutMs = 500): 
  */
 export async function freePort(): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const port = 20000 + randomBytes(2).readUInt16BE() % 12768;
+    const port = 20000 + (randomBytes(2).readUInt16BE() % 12768);
     if (await listensOn(port)) return port;
   }
   return listensOn(0);
@@ -69,7 +69,11 @@ export const PG_URL_FILE = 'pg.url';
  * PGlite wrote down. An address nobody answers on any more is stale (that run ended without removing
  * it): it is removed, and when no PostgreSQL answers either the caller is told what to do.
  */
-export async function commandDatabaseUrl(env: Record<string, string | undefined>, dataDir: string, probe = { port: 5432 }): Promise<string | undefined> {
+export async function commandDatabaseUrl(
+  env: Record<string, string | undefined>,
+  dataDir: string,
+  probe = { port: 5432 },
+): Promise<string | undefined> {
   if (env.DATABASE_URL) return env.DATABASE_URL;
   const file = join(dataDir, PG_URL_FILE);
   if (!existsSync(file)) return undefined;
@@ -99,7 +103,9 @@ export async function resolveDatabase(
   mkdirSync(dir, { recursive: true });
   // pg_trgm backs people search's indexes (migration PeopleSearch1766800000000); PGlite loads contrib on
   // request. The subpath has types only under node16 module resolution, hence the cast.
-  const { pg_trgm } = (await import('@electric-sql/pglite/contrib/pg_trgm' as string)) as { pg_trgm: import('@electric-sql/pglite').Extension };
+  const { pg_trgm } = (await import('@electric-sql/pglite/contrib/pg_trgm' as string)) as {
+    pg_trgm: import('@electric-sql/pglite').Extension;
+  };
   const db = await PGlite.create(dir, { extensions: { pg_trgm } });
   const port = await freePort();
   // PGlite is one connection; the socket server multiplexes the api, the worker and the CLI onto it.
@@ -107,7 +113,9 @@ export async function resolveDatabase(
   await server.start();
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   writeFileSync(join(dataDir, PG_URL_FILE), url);
-  log(`No PostgreSQL answers on 127.0.0.1:${probe.port} and DATABASE_URL is unset: using embedded PGlite in ${dir} (one connection).`);
+  log(
+    `No PostgreSQL answers on 127.0.0.1:${probe.port} and DATABASE_URL is unset: using embedded PGlite in ${dir} (one connection).`,
+  );
   return {
     url,
     embedded: true,
@@ -141,15 +149,21 @@ export async function resolveRedis(
   const dir = join(dataDir, 'redis');
   mkdirSync(dir, { recursive: true });
   const port = await freePort();
-  const child: ChildProcess = spawn(binary, ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '60 1', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
+  const child: ChildProcess = spawn(
+    binary,
+    ['--bind', '127.0.0.1', '--port', String(port), '--dir', dir, '--save', '60 1', '--appendonly', 'no'],
+    {
+      stdio: 'ignore',
+    },
+  );
   for (let i = 0; i < 100 && !(await portAnswers(port)); i++) await new Promise((r) => setTimeout(r, 50));
   if (!(await portAnswers(port))) {
     child.kill();
     throw new ConfigError(`redis-server from ${binary} did not start. ${REDIS_FIXES}`);
   }
-  log(`No Redis answers on 127.0.0.1:${probe.port} and REDIS_URL is unset: started ${binary} on port ${port} with its data in ${dir}.`);
+  log(
+    `No Redis answers on 127.0.0.1:${probe.port} and REDIS_URL is unset: started ${binary} on port ${port} with its data in ${dir}.`,
+  );
   return {
     url: `redis://127.0.0.1:${port}`,
     embedded: true,

@@ -43,9 +43,15 @@ interface Services {
 }
 
 /** dist/ of the checkout: `npm start` compiles what changed there first (scripts/start.js). */
-export async function launch(apps: AppName[], root = resolve(__dirname, '../../../..').replace(/\/dist$/, '')): Promise<void> {
+export async function launch(
+  apps: AppName[],
+  root = resolve(__dirname, '../../../..').replace(/\/dist$/, ''),
+): Promise<void> {
   const log: Log = (line) => console.log(`[lifeline] ${line}`);
-  const preparing = spawn(process.execPath, [join(root, 'dist/apps/launcher/src/prepare.js')], { cwd: root, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+  const preparing = spawn(process.execPath, [join(root, 'dist/apps/launcher/src/prepare.js')], {
+    cwd: root,
+    stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+  });
   const prepared = await new Promise<Prepared>((done) => {
     preparing.once('message', (message) => done(message as Prepared));
     // A preparation that fails has said why (one sentence) and exits EXIT_CONFIG or 1; so does the launcher.
@@ -86,7 +92,11 @@ class Supervisor {
   start(app: AppName): void {
     const began = Date.now();
     // The IPC channel tells the child when the launcher is gone, whatever killed it.
-    const child = spawn(process.execPath, appCommand(this.root, app), { cwd: this.root, env: this.env, stdio: ['inherit', 'inherit', 'inherit', 'ipc'] });
+    const child = spawn(process.execPath, appCommand(this.root, app), {
+      cwd: this.root,
+      env: this.env,
+      stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
+    });
     this.children.set(app, child);
     this.log(`${app} started (pid ${child.pid})`);
     child.on('exit', (code, signal) => this.exited(app, began, code, signal));

@@ -23,7 +23,12 @@ export interface RestLimits {
 }
 
 // An idle worker's loop reads 0.04-0.09 on this loaded machine (its polls); a loaded api reads near 1.
-export const REST_LIMITS: RestLimits = { quietChecks: 3, quietUtilization: 0.2, grownYoungBytes: 16 * 2 ** 20, askForMs: 30_000 };
+export const REST_LIMITS: RestLimits = {
+  quietChecks: 3,
+  quietUtilization: 0.2,
+  grownYoungBytes: 16 * 2 ** 20,
+  askForMs: 30_000,
+};
 
 export interface RestState {
   quiet: number;
@@ -42,13 +47,23 @@ export type RestAction = 'ask' | 'withdraw' | 'finish' | 'none';
 
 export const AT_START: RestState = { quiet: 0, askedAt: null };
 
-export function nextRest(state: RestState, sample: RestSample, limits: RestLimits = REST_LIMITS): { state: RestState; action: RestAction } {
+export function nextRest(
+  state: RestState,
+  sample: RestSample,
+  limits: RestLimits = REST_LIMITS,
+): { state: RestState; action: RestAction } {
   // Nothing (more) to give back: the collection ran, or the young generation never grew.
   if (sample.youngBytes <= limits.grownYoungBytes) return { state: AT_START, action: 'finish' };
-  if (sample.utilization >= limits.quietUtilization) return { state: AT_START, action: state.askedAt === null ? 'none' : 'withdraw' };
-  if (state.askedAt !== null) return sample.at - state.askedAt >= limits.askForMs ? { state: AT_START, action: 'finish' } : { state, action: 'none' };
+  if (sample.utilization >= limits.quietUtilization)
+    return { state: AT_START, action: state.askedAt === null ? 'none' : 'withdraw' };
+  if (state.askedAt !== null)
+    return sample.at - state.askedAt >= limits.askForMs
+      ? { state: AT_START, action: 'finish' }
+      : { state, action: 'none' };
   const quiet = state.quiet + 1;
-  return quiet >= limits.quietChecks ? { state: { quiet, askedAt: sample.at }, action: 'ask' } : { state: { quiet, askedAt: null }, action: 'none' };
+  return quiet >= limits.quietChecks
+    ? { state: { quiet, askedAt: sample.at }, action: 'ask' }
+    : { state: { quiet, askedAt: null }, action: 'none' };
 }
 
 /** Bytes the young generation holds (both semi-spaces, as committed). */
@@ -57,7 +72,10 @@ export function youngGenerationBytes(): number {
 }
 
 /** Whether the operator runs Node with --optimize-for-size already: then the flag is theirs, never cleared here. */
-export function optimizesForSizeAlready(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): boolean {
+export function optimizesForSizeAlready(
+  execArgv = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? '',
+): boolean {
   return [...execArgv, nodeOptions].some((arg) => /--optimize[-_]for[-_]size/.test(arg));
 }
 
@@ -82,7 +100,15 @@ export function giveBackMemoryAtRest(checkMs = REST_CHECK_MS, limits: RestLimits
   };
   const check = () => {
     const now = performance.eventLoopUtilization();
-    const next = nextRest(state, { at: Date.now(), utilization: performance.eventLoopUtilization(now, last).utilization, youngBytes: youngGenerationBytes() }, limits);
+    const next = nextRest(
+      state,
+      {
+        at: Date.now(),
+        utilization: performance.eventLoopUtilization(now, last).utilization,
+        youngBytes: youngGenerationBytes(),
+      },
+      limits,
+    );
     last = now;
     if (next.action === 'finish') return stop();
     if (next.action === 'ask') {

@@ -30,7 +30,9 @@ export class Outage {
     if (this.since === null) return;
     const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
     this.since = null;
-    this.log(`${this.name} answers again after ${seconds} s; ${this.refusals} request${this.refusals === 1 ? ' was' : 's were'} refused meanwhile.`);
+    this.log(
+      `${this.name} answers again after ${seconds} s; ${this.refusals} request${this.refusals === 1 ? ' was' : 's were'} refused meanwhile.`,
+    );
   }
 
   /** A request answered 503 unavailable because of it. */

@@ -44,7 +44,12 @@ class EmbeddedServices {
  * Resolves the database and Redis, checks the settings and runs the migrations once: the apps'
  * environment. A failure is one sentence and an exit (EXIT_CONFIG when retrying cannot help).
  */
-async function prepare(root: string, migrations: Migration[], log: Log, embedded: EmbeddedServices): Promise<NodeJS.ProcessEnv> {
+async function prepare(
+  root: string,
+  migrations: Migration[],
+  log: Log,
+  embedded: EmbeddedServices,
+): Promise<NodeJS.ProcessEnv> {
   const dataDir = process.env.DATA_DIR ? resolve(process.env.DATA_DIR) : join(root, '.data');
   let databaseUrl = '';
   try {
@@ -79,7 +84,10 @@ async function prepare(root: string, migrations: Migration[], log: Log, embedded
  * is passed to the launcher, which stops the apps first (they still need the database to finish their
  * work) and then this process.
  */
-export function prepareForLaunch(migrations: Migration[], root = resolve(__dirname, '../../../..').replace(/\/dist$/, '')): void {
+export function prepareForLaunch(
+  migrations: Migration[],
+  root = resolve(__dirname, '../../../..').replace(/\/dist$/, ''),
+): void {
   loadDotEnv(root);
   const log: Log = (line) => console.log(`[lifeline] ${line}`);
   const embedded = new EmbeddedServices();
@@ -94,7 +102,8 @@ export function prepareForLaunch(migrations: Migration[], root = resolve(__dirna
     process.on('disconnect', hosting ? stop : () => process.exit(0));
     if (hosting) {
       process.on('message', (message) => message === 'stop' && stop());
-      for (const signal of ['SIGTERM', 'SIGINT'] as const) process.on(signal, () => (process.connected ? process.send!({ signal }) : stop()));
+      for (const signal of ['SIGTERM', 'SIGINT'] as const)
+        process.on(signal, () => (process.connected ? process.send!({ signal }) : stop()));
     }
     process.send!({ env, hosting } satisfies Prepared);
   });

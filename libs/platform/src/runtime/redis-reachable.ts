@@ -10,7 +10,13 @@ import { redisUnreachable } from './unreachable';
 export async function ensureRedisReachable(settings: RedisSettings, timeoutMs = 3_000): Promise<void> {
   const client = connectRedis(
     settings,
-    { lazyConnect: true, connectTimeout: timeoutMs, maxRetriesPerRequest: 0, retryStrategy: () => null, enableOfflineQueue: false },
+    {
+      lazyConnect: true,
+      connectTimeout: timeoutMs,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      enableOfflineQueue: false,
+    },
     { clusterRetryStrategy: () => null, enableReadyCheck: true },
   );
   client.on('error', () => undefined); // the failure is reported below, once
@@ -20,11 +26,15 @@ export async function ensureRedisReachable(settings: RedisSettings, timeoutMs = 
     await client.ping();
     if (settings.redisClusterNodes) state = /cluster_state:(\w+)/.exec(await client.cluster('INFO'))?.[1];
   } catch (error) {
-    throw redisUnreachable(error, settings.redisUrl, settings.redisClusterNodes ? redisWhere(settings) : undefined) ?? error;
+    throw (
+      redisUnreachable(error, settings.redisUrl, settings.redisClusterNodes ? redisWhere(settings) : undefined) ?? error
+    );
   } finally {
     client.disconnect();
   }
   if (settings.redisClusterNodes && state !== 'ok') {
-    throw new ConfigError(`${redisWhere(settings)} answers but its cluster_state is ${state ?? 'unknown'}, not ok: wait for its failover to end or fix its slots (redis-cli --cluster check).`);
+    throw new ConfigError(
+      `${redisWhere(settings)} answers but its cluster_state is ${state ?? 'unknown'}, not ok: wait for its failover to end or fix its slots (redis-cli --cluster check).`,
+    );
   }
 }

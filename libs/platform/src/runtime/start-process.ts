@@ -15,7 +15,11 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-export function startProcess(name: string, migrations: Migration[], run: (config: AppConfig) => Promise<Running>): void {
+export function startProcess(
+  name: string,
+  migrations: Migration[],
+  run: (config: AppConfig) => Promise<Running>,
+): void {
   let config: AppConfig | null = null;
   const main = async () => {
     loadDotEnv();

@@ -45,15 +45,23 @@ export function databaseUnreachable(error: unknown, url: string): ConfigError | 
 export function replicaUnreachable(error: unknown, url: string): ConfigError | null {
   const why = reason(error);
   if (!why) return null;
-  return new ConfigError(`The PostgreSQL read replica at ${where(url)} cannot be reached (${why}): start it, or unset DATABASE_READ_URL so the primary serves every read.`);
+  return new ConfigError(
+    `The PostgreSQL read replica at ${where(url)} cannot be reached (${why}): start it, or unset DATABASE_READ_URL so the primary serves every read.`,
+  );
 }
 
 /** The sentence for a connection failure to Redis (to the Redis Cluster `cluster` names), or null when the error is something else. */
 export function redisUnreachable(error: unknown, url: string, cluster?: string): ConfigError | null {
   if (cluster) {
     // ioredis's Cluster hides each node's network error behind one of its own.
-    const why = reason(error) ?? (/^None of startup nodes is available/.test((error as Error)?.message ?? '') ? 'no node answers' : null);
-    return why ? new ConfigError(`${cluster} cannot be reached (${why}): start its nodes, or set REDIS_CLUSTER_NODES to nodes of a cluster that runs.`) : null;
+    const why =
+      reason(error) ??
+      (/^None of startup nodes is available/.test((error as Error)?.message ?? '') ? 'no node answers' : null);
+    return why
+      ? new ConfigError(
+          `${cluster} cannot be reached (${why}): start its nodes, or set REDIS_CLUSTER_NODES to nodes of a cluster that runs.`,
+        )
+      : null;
   }
   const why = reason(error);
   if (!why) return null;

@@ -5,7 +5,12 @@ import { VERSION } from '../version.js';
 export const PACKAGE_NAME = '@lifeline/sdk';
 export const TAG_IMPORT = `import { LifelineTag } from '${PACKAGE_NAME}/react';`;
 /** decisions.md section 11: secret key, public key, url, public url. */
-export const ENV_NAMES = ['LIFELINE_SECRET_KEY', 'NEXT_PUBLIC_LIFELINE_KEY', 'LIFELINE_URL', 'NEXT_PUBLIC_LIFELINE_URL'] as const;
+export const ENV_NAMES = [
+  'LIFELINE_SECRET_KEY',
+  'NEXT_PUBLIC_LIFELINE_KEY',
+  'LIFELINE_URL',
+  'NEXT_PUBLIC_LIFELINE_URL',
+] as const;
 
 export type Edit = { text: string } | { refusal: string };
 
@@ -31,7 +36,10 @@ export function addImport(source: string): string {
 /** App router: <LifelineTag /> as the body's last child, and its import. */
 export function addToLayout(source: string, file: string): Edit {
   const at = source.lastIndexOf('</body>');
-  if (at < 0) return { refusal: `${file} has no </body>: put <LifelineTag /> inside your root layout's body yourself (see the package README), then run setup again.` };
+  if (at < 0)
+    return {
+      refusal: `${file} has no </body>: put <LifelineTag /> inside your root layout's body yourself (see the package README), then run setup again.`,
+    };
   const lineStart = source.lastIndexOf('\n', at - 1) + 1;
   const before = source.slice(lineStart, at);
   const withTag = /^[ \t]*$/.test(before)
@@ -43,7 +51,10 @@ export function addToLayout(source: string, file: string): Edit {
 /** Pages router: the page and the tag side by side in a fragment, and the import. */
 export function addToApp(source: string, file: string): Edit {
   const page = /<Component\s+\{\s*\.\.\.pageProps\s*\}\s*\/>/.exec(source);
-  if (!page) return { refusal: `${file} does not render <Component {...pageProps} />: put <LifelineTag /> beside your page yourself (see the package README), then run setup again.` };
+  if (!page)
+    return {
+      refusal: `${file} does not render <Component {...pageProps} />: put <LifelineTag /> beside your page yourself (see the package README), then run setup again.`,
+    };
   const withTag = `${source.slice(0, page.index)}<>${page[0]}<LifelineTag /></>${source.slice(page.index + page[0].length)}`;
   return { text: addImport(withTag) };
 }

@@ -34,7 +34,12 @@ export default function App({ Component, pageProps }: AppProps) {
 }
 `;
 
-const PACKAGE = { name: 'acme-site', private: true, scripts: { dev: 'next dev' }, dependencies: { next: '14.2.3', react: '18.3.1', 'react-dom': '18.3.1' } };
+const PACKAGE = {
+  name: 'acme-site',
+  private: true,
+  scripts: { dev: 'next dev' },
+  dependencies: { next: '14.2.3', react: '18.3.1', 'react-dom': '18.3.1' },
+};
 
 type Files = Record<string, string>;
 
@@ -65,12 +70,26 @@ function snapshot(dir: string, under = ''): Files {
 function run(dir: string, ...args: string[]) {
   const printed: string[] = [];
   const refused: string[] = [];
-  const code = runSetup(['setup', '--cwd', dir, ...args], { cwd: '/', print: (l) => printed.push(l), refuse: (l) => refused.push(l) });
+  const code = runSetup(['setup', '--cwd', dir, ...args], {
+    cwd: '/',
+    print: (l) => printed.push(l),
+    refuse: (l) => refused.push(l),
+  });
   return { code, printed, refused };
 }
 
-const appRouter = () => project({ 'package.json': `${JSON.stringify(PACKAGE, null, 2)}\n`, 'app/layout.tsx': LAYOUT, 'tsconfig.json': '{}\n' });
-const pagesRouter = () => project({ 'package.json': JSON.stringify(PACKAGE, null, 4), 'pages/_app.tsx': APP, 'pages/index.tsx': 'export default () => null;\n' });
+const appRouter = () =>
+  project({
+    'package.json': `${JSON.stringify(PACKAGE, null, 2)}\n`,
+    'app/layout.tsx': LAYOUT,
+    'tsconfig.json': '{}\n',
+  });
+const pagesRouter = () =>
+  project({
+    'package.json': JSON.stringify(PACKAGE, null, 4),
+    'pages/_app.tsx': APP,
+    'pages/index.tsx': 'export default () => null;\n',
+  });
 const read = (dir: string, file: string) => fs.readFileSync(path.join(dir, file), 'utf8');
 
 describe('an app router project', () => {
@@ -85,7 +104,11 @@ describe('an app router project', () => {
     const pkg = JSON.parse(read(dir, 'package.json'));
     expect(pkg).toEqual({ ...PACKAGE, dependencies: { ...PACKAGE.dependencies, '@lifeline/sdk': `^${VERSION}` } });
     expect(read(dir, 'package.json')).toMatch(/^\{\n {2}"name"/);
-    expect(read(dir, '.env.example').split('\n').filter((l) => l.includes('='))).toEqual(ENV_NAMES.map((n) => `${n}=`));
+    expect(
+      read(dir, '.env.example')
+        .split('\n')
+        .filter((l) => l.includes('=')),
+    ).toEqual(ENV_NAMES.map((n) => `${n}=`));
     expect(printed).toEqual([
       'Added <LifelineTag /> to app/layout.tsx.',
       `Added @lifeline/sdk ^${VERSION} to the dependencies in package.json.`,
@@ -109,7 +132,8 @@ describe('an app router project', () => {
   it('src/app/layout.jsx is found too, and a body on one line takes the tag inline', () => {
     const dir = project({
       'package.json': JSON.stringify({ devDependencies: { next: '15.0.0' } }),
-      'src/app/layout.jsx': 'export default function L({ children }) {\n  return <html><body>{children}</body></html>;\n}\n',
+      'src/app/layout.jsx':
+        'export default function L({ children }) {\n  return <html><body>{children}</body></html>;\n}\n',
     });
     expect(run(dir).code).toBe(0);
     expect(read(dir, 'src/app/layout.jsx')).toBe(
@@ -117,7 +141,7 @@ describe('an app router project', () => {
     );
   });
 
-  it('prints the install command of the project\'s package manager', () => {
+  it("prints the install command of the project's package manager", () => {
     const dir = appRouter();
     fs.writeFileSync(path.join(dir, 'pnpm-lock.yaml'), 'lockfileVersion: 9\n');
     expect(run(dir).printed).toContain('Now run pnpm install to fetch @lifeline/sdk; setup runs nothing itself.');
@@ -125,7 +149,7 @@ describe('an app router project', () => {
 });
 
 describe('a pages router project', () => {
-  it('gets the tag beside the page in pages/_app.tsx, keeping package.json\'s four-space indent', () => {
+  it("gets the tag beside the page in pages/_app.tsx, keeping package.json's four-space indent", () => {
     const dir = pagesRouter();
     const { code, printed } = run(dir);
     expect(code).toBe(0);
@@ -156,8 +180,13 @@ describe('refusals: exit 1, one sentence each, nothing written', () => {
   }
 
   it('a project without next', () => {
-    const dir = project({ 'package.json': JSON.stringify({ name: 'api', dependencies: { express: '5.0.0' } }), 'app/layout.tsx': LAYOUT });
-    expect(refusedUnchanged(dir)[0]).toBe('Refused: This project has no next in its package.json: setup is for Next.js projects; elsewhere, follow the package README by hand.');
+    const dir = project({
+      'package.json': JSON.stringify({ name: 'api', dependencies: { express: '5.0.0' } }),
+      'app/layout.tsx': LAYOUT,
+    });
+    expect(refusedUnchanged(dir)[0]).toBe(
+      'Refused: This project has no next in its package.json: setup is for Next.js projects; elsewhere, follow the package README by hand.',
+    );
   });
 
   it('a folder without package.json', () => {
@@ -171,7 +200,10 @@ describe('refusals: exit 1, one sentence each, nothing written', () => {
   });
 
   it('a layout without </body>: nothing else is written either', () => {
-    const dir = project({ 'package.json': JSON.stringify(PACKAGE), 'app/layout.tsx': 'export default function L({ children }) { return children; }\n' });
+    const dir = project({
+      'package.json': JSON.stringify(PACKAGE),
+      'app/layout.tsx': 'export default function L({ children }) { return children; }\n',
+    });
     expect(refusedUnchanged(dir)[0]).toMatch(/app\/layout\.tsx has no <\/body>: put <LifelineTag \/> inside/);
   });
 
@@ -200,7 +232,8 @@ describe('refusals: exit 1, one sentence each, nothing written', () => {
 
 describe('values already set are never overwritten', () => {
   it('names already in .env.example keep their lines and values; only the missing ones are appended', () => {
-    const env = '# mine\nDATABASE_URL=postgres://x\nNEXT_PUBLIC_LIFELINE_URL=https://lifeline.acme.test\nexport LIFELINE_SECRET_KEY=sk_live_placeholder';
+    const env =
+      '# mine\nDATABASE_URL=postgres://x\nNEXT_PUBLIC_LIFELINE_URL=https://lifeline.acme.test\nexport LIFELINE_SECRET_KEY=sk_live_placeholder';
     const dir = appRouter();
     fs.writeFileSync(path.join(dir, '.env.example'), env);
     const { code, printed } = run(dir);
@@ -213,12 +246,17 @@ describe('values already set are never overwritten', () => {
       'NEXT_PUBLIC_LIFELINE_KEY=',
       'LIFELINE_URL=',
     ]);
-    expect(printed).toContain('LIFELINE_SECRET_KEY, NEXT_PUBLIC_LIFELINE_URL are already in .env.example and kept as written.');
+    expect(printed).toContain(
+      'LIFELINE_SECRET_KEY, NEXT_PUBLIC_LIFELINE_URL are already in .env.example and kept as written.',
+    );
     expect(printed).toContain('Appended to .env.example: NEXT_PUBLIC_LIFELINE_KEY, LIFELINE_URL.');
   });
 
   it('a package already in dependencies keeps its version', () => {
-    const dir = project({ 'package.json': JSON.stringify({ dependencies: { next: '14.0.0', '@lifeline/sdk': '0.1.0' } }), 'app/layout.tsx': LAYOUT });
+    const dir = project({
+      'package.json': JSON.stringify({ dependencies: { next: '14.0.0', '@lifeline/sdk': '0.1.0' } }),
+      'app/layout.tsx': LAYOUT,
+    });
     const { printed } = run(dir);
     expect(JSON.parse(read(dir, 'package.json')).dependencies['@lifeline/sdk']).toBe('0.1.0');
     expect(printed).toContain('@lifeline/sdk is already in the dependencies in package.json.');
@@ -243,7 +281,7 @@ describe('--dry-run', () => {
 });
 
 describe('version', () => {
-  it('the setup command\'s version constant equals the package version', () => {
+  it("the setup command's version constant equals the package version", () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '..', '..', 'package.json'), 'utf8'));
     expect(pkg.version).toBe(VERSION);
     expect(VERSION).toBe('0.2.0');

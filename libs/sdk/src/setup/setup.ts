@@ -4,7 +4,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VERSION } from '../version.js';
-import { addDependency, addToApp, addToLayout, appendEnvNames, ENV_NAMES, envNamesPresent, hasTag, newApp, PACKAGE_NAME, PackageJson } from './edits.js';
+import {
+  addDependency,
+  addToApp,
+  addToLayout,
+  appendEnvNames,
+  ENV_NAMES,
+  envNamesPresent,
+  hasTag,
+  newApp,
+  PACKAGE_NAME,
+  PackageJson,
+} from './edits.js';
 
 export interface Change {
   /** Relative to the project folder. */
@@ -36,7 +47,9 @@ class Project {
       return fs.readFileSync(path.join(this.dir, file), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
-      this.refusals.push(`Cannot read ${file} (${(error as Error).message}): fix its permissions, then run setup again.`);
+      this.refusals.push(
+        `Cannot read ${file} (${(error as Error).message}): fix its permissions, then run setup again.`,
+      );
       return null;
     }
   }
@@ -66,7 +79,9 @@ function planTag(project: Project, plan: Plan): void {
   const pagesDir = ['pages', 'src/pages'].find((dir) => project.isDir(dir));
   const app = pagesDir ? project.first(['tsx', 'jsx', 'ts', 'js'].map((ext) => `${pagesDir}/_app.${ext}`)) : undefined;
   if (!layout && !pagesDir) {
-    plan.refusals.push('Found neither app/layout.tsx (app router) nor a pages folder (pages router): run setup in the root of a Next.js project.');
+    plan.refusals.push(
+      'Found neither app/layout.tsx (app router) nor a pages folder (pages router): run setup in the root of a Next.js project.',
+    );
     return;
   }
   for (const [file, edit] of [
@@ -86,7 +101,12 @@ function planTag(project: Project, plan: Plan): void {
   }
   if (pagesDir && !app) {
     const file = `${pagesDir}/_app.${project.first(['tsconfig.json']) ? 'tsx' : 'jsx'}`;
-    plan.changes.push({ file, text: newApp(file.endsWith('.tsx')), created: true, said: `Created ${file} rendering every page with <LifelineTag />.` });
+    plan.changes.push({
+      file,
+      text: newApp(file.endsWith('.tsx')),
+      created: true,
+      said: `Created ${file} rendering every page with <LifelineTag />.`,
+    });
   }
 }
 
@@ -97,7 +117,10 @@ function planEnv(project: Project, plan: Plan): void {
   if (project.refusals.length > refusedBefore) return;
   const present = envNamesPresent(text ?? '');
   const missing = ENV_NAMES.filter((name) => !present.has(name));
-  if (present.size > 0) plan.kept.push(`${[...present].join(', ')} ${present.size === 1 ? 'is' : 'are'} already in ${file} and kept as written.`);
+  if (present.size > 0)
+    plan.kept.push(
+      `${[...present].join(', ')} ${present.size === 1 ? 'is' : 'are'} already in ${file} and kept as written.`,
+    );
   if (missing.length === 0) return;
   plan.changes.push({
     file,
@@ -113,7 +136,10 @@ export function planSetup(dir: string): Plan {
   const plan: Plan = { refusals: project.refusals, changes: [], kept: [], installCommand: installCommand(project) };
   const pkgText = project.read('package.json');
   if (pkgText === null) {
-    if (project.refusals.length === 0) plan.refusals.push(`There is no package.json in ${dir}: run setup in your Next.js project's folder, or pass --cwd DIR.`);
+    if (project.refusals.length === 0)
+      plan.refusals.push(
+        `There is no package.json in ${dir}: run setup in your Next.js project's folder, or pass --cwd DIR.`,
+      );
     return plan;
   }
   let pkg: PackageJson;
@@ -124,13 +150,21 @@ export function planSetup(dir: string): Plan {
     return plan;
   }
   if (!pkg.dependencies?.next && !pkg.devDependencies?.next) {
-    plan.refusals.push('This project has no next in its package.json: setup is for Next.js projects; elsewhere, follow the package README by hand.');
+    plan.refusals.push(
+      'This project has no next in its package.json: setup is for Next.js projects; elsewhere, follow the package README by hand.',
+    );
     return plan;
   }
   planTag(project, plan);
   const withDependency = addDependency(pkgText, pkg);
   if (withDependency === null) plan.kept.push(`${PACKAGE_NAME} is already in the dependencies in package.json.`);
-  else plan.changes.push({ file: 'package.json', text: withDependency, created: false, said: `Added ${PACKAGE_NAME} ^${VERSION} to the dependencies in package.json.` });
+  else
+    plan.changes.push({
+      file: 'package.json',
+      text: withDependency,
+      created: false,
+      said: `Added ${PACKAGE_NAME} ^${VERSION} to the dependencies in package.json.`,
+    });
   planEnv(project, plan);
   return plan;
 }
@@ -179,8 +213,8 @@ function refuse(io: SetupIo, sentences: string[]): number {
 /** The command line: prints one sentence per change or refusal; answers the exit code. */
 export function runSetup(argv: string[], io: SetupIo): number {
   const [command, ...rest] = argv;
-  if (command === '--version' || command === '-v') return io.print(VERSION), 0;
-  if (command === '--help' || command === '-h' || command === 'help') return io.print(USAGE), 0;
+  if (command === '--version' || command === '-v') return (io.print(VERSION), 0);
+  if (command === '--help' || command === '-h' || command === 'help') return (io.print(USAGE), 0);
   let dryRun = false;
   let dir = io.cwd;
   for (let i = 0; i < rest.length; i++) {
@@ -189,7 +223,8 @@ export function runSetup(argv: string[], io: SetupIo): number {
     else if (rest[i].startsWith('--cwd=')) dir = path.resolve(io.cwd, rest[i].slice('--cwd='.length));
     else return refuse(io, [`unknown option ${rest[i]}. ${USAGE}`]);
   }
-  if (command !== 'setup') return refuse(io, [`${command === undefined ? 'no command given' : `unknown command ${command}`}. ${USAGE}`]);
+  if (command !== 'setup')
+    return refuse(io, [`${command === undefined ? 'no command given' : `unknown command ${command}`}. ${USAGE}`]);
 
   const plan = planSetup(dir);
   if (plan.refusals.length > 0) return refuse(io, plan.refusals);
@@ -206,7 +241,8 @@ export function runSetup(argv: string[], io: SetupIo): number {
   const failure = applyPlan(dir, plan.changes);
   if (failure) return refuse(io, [failure]);
   for (const change of plan.changes) io.print(change.said);
-  if (plan.changes.some((change) => change.file === 'package.json')) io.print(`Now run ${plan.installCommand} to fetch ${PACKAGE_NAME}; setup runs nothing itself.`);
+  if (plan.changes.some((change) => change.file === 'package.json'))
+    io.print(`Now run ${plan.installCommand} to fetch ${PACKAGE_NAME}; setup runs nothing itself.`);
   io.print('Then put your keys in .env.local under the names listed in .env.example.');
   return 0;
 }

@@ -2,7 +2,10 @@
 // (the last reply repeats). 'hang' never answers, and fails only when the client aborts it.
 import type { FetchLike } from '../types.js';
 
-export type Reply = { status: number; body?: unknown; text?: string; headers?: Record<string, string>; hangBody?: boolean } | Error | 'hang';
+export type Reply =
+  | { status: number; body?: unknown; text?: string; headers?: Record<string, string>; hangBody?: boolean }
+  | Error
+  | 'hang';
 
 export interface Call {
   url: string;
@@ -15,9 +18,17 @@ export interface Call {
 export function capturingFetch(...replies: Reply[]): { fetch: FetchLike; calls: Call[] } {
   const calls: Call[] = [];
   const never = (signal?: AbortSignal) =>
-    new Promise<never>((_, reject) => signal?.addEventListener('abort', () => reject(new Error('The operation was aborted.'))));
+    new Promise<never>((_, reject) =>
+      signal?.addEventListener('abort', () => reject(new Error('The operation was aborted.'))),
+    );
   const fetch: FetchLike = async (url, init) => {
-    calls.push({ url, method: init.method, headers: init.headers, body: init.body === undefined ? undefined : JSON.parse(init.body), signal: init.signal });
+    calls.push({
+      url,
+      method: init.method,
+      headers: init.headers,
+      body: init.body === undefined ? undefined : JSON.parse(init.body),
+      signal: init.signal,
+    });
     const reply = replies[Math.min(calls.length - 1, replies.length - 1)];
     if (reply instanceof Error) throw reply;
     if (reply === 'hang') return never(init.signal);

@@ -1,5 +1,11 @@
 // interface.md "Delivery rules" (Address rule); decisions.md section 1 (UNSAFE_ALLOW_PRIVATE_TARGETS).
-import { checkWebhookAddress, checkWebhookUrl, isPublicAddress, MAX_ADDRESS_LENGTH, type ResolveHost } from './address-rule';
+import {
+  checkWebhookAddress,
+  checkWebhookUrl,
+  isPublicAddress,
+  MAX_ADDRESS_LENGTH,
+  type ResolveHost,
+} from './address-rule';
 
 const strict = { allowPrivate: false };
 const unsafe = { allowPrivate: true };
@@ -164,10 +170,14 @@ describe('resolved addresses checked at send time', () => {
 });
 
 describe(`an address is at most ${MAX_ADDRESS_LENGTH} characters`, () => {
-  const at = (length: number) => `https://hooks.example.com/${'p'.repeat(length - 'https://hooks.example.com/'.length)}`;
+  const at = (length: number) =>
+    `https://hooks.example.com/${'p'.repeat(length - 'https://hooks.example.com/'.length)}`;
   it('accepts exactly the limit and refuses one more, even under allowPrivate', () => {
     expect(checkWebhookUrl(at(MAX_ADDRESS_LENGTH), strict).ok).toBe(true);
-    expect(checkWebhookUrl(at(MAX_ADDRESS_LENGTH + 1), strict)).toEqual({ ok: false, reason: 'Use an address of at most 2,048 characters.' });
+    expect(checkWebhookUrl(at(MAX_ADDRESS_LENGTH + 1), strict)).toEqual({
+      ok: false,
+      reason: 'Use an address of at most 2,048 characters.',
+    });
     expect(checkWebhookUrl(at(10_020), unsafe).ok).toBe(false);
   });
 });
@@ -199,17 +209,26 @@ describe('when saved, the name is resolved and every address must be public', ()
     ['v6-loopback.example.com', '::1'],
     ['one-bad-of-two.example.com', '192.168.1.10'],
   ])('refuses %s, which resolves to %s', async (host, address) => {
-    expect(await saved(`https://${host}/in`)).toEqual({ ok: false, reason: `${host} resolves to ${address}, which is not a public address: use an address on the public internet.` });
+    expect(await saved(`https://${host}/in`)).toEqual({
+      ok: false,
+      reason: `${host} resolves to ${address}, which is not a public address: use an address on the public internet.`,
+    });
   });
 
   it('refuses a name that does not resolve, saying so', async () => {
     const result = await saved('https://nowhere.example.com/in');
-    expect(result).toEqual({ ok: false, reason: expect.stringMatching(/^nowhere\.example\.com does not resolve to any address: check the host name/) });
+    expect(result).toEqual({
+      ok: false,
+      reason: expect.stringMatching(/^nowhere\.example\.com does not resolve to any address: check the host name/),
+    });
   });
 
   it('still applies the rule before resolving (no DNS asked for plain http)', async () => {
     const asked: string[] = [];
-    const result = await checkWebhookAddress('http://hooks.example.com/', { allowPrivate: false, resolve: async (h) => (asked.push(h), []) });
+    const result = await checkWebhookAddress('http://hooks.example.com/', {
+      allowPrivate: false,
+      resolve: async (h) => (asked.push(h), []),
+    });
     expect(result.ok).toBe(false);
     expect(asked).toEqual([]);
   });

@@ -32,7 +32,8 @@ const REASONS = {
   localName: 'Use a public host name instead of localhost, a .local or an .internal name.',
   bareHost: 'Use a full public host name with a dot in it, such as hooks.example.com.',
   mappedV6: 'Use the plain public IPv4 address or a host name instead of an IPv4-mapped IPv6 address.',
-  privateIp: 'Use a public address; private, loopback, link-local, carrier-grade NAT, metadata and reserved addresses are not allowed.',
+  privateIp:
+    'Use a public address; private, loopback, link-local, carrier-grade NAT, metadata and reserved addresses are not allowed.',
   tooLong: `Use an address of at most ${MAX_ADDRESS_LENGTH.toLocaleString('en-US')} characters.`,
 } as const;
 
@@ -75,7 +76,10 @@ export function checkWebhookUrl(url: string, opts: { allowPrivate: boolean }): W
  * and every address it resolves to public. A name that does not resolve is refused: a typo found
  * now is better than a delivery that retries for a day. IP literals were judged by checkWebhookUrl.
  */
-export async function checkWebhookAddress(url: string, opts: { allowPrivate: boolean; resolve: ResolveHost }): Promise<WebhookUrlCheck> {
+export async function checkWebhookAddress(
+  url: string,
+  opts: { allowPrivate: boolean; resolve: ResolveHost },
+): Promise<WebhookUrlCheck> {
   const check = checkWebhookUrl(url, opts);
   if (!check.ok || opts.allowPrivate || ipLiteral(check.url.hostname)) return check;
   const host = check.url.hostname.replace(/\.+$/, '');
@@ -86,10 +90,15 @@ export async function checkWebhookAddress(url: string, opts: { allowPrivate: boo
     found = [];
   }
   if (found.length === 0) {
-    return refuse(`${host.slice(0, 100)} does not resolve to any address: check the host name, or publish its DNS record before saving the address.`);
+    return refuse(
+      `${host.slice(0, 100)} does not resolve to any address: check the host name, or publish its DNS record before saving the address.`,
+    );
   }
   const refused = found.find((entry) => !isPublicAddress(entry.address));
-  if (refused) return refuse(`${host.slice(0, 100)} resolves to ${refused.address}, which is not a public address: use an address on the public internet.`);
+  if (refused)
+    return refuse(
+      `${host.slice(0, 100)} resolves to ${refused.address}, which is not a public address: use an address on the public internet.`,
+    );
   return check;
 }
 

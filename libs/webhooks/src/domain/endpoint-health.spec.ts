@@ -19,8 +19,13 @@ describe('an address whose every delivery has failed for 5 days is disabled', ()
 
   it('a failure 5 days into the stretch disables it; one just before does not', () => {
     const failing = { lastSuccessAt: at(0), failingSince: at(1), disabled: false };
-    expect(nextEndpointHealth(failing, { lastSuccessAt: null, firstFailureAfterSuccess: at(5.99) }, at(5.99), WINDOW).disable).toBe(false);
-    expect(nextEndpointHealth(failing, { lastSuccessAt: null, firstFailureAfterSuccess: at(6) }, at(6), WINDOW)).toEqual({
+    expect(
+      nextEndpointHealth(failing, { lastSuccessAt: null, firstFailureAfterSuccess: at(5.99) }, at(5.99), WINDOW)
+        .disable,
+    ).toBe(false);
+    expect(
+      nextEndpointHealth(failing, { lastSuccessAt: null, firstFailureAfterSuccess: at(6) }, at(6), WINDOW),
+    ).toEqual({
       lastSuccessAt: at(0),
       failingSince: at(1),
       disable: true,
@@ -29,13 +34,17 @@ describe('an address whose every delivery has failed for 5 days is disabled', ()
 
   it('a success ends the stretch, even when other failures come in the same tally before it', () => {
     const failing = { lastSuccessAt: at(0), failingSince: at(1), disabled: false };
-    expect(nextEndpointHealth(failing, { lastSuccessAt: at(6), firstFailureAfterSuccess: null }, at(6), WINDOW)).toEqual({
+    expect(
+      nextEndpointHealth(failing, { lastSuccessAt: at(6), firstFailureAfterSuccess: null }, at(6), WINDOW),
+    ).toEqual({
       lastSuccessAt: at(6),
       failingSince: null,
       disable: false,
     });
     // A failure after that success starts a new stretch there.
-    expect(nextEndpointHealth(failing, { lastSuccessAt: at(6), firstFailureAfterSuccess: at(6.5) }, at(6.5), WINDOW)).toEqual({
+    expect(
+      nextEndpointHealth(failing, { lastSuccessAt: at(6), firstFailureAfterSuccess: at(6.5) }, at(6.5), WINDOW),
+    ).toEqual({
       lastSuccessAt: at(6),
       failingSince: at(6.5),
       disable: false,
@@ -43,15 +52,24 @@ describe('an address whose every delivery has failed for 5 days is disabled', ()
   });
 
   it("another worker's later success counts: this tally's earlier failures no longer start a stretch before it", () => {
-    const next = nextEndpointHealth({ lastSuccessAt: at(3), failingSince: null, disabled: false }, { lastSuccessAt: null, firstFailureAfterSuccess: at(2) }, at(3), WINDOW);
+    const next = nextEndpointHealth(
+      { lastSuccessAt: at(3), failingSince: null, disabled: false },
+      { lastSuccessAt: null, firstFailureAfterSuccess: at(2) },
+      at(3),
+      WINDOW,
+    );
     expect(next.failingSince).toEqual(at(3));
   });
 
   it('a disabled address is not disabled again, and nothing but failures disables', () => {
     const failing = { lastSuccessAt: null, failingSince: at(0), disabled: true };
-    expect(nextEndpointHealth(failing, { lastSuccessAt: null, firstFailureAfterSuccess: at(9) }, at(9), WINDOW).disable).toBe(false);
+    expect(
+      nextEndpointHealth(failing, { lastSuccessAt: null, firstFailureAfterSuccess: at(9) }, at(9), WINDOW).disable,
+    ).toBe(false);
     const quiet = { lastSuccessAt: null, failingSince: at(0), disabled: false };
-    expect(nextEndpointHealth(quiet, { lastSuccessAt: null, firstFailureAfterSuccess: null }, at(9), WINDOW).disable).toBe(false);
+    expect(
+      nextEndpointHealth(quiet, { lastSuccessAt: null, firstFailureAfterSuccess: null }, at(9), WINDOW).disable,
+    ).toBe(false);
   });
 });
 

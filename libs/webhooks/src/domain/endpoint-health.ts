@@ -30,7 +30,8 @@ export function failureWindowMs(days: number, unitMs = 60_000): number {
 }
 
 export const goneReason = () => 'The receiver answered 410 Gone: it asked for no more deliveries.';
-export const failingReason = (days: number, since: Date) => `Every delivery failed for ${days} days (since ${since.toISOString()}).`;
+export const failingReason = (days: number, since: Date) =>
+  `Every delivery failed for ${days} days (since ${since.toISOString()}).`;
 
 /**
  * The address's health once a tally is added. A success (here or in the tally) after a failure ends
@@ -45,11 +46,16 @@ export function nextEndpointHealth(
 ): { lastSuccessAt: Date | null; failingSince: Date | null; disable: boolean } {
   const lastSuccessAt = latest(state.lastSuccessAt, tally.lastSuccessAt);
   const candidates: Date[] = [];
-  if (state.failingSince && !(tally.lastSuccessAt && tally.lastSuccessAt >= state.failingSince)) candidates.push(state.failingSince);
+  if (state.failingSince && !(tally.lastSuccessAt && tally.lastSuccessAt >= state.failingSince))
+    candidates.push(state.failingSince);
   // Another worker may have flushed a later success: failures before it no longer count.
   if (tally.firstFailureAfterSuccess) candidates.push(latest(tally.firstFailureAfterSuccess, lastSuccessAt)!);
   const failingSince = candidates.length === 0 ? null : new Date(Math.min(...candidates.map((d) => d.getTime())));
-  const disable = !state.disabled && tally.firstFailureAfterSuccess !== null && failingSince !== null && now.getTime() - failingSince.getTime() >= windowMs;
+  const disable =
+    !state.disabled &&
+    tally.firstFailureAfterSuccess !== null &&
+    failingSince !== null &&
+    now.getTime() - failingSince.getTime() >= windowMs;
   return { lastSuccessAt, failingSince, disable };
 }
 

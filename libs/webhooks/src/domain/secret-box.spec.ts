@@ -73,7 +73,7 @@ describe('workspace step secret is derived rather than stored', () => {
   });
 });
 
-describe("automation address signature: base64url HMAC-SHA256 of automation:{id} under APP_SECRET", () => {
+describe('automation address signature: base64url HMAC-SHA256 of automation:{id} under APP_SECRET', () => {
   // printf 'automation:aut_01' | openssl dgst -sha256 -hmac 'app-secret-for-tests' -binary | base64 | tr '+/' '-_' | tr -d '='
   const SIGNATURE = '4E6Y6p0BmGDpuHnJslU3lVoBtOVPd05k7-nhAZHxWoo';
 

@@ -39,7 +39,16 @@ describe('outgoing webhook body', () => {
     for (const id of [deliveryId, 'dlv_"quoted"\\']) {
       const body = webhookBodyWithId(id, afterId);
       expect(body).toBe(buildWebhookBody({ ...base, deliveryId: id }));
-      expect(body).toBe(JSON.stringify({ id, type: base.type, at: '2025-01-02T03:04:05.000Z', workspace: base.workspace, record: base.record, data: base.data }));
+      expect(body).toBe(
+        JSON.stringify({
+          id,
+          type: base.type,
+          at: '2025-01-02T03:04:05.000Z',
+          workspace: base.workspace,
+          record: base.record,
+          data: base.data,
+        }),
+      );
     }
   });
 
@@ -127,7 +136,6 @@ describe('most specific trigger', () => {
   });
 });
 
-
 const SECRET = 'whsec_0123456789abcdefABCDEF0123456789';
 const BODY = '{"id":"dlv_1","type":"test"}';
 // printf '{"id":"dlv_1","type":"test"}' | openssl dgst -sha256 -hmac 'whsec_0123456789abcdefABCDEF0123456789'
@@ -196,13 +204,20 @@ describe('Standard Webhooks signature (decisions.md section 6, Beyond the spec)'
   const secret = 'whsec_' + Buffer.alloc(24, 1).toString('base64');
 
   it('is v1, and the base64 HMAC-SHA256 of "{id}.{timestamp}.{body}" under the decoded secret', () => {
-    expect(signStandard([secret], 'dlv_1', 1_700_000_000, BODY)).toBe(new Webhook(secret).sign('dlv_1', new Date(1_700_000_000_000), BODY));
-    expect(signStandard([SECRET], 'dlv_1', 1_700_000_000, UNICODE_BODY)).toBe(new Webhook(SECRET).sign('dlv_1', new Date(1_700_000_000_000), UNICODE_BODY));
+    expect(signStandard([secret], 'dlv_1', 1_700_000_000, BODY)).toBe(
+      new Webhook(secret).sign('dlv_1', new Date(1_700_000_000_000), BODY),
+    );
+    expect(signStandard([SECRET], 'dlv_1', 1_700_000_000, UNICODE_BODY)).toBe(
+      new Webhook(SECRET).sign('dlv_1', new Date(1_700_000_000_000), UNICODE_BODY),
+    );
   });
 
   it('carries one signature per secret, space-separated, newest first', () => {
     const both = signStandard([SECRET, secret], 'dlv_1', 1_700_000_000, BODY).split(' ');
-    expect(both).toEqual([signStandard([SECRET], 'dlv_1', 1_700_000_000, BODY), signStandard([secret], 'dlv_1', 1_700_000_000, BODY)]);
+    expect(both).toEqual([
+      signStandard([SECRET], 'dlv_1', 1_700_000_000, BODY),
+      signStandard([secret], 'dlv_1', 1_700_000_000, BODY),
+    ]);
   });
 
   it('the key is the part after whsec_ decoded from base64 (base64url reads the same)', () => {

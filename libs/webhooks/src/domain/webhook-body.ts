@@ -15,7 +15,15 @@ export const SPECIAL_TYPES = ['test', 'automation'] as const;
 export type WebhookType = Trigger | (typeof SPECIAL_TYPES)[number];
 
 // Most specific first: event is the catch-all (a reply is also an event, so email_in wins over it).
-const SPECIFICITY: readonly Trigger[] = ['person_erased', 'stage_entered', 'email_in', 'subscribed', 'unsubscribed', 'field_changed', 'event'];
+const SPECIFICITY: readonly Trigger[] = [
+  'person_erased',
+  'stage_entered',
+  'email_in',
+  'subscribed',
+  'unsubscribed',
+  'field_changed',
+  'event',
+];
 
 export function isTrigger(value: unknown): value is Trigger {
   return typeof value === 'string' && (TRIGGERS as readonly string[]).includes(value);
@@ -44,7 +52,12 @@ export interface WebhookRecord {
 }
 
 /** The body's record of a person as they are now (a person without a name has name ""). */
-export function personRecord(person: { id: string; name: string | null; email: string | null; stage: string | null }): WebhookRecord {
+export function personRecord(person: {
+  id: string;
+  name: string | null;
+  email: string | null;
+  stage: string | null;
+}): WebhookRecord {
   return { id: person.id, kind: 'person', name: person.name ?? '', email: person.email, stage: person.stage };
 }
 
@@ -112,7 +125,12 @@ const bodyKey = (secret: string) => createSecretKey(Buffer.from(secret, 'utf8'))
 
 /** The X-Service-Signature value: sha256= and the hex HMAC-SHA256 of the exact body bytes. */
 export function signBody(secret: string, body: string | Buffer): string {
-  return SIGNATURE_PREFIX + createHmac('sha256', keptIn(bodyKeys, secret, bodyKey)).update(body).digest('hex');
+  return (
+    SIGNATURE_PREFIX +
+    createHmac('sha256', keptIn(bodyKeys, secret, bodyKey))
+      .update(body)
+      .digest('hex')
+  );
 }
 
 /** Recompute the HMAC over the exact raw body and compare in constant time. */
@@ -137,16 +155,24 @@ const standardKeys = new Map<string, Buffer>();
 
 /** The HMAC key Standard Webhooks derives from a whsec_ secret. */
 export function standardWebhookKey(secret: string): Buffer {
-  return keptIn(standardKeys, secret, (s) => Buffer.from(s.startsWith(ENDPOINT_SECRET_PREFIX) ? s.slice(ENDPOINT_SECRET_PREFIX.length) : s, 'base64'));
+  return keptIn(standardKeys, secret, (s) =>
+    Buffer.from(s.startsWith(ENDPOINT_SECRET_PREFIX) ? s.slice(ENDPOINT_SECRET_PREFIX.length) : s, 'base64'),
+  );
 }
 
 /**
  * The webhook-signature value: one v1 signature per secret, space-separated (a rotated secret and
  * the one it replaces both sign during the overlap, newest first).
  */
-export function signStandard(secrets: readonly string[], id: string, timestampSeconds: number, body: string | Buffer): string {
+export function signStandard(
+  secrets: readonly string[],
+  id: string,
+  timestampSeconds: number,
+  body: string | Buffer,
+): string {
   // The HMAC takes the two parts in turn: the same bytes as their concatenation, without copying the body.
   const prefix = `${id}.${timestampSeconds}.`;
-  const sign = (secret: string) => 'v1,' + createHmac('sha256', standardWebhookKey(secret)).update(prefix).update(body).digest('base64');
+  const sign = (secret: string) =>
+    'v1,' + createHmac('sha256', standardWebhookKey(secret)).update(prefix).update(body).digest('base64');
   return secrets.length === 1 ? sign(secrets[0]) : secrets.map(sign).join(' ');
 }

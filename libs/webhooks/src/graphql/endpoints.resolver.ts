@@ -71,14 +71,20 @@ export class EndpointsResolver {
     return (await this.endpoints.list(auth.workspaceId)).map(endpointView);
   }
 
-  @Mutation(() => CreatedWebhookEndpointType, { description: 'Up to ten per workspace; the secret is shown only here.' })
+  @Mutation(() => CreatedWebhookEndpointType, {
+    description: 'Up to ten per workspace; the secret is shown only here.',
+  })
   async createWebhookEndpoint(@Manager() auth: AuthContext, @Args('input') input: CreateWebhookEndpointInput) {
     const { endpoint, secret } = await this.endpoints.create(auth.workspaceId, input);
     return { endpoint: endpointView(endpoint), secret };
   }
 
   @Mutation(() => WebhookEndpointType)
-  async updateWebhookEndpoint(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string, @Args('input') input: UpdateWebhookEndpointInput) {
+  async updateWebhookEndpoint(
+    @Manager() auth: AuthContext,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('input') input: UpdateWebhookEndpointInput,
+  ) {
     return endpointView(await this.endpoints.update(auth.workspaceId, id, input));
   }
 
@@ -88,7 +94,9 @@ export class EndpointsResolver {
     return true;
   }
 
-  @Mutation(() => DeliveryType, { description: 'Sends the delivery again now, with the same body; never twice at once.' })
+  @Mutation(() => DeliveryType, {
+    description: 'Sends the delivery again now, with the same body; never twice at once.',
+  })
   async retryDelivery(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string) {
     return deliveryView(await this.endpoints.retry(auth.workspaceId, id));
   }
@@ -98,22 +106,35 @@ export class EndpointsResolver {
     return deliveryView(await this.endpoints.sendTest({ id: auth.workspaceId, slug: auth.workspaceSlug }, endpointId));
   }
 
-  @Mutation(() => RotatedWebhookSecretType, { description: 'A new secret, shown once; the previous one keeps signing beside it for 24 hours.' })
+  @Mutation(() => RotatedWebhookSecretType, {
+    description: 'A new secret, shown once; the previous one keeps signing beside it for 24 hours.',
+  })
   async rotateWebhookSecret(@Manager() auth: AuthContext, @Args('endpointId', { type: () => ID }) endpointId: string) {
     return this.endpoints.rotateSecret(auth.workspaceId, endpointId);
   }
 
-  @Mutation(() => WebhookEndpointType, { description: 'Sends to a disabled address again; what failed meanwhile waits for recoverDeliveries.' })
+  @Mutation(() => WebhookEndpointType, {
+    description: 'Sends to a disabled address again; what failed meanwhile waits for recoverDeliveries.',
+  })
   async enableWebhookEndpoint(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string) {
     return endpointView(await this.endpoints.enable(auth.workspaceId, id));
   }
 
-  @Mutation(() => Int, { description: 'Sends every failed delivery of the address made since then again, in order, at a bounded rate; answers how many.' })
-  async recoverDeliveries(@Manager() auth: AuthContext, @Args('endpointId', { type: () => ID }) endpointId: string, @Args('since') since: Date) {
+  @Mutation(() => Int, {
+    description:
+      'Sends every failed delivery of the address made since then again, in order, at a bounded rate; answers how many.',
+  })
+  async recoverDeliveries(
+    @Manager() auth: AuthContext,
+    @Args('endpointId', { type: () => ID }) endpointId: string,
+    @Args('since') since: Date,
+  ) {
     return this.recovery.recover(auth.workspaceId, endpointId, since);
   }
 
-  @Mutation(() => Int, { description: 'Sends the happenings of [since, until) again as new deliveries (kept 7 days); answers how many.' })
+  @Mutation(() => Int, {
+    description: 'Sends the happenings of [since, until) again as new deliveries (kept 7 days); answers how many.',
+  })
   async replayEvents(
     @Manager() auth: AuthContext,
     @Args('endpointId', { type: () => ID }) endpointId: string,
@@ -123,12 +144,16 @@ export class EndpointsResolver {
     return this.recovery.replay(auth.workspaceId, endpointId, since, until);
   }
 
-  @ResolveField(() => Float, { nullable: true, description: 'Succeeded attempts over all attempts in the last day, 0 to 1; absent when none.' })
+  @ResolveField(() => Float, {
+    nullable: true,
+    description: 'Succeeded attempts over all attempts in the last day, 0 to 1; absent when none.',
+  })
   async successRate(@Parent() endpoint: WebhookEndpointType, @Context() ctx: { loaders?: Loaders }) {
     const [counts] = await loader(
       ctx,
       `success:${endpoint.workspaceId}`,
-      (ids) => this.endpointRows.successCounts(endpoint.workspaceId, ids, new Date(Date.now() - SUCCESS_RATE_WINDOW_MS)),
+      (ids) =>
+        this.endpointRows.successCounts(endpoint.workspaceId, ids, new Date(Date.now() - SUCCESS_RATE_WINDOW_MS)),
       (row: EndpointSuccessRate) => row.endpoint_id,
     ).load(endpoint.id);
     return counts ? successRate(counts.succeeded, counts.failed) : null;
@@ -151,7 +176,9 @@ export class EndpointsResolver {
 export class DeliveryResolver {
   constructor(private readonly deliveries: DeliveriesRepository) {}
 
-  @ResolveField(() => [DeliveryAttemptType], { description: 'Every attempt, first first, with the answer each received.' })
+  @ResolveField(() => [DeliveryAttemptType], {
+    description: 'Every attempt, first first, with the answer each received.',
+  })
   async attempts(@Parent() delivery: DeliveryType, @Context() ctx: { loaders?: Loaders }) {
     const rows = await loader(
       ctx,

@@ -5,7 +5,8 @@ import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 export class DeliveryAttemptType {
   @Field(() => Int) number: number;
   @Field() startedAt: Date;
-  @Field(() => Int, { nullable: true, description: 'The HTTP status of the answer; absent when there was none.' }) status?: number;
+  @Field(() => Int, { nullable: true, description: 'The HTTP status of the answer; absent when there was none.' })
+  status?: number;
   @Field({ nullable: true, description: 'The first 500 characters of the answer body.' }) bodyExcerpt?: string;
   @Field(() => Int, { nullable: true }) durationMs?: number;
   @Field({ nullable: true, description: 'Why the attempt failed, when it did.' }) error?: string;
@@ -30,10 +31,15 @@ export class WebhookEndpointType {
   @Field() url: string;
   @Field(() => [String]) triggers: string[];
   @Field() createdAt: Date;
-  @Field({ nullable: true, description: 'When the address was disabled; nothing is sent to it until it is enabled again.' }) disabledAt?: Date;
+  @Field({
+    nullable: true,
+    description: 'When the address was disabled; nothing is sent to it until it is enabled again.',
+  })
+  disabledAt?: Date;
   @Field({ nullable: true, description: 'Why: 410 Gone, or every delivery failed for days.' }) disabledReason?: string;
   @Field({ nullable: true, description: 'The last successful attempt.' }) lastSuccessAt?: Date;
-  @Field(() => Int, { nullable: true, description: 'At most this many posts per second; absent: no limit.' }) rateLimitPerSecond?: number;
+  @Field(() => Int, { nullable: true, description: 'At most this many posts per second; absent: no limit.' })
+  rateLimitPerSecond?: number;
   workspaceId: string;
 }
 
@@ -52,12 +58,17 @@ export class RotatedWebhookSecretType {
 export class CreateWebhookEndpointInput {
   @Field() url: string;
   @Field(() => [String]) triggers: string[];
-  @Field(() => Int, { nullable: true, description: 'At most this many posts per second (1 to 10,000); absent: no limit.' }) rateLimitPerSecond?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'At most this many posts per second (1 to 10,000); absent: no limit.',
+  })
+  rateLimitPerSecond?: number;
 }
 
 @InputType()
 export class UpdateWebhookEndpointInput {
   @Field({ nullable: true }) url?: string;
   @Field(() => [String], { nullable: true }) triggers?: string[];
-  @Field(() => Int, { nullable: true, description: 'A new limit; null removes it; absent keeps it.' }) rateLimitPerSecond?: number | null;
+  @Field(() => Int, { nullable: true, description: 'A new limit; null removes it; absent keeps it.' })
+  rateLimitPerSecond?: number | null;
 }

@@ -4,4 +4,9 @@ import { DeliveryEndpointKey1764028800000 } from './1764028800000-delivery-endpo
 import { WebhookEndpointHealth1764800000000 } from './1764800000000-webhook-endpoint-health';
 import { DeliveriesCreatedBrin1766900000700 } from './1766900000700-deliveries-created-brin';
 
-export const WEBHOOKS_MIGRATIONS = [WebhooksSchema1763856000007, DeliveryEndpointKey1764028800000, WebhookEndpointHealth1764800000000, DeliveriesCreatedBrin1766900000700];
+export const WEBHOOKS_MIGRATIONS = [
+  WebhooksSchema1763856000007,
+  DeliveryEndpointKey1764028800000,
+  WebhookEndpointHealth1764800000000,
+  DeliveriesCreatedBrin1766900000700,
+];

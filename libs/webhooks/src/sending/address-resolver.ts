@@ -17,7 +17,10 @@ export class AddressResolver {
 
   /** The trimmed address when it may be saved; else invalid_field naming `field` with the reason. */
   async checkedAddress(url: string, field = 'url'): Promise<string> {
-    const check = await checkWebhookAddress(url, { allowPrivate: this.config.allowPrivateTargets, resolve: (host) => this.resolveWithin(host) });
+    const check = await checkWebhookAddress(url, {
+      allowPrivate: this.config.allowPrivateTargets,
+      resolve: (host) => this.resolveWithin(host),
+    });
     if (!check.ok) throw new Refusal('invalid_field', check.reason, { field });
     return url.trim();
   }
@@ -25,7 +28,10 @@ export class AddressResolver {
   private resolveWithin(host: string) {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`DNS gave no answer for ${host} in ${RESOLVE_TIMEOUT_MS} ms`)), RESOLVE_TIMEOUT_MS);
+      timer = setTimeout(
+        () => reject(new Error(`DNS gave no answer for ${host} in ${RESOLVE_TIMEOUT_MS} ms`)),
+        RESOLVE_TIMEOUT_MS,
+      );
     });
     return Promise.race([this.resolveHost(host), timeout]).finally(() => clearTimeout(timer));
   }

@@ -80,13 +80,23 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
     if (this.finished) return;
     const late = this.late || /^UND_ERR_(HEADERS|BODY)_TIMEOUT$/.test((err as { code?: string }).code ?? '');
     const error = late ? this.lateError().message : describe(err);
-    this.end({ ok: false, ...(this.status === undefined ? {} : { status: this.status }), durationMs: this.elapsed(), error });
+    this.end({
+      ok: false,
+      ...(this.status === undefined ? {} : { status: this.status }),
+      durationMs: this.elapsed(),
+      error,
+    });
   }
 
   private answered(): void {
     if (this.finished) return;
     const status = this.status!;
-    this.end({ ok: status >= 200 && status < 300, status, bodyExcerpt: excerpt(this.kept), durationMs: this.elapsed() });
+    this.end({
+      ok: status >= 200 && status < 300,
+      status,
+      bodyExcerpt: excerpt(this.kept),
+      durationMs: this.elapsed(),
+    });
   }
 
   private end(outcome: PostOutcome): void {
@@ -105,7 +115,10 @@ export class AnswerReader implements Dispatcher.DispatchHandler {
 }
 
 function excerpt(chunks: Buffer[]): string {
-  const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)).subarray(0, EXCERPT_BYTES).toString('utf8').slice(0, EXCERPT_CHARS);
+  const text = (chunks.length === 1 ? chunks[0] : Buffer.concat(chunks))
+    .subarray(0, EXCERPT_BYTES)
+    .toString('utf8')
+    .slice(0, EXCERPT_CHARS);
   // Do not end on half of a surrogate pair.
   return /[\uD800-\uDBFF]$/.test(text) ? text.slice(0, -1) : text;
 }

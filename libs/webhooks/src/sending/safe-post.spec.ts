@@ -24,7 +24,12 @@ async function startReceiver(answer: (req: IncomingMessage, res: ServerResponse)
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      receiver.received.push({ method: req.method, url: req.url, headers: req.headers, body: Buffer.concat(chunks).toString() });
+      receiver.received.push({
+        method: req.method,
+        url: req.url,
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString(),
+      });
       answer(req, res);
     });
   });
@@ -240,7 +245,9 @@ describe('safePost: public addresses only unless UNSAFE_ALLOW_PRIVATE_TARGETS', 
   });
 
   it('keeps the host name as TLS servername while connecting to the checked address', async () => {
-    const server = createTlsServer({ key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, (_req, res) => res.writeHead(200).end('tls'));
+    const server = createTlsServer({ key: TEST_TLS_KEY, cert: TEST_TLS_CERT }, (_req, res) =>
+      res.writeHead(200).end('tls'),
+    );
     const servernames: Array<string | false | null> = [];
     server.on('secureConnection', (socket: TLSSocket) => servernames.push(socket.servername));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -31,7 +31,12 @@ const targets = new Map<string, Target>();
 function targetOf(url: string, allowPrivate: boolean): Target {
   return keptIn(targets, (allowPrivate ? '1' : '0') + url, () => {
     const check = checkWebhookUrl(url, { allowPrivate });
-    return check.ok ? { origin: check.url.origin, path: check.url.search ? check.url.pathname + check.url.search : check.url.pathname } : { reason: check.reason };
+    return check.ok
+      ? {
+          origin: check.url.origin,
+          path: check.url.search ? check.url.pathname + check.url.search : check.url.pathname,
+        }
+      : { reason: check.reason };
   });
 }
 
@@ -39,16 +44,30 @@ function targetOf(url: string, allowPrivate: boolean): Target {
  * POST one body to one receiver. Redirects are not followed (a 3xx is a failure), only a 2xx succeeds, and connect +
  * headers + body read together are bounded by timeoutMs (undici's own timers, the same bound, may end it first). Never throws.
  */
-export function safePost(url: string, body: string, headers: Record<string, string>, opts: SafePostOptions): Promise<PostOutcome> {
+export function safePost(
+  url: string,
+  body: string,
+  headers: Record<string, string>,
+  opts: SafePostOptions,
+): Promise<PostOutcome> {
   const started = performance.now();
   const target = targetOf(url, opts.allowPrivate);
-  if ('reason' in target) return Promise.resolve({ ok: false, durationMs: Math.round(performance.now() - started), error: target.reason });
+  if ('reason' in target)
+    return Promise.resolve({ ok: false, durationMs: Math.round(performance.now() - started), error: target.reason });
   const { origin, path } = target;
   return new Promise((resolve) => {
     const reader = new AnswerReader(opts.timeoutMs, started, resolve);
     try {
       (opts.dispatcher ?? sharedSafeAgent(opts.allowPrivate)).dispatch(
-        { origin, path, method: 'POST', body, headers: headerList(headers), headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs },
+        {
+          origin,
+          path,
+          method: 'POST',
+          body,
+          headers: headerList(headers),
+          headersTimeout: opts.timeoutMs,
+          bodyTimeout: opts.timeoutMs,
+        },
         reader,
       );
     } catch (err) {
@@ -91,7 +110,12 @@ export function signedHeaders(post: SignedBody, secrets: SigningSecrets, nowMs =
 }
 
 /** Signs (now) and posts one body; never throws (see safePost). */
-export function postSigned(url: string, post: SignedBody, secrets: SigningSecrets, opts: SafePostOptions): Promise<PostOutcome> {
+export function postSigned(
+  url: string,
+  post: SignedBody,
+  secrets: SigningSecrets,
+  opts: SafePostOptions,
+): Promise<PostOutcome> {
   return safePost(url, post.body, signedHeaders(post, secrets), opts);
 }
 
@@ -163,7 +187,8 @@ export function safeConnector(options: SafeAgentOptions): buildConnector.connect
   return (connectOptions, callback) => {
     // net.connect skips lookup for IP literals, so they are checked here; TLS servername still comes from host.
     const literal = connectOptions.hostname;
-    if (!options.allowPrivate && isIP(literal) !== 0 && !isPublicAddress(literal)) return callback(new AddressRefusedError(literal, literal), null);
+    if (!options.allowPrivate && isIP(literal) !== 0 && !isPublicAddress(literal))
+      return callback(new AddressRefusedError(literal, literal), null);
     base(connectOptions, callback);
   };
 }

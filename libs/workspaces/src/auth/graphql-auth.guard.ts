@@ -46,16 +46,28 @@ export class GraphqlAuthGuard implements CanActivate {
 
   /** A person's session cookie (issue 27), behind the CSRF defence: the member it acts as, or the operator. */
   private async fromSession(request: GraphqlRequest, token: string): Promise<void> {
-    const crossSite = crossSiteRefusal({ method: request.method, contentType: request.headers['content-type'], origin: request.headers.origin }, this.config.baseUrl);
-    if (crossSite) throw new Refusal('forbidden', `Refused: ${crossSite}. Programs send a secret key as "Authorization: Bearer sk_live_…" instead.`);
+    const crossSite = crossSiteRefusal(
+      { method: request.method, contentType: request.headers['content-type'], origin: request.headers.origin },
+      this.config.baseUrl,
+    );
+    if (crossSite)
+      throw new Refusal(
+        'forbidden',
+        `Refused: ${crossSite}. Programs send a secret key as "Authorization: Bearer sk_live_…" instead.`,
+      );
     const signedIn = await this.sessions.current(token);
     if (signedIn) request.signedIn = signedIn;
-    if (!signedIn) throw new Refusal('invalid_token', `Your session has ended (signed out, run out, or its key or membership is gone): sign in again at ${this.config.baseUrl}/sign-in.`);
+    if (!signedIn)
+      throw new Refusal(
+        'invalid_token',
+        `Your session has ended (signed out, run out, or its key or membership is gone): sign in again at ${this.config.baseUrl}/sign-in.`,
+      );
     if (signedIn.operator) {
       request.operator = true;
       return;
     }
-    if (!signedIn.auth) throw new Refusal('forbidden', `Pick a workspace first at ${this.config.baseUrl}/sign-in/workspace.`);
+    if (!signedIn.auth)
+      throw new Refusal('forbidden', `Pick a workspace first at ${this.config.baseUrl}/sign-in/workspace.`);
     await this.limits.consume('graphql', signedIn.auth.keyId);
     request.auth = signedIn.auth;
   }
@@ -69,7 +81,8 @@ function requestOf(context: ExecutionContext): GraphqlRequest {
 function authorize(context: ExecutionContext, permission: Exclude<Permission, 'create_workspace'>): AuthContext {
   const request = requestOf(context);
   if (!request.auth) {
-    const sentence = permission === 'change' ? 'a secret key of a workspace owner or admin' : 'a secret key of the workspace';
+    const sentence =
+      permission === 'change' ? 'a secret key of a workspace owner or admin' : 'a secret key of the workspace';
     throw new Refusal('forbidden', `This needs ${sentence}, not the operator token.`);
   }
   if (!roleAllows(request.auth.role, permission)) throw new Refusal('forbidden', forbiddenSentence(permission));
@@ -77,10 +90,14 @@ function authorize(context: ExecutionContext, permission: Exclude<Permission, 'c
 }
 
 /** The member a GraphQL call acts as (permission read); the operator token alone names no workspace. */
-export const Member = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => authorize(context, 'read'));
+export const Member = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext =>
+  authorize(context, 'read'),
+);
 
 /** Like Member, with permission change: owners and admins only. */
-export const Manager = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext => authorize(context, 'change'));
+export const Manager = createParamDecorator((_data: unknown, context: ExecutionContext): AuthContext =>
+  authorize(context, 'change'),
+);
 
 /** The operator token (permission create_workspace). */
 export const Operator = createParamDecorator((_data: unknown, context: ExecutionContext): true => {

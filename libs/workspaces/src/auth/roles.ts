@@ -49,7 +49,10 @@ export function membershipChangeRefusal(
   }
   const leavesOwnership = target.role === 'owner' && (change.kind === 'remove' || change.to !== 'owner');
   if (leavesOwnership && activeOwners <= 1) {
-    return { code: 'last_owner', sentence: 'This is the last owner of the workspace: make another member an owner first.' };
+    return {
+      code: 'last_owner',
+      sentence: 'This is the last owner of the workspace: make another member an owner first.',
+    };
   }
   return null;
 }

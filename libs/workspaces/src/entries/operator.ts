@@ -8,7 +8,15 @@ import { MembersService } from '../members.service';
 import { WorkspacesRepository } from '../workspaces.repository';
 import { WorkspacesService } from '../workspaces.service';
 
-export { commandDatabaseUrl, ConfigError, databaseUnreachable, developmentAppSecret, loadConfig, loadDotEnv, Refusal } from '@app/platform/plain';
+export {
+  commandDatabaseUrl,
+  ConfigError,
+  databaseUnreachable,
+  developmentAppSecret,
+  loadConfig,
+  loadDotEnv,
+  Refusal,
+} from '@app/platform/plain';
 export { SHELL_ACTOR } from '../members.service';
 export { MembersService, WorkspacesService };
 
@@ -53,9 +61,14 @@ export async function openOperatorSession(settings: Settings, migrations: Migrat
   }
   try {
     const sql = pgSql(client);
-    if (migrationStates(migrations, await appliedMigrations(sql)).some((m) => !m.applied)) await migrate(settings, migrations);
+    if (migrationStates(migrations, await appliedMigrations(sql)).some((m) => !m.applied))
+      await migrate(settings, migrations);
     const repository = new WorkspacesRepository(sql);
-    return { workspaces: new WorkspacesService(repository, settings), members: new MembersService(repository), close: () => client.end() };
+    return {
+      workspaces: new WorkspacesService(repository, settings),
+      members: new MembersService(repository),
+      close: () => client.end(),
+    };
   } catch (error) {
     await client.end().catch(() => undefined);
     throw error;

@@ -20,7 +20,10 @@ export class ConnectedAppType {
 export class ConnectedAppsResolver {
   constructor(private readonly connections: ConnectionsService) {}
 
-  @Query(() => [ConnectedAppType], { description: 'Apps signed in at the tool door, newest first: every one of the workspace for owners and admins, your own otherwise.' })
+  @Query(() => [ConnectedAppType], {
+    description:
+      'Apps signed in at the tool door, newest first: every one of the workspace for owners and admins, your own otherwise.',
+  })
   async connectedApps(@Member() auth: AuthContext): Promise<ConnectedAppType[]> {
     return (await this.connections.list(auth, canManage(auth))).map((c) => ({
       id: c.id,
@@ -31,7 +34,10 @@ export class ConnectedAppsResolver {
     }));
   }
 
-  @Mutation(() => Boolean, { description: "Disconnects an app: its access and refresh tokens are refused from the next call on (owners and admins: any of the workspace's; members: their own)." })
+  @Mutation(() => Boolean, {
+    description:
+      "Disconnects an app: its access and refresh tokens are refused from the next call on (owners and admins: any of the workspace's; members: their own).",
+  })
   async revokeConnectedApp(@Member() auth: AuthContext, @Args('id', { type: () => ID }) id: string): Promise<boolean> {
     await this.connections.revoke(auth, id, canManage(auth));
     return true;

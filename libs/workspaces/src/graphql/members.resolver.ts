@@ -7,7 +7,12 @@ import { MembersService } from '../members.service';
 import type { MemberEntity } from '../workspaces.types';
 import { CreatedKeyType, KeyType, MemberType } from './workspace.types';
 
-const memberView = (m: MemberEntity): MemberType => ({ id: m.id, email: m.email, role: m.role, createdAt: m.createdAt });
+const memberView = (m: MemberEntity): MemberType => ({
+  id: m.id,
+  email: m.email,
+  role: m.role,
+  createdAt: m.createdAt,
+});
 
 @Resolver()
 @UseGuards(GraphqlAuthGuard)
@@ -31,7 +36,9 @@ export class MembersResolver {
     }));
   }
 
-  @Mutation(() => CreatedKeyType, { description: 'A new secret key acting as the given member (added as a member when new); shown once.' })
+  @Mutation(() => CreatedKeyType, {
+    description: 'A new secret key acting as the given member (added as a member when new); shown once.',
+  })
   async createKey(@Manager() auth: AuthContext, @Args('member') member: string) {
     const created = await this.members.createKey(auth.workspaceSlug, member);
     return { keyId: created.keyId, memberEmail: created.member.email, secretKey: created.secretKey };
@@ -43,7 +50,10 @@ export class MembersResolver {
     return true;
   }
 
-  @Mutation(() => MemberType, { description: 'role: owner, admin or member. Only an owner makes owners. A removed member comes back without their old keys.' })
+  @Mutation(() => MemberType, {
+    description:
+      'role: owner, admin or member. Only an owner makes owners. A removed member comes back without their old keys.',
+  })
   async addMember(@Manager() auth: AuthContext, @Args('email') email: string, @Args('role') role: string) {
     return memberView(await this.members.add(auth.role, auth.workspaceSlug, email, role));
   }
@@ -53,7 +63,10 @@ export class MembersResolver {
     return memberView(await this.members.changeRole(auth.role, auth.workspaceSlug, member, role));
   }
 
-  @Mutation(() => Boolean, { description: 'Removes a member and revokes their keys; those answer no_longer_a_member. The last owner cannot be removed.' })
+  @Mutation(() => Boolean, {
+    description:
+      'Removes a member and revokes their keys; those answer no_longer_a_member. The last owner cannot be removed.',
+  })
   async removeMember(@Manager() auth: AuthContext, @Args('member') member: string) {
     await this.members.remove(auth.role, auth.workspaceSlug, member);
     return true;

@@ -14,11 +14,19 @@ export class ViewerWorkspaceType {
 
 @ObjectType('Viewer')
 export class ViewerType {
-  @Field({ description: 'True for the operator (ADMIN_TOKEN or an operator session), who acts in no workspace.' }) operator: boolean;
+  @Field({ description: 'True for the operator (ADMIN_TOKEN or an operator session), who acts in no workspace.' })
+  operator: boolean;
   @Field({ nullable: true, description: "The member's email; null for the operator." }) email?: string;
   @Field({ nullable: true, description: 'owner, admin or member; null for the operator.' }) role?: string;
-  @Field(() => ViewerWorkspaceType, { nullable: true, description: 'The workspace the caller acts in; null for the operator.' }) workspace?: ViewerWorkspaceType;
-  @Field({ description: 'True for a session opened by an email link whose address is a member of more than one workspace: it can switch at /sign-in/workspace.' })
+  @Field(() => ViewerWorkspaceType, {
+    nullable: true,
+    description: 'The workspace the caller acts in; null for the operator.',
+  })
+  workspace?: ViewerWorkspaceType;
+  @Field({
+    description:
+      'True for a session opened by an email link whose address is a member of more than one workspace: it can switch at /sign-in/workspace.',
+  })
   canSwitchWorkspace: boolean;
 }
 

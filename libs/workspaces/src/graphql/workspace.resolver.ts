@@ -22,7 +22,10 @@ export class WorkspaceResolver {
     return this.workspaces.create(input);
   }
 
-  @Query(() => [WorkspaceSummaryType], { name: 'workspaces', description: 'Every workspace of the deployment, as the CLI lists them. Operator only (ADMIN_TOKEN).' })
+  @Query(() => [WorkspaceSummaryType], {
+    name: 'workspaces',
+    description: 'Every workspace of the deployment, as the CLI lists them. Operator only (ADMIN_TOKEN).',
+  })
   allWorkspaces(@Operator() _operator: true): Promise<WorkspaceSummaryType[]> {
     return this.workspaces.list();
   }

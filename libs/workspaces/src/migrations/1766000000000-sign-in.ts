@@ -86,6 +86,8 @@ export class SignIn1766000000000 implements MigrationInterface {
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`DROP TABLE connection_tokens, connections, oauth_codes, oauth_clients, sign_in_links, sessions`);
+    await queryRunner.query(
+      `DROP TABLE connection_tokens, connections, oauth_codes, oauth_clients, sign_in_links, sessions`,
+    );
   }
 }

@@ -77,11 +77,19 @@ export class ConnectionsRepository {
   }
 
   async insertClient(row: Omit<ClientRow, 'created_at'>): Promise<void> {
-    await this.db.query(`INSERT INTO oauth_clients (id, name, redirect_uris, info) VALUES ($1, $2, $3, $4)`, [row.id, row.name, row.redirect_uris, JSON.stringify(row.info)]);
+    await this.db.query(`INSERT INTO oauth_clients (id, name, redirect_uris, info) VALUES ($1, $2, $3, $4)`, [
+      row.id,
+      row.name,
+      row.redirect_uris,
+      JSON.stringify(row.info),
+    ]);
   }
 
   async client(id: string): Promise<ClientRow | null> {
-    const [row] = await this.db.query<ClientRow>(`SELECT id, name, redirect_uris, info, created_at FROM oauth_clients WHERE id = $1`, [id]);
+    const [row] = await this.db.query<ClientRow>(
+      `SELECT id, name, redirect_uris, info, created_at FROM oauth_clients WHERE id = $1`,
+      [id],
+    );
     return row ?? null;
   }
 
@@ -89,7 +97,17 @@ export class ConnectionsRepository {
     await this.db.query(
       `INSERT INTO oauth_codes (code_hash, client_id, workspace_id, member_id, challenge, redirect_uri, resource, scopes, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-      [codeHash, code.client_id, code.workspace_id, code.member_id, code.challenge, code.redirect_uri, code.resource, code.scopes, code.expires_at],
+      [
+        codeHash,
+        code.client_id,
+        code.workspace_id,
+        code.member_id,
+        code.challenge,
+        code.redirect_uri,
+        code.resource,
+        code.scopes,
+        code.expires_at,
+      ],
     );
   }
 
@@ -105,27 +123,34 @@ export class ConnectionsRepository {
     await tx.query(`UPDATE oauth_codes SET used_at = $2 WHERE code_hash = $1`, [codeHash, now]);
   }
 
-  async insertConnection(tx: Sql, c: { workspaceId: string; id: string; clientId: string; memberId: string; resource: string; scopes: string[] }): Promise<void> {
-    await tx.query(`INSERT INTO connections (workspace_id, id, client_id, member_id, resource, scopes) VALUES ($1, $2, $3, $4, $5, $6)`, [
-      c.workspaceId,
-      c.id,
-      c.clientId,
-      c.memberId,
-      c.resource,
-      c.scopes,
-    ]);
+  async insertConnection(
+    tx: Sql,
+    c: { workspaceId: string; id: string; clientId: string; memberId: string; resource: string; scopes: string[] },
+  ): Promise<void> {
+    await tx.query(
+      `INSERT INTO connections (workspace_id, id, client_id, member_id, resource, scopes) VALUES ($1, $2, $3, $4, $5, $6)`,
+      [c.workspaceId, c.id, c.clientId, c.memberId, c.resource, c.scopes],
+    );
   }
 
   async insertTokens(tx: Sql, workspaceId: string, connectionId: string, tokens: NewToken[]): Promise<void> {
     await tx.query(
       `INSERT INTO connection_tokens (token_hash, workspace_id, connection_id, kind, expires_at)
        SELECT unnest($3::text[]), $1, $2, unnest($4::text[]), unnest($5::timestamptz[])`,
-      [workspaceId, connectionId, tokens.map((t) => t.tokenHash), tokens.map((t) => t.kind), tokens.map((t) => t.expiresAt)],
+      [
+        workspaceId,
+        connectionId,
+        tokens.map((t) => t.tokenHash),
+        tokens.map((t) => t.kind),
+        tokens.map((t) => t.expiresAt),
+      ],
     );
   }
 
   async token(tokenHash: string, tx: Sql = this.db, lock = false): Promise<TokenRow | null> {
-    const [row] = lock ? await tx.query<TokenRow>(`${TOKEN} FOR UPDATE OF t`, [tokenHash]) : await this.db.prepared<TokenRow>('connection_token', TOKEN, [tokenHash]);
+    const [row] = lock
+      ? await tx.query<TokenRow>(`${TOKEN} FOR UPDATE OF t`, [tokenHash])
+      : await this.db.prepared<TokenRow>('connection_token', TOKEN, [tokenHash]);
     return row ?? null;
   }
 
@@ -142,7 +167,13 @@ export class ConnectionsRepository {
   }
 
   /** Revokes a connection (every token of it stops); false when it was not a live one of the workspace (and member, when given). */
-  async revoke(workspaceId: string, connectionId: string, now: Date, memberId?: string, tx: Sql = this.db): Promise<boolean> {
+  async revoke(
+    workspaceId: string,
+    connectionId: string,
+    now: Date,
+    memberId?: string,
+    tx: Sql = this.db,
+  ): Promise<boolean> {
     const rows = await tx.query(
       `UPDATE connections SET revoked_at = $3 WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL AND ($4::text IS NULL OR member_id = $4) RETURNING 1`,
       [workspaceId, connectionId, now, memberId ?? null],

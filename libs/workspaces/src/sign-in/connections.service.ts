@@ -8,7 +8,17 @@ import { AppConfig, newId, Refusal } from '@app/platform/plain';
 import type { AuthContext } from '../auth/auth-context';
 import { ConnectionRow, ConnectionsRepository, ClientRow, TokenRow } from './connections.repository';
 import type { SignInClock } from './sessions.service';
-import { ACCESS_TOKEN_MS, CODE_MS, isToolDoorResource, newToken, REFRESH_TOKEN_MS, redirectUriRefusal, SESSION_SEEN_EVERY_MS, tokenHash, toolDoorResource } from './sign-in-rules';
+import {
+  ACCESS_TOKEN_MS,
+  CODE_MS,
+  isToolDoorResource,
+  newToken,
+  REFRESH_TOKEN_MS,
+  redirectUriRefusal,
+  SESSION_SEEN_EVERY_MS,
+  tokenHash,
+  toolDoorResource,
+} from './sign-in-rules';
 
 /** What a client sends to register, as far as this server reads it (the rest is kept as sent). */
 export interface ClientRegistration {
@@ -59,15 +69,23 @@ export class ConnectionsService {
   /** Dynamic client registration (public clients): the redirect addresses must be https or loopback http. */
   async register(registration: ClientRegistration): Promise<ClientRow> {
     const uris = registration.redirect_uris ?? [];
-    if (uris.length === 0) throw new OAuthRefusal('invalid_redirect_uri', 'Register at least one redirect_uris address.');
+    if (uris.length === 0)
+      throw new OAuthRefusal('invalid_redirect_uri', 'Register at least one redirect_uris address.');
     for (const uri of uris) {
       const problem = redirectUriRefusal(uri);
       if (problem) throw new OAuthRefusal('invalid_redirect_uri', `${problem}.`);
     }
-    const name = (typeof registration.client_name === 'string' && registration.client_name.trim().slice(0, 100)) || 'An MCP client';
+    const name =
+      (typeof registration.client_name === 'string' && registration.client_name.trim().slice(0, 100)) ||
+      'An MCP client';
     // Public clients only (OAuth 2.1, PKCE): a secret the SDK's handler made for a client that asked for one is neither kept nor returned.
     const { client_secret: _secret, client_secret_expires_at: _expires, ...metadata } = registration;
-    const row = { id: newId('cli'), name, redirect_uris: uris, info: { ...metadata, token_endpoint_auth_method: 'none' } };
+    const row = {
+      id: newId('cli'),
+      name,
+      redirect_uris: uris,
+      info: { ...metadata, token_endpoint_auth_method: 'none' },
+    };
     await this.repository.insertClient(row);
     return { ...row, created_at: this.clock.now() };
   }
@@ -78,7 +96,11 @@ export class ConnectionsService {
 
   /** The one-time code a member's Allow makes (a minute to exchange). */
   async consent(c: Consent): Promise<string> {
-    if (!isToolDoorResource(c.resource, this.config.baseUrl)) throw new OAuthRefusal('invalid_target', `Ask for the tool door: resource=${toolDoorResource(this.config.baseUrl)}.`);
+    if (!isToolDoorResource(c.resource, this.config.baseUrl))
+      throw new OAuthRefusal(
+        'invalid_target',
+        `Ask for the tool door: resource=${toolDoorResource(this.config.baseUrl)}.`,
+      );
     const code = newToken('code');
     const expires = new Date(this.clock.now().getTime() + CODE_MS);
     await this.repository.insertCode(tokenHash(code), {
@@ -97,22 +119,38 @@ export class ConnectionsService {
   /** The PKCE challenge of a live code of this client (the SDK's token handler checks the verifier against it). */
   async challengeFor(clientId: string, code: string): Promise<string> {
     const row = await this.repository.code(tokenHash(code));
-    if (!row || row.client_id !== clientId || row.used_at || row.expires_at.getTime() <= this.clock.now().getTime()) throw invalidGrant('The authorization code is unknown, used or run out.');
+    if (!row || row.client_id !== clientId || row.used_at || row.expires_at.getTime() <= this.clock.now().getTime())
+      throw invalidGrant('The authorization code is unknown, used or run out.');
     return row.challenge;
   }
 
   /** Exchanges a code once for a new connection's tokens. */
-  async exchangeCode(clientId: string, code: string, redirectUri: string | undefined, resource: string | undefined): Promise<IssuedTokens> {
+  async exchangeCode(
+    clientId: string,
+    code: string,
+    redirectUri: string | undefined,
+    resource: string | undefined,
+  ): Promise<IssuedTokens> {
     return this.repository.transaction(async (tx) => {
       const hash = tokenHash(code);
       const row = await this.repository.code(hash, tx, true);
       const now = this.clock.now();
-      if (!row || row.client_id !== clientId || row.used_at || row.expires_at.getTime() <= now.getTime()) throw invalidGrant('The authorization code is unknown, used or run out.');
-      if (redirectUri !== undefined && redirectUri !== row.redirect_uri) throw invalidGrant('redirect_uri differs from the one the code was issued to.');
-      if (resource !== undefined && !isToolDoorResource(resource, this.config.baseUrl)) throw new OAuthRefusal('invalid_target', 'The code was issued for the tool door only.');
+      if (!row || row.client_id !== clientId || row.used_at || row.expires_at.getTime() <= now.getTime())
+        throw invalidGrant('The authorization code is unknown, used or run out.');
+      if (redirectUri !== undefined && redirectUri !== row.redirect_uri)
+        throw invalidGrant('redirect_uri differs from the one the code was issued to.');
+      if (resource !== undefined && !isToolDoorResource(resource, this.config.baseUrl))
+        throw new OAuthRefusal('invalid_target', 'The code was issued for the tool door only.');
       await this.repository.useCode(tx, hash, now);
       const connectionId = newId('con');
-      await this.repository.insertConnection(tx, { workspaceId: row.workspace_id, id: connectionId, clientId, memberId: row.member_id, resource: row.resource, scopes: row.scopes });
+      await this.repository.insertConnection(tx, {
+        workspaceId: row.workspace_id,
+        id: connectionId,
+        clientId,
+        memberId: row.member_id,
+        resource: row.resource,
+        scopes: row.scopes,
+      });
       return this.issue(tx, row.workspace_id, connectionId, row.scopes, now);
     });
   }
@@ -123,13 +161,16 @@ export class ConnectionsService {
       const hash = tokenHash(refreshToken);
       const row = await this.repository.token(hash, tx, true);
       const now = this.clock.now();
-      if (!row || row.kind !== 'refresh' || row.client_id !== clientId) return invalidGrant('The refresh token is unknown.');
+      if (!row || row.kind !== 'refresh' || row.client_id !== clientId)
+        return invalidGrant('The refresh token is unknown.');
       if (row.used_at) {
         await this.repository.revoke(row.workspace_id, row.connection_id, now, undefined, tx);
         return invalidGrant('The refresh token was used already: the connection is revoked; sign in again.');
       }
-      if (row.revoked_at || row.member_removed || row.expires_at.getTime() <= now.getTime()) return invalidGrant('The connection was revoked or has run out: sign in again.');
-      if (resource !== undefined && !isToolDoorResource(resource, this.config.baseUrl)) return new OAuthRefusal('invalid_target', 'The connection is for the tool door only.');
+      if (row.revoked_at || row.member_removed || row.expires_at.getTime() <= now.getTime())
+        return invalidGrant('The connection was revoked or has run out: sign in again.');
+      if (resource !== undefined && !isToolDoorResource(resource, this.config.baseUrl))
+        return new OAuthRefusal('invalid_target', 'The connection is for the tool door only.');
       await this.repository.useToken(tx, hash, now);
       return this.issue(tx, row.workspace_id, row.connection_id, row.scopes, now);
     });
@@ -141,16 +182,26 @@ export class ConnectionsService {
   async authenticate(accessToken: string): Promise<AuthContext> {
     const row = await this.repository.token(tokenHash(accessToken));
     const now = this.clock.now();
-    if (!row || !live(row, now) || row.kind !== 'access' || !isToolDoorResource(row.resource, this.config.baseUrl)) throw new Refusal('invalid_token', STALE);
+    if (!row || !live(row, now) || row.kind !== 'access' || !isToolDoorResource(row.resource, this.config.baseUrl))
+      throw new Refusal('invalid_token', STALE);
     // Written at most once a minute, like a session's last request (the read above comes every call).
-    if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() >= SESSION_SEEN_EVERY_MS) await this.repository.touch(row.workspace_id, row.connection_id, now);
-    return { workspaceId: row.workspace_id, workspaceSlug: row.workspace_slug, memberId: row.member_id, memberEmail: row.member_email, role: row.role, keyId: row.connection_id };
+    if (!row.last_used_at || now.getTime() - new Date(row.last_used_at).getTime() >= SESSION_SEEN_EVERY_MS)
+      await this.repository.touch(row.workspace_id, row.connection_id, now);
+    return {
+      workspaceId: row.workspace_id,
+      workspaceSlug: row.workspace_slug,
+      memberId: row.member_id,
+      memberEmail: row.member_email,
+      role: row.role,
+      keyId: row.connection_id,
+    };
   }
 
   /** RFC 7009: revoking either token of a connection revokes the connection; an unknown token is no error. */
   async revokeToken(clientId: string, token: string): Promise<void> {
     const row = await this.repository.token(tokenHash(token));
-    if (row && row.client_id === clientId) await this.repository.revoke(row.workspace_id, row.connection_id, this.clock.now());
+    if (row && row.client_id === clientId)
+      await this.repository.revoke(row.workspace_id, row.connection_id, this.clock.now());
   }
 
   /** Connected apps: every live connection of the workspace for owners and admins, a member's own otherwise. */
@@ -159,18 +210,38 @@ export class ConnectionsService {
   }
 
   async revoke(auth: AuthContext, connectionId: string, everyone: boolean): Promise<void> {
-    if (await this.repository.revoke(auth.workspaceId, connectionId, this.clock.now(), everyone ? undefined : auth.memberId)) return;
+    if (
+      await this.repository.revoke(
+        auth.workspaceId,
+        connectionId,
+        this.clock.now(),
+        everyone ? undefined : auth.memberId,
+      )
+    )
+      return;
     throw new Refusal('not_found', `No connected app has id "${connectionId}" here: list them with connectedApps.`);
   }
 
-  private async issue(tx: Parameters<Parameters<ConnectionsRepository['transaction']>[0]>[0], workspaceId: string, connectionId: string, scopes: string[], now: Date): Promise<IssuedTokens> {
+  private async issue(
+    tx: Parameters<Parameters<ConnectionsRepository['transaction']>[0]>[0],
+    workspaceId: string,
+    connectionId: string,
+    scopes: string[],
+    now: Date,
+  ): Promise<IssuedTokens> {
     const access = newToken('access');
     const refresh = newToken('refresh');
     await this.repository.insertTokens(tx, workspaceId, connectionId, [
       { tokenHash: tokenHash(access), kind: 'access', expiresAt: new Date(now.getTime() + ACCESS_TOKEN_MS) },
       { tokenHash: tokenHash(refresh), kind: 'refresh', expiresAt: new Date(now.getTime() + REFRESH_TOKEN_MS) },
     ]);
-    return { access_token: access, token_type: 'bearer', expires_in: ACCESS_TOKEN_MS / 1000, refresh_token: refresh, ...(scopes.length ? { scope: scopes.join(' ') } : {}) };
+    return {
+      access_token: access,
+      token_type: 'bearer',
+      expires_in: ACCESS_TOKEN_MS / 1000,
+      refresh_token: refresh,
+      ...(scopes.length ? { scope: scopes.join(' ') } : {}),
+    };
   }
 }
 

@@ -73,7 +73,11 @@ export class SessionsRepository {
   }
 
   async pick(id: string, workspaceId: string, memberId: string): Promise<void> {
-    await this.db.query(`UPDATE sessions SET workspace_id = $2, member_id = $3 WHERE id = $1`, [id, workspaceId, memberId]);
+    await this.db.query(`UPDATE sessions SET workspace_id = $2, member_id = $3 WHERE id = $1`, [
+      id,
+      workspaceId,
+      memberId,
+    ]);
   }
 
   /** The workspaces where this address is a member (not removed), by name. */
@@ -87,14 +91,17 @@ export class SessionsRepository {
     );
   }
 
-  async insertLink(link: { tokenHash: string; email: string; next: string; now: Date; expiresAt: Date }): Promise<void> {
-    await this.db.query(`INSERT INTO sign_in_links (token_hash, email, next, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`, [
-      link.tokenHash,
-      link.email,
-      link.next,
-      link.now,
-      link.expiresAt,
-    ]);
+  async insertLink(link: {
+    tokenHash: string;
+    email: string;
+    next: string;
+    now: Date;
+    expiresAt: Date;
+  }): Promise<void> {
+    await this.db.query(
+      `INSERT INTO sign_in_links (token_hash, email, next, created_at, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+      [link.tokenHash, link.email, link.next, link.now, link.expiresAt],
+    );
   }
 
   /** Uses a link once: its address and where it leads, or null when unknown, used or run out. */
@@ -108,7 +115,9 @@ export class SessionsRepository {
 
   /** Retention: sessions ended or run out, and links used or run out, before `before`. */
   async deleteBefore(before: Date): Promise<number> {
-    const sessions = await this.db.query(`DELETE FROM sessions WHERE coalesce(ended_at, ends_at) < $1 RETURNING 1`, [before]);
+    const sessions = await this.db.query(`DELETE FROM sessions WHERE coalesce(ended_at, ends_at) < $1 RETURNING 1`, [
+      before,
+    ]);
     const links = await this.db.query(`DELETE FROM sign_in_links WHERE expires_at < $1 RETURNING 1`, [before]);
     return sessions.length + links.length;
   }

@@ -5,7 +5,14 @@ import { AppConfig, newId, Refusal, sameSecret } from '@app/platform/plain';
 import type { AuthContext } from '../auth/auth-context';
 import type { WorkspacesService } from '../workspaces.service';
 import { Membership, SessionRow, SessionsRepository } from './sessions.repository';
-import { newToken, SESSION_MAX_MS, SESSION_SEEN_EVERY_MS, sessionRefusal, SIGN_IN_LINK_MS, tokenHash } from './sign-in-rules';
+import {
+  newToken,
+  SESSION_MAX_MS,
+  SESSION_SEEN_EVERY_MS,
+  sessionRefusal,
+  SIGN_IN_LINK_MS,
+  tokenHash,
+} from './sign-in-rules';
 
 /** The time sessions and tokens are judged by; the e2e tests move it forward ("a test clock"). */
 export class SignInClock {
@@ -45,14 +52,28 @@ export class SessionsService {
     const auth = await this.workspaces.authenticate(`Bearer ${key.trim()}`).catch((error: unknown) => {
       throw error instanceof Refusal ? new Refusal('invalid_key', INVALID_KEY) : error;
     });
-    return this.open({ via: 'key', email: auth.memberEmail, workspaceId: auth.workspaceId, memberId: auth.memberId, keyId: auth.keyId });
+    return this.open({
+      via: 'key',
+      email: auth.memberEmail,
+      workspaceId: auth.workspaceId,
+      memberId: auth.memberId,
+      keyId: auth.keyId,
+    });
   }
 
   /** The operator's session, when `token` is ADMIN_TOKEN (compared in constant time). */
   async asOperator(token: string): Promise<string> {
     const admin = this.config.adminToken;
-    if (!admin || !sameSecret(token.trim(), admin)) throw new Refusal('invalid_token', 'That is not the operator token (ADMIN_TOKEN) of this deployment.');
-    return this.open({ via: 'operator', email: null, workspaceId: null, memberId: null, keyId: null, operatorHash: tokenHash(admin) });
+    if (!admin || !sameSecret(token.trim(), admin))
+      throw new Refusal('invalid_token', 'That is not the operator token (ADMIN_TOKEN) of this deployment.');
+    return this.open({
+      via: 'operator',
+      email: null,
+      workspaceId: null,
+      memberId: null,
+      keyId: null,
+      operatorHash: tokenHash(admin),
+    });
   }
 
   /**
@@ -64,18 +85,35 @@ export class SessionsService {
     if ((await this.repository.memberships(address)).length === 0) return null;
     const token = newToken('link');
     const now = this.clock.now();
-    await this.repository.insertLink({ tokenHash: tokenHash(token), email: address, next, now, expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS) });
+    await this.repository.insertLink({
+      tokenHash: tokenHash(token),
+      email: address,
+      next,
+      now,
+      expiresAt: new Date(now.getTime() + SIGN_IN_LINK_MS),
+    });
     return token;
   }
 
   /** Uses a link once: a session for its address (in its only workspace, if it has one: picked), and where the link leads. */
   async withLink(token: string): Promise<{ token: string; next: string; picked: boolean }> {
     const link = await this.repository.useLink(tokenHash(token), this.clock.now());
-    if (!link) throw new Refusal('invalid_token', 'This sign-in link was used already or has run out (links work once, for 15 minutes): ask for a new one.');
+    if (!link)
+      throw new Refusal(
+        'invalid_token',
+        'This sign-in link was used already or has run out (links work once, for 15 minutes): ask for a new one.',
+      );
     const memberships = await this.repository.memberships(link.email);
-    if (memberships.length === 0) throw new Refusal('forbidden', 'This address is no longer a member of any workspace.');
+    if (memberships.length === 0)
+      throw new Refusal('forbidden', 'This address is no longer a member of any workspace.');
     const only = memberships.length === 1 ? memberships[0] : null;
-    const session = await this.open({ via: 'email', email: link.email, workspaceId: only?.workspace_id ?? null, memberId: only?.member_id ?? null, keyId: null });
+    const session = await this.open({
+      via: 'email',
+      email: link.email,
+      workspaceId: only?.workspace_id ?? null,
+      memberId: only?.member_id ?? null,
+      keyId: null,
+    });
     return { token: session, next: link.next, picked: only !== null };
   }
 
@@ -90,7 +128,8 @@ export class SessionsService {
       await this.repository.end(row.id, now);
       return null;
     }
-    if (now.getTime() - new Date(row.seen_at).getTime() >= SESSION_SEEN_EVERY_MS) await this.repository.seen(row.id, now);
+    if (now.getTime() - new Date(row.seen_at).getTime() >= SESSION_SEEN_EVERY_MS)
+      await this.repository.seen(row.id, now);
     return { sessionId: row.id, via: row.via, email: row.email, operator: row.via === 'operator', auth: authOf(row) };
   }
 
@@ -111,10 +150,24 @@ export class SessionsService {
     await this.repository.end(signedIn.sessionId, this.clock.now());
   }
 
-  private async open(s: { via: SessionRow['via']; email: string | null; workspaceId: string | null; memberId: string | null; keyId: string | null; operatorHash?: string }): Promise<string> {
+  private async open(s: {
+    via: SessionRow['via'];
+    email: string | null;
+    workspaceId: string | null;
+    memberId: string | null;
+    keyId: string | null;
+    operatorHash?: string;
+  }): Promise<string> {
     const token = newToken('session');
     const now = this.clock.now();
-    await this.repository.insert({ id: newId('ses'), tokenHash: tokenHash(token), ...s, operatorHash: s.operatorHash ?? null, now, endsAt: new Date(now.getTime() + SESSION_MAX_MS) });
+    await this.repository.insert({
+      id: newId('ses'),
+      tokenHash: tokenHash(token),
+      ...s,
+      operatorHash: s.operatorHash ?? null,
+      now,
+      endsAt: new Date(now.getTime() + SESSION_MAX_MS),
+    });
     return token;
   }
 }
@@ -122,5 +175,12 @@ export class SessionsService {
 /** The member a session acts as; its rate limits count per key (a key session) or per session. */
 function authOf(row: SessionRow): AuthContext | null {
   if (!row.workspace_id || !row.member_id || !row.role || !row.member_email || !row.workspace_slug) return null;
-  return { workspaceId: row.workspace_id, workspaceSlug: row.workspace_slug, memberId: row.member_id, memberEmail: row.member_email, role: row.role, keyId: row.key_id ?? row.id };
+  return {
+    workspaceId: row.workspace_id,
+    workspaceSlug: row.workspace_slug,
+    memberId: row.member_id,
+    memberEmail: row.member_email,
+    role: row.role,
+    keyId: row.key_id ?? row.id,
+  };
 }

@@ -18,7 +18,14 @@ const BASE = 'https://lifeline.example';
 const at = (ms: number) => new Date(ms);
 
 describe('sessionRefusal', () => {
-  const live: SessionState = { via: 'email', seen_at: at(0), ends_at: at(7 * 24 * HOUR_MS), member_removed: false, key_revoked: null, operator_hash: null };
+  const live: SessionState = {
+    via: 'email',
+    seen_at: at(0),
+    ends_at: at(7 * 24 * HOUR_MS),
+    member_removed: false,
+    key_revoked: null,
+    operator_hash: null,
+  };
 
   it('lets a session in until 12 hours idle or its 7 days, whichever comes first', () => {
     expect(sessionRefusal(live, 12 * HOUR_MS - 1, null)).toBeNull();
@@ -35,7 +42,12 @@ describe('sessionRefusal', () => {
   });
 
   it('ends an operator session once ADMIN_TOKEN changes or is unset', () => {
-    const operator: SessionState = { ...live, via: 'operator', member_removed: null, operator_hash: tokenHash('first-token-0123456789') };
+    const operator: SessionState = {
+      ...live,
+      via: 'operator',
+      member_removed: null,
+      operator_hash: tokenHash('first-token-0123456789'),
+    };
     expect(sessionRefusal(operator, 1, tokenHash('first-token-0123456789'))).toBeNull();
     expect(sessionRefusal(operator, 1, tokenHash('second-token-0123456789'))).toBe('operator token changed');
     expect(sessionRefusal(operator, 1, null)).toBe('operator token changed');
@@ -45,7 +57,10 @@ describe('sessionRefusal', () => {
 describe('safeNext', () => {
   it.each([
     ['/graphql', '/graphql'],
-    ['/authorize?client_id=x&redirect_uri=http%3A%2F%2F127.0.0.1', '/authorize?client_id=x&redirect_uri=http%3A%2F%2F127.0.0.1'],
+    [
+      '/authorize?client_id=x&redirect_uri=http%3A%2F%2F127.0.0.1',
+      '/authorize?client_id=x&redirect_uri=http%3A%2F%2F127.0.0.1',
+    ],
     ['https://evil.example/', '/sign-in'],
     ['//evil.example/', '/sign-in'],
     ['/\\evil.example', '/sign-in'],
@@ -58,11 +73,22 @@ describe('safeNext', () => {
 });
 
 describe('redirectUriRefusal', () => {
-  it.each(['https://app.example/callback', 'http://127.0.0.1:3333/callback', 'http://localhost:8080/cb', 'http://[::1]:9/cb'])('takes %s', (uri) => {
+  it.each([
+    'https://app.example/callback',
+    'http://127.0.0.1:3333/callback',
+    'http://localhost:8080/cb',
+    'http://[::1]:9/cb',
+  ])('takes %s', (uri) => {
     expect(redirectUriRefusal(uri)).toBeNull();
   });
 
-  it.each(['http://app.example/callback', 'https://app.example/cb#frag', 'not a url', 'ftp://127.0.0.1/cb', 'http://127.0.0.1.evil.example/cb'])('refuses %s', (uri) => {
+  it.each([
+    'http://app.example/callback',
+    'https://app.example/cb#frag',
+    'not a url',
+    'ftp://127.0.0.1/cb',
+    'http://127.0.0.1.evil.example/cb',
+  ])('refuses %s', (uri) => {
     expect(redirectUriRefusal(uri)).toEqual(expect.any(String));
   });
 });
@@ -99,11 +125,19 @@ describe('the session cookie and the CSRF rule', () => {
 
   it('takes a JSON POST from this service only', () => {
     expect(crossSiteRefusal({ method: 'POST', contentType: 'application/json', origin: BASE }, BASE)).toBeNull();
-    expect(crossSiteRefusal({ method: 'POST', contentType: 'application/json; charset=utf-8', origin: BASE }, BASE)).toBeNull();
+    expect(
+      crossSiteRefusal({ method: 'POST', contentType: 'application/json; charset=utf-8', origin: BASE }, BASE),
+    ).toBeNull();
     expect(crossSiteRefusal({ method: 'GET', contentType: undefined, origin: BASE }, BASE)).toMatch(/POST/);
-    expect(crossSiteRefusal({ method: 'POST', contentType: 'application/x-www-form-urlencoded', origin: BASE }, BASE)).toMatch(/Content-Type/);
+    expect(
+      crossSiteRefusal({ method: 'POST', contentType: 'application/x-www-form-urlencoded', origin: BASE }, BASE),
+    ).toMatch(/Content-Type/);
     expect(crossSiteRefusal({ method: 'POST', contentType: 'text/plain', origin: BASE }, BASE)).toMatch(/Content-Type/);
-    expect(crossSiteRefusal({ method: 'POST', contentType: 'application/json', origin: 'https://evil.example' }, BASE)).toMatch(/Origin/);
-    expect(crossSiteRefusal({ method: 'POST', contentType: 'application/json', origin: undefined }, BASE)).toMatch(/Origin/);
+    expect(
+      crossSiteRefusal({ method: 'POST', contentType: 'application/json', origin: 'https://evil.example' }, BASE),
+    ).toMatch(/Origin/);
+    expect(crossSiteRefusal({ method: 'POST', contentType: 'application/json', origin: undefined }, BASE)).toMatch(
+      /Origin/,
+    );
   });
 });

@@ -70,7 +70,14 @@ export function sessionRefusal(s: SessionState, now: number, adminTokenHash: str
  * no `//`), else the signed-in page. Stops a sign-in link from being an open redirect.
  */
 export function safeNext(next: unknown): string {
-  if (typeof next !== 'string' || !next.startsWith('/') || next.startsWith('//') || next.includes('\\') || next.length > 2000) return '/sign-in';
+  if (
+    typeof next !== 'string' ||
+    !next.startsWith('/') ||
+    next.startsWith('//') ||
+    next.includes('\\') ||
+    next.length > 2000
+  )
+    return '/sign-in';
   return next;
 }
 
@@ -117,9 +124,14 @@ export function sessionCookieOf(header: string | undefined): string | undefined 
  * content type (which no HTML form can send), from a page whose Origin is this service's own. Null when
  * it passes, else why not.
  */
-export function crossSiteRefusal(req: { method: string; contentType: string | undefined; origin: string | undefined }, baseUrl: string): string | null {
+export function crossSiteRefusal(
+  req: { method: string; contentType: string | undefined; origin: string | undefined },
+  baseUrl: string,
+): string | null {
   if (req.method !== 'POST') return 'a signed-in request must be a POST';
-  if (!/^application\/(graphql-response\+)?json\b/i.test(req.contentType ?? '')) return 'a signed-in request must send Content-Type: application/json';
-  if (req.origin !== new URL(baseUrl).origin) return `a signed-in request must come from this service's own pages (Origin ${new URL(baseUrl).origin})`;
+  if (!/^application\/(graphql-response\+)?json\b/i.test(req.contentType ?? ''))
+    return 'a signed-in request must send Content-Type: application/json';
+  if (req.origin !== new URL(baseUrl).origin)
+    return `a signed-in request must come from this service's own pages (Origin ${new URL(baseUrl).origin})`;
   return null;
 }

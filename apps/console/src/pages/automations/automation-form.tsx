@@ -14,9 +14,19 @@ import { TriggerFields } from './trigger-fields';
 /** What a trigger or a step may name: events, lists and templates, in one request. */
 const CHOICES = graphql(`
   query AutomationChoices {
-    eventNames { name builtIn }
-    lists { id address name }
-    templates { id name }
+    eventNames {
+      name
+      builtIn
+    }
+    lists {
+      id
+      address
+      name
+    }
+    templates {
+      id
+      name
+    }
   }
 `);
 
@@ -31,7 +41,10 @@ interface AutomationFormProps {
 }
 
 export function AutomationForm({ initial, submitLabel, busy, refused, onSubmit }: AutomationFormProps) {
-  const [choicesResult] = useQuery({ query: CHOICES, context: useMemo(() => ({ additionalTypenames: ['List', 'Template'] }), []) });
+  const [choicesResult] = useQuery({
+    query: CHOICES,
+    context: useMemo(() => ({ additionalTypenames: ['List', 'Template'] }), []),
+  });
   const [draft, setDraft] = useState(initial);
   const right = useChangeRight();
   const submit = (e: FormEvent) => {
@@ -43,8 +56,18 @@ export function AutomationForm({ initial, submitLabel, busy, refused, onSubmit }
       {(choices) => (
         <form onSubmit={submit} className="automation-form">
           <fieldset disabled={!right.allowed} className="plain">
-            <Field label="Name" required maxLength={200} value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-            <TriggerFields trigger={draft.trigger} choices={choices} onChange={(trigger) => setDraft({ ...draft, trigger })} />
+            <Field
+              label="Name"
+              required
+              maxLength={200}
+              value={draft.name}
+              onChange={(e) => setDraft({ ...draft, name: e.target.value })}
+            />
+            <TriggerFields
+              trigger={draft.trigger}
+              choices={choices}
+              onChange={(trigger) => setDraft({ ...draft, trigger })}
+            />
             <StepsEditor steps={draft.steps} choices={choices} onChange={(steps) => setDraft({ ...draft, steps })} />
           </fieldset>
           <Alert refused={refused} />

@@ -57,7 +57,11 @@ export function newStep(kind: StepKind): StepDraft {
   return { key: ++lastKey, kind, amount: kind === 'wait' ? '1' : '', unit: 'days', template: '', url: '' };
 }
 
-export const EMPTY_DRAFT: AutomationDraft = { name: '', trigger: { kind: 'webhook', event: '', stage: '', list: '' }, steps: [] };
+export const EMPTY_DRAFT: AutomationDraft = {
+  name: '',
+  trigger: { kind: 'webhook', event: '', stage: '', list: '' },
+  steps: [],
+};
 
 /** The largest unit the wait is a whole number of. */
 function waitIn(seconds: number): { amount: string; unit: WaitUnit } {
@@ -65,11 +69,20 @@ function waitIn(seconds: number): { amount: string; unit: WaitUnit } {
   return { amount: String(seconds / size), unit };
 }
 
-export function draftOf(automation: { name: string; trigger: TriggerShape; steps: readonly StepShape[] }): AutomationDraft {
+export function draftOf(automation: {
+  name: string;
+  trigger: TriggerShape;
+  steps: readonly StepShape[];
+}): AutomationDraft {
   const { trigger } = automation;
   return {
     name: automation.name,
-    trigger: { kind: trigger.kind as TriggerKind, event: trigger.event ?? '', stage: trigger.stage ?? '', list: trigger.list ?? '' },
+    trigger: {
+      kind: trigger.kind as TriggerKind,
+      event: trigger.event ?? '',
+      stage: trigger.stage ?? '',
+      list: trigger.list ?? '',
+    },
     steps: automation.steps.map((step) => ({
       ...newStep(step.kind as StepKind),
       ...(step.seconds ? waitIn(step.seconds) : {}),
@@ -82,8 +95,10 @@ export function draftOf(automation: { name: string; trigger: TriggerShape; steps
 /** Only the trigger kind's own field, and none when "any" is chosen: the service refuses the others. */
 function triggerInput(trigger: TriggerDraft): TriggerShape {
   if (trigger.kind === 'event') return { kind: 'event', event: trigger.event };
-  if (trigger.kind === 'stage_entered') return trigger.stage ? { kind: 'stage_entered', stage: trigger.stage } : { kind: 'stage_entered' };
-  if (trigger.kind === 'subscribed') return trigger.list ? { kind: 'subscribed', list: trigger.list } : { kind: 'subscribed' };
+  if (trigger.kind === 'stage_entered')
+    return trigger.stage ? { kind: 'stage_entered', stage: trigger.stage } : { kind: 'stage_entered' };
+  if (trigger.kind === 'subscribed')
+    return trigger.list ? { kind: 'subscribed', list: trigger.list } : { kind: 'subscribed' };
   if (trigger.kind === 'person_erased') return { kind: 'person_erased' };
   return { kind: 'webhook' };
 }
@@ -103,8 +118,10 @@ export function draftInput(draft: AutomationDraft) {
 
 export function triggerInWords(trigger: TriggerShape): string {
   if (trigger.kind === 'event') return `When event ${trigger.event ?? '?'} is recorded`;
-  if (trigger.kind === 'stage_entered') return trigger.stage ? `When a person enters stage ${stageName(trigger.stage)}` : 'When a person enters any stage';
-  if (trigger.kind === 'subscribed') return trigger.list ? `When someone subscribes to list ${trigger.list}` : 'When someone subscribes to any list';
+  if (trigger.kind === 'stage_entered')
+    return trigger.stage ? `When a person enters stage ${stageName(trigger.stage)}` : 'When a person enters any stage';
+  if (trigger.kind === 'subscribed')
+    return trigger.list ? `When someone subscribes to list ${trigger.list}` : 'When someone subscribes to any list';
   if (trigger.kind === 'person_erased') return 'When a person is erased';
   if (trigger.kind === 'webhook') return 'When its start address is posted to';
   return trigger.kind;
@@ -122,4 +139,8 @@ export function stepInWords(step: StepShape): string {
   return step.kind;
 }
 
-export const STEP_KIND_NAMES: Record<StepKind, string> = { wait: 'Wait', send_email: 'Send an email', http_request: 'HTTP request' };
+export const STEP_KIND_NAMES: Record<StepKind, string> = {
+  wait: 'Wait',
+  send_email: 'Send an email',
+  http_request: 'HTTP request',
+};

@@ -11,8 +11,13 @@ export const RUN_FIELDS = graphql(`
     status
     startedAt
     finishedAt
-    person { id }
-    log { at line }
+    person {
+      id
+    }
+    log {
+      at
+      line
+    }
   }
 `);
 
@@ -22,7 +27,13 @@ function RunRow({ run }: { run: FragmentOf<typeof RUN_FIELDS> }) {
   const shown = readFragment(RUN_FIELDS, run);
   return (
     <tr>
-      <td>{shown.person ? <Link href={`/people/${encodeURIComponent(shown.person.id)}`}>{shown.person.id}</Link> : <span className="muted">nobody</span>}</td>
+      <td>
+        {shown.person ? (
+          <Link href={`/people/${encodeURIComponent(shown.person.id)}`}>{shown.person.id}</Link>
+        ) : (
+          <span className="muted">nobody</span>
+        )}
+      </td>
       <td>
         <span className={BADGE[shown.status] ?? 'badge'}>{shown.status}</span>
       </td>

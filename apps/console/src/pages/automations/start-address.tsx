@@ -14,8 +14,9 @@ export function StartAddress({ address }: { address: string }) {
   return (
     <div className="start-address">
       <p id={id}>
-        <strong>Start address</strong>: post <code>{'{ "email": … }'}</code>, <code>{'{ "anon_id": … }'}</code> or <code>{'{ "record": … }'}</code> here to start a run for
-        that person. Keep it secret: anyone holding it can start runs.
+        <strong>Start address</strong>: post <code>{'{ "email": … }'}</code>, <code>{'{ "anon_id": … }'}</code> or{' '}
+        <code>{'{ "record": … }'}</code> here to start a run for that person. Keep it secret: anyone holding it can
+        start runs.
       </p>
       <code aria-labelledby={id} className="secret">
         {address}

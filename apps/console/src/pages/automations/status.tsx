@@ -9,7 +9,10 @@ import { useChangeRight } from '../../viewer';
 
 const SET_STATUS = graphql(`
   mutation SetAutomationStatus($id: ID!, $status: String!) {
-    setAutomationStatus(id: $id, status: $status) { id status }
+    setAutomationStatus(id: $id, status: $status) {
+      id
+      status
+    }
   }
 `);
 

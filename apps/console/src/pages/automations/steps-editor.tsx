@@ -11,7 +11,15 @@ interface StepChoices {
 function WaitFields({ step, set }: { step: StepDraft; set: (change: Partial<StepDraft>) => void }) {
   return (
     <div className="filters">
-      <Field label="Wait for" type="number" min={1} step={1} required value={step.amount} onChange={(e) => set({ amount: e.target.value })} />
+      <Field
+        label="Wait for"
+        type="number"
+        min={1}
+        step={1}
+        required
+        value={step.amount}
+        onChange={(e) => set({ amount: e.target.value })}
+      />
       <Select label="Unit" value={step.unit} onChange={(e) => set({ unit: e.target.value as WaitUnit })}>
         {WAIT_UNITS.map(([unit]) => (
           <option key={unit}>{unit}</option>
@@ -21,7 +29,15 @@ function WaitFields({ step, set }: { step: StepDraft; set: (change: Partial<Step
   );
 }
 
-function TemplateField({ step, choices, set }: { step: StepDraft; choices: StepChoices; set: (change: Partial<StepDraft>) => void }) {
+function TemplateField({
+  step,
+  choices,
+  set,
+}: {
+  step: StepDraft;
+  choices: StepChoices;
+  set: (change: Partial<StepDraft>) => void;
+}) {
   const known = choices.templates.some((t) => t.name === step.template || t.id === step.template);
   return (
     <>
@@ -43,7 +59,15 @@ function TemplateField({ step, choices, set }: { step: StepDraft; choices: StepC
   );
 }
 
-function StepFields({ step, choices, set }: { step: StepDraft; choices: StepChoices; set: (change: Partial<StepDraft>) => void }) {
+function StepFields({
+  step,
+  choices,
+  set,
+}: {
+  step: StepDraft;
+  choices: StepChoices;
+  set: (change: Partial<StepDraft>) => void;
+}) {
   if (step.kind === 'wait') return <WaitFields step={step} set={set} />;
   if (step.kind === 'send_email') return <TemplateField step={step} choices={choices} set={set} />;
   return (

@@ -17,7 +17,15 @@ const KIND_OPTIONS: [TriggerKind, string][] = [
   ['person_erased', 'A person is erased (erase their copies elsewhere)'],
 ];
 
-function EventField({ value, choices, onChange }: { value: string; choices: TriggerChoices; onChange: (event: string) => void }) {
+function EventField({
+  value,
+  choices,
+  onChange,
+}: {
+  value: string;
+  choices: TriggerChoices;
+  onChange: (event: string) => void;
+}) {
   const builtIn = choices.eventNames.filter((n) => n.builtIn);
   const custom = choices.eventNames.filter((n) => !n.builtIn);
   return (
@@ -39,7 +47,15 @@ function EventField({ value, choices, onChange }: { value: string; choices: Trig
   );
 }
 
-function ListField({ value, choices, onChange }: { value: string; choices: TriggerChoices; onChange: (list: string) => void }) {
+function ListField({
+  value,
+  choices,
+  onChange,
+}: {
+  value: string;
+  choices: TriggerChoices;
+  onChange: (list: string) => void;
+}) {
   return (
     <>
       <Select label="List" value={value} onChange={(e) => onChange(e.target.value)}>
@@ -59,7 +75,15 @@ function ListField({ value, choices, onChange }: { value: string; choices: Trigg
   );
 }
 
-export function TriggerFields({ trigger, choices, onChange }: { trigger: TriggerDraft; choices: TriggerChoices; onChange: (trigger: TriggerDraft) => void }) {
+export function TriggerFields({
+  trigger,
+  choices,
+  onChange,
+}: {
+  trigger: TriggerDraft;
+  choices: TriggerChoices;
+  onChange: (trigger: TriggerDraft) => void;
+}) {
   const set = (change: Partial<TriggerDraft>) => onChange({ ...trigger, ...change });
   return (
     <fieldset className="trigger">
@@ -71,7 +95,9 @@ export function TriggerFields({ trigger, choices, onChange }: { trigger: Trigger
           </option>
         ))}
       </Select>
-      {trigger.kind === 'event' ? <EventField value={trigger.event} choices={choices} onChange={(event) => set({ event })} /> : null}
+      {trigger.kind === 'event' ? (
+        <EventField value={trigger.event} choices={choices} onChange={(event) => set({ event })} />
+      ) : null}
       {trigger.kind === 'stage_entered' ? (
         <Select label="Stage" value={trigger.stage} onChange={(e) => set({ stage: e.target.value })}>
           <option value="">Any stage</option>
@@ -82,9 +108,14 @@ export function TriggerFields({ trigger, choices, onChange }: { trigger: Trigger
           ))}
         </Select>
       ) : null}
-      {trigger.kind === 'subscribed' ? <ListField value={trigger.list} choices={choices} onChange={(list) => set({ list })} /> : null}
+      {trigger.kind === 'subscribed' ? (
+        <ListField value={trigger.list} choices={choices} onChange={(list) => set({ list })} />
+      ) : null}
       {trigger.kind === 'webhook' ? (
-        <p className="hint">The automation gets its own start address, shown on its page once saved. A post to it names the person and starts a run.</p>
+        <p className="hint">
+          The automation gets its own start address, shown on its page once saved. A post to it names the person and
+          starts a run.
+        </p>
       ) : null}
     </fieldset>
   );

@@ -5,7 +5,15 @@ import { bucketName } from './question';
 
 const NUMBER = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
 
-export function ChartTable({ series, interval, caption }: { series: readonly Series[]; interval: string; caption: string }) {
+export function ChartTable({
+  series,
+  interval,
+  caption,
+}: {
+  series: readonly Series[];
+  interval: string;
+  caption: string;
+}) {
   const buckets = series[0]?.points.map((p) => p.at) ?? [];
   return (
     <div className="chart-table" role="region" aria-label="The numbers" tabIndex={0}>

@@ -17,21 +17,33 @@ function Choices({ choices }: { choices: [string, string][] }) {
   );
 }
 
-function EventSelect({ value, names, ask }: { value: string; names: readonly { name: string; builtIn: boolean }[]; ask: AskChange }) {
+function EventSelect({
+  value,
+  names,
+  ask,
+}: {
+  value: string;
+  names: readonly { name: string; builtIn: boolean }[];
+  ask: AskChange;
+}) {
   const listed = names.some((n) => n.name === value);
   return (
     <Select label="Event" value={value} onChange={(e) => ask({ event: e.target.value || null })}>
       <option value="">Choose an event</option>
       {value && !listed ? <option>{value}</option> : null}
       <optgroup label="Seen in this workspace">
-        {names.filter((n) => !n.builtIn).map((n) => (
-          <option key={n.name}>{n.name}</option>
-        ))}
+        {names
+          .filter((n) => !n.builtIn)
+          .map((n) => (
+            <option key={n.name}>{n.name}</option>
+          ))}
       </optgroup>
       <optgroup label="Built-in">
-        {names.filter((n) => n.builtIn).map((n) => (
-          <option key={n.name}>{n.name}</option>
-        ))}
+        {names
+          .filter((n) => n.builtIn)
+          .map((n) => (
+            <option key={n.name}>{n.name}</option>
+          ))}
       </optgroup>
     </Select>
   );
@@ -47,15 +59,37 @@ function RangeFields({ question, ask }: { question: Question; ask: AskChange }) 
       </Select>
       {question.range === 'custom' ? (
         <>
-          <Field label="From (UTC)" type="date" required value={question.from} max={question.to} onChange={(e) => e.target.value && ask({ from: e.target.value })} />
-          <Field label="To (UTC)" type="date" required value={question.to} min={question.from} onChange={(e) => e.target.value && ask({ to: e.target.value })} />
+          <Field
+            label="From (UTC)"
+            type="date"
+            required
+            value={question.from}
+            max={question.to}
+            onChange={(e) => e.target.value && ask({ from: e.target.value })}
+          />
+          <Field
+            label="To (UTC)"
+            type="date"
+            required
+            value={question.to}
+            min={question.from}
+            onChange={(e) => e.target.value && ask({ to: e.target.value })}
+          />
         </>
       ) : null}
     </>
   );
 }
 
-export function QuestionForm({ question, names, ask }: { question: Question; names: readonly { name: string; builtIn: boolean }[]; ask: AskChange }) {
+export function QuestionForm({
+  question,
+  names,
+  ask,
+}: {
+  question: Question;
+  names: readonly { name: string; builtIn: boolean }[];
+  ask: AskChange;
+}) {
   return (
     <form className="filters" aria-label="Question" onSubmit={(e) => e.preventDefault()}>
       <EventSelect value={question.event} names={names} ask={ask} />

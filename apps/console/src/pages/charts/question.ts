@@ -38,7 +38,8 @@ export interface Question {
 
 const DAY_MS = 86_400_000;
 const dateOf = (at: number) => new Date(at).toISOString().slice(0, 10);
-const known = (choices: [string, string][], value: string | null, fallback: string) => (choices.some(([v]) => v === value) ? value! : fallback);
+const known = (choices: [string, string][], value: string | null, fallback: string) =>
+  choices.some(([v]) => v === value) ? value! : fallback;
 
 /** The days a quick range covers: today (UTC) and the days before it. */
 function quickDates(range: string, now = Date.now()): { from: string; to: string } {

@@ -20,14 +20,17 @@ export const DOOR_KINDS: Record<string, string> = {
 const SECRET_HINTS: Record<string, string> = {
   payment: "The endpoint's signing secret from the payment processor's dashboard; it starts with whsec_.",
   auth_a: "The endpoint's signing secret from the auth provider's dashboard; it starts with whsec_.",
-  hosting: 'The secret you type in the hosting provider\'s webhook dialog (it is shown there once).',
+  hosting: "The secret you type in the hosting provider's webhook dialog (it is shown there once).",
 };
 
 const CONNECT = graphql(`
   mutation ConnectDoor($input: ConnectDoorInput!) {
     connectDoor(input: $input) {
       address
-      door { id kind }
+      door {
+        id
+        kind
+      }
     }
   }
 `);
@@ -43,19 +46,53 @@ const EMPTY: DoorFields = { kind: 'payment', secret: '', domain: '', stars: fals
 
 /** Only what the kind takes: a secret, or (auth_b) a domain; stars for hosting. */
 const inputOf = (f: DoorFields) =>
-  f.kind === 'auth_b' ? { kind: f.kind, domain: f.domain.trim() } : { kind: f.kind, secret: f.secret.trim(), ...(f.kind === 'hosting' ? { stars: f.stars } : {}) };
+  f.kind === 'auth_b'
+    ? { kind: f.kind, domain: f.domain.trim() }
+    : { kind: f.kind, secret: f.secret.trim(), ...(f.kind === 'hosting' ? { stars: f.stars } : {}) };
 
-function KindFields({ fields, onChange, disabled }: { fields: DoorFields; onChange: (fields: DoorFields) => void; disabled: boolean }) {
+function KindFields({
+  fields,
+  onChange,
+  disabled,
+}: {
+  fields: DoorFields;
+  onChange: (fields: DoorFields) => void;
+  disabled: boolean;
+}) {
   if (fields.kind === 'auth_b') {
-    return <Field label="Domain" required disabled={disabled} hint="The business's Kinde host name, like acme.kinde.com, without https://." value={fields.domain} onChange={(e) => onChange({ ...fields, domain: e.target.value })} />;
+    return (
+      <Field
+        label="Domain"
+        required
+        disabled={disabled}
+        hint="The business's Kinde host name, like acme.kinde.com, without https://."
+        value={fields.domain}
+        onChange={(e) => onChange({ ...fields, domain: e.target.value })}
+      />
+    );
   }
   return (
     <>
-      <Field label="Signing secret" type="password" autoComplete="off" required disabled={disabled} hint={SECRET_HINTS[fields.kind]} value={fields.secret} onChange={(e) => onChange({ ...fields, secret: e.target.value })} />
+      <Field
+        label="Signing secret"
+        type="password"
+        autoComplete="off"
+        required
+        disabled={disabled}
+        hint={SECRET_HINTS[fields.kind]}
+        value={fields.secret}
+        onChange={(e) => onChange({ ...fields, secret: e.target.value })}
+      />
       {fields.kind === 'hosting' ? (
         <div className="field">
           <label>
-            <input type="checkbox" checked={fields.stars} disabled={disabled} onChange={(e) => onChange({ ...fields, stars: e.target.checked })} /> Post stars as github_star events
+            <input
+              type="checkbox"
+              checked={fields.stars}
+              disabled={disabled}
+              onChange={(e) => onChange({ ...fields, stars: e.target.checked })}
+            />{' '}
+            Post stars as github_star events
           </label>
         </div>
       ) : null}
@@ -77,7 +114,12 @@ export function ConnectDoor({ onConnected }: { onConnected: () => void }) {
   const connected = result.data?.connectDoor;
   return (
     <form onSubmit={submit} aria-label="Connect a door">
-      <Select label="Kind" value={fields.kind} disabled={!right.allowed} onChange={(e) => setFields({ ...EMPTY, kind: e.target.value })}>
+      <Select
+        label="Kind"
+        value={fields.kind}
+        disabled={!right.allowed}
+        onChange={(e) => setFields({ ...EMPTY, kind: e.target.value })}
+      >
         {Object.entries(DOOR_KINDS).map(([kind, label]) => (
           <option key={kind} value={kind}>
             {label}
@@ -91,7 +133,10 @@ export function ConnectDoor({ onConnected }: { onConnected: () => void }) {
       <Alert refused={refusalOf(result.error)} />
       {connected ? (
         <>
-          <ShownOnce label={`Address of the ${DOOR_KINDS[connected.door.kind] ?? connected.door.kind} door`} value={connected.address} />
+          <ShownOnce
+            label={`Address of the ${DOOR_KINDS[connected.door.kind] ?? connected.door.kind} door`}
+            value={connected.address}
+          />
           <p className="muted">Paste it into the provider's webhook settings.</p>
         </>
       ) : null}

@@ -43,7 +43,9 @@ function Receipts({ door }: { door: Door }) {
           <th scope="col">At</th>
           <th scope="col">Type</th>
           <th scope="col">Answer</th>
-          <th scope="col" className="number">HTTP status</th>
+          <th scope="col" className="number">
+            HTTP status
+          </th>
           <th scope="col">Event id</th>
         </tr>
       </thead>
@@ -98,7 +100,17 @@ export function DoorEntry({ entry, onChanged }: { entry: FragmentOf<typeof DOOR_
         <dt>Domain</dt>
         <dd>{door.domain ?? <span className="muted">none</span>}</dd>
         <dt>Stars</dt>
-        <dd>{door.kind === 'hosting' ? (door.stars ? 'posted as github_star' : 'not posted') : <span className="muted">not for this kind</span>}</dd>
+        <dd>
+          {door.kind === 'hosting' ? (
+            door.stars ? (
+              'posted as github_star'
+            ) : (
+              'not posted'
+            )
+          ) : (
+            <span className="muted">not for this kind</span>
+          )}
+        </dd>
         <dt>Created</dt>
         <dd>
           <Time value={door.createdAt} />

@@ -12,23 +12,48 @@ import { Time } from '../../ui/time';
 
 export const PERSON_EMAILS = graphql(`
   fragment PersonEmails on Person {
-    messages(first: 50) { id at direction subject text status }
+    messages(first: 50) {
+      id
+      at
+      direction
+      subject
+      text
+      status
+    }
   }
 `);
 
 const TEMPLATES = graphql(`
   query SendTemplates {
-    templates { id name }
+    templates {
+      id
+      name
+    }
   }
 `);
 
 const SEND = graphql(`
   mutation SendEmail($input: SendMessageInput!) {
-    sendMessage(input: $input) { id at direction subject text status }
+    sendMessage(input: $input) {
+      id
+      at
+      direction
+      subject
+      text
+      status
+    }
   }
 `);
 
-export function Emails({ personId, person, onSent }: { personId: string; person: FragmentOf<typeof PERSON_EMAILS>; onSent(): void }) {
+export function Emails({
+  personId,
+  person,
+  onSent,
+}: {
+  personId: string;
+  person: FragmentOf<typeof PERSON_EMAILS>;
+  onSent(): void;
+}) {
   const { messages } = readFragment(PERSON_EMAILS, person);
   const [open, setOpen] = useState(false);
   const [sent, setSent] = useState<string | null>(null);
@@ -103,7 +128,12 @@ function SendForm({ id, personId, onSent }: { id: string; personId: string; onSe
   const [body, setBody] = useState('');
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const input = { person: personId, template: template || undefined, subject: subject || undefined, body: body || undefined };
+    const input = {
+      person: personId,
+      template: template || undefined,
+      subject: subject || undefined,
+      body: body || undefined,
+    };
     const result = await send({ input });
     if (result.data) onSent(result.data.sendMessage.subject);
   };
@@ -118,8 +148,20 @@ function SendForm({ id, personId, onSent }: { id: string; personId: string; onSe
           </option>
         ))}
       </Select>
-      <Field label="Subject" value={subject} onChange={(e) => setSubject(e.target.value)} required={!template} hint={`2 to 200 characters${optional}.`} />
-      <TextArea label="Body" value={body} onChange={(e) => setBody(e.target.value)} required={!template} hint={`Markdown with Liquid variables, like {{ person.name }}${optional}.`} />
+      <Field
+        label="Subject"
+        value={subject}
+        onChange={(e) => setSubject(e.target.value)}
+        required={!template}
+        hint={`2 to 200 characters${optional}.`}
+      />
+      <TextArea
+        label="Body"
+        value={body}
+        onChange={(e) => setBody(e.target.value)}
+        required={!template}
+        hint={`Markdown with Liquid variables, like {{ person.name }}${optional}.`}
+      />
       <Alert refused={refusalOf(sending.error)} />
       <button type="submit" disabled={sending.fetching}>
         {sending.fetching ? 'Sending…' : 'Send'}

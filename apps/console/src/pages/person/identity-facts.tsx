@@ -18,7 +18,10 @@ export const PERSON_FACTS = graphql(`
     createdAt
     fields
     firstTouch
-    identities { kind value }
+    identities {
+      kind
+      value
+    }
   }
 `);
 
@@ -30,7 +33,9 @@ export function Facts({ person: data }: { person: FragmentOf<typeof PERSON_FACTS
         <dt>Stage</dt>
         <dd>{stageName(person.stage)}</dd>
         <dt>Engaged</dt>
-        <dd>{person.engaged ? 'Yes: email may be sent' : 'No: email is refused until they sign up, buy or write in'}</dd>
+        <dd>
+          {person.engaged ? 'Yes: email may be sent' : 'No: email is refused until they sign up, buy or write in'}
+        </dd>
         <dt>Purchases</dt>
         <dd>{person.purchases}</dd>
         <dt>Operating system</dt>

@@ -10,7 +10,12 @@ import { useChangeRight } from '../../viewer';
 
 const ADD_NOTE = graphql(`
   mutation AddNote($person: String!, $text: String!) {
-    addNote(person: $person, text: $text) { id type occurredAt detail }
+    addNote(person: $person, text: $text) {
+      id
+      type
+      occurredAt
+      detail
+    }
   }
 `);
 
@@ -27,7 +32,15 @@ export function NoteForm({ personId, onAdded }: { personId: string; onAdded(): v
   };
   return (
     <form className="note-form" onSubmit={(e) => void submit(e)}>
-      <TextArea label="Note" value={text} onChange={(e) => setText(e.target.value)} required rows={2} disabled={!right.allowed} hint="Seen by the team only; it moves no stage and fires nothing." />
+      <TextArea
+        label="Note"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        required
+        rows={2}
+        disabled={!right.allowed}
+        hint="Seen by the team only; it moves no stage and fires nothing."
+      />
       <Alert refused={refusalOf(adding.error)} />
       <ChangeButton type="submit" disabled={adding.fetching}>
         {adding.fetching ? 'Adding…' : 'Add note'}

@@ -18,7 +18,14 @@ const EXPORT = graphql(`
 
 const ERASE = graphql(`
   mutation ErasePerson($person: String!) {
-    erasePerson(person: $person) { id suppressedKeys tables { table rows } }
+    erasePerson(person: $person) {
+      id
+      suppressedKeys
+      tables {
+        table
+        rows
+      }
+    }
   }
 `);
 
@@ -56,7 +63,9 @@ export function PersonData({ personId, onErased }: { personId: string; onErased(
 
   return (
     <Section title="Data on request">
-      <p className="muted">Everything Lifeline holds on this person, as one JSON document; or erase it all, for good.</p>
+      <p className="muted">
+        Everything Lifeline holds on this person, as one JSON document; or erase it all, for good.
+      </p>
       <Alert refused={refused ?? refusalOf(erasing.error)} />
       <div className="actions">
         <button type="button" className="secondary" onClick={() => void download()} disabled={downloading}>
@@ -86,7 +95,8 @@ export function ErasedSummary({ erased }: { erased: Erased }) {
   return (
     <div role="status">
       <p>
-        Erased: {rows} {rows === 1 ? 'row' : 'rows'} from {erased.tables.length} {erased.tables.length === 1 ? 'table' : 'tables'}; {erased.suppressedKeys}{' '}
+        Erased: {rows} {rows === 1 ? 'row' : 'rows'} from {erased.tables.length}{' '}
+        {erased.tables.length === 1 ? 'table' : 'tables'}; {erased.suppressedKeys}{' '}
         {erased.suppressedKeys === 1 ? 'id' : 'ids'} now suppressed. The erasure is logged as {erased.id}.
       </p>
       <ul>

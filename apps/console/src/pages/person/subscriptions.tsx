@@ -13,7 +13,11 @@ export const PERSON_SUBSCRIPTIONS = graphql(`
       consentIp
       grantedAt
       sourceLabel
-      list { id name address }
+      list {
+        id
+        name
+        address
+      }
     }
   }
 `);

@@ -13,8 +13,20 @@ export const TIMELINE_PAGE_SIZE = 50;
 
 export const TIMELINE_PAGE = graphql(`
   fragment TimelinePage on TimelineConnection {
-    edges { node { id type occurredAt value detail properties } }
-    pageInfo { endCursor hasNextPage }
+    edges {
+      node {
+        id
+        type
+        occurredAt
+        value
+        detail
+        properties
+      }
+    }
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
   }
 `);
 
@@ -23,7 +35,9 @@ const MORE = graphql(
     query TimelineMore($id: String!, $after: String, $first: Int, $types: [String!]) {
       person(id: $id) {
         id
-        timeline(after: $after, first: $first, types: $types) { ...TimelinePage }
+        timeline(after: $after, first: $first, types: $types) {
+          ...TimelinePage
+        }
       }
     }
   `,
@@ -83,11 +97,17 @@ function useMore(personId: string, types: string[], firstInfo: { endCursor?: str
   }, [firstInfo.endCursor, firstInfo.hasNextPage]);
   const load = async () => {
     setLoading(true);
-    const variables = { id: personId, after: cursor.endCursor, first: TIMELINE_PAGE_SIZE, types: types.length ? types : undefined };
+    const variables = {
+      id: personId,
+      after: cursor.endCursor,
+      first: TIMELINE_PAGE_SIZE,
+      types: types.length ? types : undefined,
+    };
     const result = await client.query(MORE, variables, { requestPolicy: 'network-only' }).toPromise();
     setLoading(false);
     const timeline = result.data?.person?.timeline;
-    if (!timeline) return setRefused(refusalOf(result.error) ?? { code: 'no_such_person', message: 'This person is gone.' });
+    if (!timeline)
+      return setRefused(refusalOf(result.error) ?? { code: 'no_such_person', message: 'This person is gone.' });
     const page = readFragment(TIMELINE_PAGE, timeline);
     setEntries((before) => [...before, ...page.edges.map((e) => e.node)]);
     setCursor(page.pageInfo);
@@ -97,7 +117,10 @@ function useMore(personId: string, types: string[], firstInfo: { endCursor?: str
 }
 
 function TimelineItem({ entry }: { entry: Entry }) {
-  const properties = entry.properties && typeof entry.properties === 'object' && Object.keys(entry.properties).length ? JSON.stringify(entry.properties) : null;
+  const properties =
+    entry.properties && typeof entry.properties === 'object' && Object.keys(entry.properties).length
+      ? JSON.stringify(entry.properties)
+      : null;
   return (
     <li>
       <span className="type">{entry.type}</span> <Time value={entry.occurredAt} />
@@ -118,7 +141,12 @@ function TypeFilter({ types, onTypes }: { types: string[]; onTypes(types: string
   };
   return (
     <form className="filters" onSubmit={submit}>
-      <Field label="Event types" value={text} onChange={(e) => setText(e.target.value)} hint="Comma-separated, like purchase, note; empty shows every type." />
+      <Field
+        label="Event types"
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        hint="Comma-separated, like purchase, note; empty shows every type."
+      />
       <button type="submit" className="secondary">
         Filter
       </button>

@@ -12,7 +12,13 @@ import { ConfirmStep } from '../../ui/confirm-step';
 
 const CONNECTED_APPS = graphql(`
   query ConnectedApps {
-    connectedApps { id name member createdAt lastUsedAt }
+    connectedApps {
+      id
+      name
+      member
+      createdAt
+      lastUsedAt
+    }
   }
 `);
 
@@ -24,7 +30,15 @@ const REVOKE_CONNECTED_APP = graphql(`
 
 type ConnectedApp = ResultOf<typeof CONNECTED_APPS>['connectedApps'][number];
 
-function AppRows({ apps, mayRevoke, onRevoke }: { apps: ConnectedApp[]; mayRevoke: (app: ConnectedApp) => boolean; onRevoke: (id: string) => void }) {
+function AppRows({
+  apps,
+  mayRevoke,
+  onRevoke,
+}: {
+  apps: ConnectedApp[];
+  mayRevoke: (app: ConnectedApp) => boolean;
+  onRevoke: (id: string) => void;
+}) {
   if (apps.length === 0) return <Empty>No app has signed in at the tool door.</Empty>;
   return (
     <table>

@@ -13,7 +13,13 @@ import { Checkbox } from '../../ui/checkbox';
 
 const HEARTBEAT = graphql(`
   query Heartbeat($since: DateTime) {
-    heartbeat(since: $since) { minute action answer origin count }
+    heartbeat(since: $since) {
+      minute
+      action
+      answer
+      origin
+      count
+    }
   }
 `);
 
@@ -45,7 +51,10 @@ function seriesByAnswer(rows: Row[], since: number, now: number, bucket: number)
   const total = (values: number[]) => values.reduce((a, b) => a + b, 0);
   return [...byAnswer]
     .sort(([, a], [, b]) => total(b) - total(a))
-    .map(([key, values]) => ({ key, points: values.map((value, i) => ({ at: new Date(start + i * bucket).toISOString(), value })) }));
+    .map(([key, values]) => ({
+      key,
+      points: values.map((value, i) => ({ at: new Date(start + i * bucket).toISOString(), value })),
+    }));
 }
 
 function AnswerTotals({ series, label }: { series: Series[]; label: string }) {
@@ -125,7 +134,8 @@ function HeartbeatView({ rows, range, since, now }: { rows: Row[]; range: Range;
   return (
     <>
       <p>
-        {posts} {posts === 1 ? 'post' : 'posts'} in the {label.toLowerCase()}; the chart shows posts per {per} by answer.
+        {posts} {posts === 1 ? 'post' : 'posts'} in the {label.toLowerCase()}; the chart shows posts per {per} by
+        answer.
       </p>
       <LineChart series={series} />
       <AnswerTotals series={series} label={label} />
@@ -139,7 +149,14 @@ function RangeChoice({ range, onChoose }: { range: Range; onChoose: (range: Rang
     <fieldset className="choices range">
       <legend>Range</legend>
       {(Object.keys(RANGES) as Range[]).map((r) => (
-        <Checkbox key={r} type="radio" name="heartbeat-range" label={RANGES[r].label} checked={range === r} onChange={() => onChoose(r)} />
+        <Checkbox
+          key={r}
+          type="radio"
+          name="heartbeat-range"
+          label={RANGES[r].label}
+          checked={range === r}
+          onChange={() => onChoose(r)}
+        />
       ))}
     </fieldset>
   );
@@ -169,7 +186,10 @@ export function HeartbeatSection() {
   );
   return (
     <Section title="Heartbeat" actions={refresh}>
-      <p className="hint">Posts from the website and from servers, counted by minute, action, answer and origin. No bodies and no addresses are kept.</p>
+      <p className="hint">
+        Posts from the website and from servers, counted by minute, action, answer and origin. No bodies and no
+        addresses are kept.
+      </p>
       <RangeChoice range={range} onChoose={choose} />
       <Loaded result={result} what="Loading the heartbeat">
         {(data) => <HeartbeatView rows={data.heartbeat} range={range} since={since} now={now} />}

@@ -14,13 +14,24 @@ import { ReadOnly, useReadOnly } from './read-only';
 
 export const KEYS = graphql(`
   query Keys {
-    keys { id hint memberEmail createdAt lastUsedAt revokedAt }
+    keys {
+      id
+      hint
+      memberEmail
+      createdAt
+      lastUsedAt
+      revokedAt
+    }
   }
 `);
 
 const CREATE_KEY = graphql(`
   mutation CreateKey($member: String!) {
-    createKey(member: $member) { keyId memberEmail secretKey }
+    createKey(member: $member) {
+      keyId
+      memberEmail
+      secretKey
+    }
   }
 `);
 
@@ -92,7 +103,14 @@ function CreateKey({ readOnly, onCreated }: { readOnly: ReadOnly; onCreated: (cr
   return (
     <form onSubmit={submit} aria-label="Create a key">
       <fieldset className="plain form-row" disabled={!readOnly.allowed}>
-        <Field label="Key for member" type="email" required value={member} onChange={(e) => setMember(e.target.value)} hint="A new email is added as a member." />
+        <Field
+          label="Key for member"
+          type="email"
+          required
+          value={member}
+          onChange={(e) => setMember(e.target.value)}
+          hint="A new email is added as a member."
+        />
         <button type="submit" disabled={state.fetching} aria-describedby={readOnly.reasonId}>
           Create key
         </button>
@@ -105,7 +123,11 @@ function CreateKey({ readOnly, onCreated }: { readOnly: ReadOnly; onCreated: (cr
 export function KeysSection() {
   const readOnly = useReadOnly();
   // Members may not read the keys (the service refuses them): their list is not asked for.
-  const [result, reexecute] = useQuery({ query: KEYS, pause: !readOnly.allowed, context: useMemo(() => ({ additionalTypenames: ['CreatedKey'] }), []) });
+  const [result, reexecute] = useQuery({
+    query: KEYS,
+    pause: !readOnly.allowed,
+    context: useMemo(() => ({ additionalTypenames: ['CreatedKey'] }), []),
+  });
   const [created, setCreated] = useState<Created | null>(null);
   const [revoking, revoke] = useMutation(REVOKE_KEY);
   const onRevoke = async (id: string) => {

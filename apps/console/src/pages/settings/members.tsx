@@ -14,19 +14,34 @@ import { ReadOnly, useReadOnly } from './read-only';
 
 export const MEMBERS = graphql(`
   query Members {
-    members { id email role createdAt }
+    members {
+      id
+      email
+      role
+      createdAt
+    }
   }
 `);
 
 const ADD_MEMBER = graphql(`
   mutation AddMember($email: String!, $role: String!) {
-    addMember(email: $email, role: $role) { id email role createdAt }
+    addMember(email: $email, role: $role) {
+      id
+      email
+      role
+      createdAt
+    }
   }
 `);
 
 const CHANGE_ROLE = graphql(`
   mutation ChangeRole($member: String!, $role: String!) {
-    changeRole(member: $member, role: $role) { id email role createdAt }
+    changeRole(member: $member, role: $role) {
+      id
+      email
+      role
+      createdAt
+    }
   }
 `);
 
@@ -40,25 +55,55 @@ const ROLES = ['member', 'admin', 'owner'] as const;
 
 type Member = ResultOf<typeof MEMBERS>['members'][number];
 
-function RoleChoice({ member, readOnly, onChange }: { member: Member; readOnly: ReadOnly; onChange: (role: string) => void }) {
+function RoleChoice({
+  member,
+  readOnly,
+  onChange,
+}: {
+  member: Member;
+  readOnly: ReadOnly;
+  onChange: (role: string) => void;
+}) {
   const [role, setRole] = useState(member.role);
   return (
     <>
-      <select aria-label={`Role of ${member.email}`} value={role} disabled={!readOnly.allowed} aria-describedby={readOnly.reasonId} onChange={(e) => setRole(e.target.value)}>
+      <select
+        aria-label={`Role of ${member.email}`}
+        value={role}
+        disabled={!readOnly.allowed}
+        aria-describedby={readOnly.reasonId}
+        onChange={(e) => setRole(e.target.value)}
+      >
         {ROLES.map((r) => (
           <option key={r} value={r}>
             {r}
           </option>
         ))}
       </select>
-      <button type="button" className="secondary" disabled={!readOnly.allowed || role === member.role} aria-describedby={readOnly.reasonId} onClick={() => onChange(role)}>
+      <button
+        type="button"
+        className="secondary"
+        disabled={!readOnly.allowed || role === member.role}
+        aria-describedby={readOnly.reasonId}
+        onClick={() => onChange(role)}
+      >
         Change role
       </button>
     </>
   );
 }
 
-function MemberRows({ members, readOnly, onChangeRole, onRemove }: { members: Member[]; readOnly: ReadOnly; onChangeRole: (email: string, role: string) => void; onRemove: (email: string) => void }) {
+function MemberRows({
+  members,
+  readOnly,
+  onChangeRole,
+  onRemove,
+}: {
+  members: Member[];
+  readOnly: ReadOnly;
+  onChangeRole: (email: string, role: string) => void;
+  onRemove: (email: string) => void;
+}) {
   if (members.length === 0) return <Empty>No members.</Empty>;
   return (
     <table>
@@ -130,7 +175,10 @@ function AddMember({ readOnly, onAdded }: { readOnly: ReadOnly; onAdded: (error:
 export function MembersSection() {
   const readOnly = useReadOnly();
   const client = useClient();
-  const [result, reexecute] = useQuery({ query: MEMBERS, context: useMemo(() => ({ additionalTypenames: ['CreatedKey'] }), []) });
+  const [result, reexecute] = useQuery({
+    query: MEMBERS,
+    context: useMemo(() => ({ additionalTypenames: ['CreatedKey'] }), []),
+  });
   const [refusal, setRefusal] = useState<CombinedError | undefined>();
   const [, changeRole] = useMutation(CHANGE_ROLE);
   const [, remove] = useMutation(REMOVE_MEMBER);
@@ -148,7 +196,9 @@ export function MembersSection() {
       {readOnly.note}
       <Alert refused={refusalOf(refusal)} />
       <Loaded result={result} what="Loading the members">
-        {(data) => <MemberRows members={data.members} readOnly={readOnly} onChangeRole={onChangeRole} onRemove={onRemove} />}
+        {(data) => (
+          <MemberRows members={data.members} readOnly={readOnly} onChangeRole={onChangeRole} onRemove={onRemove} />
+        )}
       </Loaded>
       <h3>Add a member</h3>
       <AddMember readOnly={readOnly} onAdded={setRefusal} />

@@ -13,14 +13,34 @@ import { useReadOnly } from './read-only';
 
 export const WORKSPACE_SETTINGS = graphql(`
   query WorkspaceSettings {
-    workspace { id slug name kind publicKey publicBaseUrl allowedOrigins trialStage downloaderStage activationEvents }
-    eventNames { name builtIn }
+    workspace {
+      id
+      slug
+      name
+      kind
+      publicKey
+      publicBaseUrl
+      allowedOrigins
+      trialStage
+      downloaderStage
+      activationEvents
+    }
+    eventNames {
+      name
+      builtIn
+    }
   }
 `);
 
 const UPDATE_SETTINGS = graphql(`
   mutation UpdateWorkspaceSettings($input: UpdateWorkspaceSettingsInput!) {
-    updateWorkspaceSettings(input: $input) { id allowedOrigins trialStage downloaderStage activationEvents }
+    updateWorkspaceSettings(input: $input) {
+      id
+      allowedOrigins
+      trialStage
+      downloaderStage
+      activationEvents
+    }
   }
 `);
 
@@ -51,7 +71,9 @@ export function WorkspaceFacts({ workspace }: { workspace: Workspace }) {
           <pre className="tag">
             <code>{tag}</code>
           </pre>
-          <small className="hint">Paste it into every page of the site; it needs only the public key, never a secret key.</small>
+          <small className="hint">
+            Paste it into every page of the site; it needs only the public key, never a secret key.
+          </small>
         </dd>
       </dl>
     </Section>
@@ -67,11 +89,22 @@ const linesOf = (text: string) =>
 /** The events a workspace may count as activation: built-in names, then the custom names it has seen or chose. */
 function activationChoices(answer: Answer): string[] {
   const builtIn = answer.eventNames.filter((e) => e.builtIn).map((e) => e.name);
-  const custom = [...answer.eventNames.filter((e) => !e.builtIn).map((e) => e.name), ...answer.workspace.activationEvents].sort();
+  const custom = [
+    ...answer.eventNames.filter((e) => !e.builtIn).map((e) => e.name),
+    ...answer.workspace.activationEvents,
+  ].sort();
   return [...new Set([...builtIn, ...custom])].filter((name) => name !== 'activated');
 }
 
-function ActivationEvents({ choices, chosen, onToggle }: { choices: string[]; chosen: Set<string>; onToggle: (name: string) => void }) {
+function ActivationEvents({
+  choices,
+  chosen,
+  onToggle,
+}: {
+  choices: string[];
+  chosen: Set<string>;
+  onToggle: (name: string) => void;
+}) {
   return (
     <fieldset className="choices">
       <legend>Activation events</legend>
@@ -85,10 +118,27 @@ function ActivationEvents({ choices, chosen, onToggle }: { choices: string[]; ch
   );
 }
 
-function StageChoices({ kind, trialStage, downloaderStage, onTrial, onDownloader }: { kind: string; trialStage: boolean; downloaderStage: boolean; onTrial: (on: boolean) => void; onDownloader: (on: boolean) => void }) {
+function StageChoices({
+  kind,
+  trialStage,
+  downloaderStage,
+  onTrial,
+  onDownloader,
+}: {
+  kind: string;
+  trialStage: boolean;
+  downloaderStage: boolean;
+  onTrial: (on: boolean) => void;
+  onDownloader: (on: boolean) => void;
+}) {
   return (
     <>
-      <Checkbox label="Trial stage" hint="trial_started moves people to Trial (never past a paid stage)." checked={trialStage} onChange={(e) => onTrial(e.target.checked)} />
+      <Checkbox
+        label="Trial stage"
+        hint="trial_started moves people to Trial (never past a paid stage)."
+        checked={trialStage}
+        onChange={(e) => onTrial(e.target.checked)}
+      />
       <Checkbox
         label="Downloader stage"
         hint={kind === 'web' ? 'A web-app workspace has no Downloader stage.' : 'download moves people to Downloader.'}
@@ -110,15 +160,24 @@ export function SettingsForm({ answer }: { answer: Answer }) {
   const [another, setAnother] = useState('');
   const [saved, setSaved] = useState(false);
   const [state, update] = useMutation(UPDATE_SETTINGS);
-  const changed = <T,>(set: (value: T) => void) => (value: T) => {
-    setSaved(false);
-    set(value);
-  };
-  const toggle = changed((name: string) => setChosen((now) => new Set(now.has(name) ? [...now].filter((n) => n !== name) : [...now, name])));
+  const changed =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      setSaved(false);
+      set(value);
+    };
+  const toggle = changed((name: string) =>
+    setChosen((now) => new Set(now.has(name) ? [...now].filter((n) => n !== name) : [...now, name])),
+  );
   const save = async (event: FormEvent) => {
     event.preventDefault();
     const activationEvents = [...chosen, ...linesOf(another.replace(/[\s,]+/g, '\n'))];
-    const input = { allowedOrigins: linesOf(origins), trialStage, activationEvents, ...(workspace.kind === 'web' ? {} : { downloaderStage }) };
+    const input = {
+      allowedOrigins: linesOf(origins),
+      trialStage,
+      activationEvents,
+      ...(workspace.kind === 'web' ? {} : { downloaderStage }),
+    };
     const result = await update({ input });
     const done = result.data?.updateWorkspaceSettings;
     if (!done) return;
@@ -138,9 +197,20 @@ export function SettingsForm({ answer }: { answer: Answer }) {
             value={origins}
             onChange={(e) => changed(setOrigins)(e.target.value)}
           />
-          <StageChoices kind={workspace.kind} trialStage={trialStage} downloaderStage={downloaderStage} onTrial={changed(setTrialStage)} onDownloader={changed(setDownloaderStage)} />
+          <StageChoices
+            kind={workspace.kind}
+            trialStage={trialStage}
+            downloaderStage={downloaderStage}
+            onTrial={changed(setTrialStage)}
+            onDownloader={changed(setDownloaderStage)}
+          />
           <ActivationEvents choices={activationChoices(answer)} chosen={chosen} onToggle={toggle} />
-          <Field label="Another activation event" hint="A custom event name not seen yet (2 to 40 of a-z, 0-9, _); several separated by spaces." value={another} onChange={(e) => changed(setAnother)(e.target.value)} />
+          <Field
+            label="Another activation event"
+            hint="A custom event name not seen yet (2 to 40 of a-z, 0-9, _); several separated by spaces."
+            value={another}
+            onChange={(e) => changed(setAnother)(e.target.value)}
+          />
           <button type="submit" disabled={state.fetching} aria-describedby={readOnly.reasonId}>
             Save
           </button>

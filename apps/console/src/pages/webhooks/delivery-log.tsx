@@ -81,10 +81,16 @@ function Attempts({ delivery }: { delivery: ResultOf<typeof DELIVERY_ENTRY> }) {
       <caption className="muted">Attempts of {delivery.id}, first first</caption>
       <thead>
         <tr>
-          <th scope="col" className="number">Attempt</th>
+          <th scope="col" className="number">
+            Attempt
+          </th>
           <th scope="col">Started</th>
-          <th scope="col" className="number">Status</th>
-          <th scope="col" className="number">Duration</th>
+          <th scope="col" className="number">
+            Status
+          </th>
+          <th scope="col" className="number">
+            Duration
+          </th>
           <th scope="col">Error</th>
           <th scope="col">Answer (first 500 characters)</th>
         </tr>
@@ -112,7 +118,8 @@ function DeliveryItem({ entry, onChanged }: { entry: Entry; onChanged: () => voi
   return (
     <li className="delivery">
       <h3>
-        <span className="type">{delivery.type}</span> <StateBadge state={delivery.state} /> <code className="muted">{delivery.id}</code>
+        <span className="type">{delivery.type}</span> <StateBadge state={delivery.state} />{' '}
+        <code className="muted">{delivery.id}</code>
       </h3>
       <dl className="facts">
         <dt>Attempts</dt>
@@ -122,7 +129,9 @@ function DeliveryItem({ entry, onChanged }: { entry: Entry; onChanged: () => voi
           <Time value={delivery.createdAt} />
         </dd>
         <dt>Next attempt</dt>
-        <dd>{delivery.nextAttemptAt ? <Time value={delivery.nextAttemptAt} /> : <span className="muted">none</span>}</dd>
+        <dd>
+          {delivery.nextAttemptAt ? <Time value={delivery.nextAttemptAt} /> : <span className="muted">none</span>}
+        </dd>
       </dl>
       {delivery.state === 'failed' ? <Retry id={delivery.id} onRetried={onChanged} /> : null}
       <Attempts delivery={delivery} />

@@ -57,8 +57,16 @@ export function RotateSecret({ endpointId }: { endpointId: string }) {
   const secret = result.data?.rotateWebhookSecret.secret;
   return (
     <div>
-      <p>A new signing secret, shown once; the previous secret keeps signing beside it for 24 hours, so receivers can switch without missing a delivery.</p>
-      <ChangeButton type="button" className="secondary" disabled={result.fetching} onClick={() => void rotate({ endpointId })}>
+      <p>
+        A new signing secret, shown once; the previous secret keeps signing beside it for 24 hours, so receivers can
+        switch without missing a delivery.
+      </p>
+      <ChangeButton
+        type="button"
+        className="secondary"
+        disabled={result.fetching}
+        onClick={() => void rotate({ endpointId })}
+      >
         Rotate secret
       </ChangeButton>
       <Outcome error={result.error}>{secret ? <ShownOnce label="New signing secret" value={secret} /> : null}</Outcome>
@@ -109,7 +117,8 @@ export function DeleteEndpoint({ id }: { id: string }) {
   const [result, remove] = useMutation(DELETE);
   const [, navigate] = useLocation();
   const deleteForGood = async () => {
-    if ((await remove({ id }, { additionalTypenames: ['WebhookEndpoint'] })).data?.deleteWebhookEndpoint) navigate('/webhooks');
+    if ((await remove({ id }, { additionalTypenames: ['WebhookEndpoint'] })).data?.deleteWebhookEndpoint)
+      navigate('/webhooks');
   };
   return (
     <div>

@@ -27,16 +27,33 @@ export interface EndpointFields {
   rateLimit: string;
 }
 
-export const rateLimitOf = (fields: EndpointFields): number | null => (fields.rateLimit.trim() === '' ? null : Number(fields.rateLimit));
+export const rateLimitOf = (fields: EndpointFields): number | null =>
+  fields.rateLimit.trim() === '' ? null : Number(fields.rateLimit);
 
-function TriggersFieldset({ chosen, disabled, onChange }: { chosen: string[]; disabled: boolean; onChange: (triggers: string[]) => void }) {
-  const toggle = (name: string, on: boolean) => onChange(on ? TRIGGERS.map(([n]) => n).filter((n) => n === name || chosen.includes(n)) : chosen.filter((n) => n !== name));
+function TriggersFieldset({
+  chosen,
+  disabled,
+  onChange,
+}: {
+  chosen: string[];
+  disabled: boolean;
+  onChange: (triggers: string[]) => void;
+}) {
+  const toggle = (name: string, on: boolean) =>
+    onChange(
+      on ? TRIGGERS.map(([n]) => n).filter((n) => n === name || chosen.includes(n)) : chosen.filter((n) => n !== name),
+    );
   return (
     <fieldset className="triggers">
       <legend>Triggers</legend>
       {TRIGGERS.map(([name, when]) => (
         <label key={name}>
-          <input type="checkbox" checked={chosen.includes(name)} disabled={disabled} onChange={(e) => toggle(name, e.target.checked)} />{' '}
+          <input
+            type="checkbox"
+            checked={chosen.includes(name)}
+            disabled={disabled}
+            onChange={(e) => toggle(name, e.target.checked)}
+          />{' '}
           <span className="type">{name}</span> <span className="muted">({when})</span>
         </label>
       ))}
@@ -45,7 +62,13 @@ function TriggersFieldset({ chosen, disabled, onChange }: { chosen: string[]; di
 }
 
 /** URL, triggers and rate limit, controlled by the form that holds them. */
-export function EndpointFieldset({ fields, onChange }: { fields: EndpointFields; onChange: (fields: EndpointFields) => void }) {
+export function EndpointFieldset({
+  fields,
+  onChange,
+}: {
+  fields: EndpointFields;
+  onChange: (fields: EndpointFields) => void;
+}) {
   const right = useChangeRight();
   return (
     <>
@@ -60,7 +83,11 @@ export function EndpointFieldset({ fields, onChange }: { fields: EndpointFields;
         disabled={!right.allowed}
         onChange={(e) => onChange({ ...fields, url: e.target.value })}
       />
-      <TriggersFieldset chosen={fields.triggers} disabled={!right.allowed} onChange={(triggers) => onChange({ ...fields, triggers })} />
+      <TriggersFieldset
+        chosen={fields.triggers}
+        disabled={!right.allowed}
+        onChange={(triggers) => onChange({ ...fields, triggers })}
+      />
       <Field
         label="Rate limit (posts per second)"
         type="number"
@@ -78,7 +105,10 @@ export function EndpointFieldset({ fields, onChange }: { fields: EndpointFields;
 const CREATE = graphql(`
   mutation CreateWebhookEndpoint($input: CreateWebhookEndpointInput!) {
     createWebhookEndpoint(input: $input) {
-      endpoint { id url }
+      endpoint {
+        id
+        url
+      }
       secret
     }
   }
@@ -92,7 +122,9 @@ export function CreateEndpoint({ onCreated }: { onCreated: () => void }) {
   const [result, create] = useMutation(CREATE);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const answer = await create({ input: { url: fields.url.trim(), triggers: fields.triggers, rateLimitPerSecond: rateLimitOf(fields) } });
+    const answer = await create({
+      input: { url: fields.url.trim(), triggers: fields.triggers, rateLimitPerSecond: rateLimitOf(fields) },
+    });
     if (answer.data) {
       setFields(EMPTY);
       onCreated();
@@ -130,12 +162,23 @@ const UPDATE = graphql(`
 `);
 
 /** Edit the URL, triggers and rate limit; an emptied rate limit removes it. */
-export function EditEndpoint({ endpoint }: { endpoint: { id: string; url: string; triggers: string[]; rateLimitPerSecond: number | null } }) {
-  const [fields, setFields] = useState<EndpointFields>({ url: endpoint.url, triggers: endpoint.triggers, rateLimit: endpoint.rateLimitPerSecond?.toString() ?? '' });
+export function EditEndpoint({
+  endpoint,
+}: {
+  endpoint: { id: string; url: string; triggers: string[]; rateLimitPerSecond: number | null };
+}) {
+  const [fields, setFields] = useState<EndpointFields>({
+    url: endpoint.url,
+    triggers: endpoint.triggers,
+    rateLimit: endpoint.rateLimitPerSecond?.toString() ?? '',
+  });
   const [result, update] = useMutation(UPDATE);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void update({ id: endpoint.id, input: { url: fields.url.trim(), triggers: fields.triggers, rateLimitPerSecond: rateLimitOf(fields) } });
+    void update({
+      id: endpoint.id,
+      input: { url: fields.url.trim(), triggers: fields.triggers, rateLimitPerSecond: rateLimitOf(fields) },
+    });
   };
   return (
     <form onSubmit={submit} aria-label="Edit the address">

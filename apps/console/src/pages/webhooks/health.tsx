@@ -20,7 +20,13 @@ export function SuccessRate({ rate }: { rate: number | null | undefined }) {
 }
 
 /** Enabled, or disabled with why and since when. */
-export function EndpointState({ disabledAt, disabledReason }: { disabledAt: string | null | undefined; disabledReason: string | null | undefined }) {
+export function EndpointState({
+  disabledAt,
+  disabledReason,
+}: {
+  disabledAt: string | null | undefined;
+  disabledReason: string | null | undefined;
+}) {
   if (!disabledAt) return <span className="badge good">Enabled</span>;
   return (
     <span>

@@ -46,7 +46,14 @@ export function Recover({ endpointId, onQueued }: { endpointId: string; onQueued
     <form onSubmit={submit} aria-label="Recover failed deliveries">
       <p>Sends every failed delivery of this address made since then again, in order, at a bounded rate.</p>
       <div className="filters">
-        <Field label="Since" type="datetime-local" required value={since} disabled={!right.allowed} onChange={(e) => setSince(e.target.value)} />
+        <Field
+          label="Since"
+          type="datetime-local"
+          required
+          value={since}
+          disabled={!right.allowed}
+          onChange={(e) => setSince(e.target.value)}
+        />
         <ChangeButton type="submit" disabled={result.fetching}>
           Recover
         </ChangeButton>
@@ -67,10 +74,27 @@ export function Replay({ endpointId, onQueued }: { endpointId: string; onQueued:
   };
   return (
     <form onSubmit={submit} aria-label="Replay a window">
-      <p>Sends the happenings of the window (from included, until excluded) again as new deliveries; happenings are kept 7 days.</p>
+      <p>
+        Sends the happenings of the window (from included, until excluded) again as new deliveries; happenings are kept
+        7 days.
+      </p>
       <div className="filters">
-        <Field label="From" type="datetime-local" required value={span.from} disabled={!right.allowed} onChange={(e) => setSpan({ ...span, from: e.target.value })} />
-        <Field label="Until" type="datetime-local" required value={span.until} disabled={!right.allowed} onChange={(e) => setSpan({ ...span, until: e.target.value })} />
+        <Field
+          label="From"
+          type="datetime-local"
+          required
+          value={span.from}
+          disabled={!right.allowed}
+          onChange={(e) => setSpan({ ...span, from: e.target.value })}
+        />
+        <Field
+          label="Until"
+          type="datetime-local"
+          required
+          value={span.until}
+          disabled={!right.allowed}
+          onChange={(e) => setSpan({ ...span, until: e.target.value })}
+        />
         <ChangeButton type="submit" disabled={result.fetching}>
           Replay
         </ChangeButton>

@@ -5,7 +5,10 @@ const success = (status: 'recorded') => ({ ok: true as const, status });
 
 function fixture(options: { limited?: boolean; authRefusal?: Refusal; handled?: () => unknown } = {}) {
   const counted: string[] = [];
-  const heartbeat: HeartbeatCounter = { count: (workspaceId, action, answer, origin, times = 1) => void counted.push(`${workspaceId} ${action} ${answer} ${origin}${times === 1 ? '' : ` ×${times}`}`) };
+  const heartbeat: HeartbeatCounter = {
+    count: (workspaceId, action, answer, origin, times = 1) =>
+      void counted.push(`${workspaceId} ${action} ${answer} ${origin}${times === 1 ? '' : ` ×${times}`}`),
+  };
   const consumed: string[] = [];
   const limits = {
     consume: async (name: string, key: string) => {
@@ -69,15 +72,36 @@ describe('a door (door.ts)', () => {
   });
 
   it('counts a run of batch items alike at once, and each change of action or answer apart', async () => {
-    const items = [success('recorded'), success('recorded'), success('recorded'), new Refusal('invalid_field', 'No.'), success('recorded'), success('recorded'), success('recorded')];
+    const items = [
+      success('recorded'),
+      success('recorded'),
+      success('recorded'),
+      new Refusal('invalid_field', 'No.'),
+      success('recorded'),
+      success('recorded'),
+      success('recorded'),
+    ];
     const batch = new BatchAnswer(items, ['event', 'event', 'event', 'event', 'event', 'identify', 'identify']);
     const { counted, answer } = fixture({ handled: () => batch });
     await answer();
-    expect(counted).toEqual(['ws_1 event recorded server ×3', 'ws_1 event invalid_field server', 'ws_1 event recorded server', 'ws_1 identify recorded server ×2']);
+    expect(counted).toEqual([
+      'ws_1 event recorded server ×3',
+      'ws_1 event invalid_field server',
+      'ws_1 event recorded server',
+      'ws_1 identify recorded server ×2',
+    ]);
   });
 
   it('refuses at start-up a door that counts the heartbeat without a counter, or one path declared twice', () => {
-    const declaration = door({ method: 'POST', path: '/x', status: 200, bodyLimit: 1, authenticate: async () => undefined, heartbeat: { action: () => 'a', origin: () => 'o' }, handle: async () => null });
+    const declaration = door({
+      method: 'POST',
+      path: '/x',
+      status: 200,
+      bodyLimit: 1,
+      authenticate: async () => undefined,
+      heartbeat: { action: () => 'a', origin: () => 'o' },
+      handle: async () => null,
+    });
     expect(() => new Doors({} as RateLimits).open(declaration, {})).toThrow(/heartbeat/);
     const doors = new Doors({} as RateLimits);
     doors.open({ ...declaration, heartbeat: undefined }, {});

@@ -135,9 +135,16 @@ export class BatchAnswer {
 
   /** A door that speaks another protocol's answers (Segment's) shapes its own body in a subclass. */
   body(): object {
-    const results: BatchItemResult[] = this.outcomes.map((o, index) => (o instanceof Refusal ? { index, ...o.toBody() } : { index, ...o }));
+    const results: BatchItemResult[] = this.outcomes.map((o, index) =>
+      o instanceof Refusal ? { index, ...o.toBody() } : { index, ...o },
+    );
     if (this.status === 200) return { ok: true, results };
-    return { ok: false, error: PARTIAL_FAILURE, message: 'Some items were refused; each result says why. The others were recorded.', results };
+    return {
+      ok: false,
+      error: PARTIAL_FAILURE,
+      message: 'Some items were refused; each result says why. The others were recorded.',
+      results,
+    };
   }
 }
 
@@ -150,7 +157,11 @@ export function itemAnswer(outcome: ItemOutcome): ItemSuccess {
 /** One item answered with ok and status only (website endpoints never tell ids); its heartbeat answer stays. */
 export function statusAnswer(outcome: ItemOutcome): ItemSuccess {
   const success = itemAnswer(outcome) as ItemSuccess & { [HEARTBEAT_ANSWER]?: string };
-  return { ok: true, status: success.status, ...(success[HEARTBEAT_ANSWER] ? { [HEARTBEAT_ANSWER]: success[HEARTBEAT_ANSWER] } : {}) };
+  return {
+    ok: true,
+    status: success.status,
+    ...(success[HEARTBEAT_ANSWER] ? { [HEARTBEAT_ANSWER]: success[HEARTBEAT_ANSWER] } : {}),
+  };
 }
 
 /**
@@ -183,9 +194,12 @@ export class OpenDoor<S = DoorServices, P = unknown> {
     this.rawBody = declaration.body === 'raw';
     this.hot = declaration.hot === true;
     this.counter = declaration.heartbeat ? (services as DoorServices).heartbeat : undefined;
-    if (declaration.heartbeat && !this.counter) throw new Error(`The door ${this.path} counts in the heartbeat: give it services.heartbeat.`);
+    if (declaration.heartbeat && !this.counter)
+      throw new Error(`The door ${this.path} counts in the heartbeat: give it services.heartbeat.`);
     if (this.hot && (declaration.writesOwnAnswer || this.rawBody || this.path.includes(':'))) {
-      throw new Error(`The hot door ${this.path} must have an exact path and a JSON body, and leave its answer to the door.`);
+      throw new Error(
+        `The hot door ${this.path} must have an exact path and a JSON body, and leave its answer to the door.`,
+      );
     }
   }
 
@@ -272,11 +286,15 @@ export class Doors {
   /** For the metrics: the route of each door whose answers are event items, and its door label. */
   eventItemRoutes(): Map<string, EventItemDoor> {
     const routes = new Map<string, EventItemDoor>();
-    for (const door of this.opened.values()) if (door.declaration.eventItems) routes.set(door.path, door.declaration.eventItems);
+    for (const door of this.opened.values())
+      if (door.declaration.eventItems) routes.set(door.path, door.declaration.eventItems);
     return routes;
   }
 }
 
 function isOutcome(value: unknown): value is ItemOutcome {
-  return value instanceof Refusal || (typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'string');
+  return (
+    value instanceof Refusal ||
+    (typeof value === 'object' && value !== null && typeof (value as { status?: unknown }).status === 'string')
+  );
 }

@@ -69,7 +69,10 @@ export class HotDoors {
     this.answered++;
     this.serve(route, req as HotRequest, res as HotResponse, length).catch((error) => {
       // Only a fault of the answer's own writing lands here (everything else is answered as a refusal); logged by refusalOf.
-      if (!res.headersSent) res.writeHead(500, { 'Content-Type': JSON_TYPE }).end(JSON.stringify(refusalAnswer(refusalOf(error, this.logger)).body));
+      if (!res.headersSent)
+        res
+          .writeHead(500, { 'Content-Type': JSON_TYPE })
+          .end(JSON.stringify(refusalAnswer(refusalOf(error, this.logger)).body));
       else res.destroy();
     });
     return true;
@@ -91,7 +94,12 @@ export class HotDoors {
     const status = answer.status;
     const body = JSON.stringify(answer.body);
     res.locals.refusal = refusalCodeOf(answer.body);
-    res.writeHead(status, { ...answer.headers, 'X-Request-Id': req.id, 'Content-Type': JSON_TYPE, 'Content-Length': Buffer.byteLength(body) });
+    res.writeHead(status, {
+      ...answer.headers,
+      'X-Request-Id': req.id,
+      'Content-Type': JSON_TYPE,
+      'Content-Length': Buffer.byteLength(body),
+    });
     res.end(body);
     this.metrics.record('POST', route.path, status, res.locals.refusal, started, answer.body);
     if (this.requestLines) logRequestLine(req, res, Number(process.hrtime.bigint() - started) / 1e6);

@@ -11,7 +11,17 @@ import { tooLargeRefusal } from '../body-parsers';
 import type { DoorDeclaration } from './door';
 
 /** The document's tags, one per context a client meets; each is described in apps/api/src/openapi. */
-export type ReferenceTag = 'events' | 'people' | 'segment' | 'website' | 'messages' | 'automations' | 'doors' | 'tool-door' | 'health' | 'metrics';
+export type ReferenceTag =
+  | 'events'
+  | 'people'
+  | 'segment'
+  | 'website'
+  | 'messages'
+  | 'automations'
+  | 'doors'
+  | 'tool-door'
+  | 'health'
+  | 'metrics';
 
 /** Who may call a route (interface.md "Authentication"), as the document's security requirements name them. */
 export type Caller = 'secret key' | 'secret key or connector' | 'write key' | 'operator' | 'anyone';
@@ -62,7 +72,10 @@ export const Reference = (reference: RouteReference): MethodDecorator => SetMeta
  * The Nest route of a door: its method, path and status, for the router, and its reference in the
  * OpenAPI document, with the refusals the declaration already implies and its own too_large sentence.
  */
-export const DoorRoute = (declaration: Pick<DoorDeclaration, 'method' | 'path' | 'status' | 'bodyLimit' | 'body' | 'rateLimit'>, reference: RouteReference) =>
+export const DoorRoute = (
+  declaration: Pick<DoorDeclaration, 'method' | 'path' | 'status' | 'bodyLimit' | 'body' | 'rateLimit'>,
+  reference: RouteReference,
+) =>
   applyDecorators(
     Post(declaration.path),
     HttpCode(declaration.status),
@@ -75,5 +88,10 @@ export const DoorRoute = (declaration: Pick<DoorDeclaration, 'method' | 'path' |
 
 /** Every door reads its body at its limit and checks it for hostile input (body-parsers.ts); a JSON door parses it. */
 function refusalsOf(declaration: Pick<DoorDeclaration, 'body' | 'rateLimit'>): RefusalCode[] {
-  return ['too_large', 'invalid_field', ...(declaration.body === 'raw' ? [] : ['invalid_json' as const]), ...(declaration.rateLimit ? ['rate_limited' as const] : [])];
+  return [
+    'too_large',
+    'invalid_field',
+    ...(declaration.body === 'raw' ? [] : ['invalid_json' as const]),
+    ...(declaration.rateLimit ? ['rate_limited' as const] : []),
+  ];
 }
