@@ -90,7 +90,6 @@ async function main() {
   };
   const reads = { query, serialQuery } as unknown as ReadDatabase;
   const repo = new PeopleReadRepository(reads);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const baseRepo: PeopleReadRepository | null = BASE_ROOT
     ? new (require(join(BASE_ROOT, 'libs/people/src/people-read.repository.ts')).PeopleReadRepository)(reads)
     : null;

@@ -7,7 +7,6 @@ import { transformSync } from '@swc/core';
 import ts from 'typescript';
 import { ROOT, sourceFiles } from './support/tables';
 
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const { settledReexports } = require('../scripts/build.js') as {
   settledReexports: (code: string, source: string) => string;
 };

@@ -34,13 +34,12 @@ describe('auth_b (Kinde)', () => {
   let origin: string;
 
   beforeAll(async () => {
-    server = createServer(async (req, res) => {
+    server = createServer((req, res) => {
       if (req.url !== '/.well-known/jwks') return res.writeHead(404).end();
       fetches++;
-      const keys = await Promise.all(
+      void Promise.all(
         served.map(async (k) => ({ ...(await exportJWK(k.publicKey)), kid: k.kid, alg: 'RS256', use: 'sig' })),
-      );
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys }));
+      ).then((keys) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ keys })));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -7,7 +7,6 @@ const ws = useWorkspace(t);
 const post = (body: unknown, key = ws.secretKey) => t.request('POST', '/api/v1/events', { key, body });
 const count = async (table: string) =>
   Number((await t.db.query(`SELECT count(*) AS n FROM ${table} WHERE workspace_id = $1`, [ws.workspace.id]))[0].n);
-const future = () => new Date(Date.now() + 86_400_000).toISOString();
 
 describe('rule 1: every event must name a person (no_identity)', () => {
   it('an event with no email, anon_id or account_id is refused and writes nothing', async () => {

@@ -177,7 +177,6 @@ export function useApp(
 const SHUTDOWN_HOOKS = ['onModuleDestroy', 'beforeApplicationShutdown', 'onApplicationShutdown'] as const;
 
 /** What a BullMQ worker (a processor's `worker`) is doing, for a close that hangs. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 function workerState(worker: any): string {
   const blocking = worker.blockingConnection;
   const state = [

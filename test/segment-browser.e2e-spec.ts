@@ -41,7 +41,7 @@ function shopPage(apiHost: string, publicKey: string): string {
 
 beforeAll(async () => {
   const apiHost = `${new URL(t.url).host}/v1`;
-  site = await startSite(async (req, res) => {
+  site = await startSite((req, res) => {
     const path = req.url ?? '/';
     // The library's own files, as a site serving it would: the build and any chunk it loads from its cdnURL.
     const file = path.startsWith('/ajs/')
@@ -52,10 +52,11 @@ beforeAll(async () => {
     if (file !== null) {
       const local = normalize(join(BUILD, file.split('?')[0]));
       if (!local.startsWith(BUILD)) return res.writeHead(404).end();
-      return readFile(local).then(
+      void readFile(local).then(
         (body) => res.writeHead(200, { 'content-type': 'application/javascript' }).end(body),
         () => res.writeHead(404).end(),
       );
+      return;
     }
     res.writeHead(200, { 'content-type': 'text/html' }).end(shopPage(apiHost, ws.publicKey));
   });

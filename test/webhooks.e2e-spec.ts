@@ -510,7 +510,7 @@ describe('nothing is lost', () => {
 
     const app = await startApp({ worker: true, env: { RETRY_UNIT_MS: '5', REDIS_URL: `redis://127.0.0.1:${port}` } });
     // Every first attempt fails, so every delivery needs a retry, and retries wait on the queue.
-    const r = await receiver((_n, req) =>
+    const r = await receiver(() =>
       r.received.filter((x) => x.body.id === r.received.at(-1)!.body.id).length === 1 ? 500 : 200,
     );
     try {

@@ -180,22 +180,20 @@ describe('converting a plain events table with rows', () => {
     // One batch, then changes on both sides of the copy's mark.
     expect(await upkeep().convert(0)).toBe(5_000);
     const written = newId('evt');
-    await t
-      .get(TimelineRepository)
-      .insertRows(t.db.manager, [
-        {
-          workspace_id: workspaceId,
-          id: written,
-          occurred_at: '2025-03-01T00:00:00Z',
-          person_id: personId,
-          type: 'signup',
-          value: null,
-          properties: { n: 'new' },
-          detail: null,
-          source: null,
-          expires_at: null,
-        },
-      ]);
+    await t.get(TimelineRepository).insertRows(t.db.manager, [
+      {
+        workspace_id: workspaceId,
+        id: written,
+        occurred_at: '2025-03-01T00:00:00Z',
+        person_id: personId,
+        type: 'signup',
+        value: null,
+        properties: { n: 'new' },
+        detail: null,
+        source: null,
+        expires_at: null,
+      },
+    ]);
     await t.db.query(
       `UPDATE events SET properties = '{"n": "changed"}' WHERE workspace_id = $1 AND id IN ('evt_cv000001', 'evt_cv011000')`,
       [workspaceId],

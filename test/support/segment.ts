@@ -163,7 +163,8 @@ export async function droppingProxy(target: string, drop: (n: number) => boolean
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', async () => {
+    req.on('end', () => void relay());
+    const relay = async () => {
       const n = ++posts;
       const headers = Object.fromEntries(
         Object.entries(req.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
@@ -174,7 +175,7 @@ export async function droppingProxy(target: string, drop: (n: number) => boolean
       res
         .writeHead(answer.status, { 'content-type': answer.headers.get('content-type') ?? 'application/json' })
         .end(text);
-    });
+    };
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {

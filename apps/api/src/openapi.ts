@@ -24,7 +24,7 @@ export const OPENAPI_PATH = '/api/openapi.json';
 
 type Schema = Record<string, unknown>;
 
-export function openApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
+function openApiDocument(app: INestApplication, config: AppConfig): OpenAPIObject {
   const builder = new DocumentBuilder()
     .setTitle('Lifeline')
     .setDescription(DESCRIPTION)

@@ -17,7 +17,7 @@ export function refusalOf(error: CombinedError | undefined | null): Refused | nu
 }
 
 /** Where a browser signs in, coming back to the page it was on. */
-export function signInAddress(path = 'sign-in'): string {
+function signInAddress(path = 'sign-in'): string {
   return `/${path}?next=${encodeURIComponent(location.pathname + location.search)}`;
 }
 

@@ -9,5 +9,5 @@ export const graphql = initGraphQLTada<{
   scalars: { DateTime: string; JSON: unknown };
 }>();
 
-export type { FragmentOf, ResultOf, VariablesOf } from 'gql.tada';
+export type { FragmentOf, ResultOf } from 'gql.tada';
 export { readFragment } from 'gql.tada';

@@ -6,7 +6,7 @@ import { AppConfig, CONFIG, Refusal } from '@app/platform';
 import { AuthContext, AuthedRequest, ConnectionsService, isTokenOf, WorkspacesService } from '@app/workspaces';
 import { protectedResourceAddress, protocolVersionOf } from './domain/protocol';
 
-export async function authenticateToolCaller(
+async function authenticateToolCaller(
   callers: { workspaces: WorkspacesService; connections: ConnectionsService },
   authorization: string | undefined,
   baseUrl: string,

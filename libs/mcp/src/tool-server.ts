@@ -9,7 +9,7 @@ import type { ToolCall, ToolDefinition } from './tools/tool';
 const logger = new Logger('ToolDoor');
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
 
-export const SERVER_INFO = { name: 'lifeline', version: '0.1.0' };
+const SERVER_INFO = { name: 'lifeline', version: '0.1.0' };
 
 function refusalResult(refusal: Refusal): CallToolResult {
   const body = refusal.toBody();

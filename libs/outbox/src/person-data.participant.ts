@@ -7,7 +7,7 @@ import type { EntityManager } from 'typeorm';
 import { type ErasedCounts, jsonNamesAny, type PersonDataParticipant, type PersonErasure } from '@app/platform';
 
 /** What an erased happening becomes: a kind no handler hears. */
-export const ERASED_HAPPENING = { kind: 'erased', personId: null, payload: {} };
+const ERASED_HAPPENING = { kind: 'erased', personId: null, payload: {} };
 
 @Injectable()
 export class OutboxDataParticipant implements PersonDataParticipant {

@@ -4,7 +4,7 @@
 /** The window: the newest people a page reads in order before it turns to the trigram indexes. */
 export const SEARCH_RECENT = 2_000;
 /** The window's first part: at its rate of matches, would the whole window fill the page? */
-export const SEARCH_FIRST = 250;
+const SEARCH_FIRST = 250;
 
 /** A LIKE pattern matching `text` anywhere, its wildcards taken literally. */
 export const likeText = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;

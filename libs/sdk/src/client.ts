@@ -24,12 +24,12 @@ import type {
   TrackOutcome,
 } from './types.js';
 
-export const DEFAULT_URL = 'http://localhost:3000';
-export const DEFAULT_TIMEOUT_MS = 5_000;
-export const DEFAULT_ATTEMPTS = 3;
+const DEFAULT_URL = 'http://localhost:3000';
+const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_ATTEMPTS = 3;
 
 /** Why a key cannot be used here, or null for a secret key. */
-export function keyProblem(key: unknown): string | null {
+function keyProblem(key: unknown): string | null {
   if (typeof key !== 'string' || key.trim() === '') {
     return "new Lifeline() needs your secret key (sk_live_…, from the workspace's developer settings), for example new Lifeline(process.env.LIFELINE_SECRET_KEY).";
   }

@@ -16,7 +16,7 @@ const WIRE_NAMES: Record<string, string> = {
 };
 
 /** A Date as ISO 8601; an invalid Date is sent as its own words so the service refuses it by name. */
-export function wireMoment(value: Moment): string {
+function wireMoment(value: Moment): string {
   if (!(value instanceof Date)) return value;
   return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
 }
@@ -26,7 +26,7 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** One level of options to wire names, with source and consent converted inside; undefined left out. */
-export function toWire(options: unknown): Record<string, unknown> {
+function toWire(options: unknown): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   if (!isPlainObject(options)) return out;
   for (const [key, value] of Object.entries(options)) {

@@ -109,7 +109,7 @@ function outcome<T>(settings: TransportSettings, last: Attempt): T | LifelineRef
 }
 
 /** An HTTP answer -> the success as sent, or a refusal carrying the route's own code and sentence. */
-export function answer<T>(
+function answer<T>(
   settings: Pick<TransportSettings, 'url'>,
   status: number,
   text: string,

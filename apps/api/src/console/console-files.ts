@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SAME_ORIGIN_PAGE_POLICY } from '../page-policy';
 
-export const CONSOLE_PATH = '/console';
+const CONSOLE_PATH = '/console';
 
 // The console talks only to this service (GraphQL at /graphql) and loads nothing from elsewhere: SAME_ORIGIN_PAGE_POLICY.
 const NOT_BUILT =

@@ -13,9 +13,9 @@ import { OPENAPI_PATH } from '../openapi';
 import { printAdminSchema } from '../schema';
 import { SAME_ORIGIN_PAGE_POLICY } from '../page-policy';
 
-export const API_DOCS_PATH = '/api/docs';
-export const API_DOCS_ASSET_PATH = `${API_DOCS_PATH}/assets`;
-export const SCHEMA_SDL_PATH = '/api/schema.graphql';
+const API_DOCS_PATH = '/api/docs';
+const API_DOCS_ASSET_PATH = `${API_DOCS_PATH}/assets`;
+const SCHEMA_SDL_PATH = '/api/schema.graphql';
 
 const JS = 'application/javascript; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';

@@ -25,10 +25,10 @@ const ASSETS: Record<string, { pkg: string; file: string; type: string }> = {
   'graphiql.min.css': { pkg: 'graphiql', file: 'graphiql.min.css', type: 'text/css; charset=utf-8' },
 };
 
-export const EXPLORER_ASSET_PATH = '/graphiql';
+const EXPLORER_ASSET_PATH = '/graphiql';
 
 /** The page; `version` (a hash of the assets) makes each build's asset URLs new, so they cache for a year. */
-export function explorerHtml(graphqlPath: string, version: string): string {
+function explorerHtml(graphqlPath: string, version: string): string {
   const asset = (name: string) => `${EXPLORER_ASSET_PATH}/${name}?v=${version}`;
   // Signed in at /sign-in, the page's queries carry the session cookie; a program's key goes in the Headers tab.
   const query = JSON.stringify(

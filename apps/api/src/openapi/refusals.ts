@@ -11,7 +11,7 @@ type Answer = ResponseObject | ReferenceObject;
  * A sentence each code answers, as the code writes it (a route may give its own: Reference's examples).
  * Codes only the GraphQL admin API gives are here too, so a route that starts giving one has its example.
  */
-export const REFUSAL_EXAMPLES: Record<RefusalCode, string> = {
+const REFUSAL_EXAMPLES: Record<RefusalCode, string> = {
   invalid_json: 'The body is not valid JSON: send one JSON object encoded as UTF-8.',
   invalid_email: 'email is not an email address: send one like ada@example.com.',
   unknown_list: 'No list has the address "newsletter": create it in the workspace list settings first.',
@@ -65,7 +65,7 @@ export const REFUSAL_EXAMPLES: Record<RefusalCode, string> = {
  * What any request can be refused, whatever its route: a query string or path the hostile-input check
  * refuses (invalid_field), Node's own refusals before routing (client-error.ts), and the filter's 500.
  */
-export const EVERY_REQUEST: RefusalCode[] = [
+const EVERY_REQUEST: RefusalCode[] = [
   'invalid_field',
   'request_timeout',
   'headers_too_large',

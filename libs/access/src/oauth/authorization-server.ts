@@ -12,7 +12,7 @@ import { createOAuthMetadata } from '@modelcontextprotocol/sdk/server/auth/route
 import type { OAuthServerProvider } from '@modelcontextprotocol/sdk/server/auth/provider.js';
 
 /** Where RFC 8414 puts the metadata. */
-export const AUTHORIZATION_SERVER_METADATA = '/.well-known/oauth-authorization-server';
+const AUTHORIZATION_SERVER_METADATA = '/.well-known/oauth-authorization-server';
 
 /** Installs the endpoints on the api's Express app; false (with a warning) when BASE_URL cannot be an issuer. */
 export function installAuthorizationServer(

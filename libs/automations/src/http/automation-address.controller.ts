@@ -22,7 +22,7 @@ const automationOf = (req: DoorRequest) => (req as AddressedRequest).automation!
  * door's under /api/webhooks (up to 256 KB); its own 8 KB is checked by parse, after the signature, so
  * a wrong signature answers not_found whatever the size.
  */
-export const AUTOMATION_ADDRESS_DOOR = door({
+const AUTOMATION_ADDRESS_DOOR = door({
   method: 'POST',
   path: '/api/webhooks/automation/:address',
   status: 200,

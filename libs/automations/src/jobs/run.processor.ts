@@ -7,7 +7,7 @@ import { AdvanceOutcome, RunService } from '../run.service';
 import { RunJob, ADVANCE_RUN } from './run.job';
 
 /** Runs in flight per worker process; most of a step is waiting on a receiver or the database. */
-export const RUN_CONCURRENCY = 50;
+const RUN_CONCURRENCY = 50;
 
 @Processor(ADVANCE_RUN.queue, { concurrency: RUN_CONCURRENCY })
 export class RunProcessor extends WorkerHost {

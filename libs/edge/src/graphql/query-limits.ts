@@ -21,7 +21,6 @@ import { unstorableText } from '../http/posted-input';
 import { pageSizeRefusal } from './page-size';
 
 // graphql-depth-limit ships no types; its one export is a rule factory.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 const depthLimit: (maxDepth: number) => ValidationRule = require('graphql-depth-limit');
 
 export const QUERY_LIMITS = {

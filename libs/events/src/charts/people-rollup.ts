@@ -8,7 +8,7 @@ import { PersonSketch } from '../domain/person-sketch';
 import { bucketEnd, bucketStart, ChartInterval } from './chart-rule';
 import { HOUR_OF, PERSON_HASH } from './rollup.sql';
 
-export type Query = (sql: string, args?: unknown[]) => Promise<any[]>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Query = (sql: string, args?: unknown[]) => Promise<any[]>;
 export type InTransaction = <T>(work: (query: Query) => Promise<T>) => Promise<T>;
 
 /** Sketch grains: hours in an hour, a day, a week, and at most in a month (the chart interval each serves). */
@@ -265,7 +265,6 @@ export async function rebuildRollups(transaction: InTransaction): Promise<number
 export function clientTransaction(client: {
   query(sql: string, args?: unknown[]): Promise<{ rows: any[] }>;
 }): InTransaction {
-  // eslint-disable-line @typescript-eslint/no-explicit-any
   return async (work) => {
     await client.query('BEGIN');
     try {

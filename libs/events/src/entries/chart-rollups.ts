@@ -1,2 +1,2 @@
 // The rollups' fold and rebuild on a plain pg client, for the operator CLI (no Nest or TypeORM).
-export { clientTransaction, foldRollups, rebuildRollups } from '../charts/people-rollup';
+export { clientTransaction, rebuildRollups } from '../charts/people-rollup';

@@ -15,19 +15,19 @@ export class ChartInputType {
 }
 
 @ObjectType('ChartPoint')
-export class ChartPointType {
+class ChartPointType {
   @Field({ description: 'Start of the bucket.' }) at: Date;
   @Field(() => Float) value: number;
 }
 
 @ObjectType('ChartSeries')
-export class ChartSeriesType {
+class ChartSeriesType {
   @Field({ description: 'all without breakdown; else the first-touch value, (none) when absent.' }) key: string;
   @Field(() => [ChartPointType]) points: ChartPointType[];
 }
 
 @ObjectType('Chart')
-export class ChartType {
+class ChartType {
   @Field(() => [ChartSeriesType]) series: ChartSeriesType[];
 }
 

@@ -7,7 +7,7 @@ import { PersonDataService } from '@app/people';
 import GraphQLJSON from './json.scalar';
 
 @ObjectType('ErasedTable')
-export class ErasedTableType {
+class ErasedTableType {
   @Field() table: string;
   @Field(() => Int, { description: 'Rows removed, or for deliveries (kept as sent) and outbox happenings, redacted.' })
   rows: number;
@@ -16,7 +16,7 @@ export class ErasedTableType {
 @ObjectType('Erasure', {
   description: "An erasure's proof: the erasure log's line names no one, only a hash of the record id.",
 })
-export class ErasureType {
+class ErasureType {
   @Field({ description: 'The erasure log id (era_…).' }) id: string;
   @Field() erasedAt: Date;
   @Field(() => [ErasedTableType], {

@@ -3,7 +3,7 @@ import { WINDOW_SECONDS, LIMITS as RATE_LIMITS } from '@app/platform';
 import { ACTIONS, BUILT_IN_EVENTS, CUSTOM_NAME_PATTERN, LIMITS, RESERVED_EVENT_NAMES } from '../domain';
 
 /** GET /api/v1/events: the events endpoint described, so a caller sees what to post. */
-export type EventsDescription = ReturnType<typeof describeEventsEndpoint>;
+type EventsDescription = ReturnType<typeof describeEventsEndpoint>;
 
 export function describeEventsEndpoint() {
   return {

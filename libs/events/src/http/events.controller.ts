@@ -44,7 +44,7 @@ interface EventsDoorServices {
 const RECHECKED_BY_WRITE: SecretKeyOptions = { recheckedByWrite: true };
 
 /** POST /api/v1/events: one event object, or a batch, from servers; answered by the hot door (issue 18). */
-export const EVENTS_DOOR = door({
+const EVENTS_DOOR = door({
   method: 'POST',
   path: '/api/v1/events',
   status: 200,

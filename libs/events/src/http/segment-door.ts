@@ -58,7 +58,7 @@ export interface SegmentPost {
 }
 
 /** The most bytes read: twice Segment's batch limit, so a body over Segment's sizes is answered as Segment does (400). */
-export const SEGMENT_READ_LIMIT = 2 * SEGMENT_BATCH_LIMIT;
+const SEGMENT_READ_LIMIT = 2 * SEGMENT_BATCH_LIMIT;
 /** Items per ingest: a long batch goes in parts the size of the events endpoint's batches. */
 const INGEST_PART = 100;
 /** The post's writes check its key (keyRecheckCte), as on the events endpoint (issue 18). */
@@ -75,7 +75,7 @@ const callerOf = (req: DoorRequest): SegmentCaller => (req as SegmentRequest).se
 const isPublic = (req: DoorRequest): boolean => !req.auth;
 
 /** The write key: HTTP Basic's user name, else a bearer token, else writeKey in the body. */
-export function writeKeyOf(headers: IncomingHttpHeaders, body: unknown): string | undefined {
+function writeKeyOf(headers: IncomingHttpHeaders, body: unknown): string | undefined {
   const authorization = headers.authorization ?? '';
   const basic = /^Basic\s+(\S+)\s*$/i.exec(authorization);
   if (basic) {
@@ -233,7 +233,7 @@ async function handle(
 
 type SegmentResult = { ok: true; status: string; id?: string } | WireRefusal;
 /** Segment's answer, with Lifeline's result of each call beside it. */
-export type SegmentBody = { success: true } & (
+type SegmentBody = { success: true } & (
   | SegmentResult
   | { ok: boolean; error?: typeof PARTIAL_FAILURE; message?: string; results: Array<{ index: number } & SegmentResult> }
 );
@@ -243,7 +243,7 @@ export type SegmentBody = { success: true } & (
  * batch whole), each call counted in the heartbeat by the door as a batch's items are. A public key's
  * answers carry no ids, as the website endpoints'.
  */
-export class SegmentAnswer extends BatchAnswer {
+class SegmentAnswer extends BatchAnswer {
   constructor(
     outcomes: ItemOutcome[],
     actions: string[],

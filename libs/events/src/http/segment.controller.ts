@@ -13,9 +13,9 @@ import { IngestService } from '../ingest/ingest.service';
 import { segmentDoor, SegmentPost, SegmentServices } from './segment-door';
 
 /** POST /v1/{call}: every call, from servers and browsers. */
-export const SEGMENT_DOOR = segmentDoor('/v1/:call', (req) => String(req.params.call));
+const SEGMENT_DOOR = segmentDoor('/v1/:call', (req) => String(req.params.call));
 /** The paths Segment's server libraries post to, answered before Express. */
-export const SEGMENT_HOT_DOORS = ['batch', 'track', 'identify', 'page', 'screen', 'group', 'alias', 'import'].map(
+const SEGMENT_HOT_DOORS = ['batch', 'track', 'identify', 'page', 'screen', 'group', 'alias', 'import'].map(
   (call) => segmentDoor(`/v1/${call}`, () => call, true),
 );
 

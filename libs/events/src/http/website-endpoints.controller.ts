@@ -43,7 +43,7 @@ interface WebsiteEndpointServices {
 }
 
 /** POST /api/in/{public_key}/{action}: a visitor's post, limited per visitor IP and action. */
-export const WEBSITE_ENDPOINT_DOOR = door({
+const WEBSITE_ENDPOINT_DOOR = door({
   method: 'POST',
   path: '/api/in/:publicKey/:action',
   status: 200,

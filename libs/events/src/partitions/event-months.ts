@@ -2,7 +2,7 @@
 // occurred_at in UTC, named events_y2026m11, and a default partition for rows of a month that has none.
 
 /** Months made ahead of the current one, so a normal day's rows never land in the default partition. */
-export const MONTHS_AHEAD = 3;
+const MONTHS_AHEAD = 3;
 
 /** The first instant (UTC) of the month holding `at`, `offset` months on. */
 export function monthStart(at: Date, offset = 0): Date {

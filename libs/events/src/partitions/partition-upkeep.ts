@@ -24,7 +24,7 @@ import {
 /** Months of stragglers moved out of the default partition per run, each in a transaction of its own. */
 const DEFAULT_MONTHS_PER_RUN = 12;
 /** How long a run may go on copying an old table: well inside the minute between runs. */
-export const CONVERSION_BUDGET_MS = 20_000;
+const CONVERSION_BUDGET_MS = 20_000;
 
 @Injectable()
 export class PartitionUpkeep {

@@ -5,7 +5,7 @@ import { rollupEventTriggers } from '../charts/rollup.sql';
 import { TIMELINE_COLUMNS } from '../timeline-columns';
 import { monthStart, partitionName } from './event-months';
 
-export type Run = (sql: string, params?: unknown[]) => Promise<any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Run = (sql: string, params?: unknown[]) => Promise<any>;
 
 /** Every column, in the table's order, received_at included. */
 export const COLUMNS = `${TIMELINE_COLUMNS}, received_at`;

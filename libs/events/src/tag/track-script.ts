@@ -10,9 +10,9 @@ import type * as Terser from 'terser';
 
 export const TRACK_SCRIPT_PLACEHOLDER = '__LIFELINE_ENDPOINT__';
 
-export const TRACK_SCRIPT_SOURCE = join(__dirname, 'track.source.js');
+const TRACK_SCRIPT_SOURCE = join(__dirname, 'track.source.js');
 /** Written by `npm run build` beside the compiled code; absent when running from the sources. */
-export const TRACK_SCRIPT_MINIFIED = join(__dirname, 'track.min.js');
+const TRACK_SCRIPT_MINIFIED = join(__dirname, 'track.min.js');
 
 /**
  * Headers for GET track.js: browsers keep it a day and may use a stale copy for a week while they
@@ -53,7 +53,7 @@ export async function minifyTrackScript(sourcePath: string = TRACK_SCRIPT_SOURCE
 }
 
 /** Splits once, so each request is a join: no regex, and no `$&`-style patterns read from the endpoint. */
-export function trackScriptRenderer(minified: string): (endpoint: string) => string {
+function trackScriptRenderer(minified: string): (endpoint: string) => string {
   const parts = minified.split(TRACK_SCRIPT_PLACEHOLDER);
   return (endpoint: string) => parts.join(endpointLiteral(endpoint));
 }

@@ -9,7 +9,7 @@ import { DoorsService } from '../doors.service';
 import { ConnectDoorInput, ConnectedDoorType, DoorReceiptType, DoorType } from './doors.types';
 
 /** The door's log: as many as the outgoing delivery log shows. */
-export const DOOR_RECEIPTS_SHOWN = 20;
+const DOOR_RECEIPTS_SHOWN = 20;
 
 const doorView = (row: DoorRow): DoorType => ({
   workspaceId: row.workspace_id,

@@ -34,7 +34,7 @@ interface ToolDoorServices {
 }
 
 /** POST /api/mcp: one JSON-RPC message, answered by the MCP SDK's transport itself. */
-export const TOOL_DOOR = door({
+const TOOL_DOOR = door({
   method: 'POST',
   path: '/api/mcp',
   status: 200,

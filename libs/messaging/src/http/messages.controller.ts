@@ -12,7 +12,7 @@ interface MessagesDoorServices {
 }
 
 /** POST /api/v1/messages: one message to send, from servers. */
-export const MESSAGES_DOOR = door({
+const MESSAGES_DOOR = door({
   method: 'POST',
   path: '/api/v1/messages',
   status: 200,

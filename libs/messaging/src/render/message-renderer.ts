@@ -14,7 +14,7 @@ import type { RenderOutcome, RenderTask } from './render-task';
 /** One core stays with the event loop (and PostgreSQL beside it on a small machine). */
 const THREADS = Math.min(4, Math.max(1, availableParallelism() - 1));
 
-export const RENDER_LIMITS = {
+const RENDER_LIMITS = {
   threads: THREADS,
   /** A workspace never holds more than half the threads (all of one when there is one). */
   perWorkspace: Math.max(1, Math.floor(THREADS / 2)),

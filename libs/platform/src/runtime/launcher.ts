@@ -22,7 +22,7 @@ type AppName = 'api' | 'worker';
 export const NODE_FLAGS = ['--max-semi-space-size=64'];
 
 /** Pause before restart number n (1-based): 1, 2, 4, 8, 16, then 30 s. */
-export function restartDelayMs(n: number): number {
+function restartDelayMs(n: number): number {
   return Math.min(30_000, 1_000 * 2 ** Math.max(0, n - 1));
 }
 
@@ -30,7 +30,7 @@ export function restartDelayMs(n: number): number {
 const HEALTHY_AFTER_MS = 60_000;
 
 /** Whether an exit was asked for (a signal to stop, or a clean exit) rather than a crash. */
-export function exitWasAStop(code: number | null, signal: NodeJS.Signals | null): boolean {
+function exitWasAStop(code: number | null, signal: NodeJS.Signals | null): boolean {
   return code === 0 || signal === 'SIGTERM' || signal === 'SIGINT';
 }
 

@@ -3,7 +3,7 @@
 import { VERSION } from '../version.js';
 
 export const PACKAGE_NAME = '@lifeline/sdk';
-export const TAG_IMPORT = `import { LifelineTag } from '${PACKAGE_NAME}/react';`;
+const TAG_IMPORT = `import { LifelineTag } from '${PACKAGE_NAME}/react';`;
 /** decisions.md section 11: secret key, public key, url, public url. */
 export const ENV_NAMES = [
   'LIFELINE_SECRET_KEY',
@@ -20,7 +20,7 @@ export function hasTag(source: string): boolean {
 }
 
 /** The import after the last import statement (after a directive such as 'use client' when there is none). */
-export function addImport(source: string): string {
+function addImport(source: string): string {
   if (source.includes(TAG_IMPORT)) return source;
   const imports = [...source.matchAll(/^import\s(?:[^;'"]*?\sfrom\s*)?['"][^'"\n]+['"];?[ \t]*$/gm)];
   const last = imports[imports.length - 1];

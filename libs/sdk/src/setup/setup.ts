@@ -17,7 +17,7 @@ import {
   PackageJson,
 } from './edits.js';
 
-export interface Change {
+interface Change {
   /** Relative to the project folder. */
   file: string;
   text: string;
@@ -26,7 +26,7 @@ export interface Change {
   said: string;
 }
 
-export interface Plan {
+interface Plan {
   refusals: string[];
   changes: Change[];
   /** Sentences about what is already in and stays as it is. */
@@ -131,7 +131,7 @@ function planEnv(project: Project, plan: Plan): void {
 }
 
 /** Every step worked out, nothing written. */
-export function planSetup(dir: string): Plan {
+function planSetup(dir: string): Plan {
   const project = new Project(dir);
   const plan: Plan = { refusals: project.refusals, changes: [], kept: [], installCommand: installCommand(project) };
   const pkgText = project.read('package.json');
@@ -170,7 +170,7 @@ export function planSetup(dir: string): Plan {
 }
 
 /** Writes every change, or none: a failure puts back what was already written. */
-export function applyPlan(dir: string, changes: Change[]): string | null {
+function applyPlan(dir: string, changes: Change[]): string | null {
   for (const change of changes) {
     const target = path.join(dir, change.file);
     try {

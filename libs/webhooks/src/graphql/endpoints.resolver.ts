@@ -19,7 +19,7 @@ import {
 } from './endpoints.types';
 
 /** interface.md "Limits": delivery log shown. */
-export const DELIVERY_LOG_SIZE = 20;
+const DELIVERY_LOG_SIZE = 20;
 
 const loader = groupedLoader;
 

@@ -6,7 +6,7 @@ import { AttemptOutcome, DeliveryService } from '../delivery.service';
 import { DeliveryJob, DELIVER } from './delivery.job';
 
 /** Attempts in flight per worker process; most of an attempt is waiting on the receiver. */
-export const DELIVERY_CONCURRENCY = 100;
+const DELIVERY_CONCURRENCY = 100;
 
 @Processor(DELIVER.queue, { concurrency: DELIVERY_CONCURRENCY })
 export class DeliveryProcessor extends WorkerHost {

@@ -124,7 +124,7 @@ function excerpt(chunks: Buffer[]): string {
 }
 
 /** The transport error in a sentence (a refused address says which address and why). */
-export function describe(err: unknown): string {
+function describe(err: unknown): string {
   // Duck-typed: errors raised inside node or undici may come from another realm (instanceof fails).
   const error = asError(err);
   if (!error) return 'The post failed for an unknown reason.';

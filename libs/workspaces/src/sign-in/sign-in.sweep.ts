@@ -5,7 +5,7 @@ import { DAY_MS, retainedSince, SweepRegistry } from '@app/platform';
 import { ConnectionsRepository } from './connections.repository';
 import { SessionsRepository } from './sessions.repository';
 
-export const SIGN_IN_KEPT_MS = 30 * DAY_MS;
+const SIGN_IN_KEPT_MS = 30 * DAY_MS;
 
 @Injectable()
 export class SignInSweep implements OnModuleInit {

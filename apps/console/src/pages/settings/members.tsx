@@ -12,7 +12,7 @@ import { ConfirmStep } from '../../ui/confirm-step';
 import { KEYS } from './keys';
 import { ReadOnly, useReadOnly } from './read-only';
 
-export const MEMBERS = graphql(`
+const MEMBERS = graphql(`
   query Members {
     members {
       id

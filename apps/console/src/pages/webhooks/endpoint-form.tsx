@@ -10,7 +10,7 @@ import { Alert } from '../../ui/state';
 import { useChangeRight } from '../../viewer';
 
 /** The triggers the service fires, in the spec's words, with when each fires. */
-export const TRIGGERS: [string, string][] = [
+const TRIGGERS: [string, string][] = [
   ['stage_entered', 'somebody moved to a lifecycle or pipeline stage'],
   ['subscribed', 'somebody joined a list'],
   ['unsubscribed', 'somebody came off a list'],
@@ -27,7 +27,7 @@ export interface EndpointFields {
   rateLimit: string;
 }
 
-export const rateLimitOf = (fields: EndpointFields): number | null =>
+const rateLimitOf = (fields: EndpointFields): number | null =>
   fields.rateLimit.trim() === '' ? null : Number(fields.rateLimit);
 
 function TriggersFieldset({
@@ -62,7 +62,7 @@ function TriggersFieldset({
 }
 
 /** URL, triggers and rate limit, controlled by the form that holds them. */
-export function EndpointFieldset({
+function EndpointFieldset({
   fields,
   onChange,
 }: {

@@ -26,7 +26,7 @@ import type { Request, Response } from 'express';
 import type { ServerResponse } from 'node:http';
 import type { AuthContext } from '@app/workspaces';
 import { type LimitName, RateLimits, Refusal } from '@app/platform';
-import { ActionSuccess, BatchItemResult, BatchRefusal, BatchSuccess, PARTIAL_FAILURE } from '@app/wire';
+import { ActionSuccess, BatchItemResult, PARTIAL_FAILURE } from '@app/wire';
 
 /** A post on its way through a door: the key's member, or the workspace a website endpoint named. */
 /** (A hot door's request is a plain IncomingMessage with the same fields set: hot-door.ts.) */
