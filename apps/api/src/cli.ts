@@ -42,7 +42,8 @@ export const COMMANDS: Record<string, Command> = {
   'workspace create': {
     usage: 'workspace create --slug SLUG --owner EMAIL [--origin ORIGIN]... [--web]',
     about:
-      "Creates a workspace with its owner; prints its public key, the owner's secret key (shown once) and its public address. --web makes a web-app workspace (no Downloader stage).",
+      "Creates a workspace with its owner; prints its public key, the owner's secret key (shown once) and its " +
+      'public address. --web makes a web-app workspace (no Downloader stage).',
     options: {
       slug: { type: 'string' },
       owner: { type: 'string' },
@@ -97,7 +98,8 @@ export const COMMANDS: Record<string, Command> = {
   'person export': {
     usage: 'person export --workspace SLUG --person ID_OR_EMAIL --out FILE',
     about:
-      'Writes everything held about one person (record, identities, consent, timeline, messages, runs, deliveries) to FILE as one JSON document, for a data request.',
+      'Writes everything held about one person (record, identities, consent, timeline, messages, runs, ' +
+      'deliveries) to FILE as one JSON document, for a data request.',
     options: { workspace: { type: 'string' }, person: { type: 'string' }, out: { type: 'string' } },
     required: ['workspace', 'person', 'out'],
     run: async (_services, v, config) => {
@@ -109,7 +111,8 @@ export const COMMANDS: Record<string, Command> = {
   'charts rebuild': {
     usage: 'charts rebuild',
     about:
-      'Recomputes every chart rollup from the events, the people sketches of every day included (docs/decisions.md "Charts from rollups"); folds wait while it runs. Prints the rollup rows written.',
+      'Recomputes every chart rollup from the events, the people sketches of every day included ' +
+      '(docs/decisions.md "Charts from rollups"); folds wait while it runs. Prints the rollup rows written.',
     options: {},
     required: [],
     run: async (_services, _values, config) => {
@@ -140,7 +143,8 @@ export function usage(name?: string): string {
     '  help [COMMAND]',
     '',
     'Each command prints one JSON line; a refusal is {"ok":false,"error":…,"message":…} and exits 1.',
-    'The database is DATABASE_URL, else the embedded one a running `npm start` uses; addresses follow BASE_URL (else PORT).',
+    'The database is DATABASE_URL, else the embedded one a running `npm start` uses; addresses follow BASE_URL ' +
+      '(else PORT).',
     '',
   ].join('\n');
 }

@@ -15,7 +15,8 @@ import {
 import { MIGRATIONS } from '@app/schema';
 
 const USAGE =
-  'Usage: npm run migrate [-- --revert | -- --show]\n  (no option)  runs every pending migration\n  --revert     undoes the newest migration that has run\n  --show       lists every migration, [x] when it has run\n';
+  'Usage: npm run migrate [-- --revert | -- --show]\n  (no option)  runs every pending migration\n  --revert   ' +
+  '  undoes the newest migration that has run\n  --show       lists every migration, [x] when it has run\n';
 
 async function main(): Promise<number> {
   let url = '';

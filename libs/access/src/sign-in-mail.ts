@@ -27,7 +27,9 @@ export class SignInMail {
       this.logger.warn(`sign-in link for ${email} (no email provider, development only): ${link}`);
       return;
     }
-    const text = `Sign in to Lifeline with this link. It works once, for 15 minutes:\n\n${link}\n\nIf you did not ask for it, ignore this email.`;
+    const text =
+      `Sign in to Lifeline with this link. It works once, for 15 minutes:\n\n${link}\n\nIf you did not ask for ` +
+      `it, ignore this email.`;
     const html = `<p>Sign in to Lifeline with this link. It works once, for 15 minutes:</p><p><a href="${escapeHtml(link)}">Sign in</a></p><p>If you did not ask for it, ignore this email.</p>`;
     await this.provider.send({
       from: this.config.emailFrom,

@@ -94,7 +94,8 @@ export class AutomationsService {
       if (!seen.some((n) => n.name === trigger.event)) {
         throw new Refusal(
           'unknown_event',
-          `The workspace has not seen an event named "${trigger.event}" yet: post one first, or choose a built-in name.`,
+          `The workspace has not seen an event named "${trigger.event}" yet: post one first, or choose a ` +
+            `built-in name.`,
           {
             field: 'trigger.event',
           },
@@ -106,7 +107,8 @@ export class AutomationsService {
       if (!lists.some((l) => l.address === trigger.list)) {
         throw new Refusal(
           'unknown_list',
-          `No list has the address "${trigger.list.slice(0, 80)}": create it first, or leave trigger.list out for any list.`,
+          `No list has the address "${trigger.list.slice(0, 80)}": create it first, or leave trigger.list out ` +
+            `for any list.`,
           {
             field: 'trigger.list',
           },

@@ -26,9 +26,11 @@ export class AutomationsDataParticipant implements PersonDataParticipant {
   exportSections(workspaceId: string, personIds: string[]) {
     const page = (after: { id: string; createdAt: string } | null): Promise<Array<{ id: string; createdAt: string }>> =>
       this.dataSource.query(
-        `SELECT r.id, a.name AS automation, r.state, r.trigger, r.properties, r.step, r.log, r.created_at AS "createdAt", r.finished_at AS "finishedAt"
+        `SELECT r.id, a.name AS automation, r.state, r.trigger, r.properties, r.step, r.log,
+          r.created_at AS "createdAt", r.finished_at AS "finishedAt"
            FROM automation_runs r LEFT JOIN automations a ON a.workspace_id = r.workspace_id AND a.id = r.automation_id
-          WHERE r.workspace_id = $1 AND r.person_id = ANY($2::text[]) AND ($3::timestamptz IS NULL OR (r.created_at, r.id) > ($3::timestamptz, $4::text))
+          WHERE r.workspace_id = $1 AND r.person_id = ANY($2::text[]) AND ($3::timestamptz IS NULL
+            OR (r.created_at, r.id) > ($3::timestamptz, $4::text))
           ORDER BY r.created_at, r.id LIMIT ${EXPORT_PAGE}`,
         [workspaceId, personIds, after?.createdAt ?? null, after?.id ?? ''],
       );

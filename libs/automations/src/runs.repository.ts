@@ -83,10 +83,12 @@ export class RunsRepository implements MergeParticipant {
     if (runs.length === 0) return [];
     const col = <T>(pick: (run: NewRun) => T) => runs.map(pick);
     const rows: Array<{ workspace_id: string; id: string }> = await (m ?? this.dataSource).query(
-      `INSERT INTO automation_runs (workspace_id, id, automation_id, person_id, outbox_id, trigger, steps, properties, log, state, due_at)
+      `INSERT INTO automation_runs (workspace_id, id, automation_id, person_id, outbox_id, trigger, steps, properties,
+        log, state, due_at)
        SELECT r.w, r.id, r.a, coalesce(p.merged_into, r.p), r.o, r.t, r.s, r.props,
               jsonb_build_array(jsonb_build_object('at', now(), 'line', r.line)), 'running', now()
-         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::jsonb[], $7::jsonb[], $8::jsonb[], $9::text[])
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::bigint[], $6::jsonb[], $7::jsonb[],
+           $8::jsonb[], $9::text[])
               AS r(w, id, a, p, o, t, s, props, line)
          ${personJoin('p', 'r.w', 'r.p', 'LEFT JOIN')}
        ON CONFLICT (workspace_id, automation_id, outbox_id) WHERE outbox_id IS NOT NULL DO NOTHING
@@ -133,7 +135,8 @@ export class RunsRepository implements MergeParticipant {
     const waiting = change.state === 'waiting';
     const [, count]: [unknown, number] = await this.dataSource.query(
       `UPDATE automation_runs
-          SET log = log || (SELECT coalesce(jsonb_agg(jsonb_build_object('at', clock_timestamp(), 'line', l)), '[]') FROM unnest($4::text[]) l),
+          SET log = log || (SELECT coalesce(jsonb_agg(jsonb_build_object('at', clock_timestamp(), 'line', l)), '[]')
+            FROM unnest($4::text[]) l),
               step = $5, state = $6,
               due_at = CASE WHEN $7 THEN NULL WHEN $8 THEN $9::timestamptz ELSE due_at END,
               finished_at = CASE WHEN $7 THEN now() ELSE NULL END,

@@ -86,7 +86,8 @@ export class StartService {
     if (!found) {
       throw new Refusal(
         'no_such_person',
-        `No person has that ${person.by}: the address only finds people by ${person.by}; send their email to add someone new.`,
+        `No person has that ${person.by}: the address only finds people by ${person.by}; send their email to ` +
+          `add someone new.`,
       );
     }
     return found.id;

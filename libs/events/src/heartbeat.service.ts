@@ -40,7 +40,9 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
     else this.counts.set(key, counted);
   }
 
-  /** Saves what is counted; resolves once every count taken before the call is in the table (or kept after a failure). */
+  /**
+   * Saves what is counted; resolves once every count taken before the call is in the table (or kept after a failure).
+   */
   flush(): Promise<void> {
     this.saving = this.saving.then(() => this.save());
     return this.saving;

@@ -38,10 +38,12 @@ export class EventsDataParticipant implements PersonDataParticipant {
   exportSections(workspaceId: string, personIds: string[]) {
     const page = (after: ExportedRow | null): Promise<ExportedRow[]> =>
       this.dataSource.query(
-        `SELECT id, type, occurred_at AS "occurredAt", received_at AS "receivedAt", value::float8 AS value, properties, detail, source,
+        `SELECT id, type, occurred_at AS "occurredAt", received_at AS "receivedAt", value::float8 AS value, properties,
+          detail, source,
                 expires_at AS "expiresAt", person_id AS "personId"
            FROM events
-          WHERE workspace_id = $1 AND person_id = ANY($2::text[]) AND ($3::timestamptz IS NULL OR (occurred_at, id) > ($3::timestamptz, $4::text))
+          WHERE workspace_id = $1 AND person_id = ANY($2::text[]) AND ($3::timestamptz IS NULL
+            OR (occurred_at, id) > ($3::timestamptz, $4::text))
           ORDER BY occurred_at, id LIMIT ${EXPORT_PAGE}`,
         [workspaceId, personIds, after?.occurredAt ?? null, after?.id ?? ''],
       );

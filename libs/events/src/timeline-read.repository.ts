@@ -18,7 +18,9 @@ export interface TimelinePageQuery {
   after?: { atMicros: string; id: string };
 }
 
-/** The statement of TimelineReadRepository.pages, apart so its plan can be tested (test/medium/timeline-read.spec.ts). */
+/**
+ * The statement of TimelineReadRepository.pages, apart so its plan can be tested (test/medium/timeline-read.spec.ts).
+ */
 export function timelinePagesStatement(
   workspaceId: string,
   personIds: readonly string[],
@@ -36,7 +38,8 @@ export function timelinePagesStatement(
   const text = `SELECT t.*, (extract(epoch FROM t.occurred_at) * 1000000)::bigint::text AS at_micros
          FROM unnest($2::text[]) AS p(id)
          CROSS JOIN LATERAL (
-           SELECT e.workspace_id, e.id, e.occurred_at, e.person_id, e.type, e.value, e.properties, e.detail, e.source, e.expires_at
+           SELECT e.workspace_id, e.id, e.occurred_at, e.person_id, e.type, e.value, e.properties, e.detail, e.source,
+             e.expires_at
              FROM events e
             WHERE e.workspace_id = $1 AND e.person_id = p.id ${where.join(' ')}
             ORDER BY e.occurred_at DESC, e.id DESC LIMIT $3) AS t`;
@@ -70,12 +73,14 @@ export interface LiveEventsQuery {
 export function recordedSinceStatement(workspaceId: string, query: LiveEventsQuery): { text: string; args: unknown[] } {
   // OFFSET 0 keeps the workspace out of the scan: events_received alone reads the last seconds of every
   // workspace, where the key's workspace prefix, ANDed in, would read every row the workspace ever had.
-  const text = `SELECT (extract(epoch FROM now()) * 1000000)::bigint::text AS read_micros, r.*, p.email AS person_email, p.name AS person_name
+  const text = `SELECT (extract(epoch
+    FROM now()) * 1000000)::bigint::text AS read_micros, r.*, p.email AS person_email, p.name AS person_name
          FROM (VALUES (1)) AS poll(one)
          LEFT JOIN LATERAL (
            SELECT e.id, e.type, e.occurred_at, e.received_at, e.value, e.person_id
              FROM (SELECT * FROM events
-                    WHERE received_at > coalesce(timestamptz 'epoch' + $2::bigint * interval '1 microsecond', now() - $3::bigint * interval '1 millisecond')
+                    WHERE received_at > coalesce(timestamptz 'epoch' + $2::bigint * interval '1 microsecond',
+                      now() - $3::bigint * interval '1 millisecond')
                    OFFSET 0) AS e
             WHERE e.workspace_id = $1 AND (e.expires_at IS NULL OR e.expires_at > now())
             ORDER BY e.received_at DESC, e.id DESC LIMIT $4) AS r ON true
@@ -91,7 +96,10 @@ export class TimelineReadRepository {
     @Inject(READ_DATABASE) private readonly reads: ReadDatabase,
   ) {}
 
-  /** Each person's newest rows, read backwards on the events key (workspace, person, occurred_at, id): a lateral read per person, one statement. */
+  /**
+   * Each person's newest rows, read backwards on the events key (workspace, person, occurred_at, id): a lateral read
+   * per person, one statement.
+   */
   pages(workspaceId: string, personIds: readonly string[], query: TimelinePageQuery): Promise<TimelinePageRow[]> {
     const { text, args } = timelinePagesStatement(workspaceId, personIds, query);
     return this.reads.query(text, args);

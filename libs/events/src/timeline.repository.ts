@@ -50,11 +50,15 @@ export class TimelineRepository implements MergeParticipant {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Writes timeline rows the service makes itself outside the ingest (a message's email_sent row), each with its person's first-touch key. */
+  /**
+   * Writes timeline rows the service makes itself outside the ingest (a message's email_sent row), each with its
+   * person's first-touch key.
+   */
   async insertRows(m: EntityManager, rows: TimelineRow[]): Promise<void> {
     if (rows.length === 0) return;
     await m.query(
-      `INSERT INTO events (${TIMELINE_COLUMNS}, touch) SELECT x.*, ${personTouchSql('x.workspace_id', 'x.person_id')} FROM jsonb_to_recordset($1::jsonb) AS x(${TIMELINE_RECORD})`,
+      `INSERT INTO events (${TIMELINE_COLUMNS}, touch) SELECT x.*, ` +
+        `${personTouchSql('x.workspace_id', 'x.person_id')} FROM jsonb_to_recordset($1::jsonb) AS x(${TIMELINE_RECORD})`,
       [JSON.stringify(rows)],
     );
   }
@@ -81,7 +85,8 @@ export class TimelineRepository implements MergeParticipant {
     await this.dataSource.query(
       `INSERT INTO heartbeat (workspace_id, minute, action, answer, origin, count)
        SELECT * FROM jsonb_to_recordset($1::jsonb) AS x(workspace_id text, minute timestamptz, action text, answer text, origin text, count int)
-       ON CONFLICT (workspace_id, minute, action, answer, origin) DO UPDATE SET count = heartbeat.count + EXCLUDED.count`,
+       ON CONFLICT (workspace_id, minute, action, answer, origin) DO UPDATE
+         SET count = heartbeat.count + EXCLUDED.count`,
       [JSON.stringify(counts)],
     );
   }
@@ -124,7 +129,8 @@ export class TimelineRepository implements MergeParticipant {
   }): Promise<TimelineRow> {
     const [inserted] = await this.dataSource.query(
       `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, detail, properties, touch)
-       VALUES ($1, $2, now(), $3, 'note', $4, $5, ${personTouchSql('$1', '$3')}) RETURNING workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at`,
+       VALUES ($1, $2, now(), $3, 'note', $4, $5, ${personTouchSql('$1', '$3')})
+         RETURNING workspace_id, id, occurred_at, person_id, type, value, properties, detail, source, expires_at`,
       [row.workspaceId, row.id, row.personId, row.text, { author: row.author }],
     );
     return inserted;

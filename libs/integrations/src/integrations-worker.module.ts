@@ -4,7 +4,10 @@ import { retainedSince, SweepRegistry } from '@app/platform';
 import { IDEMPOTENCY_KEYS_KEPT_MS } from '@app/events';
 import { EMAIL_DOOR } from '@app/messaging';
 
-/** Receipts of the third-party doors: their log, and replays of unsigned-time posts (GitHub), as long as idempotency keys. */
+/**
+ * Receipts of the third-party doors: their log, and replays of unsigned-time posts (GitHub), as long as idempotency
+ * keys.
+ */
 const RECEIPTS_KEPT_MS = IDEMPOTENCY_KEYS_KEPT_MS;
 
 @Injectable()

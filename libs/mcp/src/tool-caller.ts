@@ -52,7 +52,8 @@ export class ToolDoorGuard implements CanActivate {
     if (req.headers.origin !== undefined) {
       throw new Refusal(
         'use_the_public_key_from_browsers',
-        'Browsers may not call the tool door: from a web page, post to your public address with the public key (wk_…); call /api/mcp from a server or an MCP client.',
+        'Browsers may not call the tool door: from a web page, post to your public address with the public key ' +
+          '(wk_…); call /api/mcp from a server or an MCP client.',
       );
     }
     req.auth = await authenticateToolCaller(

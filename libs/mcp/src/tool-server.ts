@@ -28,7 +28,8 @@ export function buildToolServer(
   const server = new McpServer(SERVER_INFO, {
     capabilities: { tools: {} },
     instructions:
-      'Lifeline records what people did (events), keeps one timeline and lifecycle stage per person, and sends one-to-one emails. Every tool acts as the member whose secret key is the bearer.',
+      'Lifeline records what people did (events), keeps one timeline and lifecycle stage per person, and sends ' +
+      'one-to-one emails. Every tool acts as the member whose secret key is the bearer.',
   });
   // The SDK answers arguments that fail the input schema with its own text; we answer them as the
   // REST door would, so every refusal a model sees has a code and a sentence naming the fix.

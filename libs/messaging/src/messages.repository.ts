@@ -62,8 +62,10 @@ export interface PageFilter {
   limit: number;
 }
 
-const READ = `SELECT m.id, m.direction, m.at, to_char(m.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at_key,
-       m.subject, m.text, m.provider_id, m.status, m.address, m.person_id, p.name AS person_name, p.email AS person_email
+const READ = `SELECT m.id, m.direction, m.at, to_char(m.at AT TIME ZONE 'UTC',
+  'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS at_key,
+       m.subject, m.text, m.provider_id, m.status, m.address, m.person_id, p.name AS person_name,
+         p.email AS person_email
   FROM messages m ${personJoin('p', 'm.workspace_id', 'm.person_id')}`;
 const OUTGOING = `workspace_id, id, person_id, subject, text, html, address, send_state, provider_id`;
 
@@ -75,7 +77,9 @@ export class MessagesRepository implements MergeParticipant {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    /** The pages and one message: inside a read request the replica may serve them (docs/decisions.md "Read replica"). */
+    /**
+     * The pages and one message: inside a read request the replica may serve them (docs/decisions.md "Read replica").
+     */
     @Inject(READ_DATABASE) private readonly reads: ReadDatabase,
     private readonly people: PeopleRepository,
     private readonly timeline: TimelineRepository,
@@ -93,7 +97,8 @@ export class MessagesRepository implements MergeParticipant {
   /** The message and its row on the person's timeline (the same id). */
   async insert(m: EntityManager, w: MessageWrite): Promise<void> {
     await m.query(
-      `INSERT INTO messages (workspace_id, id, person_id, direction, at, subject, text, html, template_id, send_state, address)
+      `INSERT INTO messages (workspace_id, id, person_id, direction, at, subject, text, html, template_id, send_state,
+        address)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
       [
         w.workspaceId,
@@ -179,7 +184,8 @@ export class MessagesRepository implements MergeParticipant {
 
   async markSent(workspaceId: string, id: string, providerId: string): Promise<void> {
     await this.dataSource.query(
-      `UPDATE messages SET send_state = 'sent', provider_id = $3, send_error = NULL WHERE workspace_id = $1 AND id = $2 AND send_state = 'sending'`,
+      `UPDATE messages SET send_state = 'sent', provider_id = $3, send_error = NULL WHERE workspace_id = $1 ` +
+        `AND id = $2 AND send_state = 'sending'`,
       [workspaceId, id, providerId],
     );
   }
@@ -187,14 +193,16 @@ export class MessagesRepository implements MergeParticipant {
   /** Gives a claimed message back to the queue after an attempt that will be retried. */
   async release(workspaceId: string, id: string): Promise<void> {
     await this.dataSource.query(
-      `UPDATE messages SET send_state = 'queued', sending_since = NULL WHERE workspace_id = $1 AND id = $2 AND send_state = 'sending'`,
+      `UPDATE messages SET send_state = 'queued', sending_since = NULL WHERE workspace_id = $1 AND id = $2 AND ` +
+        `send_state = 'sending'`,
       [workspaceId, id],
     );
   }
 
   async markFailed(workspaceId: string, id: string, error: string): Promise<void> {
     await this.dataSource.query(
-      `UPDATE messages SET send_state = 'failed', send_error = $3 WHERE workspace_id = $1 AND id = $2 AND send_state = 'sending'`,
+      `UPDATE messages SET send_state = 'failed', send_error = $3 WHERE workspace_id = $1 AND id = $2 AND ` +
+        `send_state = 'sending'`,
       [workspaceId, id, error.slice(0, 1000)],
     );
   }
@@ -202,7 +210,8 @@ export class MessagesRepository implements MergeParticipant {
   /** Queued messages older than `before`: their job was lost (Redis down at enqueue) or is late. */
   waitingSince(before: Date, limit: number): Promise<Array<{ workspace_id: string; id: string }>> {
     return this.dataSource.query(
-      `SELECT workspace_id, id FROM messages WHERE send_state = 'queued' AND created_at < $1 ORDER BY created_at LIMIT $2`,
+      `SELECT workspace_id, id FROM messages WHERE send_state = 'queued' AND created_at < $1 ORDER BY ` +
+        `created_at LIMIT $2`,
       [before.toISOString(), limit],
     );
   }
@@ -225,7 +234,8 @@ export class MessagesRepository implements MergeParticipant {
     providerId: string,
   ): Promise<{ workspace_id: string; id: string; status: MessageStatus | null } | null> {
     const [row] = await m.query(
-      `SELECT workspace_id, id, status FROM messages WHERE provider_id = $1 AND direction = 'out' ORDER BY at DESC LIMIT 1 FOR UPDATE`,
+      `SELECT workspace_id, id, status FROM messages WHERE provider_id = $1 AND direction = 'out' ORDER BY at ` +
+        `DESC LIMIT 1 FOR UPDATE`,
       [providerId],
     );
     return row ?? null;
@@ -249,7 +259,8 @@ export class MessagesRepository implements MergeParticipant {
     const local = ids.map((id) => id.split('@')[0]);
     const [row] = await this.dataSource.query(
       `SELECT workspace_id, id, person_id, address FROM messages
-        WHERE direction = 'out' AND (provider_id = ANY($1::text[]) OR provider_id = ANY($2::text[]) OR provider_id = ANY($3::text[]) OR id = ANY($3::text[]))
+        WHERE direction = 'out' AND (provider_id = ANY($1::text[]) OR provider_id = ANY($2::text[])
+          OR provider_id = ANY($3::text[]) OR id = ANY($3::text[]))
         ORDER BY at DESC LIMIT 1`,
       [ids, bracketed, local],
     );
@@ -259,7 +270,8 @@ export class MessagesRepository implements MergeParticipant {
   /** The most recent email sent to this address, in any workspace. */
   async latestSentTo(address: string): Promise<{ workspace_id: string; id: string; person_id: string } | null> {
     const [row] = await this.dataSource.query(
-      `SELECT workspace_id, id, person_id FROM messages WHERE address = $1 AND direction = 'out' ORDER BY at DESC LIMIT 1`,
+      `SELECT workspace_id, id, person_id FROM messages WHERE address = $1 AND direction = 'out' ORDER BY at ` +
+        `DESC LIMIT 1`,
       [address],
     );
     return row ?? null;

@@ -88,7 +88,8 @@ export class MessagesService {
       if (outcome instanceof Refusal)
         throw new Refusal(
           outcome.code,
-          `${outcome.message.replace(/\.$/, '')} once filled in for this person: check the template and the person's fields.`,
+          `${outcome.message.replace(/\.$/, '')} once filled in for this person: check the template and the ` +
+            `person's fields.`,
         );
     }
     const id = newId('msg');
@@ -147,7 +148,8 @@ export class MessagesService {
     if (!person.engaged_at) {
       throw new Refusal(
         'not_engaged',
-        'Email goes only to people who bought, signed up, wrote in, replied or joined a list; this person has done none of these.',
+        'Email goes only to people who bought, signed up, wrote in, replied or joined a list; this person has ' +
+          'done none of these.',
       );
     }
     return person;

@@ -26,10 +26,12 @@ export class MessagingDataParticipant implements PersonDataParticipant {
   exportSections(workspaceId: string, personIds: string[]) {
     const page = (after: { id: string; at: string } | null): Promise<Array<{ id: string; at: string }>> =>
       this.dataSource.query(
-        `SELECT id, direction, at, address, subject, text, html, template_id AS "templateId", send_state AS "sendState", send_error AS "sendError",
+        `SELECT id, direction, at, address, subject, text, html, template_id AS "templateId",
+          send_state AS "sendState", send_error AS "sendError",
                 provider_id AS "providerId", status, status_at AS "statusAt"
            FROM messages
-          WHERE workspace_id = $1 AND person_id = ANY($2::text[]) AND ($3::timestamptz IS NULL OR (at, id) > ($3::timestamptz, $4::text))
+          WHERE workspace_id = $1 AND person_id = ANY($2::text[]) AND ($3::timestamptz IS NULL
+            OR (at, id) > ($3::timestamptz, $4::text))
           ORDER BY at, id LIMIT ${EXPORT_PAGE}`,
         [workspaceId, personIds, after?.at ?? null, after?.id ?? ''],
       );

@@ -16,7 +16,8 @@ export class PersonMessagesRepository {
          FROM unnest($2::text[]) AS who(id)
          ${personJoin('p', '$1', 'who.id')}
          CROSS JOIN LATERAL (
-           SELECT * FROM messages WHERE workspace_id = $1 AND person_id = who.id ORDER BY at DESC, id DESC LIMIT $3) AS m`,
+           SELECT * FROM messages WHERE workspace_id = $1 AND person_id = who.id ORDER BY at DESC, id DESC
+             LIMIT $3) AS m`,
       [workspaceId, personIds, limit],
     );
   }

@@ -23,7 +23,8 @@ export class OutboxGauges implements OnModuleInit {
       help: 'Outbox rows (one per writing transaction) not yet relayed',
       async collect() {
         const [row] = await dataSource.query(
-          `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`,
+          `SELECT count(*)::int AS n, COALESCE(EXTRACT(EPOCH FROM now() - min(created_at)), 0)::float AS age ` +
+            `FROM outbox o WHERE (o.xid, o.id) > ${RELAY_MARK}`,
         );
         this.set(row.n);
         age.set(row.age);

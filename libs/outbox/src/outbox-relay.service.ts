@@ -25,7 +25,10 @@ export interface OutboxHandler<Item = unknown> {
    * that hears nothing runs no code of its own.
    */
   readonly hearing: string;
-  /** The happenings of the workspaces it hears, in the relay's order, with what `hearing` found; may return work to do once the relay has committed. */
+  /**
+   * The happenings of the workspaces it hears, in the relay's order, with what `hearing` found; may return work to do
+   * once the relay has committed.
+   */
   handle(manager: EntityManager, rows: OutboxRow[], items: Item[]): Promise<(() => Promise<void>) | void>;
 }
 
@@ -73,7 +76,8 @@ next AS (SELECT o.* FROM outbox o
           WHERE (o.xid, o.id) > ((SELECT xid FROM mark), (SELECT id FROM mark))
             AND o.xid < (SELECT upto FROM bound)
           ORDER BY o.xid, o.id LIMIT ${BATCH})
-SELECT workspace_id, id, xid, (SELECT xid FROM mark) AS mark_xid, (SELECT id FROM mark) AS mark_id FROM next ORDER BY xid, id`;
+SELECT workspace_id, id, xid, (SELECT xid FROM mark) AS mark_xid, (SELECT id FROM mark) AS mark_id FROM next
+  ORDER BY xid, id`;
 
 /**
  * The happenings of the rows RELAY_NEXT found in the workspaces $5 (text[]): the same range of the
@@ -86,7 +90,9 @@ WITH next AS (SELECT o.* FROM outbox o
                  AND o.workspace_id = ANY($5::text[]))
 SELECT * FROM (${HAPPENINGS_FROM('next')}) h ORDER BY h.row_xid, h.id`;
 
-/** Where a pass stops among its happenings (ordered by row): after the row holding the HEARD_PER_PASS-th, or at the end. */
+/**
+ * Where a pass stops among its happenings (ordered by row): after the row holding the HEARD_PER_PASS-th, or at the end.
+ */
 function cutIndex(raw: Array<Record<string, unknown>>): number {
   if (raw.length <= HEARD_PER_PASS) return raw.length;
   const { row_xid, row_id } = raw[HEARD_PER_PASS - 1];
@@ -173,7 +179,8 @@ export class OutboxRelayService implements OnApplicationShutdown {
     const followUps: Array<() => Promise<void>> = [];
     this.cut = false;
     const passed = await this.dataSource.transaction(async (manager): Promise<number | RestoreRepaired> => {
-      // Planned each time, on the outbox's statistics of the moment: a plan kept from an empty outbox reads it by bitmap and sorts.
+      // Planned each time, on the outbox's statistics of the moment: a plan kept from an empty outbox reads it by
+      // bitmap and sorts.
       let next: Array<{ workspace_id: string; id: string; xid: string; mark_xid: string; mark_id: string }> =
         await manager.query(RELAY_NEXT);
       // Nothing to read may be a restore onto a server whose transaction counter is behind (restore-repair.ts).

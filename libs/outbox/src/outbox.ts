@@ -56,7 +56,9 @@ export const RELAY_MARK = `((SELECT xid FROM outbox_relay WHERE name = 'main'), 
 /** The outbox row a happening id belongs to (HAPPENINGS_FROM). */
 export const outboxRowOf = (happeningId: string): string => (BigInt(happeningId) >> 16n).toString();
 
-/** Happenings one outbox row can hold, so their ids (row id × 65,536 + place) stay unique. A batch makes a few hundred. */
+/**
+ * Happenings one outbox row can hold, so their ids (row id × 65,536 + place) stay unique. A batch makes a few hundred.
+ */
 const MAX_HAPPENINGS_PER_ROW = 65_536;
 
 /** The happenings of one transaction as the outbox stores them (the workspace is the row's). */

@@ -45,15 +45,23 @@ SELECT r.xid::text AS mark_xid, r.id::text AS mark_id,
  * xid 1 or 2 (PostgreSQL's first normal xid is 3).
  */
 const REPAIR_MARK_AHEAD = `
-WITH relayed AS (UPDATE outbox o SET xid = '1' WHERE (o.xid, o.id) <= ($1::xid8, $2::bigint) AND NOT ${WRITTEN_HERE} RETURNING o.id),
-     due AS (UPDATE outbox o SET xid = '2' WHERE (o.xid, o.id) > ($1::xid8, $2::bigint) AND NOT ${WRITTEN_HERE} RETURNING o.id),
-     mark AS (UPDATE outbox_relay SET xid = '1', id = greatest($2::bigint, (SELECT max(id) FROM relayed)) WHERE name = 'main')
+WITH relayed AS (UPDATE outbox o SET xid = '1' WHERE (o.xid, o.id) <= ($1::xid8, $2::bigint) AND NOT ${WRITTEN_HERE}
+  RETURNING o.id),
+     due AS (UPDATE outbox o SET xid = '2' WHERE (o.xid, o.id) > ($1::xid8, $2::bigint) AND NOT ${WRITTEN_HERE}
+       RETURNING o.id),
+     mark AS (UPDATE outbox_relay SET xid = '1', id = greatest($2::bigint, (SELECT max(id) FROM relayed))
+       WHERE name = 'main')
 SELECT (SELECT count(*) FROM relayed)::int AS relayed, (SELECT count(*) FROM due)::int AS due,
-       (SELECT count(*) FROM outbox o WHERE (o.xid, o.id) <= ($1::xid8, $2::bigint) AND ${WRITTEN_HERE})::int AS written_here`;
+       (SELECT count(*) FROM outbox o WHERE (o.xid, o.id) <= ($1::xid8, $2::bigint)
+         AND ${WRITTEN_HERE})::int AS written_here`;
 
-/** The mark is behind the counter: the rows still ahead of it (old server's, past the mark) are due now, in this transaction. */
+/**
+ * The mark is behind the counter: the rows still ahead of it (old server's, past the mark) are due now, in this
+ * transaction.
+ */
 const REPAIR_ROWS_AHEAD = `
-WITH due AS (UPDATE outbox o SET xid = pg_current_xact_id() WHERE o.xid >= $1::xid8 AND NOT ${WRITTEN_HERE} RETURNING o.id)
+WITH due AS (UPDATE outbox o SET xid = pg_current_xact_id() WHERE o.xid >= $1::xid8 AND NOT ${WRITTEN_HERE}
+  RETURNING o.id)
 SELECT 0 AS relayed, (SELECT count(*) FROM due)::int AS due, 0 AS written_here`;
 
 export interface RestoreRepaired {
@@ -94,7 +102,8 @@ export async function repairAfterRestore(manager: EntityManager, wait: boolean):
 export function restoreRepairedLine(r: RestoreRepaired): string {
   return (
     `The outbox was restored from another PostgreSQL server whose transaction ids ran ahead of this one (${r.lag}); repaired once: ` +
-    `${r.relayed} outbox rows relayed there stay relayed, ${r.due} not yet relayed there and ${r.writtenHere} written here since the restore will be relayed.`
+    (`${r.relayed} outbox rows relayed there stay relayed, ${r.due} not yet relayed there and ${r.writtenHere} ` +
+      `written here since the restore will be relayed.`)
   );
 }
 

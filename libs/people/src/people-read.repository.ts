@@ -131,7 +131,8 @@ export class PeopleReadRepository {
   /** The person an identity key (already normalized) belongs to; a merge moves keys to the survivor. */
   async byIdentity(workspaceId: string, kind: IdentityKind, value: string): Promise<PersonRow | null> {
     const [row] = await this.reads.query(
-      `SELECT p.${COLUMNS.split(', ').join(', p.')} FROM identities i JOIN people p ON p.workspace_id = i.workspace_id AND p.id = i.person_id
+      `SELECT p.${COLUMNS.split(', ').join(', p.')} FROM identities i JOIN people p ON p.workspace_id = i.workspace_id
+        AND p.id = i.person_id
         WHERE i.workspace_id = $1 AND i.kind = $2 AND i.value = $3`,
       [workspaceId, kind, value],
     );
@@ -159,13 +160,17 @@ export class PeopleReadRepository {
     }
     const { where, args } = this.where(workspaceId, filter);
     const [row] = await this.reads.query(
-      `SELECT count(*)::int AS n FROM (SELECT 1 FROM people WHERE ${where.join(' AND ')} LIMIT ${COUNT_BOUND + 1}) AS matched`,
+      `SELECT count(*)::int AS n FROM (SELECT 1 FROM people WHERE ${where.join(' AND ')} LIMIT ` +
+        `${COUNT_BOUND + 1}) AS matched`,
       args,
     );
     return row.n;
   }
 
-  /** The ordered read: people_created from the position on, filtered; with `window`, only the newest SEARCH_RECENT (windowRead). */
+  /**
+   * The ordered read: people_created from the position on, filtered; with `window`, only the newest SEARCH_RECENT
+   * (windowRead).
+   */
   private scanPage(workspaceId: string, query: PersonPageQuery, window = false): Promise<PersonListRow[]> {
     const { filter, search } = this.withoutSearch(query.filter);
     const { where, args } = this.where(workspaceId, filter, query.after);
@@ -179,9 +184,9 @@ export class PeopleReadRepository {
   }
 
   /**
-   * The page from the trigram indexes' candidates (pageCandidates) by the created_at they carry, reading only the page's
-   * people (filters and position applied): from the newest limit × SEARCH_TOP_PER_ROW candidates, a bounded sort, unless
-   * too many of those are one person's or fail the filters; then, when there were more, from all of them.
+   * The page from the trigram indexes' candidates (pageCandidates) by the created_at they carry, reading only the
+   * page's people (filters and position applied): from the newest limit × SEARCH_TOP_PER_ROW candidates, a bounded
+   * sort, unless too many of those are one person's or fail the filters; then, when there were more, from all of them.
    */
   private async candidatesPage(
     workspaceId: string,
@@ -202,14 +207,16 @@ export class PeopleReadRepository {
     const candidates = pageCandidates(where, args, fragment, position);
     const [t, l] = [args.push(top), args.push(query.limit)];
     // One row even when no candidate is a match (took, then nulls), so the caller knows whether to read on. Without
-    // parallel workers (serialQuery): their start-up cost this page more than they saved (docs/decisions.md "People search").
+    // parallel workers (serialQuery): their start-up cost this page more than they saved (docs/decisions.md "People
+    // search").
     const rows: Array<PersonListRow & { took: number }> = await this.reads.serialQuery(
       `WITH c AS MATERIALIZED (SELECT id, at FROM (${candidates}) c ORDER BY at DESC, id DESC LIMIT $${t})
        SELECT (SELECT count(*)::int FROM c) AS took, p.*
          FROM (SELECT 1) one LEFT JOIN LATERAL (
            SELECT p.*, (extract(epoch FROM p.created_at) * 1000000)::bigint::text AS at_micros
              FROM (SELECT DISTINCT ON (at, id) id, at FROM c ORDER BY at DESC, id DESC) h
-             CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM people WHERE ${where.join(' AND ')} AND people.id = h.id OFFSET 0) p
+             CROSS JOIN LATERAL (SELECT ${COLUMNS} FROM people WHERE ${where.join(' AND ')}
+               AND people.id = h.id OFFSET 0) p
             ORDER BY h.at DESC, h.id DESC LIMIT $${l}) p ON true
         ORDER BY p.created_at DESC, p.id DESC`,
       args,
@@ -220,7 +227,9 @@ export class PeopleReadRepository {
     };
   }
 
-  /** The count from the candidates; null when a side reached the cap and the candidates counted stay under the bound. */
+  /**
+   * The count from the candidates; null when a side reached the cap and the candidates counted stay under the bound.
+   */
   private async candidatesCount(
     workspaceId: string,
     fullFilter: PersonFilter,
@@ -281,8 +290,10 @@ export class PeopleReadRepository {
       where.push(filter.engaged ? 'engaged_at IS NOT NULL' : 'engaged_at IS NULL');
     if (filter.list) {
       where.push(
-        `id IN (SELECT s.person_id FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
-                 WHERE s.workspace_id = $1 AND l.address = $${args.push(filter.list.trim().toLowerCase())} AND s.status = 'subscribed')`,
+        `id IN (SELECT s.person_id FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id
+          AND l.id = s.list_id
+                 WHERE s.workspace_id = $1 AND l.address = $${args.push(filter.list.trim().toLowerCase())}
+                   AND s.status = 'subscribed')`,
       );
     }
     return { where, args, position };
@@ -293,14 +304,16 @@ export class PeopleReadRepository {
     personIds: readonly string[],
   ): Promise<Array<{ person_id: string; kind: string; value: string }>> {
     return this.reads.query(
-      `SELECT person_id, kind, value FROM identities WHERE workspace_id = $1 AND person_id = ANY($2::text[]) ORDER BY created_at, kind, value`,
+      `SELECT person_id, kind, value FROM identities WHERE workspace_id = $1 AND person_id = ANY($2::text[]) ` +
+        `ORDER BY created_at, kind, value`,
       [workspaceId, personIds],
     );
   }
 
   subscriptionsOf(workspaceId: string, personIds: readonly string[]): Promise<SubscriptionRead[]> {
     return this.reads.query(
-      `SELECT s.person_id, s.list_id, l.address, l.name, s.status, s.consent, s.consent_text, s.consent_ip, s.granted_at, s.source_label
+      `SELECT s.person_id, s.list_id, l.address, l.name, s.status, s.consent, s.consent_text, s.consent_ip,
+        s.granted_at, s.source_label
          FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
         WHERE s.workspace_id = $1 AND s.person_id = ANY($2::text[]) ORDER BY s.granted_at`,
       [workspaceId, personIds],

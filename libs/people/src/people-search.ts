@@ -38,8 +38,10 @@ export function searchCandidates(where: string[], args: unknown[], fragment: str
   // planner off it, so the side is read in order and stops at the cap.
   const [name, value] = indexable(fragment) ? ['name', 'value'] : [`(name || '')`, `(value || '')`];
   return `WITH named AS MATERIALIZED (SELECT id FROM people WHERE ${where.join(' AND ')} AND ${name} ILIKE $${n}),
-       keyed AS MATERIALIZED (SELECT person_id AS id FROM identities WHERE workspace_id = $1 AND ${identityMatch(value, k)}),
-       hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed ${keyedWanted} LIMIT $${c}))`;
+       keyed AS MATERIALIZED (SELECT person_id AS id FROM identities WHERE workspace_id = $1
+         AND ${identityMatch(value, k)}),
+       hits AS ((SELECT id, true AS named FROM named LIMIT $${c}) UNION ALL (SELECT id, false FROM keyed ${keyedWanted}
+         LIMIT $${c}))`;
 }
 
 /**
@@ -59,7 +61,8 @@ export function pageCandidates(
   return `SELECT id, created_at AS at FROM people WHERE ${where.join(' AND ')} AND name ILIKE $${n}
           UNION ALL
           SELECT person_id, person_created_at FROM identities
-           WHERE workspace_id = $1 AND ${identityMatch('value', k)}${position ? ` AND ${position('person_created_at', 'person_id')}` : ''}`;
+           WHERE workspace_id = $1
+             AND ${identityMatch('value', k)}${position ? ` AND ${position('person_created_at', 'person_id')}` : ''}`;
 }
 
 /**
@@ -70,7 +73,10 @@ export function pageCandidates(
 export function searchMatch(args: unknown[], fragment: string): string {
   const n = args.push(likeText(fragment));
   const k = args.push(identityPattern(fragment));
-  return `(name ILIKE $${n} OR EXISTS (SELECT 1 FROM identities i WHERE i.workspace_id = $1 AND i.person_id = people.id AND ${identityMatch('i.value', k)} OFFSET 0))`;
+  return (
+    `(name ILIKE $${n} OR EXISTS (SELECT 1 FROM identities i WHERE i.workspace_id = $1 AND i.person_id = ` +
+    `people.id AND ${identityMatch('i.value', k)} OFFSET 0))`
+  );
 }
 
 /**
@@ -78,8 +84,8 @@ export function searchMatch(args: unknown[], fragment: string): string {
  * people from the position on (`where`), in two parts. The rest of the window is read only when the first
  * SEARCH_FIRST people did not fill the page but matched at a rate that would fill it over the whole window
  * (a condition on the first part alone, which PostgreSQL checks once before reading the rest): a fragment
- * whose matches are old or rare turns to the candidates after 250 probes, not 2,000. Each part keeps the name `people`, so
- * the match's correlated identity read names its rows alike. `limit` is SQL (a parameter).
+ * whose matches are old or rare turns to the candidates after 250 probes, not 2,000. Each part keeps the name `people`,
+ * so the match's correlated identity read names its rows alike. `limit` is SQL (a parameter).
  */
 export function windowRead(q: {
   select: string;
@@ -89,10 +95,12 @@ export function windowRead(q: {
   match: string;
 }): string {
   const part = (skip: number, size: number) =>
-    `${q.select} FROM (SELECT * FROM people WHERE ${q.where.join(' AND ')} ${q.order} OFFSET ${skip} LIMIT ${size}) AS people WHERE ${q.match}`;
+    `${q.select} FROM (SELECT * FROM people WHERE ${q.where.join(' AND ')} ${q.order} OFFSET ${skip} LIMIT ` +
+    `${size}) AS people WHERE ${q.match}`;
   const rate = SEARCH_RECENT / SEARCH_FIRST;
   return `WITH first AS MATERIALIZED (${part(0, SEARCH_FIRST)} ${q.order} LIMIT ${q.limit})
     SELECT * FROM (SELECT * FROM first
-      UNION ALL (${part(SEARCH_FIRST, SEARCH_RECENT - SEARCH_FIRST)} AND (SELECT count(*) * ${rate} >= ${q.limit} AND count(*) < ${q.limit} FROM first) ${q.order} LIMIT ${q.limit})) AS w
+      UNION ALL (${part(SEARCH_FIRST, SEARCH_RECENT - SEARCH_FIRST)} AND (SELECT count(*) * ${rate} >= ${q.limit}
+        AND count(*) < ${q.limit} FROM first) ${q.order} LIMIT ${q.limit})) AS w
     ${q.order} LIMIT ${q.limit}`;
 }

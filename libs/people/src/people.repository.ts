@@ -25,7 +25,9 @@ export interface IdentityRow {
   kind: string;
   value: string;
   person_id: string;
-  /** A new person's created_at, which a write's new identity of them carries (peopleWriteCtes); others' is read by key. */
+  /**
+   * A new person's created_at, which a write's new identity of them carries (peopleWriteCtes); others' is read by key.
+   */
   person_created_at?: string;
 }
 
@@ -48,9 +50,13 @@ export interface SubscriptionWrite {
 }
 
 /** Every column of a person row, as PersonRow (plus merged_into) names them. */
-export const PERSON_COLUMNS = `workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, first_touch_at, created_at, merged_into`;
+export const PERSON_COLUMNS =
+  `workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, ` +
+  `first_touch_at, created_at, merged_into`;
 
-/** The person columns but the workspace as jsonb_to_recordset reads them from a leanRecord, in the people table's order. */
+/**
+ * The person columns but the workspace as jsonb_to_recordset reads them from a leanRecord, in the people table's order.
+ */
 const PERSON_LEAN_RECORD = `id text, name text, email text, stage text, stage_changed_at timestamptz,
   purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz`;
 const PERSON_RECORD = `workspace_id text, ${PERSON_LEAN_RECORD}`;
@@ -81,8 +87,10 @@ changed_people AS (
 new_identities AS (
   INSERT INTO identities (workspace_id, kind, value, person_id, person_created_at)
   SELECT ${workspace}, x.kind, x.value, x.person_id,
-         coalesce(x.person_created_at, (SELECT p.created_at FROM people p WHERE p.workspace_id = ${workspace} AND p.id = x.person_id))
-    FROM jsonb_to_recordset(${doc} -> 'identities') AS x(kind text, value text, person_id text, person_created_at timestamptz)
+         coalesce(x.person_created_at, (SELECT p.created_at FROM people p WHERE p.workspace_id = ${workspace}
+           AND p.id = x.person_id))
+    FROM jsonb_to_recordset(${doc} -> 'identities') AS x(kind text, value text, person_id text,
+      person_created_at timestamptz)
    ORDER BY x.kind, x.value
   RETURNING 1)`;
 }
@@ -102,10 +110,14 @@ export function peopleKeysNameCtes(workspace: string, kinds: string, values: str
                          WHERE i.workspace_id = ${workspace} AND i.kind = k.kind AND i.value = k.value OFFSET 0) i),
 locked AS MATERIALIZED (
   SELECT p.* FROM (SELECT DISTINCT person_id FROM found ORDER BY person_id) d
-    CROSS JOIN LATERAL (SELECT ${PERSON_COLUMNS} FROM people p WHERE p.workspace_id = ${workspace} AND p.id = d.person_id FOR UPDATE) p)`;
+    CROSS JOIN LATERAL (SELECT ${PERSON_COLUMNS} FROM people p WHERE p.workspace_id = ${workspace}
+      AND p.id = d.person_id FOR UPDATE) p)`;
 }
 
-/** True when a write failed because another transaction added one of its new identity keys first (or the two deadlocked on them). */
+/**
+ * True when a write failed because another transaction added one of its new identity keys first (or the two deadlocked
+ * on them).
+ */
 export function isKeyRace(error: unknown): boolean {
   const e = error as { code?: string; constraint?: string };
   return (e.code === '23505' && e.constraint === 'identities_pkey') || e.code === '40P01';
@@ -133,7 +145,8 @@ export class PeopleRepository {
   async moveOnto(m: EntityManager, workspaceId: string, survivorId: string, absorbedIds: string[]): Promise<void> {
     const args = [workspaceId, survivorId, absorbedIds];
     await m.query(
-      `UPDATE identities SET person_id = $2, person_created_at = (SELECT created_at FROM people WHERE workspace_id = $1 AND id = $2)
+      `UPDATE identities SET person_id = $2, person_created_at = (SELECT created_at FROM people WHERE workspace_id = $1
+        AND id = $2)
         WHERE workspace_id = $1 AND person_id = ANY($3::text[])`,
       args,
     );
@@ -147,7 +160,8 @@ export class PeopleRepository {
     );
     await m.query(
       `DELETE FROM subscriptions s WHERE s.workspace_id = $1 AND s.person_id = $2 AND EXISTS (
-         SELECT 1 FROM subscriptions o WHERE o.workspace_id = $1 AND o.list_id = s.list_id AND o.person_id = ANY($3::text[]))`,
+         SELECT 1 FROM subscriptions o WHERE o.workspace_id = $1 AND o.list_id = s.list_id
+           AND o.person_id = ANY($3::text[]))`,
       args,
     );
     await m.query(
@@ -183,7 +197,8 @@ export class PeopleRepository {
   /** decisions.md section 4: a reply makes the person engaged; the earliest engagement stays. */
   async markEngaged(m: EntityManager, workspaceId: string, personId: string, at: Date): Promise<void> {
     await m.query(
-      `UPDATE people SET engaged_at = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND (engaged_at IS NULL OR engaged_at > $3)`,
+      `UPDATE people SET engaged_at = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND ` +
+        `(engaged_at IS NULL OR engaged_at > $3)`,
       [workspaceId, personId, at.toISOString()],
     );
   }
@@ -199,7 +214,8 @@ export class PeopleRepository {
   /** Subscribes; answers false when the person was already on the list (nothing is written then). */
   async subscribe(m: EntityManager, row: SubscriptionWrite): Promise<boolean> {
     const written: unknown[] = await m.query(
-      `INSERT INTO subscriptions (workspace_id, list_id, person_id, status, consent, consent_text, consent_ip, granted_at, source_label, source)
+      `INSERT INTO subscriptions (workspace_id, list_id, person_id, status, consent, consent_text, consent_ip,
+        granted_at, source_label, source)
        VALUES ($1, $2, $3, 'subscribed', $4::jsonb, $5, $6, $7, $8, $9::jsonb)
        ON CONFLICT (workspace_id, list_id, person_id) DO UPDATE
          SET status = 'subscribed', consent = EXCLUDED.consent, consent_text = EXCLUDED.consent_text,

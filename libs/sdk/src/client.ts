@@ -31,13 +31,22 @@ const DEFAULT_ATTEMPTS = 3;
 /** Why a key cannot be used here, or null for a secret key. */
 function keyProblem(key: unknown): string | null {
   if (typeof key !== 'string' || key.trim() === '') {
-    return "new Lifeline() needs your secret key (sk_live_…, from the workspace's developer settings), for example new Lifeline(process.env.LIFELINE_SECRET_KEY).";
+    return (
+      "new Lifeline() needs your secret key (sk_live_…, from the workspace's developer settings), for example " +
+      'new Lifeline(process.env.LIFELINE_SECRET_KEY).'
+    );
   }
   if (key.startsWith('wk_')) {
-    return 'new Lifeline() was given a public key (wk_…): public keys belong in the website tag (LifelineTag, NEXT_PUBLIC_LIFELINE_KEY). Pass the secret key (sk_live_…) here, and only on your server.';
+    return (
+      'new Lifeline() was given a public key (wk_…): public keys belong in the website tag (LifelineTag, ' +
+      'NEXT_PUBLIC_LIFELINE_KEY). Pass the secret key (sk_live_…) here, and only on your server.'
+    );
   }
   if (!key.startsWith('sk_live_'))
-    return "new Lifeline() was given something that is not a secret key: pass the key beginning sk_live_ from the workspace's developer settings.";
+    return (
+      'new Lifeline() was given something that is not a secret key: pass the key beginning sk_live_ from the ' +
+      "workspace's developer settings."
+    );
   return null;
 }
 
@@ -61,7 +70,8 @@ async function settled<T>(work: () => Promise<T | LifelineRefusal>): Promise<T |
   } catch (error) {
     return refusal(
       'invalid_json',
-      `The options could not be sent (${error instanceof Error ? error.message : String(error)}): pass plain objects as the types describe.`,
+      `The options could not be sent (${error instanceof Error ? error.message : String(error)}): pass plain ` +
+        `objects as the types describe.`,
     );
   }
 }
@@ -132,7 +142,8 @@ export class Lifeline {
       if (items.length > MAX_BATCH_ITEMS) {
         return refusal(
           'too_many_items',
-          `A batch holds at most ${MAX_BATCH_ITEMS} items and this one has ${items.length}: split it into batches of ${MAX_BATCH_ITEMS}. Nothing was sent.`,
+          `A batch holds at most ${MAX_BATCH_ITEMS} items and this one has ${items.length}: split it into ` +
+            `batches of ${MAX_BATCH_ITEMS}. Nothing was sent.`,
         );
       }
       return send(this.settings, 'POST', '/api/v1/events', { events: items.map((item) => wireItem(item)) });

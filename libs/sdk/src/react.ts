@@ -47,13 +47,16 @@ export function LifelineTag(props: LifelineTagProps = {}): ReactElement | null {
   const key = keyInAddress(url) ?? given;
   if (key.startsWith('sk_') || given.startsWith('sk_')) {
     console.error(
-      'LifelineTag renders nothing: it was given a secret key (sk_live_…), which must never reach a browser. Give it the public key (wk_…) instead, in NEXT_PUBLIC_LIFELINE_KEY or the publicKey prop, and keep the secret key on the server.',
+      'LifelineTag renders nothing: it was given a secret key (sk_live_…), which must never reach a browser. ' +
+        'Give it the public key (wk_…) instead, in NEXT_PUBLIC_LIFELINE_KEY or the publicKey prop, and keep the ' +
+        'secret key on the server.',
     );
     return null;
   }
   if (key === '') {
     console.error(
-      "LifelineTag renders nothing: it has no public key. Set NEXT_PUBLIC_LIFELINE_KEY to the workspace's public key (wk_…), or pass it as the publicKey prop.",
+      "LifelineTag renders nothing: it has no public key. Set NEXT_PUBLIC_LIFELINE_KEY to the workspace's " +
+        'public key (wk_…), or pass it as the publicKey prop.',
     );
     return null;
   }

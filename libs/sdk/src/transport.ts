@@ -96,7 +96,8 @@ function outcome<T>(settings: TransportSettings, last: Attempt): T | LifelineRef
   if (last.kind === 'timeout') {
     return refusal(
       'timeout',
-      `The service at ${settings.url} did not answer within ${settings.timeoutMs} ms (${tries}): try again later, or raise timeoutMs.`,
+      `The service at ${settings.url} did not answer within ${settings.timeoutMs} ms (${tries}): try again ` +
+        `later, or raise timeoutMs.`,
     );
   }
   if (last.kind === 'network') {
@@ -144,7 +145,8 @@ function answer<T>(
   const message =
     typeof body.message === 'string' && body.message.trim() !== ''
       ? body.message
-      : `The service refused this with the code ${body.error} (HTTP ${status}) and gave no sentence; look up ${body.error} in the service's list of errors.`;
+      : `The service refused this with the code ${body.error} (HTTP ${status}) and gave no sentence; look up ` +
+        `${body.error} in the service's list of errors.`;
   return refusal(body.error, message, status, extra);
 }
 

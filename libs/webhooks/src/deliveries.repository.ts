@@ -17,7 +17,10 @@ import type {
 /** How long a claim holds an attempt: more than the ten seconds an attempt may take. */
 export const CLAIM_SECONDS = 30;
 
-/** An address's previous signing secret while it still signs (a rotation's overlap), else NULL; `e` names webhook_endpoints. */
+/**
+ * An address's previous signing secret while it still signs (a rotation's overlap), else NULL; `e` names
+ * webhook_endpoints.
+ */
 export const previousSecretSql = (e: string) =>
   `CASE WHEN ${e}.previous_secret_until > now() THEN ${e}.previous_secret_sealed END AS previous_secret_sealed`;
 
@@ -34,10 +37,10 @@ export type {
 const DELIVERY_COLUMNS =
   'd.workspace_id, d.id, d.endpoint_id, d.type, d.body, d.state, d.attempts, d.next_attempt_at, d.created_at';
 /**
- * `d.state = 'pending'` for statements that name their deliveries by key (claims, settlements, give-backs). Written so it
- * does not match `deliveries_due`'s predicate: with the plain test the planner may read every pending delivery through
- * that index and hash them (its estimate of pending ones dates from a quiet moment), which in a burst of 10,000 made
- * each settlement of 100 read all 10,000 (46 ms against 6 ms by the key, psql on a copy of the schema; issue 32).
+ * `d.state = 'pending'` for statements that name their deliveries by key (claims, settlements, give-backs). Written so
+ * it does not match `deliveries_due`'s predicate: with the plain test the planner may read every pending delivery
+ * through that index and hash them (its estimate of pending ones dates from a quiet moment), which in a burst of 10,000
+ * made each settlement of 100 read all 10,000 (46 ms against 6 ms by the key, psql on a copy of the schema; issue 32).
  */
 const PENDING_BY_KEY = `coalesce(d.state, '') = 'pending'`;
 export const LOST_ATTEMPT = 'The worker stopped during this attempt; whether the receiver got it is unknown.';
@@ -56,9 +59,9 @@ export class DeliveriesRepository {
     rows: NewDelivery[],
   ): Promise<Array<{ workspace_id: string; id: string; state: string; claimed: boolean }>> {
     if (rows.length === 0) return [];
-    // One JSON parameter rather than nine arrays (bodies included): JSON.stringify costs the worker a fraction of pg's array escaping.
-    // A body's tail shared with other rows goes once, in $2, and each row sends the rest (for a happening heard by 10 addresses, a
-    // tenth of the bodies' bytes for the worker to escape and PostgreSQL to parse).
+    // One JSON parameter rather than nine arrays (bodies included): JSON.stringify costs the worker a fraction of pg's
+    // array escaping. A body's tail shared with other rows goes once, in $2, and each row sends the rest (for a
+    // happening heard by 10 addresses, a tenth of the bodies' bytes for the worker to escape and PostgreSQL to parse).
     const tails = new Map<string, number>();
     const json = JSON.stringify(
       rows.map((r) => {
@@ -84,11 +87,16 @@ export class DeliveriesRepository {
       }),
     );
     return manager.query(
-      `INSERT INTO deliveries (workspace_id, id, endpoint_id, outbox_id, type, body, state, next_attempt_at, attempts, claimed_until)
-       SELECT w, i, e, o, t, b || coalesce(tail, ''), coalesce(s, 'pending'), CASE WHEN s = 'failed' THEN NULL ELSE now() + coalesce(ms, 0) * interval '1 millisecond' END,
-              CASE WHEN c THEN 1 ELSE 0 END, CASE WHEN c THEN clock_timestamp() + interval '${CLAIM_SECONDS} seconds' END
-         FROM json_to_recordset($1::json) AS u(w text, i text, e text, o bigint, t text, b text, h int, s text, ms int, c bool)
-         LEFT JOIN (SELECT n::int - 1 AS n, tail FROM json_array_elements_text($2::json) WITH ORDINALITY AS x(tail, n)) x ON x.n = u.h
+      `INSERT INTO deliveries (workspace_id, id, endpoint_id, outbox_id, type, body, state, next_attempt_at, attempts,
+        claimed_until)
+       SELECT w, i, e, o, t, b || coalesce(tail, ''), coalesce(s, 'pending'), CASE WHEN s = 'failed' THEN NULL
+         ELSE now() + coalesce(ms, 0) * interval '1 millisecond' END,
+              CASE WHEN c THEN 1 ELSE 0 END, CASE WHEN c
+                THEN clock_timestamp() + interval '${CLAIM_SECONDS} seconds' END
+         FROM json_to_recordset($1::json) AS u(w text, i text, e text, o bigint, t text, b text, h int, s text, ms int,
+           c bool)
+         LEFT JOIN (SELECT n::int - 1 AS n, tail
+           FROM json_array_elements_text($2::json) WITH ORDINALITY AS x(tail, n)) x ON x.n = u.h
        ON CONFLICT (workspace_id, outbox_id, endpoint_id) DO NOTHING
        RETURNING workspace_id, id, state, claimed_until IS NOT NULL AS claimed`,
       [json, JSON.stringify([...tails.keys()])],
@@ -105,9 +113,8 @@ export class DeliveriesRepository {
   /**
    * Claims the next attempt: only a pending delivery that is due and not claimed (or whose claim
    * expired) is taken, and taking it counts the attempt. A due delivery of a disabled address is not
-   * sent: it becomes failed (to be recovered once the address is enabled). Two claimers of one row: the second skips the
-   * first's row lock, or sees its live claim, and gets nothing; an id asked twice in one batch is
-   * claimed once.
+   * sent: it becomes failed (to be recovered once the address is enabled). Two claimers of one row: the second skips
+   * the first's row lock, or sees its live claim, and gets nothing; an id asked twice in one batch is claimed once.
    */
   claim(workspaceId: string, deliveryId: string): Promise<ClaimedAttempt | null> {
     return this.claims.submit({ workspaceId, deliveryId });
@@ -128,12 +135,14 @@ export class DeliveriesRepository {
       `WITH due AS (
          SELECT d.workspace_id, d.id, d.claimed_until AS previous_claim
            FROM deliveries d JOIN unnest($1::text[], $2::text[]) AS k(w, i) ON d.workspace_id = k.w AND d.id = k.i
-          WHERE ${PENDING_BY_KEY} AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL OR d.claimed_until < now())
+          WHERE ${PENDING_BY_KEY} AND d.next_attempt_at <= now() AND (d.claimed_until IS NULL
+            OR d.claimed_until < now())
           FOR UPDATE OF d SKIP LOCKED),
        claimed AS (
          UPDATE deliveries d SET claimed_until = now() + interval '${CLAIM_SECONDS} seconds', attempts = d.attempts + 1
            FROM due, webhook_endpoints e
-          WHERE d.workspace_id = due.workspace_id AND d.id = due.id AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id
+          WHERE d.workspace_id = due.workspace_id AND d.id = due.id AND e.workspace_id = d.workspace_id
+            AND e.id = d.endpoint_id
             AND e.disabled_at IS NULL
          RETURNING d.workspace_id, d.id, d.endpoint_id, d.attempts, d.type, d.body, e.url, e.secret_sealed,
            ${previousSecretSql('e')},
@@ -141,7 +150,8 @@ export class DeliveriesRepository {
        held AS (
          UPDATE deliveries d SET state = 'failed', next_attempt_at = NULL, claimed_until = NULL
            FROM due, webhook_endpoints e
-          WHERE d.workspace_id = due.workspace_id AND d.id = due.id AND e.workspace_id = d.workspace_id AND e.id = d.endpoint_id
+          WHERE d.workspace_id = due.workspace_id AND d.id = due.id AND e.workspace_id = d.workspace_id
+            AND e.id = d.endpoint_id
             AND e.disabled_at IS NOT NULL),
        lost AS (
          INSERT INTO delivery_attempts (workspace_id, delivery_id, number, error)
@@ -184,16 +194,20 @@ export class DeliveriesRepository {
       ok: a.ok,
       next_ms: a.nextDelayMs,
     }));
-    // Planned at each run, not prepared: a generic plan made while the table was small read all of it in every settlement.
+    // Planned at each run, not prepared: a generic plan made while the table was small read all of it in every
+    // settlement.
     const rows: Array<{ workspace_id: string; id: string; state: string; due_in_ms: number | null }> =
       await this.dataSource.query(
         `WITH u AS (
          SELECT * FROM json_to_recordset($1::json)
-           AS u(w text, i text, n int, started_at timestamptz, duration_ms int, status_code int, body_excerpt text, error text, ok bool, next_ms bigint)),
+           AS u(w text, i text, n int, started_at timestamptz, duration_ms int, status_code int, body_excerpt text,
+             error text, ok bool, next_ms bigint)),
        recorded AS (
-         INSERT INTO delivery_attempts (workspace_id, delivery_id, number, started_at, duration_ms, status_code, body_excerpt, error)
+         INSERT INTO delivery_attempts (workspace_id, delivery_id, number, started_at, duration_ms, status_code,
+           body_excerpt, error)
          SELECT w, i, n, started_at, duration_ms, status_code, body_excerpt, error FROM u
-         ON CONFLICT (workspace_id, delivery_id, number) DO UPDATE SET started_at = EXCLUDED.started_at, duration_ms = EXCLUDED.duration_ms,
+         ON CONFLICT (workspace_id, delivery_id, number) DO UPDATE
+           SET started_at = EXCLUDED.started_at, duration_ms = EXCLUDED.duration_ms,
            status_code = EXCLUDED.status_code, body_excerpt = EXCLUDED.body_excerpt, error = EXCLUDED.error),
        settled AS (
          UPDATE deliveries d SET claimed_until = NULL,
@@ -201,12 +215,15 @@ export class DeliveriesRepository {
                         WHEN d.next_attempt_at > d.claimed_until - interval '${CLAIM_SECONDS} seconds' THEN 'pending'
                         WHEN u.next_ms IS NULL THEN 'failed' ELSE 'pending' END,
            next_attempt_at = CASE WHEN u.ok THEN NULL
-                        WHEN d.next_attempt_at > d.claimed_until - interval '${CLAIM_SECONDS} seconds' THEN d.next_attempt_at
+                        WHEN d.next_attempt_at > d.claimed_until - interval '${CLAIM_SECONDS} seconds'
+                          THEN d.next_attempt_at
                         WHEN u.next_ms IS NULL THEN NULL ELSE now() + u.next_ms * interval '1 millisecond' END
            FROM u
-          WHERE d.workspace_id = u.w AND d.id = u.i AND d.attempts = u.n AND ${PENDING_BY_KEY} AND d.claimed_until IS NOT NULL
+          WHERE d.workspace_id = u.w AND d.id = u.i AND d.attempts = u.n AND ${PENDING_BY_KEY}
+            AND d.claimed_until IS NOT NULL
          RETURNING d.workspace_id, d.id, d.state, d.next_attempt_at)
-       SELECT workspace_id, id, state, GREATEST(0, ceil(EXTRACT(EPOCH FROM (next_attempt_at - now())) * 1000))::int AS due_in_ms FROM settled`,
+       SELECT workspace_id, id, state, GREATEST(0, ceil(EXTRACT(EPOCH
+         FROM (next_attempt_at - now())) * 1000))::int AS due_in_ms FROM settled`,
         [JSON.stringify(settlements)],
       );
     const byKey = new Map(rows.map((row) => [`${row.workspace_id}/${row.id}`, row]));
@@ -244,13 +261,17 @@ export class DeliveriesRepository {
     return count > 0;
   }
 
-  /** Gives first attempts claimed at insert back unsent (shutdown, or held too long to send within the claim): due now, not counted. */
+  /**
+   * Gives first attempts claimed at insert back unsent (shutdown, or held too long to send within the claim): due now,
+   * not counted.
+   */
   async releaseFirst(keys: DeliveryKey[]): Promise<DeliveryKey[]> {
     if (keys.length === 0) return [];
     const [rows] = await this.dataSource.query(
       `UPDATE deliveries d SET claimed_until = NULL, attempts = 0
          FROM unnest($1::text[], $2::text[]) AS k(w, i)
-        WHERE d.workspace_id = k.w AND d.id = k.i AND d.attempts = 1 AND ${PENDING_BY_KEY} AND d.claimed_until IS NOT NULL
+        WHERE d.workspace_id = k.w AND d.id = k.i AND d.attempts = 1 AND ${PENDING_BY_KEY}
+          AND d.claimed_until IS NOT NULL
        RETURNING d.workspace_id, d.id`,
       [keys.map((k) => k.workspaceId), keys.map((k) => k.deliveryId)],
     );
@@ -314,7 +335,8 @@ export class DeliveriesRepository {
   /** Stores a delivery outside the relay (Send a test), due now. */
   async insertOne(row: NewDelivery): Promise<void> {
     await this.dataSource.query(
-      `INSERT INTO deliveries (workspace_id, id, endpoint_id, outbox_id, type, body, next_attempt_at) VALUES ($1, $2, $3, $4, $5, $6, now())`,
+      `INSERT INTO deliveries (workspace_id, id, endpoint_id, outbox_id, type, body, next_attempt_at) VALUES ` +
+        `($1, $2, $3, $4, $5, $6, now())`,
       [row.workspaceId, row.id, row.endpointId, row.outboxId, row.type, row.body],
     );
   }

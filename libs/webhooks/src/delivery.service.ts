@@ -37,7 +37,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const DIRECT_IN_FLIGHT = 1_000;
 /** First attempts waiting in this process for a free place; past this many they go to the queue. */
 export const DIRECT_BACKLOG = 50_000;
-/** First attempts the relay may store claimed for this process (in flight and waiting): a burst's worth, sent well within a claim. */
+/**
+ * First attempts the relay may store claimed for this process (in flight and waiting): a burst's worth, sent well
+ * within a claim.
+ */
 export const PRECLAIMED_MAX = 20_000;
 /**
  * A first attempt claimed at insert starts only this soon after its claim (leaving the attempt's time,
@@ -45,7 +48,10 @@ export const PRECLAIMED_MAX = 20_000;
  */
 export const PRECLAIM_START_WITHIN_MS = CLAIM_SECONDS * 1_000 - ATTEMPT_TIMEOUT_MS - SLOT_HOLD_MS - 5_000;
 
-/** A new delivery whose first attempt this process makes; `claimed` when the relay stored it claimed (at `claimedAt`, performance.now()). */
+/**
+ * A new delivery whose first attempt this process makes; `claimed` when the relay stored it claimed (at `claimedAt`,
+ * performance.now()).
+ */
 export type FirstAttempt = DeliveryKey & { claimed?: ClaimedAttempt; claimedAt?: number };
 
 /**
@@ -187,7 +193,9 @@ export class DeliveryService implements BeforeApplicationShutdown {
     return outcome;
   }
 
-  /** A first attempt: sent on the relay's claim while that is fresh; one held too long is given back and claimed anew. */
+  /**
+   * A first attempt: sent on the relay's claim while that is fresh; one held too long is given back and claimed anew.
+   */
   private async firstAttempt(
     { workspaceId, deliveryId, claimed, claimedAt }: FirstAttempt,
     answered: () => void,
@@ -199,7 +207,10 @@ export class DeliveryService implements BeforeApplicationShutdown {
     return released.length ? this.attemptAndQueueNext(workspaceId, deliveryId) : 'claim-lost';
   }
 
-  /** Shutdown: no new direct attempts, the waiting ones are queued; the ones out finish (each is bounded by ATTEMPT_TIMEOUT_MS). */
+  /**
+   * Shutdown: no new direct attempts, the waiting ones are queued; the ones out finish (each is bounded by
+   * ATTEMPT_TIMEOUT_MS).
+   */
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     const left = this.backlog.slice(this.head);
@@ -228,7 +239,10 @@ export class DeliveryService implements BeforeApplicationShutdown {
     return this.send(workspaceId, deliveryId, claimed, slotAt);
   }
 
-  /** Sends a claimed attempt (within the address's rate limit), records the answer and says what comes next; `answered` is told once the post is. */
+  /**
+   * Sends a claimed attempt (within the address's rate limit), records the answer and says what comes next; `answered`
+   * is told once the post is.
+   */
   private async send(
     workspaceId: string,
     deliveryId: string,
@@ -317,7 +331,8 @@ export class DeliveryService implements BeforeApplicationShutdown {
 
   /** Waits until a post may start without any second holding more than the limit (timers fire late). */
   private async admitted(workspaceId: string, claimed: ClaimedAttempt): Promise<void> {
-    // Reserved slots are already spaced: a wait here is a late timer's few ms, so a few tries keep well within the claim.
+    // Reserved slots are already spaced: a wait here is a late timer's few ms, so a few tries keep well within the
+    // claim.
     for (let tries = 0; tries < 5; tries++) {
       const waitMs = await this.rateLimit
         .admit(workspaceId, claimed.endpointId, claimed.rateLimitPerSecond!)

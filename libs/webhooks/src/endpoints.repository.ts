@@ -25,7 +25,8 @@ export interface EndpointSuccessRate {
 }
 
 const COLUMNS =
-  'workspace_id, id, url, triggers, secret_sealed, rate_limit_per_second, disabled_at, disabled_reason, last_success_at, created_at';
+  'workspace_id, id, url, triggers, secret_sealed, rate_limit_per_second, disabled_at, disabled_reason, ' +
+  'last_success_at, created_at';
 
 @Injectable()
 export class EndpointsRepository {
@@ -49,7 +50,8 @@ export class EndpointsRepository {
       ]);
       if (n >= limit) return null;
       const [created] = await manager.query(
-        `INSERT INTO webhook_endpoints (workspace_id, id, url, triggers, secret_sealed, rate_limit_per_second) VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+        `INSERT INTO webhook_endpoints (workspace_id, id, url, triggers, secret_sealed, rate_limit_per_second) ` +
+          `VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
         [row.workspace_id, row.id, row.url, row.triggers, row.secret_sealed, row.rate_limit_per_second],
       );
       return created as EndpointRow;
@@ -96,7 +98,8 @@ export class EndpointsRepository {
   /** A new secret; the one it replaces keeps signing until `previousUntil`. */
   async rotateSecret(workspaceId: string, id: string, sealed: string, previousUntil: Date): Promise<boolean> {
     const [, count] = await this.dataSource.query(
-      `UPDATE webhook_endpoints SET previous_secret_sealed = secret_sealed, previous_secret_until = $4, secret_sealed = $3
+      `UPDATE webhook_endpoints
+        SET previous_secret_sealed = secret_sealed, previous_secret_until = $4, secret_sealed = $3
         WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, id, sealed, previousUntil],
     );
@@ -106,7 +109,8 @@ export class EndpointsRepository {
   /** Disables the address unless it already is (the first reason stays); true when this call did. */
   async disable(workspaceId: string, id: string, reason: string): Promise<boolean> {
     const [, count] = await this.dataSource.query(
-      `UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $3 WHERE workspace_id = $1 AND id = $2 AND disabled_at IS NULL`,
+      `UPDATE webhook_endpoints SET disabled_at = now(), disabled_reason = $3 WHERE workspace_id = $1 AND id = ` +
+        `$2 AND disabled_at IS NULL`,
       [workspaceId, id, reason],
     );
     return count > 0;
@@ -158,22 +162,26 @@ export class EndpointsRepository {
     if (tallies.length === 0) return [];
     return this.dataSource.transaction(async (manager) => {
       const current: Array<EndpointHealthState & { workspace_id: string; id: string }> = await manager.query(
-        `SELECT e.workspace_id, e.id, e.last_success_at AS "lastSuccessAt", e.failing_since AS "failingSince", e.disabled_at IS NOT NULL AS disabled
-           FROM webhook_endpoints e JOIN unnest($1::text[], $2::text[]) AS k(w, i) ON e.workspace_id = k.w AND e.id = k.i
+        `SELECT e.workspace_id, e.id, e.last_success_at AS "lastSuccessAt", e.failing_since AS "failingSince",
+          e.disabled_at IS NOT NULL AS disabled
+           FROM webhook_endpoints e JOIN unnest($1::text[], $2::text[]) AS k(w, i) ON e.workspace_id = k.w
+             AND e.id = k.i
           ORDER BY e.workspace_id, e.id FOR UPDATE OF e`,
         [tallies.map((t) => t.workspaceId), tallies.map((t) => t.endpointId)],
       );
       const byKey = new Map(current.map((row) => [`${row.workspace_id}/${row.id}`, row]));
       const next = tallies.flatMap((tally) => {
         const state = byKey.get(`${tally.workspaceId}/${tally.endpointId}`);
-        return state ? [{ tally, ...nextEndpointHealth(state, tally, now, windowMs) }] : []; // a deleted address has no health
+        // a deleted address has no health
+        return state ? [{ tally, ...nextEndpointHealth(state, tally, now, windowMs) }] : [];
       });
       if (next.length === 0) return [];
       await manager.query(
         `UPDATE webhook_endpoints e SET last_success_at = u.ls, failing_since = u.fs,
                 disabled_at = CASE WHEN u.disable THEN $6::timestamptz ELSE e.disabled_at END,
                 disabled_reason = CASE WHEN u.disable THEN u.reason ELSE e.disabled_reason END
-           FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::bool[], $7::text[]) AS u(w, i, ls, fs, disable, reason)
+           FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::timestamptz[], $5::bool[], $7::text[]) AS u(w, i,
+             ls, fs, disable, reason)
           WHERE e.workspace_id = u.w AND e.id = u.i`,
         [
           next.map((n) => n.tally.workspaceId),
@@ -192,7 +200,8 @@ export class EndpointsRepository {
         `INSERT INTO webhook_endpoint_health (workspace_id, endpoint_id, bucket, succeeded, failed)
          SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[])
          ON CONFLICT (workspace_id, endpoint_id, bucket) DO UPDATE
-           SET succeeded = webhook_endpoint_health.succeeded + EXCLUDED.succeeded, failed = webhook_endpoint_health.failed + EXCLUDED.failed`,
+           SET succeeded = webhook_endpoint_health.succeeded + EXCLUDED.succeeded,
+             failed = webhook_endpoint_health.failed + EXCLUDED.failed`,
         [
           buckets.map((b) => b.workspaceId),
           buckets.map((b) => b.endpointId),

@@ -106,7 +106,8 @@ export class EndpointsService {
     if (endpoint.disabled_at) {
       throw new Refusal(
         'conflict',
-        `The address ${id} is disabled (${endpoint.disabled_reason ?? 'by hand'}): enable it with enableWebhookEndpoint first.`,
+        `The address ${id} is disabled (${endpoint.disabled_reason ?? 'by hand'}): enable it with ` +
+          `enableWebhookEndpoint first.`,
       );
     }
     return endpoint;

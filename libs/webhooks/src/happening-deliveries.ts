@@ -138,8 +138,12 @@ export type RelayEndpoint = HearingEndpoint &
 @Injectable()
 export class WebhookRelayService implements OutboxHandler<RelayEndpoint> {
   readonly name = 'webhooks';
-  /** The addresses of these workspaces, enabled or not (a disabled one gets failed deliveries), with what a first attempt sends. */
-  readonly hearing = `SELECT e.workspace_id, e.id, e.triggers, e.disabled_at, e.url, e.secret_sealed, e.rate_limit_per_second, ${previousSecretSql('e')}
+  /**
+   * The addresses of these workspaces, enabled or not (a disabled one gets failed deliveries), with what a first
+   * attempt sends.
+   */
+  readonly hearing = `SELECT e.workspace_id, e.id, e.triggers, e.disabled_at, e.url, e.secret_sealed,
+    e.rate_limit_per_second, ${previousSecretSql('e')}
                         FROM webhook_endpoints e WHERE e.workspace_id = ANY($1::text[])`;
 
   constructor(

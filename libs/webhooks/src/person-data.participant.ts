@@ -50,7 +50,8 @@ export class WebhooksDataParticipant implements PersonDataParticipant {
   exportSections(workspaceId: string, personIds: string[]) {
     const page = (after: { id: string; createdAt: string } | null): Promise<Array<{ id: string; createdAt: string }>> =>
       this.dataSource.query(
-        `SELECT d.id, d.type, e.url AS "endpointUrl", d.state, d.attempts, d.created_at AS "createdAt", d.body::jsonb AS body
+        `SELECT d.id, d.type, e.url AS "endpointUrl", d.state, d.attempts, d.created_at AS "createdAt",
+          d.body::jsonb AS body
            FROM deliveries d LEFT JOIN webhook_endpoints e ON e.workspace_id = d.workspace_id AND e.id = d.endpoint_id
           WHERE ${NAMING} AND ($3::timestamptz IS NULL OR (d.created_at, d.id) > ($3::timestamptz, $4::text))
           ORDER BY d.created_at, d.id LIMIT ${EXPORT_PAGE}`,

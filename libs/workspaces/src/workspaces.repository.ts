@@ -47,7 +47,8 @@ const SETTING_COLUMNS: Record<keyof WorkspaceSettings, string> = {
 // member are probed by their keys in LATERAL subqueries the planner cannot flatten (issue 32): the
 // generic plan otherwise scanned workspaces and read members by workspace alone, filtering for the
 // key's member, a read that grows with a workspace's members (bench:ingest's 250 keys in turn).
-const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used_at, w.id AS workspace_id, w.slug AS workspace_slug,
+const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used_at, w.id AS workspace_id,
+  w.slug AS workspace_slug,
        m.id AS member_id, m.email AS member_email, m.role, m.removed_at
   FROM api_keys k
   CROSS JOIN LATERAL (SELECT w.id, w.slug FROM workspaces w WHERE w.id = k.workspace_id OFFSET 0) w
@@ -66,8 +67,10 @@ export function keyRecheckCte(doc: string, workspace: string): string {
   // plan reads a workspace's keys or members to find one.
   return `key_recheck AS (
   SELECT lifeline_key_refused(x.id) FROM jsonb_array_elements_text(${doc} -> 'keys') AS x(id)
-    LEFT JOIN LATERAL (SELECT k.member_id FROM api_keys k WHERE k.workspace_id = ${workspace} AND k.id = x.id AND k.revoked_at IS NULL OFFSET 0) k ON true
-    LEFT JOIN LATERAL (SELECT true AS live FROM members m WHERE m.workspace_id = ${workspace} AND m.id = k.member_id AND m.removed_at IS NULL OFFSET 0) m ON true
+    LEFT JOIN LATERAL (SELECT k.member_id FROM api_keys k WHERE k.workspace_id = ${workspace} AND k.id = x.id
+      AND k.revoked_at IS NULL OFFSET 0) k ON true
+    LEFT JOIN LATERAL (SELECT true AS live FROM members m WHERE m.workspace_id = ${workspace} AND m.id = k.member_id
+      AND m.removed_at IS NULL OFFSET 0) m ON true
    WHERE m.live IS NULL)`;
 }
 
@@ -215,7 +218,8 @@ export class WorkspacesRepository {
   /** False when the slug is taken: another process may make the same slug after a look-up found none. */
   async insertWorkspace(tx: Sql, w: NewWorkspace): Promise<boolean> {
     const rows = await tx.query(
-      `INSERT INTO workspaces (id, slug, name, public_key, kind, allowed_origins, trial_stage, downloader_stage, activation_events)
+      `INSERT INTO workspaces (id, slug, name, public_key, kind, allowed_origins, trial_stage, downloader_stage,
+        activation_events)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (slug) DO NOTHING RETURNING id`,
       [
         w.id,

@@ -172,7 +172,9 @@ export class WorkspacesService {
     }));
   }
 
-  /** Sets the request's auth from its bearer key, or refuses: what SecretKeyGuard and every key-authenticated door run. */
+  /**
+   * Sets the request's auth from its bearer key, or refuses: what SecretKeyGuard and every key-authenticated door run.
+   */
   async authenticateRequest(
     request: { headers: { authorization?: string }; auth?: AuthContext },
     options: SecretKeyOptions = {},

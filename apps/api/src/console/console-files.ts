@@ -8,7 +8,8 @@ import { SAME_ORIGIN_PAGE_POLICY } from '../page-policy';
 
 const CONSOLE_PATH = '/console';
 
-// The console talks only to this service (GraphQL at /graphql) and loads nothing from elsewhere: SAME_ORIGIN_PAGE_POLICY.
+// The console talks only to this service (GraphQL at /graphql) and loads nothing from elsewhere:
+// SAME_ORIGIN_PAGE_POLICY.
 const NOT_BUILT =
   'The console is not built here: run `npm run build:console` (npm start and npm run build do it for you).';
 

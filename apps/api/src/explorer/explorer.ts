@@ -32,7 +32,8 @@ function explorerHtml(graphqlPath: string, version: string): string {
   const asset = (name: string) => `${EXPLORER_ASSET_PATH}/${name}?v=${version}`;
   // Signed in at /sign-in, the page's queries carry the session cookie; a program's key goes in the Headers tab.
   const query = JSON.stringify(
-    '# Signed in at /sign-in? Queries run as you. Otherwise put\n# {"Authorization": "Bearer sk_live_…"} (or ADMIN_TOKEN) in the Headers tab.\n{ workspace { slug name } }\n',
+    '# Signed in at /sign-in? Queries run as you. Otherwise put\n# {"Authorization": "Bearer sk_live_…"} (or ' +
+      'ADMIN_TOKEN) in the Headers tab.\n{ workspace { slug name } }\n',
   );
   return `<!doctype html>
 <html lang="en">

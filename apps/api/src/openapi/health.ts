@@ -51,7 +51,8 @@ export const HEALTH_ROUTES: Record<string, RouteReference> = {
     operationId: 'getLiveness',
     summary: 'Whether the process answers',
     description:
-      "Liveness (the image's health check): it checks nothing else, so a supervisor restarts only a process that no longer answers.",
+      "Liveness (the image's health check): it checks nothing else, so a supervisor restarts only a process " +
+      'that no longer answers.',
     answers: { 200: { description: 'The process answers.', schema: answer([]) } },
   }),
   'GET /health/ready': health({
@@ -68,7 +69,8 @@ export const HEALTH_ROUTES: Record<string, RouteReference> = {
           ok: false,
           error: 'not_ready',
           message:
-            'Not ready: worker is down (migrations down means some have not run; worker down means no worker heartbeat).',
+            'Not ready: worker is down (migrations down means some have not run; worker down means no worker ' +
+            'heartbeat).',
           database: 'up',
           redis: 'up',
           migrations: 'up',

@@ -13,7 +13,8 @@ const REQUIREMENTS: Record<Caller, Array<Record<string, string[]>>> = {
   'write key': [{ writeKey: [] }],
   // {} too: without ADMIN_TOKEN, a caller on the service's own machine needs no header.
   operator: [{ adminToken: [] }, {}],
-  // Said, not left out: a route that takes no credential says so (the public key is in the path, a door's proof is its signature).
+  // Said, not left out: a route that takes no credential says so (the public key is in the path, a door's proof is its
+  // signature).
   anyone: [],
 };
 
@@ -66,7 +67,8 @@ function queryParameters(reference: RouteReference, schemas: Record<string, Sche
   const query = schemas[reference.query] as { properties?: Record<string, Schema>; required?: string[] } | undefined;
   if (!query?.properties)
     throw new Error(
-      `openapi: the query of ${reference.operationId}, ${reference.query}, is no object schema of openapi.schemas.json.`,
+      `openapi: the query of ${reference.operationId}, ${reference.query}, is no object schema of ` +
+        `openapi.schemas.json.`,
     );
   return Object.entries(query.properties).map(([name, { description, ...schema }]) => ({
     name,
@@ -77,7 +79,9 @@ function queryParameters(reference: RouteReference, schemas: Record<string, Sche
   }));
 }
 
-/** The route's own answers and its refusals; where both answer one status (the tool door's 400), either body may come. */
+/**
+ * The route's own answers and its refusals; where both answer one status (the tool door's 400), either body may come.
+ */
 function answers(reference: RouteReference): Record<string, ResponseObject | { $ref: string }> {
   const responses: Record<string, ResponseObject | { $ref: string }> = Object.fromEntries(
     Object.entries(reference.answers).map(([status, answer]) => [status, answerOf(answer)]),

@@ -28,17 +28,21 @@ const REFUSAL_EXAMPLES: Record<RefusalCode, string> = {
   too_many_items: 'A batch holds at most 100 items: split it into batches of 100.',
   invalid_field: 'The address has a %-escape that is not UTF-8: encode the path with encodeURIComponent.',
   unsupported_protocol_version:
-    'MCP-Protocol-Version "2024-01-01" is not supported: send one of 2025-03-26, 2025-06-18, 2025-11-25, or leave the header out for 2025-03-26.',
+    'MCP-Protocol-Version "2024-01-01" is not supported: send one of 2025-03-26, 2025-06-18, 2025-11-25, or ' +
+    'leave the header out for 2025-03-26.',
   invalid_key:
     'Send your secret key as "Authorization: Bearer sk_live_…"; find it in the workspace developer settings.',
   invalid_token: 'The access token has run out, was revoked, or was issued for something else: sign in again.',
   invalid_signature:
-    'Sign the post with the whsec_ secret this door was connected with, send the body unchanged with its webhook-id, webhook-timestamp and webhook-signature (or svix-*) headers, within five minutes.',
+    'Sign the post with the whsec_ secret this door was connected with, send the body unchanged with its ' +
+    'webhook-id, webhook-timestamp and webhook-signature (or svix-*) headers, within five minutes.',
   origin_not_allowed:
-    'Posts are accepted only from the sites the workspace names, not https://elsewhere.example: add the site to the allowed origins.',
+    'Posts are accepted only from the sites the workspace names, not https://elsewhere.example: add the site ' +
+    'to the allowed origins.',
   no_longer_a_member: 'The person this key acts as has left the workspace: ask an owner for a key of your own.',
   use_the_public_key_from_browsers:
-    'Browsers may not call the tool door: from a web page, post to your public address with the public key (wk_…); call /api/mcp from a server or an MCP client.',
+    'Browsers may not call the tool door: from a web page, post to your public address with the public key ' +
+    '(wk_…); call /api/mcp from a server or an MCP client.',
   forbidden: 'Your role does not allow this: ask a workspace owner or admin.',
   unknown_key: 'No workspace has that public key: copy the public address again from the workspace settings.',
   unknown_action: '"signup" is not an action: post to subscribe, identify, event or support.',
@@ -53,7 +57,8 @@ const REFUSAL_EXAMPLES: Record<RefusalCode, string> = {
   headers_too_large:
     'The request line and headers are over 16 KB: send a shorter query string, fewer cookies or smaller headers.',
   not_engaged:
-    'Email goes only to people who bought, signed up, wrote in, replied or joined a list; this person has done none of these.',
+    'Email goes only to people who bought, signed up, wrote in, replied or joined a list; this person has done ' +
+    'none of these.',
   no_email: 'That person has no email address: identify them with one first.',
   limit_reached: 'A workspace has at most 10 webhook addresses: delete one before adding another.',
   rate_limited: 'Over 600 posts in ten minutes: wait 42 seconds and send it again.',
@@ -140,7 +145,8 @@ const RETRY_AFTER = {
 };
 const RETRY_AFTER_UNAVAILABLE = {
   description:
-    'Seconds to wait before sending it again: the database or Redis cannot be reached, or the process answers all it may.',
+    'Seconds to wait before sending it again: the database or Redis cannot be reached, or the process answers ' +
+    'all it may.',
   schema: { type: 'integer', minimum: 1 },
 };
 

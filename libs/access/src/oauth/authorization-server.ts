@@ -27,7 +27,8 @@ export function installAuthorizationServer(
     metadata = createOAuthMetadata({ provider, issuerUrl, serviceDocumentationUrl: new URL(`${baseUrl}/sign-in`) });
   } catch (error) {
     logger.warn(
-      `connectors cannot sign in at the tool door: ${(error as Error).message} (BASE_URL ${baseUrl} must be https, or http on localhost)`,
+      `connectors cannot sign in at the tool door: ${(error as Error).message} (BASE_URL ${baseUrl} must be ` +
+        `https, or http on localhost)`,
     );
     return false;
   }
@@ -52,10 +53,10 @@ function unreadableRequest(
   _next: unknown,
 ): void {
   const status = error.status && error.status >= 400 && error.status < 500 ? error.status : 400;
-  res
-    .status(status)
-    .json({
-      error: 'invalid_request',
-      error_description: `The request could not be read: ${String(error.message ?? 'unreadable').slice(0, 200)}. Send UTF-8 form fields (JSON at /register).`,
-    });
+  res.status(status).json({
+    error: 'invalid_request',
+    error_description:
+      `The request could not be read: ${String(error.message ?? 'unreadable').slice(0, 200)}. Send UTF-8 form ` +
+      `fields (JSON at /register).`,
+  });
 }

@@ -48,11 +48,16 @@ export class AutomationAddressController {
     operationId: 'postAutomationStart',
     summary: 'Start an automation for one person',
     description: [
-      "An automation's own address, shown on its page: {automation_id}.{signature}, signed with the deployment's secret, so it can only start that one " +
-        'automation, for one person, in one workspace. No key: the address is the credential; a wrong one answers not_found.',
-      `The body (a JSON object, at most ${START_BODY_MAX_BYTES / 1024} KB) names the person one way: email (finds or adds them, on no list and with no consent), ` +
-        "anon_id or record (only find). properties carries your own facts into the run's steps; only their names are written to the run's log.",
-      `A paused or draft automation answers paused and writes nothing, so the caller does not retry. Limited to ${LIMITS.automation} posts per address in ten minutes.`,
+      "An automation's own address, shown on its page: {automation_id}.{signature}, signed with the " +
+        "deployment's secret, so it can only start that one " +
+        ('automation, for one person, in one workspace. No key: the address is the credential; a wrong one ' +
+          'answers not_found.'),
+      `The body (a JSON object, at most ${START_BODY_MAX_BYTES / 1024} KB) names the person one way: email ` +
+        `(finds or adds them, on no list and with no consent), ` +
+        ("anon_id or record (only find). properties carries your own facts into the run's steps; only their " +
+          "names are written to the run's log."),
+      `A paused or draft automation answers paused and writes nothing, so the caller does not retry. Limited ` +
+        `to ${LIMITS.automation} posts per address in ten minutes.`,
     ].join('\n\n'),
     tag: 'automations',
     caller: 'anyone',

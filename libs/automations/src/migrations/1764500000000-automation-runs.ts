@@ -21,7 +21,8 @@ ALTER TABLE automation_runs
   ADD COLUMN claim text,
   ADD COLUMN claimed_until timestamptz,
   ADD CONSTRAINT automation_runs_state CHECK (state IN ('running', 'waiting', 'finished', 'failed'));
-CREATE UNIQUE INDEX automation_runs_happening ON automation_runs (workspace_id, automation_id, outbox_id) WHERE outbox_id IS NOT NULL;
+CREATE UNIQUE INDEX automation_runs_happening ON automation_runs (workspace_id, automation_id, outbox_id)
+  WHERE outbox_id IS NOT NULL;
 CREATE INDEX automation_runs_due ON automation_runs (due_at) WHERE state IN ('running', 'waiting');
 CREATE INDEX automation_runs_ended ON automation_runs (finished_at) WHERE finished_at IS NOT NULL;
 `;
@@ -29,7 +30,8 @@ CREATE INDEX automation_runs_ended ON automation_runs (finished_at) WHERE finish
 const DOWN = `
 DROP INDEX IF EXISTS automation_runs_ended, automation_runs_due, automation_runs_happening, automations_id;
 ALTER TABLE automation_runs DROP CONSTRAINT IF EXISTS automation_runs_state,
-  DROP COLUMN IF EXISTS outbox_id, DROP COLUMN IF EXISTS trigger, DROP COLUMN IF EXISTS steps, DROP COLUMN IF EXISTS properties,
+  DROP COLUMN IF EXISTS outbox_id, DROP COLUMN IF EXISTS trigger, DROP COLUMN IF EXISTS steps,
+    DROP COLUMN IF EXISTS properties,
   DROP COLUMN IF EXISTS happened_at, DROP COLUMN IF EXISTS step, DROP COLUMN IF EXISTS due_at,
   DROP COLUMN IF EXISTS claim, DROP COLUMN IF EXISTS claimed_until;
 ALTER TABLE automations DROP COLUMN IF EXISTS updated_at;

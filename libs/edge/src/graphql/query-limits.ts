@@ -68,14 +68,17 @@ export const pagedCost: ComplexityEstimator = ({ type, field, args, childComplex
   // A connection's edges and an edge's node only wrap the item: the item costs what it selects.
   if ((field.name === 'edges' && /Connection$/.test(type.name)) || (field.name === 'node' && /Edge$/.test(type.name)))
     return childComplexity;
-  // A list inside a page type (edges of a Connection, messages of a MessagePage) was multiplied by its parent's page size.
+  // A list inside a page type (edges of a Connection, messages of a MessagePage) was multiplied by its parent's page
+  // size.
   const inPage = /(Connection|Page)$/.test(type.name);
   if (!page && (inPage || !isListType(getNullableType(field.type)))) return 1 + childComplexity;
   const size = page ? Number(page.value) : UNPAGED_LIST_SIZE;
   return 1 + size * Math.max(childComplexity, 1);
 };
 
-/** Field nodes as written (fragments counted once), how many carry an alias, and any string literal no door may store. */
+/**
+ * Field nodes as written (fragments counted once), how many carry an alias, and any string literal no door may store.
+ */
 export function countFields(document: DocumentNode): { aliases: number; fields: number; hostileString: string | null } {
   let aliases = 0;
   let fields = 0;
@@ -167,7 +170,8 @@ export function queryLimitsError(
   }
   if (cost > QUERY_LIMITS.cost) {
     return tooMuch(
-      `The query could read about ${cost} items, over the limit of ${QUERY_LIMITS.cost}: ask for smaller pages (first) or fewer nested lists.`,
+      `The query could read about ${cost} items, over the limit of ${QUERY_LIMITS.cost}: ask for smaller pages ` +
+        `(first) or fewer nested lists.`,
     );
   }
   return null;
@@ -189,7 +193,8 @@ export function queryLimitsPlugin(statementTimeoutMs: number): ApolloServerPlugi
           const error = queryLimitsError(schema, document, operationName ?? undefined, request.variables ?? {});
           if (error) throw error;
           const scope = readScope.getStore();
-          // a query writes nothing, so the read replica may serve it (docs/decisions.md "Read replica"); a mutation reads the primary
+          // a query writes nothing, so the read replica may serve it (docs/decisions.md "Read replica"); a mutation
+          // reads the primary
           if (scope && operation?.operation === 'query')
             Object.assign(scope, { timeoutMs: statementTimeoutMs, replica: true });
         },

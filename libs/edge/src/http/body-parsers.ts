@@ -134,7 +134,8 @@ function bodyParserRefusal(
       res,
       new Refusal(
         'invalid_json',
-        `The body could not be decoded as "${encoding}": send it uncompressed, or compressed with gzip, deflate or br to match Content-Encoding.`,
+        `The body could not be decoded as "${encoding}": send it uncompressed, or compressed with gzip, ` +
+          `deflate or br to match Content-Encoding.`,
       ),
     );
   }

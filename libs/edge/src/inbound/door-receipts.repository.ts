@@ -48,7 +48,8 @@ export class DoorReceiptsRepository {
   async record(door: string, webhookId: string, type: string | null, answer: ReceiptAnswer): Promise<void> {
     await this.dataSource.query(
       `INSERT INTO door_receipts (door, webhook_id, type, answer, http_status) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (door, webhook_id) DO UPDATE SET type = EXCLUDED.type, answer = EXCLUDED.answer, http_status = EXCLUDED.http_status, received_at = now()
+       ON CONFLICT (door, webhook_id) DO UPDATE
+         SET type = EXCLUDED.type, answer = EXCLUDED.answer, http_status = EXCLUDED.http_status, received_at = now()
        WHERE door_receipts.http_status >= 400`,
       [door, webhookId, type, answer.answer, answer.httpStatus],
     );

@@ -23,19 +23,27 @@ const secretOf = (key: VerifierKey) => ('secret' in key ? key.secret : null);
 export const INBOUND_VERIFIERS = {
   standard_webhooks: {
     verify: (post, key) => (secretOf(key) ? verifyStandardWebhook(post, secretOf(key)!) : null),
-    fix: 'Sign the post with the whsec_ secret this door was connected with, send the body unchanged with its webhook-id, webhook-timestamp and webhook-signature (or svix-*) headers, within five minutes.',
+    fix:
+      'Sign the post with the whsec_ secret this door was connected with, send the body unchanged with its ' +
+      'webhook-id, webhook-timestamp and webhook-signature (or svix-*) headers, within five minutes.',
   },
   stripe: {
     verify: (post, key) => (secretOf(key) ? verifyStripeSignature(post, secretOf(key)!) : null),
-    fix: 'Sign the post with the whsec_ signing secret this door was connected with, send the body unchanged with its Stripe-Signature header, within five minutes.',
+    fix:
+      'Sign the post with the whsec_ signing secret this door was connected with, send the body unchanged with ' +
+      'its Stripe-Signature header, within five minutes.',
   },
   github_hmac: {
     verify: (post, key) => (secretOf(key) ? verifyHubSignature(post, secretOf(key)!) : null),
-    fix: 'Sign the post with the secret this door was connected with and send the body unchanged with its X-Hub-Signature-256 or X-Hub-Signature header.',
+    fix:
+      'Sign the post with the secret this door was connected with and send the body unchanged with its ' +
+      'X-Hub-Signature-256 or X-Hub-Signature header.',
   },
   jwt_jwks: {
     verify: (post, key) => ('keys' in key ? verifyJwtBody(post, key.keys) : null),
-    fix: 'Post the RS256 token unchanged, signed with a key of the domain this door was connected with, within five minutes of issuing it.',
+    fix:
+      'Post the RS256 token unchanged, signed with a key of the domain this door was connected with, within five ' +
+      'minutes of issuing it.',
   },
 } satisfies Record<string, InboundVerifier>;
 

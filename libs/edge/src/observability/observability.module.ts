@@ -33,8 +33,10 @@ export class MetricsController {
     operationId: 'getMetrics',
     summary: "The api's figures, for Prometheus",
     description:
-      'Event items accepted and refused by code, ingest latency, outbox backlog and age, deliveries by state, queue depths, api and worker memory. ' +
-      "With ADMIN_TOKEN set, send it as a bearer token; without it, only callers on the service's own machine may read it (never through a proxy header).",
+      'Event items accepted and refused by code, ingest latency, outbox backlog and age, deliveries by state, ' +
+      'queue depths, api and worker memory. ' +
+      ("With ADMIN_TOKEN set, send it as a bearer token; without it, only callers on the service's own machine " +
+        'may read it (never through a proxy header).'),
     tag: 'metrics',
     caller: 'operator',
     answers: {

@@ -58,7 +58,8 @@ export function sketchesOf(
   return wanted;
 }
 
-// $1 workspace, $2 type, $3 from, $4 to, $5 h0, $6 h1, $7 folded_to, $8..$9 the sketches wanted, then the listed hours' runs.
+// $1 workspace, $2 type, $3 from, $4 to, $5 h0, $6 h1, $7 folded_to, $8..$9 the sketches wanted, then the listed hours'
+// runs.
 const OF_CHART = `e.workspace_id = $1 AND e.type = $2 AND (e.expires_at IS NULL OR e.expires_at > now())`;
 /** Past this many runs of listed hours in range, the events-only statement answers (a branch per run, each planned). */
 const MAX_LISTED_BRANCHES = 60;
@@ -66,8 +67,10 @@ const MAX_LISTED_BRANCHES = 60;
 /** The mark, and the hours inside h0..h1 whose sketches are not to be read (epoch ms). */
 const LISTED_SQL = `SELECT m.folded_to::text AS folded_to, ARRAY(
     SELECT (extract(epoch FROM x.hour) * 1000)::float8 FROM (
-      SELECT l.hour FROM events_rollup_dirty l WHERE l.workspace_id = $1 AND l.type = $2 AND l.hour >= $3::timestamptz AND l.hour < $4::timestamptz
-      UNION SELECT ${HOUR_OF('e')} FROM events e WHERE e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $4::timestamptz
+      SELECT l.hour FROM events_rollup_dirty l WHERE l.workspace_id = $1 AND l.type = $2 AND l.hour >= $3::timestamptz
+        AND l.hour < $4::timestamptz
+      UNION SELECT ${HOUR_OF('e')} FROM events e WHERE e.workspace_id = $1 AND e.type = $2
+        AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $4::timestamptz
         AND e.expires_at > m.expired_to AND e.expires_at <= now() AND e.received_at < m.folded_to) x) AS listed
   FROM events_rollup_mark m`;
 
@@ -83,7 +86,8 @@ function peopleStatement(question: ChartQuestion, keyed: boolean, listed: number
   return `WITH r AS (
       ${row} WHERE ${OF_CHART} AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $5::timestamptz
       UNION ALL ${row} WHERE ${OF_CHART} AND e.occurred_at >= $6::timestamptz AND e.occurred_at <= $4::timestamptz
-      UNION ALL ${row} WHERE ${OF_CHART} AND e.occurred_at >= $5::timestamptz AND e.occurred_at < $6::timestamptz AND e.received_at >= $7::timestamptz
+      UNION ALL ${row} WHERE ${OF_CHART} AND e.occurred_at >= $5::timestamptz AND e.occurred_at < $6::timestamptz
+        AND e.received_at >= $7::timestamptz
       ${Array.from(
         { length: listed },
         (_, i) => `UNION ALL ${row} WHERE ${OF_CHART} AND e.received_at < $7::timestamptz
@@ -92,7 +96,8 @@ function peopleStatement(question: ChartQuestion, keyed: boolean, listed: number
     SELECT 0 AS grain, d.at, d.touch::text AS touch, string_agg(d.h, ''::bytea) AS bytes
       FROM (SELECT DISTINCT r.at, r.touch, int8send(${PERSON_HASH('r.person_id')}) AS h FROM r) d GROUP BY 1, 2, 3
     UNION ALL
-    SELECT p.grain, p.at, p.touch::text, p.sketch FROM events_rollup_people p JOIN unnest($8::int2[], $9::timestamptz[]) AS u(grain, at) ON p.grain = u.grain AND p.at = u.at
+    SELECT p.grain, p.at, p.touch::text, p.sketch FROM events_rollup_people p
+      JOIN unnest($8::int2[], $9::timestamptz[]) AS u(grain, at) ON p.grain = u.grain AND p.at = u.at
      WHERE p.workspace_id = $1 AND p.type = $2 AND p.keyed = ${keyed}`;
 }
 

@@ -40,7 +40,9 @@ export function rolledRange(question: ChartQuestion): { hours: [Date, Date]; day
  */
 export function touchNames(breakdown: ChartBreakdown): { cte: string; key: (touch: string) => string; join: string } {
   return {
-    cte: `names AS (SELECT coalesce(jsonb_object_agg(k.touch::text, k.${breakdown}), '{}') AS names FROM event_touches k WHERE k.workspace_id = $1)`,
+    cte:
+      `names AS (SELECT coalesce(jsonb_object_agg(k.touch::text, k.${breakdown}), '{}') AS names FROM ` +
+      `event_touches k WHERE k.workspace_id = $1)`,
     key: (touch) => `coalesce(n.names ->> coalesce(${touch}, 0)::text, '')`,
     join: 'CROSS JOIN names n',
   };
@@ -54,9 +56,11 @@ const ADJUST = `adjust AS (
   ${ROW}, 1 AS sign FROM events e WHERE ${OF_CHART} AND e.received_at >= $7::timestamptz
      AND e.occurred_at >= $3::timestamptz AND e.occurred_at <= $4::timestamptz AND ${LIVE}
   UNION ALL
-  ${ROW}, 1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $5::timestamptz AND e.received_at < $7::timestamptz AND ${LIVE}
+  ${ROW}, 1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $5::timestamptz
+    AND e.received_at < $7::timestamptz AND ${LIVE}
   UNION ALL
-  ${ROW}, 1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $6::timestamptz AND e.occurred_at <= $4::timestamptz AND e.received_at < $7::timestamptz AND ${LIVE}
+  ${ROW}, 1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $6::timestamptz AND e.occurred_at <= $4::timestamptz
+    AND e.received_at < $7::timestamptz AND ${LIVE}
   UNION ALL
   ${ROW}, -1 FROM events e WHERE ${OF_CHART} AND e.occurred_at >= $5::timestamptz AND e.occurred_at < $6::timestamptz
      AND e.expires_at > $8::timestamptz AND e.expires_at <= now() AND e.received_at < $7::timestamptz)`;
@@ -86,7 +90,8 @@ export function rollupChartStatement(
     from: string,
     to: string,
   ) => `SELECT ${bucketOf('r.at')} AS bucket, r.touch, r.events AS n, r.value AS v FROM events_rollup r
-      WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = ${grain} AND r.at >= ${from}::timestamptz AND r.at < ${to}::timestamptz AND r.keyed = ${breakdown ? 'true' : 'false'}`;
+      WHERE r.workspace_id = $1 AND r.type = $2 AND r.grain = ${grain} AND r.at >= ${from}::timestamptz
+        AND r.at < ${to}::timestamptz AND r.keyed = ${breakdown ? 'true' : 'false'}`;
   const value = question.measure === 'count' ? 'sum(u.n)' : 'coalesce(sum(u.v), 0)';
   const touch = breakdown ? touchNames(breakdown) : undefined;
   const key = touch ? touch.key('u.touch') : 'NULL::text';
@@ -94,7 +99,8 @@ export function rollupChartStatement(
   const namesCte = touch ? `${touch.cte},` : '';
   return {
     sql: `WITH ${namesCte} ${ADJUST},
-      u AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, coalesce(a.touch, 0) AS touch, a.sign::bigint AS n, a.sign * a.value AS v FROM adjust a
+      u AS (SELECT ${bucketOf('a.occurred_at')} AS bucket, coalesce(a.touch, 0) AS touch, a.sign::bigint AS n,
+        a.sign * a.value AS v FROM adjust a
             UNION ALL ${rollup(24, '$9', '$10')} UNION ALL ${rollup(1, '$5', '$9')} UNION ALL ${rollup(1, '$10', '$6')})
       SELECT u.bucket, ${key} AS key, ${value}::float8 AS value FROM u ${names} GROUP BY 1, 2 HAVING sum(u.n) > 0`,
     args,

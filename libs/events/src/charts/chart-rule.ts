@@ -102,7 +102,8 @@ export function parseChartInput(input: ChartInput): ChartQuestion {
   if (!builtIn && (RESERVED.has(event) || !CUSTOM_NAME_PATTERN.test(event))) {
     throw new Refusal(
       'unknown_event',
-      `"${event}" is not an event name this workspace has: use a built-in name or a custom name it has seen (see eventNames).`,
+      `"${event}" is not an event name this workspace has: use a built-in name or a custom name it has seen ` +
+        `(see eventNames).`,
     );
   }
   const measure = oneOf('measure', input.measure, CHART_MEASURES);

@@ -61,15 +61,24 @@ export function chartStatement(workspaceId: string, question: ChartQuestion): { 
 
 /** One bucket, not broken down: every row is in it; empty, no row. */
 function bucketSql(question: ChartQuestion, where: string, bucket: string): string {
-  return `SELECT ${bucket} AS bucket, NULL::text AS key, ${MEASURE_SQL[question.measure]}::float8 AS value FROM events e WHERE ${where} HAVING count(*) > 0`;
+  return (
+    `SELECT ${bucket} AS bucket, NULL::text AS key, ${MEASURE_SQL[question.measure]}::float8 AS value FROM ` +
+    `events e WHERE ${where} HAVING count(*) > 0`
+  );
 }
 
 /** One bucket's rows to break down, per key: its distinct people, or its count and sum. */
 function bucketRowsSql(question: ChartQuestion, where: string, bucket: string): string {
   const of = `FROM events e WHERE ${where} GROUP BY 2`;
   if (question.measure === 'people')
-    return `SELECT ${bucket} AS bucket, coalesce(e.touch, 0) AS touch, e.person_id, NULL::bigint AS n, NULL::numeric AS v ${of}, 3`;
-  return `SELECT ${bucket} AS bucket, coalesce(e.touch, 0) AS touch, NULL::text AS person_id, count(*) AS n, sum(e.value) AS v ${of}`;
+    return (
+      `SELECT ${bucket} AS bucket, coalesce(e.touch, 0) AS touch, e.person_id, NULL::bigint AS n, NULL::numeric ` +
+      `AS v ${of}, 3`
+    );
+  return (
+    `SELECT ${bucket} AS bucket, coalesce(e.touch, 0) AS touch, NULL::text AS person_id, count(*) AS n, ` +
+    `sum(e.value) AS v ${of}`
+  );
 }
 
 const BROKEN_DOWN_VALUE = {
@@ -81,7 +90,8 @@ const BROKEN_DOWN_VALUE = {
 /** The buckets' rows per key, added up by the key's name (keys that share a source are one series). */
 function brokenDownSql(question: ChartQuestion, rows: string): string {
   const names = touchNames(question.breakdown!);
-  return `WITH ${names.cte} SELECT d.bucket, ${names.key('d.touch')} AS key, ${BROKEN_DOWN_VALUE[question.measure]}::float8 AS value
+  return `WITH ${names.cte} SELECT d.bucket, ${names.key('d.touch')} AS key,
+    ${BROKEN_DOWN_VALUE[question.measure]}::float8 AS value
     FROM (${rows}) AS d ${names.join} GROUP BY 1, 2`;
 }
 
@@ -94,6 +104,7 @@ function brokenDownSql(question: ChartQuestion, rows: string): string {
 function rangeSql(question: ChartQuestion, where: string): string {
   const names = question.breakdown ? touchNames(question.breakdown) : undefined;
   return `${names ? `WITH ${names.cte}` : ''} SELECT g.bucket AT TIME ZONE 'UTC' AS bucket, g.key, g.value FROM (
-      SELECT date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AS bucket, ${names ? names.key('e.touch') : 'NULL::text'} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
+      SELECT date_trunc('${question.interval}', e.occurred_at AT TIME ZONE 'UTC') AS bucket,
+        ${names ? names.key('e.touch') : 'NULL::text'} AS key, ${MEASURE_SQL[question.measure]}::float8 AS value
         FROM events e ${names?.join ?? ''} WHERE ${where} GROUP BY 1, 2) AS g`;
 }

@@ -55,7 +55,9 @@ export class ChartsRepository {
 export class ChartRollups {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Folds the rows received since the last fold, counts and people in one transaction; answers the count rows it wrote. */
+  /**
+   * Folds the rows received since the last fold, counts and people in one transaction; answers the count rows it wrote.
+   */
   async fold(): Promise<number> {
     const folded = await this.dataSource.transaction((m) => foldRollups((sql, args) => m.query(sql, args)));
     return folded?.changed ?? 0;

@@ -15,7 +15,8 @@ export class ChartsService {
     if (!question.builtIn && rows.length === 0 && !(await this.charts.seen(workspaceId, question.event))) {
       throw new Refusal(
         'unknown_event',
-        `This workspace has not seen "${question.event}" yet: a custom name can be charted once an event of that name arrived.`,
+        `This workspace has not seen "${question.event}" yet: a custom name can be charted once an event of ` +
+          `that name arrived.`,
       );
     }
     return { series: chartSeries(question, rows) };

@@ -129,7 +129,8 @@ async function addFolded(query: Query, folded: Folded): Promise<void> {
     sketch: Buffer;
   }> = await query(
     `SELECT p.workspace_id, p.type, p.grain, p.at, p.keyed, p.touch, p.sketch FROM events_rollup_people p
-       JOIN unnest($1::text[], $2::text[], $3::int2[], $4::timestamptz[], $5::bool[], $6::int8[]) AS k(workspace_id, type, grain, at, keyed, touch)
+       JOIN unnest($1::text[], $2::text[], $3::int2[], $4::timestamptz[], $5::bool[], $6::int8[]) AS k(workspace_id,
+         type, grain, at, keyed, touch)
          USING (workspace_id, type, grain, at, keyed, touch)`,
     [
       rows.map((r) => r.workspace_id),
@@ -174,7 +175,8 @@ async function sketchListedHours(query: Query, folded: Folded, limit: number): P
   );
   if (hours.length === 0) return 0;
   await query(
-    `DELETE FROM events_rollup_dirty WHERE (workspace_id, type, hour) IN (SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[]))`,
+    `DELETE FROM events_rollup_dirty WHERE (workspace_id, type, hour) IN (SELECT * FROM unnest($1::text[], ` +
+      `$2::text[], $3::timestamptz[]))`,
     [hours.map((h) => h.workspace_id), hours.map((h) => h.type), hours.map((h) => new Date(h.hour).toISOString())],
   );
   const days = new Map<string, Span>();
@@ -184,14 +186,16 @@ async function sketchListedHours(query: Query, folded: Folded, limit: number): P
     const groups: Array<{ hour: Date; touch: string; hashes: Buffer }> = await query(
       `SELECT d.hour, d.touch, ${HASHES} FROM (
          SELECT DISTINCT ${HOUR_OF('e')} AS hour, ${HASHED('e')} FROM events e
-          WHERE e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= $3::timestamptz AND e.occurred_at < $4::timestamptz AND ${LIVE_AT('e', '$5', '$6')}) d
+          WHERE e.workspace_id = $1 AND e.type = $2 AND e.occurred_at >= $3::timestamptz
+            AND e.occurred_at < $4::timestamptz AND ${LIVE_AT('e', '$5', '$6')}) d
        GROUP BY 1, 2`,
       [...range, folded.upto, folded.expired],
     );
     for (const g of groups)
       sketches.add(workspace_id, type, new Date(g.hour), String(g.touch), g.hashes, [SKETCH_GRAINS.hour]);
     await query(
-      `DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ${SKETCH_GRAINS.hour} AND at >= $3 AND at < $4`,
+      `DELETE FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ${SKETCH_GRAINS.hour} ` +
+        `AND at >= $3 AND at < $4`,
       range,
     );
     await sketches.save(query);
@@ -233,7 +237,8 @@ interface Span {
 async function unionOf(query: Query, span: Span, of: number): Promise<void> {
   const end = bucketEnd(span.at, intervalOf(span.grain));
   const parts: Array<{ keyed: boolean; touch: string; sketch: Buffer }> = await query(
-    `SELECT keyed, touch, sketch FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ${of} AND at >= $3 AND at < $4`,
+    `SELECT keyed, touch, sketch FROM events_rollup_people WHERE workspace_id = $1 AND type = $2 AND grain = ` +
+      `${of} AND at >= $3 AND at < $4`,
     [span.workspace_id, span.type, span.at.toISOString(), end.toISOString()],
   );
   const sketches = new Sketches();

@@ -29,15 +29,20 @@ const foldedUnder = (row: string, to: string, expired: string) =>
  */
 const addRows = (src: string) => `
   WITH s (workspace_id, type, occurred_at, touch, value, sign) AS (${src}),
-  h AS (SELECT s.workspace_id, s.type, date_trunc('hour', s.occurred_at AT TIME ZONE 'UTC') AS hour, coalesce(s.touch, 0) AS touch,
+  h AS (SELECT s.workspace_id, s.type, date_trunc('hour', s.occurred_at AT TIME ZONE 'UTC') AS hour, coalesce(s.touch,
+    0) AS touch,
                sum(s.sign) AS n, coalesce(sum(s.sign * s.value), 0) AS v
           FROM s GROUP BY 1, 2, 3, 4),
-  g AS (SELECT h.workspace_id, h.type, g.grain, (CASE g.grain WHEN 1 THEN h.hour ELSE date_trunc('day', h.hour) END) AT TIME ZONE 'UTC' AS at,
+  g AS (SELECT h.workspace_id, h.type, g.grain, (CASE g.grain WHEN 1 THEN h.hour
+    ELSE date_trunc('day', h.hour) END) AT TIME ZONE 'UTC' AS at,
                k.keyed, CASE WHEN k.keyed THEN h.touch ELSE 0 END AS touch, sum(h.n) AS n, sum(h.v) AS v
-          FROM h CROSS JOIN (VALUES (1::smallint), (24::smallint)) AS g(grain) CROSS JOIN (VALUES (true), (false)) AS k(keyed) GROUP BY 1, 2, 3, 4, 5, 6)
+          FROM h CROSS JOIN (VALUES (1::smallint), (24::smallint)) AS g(grain) CROSS
+            JOIN (VALUES (true), (false)) AS k(keyed) GROUP BY 1, 2, 3, 4, 5, 6)
   INSERT INTO events_rollup AS r (workspace_id, type, grain, at, keyed, touch, events, value)
-  SELECT g.workspace_id, g.type, g.grain, g.at, g.keyed, g.touch, g.n, g.v FROM g WHERE g.n <> 0 OR g.v <> 0 ORDER BY 1, 2, 3, 4, 5, 6
-  ON CONFLICT (workspace_id, type, grain, keyed, at, touch) DO UPDATE SET events = r.events + excluded.events, value = r.value + excluded.value`;
+  SELECT g.workspace_id, g.type, g.grain, g.at, g.keyed, g.touch, g.n, g.v FROM g WHERE g.n <> 0 OR g.v <> 0
+    ORDER BY 1, 2, 3, 4, 5, 6
+  ON CONFLICT (workspace_id, type, grain, keyed, at, touch) DO UPDATE
+    SET events = r.events + excluded.events, value = r.value + excluded.value`;
 
 /**
  * The rollups' lock (an advisory lock, held to the end of the transaction): the triggers share it, the
@@ -52,7 +57,10 @@ export const PERSON_HASH = (personId: string) => `hashtextextended(${personId}, 
 /** The UTC hour of a row (alias `row`), as a timestamptz. */
 export const HOUR_OF = (row: string) => `date_trunc('hour', ${row}.occurred_at AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'`;
 
-/** Lists the hours of the rows of `src` (alias `d`, a FROM item) whose people sketches are no longer right, in key order. */
+/**
+ * Lists the hours of the rows of `src` (alias `d`, a FROM item) whose people sketches are no longer right, in key
+ * order.
+ */
 const markDirty = (src: string) => `
   INSERT INTO events_rollup_dirty (workspace_id, type, hour)
   SELECT DISTINCT d.workspace_id, d.type, ${HOUR_OF('d')} FROM ${src} ORDER BY 1, 2, 3 ON CONFLICT DO NOTHING`;
@@ -73,18 +81,22 @@ const ROW = (alias: string, sign: string) =>
  * listed for its people to be sketched again by the next folds (charts read such hours from events).
  */
 const FOLD = `
-CREATE FUNCTION events_rollup_fold(OUT changed bigint, OUT from_at timestamptz, OUT upto timestamptz, OUT expired timestamptz) LANGUAGE plpgsql AS $f$
+CREATE FUNCTION events_rollup_fold(OUT changed bigint, OUT from_at timestamptz, OUT upto timestamptz,
+  OUT expired timestamptz) LANGUAGE plpgsql AS $f$
 DECLARE m events_rollup_mark; hidden boolean;
 BEGIN
   IF NOT pg_try_advisory_xact_lock(${LOCK}) THEN RETURN; END IF;
   SELECT * INTO m FROM events_rollup_mark;
-  SELECT min(a.xact_start), coalesce(bool_or(a.backend_type = 'client backend' AND a.state IS NULL), false) INTO upto, hidden
-    FROM pg_stat_get_activity(NULL) a WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database()) AND a.backend_type = 'client backend';
+  SELECT min(a.xact_start), coalesce(bool_or(a.backend_type = 'client backend'
+    AND a.state IS NULL), false) INTO upto, hidden
+    FROM pg_stat_get_activity(NULL) a WHERE a.datid = (SELECT oid FROM pg_database WHERE datname = current_database())
+      AND a.backend_type = 'client backend';
   IF hidden THEN upto := NULL; RETURN; END IF;
   upto := greatest(m.folded_to, least(coalesce(upto, now()), now()));
   expired := greatest(m.expired_to, now());
   ${addRows(`SELECT ${ROW('e', '1')} FROM events e WHERE e.received_at >= m.folded_to AND e.received_at < upto AND (e.expires_at IS NULL OR e.expires_at > expired)
-     UNION ALL SELECT ${ROW('e', '-1')} FROM events e WHERE e.received_at < m.folded_to AND e.expires_at > m.expired_to AND e.expires_at <= expired`)};
+     UNION ALL SELECT ${ROW('e', '-1')} FROM events e WHERE e.received_at < m.folded_to AND e.expires_at > m.expired_to
+       AND e.expires_at <= expired`)};
   GET DIAGNOSTICS changed = ROW_COUNT;
   DELETE FROM events_rollup WHERE events = 0;
   ${markDirty(`events d WHERE d.received_at < m.folded_to AND d.expires_at > m.expired_to AND d.expires_at <= expired`)};
@@ -101,9 +113,11 @@ BEGIN
   UPDATE events_rollup_mark SET folded_to = '-infinity', expired_to = '-infinity';
   -- Nothing is folded now, so the key written here moves no count.
   UPDATE events e SET touch = ${personTouchSql('e.workspace_id', 'e.person_id', false)} WHERE e.touch IS NULL;
-  INSERT INTO event_touches (workspace_id, touch, source, medium, campaign) SELECT * FROM (${PEOPLE_TOUCHES_SQL}) AS t WHERE t.touch <> 0 ON CONFLICT DO NOTHING;
+  INSERT INTO event_touches (workspace_id, touch, source, medium, campaign) SELECT * FROM (${PEOPLE_TOUCHES_SQL}) AS t
+    WHERE t.touch <> 0 ON CONFLICT DO NOTHING;
   n := (events_rollup_fold()).changed;
-  INSERT INTO events_rollup_dirty (workspace_id, type, hour) SELECT r.workspace_id, r.type, r.at FROM events_rollup r WHERE r.grain = 1 AND NOT r.keyed;
+  INSERT INTO events_rollup_dirty (workspace_id, type, hour) SELECT r.workspace_id, r.type, r.at FROM events_rollup r
+    WHERE r.grain = 1 AND NOT r.keyed;
   RETURN n;
 END $f$;`;
 
@@ -131,18 +145,23 @@ BEGIN${
     ${addRows(`SELECT ${ROW('o', '-1')} FROM old_rows o WHERE ${FOLDED('o')}`)};
     ${markDirty(`old_rows d WHERE ${FOLDED('d')}`)};
   ELSE
-    ${addRows(`SELECT ${ROW('o', '-1')} FROM old_rows o WHERE ${FOLDED('o')} UNION ALL SELECT ${ROW('w', '1')} FROM new_rows w WHERE ${FOLDED('w')}`)};
+    ${addRows(`SELECT ${ROW('o', '-1')} FROM old_rows o WHERE ${FOLDED('o')} UNION ALL SELECT ${ROW('w', '1')} FROM ` + `new_rows w WHERE ${FOLDED('w')}`)};
     ${markDirty(`(SELECT * FROM old_rows UNION ALL SELECT * FROM new_rows) d WHERE ${FOLDED('d')}`)};
   END IF;
   DELETE FROM events_rollup WHERE events = 0;
   RETURN NULL;
 END $f$;`;
 
-/** The triggers on the events table `table` (the partitioned table's, made again when a conversion renames it events). */
+/**
+ * The triggers on the events table `table` (the partitioned table's, made again when a conversion renames it events).
+ */
 export function rollupEventTriggers(table: string): string {
   return `
-CREATE TRIGGER events_rollup_deleted AFTER DELETE ON ${table} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION events_rollup_moved();
-CREATE TRIGGER events_rollup_updated AFTER UPDATE ON ${table} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_rollup_moved();`;
+CREATE TRIGGER events_rollup_deleted AFTER DELETE
+  ON ${table} REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION events_rollup_moved();
+CREATE TRIGGER events_rollup_updated AFTER UPDATE
+  ON ${table} REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION
+  events_rollup_moved();`;
 }
 
 /** Drops the triggers and functions (the tables stay). */

@@ -117,7 +117,8 @@ export function classifyEventName(name: unknown): 'built_in' | 'custom' | Refusa
   if (!CUSTOM_NAME_PATTERN.test(name)) {
     return new Refusal(
       'unknown_event',
-      `"${name.slice(0, 60)}" is not an event name: use a built-in name or 2 to 40 lowercase letters, digits and underscores.`,
+      `"${name.slice(0, 60)}" is not an event name: use a built-in name or 2 to 40 lowercase letters, digits ` +
+        `and underscores.`,
     );
   }
   return 'custom';
@@ -128,6 +129,7 @@ export function publicEventRefusal(name: string): Refusal | null {
   if (PUBLIC.has(name)) return null;
   return new Refusal(
     'unknown_event',
-    `"${name.slice(0, 60)}" is not a built-in event name: custom names are accepted only from servers, with a secret key.`,
+    `"${name.slice(0, 60)}" is not a built-in event name: custom names are accepted only from servers, with a ` +
+      `secret key.`,
   );
 }

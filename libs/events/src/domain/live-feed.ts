@@ -17,7 +17,9 @@ export function liveCursor(readMicros: string): string {
   return Buffer.from(`${PREFIX}${readMicros}`).toString('base64url');
 }
 
-/** Where a poll reads from, in microseconds since the epoch: its cursor's read less the overlap; null for a first poll. */
+/**
+ * Where a poll reads from, in microseconds since the epoch: its cursor's read less the overlap; null for a first poll.
+ */
 export function liveSince(after: string | null | undefined): string | null {
   if (after === null || after === undefined) return null;
   const match = /^live:(\d{1,20})$/.exec(Buffer.from(after, 'base64url').toString());

@@ -126,7 +126,10 @@ export class PersonSketch {
   }
 }
 
-/** The first p bits pick the register; it keeps the most leading zeros (plus one) seen in the other 64 - p (hi and lo: the hash's halves). */
+/**
+ * The first p bits pick the register; it keeps the most leading zeros (plus one) seen in the other 64 - p (hi and lo:
+ * the hash's halves).
+ */
 function setRegister(registers: Uint8Array, hi: number, lo: number): void {
   const index = hi >>> (32 - PERSON_SKETCH_P);
   const rest = hi & ((1 << (32 - PERSON_SKETCH_P)) - 1);

@@ -29,7 +29,10 @@ export function isHoneypot(fields: Record<string, unknown>): boolean {
   return isFilled(fields.hp) || isFilled(fields.website);
 }
 
-/** The ingest item of a browser's post; a subscribe carries the visitor's address as proof of consent unless the page sent one. */
+/**
+ * The ingest item of a browser's post; a subscribe carries the visitor's address as proof of consent unless the page
+ * sent one.
+ */
 export function publicItem(
   action: PublicAction,
   body: unknown,

@@ -9,7 +9,9 @@ import { type BuiltInEvent, CUSTOM_NAME_PATTERN } from './catalogue';
 export const SEGMENT_CALL_TYPES = ['track', 'identify', 'page', 'screen', 'group', 'alias'] as const;
 export type SegmentCallType = (typeof SEGMENT_CALL_TYPES)[number];
 
-/** What each path under /v1 takes: one call (by name, or by the letter Segment's browser library posts to) or a batch. */
+/**
+ * What each path under /v1 takes: one call (by name, or by the letter Segment's browser library posts to) or a batch.
+ */
 export const SEGMENT_PATHS: Readonly<Record<string, SegmentCallType | 'batch'>> = {
   track: 'track',
   t: 'track',
@@ -62,7 +64,10 @@ const SPEC_BY_SNAKE: ReadonlyMap<string, BuiltInEvent> = new Map(
 const NAMES_KEPT = 1_000;
 const named = new Map<string, string>();
 
-/** A track's event: a spec name onto the catalogue, else snake_cased (a catalogue name stays itself; any other is a custom name). */
+/**
+ * A track's event: a spec name onto the catalogue, else snake_cased (a catalogue name stays itself; any other is a
+ * custom name).
+ */
 export function segmentEventName(name: unknown): string | Refusal {
   if (typeof name !== 'string' || name.trim() === '')
     return new Refusal('unknown_event', 'Name the event in event, like "Order Completed".');
@@ -73,7 +78,8 @@ export function segmentEventName(name: unknown): string | Refusal {
   if (!CUSTOM_NAME_PATTERN.test(event)) {
     return new Refusal(
       'unknown_event',
-      `"${name.slice(0, 60)}" makes no event name: once snake_cased it must be 2 to 40 letters, digits and underscores.`,
+      `"${name.slice(0, 60)}" makes no event name: once snake_cased it must be 2 to 40 letters, digits and ` +
+        `underscores.`,
     );
   }
   if (named.size >= NAMES_KEPT) named.clear();
@@ -160,7 +166,10 @@ export function isoInstant(ms: number): string {
   return `${isoPrefix}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
 }
 
-/** occurred_at: receivedAt − (sentAt − timestamp), as Segment corrects a client's clock; originalTimestamp before timestamp. */
+/**
+ * occurred_at: receivedAt − (sentAt − timestamp), as Segment corrects a client's clock; originalTimestamp before
+ * timestamp.
+ */
 export function occurredAt(message: Obj, arrival: SegmentArrival): string | undefined | Refusal {
   const field = message.originalTimestamp == null ? 'timestamp' : 'originalTimestamp';
   const value = message[field];
@@ -173,7 +182,8 @@ export function occurredAt(message: Obj, arrival: SegmentArrival): string | unde
 
 /** context.page (path, referrer), context.campaign (utm keys) and context.userAgent (os) as the item's source. */
 function sourceOf(context: Obj, page: { path?: string; referrer?: string } = {}): Obj | undefined {
-  if (!page.path && !page.referrer && !context.page && !context.campaign && !context.userAgent) return undefined; // as a server's calls come
+  // as a server's calls come
+  if (!page.path && !page.referrer && !context.page && !context.campaign && !context.userAgent) return undefined;
   const onPage = objectAt(context.page);
   const campaign = objectAt(context.campaign);
   const utm = {
@@ -240,7 +250,8 @@ export function segmentItem(raw: unknown, call: SegmentCallType | undefined, arr
   if (!(SEGMENT_CALL_TYPES as readonly unknown[]).includes(type)) {
     return new Refusal(
       'unknown_event',
-      `"${String(type).slice(0, 40)}" is not a Segment call: each call's type is track, identify, page, screen, group or alias.`,
+      `"${String(type).slice(0, 40)}" is not a Segment call: each call's type is track, identify, page, ` +
+        `screen, group or alias.`,
     );
   }
   const context = arrival.context ? { ...arrival.context, ...objectAt(raw.context) } : objectAt(raw.context);

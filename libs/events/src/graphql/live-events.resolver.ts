@@ -44,9 +44,12 @@ export class LiveEventsResolver {
 
   @Query(() => LiveEventPageType, {
     description:
-      'Events as they are recorded, newest first, at most `first`: without `after`, those recorded in the last 15 minutes; with `after` (the cursor of the previous answer), those recorded since, ' +
-      'and again those of the 10 seconds before it, since a slow transaction can commit rows recorded before a read already answered. Events can come twice: dedupe by id. ' +
-      'When more than `first` were recorded since, only the newest `first` come. Events past their expires_at are left out.',
+      'Events as they are recorded, newest first, at most `first`: without `after`, those recorded in the last ' +
+      '15 minutes; with `after` (the cursor of the previous answer), those recorded since, ' +
+      ('and again those of the 10 seconds before it, since a slow transaction can commit rows recorded before a ' +
+        'read already answered. Events can come twice: dedupe by id. ') +
+      ('When more than `first` were recorded since, only the newest `first` come. Events past their expires_at ' +
+        'are left out.'),
   })
   async liveEvents(
     @Member() auth: AuthContext,

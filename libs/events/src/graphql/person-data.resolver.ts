@@ -37,7 +37,8 @@ export class PersonDataResolver {
 
   @Query(() => GraphQLJSON, {
     description:
-      'Everything held about the person (record id or email): record, identities, consent, timeline, messages, automation runs and the deliveries that named them. ' +
+      'Everything held about the person (record id or email): record, identities, consent, timeline, messages, ' +
+      'automation runs and the deliveries that named them. ' +
       'At most 10,000 rows here; GET /api/v1/people/{who}/export streams any number.',
   })
   personExport(@Member() auth: AuthContext, @Args('person', { description: 'Record id or email.' }) person: string) {
@@ -46,7 +47,8 @@ export class PersonDataResolver {
 
   @Mutation(() => ErasureType, {
     description:
-      'Erases the person (record id or email), everyone merged into them and every row that names them; their identities go on the suppression list. Owners and admins.',
+      'Erases the person (record id or email), everyone merged into them and every row that names them; their ' +
+      'identities go on the suppression list. Owners and admins.',
   })
   erasePerson(@Manager() auth: AuthContext, @Args('person', { description: 'Record id or email.' }) person: string) {
     return this.personData.erase(auth, person);
@@ -54,7 +56,8 @@ export class PersonDataResolver {
 
   @Mutation(() => Boolean, {
     description:
-      'Takes one identity off the suppression list, so posts naming it are recorded again. Owners only; false when it was not on the list.',
+      'Takes one identity off the suppression list, so posts naming it are recorded again. Owners only; false ' +
+      'when it was not on the list.',
   })
   liftSuppression(
     @Member() auth: AuthContext,

@@ -3,8 +3,6 @@ import { WINDOW_SECONDS, LIMITS as RATE_LIMITS } from '@app/platform';
 import { ACTIONS, BUILT_IN_EVENTS, CUSTOM_NAME_PATTERN, LIMITS, RESERVED_EVENT_NAMES } from '../domain';
 
 /** GET /api/v1/events: the events endpoint described, so a caller sees what to post. */
-type EventsDescription = ReturnType<typeof describeEventsEndpoint>;
-
 export function describeEventsEndpoint() {
   return {
     ok: true,
@@ -12,7 +10,8 @@ export function describeEventsEndpoint() {
     authentication:
       'Authorization: Bearer sk_live_… (a secret key from the workspace developer settings; never use it in a browser)',
     payload:
-      'One event object, or {"events": [up to 100 items]} where an item may also have type identify, subscribe or support.',
+      'One event object, or {"events": [up to 100 items]} where an item may also have type identify, subscribe ' +
+      'or support.',
     fields: {
       event: {
         type: 'required: a built-in name or a custom name',

@@ -77,7 +77,8 @@ export class EventsController {
     operationId: 'getEventsDescription',
     summary: 'What to post to the events endpoint',
     description:
-      'The fields of each kind of item, the statuses each answers, the built-in event names and the limits, so a caller sees what to post. Takes no key and never echoes one.',
+      'The fields of each kind of item, the statuses each answers, the built-in event names and the limits, so ' +
+      'a caller sees what to post. Takes no key and never echoes one.',
     tag: 'events',
     caller: 'anyone',
     answers: {
@@ -97,9 +98,12 @@ export class EventsController {
     operationId: 'postEvents',
     summary: 'Record an event, or a batch of items',
     description: [
-      'One item (an event, or an item whose type is identify, subscribe or support with that action\'s fields), or `{"events": [...]}` with up to ' +
-        `${LIMITS.batchItems} items, at most ${SERVER_BODY_LIMIT / 1024} KB. A single item answers its status and the id of the record it landed on, or its refusal.`,
-      "A batch answers 200 when every item went through, else 207 partial_failure with every item's result in order; an item refused does not discard the others. " +
+      "One item (an event, or an item whose type is identify, subscribe or support with that action's " +
+        'fields), or `{"events": [...]}` with up to ' +
+        (`${LIMITS.batchItems} items, at most ${SERVER_BODY_LIMIT / 1024} KB. A single item answers its status ` +
+          `and the id of the record it landed on, or its refusal.`),
+      "A batch answers 200 when every item went through, else 207 partial_failure with every item's result in " +
+        'order; an item refused does not discard the others. ' +
         'A repeated idempotency_key writes nothing and answers as the first post did.',
       `Limited to ${RATE_LIMITS.server} posts per secret key in ten minutes.`,
     ].join('\n\n'),
@@ -112,13 +116,15 @@ export class EventsController {
     answers: {
       200: {
         description:
-          'One item recorded (or expired: an expires_at already past writes nothing), or a batch whose items were all ok.',
+          'One item recorded (or expired: an expires_at already past writes nothing), or a batch whose items ' +
+          'were all ok.',
         schema: { anyOf: [schemaRef('ActionSuccess'), schemaRef('BatchSuccess')] },
         example: { ok: true, status: 'recorded', id: 'evt_01JD2Q7Z9X4R8T6W3Y5V0N1M2K' },
       },
       207: {
         description:
-          "partial_failure: some items of the batch were refused; results holds every item's own answer, in the order sent.",
+          "partial_failure: some items of the batch were refused; results holds every item's own answer, in " +
+          'the order sent.',
         schema: 'BatchRefusal',
       },
     },

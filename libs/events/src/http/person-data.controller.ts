@@ -19,8 +19,10 @@ export class PersonDataController {
     operationId: 'exportPerson',
     summary: 'Everything held about one person',
     description:
-      'One JSON document: the record (with the ids merged into it), identities, subscriptions with the consent words, IP and time, the whole timeline ' +
-      '(events, notes, stage changes), messages with their bodies, automation runs, and the webhook deliveries whose bodies named the person. ' +
+      'One JSON document: the record (with the ids merged into it), identities, subscriptions with the consent ' +
+      'words, IP and time, the whole timeline ' +
+      ('(events, notes, stage changes), messages with their bodies, automation runs, and the webhook deliveries ' +
+        'whose bodies named the person. ') +
       "Streamed, whatever the timeline's length. For a request under GDPR articles 15 and 20.",
     tag: 'people',
     caller: 'secret key',
@@ -46,9 +48,12 @@ export class PersonDataController {
     operationId: 'erasePerson',
     summary: 'Erase one person',
     description:
-      'Removes the person, everyone merged into them and every row that names them (timeline, consent records, messages, automation runs, idempotency answers, ' +
-      'outbox happenings); deliveries that named them stay as sent with their bodies redacted. Their emails and ids go on the suppression list: a later post naming one ' +
-      'answers {ok: true, status: "suppressed"} and writes nothing. Fires person_erased (its record carries the record id only). The key must be an owner\'s or admin\'s. ' +
+      'Removes the person, everyone merged into them and every row that names them (timeline, consent records, ' +
+      'messages, automation runs, idempotency answers, ' +
+      ('outbox happenings); deliveries that named them stay as sent with their bodies redacted. Their emails ' +
+        'and ids go on the suppression list: a later post naming one ') +
+      ('answers {ok: true, status: "suppressed"} and writes nothing. Fires person_erased (its record carries ' +
+        "the record id only). The key must be an owner's or admin's. ") +
       'For a request under GDPR article 17.',
     tag: 'people',
     caller: 'secret key',

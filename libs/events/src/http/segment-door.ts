@@ -57,7 +57,9 @@ export interface SegmentPost {
   actions: string[];
 }
 
-/** The most bytes read: twice Segment's batch limit, so a body over Segment's sizes is answered as Segment does (400). */
+/**
+ * The most bytes read: twice Segment's batch limit, so a body over Segment's sizes is answered as Segment does (400).
+ */
 const SEGMENT_READ_LIMIT = 2 * SEGMENT_BATCH_LIMIT;
 /** Items per ingest: a long batch goes in parts the size of the events endpoint's batches. */
 const INGEST_PART = 100;
@@ -65,11 +67,14 @@ const INGEST_PART = 100;
 const RECHECKED_BY_WRITE: SecretKeyOptions = { recheckedByWrite: true };
 
 const NO_KEY =
-  'Send the write key as the HTTP Basic user name with an empty password, or as writeKey in the body: the secret key (sk_live_…) from servers, the public key (wk_…) from browsers.';
+  'Send the write key as the HTTP Basic user name with an empty password, or as writeKey in the body: the ' +
+  'secret key (sk_live_…) from servers, the public key (wk_…) from browsers.';
 const UNKNOWN_KEY =
-  'That write key is not a key of any workspace: copy the secret key (sk_live_…) or the public key (wk_…) again from the workspace settings.';
+  'That write key is not a key of any workspace: copy the secret key (sk_live_…) or the public key (wk_…) ' +
+  'again from the workspace settings.';
 const RETRY =
-  'The service could not finish some of the calls; send them again: calls already recorded are not recorded twice (messageId).';
+  'The service could not finish some of the calls; send them again: calls already recorded are not recorded ' +
+  'twice (messageId).';
 
 const callerOf = (req: DoorRequest): SegmentCaller => (req as SegmentRequest).segmentCaller ?? {};
 const isPublic = (req: DoorRequest): boolean => !req.auth;
@@ -87,7 +92,9 @@ function writeKeyOf(headers: IncomingHttpHeaders, body: unknown): string | undef
   return isObject(body) && typeof body.writeKey === 'string' && body.writeKey !== '' ? body.writeKey : undefined;
 }
 
-/** The visitor's address: Express's req.ip, or on the hot path the same, read by the same TRUST_PROXY rule (one proxy). */
+/**
+ * The visitor's address: Express's req.ip, or on the hot path the same, read by the same TRUST_PROXY rule (one proxy).
+ */
 function visitorOf(req: SegmentRequest, trustProxy: boolean): string {
   if (req.ip) return req.ip;
   const remote = req.socket?.remoteAddress ?? '';
@@ -118,7 +125,8 @@ async function authenticate(
     if (origin && !originAllowed(origin, workspace.allowedOrigins)) {
       throw new Refusal(
         'origin_not_allowed',
-        `Posts are accepted only from the sites the workspace names, not ${origin.slice(0, 100)}: add the site to the allowed origins.`,
+        `Posts are accepted only from the sites the workspace names, not ${origin.slice(0, 100)}: add the site ` +
+          `to the allowed origins.`,
       );
     }
     req.doorWorkspaceId = workspace.id;
@@ -128,7 +136,8 @@ async function authenticate(
   if (origin) {
     throw new Refusal(
       'use_the_public_key_from_browsers',
-      "A secret key never belongs in a browser: give Segment's browser library the public key (wk_…), and make a new secret key.",
+      "A secret key never belongs in a browser: give Segment's browser library the public key (wk_…), and make " +
+        'a new secret key.',
     );
   }
   try {
@@ -153,7 +162,8 @@ function bodyBytes(req: SegmentRequest): number {
 const messageTooLarge = (which: string) =>
   new Refusal(
     'invalid_field',
-    `${which} is over ${SEGMENT_MESSAGE_LIMIT / 1024} KB, Segment's limit for one call: send less in its properties or traits.`,
+    `${which} is over ${SEGMENT_MESSAGE_LIMIT / 1024} KB, Segment's limit for one call: send less in its ` +
+      `properties or traits.`,
   );
 
 function parse(req: SegmentRequest, call: string): SegmentPost | Refusal {
@@ -161,7 +171,8 @@ function parse(req: SegmentRequest, call: string): SegmentPost | Refusal {
   if (!route) {
     return new Refusal(
       'unknown_action',
-      `"${call.slice(0, 40)}" is not a Segment call: post to /v1/track, identify, page, screen, group, alias, batch or import.`,
+      `"${call.slice(0, 40)}" is not a Segment call: post to /v1/track, identify, page, screen, group, alias, ` +
+        `batch or import.`,
     );
   }
   const body = req.body;
@@ -273,7 +284,9 @@ class SegmentAnswer extends BatchAnswer {
       success: true,
       ok: false,
       error: PARTIAL_FAILURE,
-      message: `${refused} of ${results.length} calls could not be recorded; each result says why. The others were recorded.`,
+      message:
+        `${refused} of ${results.length} calls could not be recorded; each result says why. The others were ` +
+        `recorded.`,
       results,
     };
   }

@@ -15,14 +15,15 @@ import { segmentDoor, SegmentPost, SegmentServices } from './segment-door';
 /** POST /v1/{call}: every call, from servers and browsers. */
 const SEGMENT_DOOR = segmentDoor('/v1/:call', (req) => String(req.params.call));
 /** The paths Segment's server libraries post to, answered before Express. */
-const SEGMENT_HOT_DOORS = ['batch', 'track', 'identify', 'page', 'screen', 'group', 'alias', 'import'].map(
-  (call) => segmentDoor(`/v1/${call}`, () => call, true),
+const SEGMENT_HOT_DOORS = ['batch', 'track', 'identify', 'page', 'screen', 'group', 'alias', 'import'].map((call) =>
+  segmentDoor(`/v1/${call}`, () => call, true),
 );
 
 const CALL = {
   call: {
     description:
-      "The call: track, identify, page, screen, group or alias (or the first letter of one, as Segment's browser library posts), or batch, b or import for several.",
+      "The call: track, identify, page, screen, group or alias (or the first letter of one, as Segment's " +
+      'browser library posts), or batch, b or import for several.',
     schema: { type: 'string', enum: Object.keys(SEGMENT_PATHS) },
   },
 };
@@ -40,7 +41,8 @@ const MESSAGE = {
     event: {
       type: 'string',
       description:
-        "A track's name: a Segment spec name (Order Completed → purchase…), a built-in name, or any other, snake_cased into a custom name.",
+        "A track's name: a Segment spec name (Order Completed → purchase…), a built-in name, or any other, " +
+        'snake_cased into a custom name.',
     },
     name: { type: 'string' },
     properties: OPEN,
@@ -116,7 +118,8 @@ export class SegmentController {
     operationId: 'preflightSegmentCall',
     summary: "A browser's CORS preflight of a Segment call",
     description:
-      "Segment's browser library sends its write key in an Authorization header, so the browser asks first. Answered for any site: the post itself is checked against the sites the workspace names.",
+      "Segment's browser library sends its write key in an Authorization header, so the browser asks first. " +
+      'Answered for any site: the post itself is checked against the sites the workspace names.',
     tag: 'segment',
     caller: 'anyone',
     params: CALL,
@@ -138,10 +141,16 @@ export class SegmentController {
     operationId: 'postSegmentCall',
     summary: "A Segment call: Segment's HTTP Tracking API",
     description: [
-      "What Segment's libraries post, so a team switches by setting their host to this service. The write key is HTTP Basic's user name (empty password) or writeKey in the body: " +
-        `a secret key acts as a server (custom event names; ${LIMITS.server} posts per key in ten minutes), a public key as the website (built-in names only; per-IP limits; the workspace's sites when an Origin is sent).`,
-      "Each call becomes an item of the events endpoint: track an event, page and screen a pageview, identify, group and alias an identify; messageId is its idempotency key, and timestamp is corrected for the client's clock with sentAt. " +
-        'A call that cannot be recorded (no identity, a custom name from a public key) answers 200 with success and its refusal beside it, and is counted by its code; a batch keeps its other calls.',
+      "What Segment's libraries post, so a team switches by setting their host to this service. The write key " +
+        "is HTTP Basic's user name (empty password) or writeKey in the body: " +
+        (`a secret key acts as a server (custom event names; ${LIMITS.server} posts per key in ten minutes), a ` +
+          `public key as the website (built-in names only; per-IP limits; the workspace's sites when an Origin ` +
+          `is sent).`),
+      'Each call becomes an item of the events endpoint: track an event, page and screen a pageview, identify, ' +
+        'group and alias an identify; messageId is its idempotency key, and timestamp is corrected for the ' +
+        "client's clock with sentAt. " +
+        ('A call that cannot be recorded (no identity, a custom name from a public key) answers 200 with ' +
+          'success and its refusal beside it, and is counted by its code; a batch keeps its other calls.'),
       `A call is at most ${SEGMENT_MESSAGE_LIMIT / 1024} KB and a batch ${SEGMENT_BATCH_LIMIT / 1024} KB (400 beyond).`,
     ].join('\n\n'),
     tag: 'segment',
@@ -166,7 +175,8 @@ export class SegmentController {
     answers: {
       200: {
         description:
-          "Accepted, as Segment answers: success, and Lifeline's result of the call (or of each call of a batch, in order) beside it. A result may be a refusal: that call was not recorded.",
+          "Accepted, as Segment answers: success, and Lifeline's result of the call (or of each call of a " +
+          'batch, in order) beside it. A result may be a refusal: that call was not recorded.',
         schema: ANSWER,
         example: {
           success: true,
@@ -185,12 +195,16 @@ export class SegmentController {
     ],
     examples: {
       invalid_key:
-        'Send the write key as the HTTP Basic user name with an empty password, or as writeKey in the body: the secret key (sk_live_…) from servers, the public key (wk_…) from browsers.',
-      too_many_items: `A batch call carries at most ${SEGMENT_BATCH_LIMIT / 1024} KB, Segment's limit: split it into smaller batches.`,
+        'Send the write key as the HTTP Basic user name with an empty password, or as writeKey in the body: ' +
+        'the secret key (sk_live_…) from servers, the public key (wk_…) from browsers.',
+      too_many_items:
+        `A batch call carries at most ${SEGMENT_BATCH_LIMIT / 1024} KB, Segment's limit: split it into smaller ` +
+        `batches.`,
       unknown_action:
         '"trak" is not a Segment call: post to /v1/track, identify, page, screen, group, alias, batch or import.',
       use_the_public_key_from_browsers:
-        "A secret key never belongs in a browser: give Segment's browser library the public key (wk_…), and make a new secret key.",
+        "A secret key never belongs in a browser: give Segment's browser library the public key (wk_…), and " +
+        'make a new secret key.',
     },
   })
   post(@Req() req: DoorRequest, @Res() res: Response) {

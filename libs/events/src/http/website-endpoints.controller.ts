@@ -79,7 +79,9 @@ export class WebsiteEndpointsController {
     operationId: 'getTrackScript',
     summary: "The website tag's script",
     description:
-      "The script a site includes to post pageviews and clicks for its visitors and keep each browser's anon_id, with the workspace's public address in it. Served compressed (br or gzip) when the browser takes it, with an ETag.",
+      "The script a site includes to post pageviews and clicks for its visitors and keep each browser's " +
+      "anon_id, with the workspace's public address in it. Served compressed (br or gzip) when the browser " +
+      'takes it, with an ETag.',
     tag: 'website',
     caller: 'anyone',
     params: PUBLIC_KEY,
@@ -125,9 +127,12 @@ export class WebsiteEndpointsController {
     operationId: 'postWebsiteAction',
     summary: "A visitor's subscribe, identify, event or support post",
     description: [
-      `Straight from a visitor's browser, on a site the workspace names; the body (at most ${BROWSER_BODY_LIMIT / 1024} KB) holds the action's fields, without its type. ` +
-        'A subscribe needs consent.text; an event takes built-in names only. A filled field named hp or website marks a bot: the post is answered as usual and thrown away.',
-      `Each visitor IP may post, per workspace in ten minutes: subscribe ${LIMITS['public:subscribe']}, identify ${LIMITS['public:identify']}, ` +
+      `Straight from a visitor's browser, on a site the workspace names; the body (at most ` +
+        `${BROWSER_BODY_LIMIT / 1024} KB) holds the action's fields, without its type. ` +
+        ('A subscribe needs consent.text; an event takes built-in names only. A filled field named hp or ' +
+          'website marks a bot: the post is answered as usual and thrown away.'),
+      `Each visitor IP may post, per workspace in ten minutes: subscribe ${LIMITS['public:subscribe']}, ` +
+        `identify ${LIMITS['public:identify']}, ` +
         `event ${LIMITS['public:event']}, support ${LIMITS['public:support']}.`,
     ].join('\n\n'),
     tag: 'website',

@@ -51,7 +51,10 @@ export class IngestUnit {
     private readonly suppressions: SuppressionList,
     private readonly now: Date,
     private readonly touches: TouchKeys,
-    /** Read the suppression list here (a round trip), rather than leave the check to the write: after the write found an erased key. */
+    /**
+     * Read the suppression list here (a round trip), rather than leave the check to the write: after the write found an
+     * erased key.
+     */
     private readonly readSuppressions = false,
   ) {
     this.log = new IngestLog(workspace.id, now);
@@ -114,8 +117,8 @@ export class IngestUnit {
       suppressionHashes: this.unknownHashes,
       suppressionsNone: this.noneListed,
       ...this.resolution.written(),
-      // The log's rows and happenings are this unit's own: their people are followed in place, not copied.
-      // Each row carries its person's first-touch key as the post leaves them (docs/decisions.md "Charts from rollups").
+      // The log's rows and happenings are this unit's own: their people are followed in place, not copied. Each row
+      // carries its person's first-touch key as the post leaves them (docs/decisions.md "Charts from rollups").
       rows: this.log.rows.map(
         (r) => ((r.person_id = follow(r.person_id)), (r.touch = touchOf(r.person_id)), leanRecord(r, 'workspace_id')),
       ),
@@ -129,7 +132,9 @@ export class IngestUnit {
 
   // --- command appliers --------------------------------------------------------------------------
 
-  /** A command naming an erased identity writes nothing (not even a new person) and answers ok, so clients do not retry. */
+  /**
+   * A command naming an erased identity writes nothing (not even a new person) and answers ok, so clients do not retry.
+   */
   private applySuppressed(c: Command): ItemResult {
     if (c.kind === 'event' && c.idempotencyKey) {
       const earlier = this.stored.get(c.idempotencyKey);

@@ -171,7 +171,8 @@ export class IngestRepository {
     const { workspaceId, happenings, ...data } = write;
     const touches = data.retouch.length > 0 || data.touches.length > 0;
     const [name, sql] = touches ? ['ingest_write_touches', INGEST_WRITE_TOUCHES] : ['ingest_write', INGEST_WRITE];
-    // A Buffer in jsonb's binary format, not the string: pg's byteLength of a fresh 400 kB string cost more than its stringify.
+    // A Buffer in jsonb's binary format, not the string: pg's byteLength of a fresh 400 kB string cost more than its
+    // stringify.
     const document = jsonbParam({ ...data, happenings: outboxDocument(happenings) });
     commitWithNext(m); // the transaction's last statement: COMMIT goes with it
     await preparedQuery(m, name, sql, [document, workspaceId]);

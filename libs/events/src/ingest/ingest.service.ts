@@ -26,7 +26,9 @@ export interface IngestOptions {
   publicDoor: boolean;
   /** The public door's action: each has its own door and per-IP limit, so an item of another kind is refused. */
   door?: Command['kind'];
-  /** A key taken as live from memory (AuthContext.recheck): checked by the write, or verified when nothing is written. */
+  /**
+   * A key taken as live from memory (AuthContext.recheck): checked by the write, or verified when nothing is written.
+   */
   recheck?: KeyRecheck;
 }
 
@@ -175,7 +177,8 @@ export class IngestService {
     );
     return outcomes.map((outcome) => {
       if (outcome.ok) return outcome.value;
-      if (isUnavailable(outcome.error)) throw outcome.error; // the database is away: the post is refused 503, nothing written
+      // the database is away: the post is refused 503, nothing written
+      if (isUnavailable(outcome.error)) throw outcome.error;
       this.logger.error(`item failed: ${(outcome.error as Error).message}`);
       return new Refusal('server_error', SERVER_ERROR);
     });

@@ -121,7 +121,10 @@ export class PersonResolution {
     };
   }
 
-  /** A new identity as written: its person followed through merges; a new person's created_at with it (the write reads anyone else's). */
+  /**
+   * A new identity as written: its person followed through merges; a new person's created_at with it (the write reads
+   * anyone else's).
+   */
   private identityRow(identity: IdentityRow): IdentityRow {
     const person = this.people.get(this.follow(identity.person_id))!;
     const row: IdentityRow = { ...identity, person_id: person.row.id };

@@ -21,7 +21,10 @@ import {
 // install) is then replaced at once; one with rows is copied over by the partitions sweep
 // (PartitionUpkeep), batch by batch, while the old table keeps serving reads and writes, and replaced
 // when the copy is done.
-/** The table, its indexes and statistics as the earlier migrations left them, partitioned by month, under `name`'s prefix. */
+/**
+ * The table, its indexes and statistics as the earlier migrations left them, partitioned by month, under `name`'s
+ * prefix.
+ */
 function partitionedTable(name: string): string {
   return `
 CREATE TABLE ${name} (
@@ -56,19 +59,25 @@ END $$;
 CREATE FUNCTION events_mirror_delete() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM ${CONVERTING} p USING old_rows o
-   WHERE p.workspace_id = o.workspace_id AND p.person_id = o.person_id AND p.occurred_at = o.occurred_at AND p.id = o.id;
+   WHERE p.workspace_id = o.workspace_id AND p.person_id = o.person_id AND p.occurred_at = o.occurred_at
+     AND p.id = o.id;
   RETURN NULL;
 END $$;
 CREATE FUNCTION events_mirror_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   DELETE FROM ${CONVERTING} p USING old_rows o
-   WHERE p.workspace_id = o.workspace_id AND p.person_id = o.person_id AND p.occurred_at = o.occurred_at AND p.id = o.id;
+   WHERE p.workspace_id = o.workspace_id AND p.person_id = o.person_id AND p.occurred_at = o.occurred_at
+     AND p.id = o.id;
   INSERT INTO ${CONVERTING} (${COLUMNS}) SELECT ${COLUMNS} FROM new_rows ON CONFLICT DO NOTHING;
   RETURN NULL;
 END $$;
-CREATE TRIGGER events_mirror_insert AFTER INSERT ON events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_mirror_insert();
-CREATE TRIGGER events_mirror_delete AFTER DELETE ON events REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION events_mirror_delete();
-CREATE TRIGGER events_mirror_update AFTER UPDATE ON events REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_mirror_update();`;
+CREATE TRIGGER events_mirror_insert AFTER INSERT
+  ON events REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION events_mirror_insert();
+CREATE TRIGGER events_mirror_delete AFTER DELETE
+  ON events REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION events_mirror_delete();
+CREATE TRIGGER events_mirror_update AFTER UPDATE
+  ON events REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION
+  events_mirror_update();`;
 
 // Where the copy has got to: the last key copied (the old table's key order). Only while converting.
 const CONVERSION = `

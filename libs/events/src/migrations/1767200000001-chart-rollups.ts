@@ -17,7 +17,8 @@ DROP TABLE IF EXISTS events_rollup_people, events_rollup_people_counts;`;
 /** events_rollup: what rollup.sql.ts says; events_rollup_mark: how far the fold has got. */
 const TABLES = `
 CREATE TABLE events_rollup (
-  workspace_id text NOT NULL, type text NOT NULL, grain smallint NOT NULL, at timestamptz NOT NULL, keyed boolean NOT NULL, touch bigint NOT NULL,
+  workspace_id text NOT NULL, type text NOT NULL, grain smallint NOT NULL, at timestamptz NOT NULL,
+    keyed boolean NOT NULL, touch bigint NOT NULL,
   events bigint NOT NULL, value numeric NOT NULL,
   PRIMARY KEY (workspace_id, type, grain, keyed, at, touch));
 CREATE INDEX events_rollup_empty ON events_rollup (workspace_id) WHERE events = 0;

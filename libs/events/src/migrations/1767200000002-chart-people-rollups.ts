@@ -8,7 +8,8 @@ import { ROLLUP_FUNCTIONS_DOWN, ROLLUP_UP } from '../charts/rollup.sql';
 // Then the functions and triggers (rollup.sql.ts) and the rebuild, which lists every hour.
 const TABLES = `
 CREATE TABLE events_rollup_people (
-  workspace_id text NOT NULL, type text NOT NULL, grain smallint NOT NULL, at timestamptz NOT NULL, keyed boolean NOT NULL, touch bigint NOT NULL,
+  workspace_id text NOT NULL, type text NOT NULL, grain smallint NOT NULL, at timestamptz NOT NULL,
+    keyed boolean NOT NULL, touch bigint NOT NULL,
   sketch bytea NOT NULL,
   PRIMARY KEY (workspace_id, type, grain, keyed, at, touch));
 CREATE TABLE events_rollup_dirty (

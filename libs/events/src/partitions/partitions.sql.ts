@@ -40,7 +40,8 @@ export function partitionedName(shape: EventsShape): string {
 /** The months that hold rows in the default partition, oldest first, at most `limit`. */
 export async function monthsInDefault(run: Run, limit: number): Promise<Date[]> {
   const rows: Array<{ month: Date }> = await run(
-    `SELECT DISTINCT date_trunc('month', occurred_at, 'UTC') AS month FROM ${DEFAULT_PARTITION} WHERE isfinite(occurred_at) ORDER BY 1 LIMIT $1`,
+    `SELECT DISTINCT date_trunc('month', occurred_at, 'UTC') AS month FROM ${DEFAULT_PARTITION} WHERE ` +
+      `isfinite(occurred_at) ORDER BY 1 LIMIT $1`,
     [limit],
   );
   return rows.map((r) => new Date(r.month));
@@ -49,7 +50,8 @@ export async function monthsInDefault(run: Run, limit: number): Promise<Date[]> 
 /** The month partitions of `parent`, by name. */
 export async function monthPartitions(run: Run, parent: string): Promise<Set<string>> {
   const rows: Array<{ name: string }> = await run(
-    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = to_regclass($1) AND c.relname <> $2`,
+    `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = ` +
+      `to_regclass($1) AND c.relname <> $2`,
     [parent, DEFAULT_PARTITION],
   );
   return new Set(rows.map((r) => r.name));
@@ -82,11 +84,15 @@ export async function makeMonth(run: Run, parent: string, start: Date): Promise<
   return moved;
 }
 
-/** Names a partition's indexes after its partitioned table's (events_y2026m11_chart for events_chart), so plans read plainly. */
+/**
+ * Names a partition's indexes after its partitioned table's (events_y2026m11_chart for events_chart), so plans read
+ * plainly.
+ */
 export async function nameIndexes(run: Run, parent: string, partition: string): Promise<void> {
   const rows: Array<{ index: string; suffix: string }> = await run(
     `SELECT c.relname AS index, substr(p.relname, length($1) + 2) AS suffix
-       FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_inherits i ON i.inhrelid = c.oid JOIN pg_class p ON p.oid = i.inhparent
+       FROM pg_index x JOIN pg_class c ON c.oid = x.indexrelid JOIN pg_inherits i ON i.inhrelid = c.oid JOIN pg_class p
+         ON p.oid = i.inhparent
       WHERE x.indrelid = to_regclass($2) AND c.relname <> $2 || '_' || substr(p.relname, length($1) + 2)`,
     [parent, partition],
   );
@@ -111,7 +117,9 @@ function afterMark(mark: CopyMark, select: string, limit: number, lock = ''): { 
   if (mark.last_workspace === null)
     return { text: `SELECT ${select} FROM events ORDER BY ${KEY} LIMIT $1 ${lock}`, args: [limit] };
   return {
-    text: `SELECT ${select} FROM events WHERE (${KEY}) > ($2::text, $3::text, $4::timestamptz, $5::text) ORDER BY ${KEY} LIMIT $1 ${lock}`,
+    text:
+      `SELECT ${select} FROM events WHERE (${KEY}) > ($2::text, $3::text, $4::timestamptz, $5::text) ORDER BY ` +
+      `${KEY} LIMIT $1 ${lock}`,
     args: [limit, mark.last_workspace, mark.last_person, mark.last_at, mark.last_id],
   };
 }
@@ -136,8 +144,10 @@ export async function copyBatch(run: Run, mark: CopyMark, limit = COPY_BATCH): P
   const [{ read }] = await run(
     `WITH batch AS (${text}),
      copied AS (INSERT INTO ${CONVERTING} (${COLUMNS}) SELECT ${COLUMNS} FROM batch ON CONFLICT DO NOTHING RETURNING 1),
-     last AS (SELECT workspace_id, person_id, occurred_at, id FROM batch ORDER BY workspace_id DESC, person_id DESC, occurred_at DESC, id DESC LIMIT 1),
-     marked AS (UPDATE events_conversion c SET last_workspace = l.workspace_id, last_person = l.person_id, last_at = l.occurred_at, last_id = l.id,
+     last AS (SELECT workspace_id, person_id, occurred_at, id FROM batch
+       ORDER BY workspace_id DESC, person_id DESC, occurred_at DESC, id DESC LIMIT 1),
+     marked AS (UPDATE events_conversion c
+       SET last_workspace = l.workspace_id, last_person = l.person_id, last_at = l.occurred_at, last_id = l.id,
                        copied = c.copied + (SELECT count(*) FROM copied)
                   FROM last l RETURNING 1)
      SELECT (SELECT count(*) FROM batch)::int AS read, (SELECT count(*) FROM marked)::int AS marked`,
@@ -155,7 +165,8 @@ export async function copyBatch(run: Run, mark: CopyMark, limit = COPY_BATCH): P
  */
 /** The chart rollups' triggers (migration 1767200000001), when the old table had them, go with the name. */
 const MOVE_ROLLUP_TRIGGERS = `DO $$ BEGIN
-  IF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'events_rollup_deleted' AND tgrelid = 'events_legacy'::regclass) THEN
+  IF EXISTS (SELECT 1 FROM pg_trigger WHERE tgname = 'events_rollup_deleted' AND tgrelid = 'events_legacy'::regclass)
+    THEN
     DROP TRIGGER events_rollup_deleted ON events_legacy;
     DROP TRIGGER events_rollup_updated ON events_legacy;
     ${rollupEventTriggers('events')}

@@ -27,7 +27,10 @@ function accountOf(user: Obj, email?: unknown): PersonKeys | null {
   return personKeys(email ?? user.email, id);
 }
 
-/** sponsorship: created -> purchase + subscription_started (a one-time tier: purchase only); tier_changed -> subscription_renewed; cancelled -> subscription_cancelled. */
+/**
+ * sponsorship: created -> purchase + subscription_started (a one-time tier: purchase only); tier_changed ->
+ * subscription_renewed; cancelled -> subscription_cancelled.
+ */
 function sponsorship(payload: Obj, key: string): DoorItem[] {
   const s = objectAt(payload, 'sponsorship');
   const sponsor = objectAt(s, 'sponsor');

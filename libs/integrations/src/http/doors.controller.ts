@@ -14,8 +14,10 @@ function doorReference(
   return {
     ...rest,
     description: [
-      `Where ${sender} posts, at the address the door showed when it was connected. ${proof} The signature is checked over the exact body before anything reads it.`,
-      'The event becomes the same items the events endpoint takes (an event it does not map is ignored); a redelivery of an event already answered answers the same and writes nothing. ' +
+      `Where ${sender} posts, at the address the door showed when it was connected. ${proof} The signature is ` +
+        `checked over the exact body before anything reads it.`,
+      'The event becomes the same items the events endpoint takes (an event it does not map is ignored); a ' +
+        'redelivery of an event already answered answers the same and writes nothing. ' +
         `The body is read as sent, up to ${WEBHOOK_BODY_LIMIT / 1024} KB.`,
     ].join('\n\n'),
     tag: 'doors',
@@ -69,7 +71,8 @@ export class DoorsController {
       summary: "The payment processor's webhook",
       sender: 'the payment processor (Stripe)',
       proof:
-        'Its Stripe-Signature header: HMAC-SHA256 of the timestamp and the body under the signing secret pasted in, within five minutes.',
+        'Its Stripe-Signature header: HMAC-SHA256 of the timestamp and the body under the signing secret ' +
+        'pasted in, within five minutes.',
       body: theirs('the payment processor'),
     }),
   )
@@ -85,7 +88,8 @@ export class DoorsController {
       summary: "An auth provider's webhook, signed with Standard Webhooks",
       sender: 'the auth provider (Clerk)',
       proof:
-        "Its Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature, or svix-*) under the signing secret from the provider's dashboard, within five minutes.",
+        'Its Standard Webhooks headers (webhook-id, webhook-timestamp, webhook-signature, or svix-*) under the ' +
+        "signing secret from the provider's dashboard, within five minutes.",
       body: theirs('the auth provider'),
     }),
   )
@@ -101,7 +105,8 @@ export class DoorsController {
       summary: "An auth provider's webhook, posted as a signed token",
       sender: 'the auth provider (Kinde)',
       proof:
-        "The body is itself an RS256 token, verified against the business's own key set (JWKS) at the domain pasted in, issued within five minutes.",
+        "The body is itself an RS256 token, verified against the business's own key set (JWKS) at the domain " +
+        'pasted in, issued within five minutes.',
       body: {
         mediaType: 'application/jwt',
         schema: {
@@ -123,7 +128,8 @@ export class DoorsController {
       summary: "The source-hosting provider's webhook",
       sender: 'the source-hosting provider (GitHub)',
       proof:
-        'Its X-Hub-Signature-256 (or X-Hub-Signature) header: an HMAC of the body under the secret its webhook dialog shows once; X-GitHub-Event names the event.',
+        'Its X-Hub-Signature-256 (or X-Hub-Signature) header: an HMAC of the body under the secret its webhook ' +
+        'dialog shows once; X-GitHub-Event names the event.',
       body: theirs('the source-hosting provider'),
     }),
   )

@@ -12,7 +12,8 @@ export function protocolVersionOf(header: string | string[] | undefined): string
   if ((SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(value)) return value;
   return new Refusal(
     'unsupported_protocol_version',
-    `MCP-Protocol-Version ${JSON.stringify(value).slice(0, 60)} is not supported: send one of ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}, or leave the header out for ${DEFAULT_PROTOCOL_VERSION}.`,
+    `MCP-Protocol-Version ${JSON.stringify(value).slice(0, 60)} is not supported: send one of ` +
+      `${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}, or leave the header out for ${DEFAULT_PROTOCOL_VERSION}.`,
   );
 }
 

@@ -79,7 +79,8 @@ const TRANSPORT_ERRORS: RouteReference['answers'] = {
   },
   406: {
     description:
-      'Not Acceptable: Accept must name both application/json and text/event-stream (a JSON-RPC error from the MCP transport).',
+      'Not Acceptable: Accept must name both application/json and text/event-stream (a JSON-RPC error from the ' +
+      'MCP transport).',
     schema: TRANSPORT_ERROR,
     example: {
       jsonrpc: '2.0',
@@ -121,10 +122,14 @@ export class McpController {
     operationId: 'postMcp',
     summary: 'A Model Context Protocol message',
     description: [
-      'Streamable HTTP, stateless: one JSON-RPC message (initialize, tools/list, tools/call and the like) in, one JSON answer out; ' +
-        "send Accept: application/json, text/event-stream. The tools act as the key's member, through the same services as the REST routes.",
-      `MCP-Protocol-Version may name ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}; without it the request speaks ${DEFAULT_PROTOCOL_VERSION}. ` +
-        'A request with an Origin header (a browser) is refused. An invalid key or token answers 401 with WWW-Authenticate naming ' +
+      'Streamable HTTP, stateless: one JSON-RPC message (initialize, tools/list, tools/call and the like) in, ' +
+        'one JSON answer out; ' +
+        ("send Accept: application/json, text/event-stream. The tools act as the key's member, through the same " +
+          'services as the REST routes.'),
+      `MCP-Protocol-Version may name ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}; without it the request speaks ` +
+        `${DEFAULT_PROTOCOL_VERSION}. ` +
+        ('A request with an Origin header (a browser) is refused. An invalid key or token answers 401 with ' +
+          'WWW-Authenticate naming ') +
         '/.well-known/oauth-protected-resource, where a connector learns how to sign in.',
       `The body is at most ${SERVER_BODY_LIMIT / 1024} KB; ${LIMITS.mcp} calls per key or connection in ten minutes.`,
     ].join('\n\n'),
@@ -185,7 +190,8 @@ function postOnly(operationId: string, method: string): RouteReference {
     operationId,
     summary: `${method} on the tool door: refused`,
     description:
-      'The tool door is stateless and takes POST only: this answers 405 with Allow: POST and a sentence saying what to post.',
+      'The tool door is stateless and takes POST only: this answers 405 with Allow: POST and a sentence saying ' +
+      'what to post.',
     tag: 'tool-door',
     caller: 'anyone',
     answers: {},
@@ -199,7 +205,8 @@ function protectedResource(operationId: string, where: string): RouteReference {
     operationId,
     summary: `The tool door's protected resource metadata${where}`,
     description:
-      'Where a connector learns to sign in before calling the tool door: the authorization server (this service) and how to send the token.',
+      'Where a connector learns to sign in before calling the tool door: the authorization server (this ' +
+      'service) and how to send the token.',
     tag: 'tool-door',
     caller: 'anyone',
     answers: { 200: { description: 'RFC 9728 metadata.', schema: 'ProtectedResourceMetadata' } },
@@ -210,7 +217,9 @@ function protectedResource(operationId: string, where: string): RouteReference {
 function methodNotAllowed(): Refusal {
   return new Refusal(
     'method_not_allowed',
-    'The tool door takes POST only: POST JSON-RPC messages (initialize, tools/list, tools/call) to /api/mcp with "Authorization: Bearer sk_live_…", "Content-Type: application/json" and "Accept: application/json, text/event-stream".',
+    'The tool door takes POST only: POST JSON-RPC messages (initialize, tools/list, tools/call) to /api/mcp ' +
+      'with "Authorization: Bearer sk_live_…", "Content-Type: application/json" and "Accept: application/json, ' +
+      'text/event-stream".',
     { headers: { Allow: 'POST' } },
   );
 }

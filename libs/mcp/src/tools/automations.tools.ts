@@ -9,7 +9,9 @@ export function automationTools(automations: AutomationsService) {
     name: 'list_automations',
     readOnly: true,
     description:
-      "The workspace's automations by number: name, status (draft, paused or running), trigger (an event name, stage_entered, subscribed, person_erased or webhook) and steps (http_request, send_email, wait). Start addresses are never shown.",
+      "The workspace's automations by number: name, status (draft, paused or running), trigger (an event name, " +
+      'stage_entered, subscribed, person_erased or webhook) and steps (http_request, send_email, wait). Start ' +
+      'addresses are never shown.',
     input: {},
     output: {
       automations: z.array(

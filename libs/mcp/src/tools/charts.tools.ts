@@ -8,7 +8,11 @@ export function chartTools(charts: ChartsService) {
     name: 'chart_events',
     readOnly: true,
     description:
-      'Ask a question of events: how many of one event happened per hour, day, week or month (UTC buckets, empty ones 0) between from and to (ISO 8601, both inclusive). measure count counts rows, sum_value sums their value (money for purchases), people counts distinct people. breakdown splits the answer by the first-touch source, medium or campaign of each person. Expired rows are not counted; a custom event name is accepted once the workspace has seen it. At most 1,000 buckets.',
+      'Ask a question of events: how many of one event happened per hour, day, week or month (UTC buckets, ' +
+      'empty ones 0) between from and to (ISO 8601, both inclusive). measure count counts rows, sum_value sums ' +
+      'their value (money for purchases), people counts distinct people. breakdown splits the answer by the ' +
+      'first-touch source, medium or campaign of each person. Expired rows are not counted; a custom event ' +
+      'name is accepted once the workspace has seen it. At most 1,000 buckets.',
     input: {
       event: z
         .string()

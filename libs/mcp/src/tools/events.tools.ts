@@ -20,7 +20,11 @@ export function eventTools(ingest: IngestService) {
   const trackEvent = defineTool({
     name: 'track_event',
     description:
-      'Record one thing a person did (an event) on their timeline, exactly as POST /api/v1/events does. Name the person with email, anon_id or account_id (several join them into one person). type is a built-in name (pageview, signup, purchase, trial_started, churned, ...) or a custom name of 2 to 40 lowercase letters, digits and underscores. Built-in names move lifecycle stages; custom names never do. Answers status recorded, or expired when expires_at has passed.',
+      'Record one thing a person did (an event) on their timeline, exactly as POST /api/v1/events does. Name ' +
+      'the person with email, anon_id or account_id (several join them into one person). type is a built-in ' +
+      'name (pageview, signup, purchase, trial_started, churned, ...) or a custom name of 2 to 40 lowercase ' +
+      'letters, digits and underscores. Built-in names move lifecycle stages; custom names never do. Answers ' +
+      'status recorded, or expired when expires_at has passed.',
     input: {
       type: z.string().describe('The event name, built-in or custom.'),
       ...identityShape,
@@ -38,7 +42,9 @@ export function eventTools(ingest: IngestService) {
   const identifyPerson = defineTool({
     name: 'identify_person',
     description:
-      'Tell Lifeline that the given keys (email, anon_id, account_id) are one person, and set their name or fields, as an identify post does. Writes no timeline row. Answers created (a new person), merged (two people became one) or linked (keys added to, or already on, one person).',
+      'Tell Lifeline that the given keys (email, anon_id, account_id) are one person, and set their name or ' +
+      'fields, as an identify post does. Writes no timeline row. Answers created (a new person), merged (two ' +
+      'people became one) or linked (keys added to, or already on, one person).',
     input: {
       ...identityShape,
       name: z.string().optional().describe('The name the person typed.'),

@@ -19,7 +19,9 @@ export function messageTools(messages: MessagesService) {
     name: 'list_messages',
     readOnly: true,
     description:
-      'Read emails sent to and received from people, newest first, at most 100 a page, as GET /api/v1/messages does. Filter by since and until (ISO 8601, inclusive), person (record id or email) and direction (in or out). When the answer has nextCursor, pass it back as cursor for the next page.',
+      'Read emails sent to and received from people, newest first, at most 100 a page, as GET /api/v1/messages ' +
+      'does. Filter by since and until (ISO 8601, inclusive), person (record id or email) and direction (in or ' +
+      'out). When the answer has nextCursor, pass it back as cursor for the next page.',
     input: {
       since: z.string().optional(),
       until: z.string().optional(),
@@ -46,7 +48,10 @@ export function messageTools(messages: MessagesService) {
   const sendEmail = defineTool({
     name: 'send_email',
     description:
-      'Send a one-to-one email to a person, as POST /api/v1/messages does. to is an email address or a record id. Give subject (2 to 200 characters) and body (2 to 20,000 characters, Markdown with {{ person.name }} variables), or template (a template name or id). Only a person who has been in touch (bought, signed up, wrote in, replied or joined a list) can be emailed; anyone else is refused with not_engaged.',
+      'Send a one-to-one email to a person, as POST /api/v1/messages does. to is an email address or a record ' +
+      'id. Give subject (2 to 200 characters) and body (2 to 20,000 characters, Markdown with {{ person.name ' +
+      '}} variables), or template (a template name or id). Only a person who has been in touch (bought, signed ' +
+      'up, wrote in, replied or joined a list) can be emailed; anyone else is refused with not_engaged.',
     input: {
       to: z.string(),
       subject: z.string().optional(),

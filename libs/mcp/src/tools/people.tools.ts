@@ -64,7 +64,10 @@ function findPeopleTool(people: PeopleQueryService) {
     name: 'find_people',
     readOnly: true,
     description:
-      'Find people in the workspace, newest first, at most 50. Filter by email, name (part of it, any case), anon_id, account_id, lifecycle stage (downloader, activated, account, trial, purchaser, repeat, churned) or list (a list address: people subscribed to it now). Filters combine with AND; with none, the newest people. Read one in full with get_person.',
+      'Find people in the workspace, newest first, at most 50. Filter by email, name (part of it, any case), ' +
+      'anon_id, account_id, lifecycle stage (downloader, activated, account, trial, purchaser, repeat, ' +
+      'churned) or list (a list address: people subscribed to it now). Filters combine with AND; with none, ' +
+      'the newest people. Read one in full with get_person.',
     input: {
       email: z.string().optional(),
       name: z.string().optional(),
@@ -97,7 +100,9 @@ function getPersonTool(people: PeopleQueryService, timeline: TimelineService) {
     name: 'get_person',
     readOnly: true,
     description:
-      'Read one person by record id or email: name, email, lifecycle stage, first touch (source, medium, campaign), identities, list subscriptions with the exact consent words they agreed to, and the last 50 timeline rows, newest first.',
+      'Read one person by record id or email: name, email, lifecycle stage, first touch (source, medium, ' +
+      'campaign), identities, list subscriptions with the exact consent words they agreed to, and the last 50 ' +
+      'timeline rows, newest first.',
     input: {
       id: z.string().optional().describe('The record id (per_…).'),
       email: z.string().optional(),
@@ -159,7 +164,10 @@ function exportPersonTool(personData: PersonDataService) {
   return defineTool({
     name: 'export_person',
     description:
-      'Everything held about one person, by record id or email, for a data request (GDPR articles 15 and 20): record, identities, subscriptions with consent words, the whole timeline, messages with bodies, automation runs and the webhook deliveries that named them. At most 10,000 rows; past that it refuses and names the download.',
+      'Everything held about one person, by record id or email, for a data request (GDPR articles 15 and 20): ' +
+      'record, identities, subscriptions with consent words, the whole timeline, messages with bodies, ' +
+      'automation runs and the webhook deliveries that named them. At most 10,000 rows; past that it refuses ' +
+      'and names the download.',
     input: { person: z.string().describe('Record id (per_…) or email.') },
     output: { export: z.record(z.string(), z.unknown()) },
     run: async ({ auth }, input) => ({ export: await personData.exportDocument(auth.workspaceId, input.person) }),

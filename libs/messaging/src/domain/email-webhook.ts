@@ -14,7 +14,8 @@ export interface VerifiedEmailWebhook {
 }
 
 const FIX =
-  "Sign the post with the email door's whsec_ secret and send the body unchanged with its webhook-id, webhook-timestamp and webhook-signature headers.";
+  "Sign the post with the email door's whsec_ secret and send the body unchanged with its webhook-id, " +
+  'webhook-timestamp and webhook-signature headers.';
 
 /**
  * The exact raw body and its headers -> the parsed payload and webhook-id, or invalid_signature

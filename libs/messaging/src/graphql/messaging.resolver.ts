@@ -126,7 +126,8 @@ export class MessagingResolver {
 
   @Mutation(() => MessageType, {
     description:
-      'Sends an email as POST /api/v1/messages does (any member of the workspace, the same rules and refusals: not_engaged, no_email, no_such_person, unknown_template...); answers the message stored.',
+      'Sends an email as POST /api/v1/messages does (any member of the workspace, the same rules and refusals: ' +
+      'not_engaged, no_email, no_such_person, unknown_template...); answers the message stored.',
   })
   async sendMessage(@Member() auth: AuthContext, @Args('input') input: SendMessageArgs) {
     const sent = await this.messages.send(auth, {

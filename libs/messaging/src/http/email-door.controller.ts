@@ -14,10 +14,14 @@ export class EmailDoorController {
     operationId: 'postEmailWebhook',
     summary: "The email provider's webhook",
     description: [
-      "One address for the whole deployment, set up by whoever runs it in the email provider's dashboard, signed with Standard Webhooks " +
-        '(webhook-id, webhook-timestamp and webhook-signature headers) under EMAIL_WEBHOOK_SECRET; off (not_found) while that is unset.',
-      "A delivery, open, click, bounce or complaint sets the status of the sent message it names; a received email becomes a reply on the person's timeline. " +
-        `A redelivery answers replayed and writes nothing. The body is read as sent, up to ${WEBHOOK_BODY_LIMIT / 1024} KB.`,
+      "One address for the whole deployment, set up by whoever runs it in the email provider's dashboard, " +
+        'signed with Standard Webhooks ' +
+        ('(webhook-id, webhook-timestamp and webhook-signature headers) under EMAIL_WEBHOOK_SECRET; off ' +
+          '(not_found) while that is unset.'),
+      'A delivery, open, click, bounce or complaint sets the status of the sent message it names; a received ' +
+        "email becomes a reply on the person's timeline. " +
+        (`A redelivery answers replayed and writes nothing. The body is read as sent, up to ` +
+          `${WEBHOOK_BODY_LIMIT / 1024} KB.`),
     ].join('\n\n'),
     tag: 'doors',
     caller: 'anyone',
@@ -39,7 +43,8 @@ export class EmailDoorController {
     examples: {
       not_found: 'The email door is off: set EMAIL_WEBHOOK_SECRET to turn it on.',
       invalid_signature:
-        "Sign the post with the email door's whsec_ secret and send the body unchanged with its webhook-id, webhook-timestamp and webhook-signature headers.",
+        "Sign the post with the email door's whsec_ secret and send the body unchanged with its webhook-id, " +
+        'webhook-timestamp and webhook-signature headers.',
       too_large: tooLargeRefusal(WEBHOOK_BODY_LIMIT).message,
     },
   })

@@ -39,9 +39,12 @@ export class MessagesController {
     operationId: 'postMessages',
     summary: 'Send an email to a person',
     description: [
-      'to is an email address or a record id; send subject (2 to 200 characters) and body (2 to 20,000, the markup templates use), or a template by name or id ' +
-        "(a subject or body beside it overrides the template's). Email goes only to a person who bought, signed up, wrote in, replied or joined a list.",
-      'The answer waits for the provider when a provider key is set (providerId then says the email left); without one the email is stored, not sent. ' +
+      'to is an email address or a record id; send subject (2 to 200 characters) and body (2 to 20,000, the ' +
+        'markup templates use), or a template by name or id ' +
+        ("(a subject or body beside it overrides the template's). Email goes only to a person who bought, " +
+          'signed up, wrote in, replied or joined a list.'),
+      'The answer waits for the provider when a provider key is set (providerId then says the email left); ' +
+        'without one the email is stored, not sent. ' +
         `Counted with the events endpoint: ${LIMITS.server} posts per secret key in ten minutes.`,
     ].join('\n\n'),
     tag: 'messages',
@@ -78,8 +81,10 @@ export class MessagesController {
     operationId: 'getMessages',
     summary: "A page of the workspace's messages",
     description:
-      'Sent and received emails, newest first, limit of them a page (1 to 100; 50 unless said), narrowed by since and until (ISO 8601, inclusive), ' +
-      'person (a record id or email address) and direction (in or out). Pass nextCursor back as cursor for the next page; it is absent on the last.',
+      'Sent and received emails, newest first, limit of them a page (1 to 100; 50 unless said), narrowed by ' +
+      'since and until (ISO 8601, inclusive), ' +
+      ('person (a record id or email address) and direction (in or out). Pass nextCursor back as cursor for the ' +
+        'next page; it is absent on the last.'),
     tag: 'messages',
     caller: 'secret key',
     query: 'WireMessageQuery',

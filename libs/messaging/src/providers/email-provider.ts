@@ -1,4 +1,5 @@
-// decisions.md sections 1 and 7: the email provider is SMTP (SMTP_URL) or Resend (RESEND_API_KEY); none: stored, not sent.
+// decisions.md sections 1 and 7: the email provider is SMTP (SMTP_URL) or Resend (RESEND_API_KEY); none: stored, not
+// sent.
 import { ResendEmailProvider } from './resend.provider';
 import { SmtpEmailProvider } from './smtp.provider';
 

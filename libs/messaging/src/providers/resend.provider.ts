@@ -65,7 +65,8 @@ export class ResendEmailProvider implements EmailProvider {
     if (!response.ok) {
       const message = (parsed as { message?: unknown } | null)?.message;
       throw new Error(
-        `Resend answered ${response.status}: ${typeof message === 'string' ? message : raw.slice(0, 300) || response.statusText}`,
+        `Resend answered ${response.status}: ` +
+          `${typeof message === 'string' ? message : raw.slice(0, 300) || response.statusText}`,
       );
     }
     return parsed;

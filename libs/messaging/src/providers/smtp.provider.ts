@@ -16,7 +16,8 @@ export function smtpOptions(smtpUrl: string): Record<string, unknown> {
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
-    // Mail to a catcher on this machine never crosses a network, and such catchers offer STARTTLS with certificates nobody can verify.
+    // Mail to a catcher on this machine never crosses a network, and such catchers offer STARTTLS with certificates
+    // nobody can verify.
     ...(url.protocol === 'smtp:' && LOOPBACK.has(url.hostname) && !tlsChosen ? { ignoreTLS: true } : {}),
   };
 }

@@ -30,7 +30,9 @@ export class FairQueue<T> {
     return this.waitingNow;
   }
 
-  /** 'run': start it now (it counts as running); 'wait': it was queued, `finish` hands it out later; 'full': refused. */
+  /**
+   * 'run': start it now (it counts as running); 'wait': it was queued, `finish` hands it out later; 'full': refused.
+   */
   offer(workspace: string, task: T): Admission {
     const queue = this.waitingBy.get(workspace);
     if (

@@ -1,6 +1,6 @@
-// Issue 33 item 1 (docs/security.md "Render isolation"): every template is parsed, and every message and
-// preview rendered, in a render thread, never on the event loop, with hard limits of time and memory, and each workspace
-// takes its turn at the threads, so one workspace's worst template costs the others nothing measurable.
+// Issue 33 item 1 (docs/security.md "Render isolation"): every template is parsed, and every message and preview
+// rendered, in a render thread, never on the event loop, with hard limits of time and memory, and each workspace takes
+// its turn at the threads, so one workspace's worst template costs the others nothing measurable.
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';
@@ -104,7 +104,8 @@ export class MessageRenderer implements OnApplicationShutdown {
       reject(
         new Refusal(
           'rate_limited',
-          `This workspace already has ${RENDER_LIMITS.waitingPerWorkspace} messages waiting to be rendered: wait a second and send it again.`,
+          `This workspace already has ${RENDER_LIMITS.waitingPerWorkspace} messages waiting to be rendered: ` +
+            `wait a second and send it again.`,
           {
             retryAfter: 1,
           },

@@ -12,7 +12,9 @@ export function suppressionHash(secret: string, workspaceId: string, key: Identi
     .digest('base64url');
 }
 
-/** The erasure log's stand-in for a record id: a keyed hash, so the log names no one yet proves which erasure is which. */
+/**
+ * The erasure log's stand-in for a record id: a keyed hash, so the log names no one yet proves which erasure is which.
+ */
 export function erasedRecordHash(secret: string, workspaceId: string, personId: string): string {
   return createHmac('sha256', `erasure:${secret}`).update(`${workspaceId}\0${personId}`).digest('base64url');
 }

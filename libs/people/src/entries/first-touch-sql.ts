@@ -8,7 +8,10 @@
 export function touchKeySql(ft: string): string {
   const part = (name: string) => `coalesce(${ft}->>'${name}', '')`;
   const joined = `${part('source')} || E'\\x1f' || ${part('medium')} || E'\\x1f' || ${part('campaign')}`;
-  return `(CASE WHEN ${joined} = E'\\x1f\\x1f' THEN 0::bigint ELSE ('x' || left(md5(${joined}), 16))::bit(64)::bigint END)`;
+  return (
+    `(CASE WHEN ${joined} = E'\\x1f\\x1f' THEN 0::bigint ELSE ('x' || left(md5(${joined}), 16))::bit(64)::bigint ` +
+    `END)`
+  );
 }
 
 /**
@@ -16,9 +19,14 @@ export function touchKeySql(ft: string): string {
  * person. Locked, the row is share-locked: a post setting their first touch (which rewrites their rows) is waited for.
  */
 export function personTouchSql(workspace: string, personId: string, lock = true): string {
-  return `(SELECT ${touchKeySql('tp.first_touch')} FROM people tp WHERE tp.workspace_id = ${workspace} AND tp.id = ${personId}${lock ? ' FOR SHARE' : ''})`;
+  return (
+    `(SELECT ${touchKeySql('tp.first_touch')} FROM people tp WHERE tp.workspace_id = ${workspace} AND tp.id = ` +
+    `${personId}${lock ? ' FOR SHARE' : ''})`
+  );
 }
 
 /** Every first touch of the people, as (workspace_id, touch, source, medium, campaign): what event_touches names. */
-export const PEOPLE_TOUCHES_SQL = `SELECT DISTINCT workspace_id, ${touchKeySql('first_touch')} AS touch, coalesce(first_touch->>'source', '') AS source,
-       coalesce(first_touch->>'medium', '') AS medium, coalesce(first_touch->>'campaign', '') AS campaign FROM people WHERE first_touch IS NOT NULL`;
+export const PEOPLE_TOUCHES_SQL = `SELECT DISTINCT workspace_id, ${touchKeySql('first_touch')} AS touch,
+  coalesce(first_touch->>'source', '') AS source,
+       coalesce(first_touch->>'medium', '') AS medium, coalesce(first_touch->>'campaign', '') AS campaign FROM people
+         WHERE first_touch IS NOT NULL`;

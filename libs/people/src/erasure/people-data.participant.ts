@@ -28,8 +28,10 @@ export class PeopleDataParticipant implements PersonDataParticipant {
       identities: read(`SELECT kind, value, person_id AS "personId", created_at AS "createdAt" FROM identities
                          WHERE workspace_id = $1 AND person_id = ANY($2::text[]) ORDER BY created_at, kind, value`),
       subscriptions: read(
-        `SELECT l.address AS list, l.name AS "listName", s.status, s.consent_text AS "consentText", s.consent, s.consent_ip AS "consentIp",
-                s.granted_at AS "grantedAt", s.source_label AS "sourceLabel", s.source, s.created_at AS "createdAt", s.unsubscribed_at AS "unsubscribedAt"
+        `SELECT l.address AS list, l.name AS "listName", s.status, s.consent_text AS "consentText", s.consent,
+          s.consent_ip AS "consentIp",
+                s.granted_at AS "grantedAt", s.source_label AS "sourceLabel", s.source, s.created_at AS "createdAt",
+                  s.unsubscribed_at AS "unsubscribedAt"
            FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
           WHERE s.workspace_id = $1 AND s.person_id = ANY($2::text[]) ORDER BY s.granted_at`,
       ),

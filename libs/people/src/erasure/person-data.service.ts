@@ -107,7 +107,8 @@ export class PersonDataService {
         if (++rows > WHOLE_EXPORT_ROWS) {
           throw new Refusal(
             'too_large',
-            `This person has more than ${WHOLE_EXPORT_ROWS.toLocaleString('en')} rows: download the export from GET /api/v1/people/{id}/export or with \`npm run cli -- person export\`.`,
+            `This person has more than ${WHOLE_EXPORT_ROWS.toLocaleString('en')} rows: download the export ` +
+              `from GET /api/v1/people/{id}/export or with \`npm run cli -- person export\`.`,
           );
         }
         list.push(row);
@@ -149,7 +150,8 @@ export class PersonDataService {
       const erasedAt = new Date();
       await this.outbox.write(m, [happening(workspaceId, person.id, erasedAt, { [PERSON_ERASED]: {} })]);
       await m.query(
-        `INSERT INTO erasures (workspace_id, id, person_hash, asked_by, counts, erased_at) VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+        `INSERT INTO erasures (workspace_id, id, person_hash, asked_by, counts, erased_at) VALUES ($1, $2, $3, ` +
+          `$4, $5::jsonb, $6)`,
         [
           workspaceId,
           id,

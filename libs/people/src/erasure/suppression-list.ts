@@ -20,7 +20,8 @@ export function suppressionCheckCte(doc: string, workspace: string): string {
     CROSS JOIN LATERAL (SELECT 1 FROM suppressions s WHERE s.workspace_id = ${workspace} AND s.hash = x.hash OFFSET 0) s
   UNION ALL
   SELECT lifeline_key_suppressed('(the workspace lists erased keys)') FROM (
-    SELECT 1 FROM suppressions s WHERE (${doc} ->> 'suppressionsNone')::boolean AND s.workspace_id = ${workspace} LIMIT 1) s)`;
+    SELECT 1 FROM suppressions s WHERE (${doc} ->> 'suppressionsNone')::boolean AND s.workspace_id = ${workspace}
+      LIMIT 1) s)`;
 }
 
 /** The failure of a suppressionCheckCte: a key the post would add was erased after its load. */

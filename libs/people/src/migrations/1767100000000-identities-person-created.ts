@@ -5,7 +5,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 // ingest and merges write it (people.repository.ts). Existing rows are filled here, in one statement.
 const UP = `
 ALTER TABLE identities ADD COLUMN person_created_at timestamptz;
-UPDATE identities i SET person_created_at = p.created_at FROM people p WHERE p.workspace_id = i.workspace_id AND p.id = i.person_id;
+UPDATE identities i SET person_created_at = p.created_at FROM people p WHERE p.workspace_id = i.workspace_id
+  AND p.id = i.person_id;
 ALTER TABLE identities ALTER COLUMN person_created_at SET NOT NULL;
 `;
 

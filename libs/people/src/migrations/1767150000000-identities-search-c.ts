@@ -18,7 +18,8 @@ export class IdentitiesSearchC1767150000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `DROP INDEX IF EXISTS identities_value_trgm; CREATE INDEX identities_value_trgm ON identities USING gin (value gin_trgm_ops);`,
+      `DROP INDEX IF EXISTS identities_value_trgm; CREATE INDEX identities_value_trgm ON identities USING gin ` +
+        `(value gin_trgm_ops);`,
     );
   }
 }

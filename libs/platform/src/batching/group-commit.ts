@@ -75,7 +75,9 @@ export class GroupCommit<I, O> {
     /** Batches written at once; more arrive while they run and wait for the next free one. */
     private readonly maxInFlight = 1,
     private readonly onIdle?: () => void,
-    /** With it, a batch starts beside running ones only as Overlap says; without, whenever one of maxInFlight is free. */
+    /**
+     * With it, a batch starts beside running ones only as Overlap says; without, whenever one of maxInFlight is free.
+     */
     private readonly overlap?: Overlap<I>,
   ) {}
 

@@ -14,12 +14,17 @@ export interface AppConfig {
   port: number;
   baseUrl: string;
   databaseUrl: string;
-  /** A streaming replica of databaseUrl that serves the reads of docs/decisions.md "Read replica"; null: the primary serves them. */
+  /**
+   * A streaming replica of databaseUrl that serves the reads of docs/decisions.md "Read replica"; null: the primary
+   * serves them.
+   */
   databaseReadUrl: string | null;
   redisUrl: string;
   /** Prefix of every BullMQ and rate-limit key, so several deployments (or test files) share one Redis. */
   redisPrefix: string;
-  /** REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes, used instead of REDIS_URL's host (issue 30); null for one Redis. */
+  /**
+   * REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes, used instead of REDIS_URL's host (issue 30); null for one Redis.
+   */
   redisClusterNodes: RedisNode[] | null;
   appSecret: string;
   adminToken: string | null;

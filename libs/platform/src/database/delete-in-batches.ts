@@ -14,7 +14,8 @@ export async function deleteInBatches(
   let total = 0;
   for (;;) {
     const [, count]: [unknown, number] = await dataSource.query(
-      `DELETE FROM ${table} WHERE (workspace_id, id) IN (SELECT workspace_id, id FROM ${table} WHERE ${where} LIMIT $1)`,
+      `DELETE FROM ${table} WHERE (workspace_id, id) IN (SELECT workspace_id, id FROM ${table} WHERE ${where} ` +
+        `LIMIT $1)`,
       [batch, ...params],
     );
     total += count;

@@ -33,7 +33,10 @@ function writeText(text: string, at: number): number {
   return at + scratch.write(text, at);
 }
 
-/** Writes a long array's JSON at `at` a slice at a time: each slice's `[` becomes the comma after the one before, its `]` dropped. */
+/**
+ * Writes a long array's JSON at `at` a slice at a time: each slice's `[` becomes the comma after the one before, its
+ * `]` dropped.
+ */
 function writeSlices(items: unknown[], at: number): number {
   for (let from = 0; from < items.length; from += SLICE) {
     const start = at;

@@ -54,7 +54,9 @@ async function recordSplits(dataSource: DataSource, migrations: Migration[]): Pr
   });
 }
 
-/** Creates the database if needed and brings its schema up to date with every lib's migrations; returns those it ran. */
+/**
+ * Creates the database if needed and brings its schema up to date with every lib's migrations; returns those it ran.
+ */
 export async function migrate(
   settings: Settings,
   migrations: Migration[],

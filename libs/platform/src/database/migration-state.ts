@@ -35,7 +35,8 @@ export function mergeMigrations(...lists: Migration[][]): Migration[] {
   // A split retires the old name: while it stays, a piece reverted later would be recorded again.
   if (kept)
     throw new Error(
-      `migration ${migrationName(kept.migration)} is split from ${kept.migration.splitFrom}, which is still a migration: rename every piece`,
+      `migration ${migrationName(kept.migration)} is split from ${kept.migration.splitFrom}, which is still a ` +
+        `migration: rename every piece`,
     );
   return all.sort((a, b) => a.at - b.at).map(({ migration }) => migration);
 }

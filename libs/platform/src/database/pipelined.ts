@@ -52,7 +52,8 @@ export class PipelinedQuery extends (Query as unknown as new (config: object) =>
   }
 
   override requiresPreparation(): boolean {
-    return true; // the extended protocol, even for a statement without parameters: only it carries several statements to one Sync
+    // the extended protocol, even for a statement without parameters: only it carries several statements to one Sync
+    return true;
   }
 
   override prepare(connection: PgConnection): void {
@@ -85,7 +86,10 @@ export interface PipelinedClient {
   pipelining: boolean;
   beginWithNext: boolean;
   commitWithNext: boolean;
-  /** Set once COMMIT has gone with a statement: any statement after it is refused (it would run outside the transaction). */
+  /**
+   * Set once COMMIT has gone with a statement: any statement after it is refused (it would run outside the
+   * transaction).
+   */
   committed: boolean;
 }
 

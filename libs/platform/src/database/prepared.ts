@@ -130,7 +130,8 @@ export class ScopedTimeoutClient extends Client implements PipelinedClient {
     const config = typeof first === 'string' ? { text: first, values } : first;
     const query = new PipelinedQuery(config, this.beginWithNext, this.commitWithNext);
     this.beginWithNext = false;
-    // Until its answer, a COMMIT on its way refuses later statements; a failed statement skipped COMMIT, so ROLLBACK may follow.
+    // Until its answer, a COMMIT on its way refuses later statements; a failed statement skipped COMMIT, so ROLLBACK
+    // may follow.
     this.committed = this.commitWithNext;
     this.commitWithNext = false;
     this.applyTimeout(first);

@@ -72,7 +72,10 @@ export class DatabaseWatch {
     return error ? this.failed(error) : error;
   }
 
-  /** A connection-level failure suspects the server and becomes DatabaseUnavailable; a statement's own error stays as it is. */
+  /**
+   * A connection-level failure suspects the server and becomes DatabaseUnavailable; a statement's own error stays as it
+   * is.
+   */
   failed(error: unknown): unknown {
     if (error instanceof DatabaseUnavailable || !isConnectionFailure(error)) return error;
     this.suspect();
@@ -89,7 +92,9 @@ export class DatabaseWatch {
     for (const client of this.busy) if (now - client.busySince >= STALL_MS) return this.suspect();
   }
 
-  /** Asks the server whether it answers (one question at a time, at most one per STALL_MS); when not, the outage begins. */
+  /**
+   * Asks the server whether it answers (one question at a time, at most one per STALL_MS); when not, the outage begins.
+   */
   private suspect(): void {
     if (this.probing || this.outage.down || Date.now() - this.lastProbe < STALL_MS) return;
     this.probing = true;
@@ -192,7 +197,9 @@ export class WatchedClient extends ScopedTimeoutClient {
     );
   }
 
-  /** Gives up the statements waiting here: closing the connection fails them with `error` and drops it from the pool. */
+  /**
+   * Gives up the statements waiting here: closing the connection fails them with `error` and drops it from the pool.
+   */
   abandon(error: DatabaseUnavailable): void {
     if (this.listenerCount('error') === 0) this.once('error', () => undefined);
     const stream = (this as unknown as { connection?: { stream?: { destroy(error?: Error): void } } }).connection

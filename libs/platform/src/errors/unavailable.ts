@@ -81,7 +81,8 @@ const SENTENCE = {
   database: 'The service cannot reach its database just now; nothing was changed; send it again in a few seconds.',
   redis: 'The service cannot reach Redis just now; nothing was changed; send it again in a few seconds.',
   uncertain:
-    'The database stopped answering while the change was being committed, so it may have been written: send it again in a few seconds (a post with the same idempotency_key is written once).',
+    'The database stopped answering while the change was being committed, so it may have been written: send it ' +
+    'again in a few seconds (a post with the same idempotency_key is written once).',
 };
 
 /** The 503 of an error of the database or Redis being away (counted against its outage), or null. */

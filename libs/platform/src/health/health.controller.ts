@@ -38,19 +38,17 @@ export class HealthController {
       check(() => this.redis.ping()),
     ]);
     const ok = database === 'up' && redis === 'up';
-    res
-      .status(ok ? 200 : 503)
-      .json(
-        ok
-          ? { ok, database, redis }
-          : {
-              ok,
-              error: 'unhealthy',
-              message: `database ${database}, redis ${redis}: start the one that is down.`,
-              database,
-              redis,
-            },
-      );
+    res.status(ok ? 200 : 503).json(
+      ok
+        ? { ok, database, redis }
+        : {
+            ok,
+            error: 'unhealthy',
+            message: `database ${database}, redis ${redis}: start the one that is down.`,
+            database,
+            redis,
+          },
+    );
   }
 
   /** Liveness: the process answers. A load balancer restarts it when this fails, so it checks nothing else. */
@@ -73,13 +71,13 @@ export class HealthController {
       .filter(([, state]) => state === 'down')
       .map(([name]) => name);
     if (!down.length) return res.json({ ok: true, ...checks });
-    res
-      .status(503)
-      .json({
-        ok: false,
-        error: 'not_ready',
-        message: `Not ready: ${down.join(', ')} ${down.length > 1 ? 'are' : 'is'} down (migrations down means some have not run; worker down means no worker heartbeat).`,
-        ...checks,
-      });
+    res.status(503).json({
+      ok: false,
+      error: 'not_ready',
+      message:
+        `Not ready: ${down.join(', ')} ${down.length > 1 ? 'are' : 'is'} down (migrations down means some have ` +
+        `not run; worker down means no worker heartbeat).`,
+      ...checks,
+    });
   }
 }

@@ -19,7 +19,8 @@ type Res = ServerResponse & { locals?: { refusal?: string } };
 const path = (req: IncomingMessage) => loggedUrl(req.url ?? '').split('?')[0];
 
 const requestLine = (req: IncomingMessage, res: Res, responseTime: number) =>
-  `${req.method} ${path(req)} ${res.statusCode}${res.locals?.refusal ? ` ${res.locals.refusal}` : ''} ${Math.round(responseTime)} ms`;
+  `${req.method} ${path(req)} ${res.statusCode}${res.locals?.refusal ? ` ${res.locals.refusal}` : ''} ` +
+  `${Math.round(responseTime)} ms`;
 const failedLine = (req: IncomingMessage, res: Res) => `${req.method} ${path(req)} ${res.statusCode} failed`;
 
 /** One line per request, except under tests. */

@@ -49,7 +49,8 @@ export interface PersonDataParticipant {
  * anywhere in it equal to one of them. Whole strings, so a short anonymous id never matches inside text.
  */
 export const jsonNamesAny = (doc: string, values: string): string =>
-  `EXISTS (SELECT 1 FROM jsonb_path_query(${doc}, 'strict $.**') AS v WHERE jsonb_typeof(v) = 'string' AND v #>> '{}' = ANY(${values}))`;
+  `EXISTS (SELECT 1 FROM jsonb_path_query(${doc}, 'strict $.**') AS v WHERE jsonb_typeof(v) = 'string' AND v ` +
+  `#>> '{}' = ANY(${values}))`;
 
 /** Reads rows a page at a time: `page(after)` answers the rows after the last one it was given (null first). */
 export async function* paged<T>(page: (after: T | null) => Promise<T[]>, size: number): AsyncIterable<T> {

@@ -95,7 +95,8 @@ export class RateLimits implements OnApplicationShutdown {
         this.startReporting();
         return;
       }
-      // An answer on its way may bring an allowance (the key's first, or a window that had a tenth to give): wait for it.
+      // An answer on its way may bring an allowance (the key's first, or a window that had a tenth to give): wait for
+      // it.
       if (!tally?.flight || !(tally.resetAt === 0 || (live && tally.left * LOCAL_SHARE >= 1))) break;
       await tally.flight.catch(() => undefined);
       tally = this.tallies.get(id);
@@ -108,7 +109,8 @@ export class RateLimits implements OnApplicationShutdown {
       const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
       throw new Refusal(
         'rate_limited',
-        `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} seconds and send it again.`,
+        `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} ` +
+          `seconds and send it again.`,
         {
           retryAfter,
         },

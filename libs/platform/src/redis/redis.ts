@@ -4,7 +4,9 @@ import { Outage, REDIS_OUTAGE } from '../runtime/outage';
 
 export const REDIS = Symbol('REDIS');
 
-/** One Redis, or a Redis Cluster when REDIS_CLUSTER_NODES is set (issue 30): every command Lifeline sends works on both. */
+/**
+ * One Redis, or a Redis Cluster when REDIS_CLUSTER_NODES is set (issue 30): every command Lifeline sends works on both.
+ */
 export type RedisClient = Redis | Cluster;
 
 /** Where Redis is: REDIS_URL, or the cluster's nodes with REDIS_URL's user, password and TLS. */

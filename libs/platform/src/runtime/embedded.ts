@@ -82,7 +82,8 @@ export async function commandDatabaseUrl(
   rmSync(file, { force: true });
   if (await portAnswers(probe.port)) return undefined;
   throw new ConfigError(
-    `The embedded database of an earlier \`npm start\` (${url}) no longer runs and nothing answers on 127.0.0.1:${probe.port}: ` +
+    `The embedded database of an earlier \`npm start\` (${url}) no longer runs and nothing answers on ` +
+      `127.0.0.1:${probe.port}: ` +
       'start the service with `npm start` first (its data is in .data/pg), or set DATABASE_URL.',
   );
 }
@@ -114,7 +115,8 @@ export async function resolveDatabase(
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`;
   writeFileSync(join(dataDir, PG_URL_FILE), url);
   log(
-    `No PostgreSQL answers on 127.0.0.1:${probe.port} and DATABASE_URL is unset: using embedded PGlite in ${dir} (one connection).`,
+    `No PostgreSQL answers on 127.0.0.1:${probe.port} and DATABASE_URL is unset: using embedded PGlite in ` +
+      `${dir} (one connection).`,
   );
   return {
     url,
@@ -162,7 +164,8 @@ export async function resolveRedis(
     throw new ConfigError(`redis-server from ${binary} did not start. ${REDIS_FIXES}`);
   }
   log(
-    `No Redis answers on 127.0.0.1:${probe.port} and REDIS_URL is unset: started ${binary} on port ${port} with its data in ${dir}.`,
+    `No Redis answers on 127.0.0.1:${probe.port} and REDIS_URL is unset: started ${binary} on port ${port} ` +
+      `with its data in ${dir}.`,
   );
   return {
     url: `redis://127.0.0.1:${port}`,

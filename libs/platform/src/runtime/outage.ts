@@ -31,7 +31,8 @@ export class Outage {
     const seconds = ((Date.now() - this.since) / 1000).toFixed(1);
     this.since = null;
     this.log(
-      `${this.name} answers again after ${seconds} s; ${this.refusals} request${this.refusals === 1 ? ' was' : 's were'} refused meanwhile.`,
+      `${this.name} answers again after ${seconds} s; ${this.refusals} request${this.refusals === 1 ? ' was' : 's were'} ` +
+        `refused meanwhile.`,
     );
   }
 

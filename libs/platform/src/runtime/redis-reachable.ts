@@ -34,7 +34,8 @@ export async function ensureRedisReachable(settings: RedisSettings, timeoutMs = 
   }
   if (settings.redisClusterNodes && state !== 'ok') {
     throw new ConfigError(
-      `${redisWhere(settings)} answers but its cluster_state is ${state ?? 'unknown'}, not ok: wait for its failover to end or fix its slots (redis-cli --cluster check).`,
+      `${redisWhere(settings)} answers but its cluster_state is ${state ?? 'unknown'}, not ok: wait for its ` +
+        `failover to end or fix its slots (redis-cli --cluster check).`,
     );
   }
 }

@@ -41,16 +41,23 @@ export function databaseUnreachable(error: unknown, url: string): ConfigError | 
   );
 }
 
-/** The sentence for a connection failure to the read replica (DATABASE_READ_URL), or null when the error is something else. */
+/**
+ * The sentence for a connection failure to the read replica (DATABASE_READ_URL), or null when the error is something
+ * else.
+ */
 export function replicaUnreachable(error: unknown, url: string): ConfigError | null {
   const why = reason(error);
   if (!why) return null;
   return new ConfigError(
-    `The PostgreSQL read replica at ${where(url)} cannot be reached (${why}): start it, or unset DATABASE_READ_URL so the primary serves every read.`,
+    `The PostgreSQL read replica at ${where(url)} cannot be reached (${why}): start it, or unset ` +
+      `DATABASE_READ_URL so the primary serves every read.`,
   );
 }
 
-/** The sentence for a connection failure to Redis (to the Redis Cluster `cluster` names), or null when the error is something else. */
+/**
+ * The sentence for a connection failure to Redis (to the Redis Cluster `cluster` names), or null when the error is
+ * something else.
+ */
 export function redisUnreachable(error: unknown, url: string, cluster?: string): ConfigError | null {
   if (cluster) {
     // ioredis's Cluster hides each node's network error behind one of its own.
@@ -59,13 +66,15 @@ export function redisUnreachable(error: unknown, url: string, cluster?: string):
       (/^None of startup nodes is available/.test((error as Error)?.message ?? '') ? 'no node answers' : null);
     return why
       ? new ConfigError(
-          `${cluster} cannot be reached (${why}): start its nodes, or set REDIS_CLUSTER_NODES to nodes of a cluster that runs.`,
+          `${cluster} cannot be reached (${why}): start its nodes, or set REDIS_CLUSTER_NODES to nodes of a ` +
+            `cluster that runs.`,
         )
       : null;
   }
   const why = reason(error);
   if (!why) return null;
   return new ConfigError(
-    `Redis at ${where(url)} cannot be reached (${why}): start Redis (apt-get install redis-server), set REDIS_URL to one that runs, or run \`docker compose up -d\`.`,
+    `Redis at ${where(url)} cannot be reached (${why}): start Redis (apt-get install redis-server), set ` +
+      `REDIS_URL to one that runs, or run \`docker compose up -d\`.`,
   );
 }

@@ -38,7 +38,9 @@ export function addToLayout(source: string, file: string): Edit {
   const at = source.lastIndexOf('</body>');
   if (at < 0)
     return {
-      refusal: `${file} has no </body>: put <LifelineTag /> inside your root layout's body yourself (see the package README), then run setup again.`,
+      refusal:
+        `${file} has no </body>: put <LifelineTag /> inside your root layout's body yourself (see the package ` +
+        `README), then run setup again.`,
     };
   const lineStart = source.lastIndexOf('\n', at - 1) + 1;
   const before = source.slice(lineStart, at);
@@ -53,7 +55,9 @@ export function addToApp(source: string, file: string): Edit {
   const page = /<Component\s+\{\s*\.\.\.pageProps\s*\}\s*\/>/.exec(source);
   if (!page)
     return {
-      refusal: `${file} does not render <Component {...pageProps} />: put <LifelineTag /> beside your page yourself (see the package README), then run setup again.`,
+      refusal:
+        `${file} does not render <Component {...pageProps} />: put <LifelineTag /> beside your page yourself ` +
+        `(see the package README), then run setup again.`,
     };
   const withTag = `${source.slice(0, page.index)}<>${page[0]}<LifelineTag /></>${source.slice(page.index + page[0].length)}`;
   return { text: addImport(withTag) };
@@ -107,7 +111,8 @@ export function appendEnvNames(text: string, missing: readonly string[]): string
   if (missing.length === 0) return text;
   const lead = text === '' ? '' : text.endsWith('\n') ? '\n' : '\n\n';
   const lines = [
-    '# Lifeline: the secret key (sk_live_) stays on the server; the public key (wk_) and the public url go to the browser tag.',
+    '# Lifeline: the secret key (sk_live_) stays on the server; the public key (wk_) and the public url go to ' +
+      'the browser tag.',
     ...missing.map((name) => `${name}=`),
   ];
   return `${text}${lead}${lines.join('\n')}\n`;

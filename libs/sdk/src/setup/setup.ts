@@ -34,7 +34,9 @@ interface Plan {
   installCommand: string;
 }
 
-const USAGE = `Usage: npx ${PACKAGE_NAME} setup [--dry-run] [--cwd DIR]: adds LifelineTag, the package and the environment names to a Next.js project.`;
+const USAGE =
+  `Usage: npx ${PACKAGE_NAME} setup [--dry-run] [--cwd DIR]: adds LifelineTag, the package and the environment ` +
+  `names to a Next.js project.`;
 
 class Project {
   readonly refusals: string[] = [];
@@ -80,7 +82,8 @@ function planTag(project: Project, plan: Plan): void {
   const app = pagesDir ? project.first(['tsx', 'jsx', 'ts', 'js'].map((ext) => `${pagesDir}/_app.${ext}`)) : undefined;
   if (!layout && !pagesDir) {
     plan.refusals.push(
-      'Found neither app/layout.tsx (app router) nor a pages folder (pages router): run setup in the root of a Next.js project.',
+      'Found neither app/layout.tsx (app router) nor a pages folder (pages router): run setup in the root of a ' +
+        'Next.js project.',
     );
     return;
   }
@@ -151,7 +154,8 @@ function planSetup(dir: string): Plan {
   }
   if (!pkg.dependencies?.next && !pkg.devDependencies?.next) {
     plan.refusals.push(
-      'This project has no next in its package.json: setup is for Next.js projects; elsewhere, follow the package README by hand.',
+      'This project has no next in its package.json: setup is for Next.js projects; elsewhere, follow the ' +
+        'package README by hand.',
     );
     return plan;
   }

@@ -33,7 +33,8 @@ const REASONS = {
   bareHost: 'Use a full public host name with a dot in it, such as hooks.example.com.',
   mappedV6: 'Use the plain public IPv4 address or a host name instead of an IPv4-mapped IPv6 address.',
   privateIp:
-    'Use a public address; private, loopback, link-local, carrier-grade NAT, metadata and reserved addresses are not allowed.',
+    'Use a public address; private, loopback, link-local, carrier-grade NAT, metadata and reserved addresses ' +
+    'are not allowed.',
   tooLong: `Use an address of at most ${MAX_ADDRESS_LENGTH.toLocaleString('en-US')} characters.`,
 } as const;
 
@@ -91,13 +92,15 @@ export async function checkWebhookAddress(
   }
   if (found.length === 0) {
     return refuse(
-      `${host.slice(0, 100)} does not resolve to any address: check the host name, or publish its DNS record before saving the address.`,
+      `${host.slice(0, 100)} does not resolve to any address: check the host name, or publish its DNS record ` +
+        `before saving the address.`,
     );
   }
   const refused = found.find((entry) => !isPublicAddress(entry.address));
   if (refused)
     return refuse(
-      `${host.slice(0, 100)} resolves to ${refused.address}, which is not a public address: use an address on the public internet.`,
+      `${host.slice(0, 100)} resolves to ${refused.address}, which is not a public address: use an address on ` +
+        `the public internet.`,
     );
   return check;
 }

@@ -122,7 +122,8 @@ export class EndpointsResolver {
 
   @Mutation(() => Int, {
     description:
-      'Sends every failed delivery of the address made since then again, in order, at a bounded rate; answers how many.',
+      'Sends every failed delivery of the address made since then again, in order, at a bounded rate; answers ' +
+      'how many.',
   })
   async recoverDeliveries(
     @Manager() auth: AuthContext,

@@ -42,7 +42,8 @@ function targetOf(url: string, allowPrivate: boolean): Target {
 
 /**
  * POST one body to one receiver. Redirects are not followed (a 3xx is a failure), only a 2xx succeeds, and connect +
- * headers + body read together are bounded by timeoutMs (undici's own timers, the same bound, may end it first). Never throws.
+ * headers + body read together are bounded by timeoutMs (undici's own timers, the same bound, may end it first). Never
+ * throws.
  */
 export function safePost(
   url: string,

@@ -60,7 +60,8 @@ export class GraphqlAuthGuard implements CanActivate {
     if (!signedIn)
       throw new Refusal(
         'invalid_token',
-        `Your session has ended (signed out, run out, or its key or membership is gone): sign in again at ${this.config.baseUrl}/sign-in.`,
+        `Your session has ended (signed out, run out, or its key or membership is gone): sign in again at ` +
+          `${this.config.baseUrl}/sign-in.`,
       );
     if (signedIn.operator) {
       request.operator = true;

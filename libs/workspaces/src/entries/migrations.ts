@@ -1,2 +1,3 @@
-// The migrations of workspaces's tables, for the runner (@app/schema merges every lib's by timestamp), loading nothing else.
+// The migrations of workspaces's tables, for the runner (@app/schema merges every lib's by timestamp), loading nothing
+// else.
 export * from '../migrations';

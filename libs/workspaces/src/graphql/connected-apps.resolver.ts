@@ -22,7 +22,8 @@ export class ConnectedAppsResolver {
 
   @Query(() => [ConnectedAppType], {
     description:
-      'Apps signed in at the tool door, newest first: every one of the workspace for owners and admins, your own otherwise.',
+      'Apps signed in at the tool door, newest first: every one of the workspace for owners and admins, your ' +
+      'own otherwise.',
   })
   async connectedApps(@Member() auth: AuthContext): Promise<ConnectedAppType[]> {
     return (await this.connections.list(auth, canManage(auth))).map((c) => ({
@@ -36,7 +37,8 @@ export class ConnectedAppsResolver {
 
   @Mutation(() => Boolean, {
     description:
-      "Disconnects an app: its access and refresh tokens are refused from the next call on (owners and admins: any of the workspace's; members: their own).",
+      'Disconnects an app: its access and refresh tokens are refused from the next call on (owners and admins: ' +
+      "any of the workspace's; members: their own).",
   })
   async revokeConnectedApp(@Member() auth: AuthContext, @Args('id', { type: () => ID }) id: string): Promise<boolean> {
     await this.connections.revoke(auth, id, canManage(auth));

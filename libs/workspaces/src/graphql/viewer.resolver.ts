@@ -25,7 +25,8 @@ export class ViewerType {
   workspace?: ViewerWorkspaceType;
   @Field({
     description:
-      'True for a session opened by an email link whose address is a member of more than one workspace: it can switch at /sign-in/workspace.',
+      'True for a session opened by an email link whose address is a member of more than one workspace: it can ' +
+      'switch at /sign-in/workspace.',
   })
   canSwitchWorkspace: boolean;
 }

@@ -61,8 +61,10 @@ export interface NewToken {
 }
 
 const TOKEN = `
-SELECT t.token_hash, t.kind, t.expires_at, t.used_at, t.workspace_id, t.connection_id, c.client_id, c.resource, c.scopes, c.revoked_at, c.last_used_at,
-       c.member_id, m.email AS member_email, m.role, m.removed_at IS NOT NULL AS member_removed, w.slug AS workspace_slug
+SELECT t.token_hash, t.kind, t.expires_at, t.used_at, t.workspace_id, t.connection_id, c.client_id, c.resource,
+  c.scopes, c.revoked_at, c.last_used_at,
+       c.member_id, m.email AS member_email, m.role, m.removed_at IS NOT NULL AS member_removed,
+         w.slug AS workspace_slug
   FROM connection_tokens t
   JOIN connections c ON c.workspace_id = t.workspace_id AND c.id = t.connection_id
   JOIN members m ON m.workspace_id = c.workspace_id AND m.id = c.member_id
@@ -95,7 +97,8 @@ export class ConnectionsRepository {
 
   async insertCode(codeHash: string, code: Omit<CodeRow, 'used_at'>): Promise<void> {
     await this.db.query(
-      `INSERT INTO oauth_codes (code_hash, client_id, workspace_id, member_id, challenge, redirect_uri, resource, scopes, expires_at)
+      `INSERT INTO oauth_codes (code_hash, client_id, workspace_id, member_id, challenge, redirect_uri, resource,
+        scopes, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
       [
         codeHash,
@@ -113,7 +116,8 @@ export class ConnectionsRepository {
 
   async code(codeHash: string, tx: Sql = this.db, lock = false): Promise<CodeRow | null> {
     const [row] = await tx.query<CodeRow>(
-      `SELECT client_id, workspace_id, member_id, challenge, redirect_uri, resource, scopes, expires_at, used_at FROM oauth_codes WHERE code_hash = $1${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT client_id, workspace_id, member_id, challenge, redirect_uri, resource, scopes, expires_at, ` +
+        `used_at FROM oauth_codes WHERE code_hash = $1${lock ? ' FOR UPDATE' : ''}`,
       [codeHash],
     );
     return row ?? null;
@@ -128,7 +132,8 @@ export class ConnectionsRepository {
     c: { workspaceId: string; id: string; clientId: string; memberId: string; resource: string; scopes: string[] },
   ): Promise<void> {
     await tx.query(
-      `INSERT INTO connections (workspace_id, id, client_id, member_id, resource, scopes) VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO connections (workspace_id, id, client_id, member_id, resource, scopes) VALUES ($1, $2, $3, ` +
+        `$4, $5, $6)`,
       [c.workspaceId, c.id, c.clientId, c.memberId, c.resource, c.scopes],
     );
   }
@@ -166,7 +171,10 @@ export class ConnectionsRepository {
     ]);
   }
 
-  /** Revokes a connection (every token of it stops); false when it was not a live one of the workspace (and member, when given). */
+  /**
+   * Revokes a connection (every token of it stops); false when it was not a live one of the workspace (and member, when
+   * given).
+   */
   async revoke(
     workspaceId: string,
     connectionId: string,
@@ -175,7 +183,8 @@ export class ConnectionsRepository {
     tx: Sql = this.db,
   ): Promise<boolean> {
     const rows = await tx.query(
-      `UPDATE connections SET revoked_at = $3 WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL AND ($4::text IS NULL OR member_id = $4) RETURNING 1`,
+      `UPDATE connections SET revoked_at = $3 WHERE workspace_id = $1 AND id = $2 AND revoked_at IS NULL AND ` +
+        `($4::text IS NULL OR member_id = $4) RETURNING 1`,
       [workspaceId, connectionId, now, memberId ?? null],
     );
     return rows.length > 0;
@@ -184,8 +193,10 @@ export class ConnectionsRepository {
   /** The live connections of a workspace (of one member, when given), newest first. */
   list(workspaceId: string, memberId?: string): Promise<ConnectionRow[]> {
     return this.db.query(
-      `SELECT c.id, c.client_id, cl.name AS client_name, c.member_id, m.email AS member_email, c.created_at, c.last_used_at
-         FROM connections c JOIN oauth_clients cl ON cl.id = c.client_id JOIN members m ON m.workspace_id = c.workspace_id AND m.id = c.member_id
+      `SELECT c.id, c.client_id, cl.name AS client_name, c.member_id, m.email AS member_email, c.created_at,
+        c.last_used_at
+         FROM connections c JOIN oauth_clients cl ON cl.id = c.client_id JOIN members m
+           ON m.workspace_id = c.workspace_id AND m.id = c.member_id
         WHERE c.workspace_id = $1 AND c.revoked_at IS NULL AND ($2::text IS NULL OR c.member_id = $2)
         ORDER BY c.created_at DESC, c.id DESC`,
       [workspaceId, memberId ?? null],

@@ -78,7 +78,8 @@ export class ConnectionsService {
     const name =
       (typeof registration.client_name === 'string' && registration.client_name.trim().slice(0, 100)) ||
       'An MCP client';
-    // Public clients only (OAuth 2.1, PKCE): a secret the SDK's handler made for a client that asked for one is neither kept nor returned.
+    // Public clients only (OAuth 2.1, PKCE): a secret the SDK's handler made for a client that asked for one is neither
+    // kept nor returned.
     const { client_secret: _secret, client_secret_expires_at: _expires, ...metadata } = registration;
     const row = {
       id: newId('cli'),
@@ -155,7 +156,10 @@ export class ConnectionsService {
     });
   }
 
-  /** Rotation: a refresh token is used once; using one again revokes its connection (a thief and the client cannot both go on). */
+  /**
+   * Rotation: a refresh token is used once; using one again revokes its connection (a thief and the client cannot both
+   * go on).
+   */
   async exchangeRefresh(clientId: string, refreshToken: string, resource: string | undefined): Promise<IssuedTokens> {
     const refused = await this.repository.transaction(async (tx) => {
       const hash = tokenHash(refreshToken);

@@ -53,7 +53,8 @@ export class SessionsRepository {
 
   async insert(s: NewSession): Promise<void> {
     await this.db.query(
-      `INSERT INTO sessions (id, token_hash, via, email, workspace_id, member_id, key_id, operator_hash, created_at, seen_at, ends_at)
+      `INSERT INTO sessions (id, token_hash, via, email, workspace_id, member_id, key_id, operator_hash, created_at,
+        seen_at, ends_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9, $10)`,
       [s.id, s.tokenHash, s.via, s.email, s.workspaceId, s.memberId, s.keyId, s.operatorHash, s.now, s.endsAt],
     );
@@ -107,7 +108,8 @@ export class SessionsRepository {
   /** Uses a link once: its address and where it leads, or null when unknown, used or run out. */
   async useLink(tokenHash: string, now: Date, tx: Sql = this.db): Promise<{ email: string; next: string } | null> {
     const [row] = await tx.query<{ email: string; next: string }>(
-      `UPDATE sign_in_links SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 RETURNING email, next`,
+      `UPDATE sign_in_links SET used_at = $2 WHERE token_hash = $1 AND used_at IS NULL AND expires_at > $2 ` +
+        `RETURNING email, next`,
       [tokenHash, now],
     );
     return row ?? null;

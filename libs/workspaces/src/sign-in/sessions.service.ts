@@ -95,7 +95,10 @@ export class SessionsService {
     return token;
   }
 
-  /** Uses a link once: a session for its address (in its only workspace, if it has one: picked), and where the link leads. */
+  /**
+   * Uses a link once: a session for its address (in its only workspace, if it has one: picked), and where the link
+   * leads.
+   */
   async withLink(token: string): Promise<{ token: string; next: string; picked: boolean }> {
     const link = await this.repository.useLink(tokenHash(token), this.clock.now());
     if (!link)

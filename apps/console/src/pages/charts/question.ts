@@ -87,5 +87,8 @@ const nameIn = (choices: [string, string][], value: string) => choices.find(([v]
 
 export function questionInWords(question: Question): string {
   const by = question.breakdown ? `, by ${nameIn(BREAKDOWNS, question.breakdown).toLowerCase()}` : '';
-  return `${nameIn(MEASURES, question.measure)} of ${question.event} per ${question.interval}, ${question.from} to ${question.to} (UTC)${by}`;
+  return (
+    `${nameIn(MEASURES, question.measure)} of ${question.event} per ${question.interval}, ${question.from} to ` +
+    `${question.to} (UTC)${by}`
+  );
 }

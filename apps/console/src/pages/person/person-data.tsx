@@ -73,7 +73,10 @@ export function PersonData({ personId, onErased }: { personId: string; onErased(
         </button>
         <ConfirmStep
           action="Erase person"
-          question="Erase this person, their timeline, emails and consent? Their ids are kept only as hashes, so later posts naming them are not recorded. This cannot be undone."
+          question={
+            'Erase this person, their timeline, emails and consent? Their ids are kept only as hashes, so later ' +
+            'posts naming them are not recorded. This cannot be undone.'
+          }
           confirmLabel="Yes, erase"
           disabled={!right.allowed || erasing.fetching}
           describedBy={right.allowed ? undefined : 'erase-reason'}

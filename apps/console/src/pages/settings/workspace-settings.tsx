@@ -193,7 +193,10 @@ export function SettingsForm({ answer }: { answer: Answer }) {
         <fieldset className="plain" disabled={!readOnly.allowed}>
           <TextArea
             label="Allowed origins"
-            hint="One per line: the sites whose pages may post with the public key, like https://acme.test, https://*.acme.test or http://localhost:*."
+            hint={
+              'One per line: the sites whose pages may post with the public key, like https://acme.test, ' +
+              'https://*.acme.test or http://localhost:*.'
+            }
             value={origins}
             onChange={(e) => changed(setOrigins)(e.target.value)}
           />

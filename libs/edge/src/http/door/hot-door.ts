@@ -41,7 +41,10 @@ export class HotDoors {
     this.requestLines = writesRequestLines(config);
   }
 
-  /** Puts the hot doors (those opened so far: every controller has been made) in front of the server's request listener (Express). */
+  /**
+   * Puts the hot doors (those opened so far: every controller has been made) in front of the server's request listener
+   * (Express).
+   */
   install(server: Server): void {
     for (const door of this.doors.all) if (door.hot) this.routes.set(door.path, door);
     const listeners = server.listeners('request') as RequestListener[];
@@ -49,7 +52,8 @@ export class HotDoors {
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
       if (this.take(req, res)) return;
-      // Express's requests run in async contexts (the request logger's, GraphQL's read scope): held until the answer closes.
+      // Express's requests run in async contexts (the request logger's, GraphQL's read scope): held until the answer
+      // closes.
       res.once('close', contextsAtRest.hold());
       for (const listener of listeners) listener.call(server, req, res);
     });
@@ -68,7 +72,8 @@ export class HotDoors {
     if (!(length >= 0 && length <= route.bodyLimit)) return false;
     this.answered++;
     this.serve(route, req as HotRequest, res as HotResponse, length).catch((error) => {
-      // Only a fault of the answer's own writing lands here (everything else is answered as a refusal); logged by refusalOf.
+      // Only a fault of the answer's own writing lands here (everything else is answered as a refusal); logged by
+      // refusalOf.
       if (!res.headersSent)
         res
           .writeHead(500, { 'Content-Type': JSON_TYPE })
