@@ -12,7 +12,7 @@ export const TRACK_SCRIPT_PLACEHOLDER = '__LIFELINE_ENDPOINT__';
 
 const TRACK_SCRIPT_SOURCE = join(__dirname, 'track.source.js');
 /** Written by `npm run build` beside the compiled code; absent when running from the sources. */
-const TRACK_SCRIPT_MINIFIED = join(__dirname, 'track.min.js');
+export const TRACK_SCRIPT_MINIFIED = join(__dirname, 'track.min.js');
 
 /**
  * Headers for GET track.js: browsers keep it a day and may use a stale copy for a week while they
