@@ -9,3 +9,5 @@ export * from './start.service';
 export * from './automations.module';
 export * from './automations-api.module';
 export * from './automations-worker.module';
+export { AutomationsDataParticipant } from './person-data.participant';
+export { AutomationRelayService } from './automation-relay.service';

@@ -8,3 +8,4 @@ export * from './messaging-api.module';
 export * from './messaging-worker.module';
 export * from './templates.service';
 export * from './messaging.tokens';
+export { MessagingDataParticipant } from './person-data.participant';

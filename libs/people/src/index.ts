@@ -8,3 +8,4 @@ export * from './lists.service';
 export * from './merge/merge-participants';
 export * from './erasure/suppression-list';
 export * from './erasure/person-data.service';
+export { PeopleDataParticipant } from './erasure/people-data.participant';

@@ -12,3 +12,4 @@ export * from './jobs/delivery.job';
 export * from './webhooks.module';
 export * from './webhooks-api.module';
 export * from './webhooks-worker.module';
+export { WebhooksDataParticipant } from './person-data.participant';

@@ -69,7 +69,7 @@ export const INGEST_WRITE = ingestWrite('');
  * touch set, a merge), or names keys in event_touches: a second statement, so the usual write plans and
  * locks no UPDATE of events. The new rows carry their key already; the UPDATE does not see them.
  */
-const INGEST_WRITE_TOUCHES = ingestWrite(`
+export const INGEST_WRITE_TOUCHES = ingestWrite(`
 retouched AS (
   UPDATE events e SET touch = x.touch FROM jsonb_to_recordset($1::jsonb -> 'retouch') AS x(person_id text, touch bigint)
    WHERE e.workspace_id = $2 AND e.person_id = x.person_id AND e.touch IS DISTINCT FROM x.touch
