@@ -1,4 +1,8 @@
-// Unit specs live beside the code (*.spec.ts); end-to-end specs in test/ (*.e2e-spec.ts).
+// Three tiers, each a jest project that sets up only what it needs (docs/testing.md):
+// unit: specs beside the code (*.spec.ts) and test/*.spec.ts, no database, console or browser;
+// medium: test/medium/*.spec.ts, real repositories on PostgreSQL and Redis, the template database only;
+// e2e: test/*.e2e-spec.ts over HTTP, and *.browser.spec.ts, with the template, the console build and a browser.
+// `npm test -- --selectProjects unit` runs one tier; a file named by its path runs only its tier's set-up.
 // Each test file gets its own database, cloned from a template migrated once per run (test/support/template.ts), so files run in parallel.
 const swc = {
   jsc: {
@@ -14,11 +18,12 @@ const swcEsm = { ...swc, jsc: { ...swc.jsc, parser: { syntax: 'ecmascript' } } }
 // Every libs/* is an @app/<name> alias, so new libs need no change here.
 const { readdirSync, existsSync } = require('node:fs');
 const libs = readdirSync(`${__dirname}/libs`).filter((l) => existsSync(`${__dirname}/libs/${l}/src/index.ts`));
-module.exports = {
+const ignored = ['/node_modules/', '/dist/'];
+// What every tier shares: a project takes none of the root's project options, so each spreads these.
+const project = {
   testEnvironment: 'node',
   rootDir: '.',
-  testRegex: '(\\.spec|\\.e2e-spec)\\.ts$',
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testPathIgnorePatterns: ignored,
   // dist/ (built by `npm start` too) repeats libs/sdk/package.json: jest's module map skips it.
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
   transform: { '^.+\\.ts$': ['@swc/jest', swc], '/node_modules/jose/.+\\.js$': ['@swc/jest', swcEsm] },
@@ -30,8 +35,34 @@ module.exports = {
     // libs/sdk writes its relative imports with .js, as its ESM build needs; here they name the .ts files.
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  // Migrates the template database and finds (or installs, as root) the browser of the website tag tests: `npm test` needs no manual step.
-  globalSetup: '<rootDir>/test/support/global-setup.ts',
+};
+// A spec beside the code that drives the browser is named *.browser.spec.ts: the e2e tier finds the browser.
+const browserSpec = '\\.browser\\.spec\\.ts$';
+module.exports = {
+  projects: [
+    {
+      ...project,
+      displayName: 'unit',
+      testRegex: '\\.spec\\.ts$',
+      testPathIgnorePatterns: [...ignored, '<rootDir>/test/medium/', browserSpec],
+    },
+    {
+      ...project,
+      displayName: 'medium',
+      testRegex: '/test/medium/.+\\.spec\\.ts$',
+      // Builds the migrated template database only.
+      globalSetup: '<rootDir>/test/support/medium-setup.ts',
+    },
+    {
+      ...project,
+      displayName: 'e2e',
+      testRegex: ['\\.e2e-spec\\.ts$', browserSpec],
+      // Migrates the template database, builds the console and finds (or installs, as root) the browser of the
+      // website tag tests: `npm test` needs no manual step.
+      globalSetup: '<rootDir>/test/support/global-setup.ts',
+    },
+  ],
+  // Read by jest as a whole, not per project: they stay here.
   testTimeout: 30000,
   // Three files at once: most of a run waits on processes, timers and the network (two workers kept the
   // two cores about half busy); docs/architecture.md "Tests" has the figures.

@@ -1,6 +1,8 @@
-// jest globalSetup, once for the whole run: builds the migrated template database the test files clone
-// (test/support/template.ts), and finds (or installs) the browser, handing the answer to every test file
-// through the environment. Only the browser tests fail when none is found.
+// jest globalSetup of the e2e tier (jest.config.js), once for the run: builds the migrated template
+// database the test files clone (test/support/template.ts), builds the admin console, and finds (or
+// installs) the browser, handing the answers to every test file through the environment. Only the tests
+// that need what failed fail. The medium tier's set-up (medium-setup.ts) builds the template alone;
+// the unit tier has none.
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,7 +11,7 @@ import { aptInstallChromium, findBrowser } from './find-browser';
 const root = join(__dirname, '..', '..');
 
 /** In a child: this process resolves no @app/* imports. A failure is told, and the test files that need the database say why. */
-async function buildTemplate(): Promise<void> {
+async function makeTemplate(): Promise<void> {
   const script = join('test', 'support', 'build-template.ts');
   try {
     await promisify(execFile)(process.execPath, ['-r', '@swc-node/register', script], { cwd: root, timeout: 600_000 });
@@ -17,6 +19,13 @@ async function buildTemplate(): Promise<void> {
     const told = (error as { stderr?: string }).stderr?.trim() || String(error);
     console.log(`\nThe template test database was not made (${told.split('\n')[0]}); each test file tries again.`);
   }
+}
+
+let template: Promise<void> | undefined;
+/** Once per run: a run of both tiers calls it from both set-ups (jest loads this module once for both). */
+export function buildTemplate(): Promise<void> {
+  template ??= makeTemplate();
+  return template;
 }
 
 /** The admin console's static files (scripts/build-console.js, with its GraphQL and type checks), when stale. */
@@ -47,8 +56,8 @@ function findTheBrowser(): void {
 }
 
 export default async function globalSetup(): Promise<void> {
-  const template = buildTemplate();
+  const made = buildTemplate();
   const consoleBuilt = buildConsole();
   findTheBrowser();
-  await Promise.all([template, consoleBuilt]);
+  await Promise.all([made, consoleBuilt]);
 }

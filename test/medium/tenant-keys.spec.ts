@@ -1,12 +1,12 @@
-// issue 30 item 5: the migrated schema can be distributed by workspace (Citus; the steps are in
-// docs/scaling.md). Read from the catalogue of a clone of the migrated template: every table is global
-// (no workspace_id) for a reason written here, a reference table (a tenant table looked up by a global key,
-// copied to every node) for a reason written here, or distributed by workspace_id, when every primary
-// key and unique index leads with workspace_id; and no foreign key crosses tenants or points from a
-// copied table into a distributed one.
+// The migrated schema can be distributed by workspace (Citus; the steps are in
+// docs/scaling.md#toward-a-distributed-postgresql-citus). Read from the catalogue of a clone of the migrated
+// template: every table is global (no workspace_id) for a reason written here, a reference table (a tenant
+// table looked up by a global key, copied to every node) for a reason written here, or distributed by
+// workspace_id, when every primary key and unique index leads with workspace_id; and no foreign key crosses
+// tenants or points from a copied table into a distributed one.
 import { Client } from 'pg';
-import { dropDatabase, testConfig } from './harness';
-import { cloneTemplate, PG_ROOT } from './support/template';
+import { dropDatabase, testConfig } from '../harness';
+import { cloneTemplate, PG_ROOT } from '../support/template';
 
 /** Tables with no workspace_id, and why. All are small, and become reference tables on Citus. */
 const GLOBAL_TABLES: Record<string, string> = {
