@@ -24,7 +24,7 @@ export interface Service {
 }
 
 /**
- * A bench database's name with this worktree's in it (lifeline_bench_ingest_thin in /work/wt/thin), so
+ * A bench database's name with this worktree's in it (lifeline_bench_ingest_thin in a checkout named thin), so
  * benches run from two checkouts at once do not drop each other's database.
  */
 export function benchDatabase(base: string): string {
