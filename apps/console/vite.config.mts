@@ -1,5 +1,5 @@
-// The admin console (issue 28): built to dist/console, served by the api at /console with hashed asset
-// names (long caching). No plugin: Vite compiles the JSX itself (React's automatic runtime).
+// The admin console (docs/console.md#the-admin-console): built to dist/console, served by the api at /console with
+// hashed asset names (long caching). No plugin: Vite compiles the JSX itself (React's automatic runtime).
 import { defineConfig } from 'vite';
 import { fileURLToPath } from 'node:url';
 

@@ -1,4 +1,4 @@
-// Operator CLI of decisions.md section 1 (stable: scripts rely on it). Each command prints exactly one
+// The operator CLI (docs/operations.md#the-operator-cli; stable: scripts rely on it). Each command prints exactly one
 // JSON line; `--help` and `help COMMAND` print usage text. `npm run cli` runs the compiled JavaScript
 // (scripts/run.js), and through the operator entry of workspaces it loads no Nest, TypeORM or Redis: a call
 // costs a few hundred milliseconds (bench/RESULTS.md).

@@ -1,4 +1,4 @@
-// decisions.md section 1: the first start on an empty database (outside production) creates
+// docs/operations.md#development-npm-start: the first start on an empty database (outside production) creates
 // workspace demo, allowed origins http://localhost:*; main.ts prints its keys once (startup-box.ts).
 import type { INestApplication } from '@nestjs/common';
 import { CreatedWorkspace, WorkspacesRepository, WorkspacesService } from '@app/workspaces';

@@ -1,4 +1,4 @@
-// Issue 16 item 9, issue 34: GET /api/openapi.json, an OpenAPI 3.1 document of every REST route, which
+// GET /api/openapi.json, an OpenAPI 3.1 document of every REST route, which
 // Redocly's recommended rules pass (test/openapi-lint.e2e-spec.ts). @nestjs/swagger reads the routes
 // from the controllers (so none is missing or invented; a test checks them against the router); each is
 // then written from its reference, kept beside its handler (libs/edge/src/http/door/reference.ts; the

@@ -1,4 +1,4 @@
-// `npm run cli -- person export` (issue 31): one person's export written to a file. The operator CLI
+// `npm run cli -- person export`: one person's export written to a file. The operator CLI
 // loads no Nest; this command alone starts the api's modules without listening (about two seconds),
 // since the export is every context's part, each through its registered participant.
 import 'reflect-metadata';

@@ -1,4 +1,4 @@
-// What the api prints once it listens (issue 16): a box that stands out from the log lines, with the
+// What the api prints once it listens: a box that stands out from the log lines, with the
 // demo keys when this start created them, the addresses, and one next step to try.
 import type { AppConfig } from '@app/platform';
 import type { CreatedWorkspace } from '@app/workspaces';

@@ -1,5 +1,5 @@
-// The console's one door to the service: POST /graphql with the session cookie (the api asks for
-// JSON and its own Origin, the CSRF defence of issue 27). urql's document cache keeps each page's
+// The console's one door to the service: POST /graphql with the session cookie (against CSRF the
+// api asks for JSON and its own Origin). urql's document cache keeps each page's
 // answers; a mutation's answer refreshes the queries that name the same types.
 import { cacheExchange, Client, CombinedError, fetchExchange, mapExchange } from 'urql';
 

@@ -1,4 +1,4 @@
-// issue 28: the admin console's built files (scripts/build-console.js) at /console. Assets carry a
+// The admin console's built files (scripts/build-console.js) at /console. Assets carry a
 // hash in their names, so they are cached for a year; every other path under /console answers the
 // app's page, never cached (a new build shows at once), and the app routes the deep link itself.
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';

@@ -1,4 +1,4 @@
-// Issue 34 item 2: GET /api/docs, the reference page of the REST routes (Swagger UI reading
+// GET /api/docs, the reference page of the REST routes (Swagger UI reading
 // /api/openapi.json), and GET /api/schema.graphql, the GraphQL schema the api serves, as SDL. Like the
 // GraphQL explorer, every file the page loads comes from the api itself (swagger-ui-dist, the copy
 // @nestjs/swagger already installs), and the page's policy lets it load nothing from elsewhere.

@@ -1,4 +1,4 @@
-// The GraphQL explorer (issue 16): GraphiQL 3 with React 18, all served by the api itself from the
+// The GraphQL explorer: GraphiQL 3 with React 18, all served by the api itself from the
 // installed packages, so it works with no network beyond the service. Apollo shows it as its landing
 // page (GET /graphql from a browser); the scripts and styles are under /graphiql/.
 import type { ApolloServerPlugin } from '@apollo/server';
@@ -96,7 +96,7 @@ export function explorerLandingPage(graphqlPath: string): ApolloServerPlugin {
   };
 }
 
-// Files of the explorer's page for browsers, not REST: not in the OpenAPI document (issue 34).
+// Files of the explorer's page for browsers, not REST: not in the OpenAPI document.
 @ApiExcludeController()
 @Controller(EXPLORER_ASSET_PATH.slice(1))
 export class ExplorerAssetsController {

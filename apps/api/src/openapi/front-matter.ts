@@ -1,4 +1,4 @@
-// Issue 34: what the OpenAPI document says before any route: what the service is, who may call it (the
+// What the OpenAPI document says before any route: what the service is, who may call it (the
 // security schemes the routes' callers name: libs/edge/src/http/door/reference.ts) and its tags, one per
 // context a client meets, in the order a newcomer reads them.
 import type { SecuritySchemeObject } from '@nestjs/swagger';

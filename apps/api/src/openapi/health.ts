@@ -1,4 +1,4 @@
-// Issue 34: the references of platform's health routes (libs/platform/src/health/health.controller.ts).
+// The references of platform's health routes (libs/platform/src/health/health.controller.ts).
 // Written here, not beside the routes: platform sits below edge, whose Reference the other routes use.
 import type { RouteReference } from '@app/edge';
 

@@ -1,4 +1,4 @@
-// Issue 34: a route's reference (libs/edge/src/http/door/reference.ts) as an OpenAPI operation: its
+// A route's reference (libs/edge/src/http/door/reference.ts) as an OpenAPI operation: its
 // callers as security requirements, its parameters, body and answers, and its refusals by status.
 import type { OperationObject, ParameterObject, ResponseObject } from '@nestjs/swagger';
 import { type Caller, type ReferenceAnswer, type RouteReference, type SchemaLike, schemaRef } from '@app/edge';

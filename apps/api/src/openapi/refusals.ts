@@ -1,4 +1,4 @@
-// Issue 34: the refusals of the OpenAPI document. Each route names the codes it can give (its reference,
+// The refusals of the OpenAPI document. Each route names the codes it can give (its reference,
 // libs/edge/src/http/door/reference.ts); every request can also get those of EVERY_REQUEST. Each code
 // answers its fixed status (REFUSAL_STATUS), so the codes of a route become one answer per status, in
 // the one envelope {ok:false, error, message} (exceptions.filter.ts), with an example of each code.

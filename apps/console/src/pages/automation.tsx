@@ -1,4 +1,4 @@
-// One automation (decisions.md section 6): its status and the buttons that change it, the start
+// One automation (docs/graphql.md#automations): its status and the buttons that change it, the start
 // address of a webhook trigger (owners and admins only), its trigger and steps to edit (runs in
 // flight keep the steps they started with), and its latest runs with their logs, in one query.
 import { useState } from 'react';

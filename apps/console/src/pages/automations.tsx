@@ -1,4 +1,4 @@
-// Automations (decisions.md section 6): the workspace's automations by number, and a new one (a
+// Automations (docs/graphql.md#automations): the workspace's automations by number, and a new one (a
 // draft) written here; once created its own page shows it, with the start address of a webhook trigger.
 import { useMemo } from 'react';
 import { Link, useLocation } from 'wouter';

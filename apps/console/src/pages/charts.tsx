@@ -1,4 +1,4 @@
-// Charts (decisions.md section 12): a question asked of the workspace's events (event, measure,
+// Charts (docs/graphql.md#activity-and-charts): a question asked of the workspace's events (event, measure,
 // interval, range, breakdown), kept in the URL, answered as a line chart and the same numbers as a table.
 import { useCallback } from 'react';
 import { useSearchParams } from 'wouter';

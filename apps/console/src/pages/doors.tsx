@@ -1,4 +1,4 @@
-// Doors (interface.md "Inbound doors", decisions.md section 8): the workspace's third-party doors with
+// Doors (docs/rest.md#third-party-doors): the workspace's third-party doors with
 // the posts each answered, in one query; connecting one (its address shown once) and disconnecting.
 import { useCallback } from 'react';
 import { useQuery } from 'urql';

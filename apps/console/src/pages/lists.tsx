@@ -1,4 +1,4 @@
-// Lists (issue 11; decisions.md section 9 createList): each with its subscribers now, linking to the
+// Lists (docs/graphql.md#lists): each with its subscribers now, linking to the
 // people subscribed (PeopleFilter.list takes the address); created with an address and a name, and
 // renamed in place (the address forms post to stays).
 import { FormEvent, useMemo, useState } from 'react';

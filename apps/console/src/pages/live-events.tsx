@@ -1,4 +1,4 @@
-// Live events (issue 28): the workspace's events as they are recorded, by a cursor poll of liveEvents
+// Live events: the workspace's events as they are recorded, by a cursor poll of liveEvents
 // every 2 seconds (one poll at a time: the next starts 2 s after the last answer). The answer may repeat
 // events already shown (its overlap window), so rows are kept by id; at most 200 are shown. Pause
 // stops polling; Resume goes on from the same cursor, so what was recorded meanwhile arrives then.

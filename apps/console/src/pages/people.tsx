@@ -1,4 +1,4 @@
-// People (issue 28): search by email, name or ids, filter by stage, list and engaged, page by cursor,
+// People: search by email, name or ids, filter by stage, list and engaged, page by cursor,
 // with the count. The question lives in the URL: q, stage, list, engaged (yes/no), after (the page's
 // cursor) and back (the cursors of the pages before it, comma-separated, for Previous).
 import { FormEvent, useEffect, useState } from 'react';

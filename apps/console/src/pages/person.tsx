@@ -1,4 +1,4 @@
-// A person (issue 28): name or email as the heading; stage, identities, fields, first touch,
+// A person: name or email as the heading; stage, identities, fields, first touch,
 // subscriptions with their consent, the timeline (types filter in the URL: ?types=purchase,note) and
 // emails, all in one query; sending an email and adding a note re-read it; the person's data on request.
 import { useState } from 'react';

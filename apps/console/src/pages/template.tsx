@@ -1,4 +1,4 @@
-// One template (decisions.md sections 7 and 9): its name, subject and body to edit (the same checks
+// One template (docs/graphql.md#messages-and-templates): its name, subject and body to edit (the same checks
 // as creating it), and a preview for a chosen person (previewTemplate renders the SAVED template for
 // that person: nothing is sent). The question, the person, lives in the URL (?person=).
 import { FormEvent, useEffect, useMemo, useRef, useState } from 'react';

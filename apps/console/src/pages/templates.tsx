@@ -1,4 +1,4 @@
-// Templates (decisions.md sections 7 and 9): subject and body in Markdown with Liquid variables; one
+// Templates (docs/graphql.md#messages-and-templates): subject and body in Markdown with Liquid variables; one
 // with a syntax error is refused with the service's sentence. Each opens on its own page to edit and
 // preview for a person.
 import { FormEvent, useMemo, useState } from 'react';

@@ -1,4 +1,4 @@
-// Webhooks (interface.md "Outgoing webhooks"): the workspace's addresses with their health, and
+// Webhooks (docs/webhooks.md#outgoing-webhooks): the workspace's addresses with their health, and
 // creating one (owners and admins; the signing secret shown once). Each address has its own page.
 import { useQuery } from 'urql';
 import { Link } from 'wouter';

@@ -1,4 +1,4 @@
-// Lifecycle stages (interface.md "Lifecycle stages"): the API spells them in lower case (downloader,
+// Lifecycle stages (docs/rest.md#events): the API spells them in lower case (downloader,
 // purchaser...); people read them in the specification's spelling (Downloader, Purchaser...).
 export const STAGES: [value: string, name: string][] = [
   ['downloader', 'Downloader'],

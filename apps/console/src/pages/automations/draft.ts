@@ -1,4 +1,4 @@
-// An automation as its form holds it (decisions.md section 6: trigger kinds event, stage_entered,
+// An automation as its form holds it (docs/graphql.md#automations: trigger kinds event, stage_entered,
 // subscribed, webhook; step kinds http_request, send_email, wait), turned into the service's input,
 // and both told in words for the lists and the page.
 import { stageName } from '../../ui/stage';

@@ -1,4 +1,4 @@
-// The start address of a webhook-triggered automation (decisions.md section 6: signed with
+// The start address of a webhook-triggered automation (docs/rest.md#an-automations-start-address: signed with
 // APP_SECRET, shown to owners and admins on the automation's own page), with a Copy button.
 import { useId, useState } from 'react';
 

@@ -1,4 +1,4 @@
-// The trigger of an automation: its kind and the one field that kind needs (decisions.md section 6).
+// The trigger of an automation: its kind and the one field that kind needs (docs/graphql.md#automations).
 import { Link } from 'wouter';
 import { Select } from '../../ui/controls';
 import { STAGES } from '../../ui/stage';

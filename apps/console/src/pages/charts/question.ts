@@ -1,4 +1,4 @@
-// The question a chart asks (decisions.md section 12), as the URL keeps it: event, measure, interval,
+// The question a chart asks (docs/graphql.md#activity-and-charts), as the URL keeps it: event, measure, interval,
 // range (a quick choice of days, or custom UTC dates from and to) and breakdown. Buckets are UTC.
 
 export const MEASURES: [string, string][] = [

@@ -1,4 +1,4 @@
-// Connecting a third-party door (decisions.md section 8): payment, auth_a and hosting take the signing
+// Connecting a third-party door (docs/graphql.md#third-party-doors): payment, auth_a and hosting take the signing
 // secret their provider shows, auth_b takes the business's domain, hosting may post stars. The door's
 // address is answered once, here.
 import { FormEvent, useState } from 'react';
@@ -9,7 +9,7 @@ import { ChangeButton, Field, Select, ShownOnce } from '../../ui/controls';
 import { Alert } from '../../ui/state';
 import { useChangeRight } from '../../viewer';
 
-/** The four kinds, in the interface's words, with the system each stands for (decisions.md section 8). */
+/** The four kinds, in the interface's words, with the system each stands for (docs/rest.md#third-party-doors). */
 export const DOOR_KINDS: Record<string, string> = {
   payment: 'payment (Stripe)',
   auth_a: 'auth_a (Clerk)',

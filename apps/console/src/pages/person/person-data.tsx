@@ -1,6 +1,6 @@
-// A person's data on request (issue 31) from their page: any member downloads it as the JSON document
-// personExport answers (too large for one answer, the service's sentence names the REST download);
-// owners and admins erase the person, asked once more on the page, and see what went from where.
+// A person's data on request (docs/rest.md#a-persons-data-on-request) from their page: any member downloads it as the
+// JSON document personExport answers (too large for one answer, the service's sentence names the REST download); owners
+// and admins erase the person, asked once more on the page, and see what went from where.
 import { useState } from 'react';
 import { useClient, useMutation } from 'urql';
 import { refusalOf, Refused } from '../../client';

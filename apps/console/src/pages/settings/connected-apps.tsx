@@ -1,4 +1,4 @@
-// Apps signed in at the tool door (issue 27): owners and admins see and revoke every connection of
+// Apps signed in at the tool door: owners and admins see and revoke every connection of
 // the workspace; a member sees and revokes their own.
 import { useState } from 'react';
 import { CombinedError, useMutation, useQuery } from 'urql';

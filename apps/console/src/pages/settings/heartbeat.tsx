@@ -1,4 +1,4 @@
-// The heartbeat view (interface.md rule 8): the last week of posts from the website and from servers,
+// The heartbeat view (docs/graphql.md#activity-and-charts): the last week of posts from the website and from servers,
 // counted by minute, action, answer and origin; no bodies, no addresses (the service keeps only counts).
 // The range lives in the URL (?range=hour|day; the week by default), so the view can be bookmarked.
 import { useMemo, useState } from 'react';

@@ -1,5 +1,5 @@
-// Secret keys (decisions.md §2): each belongs to a member and is shown once, when it is made; after
-// that only its hint (sk_live_…abcd) and its last use. Owners and admins see, make and revoke them.
+// Secret keys (docs/graphql.md#the-workspace-members-and-keys): each belongs to a member and is shown once, when it is
+// made; after that only its hint (sk_live_…abcd) and its last use. Owners and admins see, make and revoke them.
 import { FormEvent, useMemo, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { refusalOf } from '../../client';

@@ -1,4 +1,4 @@
-// Members of the workspace: owner, admin or member (decisions.md §2). Owners and admins add, change
+// Members of the workspace: owner, admin or member (docs/graphql.md#roles). Owners and admins add, change
 // and remove; only an owner makes owners; the last owner stays. A removed member's keys are revoked.
 import { FormEvent, useMemo, useState } from 'react';
 import { CombinedError, useClient, useMutation, useQuery } from 'urql';

@@ -1,6 +1,6 @@
 // The workspace itself (name, slug, keys for the website) and its settings: allowed origins (the sites
 // whose pages may post with the public key), the Trial and Downloader stages, and the events that
-// also count as activation (interface.md, Lifecycle stages; decisions.md §4).
+// also count as activation (docs/rest.md#events).
 import { FormEvent, useState } from 'react';
 import { useMutation } from 'urql';
 import { refusalOf } from '../../client';

@@ -1,4 +1,4 @@
-// The delivery log (interface.md "Outgoing webhooks", "Delivery rules"): the last twenty deliveries,
+// The delivery log (docs/webhooks.md#delivery-retries-and-the-log): the last twenty deliveries,
 // newest first, every attempt with the answer it received, and Retry on a failed delivery. While a
 // delivery is pending the log is read again every few seconds, so attempts appear as they are made.
 import { useEffect } from 'react';

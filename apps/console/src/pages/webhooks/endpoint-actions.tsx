@@ -1,4 +1,4 @@
-// What an owner or admin does to one address (decisions.md section 6, "Beyond the spec"): rotate its
+// What an owner or admin does to one address (docs/graphql.md#webhooks): rotate its
 // secret (the previous one keeps signing 24 hours), send a test, enable it again, delete it.
 import { ReactNode } from 'react';
 import { useMutation } from 'urql';

@@ -1,4 +1,4 @@
-// The fields of a webhook address (interface.md "Outgoing webhooks" and "Outgoing webhook triggers"):
+// The fields of a webhook address (docs/webhooks.md#addresses, docs/webhooks.md#triggers-and-bodies):
 // its public https URL, the triggers it hears, and an optional rate limit; used to create and to edit.
 import { FormEvent, useState } from 'react';
 import { useMutation } from 'urql';

@@ -1,4 +1,4 @@
-// An address's health (decisions.md section 6, "Beyond the spec"): the success rate over the last day,
+// An address's health (docs/webhooks.md#health-disabling-and-recovery): the success rate over the last day,
 // the last success, and whether it is disabled, why and since when. Shown in the list and on its page.
 import { graphql } from '../../graphql';
 import { Time } from '../../ui/time';

@@ -1,4 +1,4 @@
-// Recover and replay (decisions.md section 6, "Beyond the spec"): send again every failed delivery
+// Recover and replay (docs/webhooks.md#health-disabling-and-recovery): send again every failed delivery
 // made since a time, or the happenings of a window as new deliveries; each answers how many it queued.
 import { FormEvent, useState } from 'react';
 import { useMutation } from 'urql';
