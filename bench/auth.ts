@@ -1,4 +1,4 @@
-// npm run bench:auth — what reading the key on every request costs (no key cache, issue 11): the key
+// npm run bench:auth — what reading the key on every request costs (no key cache): the key
 // lookup statement the guard runs, beside a whole single post to POST /api/v1/events on the same api.
 import { loadavg } from 'node:os';
 import { Client } from 'pg';

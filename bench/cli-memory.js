@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue 16 figures: the CLI's time a call (wall and CPU, medians; `node -e 0` measured in the same run
+// Figures of the CLI: its time a call (wall and CPU, medians; `node -e 0` measured in the same run
 // as the baseline; with BENCH_BEFORE=<an older checkout with its dist/ built> its CLI too), and the idle
 // memory of the api and worker of `npm run start:prod`. Needs `npm run build` first and PostgreSQL/Redis
 // on their default ports. BENCH_RUNS (5) calls of each; BENCH_NO_IDLE=1 skips the memory part.

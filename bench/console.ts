@@ -1,4 +1,4 @@
-// npm run bench:console — the admin console (issue 28): how much the first page loads (its scripts and
+// npm run bench:console — the admin console: how much the first page loads (its scripts and
 // styles, gzipped) and how soon a signed-in page is interactive against a local api (NODE_ENV=production),
 // in Debian's Chromium. Interactive = from navigation start until the page shows its data (People: the
 // first result link; a person: the Timeline list), read from the page's own performance clock. The

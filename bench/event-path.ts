@@ -1,6 +1,7 @@
 // `npm run bench:event-path`: which of our files the code of one event passes through, from the HTTP
-// post to the webhook receiver (docs/architecture.md, "The path of one event"). The api and the worker
-// run in this process on a fresh database; V8's precise coverage counts the calls of every function.
+// post to the webhook receiver (docs/architecture.md#the-path-of-one-event-from-http-to-a-webhook-receiver).
+// The api and the worker run in this process on a fresh database; V8's precise coverage counts the calls of
+// every function.
 // After a warm-up event, five rounds each run a window from a post to its delivery's arrival (the counts
 // are taken by the receiver as the post arrives: what the worker does after, settling and health, is not
 // the path), then a quiet window as long with nothing posted; a file is on the path when some function of it was called

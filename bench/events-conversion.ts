@@ -1,5 +1,5 @@
 // npm run bench:events-conversion — converting a plain events table of 5,000,000 rows (BENCH_EVENTS) to
-// monthly partitions (issue 30 item 4; docs/decisions.md "Events by month"), on the local PostgreSQL, while
+// monthly partitions (docs/decisions.md#events-by-month), on the local PostgreSQL, while
 // one writer inserts a timeline row after another into it. The table is made as before
 // EventsByMonth1766300000000 (its down), filled with generate_series (20 workspaces, 100,000 people, a
 // year of occurred_at), then the migration runs and the partitions sweep's conversion copies until done.

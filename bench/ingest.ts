@@ -7,7 +7,7 @@
 // 250 keys in turn). Each round reports events/s and CPU-ms per
 // accepted event per process (/proc), after the worker has relayed everything the round wrote.
 //
-// `npm run bench:ingest -- --apis N` (issue 30) compares instead Lifeline with N api processes on one
+// `npm run bench:ingest -- --apis N` compares instead Lifeline with N api processes on one
 // database and Redis prefix (the load spread across them) against Lifeline with one, both with one
 // worker, on a private redis-server so Redis commands per event can be counted.
 //
@@ -51,10 +51,10 @@ const BASE_ROOT = APIS > 1 ? undefined : process.env.BENCH_BASE_ROOT;
 const TYPES = ['pageview', 'pageview', 'pageview', 'cta_click', 'signup', 'purchase', 'report_exported'];
 // Keys: the 'server' limit is 600 posts per key per ten minutes; each key takes 500 posts in turn, and
 // there are enough that no key comes round again within a run (750,000 single posts; at 170 keys the
-// faster single rounds of issue 18 came round and were refused with 429, and at 600 keys the fifth
+// single rounds, once faster, came round and were refused with 429, and at 600 keys the fifth
 // round of a quiet machine's BENCH_ROUNDS=5 run, at 7,000 posts a second).
 const POSTS_PER_KEY = 500;
-// `probe` is the shape of issue 32's independent probe: every item names a new person, and each post
+// `probe` is the shape of an independent probe: every item names a new person, and each post
 // takes the next of 250 keys of the workspace in turn (so the api meets 250 keys at once).
 export const KINDS = [
   { name: 'single', label: 'single events, 64 connections', connections: 64, perPost: 1, keys: [0, 1500] },

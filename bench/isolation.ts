@@ -1,7 +1,7 @@
-// npm run bench:isolation — issue 33 item 1: what one workspace's worst template costs another. A real
+// npm run bench:isolation — what one workspace's worst template costs another. A real
 // api and worker (child processes, NODE_ENV=production, local PostgreSQL and Redis). Each round has two
-// phases of BENCH_SECONDS (10): quiet (the other workspace alone) and noisy (one workspace posts the
-// issue's 100,000-step Liquid loop to POST /api/v1/messages from 8 lanes at once, without pause, while
+// phases of BENCH_SECONDS (10): quiet (the other workspace alone) and noisy (one workspace posts a
+// 100,000-step Liquid loop to POST /api/v1/messages from 8 lanes at once, without pause, while
 // the other does the same as in the quiet phase). The other workspace posts an event every 20 ms
 // (50/s, open loop) and asks /health every 100 ms; the api's event-loop delay is read from /metrics
 // (prom-client's monitorEventLoopDelay: its p99 and max over the phase; 10 ms is its resolution, so an

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench:memory — issue 32 item 5: resident memory (RSS, /proc) of each process of `npm start`
+// npm run bench:memory — resident memory (RSS, /proc) of each process of `npm start`
 // (development: npm, its sh, the launcher, the api, the worker) and of `npm run start:prod` (NODE_ENV=
 // production, dist/ as built), summed per process, at rest (BENCH_REST_SECONDS, 30, after the start, and
 // again at BENCH_SETTLED_SECONDS, 90: V8's memory reducer gives back the young generation the start-up

@@ -20,10 +20,10 @@ const WS = 'ws_bench_search';
 const PAGE = 51;
 const BEFORE_LIMIT_S = 30; // first: 50, and one more to tell whether more remain
 const BASE_ROOT = process.env.BENCH_BASE_ROOT;
-/** BENCH_BEFORE=0 skips the statement before issue 32 (about 8 minutes of the run): its cells read "–". */
+/** BENCH_BEFORE=0 skips the former statement (about 8 minutes of the run): its cells read "–". */
 const BEFORE = process.env.BENCH_BEFORE !== '0';
 
-/** The search statement before issue 32 (commit 93dc7af), kept here only to measure against. */
+/** The search statement before the trigram indexes (commit 93dc7af), kept here only to measure against. */
 function previousStatements(fragment: string) {
   const like = `%${fragment.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const where = `workspace_id = $1 AND merged_into IS NULL AND (name ILIKE $2 OR id IN (SELECT person_id FROM identities WHERE workspace_id = $1 AND value ILIKE $2))`;

@@ -1,4 +1,4 @@
-// npm run bench:segment — issue 29: what a Segment call costs against the same events posted natively.
+// npm run bench:segment — what a Segment call costs against the same events posted natively.
 // One Lifeline (api and worker, NODE_ENV=production) on a fresh database; autocannon posts the same
 // facts (identifies, pages and tracks of many users; half the posts name a new person, half one first
 // seen 4,000 events earlier) both ways, in interleaved rounds (native then Segment, Segment then native, …): to

@@ -1,4 +1,4 @@
-// npm run bench:soak [-- MINUTES] — issue 33 item 5: a real api and worker (child processes, local
+// npm run bench:soak [-- MINUTES] — a real api and worker (child processes, local
 // PostgreSQL and Redis) under a steady mixed load for a set time (the first argument or BENCH_MINUTES,
 // 30 by default), reported minute by minute: resident memory of the api and the worker (/proc), the
 // api's event-loop delay (/metrics, its p99 and max over the minute), latency percentiles and errors of

@@ -3,7 +3,7 @@
 // latency at a steady rate, deliveries per second in a burst, and, for comparison, bare HTTP posts
 // from Node (undici, keep-alive) to the same receiver. The worker's CPU-ms per delivery (/proc, from
 // the first post until every delivery is settled) for each run; the burst runs BENCH_ROUNDS (3) times.
-// BENCH_LABEL=x writes the section "Webhooks (issue 18) — x" instead of "Webhooks".
+// BENCH_LABEL=x writes the section under a title ending in " — x" instead of "Webhooks".
 // BENCH_BASE_ROOT=<another checkout> (a worktree of the base): that checkout's api and worker run beside this one's
 // (its own database and migrations), each run and burst taken in turn, so before and after meet the same machine.
 // BENCH_BARE_CONNECTIONS: sockets (and posts in flight) of the bare baseline, by default the worker's per origin.

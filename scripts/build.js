@@ -57,7 +57,7 @@ function* work(changed) {
 // swc's helper for `export * from`: every name re-exported as a getter that reads `from[k]`. One shared
 // function with a keyed read, so V8 cannot inline it: each use of a name through a lib's barrel (two or
 // three barrels deep) cost a getter call and a megamorphic lookup per level, 6% of the api's time on a
-// batch of events (issue 32). In dist/ the getter settles: the first read that finds the value (the
+// batch of events. In dist/ the getter settles: the first read that finds the value (the
 // source module has run) turns the name into a plain property holding it. Nothing exported is
 // reassigned (no `export let` or `export var`; test/build-output.spec.ts checks), so the value read first
 // is the value for good; a read while the source is still loading (an import cycle) finds undefined

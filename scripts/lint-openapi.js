@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue 34: lints an OpenAPI document with Redocly's own engine and its `recommended` rules, offline
+// Lints an OpenAPI document with Redocly's own engine and its `recommended` rules, offline
 // (the rules ship inside @redocly/openapi-core; the document has no external $ref). Prints one JSON line:
 // every problem as {severity, ruleId, pointer, message}; exits 1 when any is an error.
 //   npm run -s lint:openapi -- http://localhost:3000/api/openapi.json    (a running service)

@@ -3,7 +3,7 @@
 // First scripts/start-build.js, in a process of its own: the admin console built when missing or stale,
 // the sources changed since the last build compiled to dist/. Then the launcher runs from dist/ and
 // carries neither the bundler nor a compiler, and the api and the worker run dist/ as `npm run
-// start:prod` does (issue 32: swc's compiling as they loaded cost them about 150 MB at rest).
+// start:prod` does (swc's compiling as they loaded cost them about 150 MB at rest).
 const { spawnSync } = require('node:child_process');
 const { join } = require('node:path');
 
