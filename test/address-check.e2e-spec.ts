@@ -1,5 +1,5 @@
-// Issue 17, item 3 and docs/security.md "Outgoing requests": an outgoing address is resolved when
-// saved, through a resolver this test controls, and refused unless every address it has is public.
+// docs/security.md#outgoing-requests-never-reach-a-private-address: an outgoing address is resolved
+// when saved, through a resolver this test controls, and refused unless every address it has is public.
 // The app runs with UNSAFE_ALLOW_PRIVATE_TARGETS off, as in production.
 import { AddressResolver } from '@app/webhooks';
 import { useApp, useWorkspace } from './harness';

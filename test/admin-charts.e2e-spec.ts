@@ -1,4 +1,4 @@
-// chart(input) against sums worked out by hand (decisions.md section 12): several first-touch sources,
+// chart(input) against sums worked out by hand (docs/graphql.md#activity-and-charts): several first-touch sources,
 // an expired row swept away, an expired row not yet swept, other types, another workspace.
 import { chartStatement, parseChartInput, TimelineRepository } from '@app/events';
 import { useApp, useWorkspace } from './harness';
@@ -149,7 +149,7 @@ describe('chart', () => {
       await m.query('SET LOCAL enable_seqscan = off');
       return m.query(`EXPLAIN ${sql}`, args);
     });
-    // events_chart of each month's partition read (docs/decisions.md "Events by month").
+    // events_chart of each month's partition read (docs/decisions.md#events-by-month).
     expect(plan.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')).toMatch(
       /Index Only Scan using events_(\w+_)?chart/,
     );

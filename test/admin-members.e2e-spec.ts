@@ -1,5 +1,5 @@
-// Members and keys over GraphQL (issue 11): the last-owner rule, keys listed without the key, and a
-// revoked key or removed member refused on the very next request by another api process.
+// Members and keys over GraphQL (docs/graphql.md#the-workspace-members-and-keys): the last-owner rule, keys listed
+// without the key, and a revoked key or removed member refused on the very next request by another api process.
 import type { INestApplication } from '@nestjs/common';
 import { freePort } from '@app/platform';
 import { createApi } from '../apps/api/src/bootstrap';

@@ -1,4 +1,4 @@
-// The people connection, timelines, subscriptions and notes of the admin API (issue 11).
+// The people connection, timelines, subscriptions and notes of the admin API (docs/graphql.md#people).
 import { useApp, useWorkspace } from './harness';
 
 const t = useApp();

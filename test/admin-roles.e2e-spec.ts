@@ -1,4 +1,4 @@
-// Roles per mutation (issue 11 "Done means"): a member is refused with forbidden, owners and admins
+// Roles per mutation (docs/graphql.md#roles): a member is refused with forbidden, owners and admins
 // are allowed, the operator token only creates workspaces.
 import { CreatedWorkspace } from '@app/workspaces';
 import { ADMIN_TOKEN, memberKey, useApp } from './harness';

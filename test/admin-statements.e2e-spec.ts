@@ -1,4 +1,4 @@
-// DataLoader for every field that loads per parent (issue 11 item 5): the statements one GraphQL
+// DataLoader for every field that loads per parent: the statements one GraphQL
 // request sends for a page of people with timelines, identities, subscriptions and messages do not
 // grow with the page size.
 import { Client } from 'pg';

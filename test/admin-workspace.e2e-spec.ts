@@ -1,4 +1,4 @@
-// The rest of the admin API (issue 11 item 4 and 6): templates, messages (as REST), a person's
+// The rest of the admin API: templates, messages (as REST), a person's
 // messages, lists, heartbeat, eventNames and settings; refusals keep the REST codes and statuses.
 import { useApp, useWorkspace } from './harness';
 

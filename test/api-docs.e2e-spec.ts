@@ -1,4 +1,4 @@
-// Issue 34 item 2: /api/docs, the REST reference page (Swagger UI), works offline. Its files come from
+// GET /api/docs, the REST reference page (Swagger UI), works offline. Its files come from
 // the api itself; in Chromium, with every request outside the api refused, it lists every operation of
 // /api/openapi.json, breaks none of its own content policy, and links to the GraphQL explorer and schema.
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// issue 30 item 2: the automation suite again, on a Redis Cluster of three masters and three replicas
+// The automation suite again, on a Redis Cluster of three masters and three replicas
 // (test/support/redis-cluster.ts).
 import { onRedisCluster } from './support/redis-cluster';
 

@@ -1,6 +1,6 @@
-// Automations end to end (issue 13; interface.md "An automation's own address", "Automation
-// http_request step", "Inbound automation address", "Limits"; decisions.md section 6): real receivers
-// on 127.0.0.1, a real SMTP server, the real api and worker, PostgreSQL and Redis.
+// Automations end to end (docs/graphql.md#automations, docs/rest.md#an-automations-start-address,
+// docs/webhooks.md#automation-posts): real receivers on 127.0.0.1, a real SMTP server, the real api and
+// worker, PostgreSQL and Redis.
 import { createHmac } from 'node:crypto';
 import type { INestApplicationContext } from '@nestjs/common';
 import { Queue } from 'bullmq';
@@ -297,7 +297,7 @@ describe('triggers: each kind starts a run; a paused or draft automation starts 
   });
 });
 
-describe('the address (interface.md "An automation\'s own address")', () => {
+describe("the automation's own start address", () => {
   it('a running automation answers started; paused and draft answer paused and write nothing', async () => {
     const { automation, address } = await create({ name: 'Hook', trigger: { kind: 'webhook' } });
     const people = await count('people');

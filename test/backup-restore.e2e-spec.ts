@@ -1,4 +1,4 @@
-// Issue 33 item 4 (docs/operations.md "Backups"): a pg_dump taken mid-load, events posting and
+// docs/operations.md#backups: a pg_dump taken mid-load, events posting and
 // deliveries pending to a local receiver, restored into a new database; the service started on it with
 // an empty Redis carries on: every event acknowledged before the backup is there, every delivery not
 // yet sent in the backup is sent once, and idempotency keys are still honoured. Then the same onto another

@@ -1,4 +1,4 @@
-// Issue 27 item 2: an MCP client signs in at the tool door by its URL alone. The official MCP SDK client
+// An MCP client signs in at the tool door by its URL alone. The official MCP SDK client
 // discovers the authorization server, registers itself, sends the person's browser (Playwright driving
 // Chromium) through /authorize, the sign-in page and the consent page, exchanges the code, lists and
 // calls tools with the access token; a refresh rotates, a reused refresh token revokes the connection,

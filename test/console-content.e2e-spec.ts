@@ -1,4 +1,4 @@
-// The console's Automations, Lists, Templates and Charts pages (issue 28) in Chromium against the real
+// The console's Automations, Lists, Templates and Charts pages in Chromium against the real
 // api: an automation with a webhook trigger is written on the page, its own page shows its start
 // address, Start makes it running and a post to the address shows a run with its log; a list is
 // created (0 subscribers) and renamed; a template is refused for a Liquid syntax error and previewed

@@ -1,4 +1,4 @@
-// The console's People, Person and Live events pages (issue 28) in Chromium against the real api and
+// The console's People, Person and Live events pages in Chromium against the real api and
 // worker, with a real SMTP server so a sent email really leaves.
 import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';

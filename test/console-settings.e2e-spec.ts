@@ -1,4 +1,4 @@
-// Issue 28, the console's Settings page (/console/settings) and the operator's Workspaces page, in
+// The console's Settings page (/console/settings) and the operator's Workspaces page, in
 // Chromium against the real api: a key created and shown once, then revoked; allowed origins saved;
 // the heartbeat showing the posts this test made; a member seeing every change disabled with the reason.
 import type { Locator, Page } from 'playwright-core';

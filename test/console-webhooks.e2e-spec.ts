@@ -1,4 +1,4 @@
-// The console's Webhooks and Doors pages (issue 28) in Chromium against the real api and worker: an
+// The console's Webhooks and Doors pages in Chromium against the real api and worker: an
 // address is created through the page (secret shown once), a failing address's delivery shows each
 // attempt, and Retry from the log once the receiver answers 200 makes a new attempt appear; a door is
 // connected (address shown once) and disconnected; a member sees the controls disabled with the reason.

@@ -1,4 +1,4 @@
-// Issue 28: the admin console at /console, as a browser meets it: built static files served by the api,
+// The admin console at /console, as a browser meets it: built static files served by the api,
 // sign-in first, one URL per page with back and forward, keyboard navigation, and a first page light
 // enough to load fast (its scripts' gzipped size; bench/RESULTS.md has the time to interactive).
 import { readFileSync } from 'node:fs';

@@ -1,4 +1,4 @@
-// Issue 33 item 3: while the database or Redis cannot be reached, answers are 503 unavailable with
+// While the database or Redis cannot be reached, answers are 503 unavailable with
 // Retry-After and the spec's sentence, never a 500; the log says once that it went and once that it is
 // back with the count of refused requests, and no line per refused request.
 import { Logger, type INestApplication } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// Issue 34 item 4: the pages of docs/ describe only what the code does. Their marked shell examples
+// The pages of docs/ describe only what the code does. Their marked shell examples
 // run against the app and print what they say; their GraphQL is valid against schema.graphql; the
 // routes, refusal statuses, settings, tools and GraphQL fields they list are the code's, all of them;
 // their links and npm scripts exist; the README's layout names the apps and libs there are.

@@ -1,6 +1,6 @@
 // Third-party doors end to end, part two: auth_b (Kinde: the body is an RS256 token checked against
 // the domain's key set, served here from 127.0.0.1) and hosting (GitHub: X-Hub-Signature HMAC)
-// (interface.md "Inbound doors"; decisions.md section 8).
+// (docs/rest.md#third-party-doors).
 import { createHmac, generateKeyPairSync, KeyObject } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';

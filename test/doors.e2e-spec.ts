@@ -1,6 +1,6 @@
 // Third-party doors end to end, part one: connecting over GraphQL, the payment door (Stripe) and the
-// auth_a door (Clerk), signed with the providers' own packages (interface.md "Inbound doors";
-// decisions.md section 8). Part two (auth_b, hosting) is doors-tokens.e2e-spec.ts.
+// auth_a door (Clerk), signed with the providers' own packages
+// (docs/rest.md#third-party-doors). Part two (auth_b, hosting) is doors-tokens.e2e-spec.ts.
 import Stripe from 'stripe';
 import { Webhook } from 'standardwebhooks';
 import { memberKey, useApp, useWorkspace } from './harness';
@@ -33,7 +33,7 @@ const stripeHeaders = (raw: string, secret = STRIPE_SECRET, timestamp = Math.flo
   'stripe-signature': Stripe.webhooks.generateTestHeaderString({ payload: raw, secret, timestamp }),
 });
 
-describe('connecting a door (decisions.md section 8)', () => {
+describe('connecting a door', () => {
   const ws = useWorkspace(t);
 
   it('answers the address once; doors lists the door without its secret or address; the secret is sealed and the token hashed', async () => {

@@ -1,4 +1,4 @@
-// interface.md "Inbound doors" (the email row) and decisions.md section 7: Standard Webhooks
+// The email door (docs/rest.md#third-party-doors, its last row): Standard Webhooks
 // signatures; delivery, open, click, bounce and complaint set a sent message's status; a received
 // email records a reply (direction in, engaged, email_in); replays of a webhook id change nothing.
 import { Webhook } from 'standardwebhooks';

@@ -1,4 +1,4 @@
-// interface.md "Events endpoint" rules 1-8, statuses, batches, and decisions.md sections 3-5.
+// The events endpoint (docs/rest.md#events): its rules, answers, batches and refusals.
 import { useApp, useWorkspace } from './harness';
 
 const t = useApp({ worker: true });
@@ -287,7 +287,7 @@ describe('the secret-key guard on the events endpoint', () => {
   });
 });
 
-describe('workspaces are apart (decisions.md section 2)', () => {
+describe('workspaces are apart', () => {
   it('the same email and idempotency key in two workspaces make two people, and neither sees the other', async () => {
     const other = await t.workspace();
     const a = await post({ type: 'report_built', email: 'both@example.com', idempotency_key: 'same-key' });

@@ -1,4 +1,4 @@
-// Issue 16 item 7: the GraphQL explorer works offline. GraphiQL, React and its styles come from the
+// The GraphQL explorer works offline. GraphiQL, React and its styles come from the
 // api itself; the page runs a query in Chromium with every request outside the api blocked.
 import type { Browser } from 'playwright-core';
 import { useApp } from './harness';

@@ -36,7 +36,7 @@ describe('one error envelope for every refusal', () => {
   });
 });
 
-describe('the secret-key guard (decisions.md section 2)', () => {
+describe('the secret-key guard', () => {
   const query = '{ workspace { id slug } }';
 
   it('a missing bearer answers invalid_key', async () => {

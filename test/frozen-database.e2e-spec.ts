@@ -1,4 +1,4 @@
-// Issue 33 item 2: a frozen database (SIGSTOP) holds no request. Every request is answered within 5 s,
+// A frozen database (SIGSTOP) holds no request. Every request is answered within 5 s,
 // 503 unavailable with Retry-After and nothing half-written, past MAX_REQUESTS_IN_FLIGHT at once; the
 // service carries on when the database thaws, and the log says once that it went and once that it came back.
 import type { INestApplication } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// Issue 17, item 5 and docs/security.md: every route and door answers generated hostile bodies,
+// docs/security.md#defences: every route and door answers generated hostile bodies,
 // headers, paths and query strings with no 5xx, a refusal in the envelope (GraphQL: in `errors`),
 // and nothing written for a refusal. Seeded: the seed is printed; replay a failure with
 // FUZZ_SEED=<seed> (and fast-check's printed path); FUZZ_RUNS sets the cases per route (default 200).

@@ -1,5 +1,5 @@
-// Issue 17, item 2 and docs/security.md "GraphQL": depth, alias, node and cost limits, `first` at
-// most 100, a rate limit per key; a query that would stall the service is refused before it runs.
+// docs/security.md#graphql-no-caller-can-stall-the-service: depth, alias, node and cost limits,
+// `first` at most 100, a rate limit per key; a query that would stall the service is refused before it runs.
 import { LIMITS, RateLimits } from '@app/platform';
 import { MAX_PAGE_SIZE, QUERY_LIMITS } from '@app/edge';
 import { WorkspacesService } from '@app/workspaces';
@@ -30,7 +30,7 @@ function refusedAsInvalidField(answer: { status: number; body: any }, pattern: R
   ]);
 }
 
-describe('the 300-alias query of the issue', () => {
+describe('a 300-alias query', () => {
   const aliases = Array.from(
     { length: 300 },
     (_, i) =>

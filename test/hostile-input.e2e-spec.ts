@@ -1,5 +1,5 @@
-// Issue 17, item 1 and docs/security.md "Input": the hostile inputs found against a running instance,
-// each answered with a refusal in the envelope (never a 500, never an empty body) and writing nothing.
+// docs/security.md#input-every-door-refuses-what-no-door-can-store: the hostile inputs found against a running
+// instance, each answered with a refusal in the envelope (never a 500, never an empty body) and writing nothing.
 import { gzipSync } from 'node:zlib';
 import { MAX_JSON_DEPTH } from '@app/edge';
 import { useApp, useWorkspace } from './harness';

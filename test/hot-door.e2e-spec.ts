@@ -1,4 +1,4 @@
-// issue 18: POST /api/v1/events is answered by a hot door (libs/edge/src/http/door/hot-door.ts), before
+// POST /api/v1/events is answered by a hot door (libs/edge/src/http/door/hot-door.ts), before
 // Express and Nest. A query string sends the same post through Express, so each case here is posted both
 // ways and must be answered alike: status, content type, X-Request-Id, Retry-After and the envelope.
 import { request as httpRequest } from 'node:http';
@@ -133,7 +133,7 @@ describe('the hot door answers POST /api/v1/events as the Express route does', (
   });
 });
 
-describe('async contexts at rest (docs/decisions.md "Ingest speed")', () => {
+describe('async contexts at rest (docs/decisions.md#ingest-speed)', () => {
   /** A post whose body is sent in two parts: `between` runs while the app waits for the second. */
   async function postInParts(path: string, between: () => void): Promise<number> {
     const body = JSON.stringify({ type: 'pageview', anon_id: `parts-${path.length}` });

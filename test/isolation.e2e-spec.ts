@@ -1,9 +1,9 @@
-// Issue 33 item 1 (docs/security.md "Render isolation"): one workspace's worst template costs the others
-// nothing they can feel. Templates are parsed and rendered in render threads, in turns by workspace;
-// the api's event-loop delay is at /metrics. The tight figures are bench/isolation.ts's.
+// docs/security.md#render-isolation-one-workspace-cannot-stall-the-others: one workspace's worst template
+// costs the others nothing they can feel. Templates are parsed and rendered in render threads, in turns by
+// workspace; the api's event-loop delay is at /metrics. The tight figures are bench/isolation.ts's.
 import { ADMIN_TOKEN, TestApp, useApp } from './harness';
 
-/** The issue's template: about a second of Liquid, then refused as too long once filled in. */
+/** The worst template: about a second of Liquid, then refused as too long once filled in. */
 const LOOP = '{% for i in (1..100000) %}{{i}}{% endfor %}';
 const LANES = 8;
 const REFUSED_AS_BEFORE =

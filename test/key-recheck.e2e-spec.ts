@@ -1,4 +1,4 @@
-// issue 18: POST /api/v1/events does not look up a key this process has seen live; the statement that
+// POST /api/v1/events does not look up a key this process has seen live; the statement that
 // writes the post checks it instead (keyRecheckCte), so a revoked key or a removed member is still
 // refused on the very next request, with nothing written and nothing counted in the heartbeat.
 import { HeartbeatService } from '@app/events';

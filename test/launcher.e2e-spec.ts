@@ -1,7 +1,7 @@
-// `npm start` (decisions.md section 1): the launcher migrates a new database, runs the api and the
+// `npm start` (docs/operations.md#development-npm-start): the launcher migrates a new database, runs the api and the
 // worker as two processes, the first start creates workspace demo and prints its keys once, /health
 // answers, the admin console is served at /console, and Ctrl-C (SIGINT) stops both. The launcher
-// process itself loads Node's built-ins only (issue 32: it cost 127 MB at rest when it did the rest).
+// process itself loads Node's built-ins only (it cost 127 MB at rest when it did the rest).
 import { execFileSync, spawn } from 'node:child_process';
 import { relative, resolve } from 'node:path';
 import { freePort } from '@app/platform';

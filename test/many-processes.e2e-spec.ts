@@ -1,7 +1,7 @@
-// issue 30 item 1, stateless shown: three api and two worker processes (separate OS processes, as
+// Stateless shown: three api and two worker processes (separate OS processes, as
 // production runs them) on one PostgreSQL database and one Redis prefix, posts spread across the apis,
 // and every rule that could depend on a process's memory checked across them: rate limits (global
-// within the tolerance of docs/decisions.md "Rate limits counted in process"), a revoked key and a
+// within the tolerance of docs/decisions.md#rate-limits-counted-in-process), a revoked key and a
 // removed member, idempotency, one delivery per happening per address, one automation run per
 // happening, one relay and one minute sweep for both workers, and a worker killed mid-load.
 import { join } from 'node:path';

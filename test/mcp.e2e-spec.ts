@@ -1,4 +1,4 @@
-// The tool door (interface.md "Tool door", decisions.md section 10), driven by the MCP SDK's own client
+// The tool door (docs/mcp.md#rules-of-the-door), driven by the MCP SDK's own client
 // over HTTP against the running app, and by raw fetch for what a client library would hide.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -1,4 +1,4 @@
-// Memory at rest (issue 32 item 5, libs/platform/src/runtime/memory-at-rest.ts): a process that grew its
+// Memory at rest (libs/platform/src/runtime/memory-at-rest.ts): a process that grew its
 // young generation while starting gives it back once quiet, by asking V8's memory reducer (real V8, in a
 // child process run with the apps' NODE_FLAGS), and never asks while its event loop is busy. Packages
 // used only now and then load on first use.

@@ -1,5 +1,5 @@
-// interface.md "Messages endpoints", "Message", "Message page and thread", the messages rows of
-// Errors and Limits; decisions.md sections 3 and 7. Real SMTP (smtp-server) and a Resend stand-in.
+// The messages endpoints (docs/rest.md#messages), their refusals and limits
+// (docs/rest.md#answers-and-refusals). Real SMTP (smtp-server) and a Resend stand-in.
 import { createServer, IncomingMessage, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';

@@ -1,5 +1,5 @@
-// Issue 16 item 10: /metrics moves when events are posted; /health/live and /health/ready (database,
-// Redis, migrations, worker heartbeat); /metrics guarded by ADMIN_TOKEN.
+// Health and metrics (docs/operations.md#health-and-metrics): /metrics moves when events are posted; /health/live and
+// /health/ready (database, Redis, migrations, worker heartbeat); /metrics guarded by ADMIN_TOKEN.
 import type { INestApplicationContext } from '@nestjs/common';
 import { createWorker } from '../apps/worker/src/bootstrap';
 import { ADMIN_TOKEN, eventually, useApp } from './harness';

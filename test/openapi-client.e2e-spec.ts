@@ -1,4 +1,4 @@
-// Issue 34 item 3: a typed client generated from /api/openapi.json (openapi-typescript for the types,
+// A typed client generated from /api/openapi.json (openapi-typescript for the types,
 // openapi-fetch for the calls) compiles against calls of every route, under strict TypeScript, and
 // the same calls then run against the app: a route, body or answer the document gets wrong fails here.
 import { execFileSync } from 'node:child_process';
@@ -62,7 +62,7 @@ export async function callEveryRoute(facts: Facts, recorder: Middleware) {
   const hosting = await client.POST('/api/webhooks/hosting/{token}', { params: { path: { token: facts.doorToken } }, body: { type: 'deployment.succeeded' } });
   const emailDoor = await client.POST('/api/webhooks/email', { body: { type: 'email.delivered' } });
 
-  // Segment's HTTP Tracking API (issue 29): the write key as HTTP Basic's user name.
+  // Segment's HTTP Tracking API: the write key as HTTP Basic's user name.
   const segment = { params: { path: { call: 'track' as const } }, headers: { Authorization: \`Basic \${btoa(\`\${facts.secretKey}:\`)}\` } };
   await client.POST('/v1/{call}', { ...segment, body: { event: 'Order Completed', userId: 'u-ada', properties: { revenue: 49 } } });
   await client.OPTIONS('/v1/{call}', { params: segment.params, headers: { Origin: facts.site, 'Access-Control-Request-Method': 'POST' } });

@@ -1,4 +1,4 @@
-// Issue 16 item 9: GET /api/openapi.json describes exactly the REST routes the app serves.
+// GET /api/openapi.json describes exactly the REST routes the app serves.
 import { readFileSync } from 'node:fs';
 import { PARTIAL_FAILURE, REFUSAL_STATUS } from '@app/wire';
 import { SCHEMAS_FILE, wireSchemasText } from '../scripts/wire-schemas';

@@ -1,5 +1,5 @@
 // People, identity, stages, consent and triggers as the events endpoint writes them
-// (interface.md "Lifecycle stages", "source object", decisions.md sections 4 and 6).
+// (docs/rest.md#events, docs/webhooks.md#triggers-and-bodies).
 import { useApp, useWorkspace } from './harness';
 import { happeningsOf } from './support/outbox';
 

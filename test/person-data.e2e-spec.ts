@@ -1,4 +1,4 @@
-// A person's data on request (issue 31; decisions.md section 13 "Privacy"): one person made through every
+// A person's data on request (docs/rest.md#a-persons-data-on-request): one person made through every
 // door (events, website, a third-party door, email in, messages out, an automation run, deliveries, a
 // merge), exported, erased, then every text and JSON column of every table read for any trace of them;
 // later posts naming them answer suppressed and write nothing; an owner lifts a suppression; the export

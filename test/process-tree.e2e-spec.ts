@@ -1,4 +1,4 @@
-// Issue 16 item 4 and issue 17 item 4: SIGTERM or SIGINT to any process of the `npm start` tree (npm,
+// SIGTERM or SIGINT to any process of the `npm start` tree (npm,
 // the launcher, the api, the worker) stops all of them within 10 s, also on embedded PGlite; a worker
 // that crashes is started again and the deliveries it owes go out.
 import { createServer, Server } from 'node:http';
@@ -124,7 +124,7 @@ it('on embedded PGlite, SIGTERM to the launcher stops everything within 10 s and
   }
 }, 600_000);
 
-describe('a crashed worker is restarted and deliveries resume (issue 17)', () => {
+describe('a crashed worker is restarted and deliveries resume', () => {
   let receiver: Server;
   const received: Array<{ type: string; event?: string }> = [];
   beforeAll(async () => {

@@ -1,4 +1,4 @@
-// The production path (issue 16): `npm run build` output copied into a scratch folder with only
+// The production path (docs/operations.md#production): `npm run build` output copied into a scratch folder with only
 // production dependencies (`npm ci --omit=dev`, from the npm cache), started with the exact command
 // lines of the Dockerfile and docker-compose.yml against PostgreSQL and Redis. No Docker engine here.
 import { execFileSync } from 'node:child_process';
@@ -49,7 +49,7 @@ const env = (port: number) => ({
   PORT: String(port),
 });
 
-/** Issue 33: templates render in worker threads, which load their module from dist/ as the api does. */
+/** Templates render in worker threads, which load their module from dist/ as the api does. */
 async function expectRenderThreads(url: string): Promise<void> {
   const call = async (path: string, key: string, body: unknown) => {
     const answer = await fetch(url + path, {

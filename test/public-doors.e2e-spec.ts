@@ -1,5 +1,5 @@
-// interface.md "Public website endpoints" rules 1-5, the public rows of Errors and Limits,
-// decisions.md section 3 (public answers carry ok and status only; honeypot posts).
+// The website endpoints (docs/rest.md#website-endpoints): their rules, refusals and limits; public
+// answers carry ok and status only; honeypot posts.
 import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp, TestApp, useApp, useWorkspace } from './harness';
@@ -239,7 +239,7 @@ describe('GET track.js', () => {
   });
 });
 
-describe('GET track.js compressed and cached (issue 16)', () => {
+describe('GET track.js compressed and cached', () => {
   const raw = (path: string, headers: Record<string, string>) =>
     new Promise<{ status: number; headers: Record<string, any>; body: Buffer }>((resolve, reject) => {
       get(`${t.url}${path}`, { headers }, (res) => {

@@ -1,4 +1,4 @@
-// Issue 30 item 3 and docs/decisions.md "Read replica": with DATABASE_READ_URL naming a streaming
+// docs/decisions.md#read-replica: with DATABASE_READ_URL naming a streaming
 // replica, charts, GraphQL queries, the messages pages and the tool door's read tools are served by it;
 // ingest, mutations and key checks stay on the primary. Which server answered shows by pausing the
 // replica's replay: it keeps answering what it last replayed while the primary has more.

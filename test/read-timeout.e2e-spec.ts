@@ -1,6 +1,6 @@
-// docs/security.md "GraphQL": statements of a GraphQL read run under a statement timeout; outside a
-// read scope the same pooled connection runs under every statement's (DATABASE_STATEMENT_TIMEOUT_MS,
-// issue 33) again. One connection, so both share it.
+// docs/security.md#graphql-no-caller-can-stall-the-service: statements of a GraphQL read run under a
+// statement timeout; outside a read scope the same pooled connection runs under every statement's
+// (DATABASE_STATEMENT_TIMEOUT_MS) again. One connection, so both share it.
 import { readScope } from '@app/platform';
 import { useApp } from './harness';
 

@@ -1,4 +1,4 @@
-// Issue 34 item 4: the README's five-minute tour runs as a newcomer would run it. The service is
+// The README's five-minute tour runs as a newcomer would run it. The service is
 // started the way the tour says (`npm start` is `node scripts/start.js`, with the tour's variables) on
 // a database of its own, the demo secret key is read from the box it prints, and each shell block of
 // the tour runs with bash, in order, and must exit 0 and print what the README shows under it.

@@ -1,4 +1,4 @@
-// Issue 30 item 2: the api and the worker on a Redis Cluster of their own (three masters, three
+// The api and the worker on a Redis Cluster of their own (three masters, three
 // replicas; test/support/redis-cluster.ts). Deliveries, automation runs and rate limits on it (the
 // whole webhook, automation and rate-limit suites run on a cluster too: test/*-on-cluster.e2e-spec.ts),
 // the queues' keys shown hash-tagged and spread over the masters, and a master killed mid-load loses

@@ -1,4 +1,4 @@
-// Running it (decisions.md section 1): embedded fallbacks, the start-up refusal, the CLI, migrations.
+// Running it (docs/decisions.md#running-it): embedded fallbacks, the start-up refusal, the CLI, migrations.
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Client } from 'pg';
@@ -186,7 +186,7 @@ describe('operator CLI prints exactly one JSON line', () => {
   }, 240_000);
 });
 
-describe('CLI help, lists and addresses (issue 16)', () => {
+describe('CLI help, lists and addresses', () => {
   const raw = useCli('');
 
   it('--help and help COMMAND print usage and exit 0; a wrong option is a refusal naming the usage', async () => {
@@ -272,7 +272,7 @@ describe('CLI help, lists and addresses (issue 16)', () => {
   }, 240_000);
 });
 
-describe('migrations under the advisory lock (issue 16)', () => {
+describe('migrations under the advisory lock', () => {
   it('ten processes migrating one empty database at once: it is migrated exactly once and all succeed', async () => {
     const { config, database } = await testConfig();
     try {

@@ -1,4 +1,4 @@
-// interface.md "Client package (server-side)": every method of @lifeline/sdk against the running
+// docs/client-package.md#the-client-package-lifelinesdk: every method of @lifeline/sdk against the running
 // service. Each camelCase option is read back from what the service stored, proving that the wire
 // names the client sends are the ones the server accepts.
 import { freePort } from '@app/platform';

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// Issue 29: Segment's browser library (@segment/analytics-next, its own UMD build from node_modules) in
+// Segment's browser library (@segment/analytics-next, its own UMD build from node_modules) in
 // Chromium, on a site the workspace names, pointed at the api with its settings given inline: with the
 // public key, identify, a track of a built-in name and a page land on the visitor's person; a custom
 // name is refused, answered 200 (so the library neither retries nor drops anything else) and counted.

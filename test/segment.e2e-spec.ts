@@ -1,4 +1,4 @@
-// Issue 29: Segment-compatible ingest, proven with Segment's own server library (@segment/analytics-node)
+// Segment-compatible ingest, proven with Segment's own server library (@segment/analytics-node)
 // with its host set to the api: the same people, timelines, stages and outgoing webhooks as the same
 // facts posted natively; a call retried after a dropped connection stored once; and Segment's answers
 // (200 success, 400, 401, 429), with a call that cannot be recorded counted by its refusal code.

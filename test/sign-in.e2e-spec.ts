@@ -1,4 +1,4 @@
-// Issue 27 item 1: people sign in at /sign-in with a secret key, a one-time email link or the operator
+// People sign in at /sign-in with a secret key, a one-time email link or the operator
 // token; the session is an HttpOnly cookie that /graphql accepts behind a CSRF defence, and it ends by
 // sign-out, 12 hours idle, 7 days, or the loss of its member or key, in every api process at once.
 import { INestApplication } from '@nestjs/common';

@@ -1,5 +1,5 @@
 /// <reference lib="dom" />
-// The website tag in a real browser (issue 4): a page on localhost from an allowed origin loads
+// The website tag in a real browser: a page on localhost from an allowed origin loads
 // track.js from the real api, navigates, clicks a download link and submits a subscribe form;
 // the person, their timeline and their consent are then read back through GraphQL.
 import type { Browser } from 'playwright-core';

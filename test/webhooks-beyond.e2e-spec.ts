@@ -1,4 +1,4 @@
-// Outgoing webhooks beyond the spec (issue 19; decisions.md section 6, "Beyond the spec"): Standard
+// Outgoing webhooks beyond the spec (docs/decisions.md#outgoing-webhooks-beyond-the-spec): Standard
 // Webhooks headers verified with the standardwebhooks package, secret rotation, endpoint health
 // (410 Gone, the failure window), recover, replay and the per-address rate limit. RETRY_UNIT_MS=1 makes
 // a minute one millisecond: the retry schedule takes under a second and 5 days take 7.2 seconds. Only

@@ -1,4 +1,4 @@
-// issue 30 item 2: the webhook and rate-limit suites again, on a Redis Cluster of three masters and
+// The webhook and rate-limit suites again, on a Redis Cluster of three masters and
 // three replicas (test/support/redis-cluster.ts). The webhook suite's test of a Redis stopped and
 // started names a Redis of its own (a proxy in front of one server) and keeps it.
 import { onRedisCluster } from './support/redis-cluster';

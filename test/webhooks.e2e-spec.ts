@@ -1,6 +1,6 @@
 // Outgoing webhooks end to end: real receivers on 127.0.0.1, the real api and worker, PostgreSQL and
-// Redis (interface.md "Outgoing webhook body", "Outgoing webhook triggers", "Delivery rules";
-// decisions.md sections 6 and 9). RETRY_UNIT_MS=5 runs the 1, 5, 30, 120, 720-minute schedule in ms.
+// Redis (docs/webhooks.md#triggers-and-bodies, docs/webhooks.md#delivery-retries-and-the-log).
+// RETRY_UNIT_MS=5 runs the 1, 5, 30, 120, 720-minute schedule in ms.
 import { createHmac } from 'node:crypto';
 import { createServer as createTcpServer, connect, Socket } from 'node:net';
 import { AddressInfo } from 'node:net';

@@ -1,4 +1,4 @@
-// Charts from rollups (docs/decisions.md "Charts from rollups"): after ingest, folds, a first touch given
+// Charts from rollups (docs/decisions.md#charts-from-rollups): after ingest, folds, a first touch given
 // late, merges, an erasure and expiry, every chart answers what the events-only statement answers
 // (folded, half folded and not folded), and the rollups the folds and triggers kept equal a rebuild's.
 import {

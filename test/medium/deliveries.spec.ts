@@ -1,4 +1,4 @@
-// interface.md "Delivery rules" (Concurrency, Retry body) at the repository: every attempt is claimed
+// Delivery rules at the repository (docs/webhooks.md#delivery-retries-and-the-log): every attempt is claimed
 // in one UPDATE before it is sent, and settled only while its claim holds.
 import { AttemptRecord, DeliveriesRepository, LOST_ATTEMPT } from '@app/webhooks';
 import { useMedium } from './medium';

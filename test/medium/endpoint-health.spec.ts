@@ -1,6 +1,6 @@
-// Issue 19 at the repositories: a disabled address gets no attempts, recover picks exactly the failed
-// deliveries since a time (once, in order, paced), a rate-limited attempt is given back uncounted, and
-// health flushes disable an address failing for the whole window.
+// Health and recovery (docs/webhooks.md#health-disabling-and-recovery) at the repositories: a disabled address gets no
+// attempts, recover picks exactly the failed deliveries since a time (once, in order, paced), a rate-limited attempt is
+// given back uncounted, and health flushes disable an address failing for the whole window.
 import { DeliveriesRepository, EndpointsRepository } from '@app/webhooks';
 import { useMedium } from './medium';
 

@@ -1,4 +1,4 @@
-// Each event row carries its person's first-touch key (docs/decisions.md "Charts from rollups"): written
+// Each event row carries its person's first-touch key (docs/decisions.md#charts-from-rollups): written
 // by the ingest, rewritten with the person's rows when a first touch is set later or a merge moves rows,
 // and named in event_touches; people's touchKeySql computes the same key in the database as touchKey here.
 import { WorkspaceEntity, WorkspacesService } from '@app/workspaces';

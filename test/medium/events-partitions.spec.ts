@@ -1,4 +1,4 @@
-// issue 30 item 4 (docs/decisions.md "Events by month"): the events table by month of occurred_at. Rows
+// docs/decisions.md#events-by-month: the events table by month of occurred_at. Rows
 // land in their month's partition, or in the default one when their month has none, from where the
 // sweep moves them; the sweep makes the months ahead; reads prune by time; and an old plain table with
 // rows is converted while it keeps serving reads and writes, losing and repeating no row.

@@ -1,4 +1,4 @@
-// interface.md rule 8: the heartbeat counts each post in the row of its minute. The minute's name is
+// The heartbeat counts each post in the row of its minute. The minute's name is
 // made once a minute (a batch counts 100 items); a count in the next minute starts the next row.
 import { HeartbeatService } from '@app/events';
 import { Medium, startMedium } from './medium';

@@ -1,4 +1,4 @@
-// issue 18 item 2: the ingest load cannot go bad. Its plan is made while the tables are empty (as on a
+// The ingest load cannot go bad. Its plan is made while the tables are empty (as on a
 // fresh database, where pooled connections keep the first generic plan), then the workspace grows to
 // 100,000 people; with a generic plan forced, every table is read only through an index probe by the
 // named keys, and reads no more rows than the keys name.

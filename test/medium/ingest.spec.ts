@@ -1,4 +1,4 @@
-// The ingest write (interface.md "Events endpoint") against the real database: what one post writes,
+// The ingest write (docs/rest.md#events) against the real database: what one post writes,
 // how many round trips it costs, and the idempotency race between two posts with one key.
 import { Client } from 'pg';
 import { WorkspaceEntity, WorkspacesService } from '@app/workspaces';
@@ -101,7 +101,7 @@ describe('the ingest write', () => {
 
   // bench/RESULTS.md: round trips, not SQL, set the price of a post. BEGIN with the load of the people (by
   // their keys, rows locked), the one write statement with COMMIT (pipelinedTransaction): two, however
-  // many tables the post touches (four before issue 32, BEGIN and COMMIT each on its own).
+  // many tables the post touches (four when each table had a statement of its own, BEGIN and COMMIT too).
   it('a post costs two round trips to PostgreSQL, a batch of a hundred the same two', async () => {
     const spy = jest.spyOn(Client.prototype, 'query');
     try {

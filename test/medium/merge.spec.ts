@@ -1,5 +1,5 @@
-// decisions.md section 4 through the merge participants registry: a merge moves every context's rows
-// onto the survivor, inside the merge's transaction.
+// Merges through the merge participants registry (docs/architecture.md#merge-participants): a merge moves
+// every context's rows onto the survivor, inside the merge's transaction.
 import { MergeParticipants, PeopleRepository, PersonMerge } from '@app/people';
 import { useMedium } from './medium';
 

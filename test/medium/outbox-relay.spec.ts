@@ -1,4 +1,4 @@
-// issue 18 item 1: the outbox costs the same per event at any size. Below the relay's mark lie 100,000
+// The outbox costs the same per event at any size. Below the relay's mark lie 100,000
 // relayed rows (a busy week); the relay's reads start at the mark and touch only the rows past it, and
 // what it relays is exactly those, in order, once. A workspace nothing listens in costs the relay no
 // happenings read.

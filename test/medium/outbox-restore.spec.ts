@@ -1,4 +1,4 @@
-// issue 33 item 4: a backup restored onto a server whose transaction counter is behind the backed-up
+// A backup restored onto a server whose transaction counter is behind the backed-up
 // one's (libs/outbox/src/restore-repair.ts). Restored rows are inserted here as pg_restore writes them:
 // carrying the old server's xid, made by another transaction. The old server's ids are past 2^32.
 import { OutboxRelayService, OutboxRestoreCheck, OutboxRow, RELAY_MARK } from '@app/outbox';

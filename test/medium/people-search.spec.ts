@@ -1,4 +1,4 @@
-// issue 32 item 3: search by a fragment of a name or identity at 1,000,000 people reads the trigram
+// Search by a fragment of a name or identity at 1,000,000 people reads the trigram
 // indexes or a short ordered window, never a whole table, and answers what the plain statement answers:
 // the same people, newest first, paging by cursor, the count bounded at COUNT_BOUND.
 import {
@@ -64,7 +64,7 @@ afterAll(() => t.close());
 
 /**
  * The plain statement: every person matching by name or identity, read in full by one hash join (run by
- * `plain`). The `id IN (…)` of the statement before issue 32 runs its subquery once per person when the
+ * `plain`). The `id IN (…)` of the statement before the trigram indexes runs its subquery once per person when the
  * matching identities outgrow work_mem, and a nested loop here would too.
  */
 function everyMatchSql(fragment: string, tail: string): string {

@@ -1,6 +1,6 @@
-// issue 18 item 3: rate limits counted in process and reconciled with Redis. One process is exact; two
+// Rate limits counted in process and reconciled with Redis. One process is exact; two
 // processes sharing one Redis overshoot a window by at most what each had in hand (LOCAL_SHARE of the
-// limit each), the tolerance docs/decisions.md states.
+// limit each), the tolerance docs/decisions.md#rate-limits-counted-in-process states.
 import { AppConfig, clusterNodes, connectRedis, LIMITS, LOCAL_SHARE, RateLimits, Refusal } from '@app/platform';
 
 /** The shared Redis, or the cluster test/webhooks-on-cluster.e2e-spec.ts reruns this file on. */

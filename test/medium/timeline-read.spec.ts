@@ -1,4 +1,4 @@
-// issue 18: the events key is the timeline's order (workspace, person, occurred_at, id), so a page of a
+// The events key is the timeline's order (workspace, person, occurred_at, id), so a page of a
 // person's timeline is read backwards from the key, stops after the page, and sorts nothing, ties on
 // occurred_at included; and the ingest's rows go into two btrees, not three.
 import { TimelinePageQuery, timelinePagesStatement, TimelineReadRepository } from '@app/events';
@@ -51,7 +51,7 @@ it('reads each person backwards on the events key, stopping at the page, with no
     const all = await plan(query);
     expect(all.map((n) => n['Node Type'])).not.toContain('Sort');
     expect(all.map((n) => n['Node Type'])).not.toContain('Incremental Sort');
-    // The key of each month's partition (docs/decisions.md "Events by month"), merged in order.
+    // The key of each month's partition (docs/decisions.md#events-by-month), merged in order.
     const scans = all.filter((n) => /^events_\w+_pkey$/.test(n['Index Name'] ?? ''));
     expect(scans.length).toBeGreaterThan(0);
     for (const scan of scans) {

@@ -1,4 +1,4 @@
-// The console's navigation as the issue names it (issue 28 item 4): path under /console and link name.
+// The console's navigation: path under /console and link name.
 export const CONSOLE_NAVIGATION: [string, string][] = [
   ['/people', 'People'],
   ['/live', 'Live events'],

@@ -1,4 +1,4 @@
-// The admin console (issue 28) in Chromium against the real api (and, when asked, the worker): one
+// The admin console in Chromium against the real api (and, when asked, the worker): one
 // browser and one app per test file. Pages are signed in through the real /sign-in form; axe-core
 // checks each page; screenshots go to artifacts/console/ (kept by CI as artifacts, never committed).
 import { mkdirSync, readFileSync } from 'node:fs';

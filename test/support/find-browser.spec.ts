@@ -1,4 +1,4 @@
-// The browser finder behind `npm test` (issue 16, item 5): setting, system, install as root, or one sentence.
+// The browser finder behind `npm test`: setting, system, install as root, or one sentence.
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,4 +1,4 @@
-// The browser the tag's tests drive, found without a manual step (issue 16): the CHROMIUM_PATH
+// The browser the tag's tests drive, found without a manual step: the CHROMIUM_PATH
 // setting, else a Chromium or Chrome on PATH or in the usual places, else Debian's chromium installed
 // with apt-get when running as root. Nothing found: one sentence naming the fix; the tests never skip.
 import { execFileSync } from 'node:child_process';

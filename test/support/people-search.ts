@@ -1,4 +1,4 @@
-// A workspace of many people for search's plan test and bench (issue 32 item 3): person n (1 = oldest,
+// A workspace of many people for search's plan test and bench: person n (1 = oldest,
 // one minute apart) has a name for two in three, an anon id for all (8 hex digits, each its own) and an
 // email `user<n>@…` for even n, half of them at gmail.com. So "gmail" matches a quarter of everyone
 // spread evenly, "user12" a few thousand old people (n from 120,000 to 129,998), an anon id one person.

@@ -1,5 +1,5 @@
 // A PostgreSQL server of one test file's own, on a loopback port, for the tests that freeze, stop or
-// restore it (issue 33): initdb into a temporary folder (as the postgres user when run as root, which
+// restore it: initdb into a temporary folder (as the postgres user when run as root, which
 // PostgreSQL refuses to run as), started with pg_ctl. remove() always runs a frozen server on first,
 // stops it and deletes the folder; a jest worker that exits without it kills the server on its way out.
 // `nextXid` starts the new server's transaction counter there (pg_resetwal), as on a server that has run

@@ -1,4 +1,4 @@
-// A Redis Cluster of one test file's own (issue 30): three masters and three replicas, each a
+// A Redis Cluster of one test file's own: three masters and three replicas, each a
 // `redis-server --cluster-enabled yes` on a loopback port in a temporary folder, joined by
 // `redis-cli --cluster create`. A node also listens on its port + 10000 (the cluster bus), so both
 // must be free. remove() kills every node and deletes the folders; a jest worker that exits without
@@ -211,7 +211,7 @@ async function slotRanges(
 }
 
 /**
- * Reruns spec files on a Redis Cluster of the calling file's own (issue 30 item 2): `register` requires
+ * Reruns spec files on a Redis Cluster of the calling file's own: `register` requires
  * them, so their apps, started in their own beforeAll after this one's, take REDIS_CLUSTER_NODES
  * (test/harness.ts), and their Redis clients too (test/medium/rate-limits.spec.ts).
  */

@@ -1,4 +1,4 @@
-// Issue 30 item 3: a streaming replica of a private PostgreSQL (private-postgres.ts), for the read
+// A streaming replica of a private PostgreSQL (private-postgres.ts), for the read
 // replica's test: made from a base backup of the primary, waited for until it streams, and its replay
 // paused and resumed, so a test can tell which server answered (a paused replica keeps answering what it
 // last replayed).

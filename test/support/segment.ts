@@ -1,4 +1,4 @@
-// Issue 29: what the Segment tests and bench share: one set of facts about many users, sent through
+// What the Segment tests and bench share: one set of facts about many users, sent through
 // Segment's real server library or posted natively as the same events-endpoint items; a post to a
 // Segment path as a Segment client sends it; and a proxy that drops a connection after the api answered.
 import { createServer, Server } from 'node:http';

@@ -1,4 +1,4 @@
-// The examples of README.md and docs/*.md, read and run as a reader would (issue 34 item 4). A block
+// The examples of README.md and docs/*.md, read and run as a reader would. A block
 // that runs is a fenced block right after an HTML comment naming its part (`<!-- tour -->`,
 // `<!-- example -->`); a line `# → text` inside a shell block is what the command above it prints,
 // where `…` stands for anything (ids, times), and the output must show the lines in order.

@@ -1,4 +1,5 @@
-// interface.md "Website tag": a small shop page that loads the tag, for browser tests against a stand-in or the real app.
+// A small shop page that loads the tag (docs/website-tag.md#the-website-tag), for browser tests against a
+// stand-in or the real app.
 // Elements: #next (client-side navigation to /pricing), #download (/files/app.dmg), #install (a page
 // whose link text says install), #about (a plain link, no cta), #hero inside data-lifeline-cta="hero",
 // and form #subscribe (#email, #join) whose answer lands in document.body.dataset.answer as JSON.
