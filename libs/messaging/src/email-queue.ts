@@ -1,9 +1,9 @@
 // The api's side of the email queue: hands a stored message to the worker and waits, with a bound,
-// for it to leave, so a slow provider never holds a request for long (decisions.md section 7).
+// for it to leave, so a slow provider never holds a request for long (docs/rest.md#messages).
 import { InjectQueue } from '@nestjs/bullmq';
 import { Inject, Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
 import { Queue, QueueEvents } from 'bullmq';
-import { AppConfig, CONFIG, within } from '@app/platform';
+import { AppConfig, CONFIG, Stamped, within } from '@app/platform';
 import {
   SEND_ATTEMPTS,
   SEND_EMAIL_JOB,
@@ -30,7 +30,7 @@ export class EmailQueue implements OnModuleDestroy {
   readonly enabled: boolean;
 
   constructor(
-    @InjectQueue(SEND_EMAIL.queue) private readonly queue: Queue<SendEmailJob, SendEmailResult>,
+    @InjectQueue(SEND_EMAIL.queue) private readonly queue: Queue<Stamped<SendEmailJob>, SendEmailResult>,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {
     this.enabled = !!(config.smtpUrl || config.resendApiKey);
@@ -46,7 +46,10 @@ export class EmailQueue implements OnModuleDestroy {
       });
       const started = Date.now();
       await within(this.events.waitUntilReady(), SEND_WAIT_MS);
-      const added = await within(this.queue.add(SEND_EMAIL_JOB, job, enqueueOptions(job.messageId)), SEND_WAIT_MS);
+      const added = await within(
+        this.queue.add(SEND_EMAIL_JOB, SEND_EMAIL.payload(job), enqueueOptions(job.messageId)),
+        SEND_WAIT_MS,
+      );
       const result = await added.waitUntilFinished(this.events, Math.max(1, SEND_WAIT_MS - (Date.now() - started)));
       return result?.providerId ?? null;
     } catch (error) {
@@ -59,7 +62,10 @@ export class EmailQueue implements OnModuleDestroy {
   /** Hands the message to the worker without waiting; while Redis is down the sweep queues it later. */
   async enqueue(job: SendEmailJob): Promise<void> {
     try {
-      await within(this.queue.add(SEND_EMAIL_JOB, job, enqueueOptions(job.messageId)), SEND_WAIT_MS);
+      await within(
+        this.queue.add(SEND_EMAIL_JOB, SEND_EMAIL.payload(job), enqueueOptions(job.messageId)),
+        SEND_WAIT_MS,
+      );
     } catch (error) {
       this.logger.warn(`email ${job.messageId} not queued now, the sweep will: ${(error as Error).message}`);
     }

@@ -68,7 +68,7 @@ export class DeliveryQueue {
   enqueue(requests: DeliveryJobRequest[]): Promise<boolean> {
     const jobs = requests.map(({ jobId, delayMs, workspaceId, deliveryId, slotAt }) => ({
       name: DELIVER_JOB,
-      data: slotAt === undefined ? { workspaceId, deliveryId } : { workspaceId, deliveryId, slotAt },
+      data: DELIVER.payload(slotAt === undefined ? { workspaceId, deliveryId } : { workspaceId, deliveryId, slotAt }),
       opts: deliveryJobOptions(jobId, delayMs),
     }));
     return enqueueWithin(this.queue, jobs, 'delivery jobs', this.logger);

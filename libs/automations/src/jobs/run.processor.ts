@@ -4,7 +4,7 @@ import { Processor, WorkerHost } from '@nestjs/bullmq';
 import { Logger } from '@nestjs/common';
 import type { Job } from 'bullmq';
 import { AdvanceOutcome, RunService } from '../run.service';
-import { RunJob, ADVANCE_RUN } from './run.job';
+import { ADVANCE_RUN } from './run.job';
 
 /** Runs in flight per worker process; most of a step is waiting on a receiver or the database. */
 const RUN_CONCURRENCY = 50;
@@ -17,13 +17,17 @@ export class RunProcessor extends WorkerHost {
     super();
   }
 
-  async process(job: Job<RunJob>): Promise<AdvanceOutcome | 'error'> {
+  /**
+   * The payload is read before the run's errors are caught: a newer one is put back for a newer worker, an
+   * unreadable one fails without retry (removed, as every run job is once failed). Its run was never
+   * claimed, so it stays due in PostgreSQL and the poll queues it again (docs/architecture.md#job-payloads).
+   */
+  async process(job: Job, token?: string): Promise<AdvanceOutcome | 'error'> {
+    const { workspaceId, runId } = await ADVANCE_RUN.take(job, token);
     try {
-      return await this.runs.advance(job.data.workspaceId, job.data.runId);
+      return await this.runs.advance(workspaceId, runId);
     } catch (error) {
-      this.logger.error(
-        `run ${job.data.runId}: ${(error as Error).message}; it is taken up again once its claim expires`,
-      );
+      this.logger.error(`run ${runId}: ${(error as Error).message}; it is taken up again once its claim expires`);
       return 'error';
     }
   }

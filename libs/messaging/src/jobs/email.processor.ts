@@ -3,7 +3,7 @@
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Inject, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
-import { AppConfig, CONFIG, DAY_MS, retainedSince, SweepRegistry } from '@app/platform';
+import { AppConfig, CONFIG, DAY_MS, retainedSince, Stamped, SweepRegistry } from '@app/platform';
 import { DoorReceiptsRepository } from '@app/edge';
 import { EMAIL_DOOR } from '../domain';
 import { EmailProvider } from '../providers';
@@ -26,7 +26,7 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
     private readonly messages: MessagesRepository,
     @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
     @Inject(CONFIG) private readonly config: AppConfig,
-    @InjectQueue(SEND_EMAIL.queue) private readonly queue: Queue<SendEmailJob, SendEmailResult>,
+    @InjectQueue(SEND_EMAIL.queue) private readonly queue: Queue<Stamped<SendEmailJob>, SendEmailResult>,
     private readonly sweeps: SweepRegistry,
     private readonly receipts: DoorReceiptsRepository,
   ) {
@@ -41,8 +41,13 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
     );
   }
 
-  async process(job: Job<SendEmailJob, SendEmailResult>): Promise<SendEmailResult> {
-    const { workspaceId, messageId } = job.data;
+  /**
+   * A newer payload is put back for a newer worker, its attempts untouched; an unreadable one fails without
+   * retry: its message was never claimed, so it stays queued in PostgreSQL and requeueStale queues it again
+   * (docs/architecture.md#job-payloads).
+   */
+  async process(job: Job, token?: string): Promise<SendEmailResult> {
+    const { workspaceId, messageId } = await SEND_EMAIL.take(job, token);
     const message = await this.messages.claim(workspaceId, messageId);
     if (!message) return { providerId: (await this.messages.sendState(workspaceId, messageId))?.provider_id ?? null };
     if (!this.provider) {
@@ -72,13 +77,19 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
     }
   }
 
-  /** Messages whose job was lost (Redis down when they were stored) go back on the queue. */
+  /**
+   * Messages whose job was lost (Redis down when they were stored) go back on the queue. So do those whose
+   * job failed before any claim (an unreadable payload, the database down at each attempt): their failed
+   * job, kept a day under the message's id, would make adding it again a no-op.
+   */
   private async requeueStale(): Promise<number> {
     const stale = await this.messages.waitingSince(new Date(Date.now() - STALE_QUEUED_MS), 500);
     for (const row of stale) {
+      const kept = await this.queue.getJob(row.id);
+      if (kept && (await kept.isFailed())) await kept.remove();
       await this.queue.add(
         SEND_EMAIL_JOB,
-        { workspaceId: row.workspace_id, messageId: row.id },
+        SEND_EMAIL.payload({ workspaceId: row.workspace_id, messageId: row.id }),
         enqueueOptions(row.id),
       );
     }

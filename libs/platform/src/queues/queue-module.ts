@@ -1,4 +1,4 @@
-// The one registration of a BullMQ queue (issue 30): its key prefix and connection from the settings,
+// The one registration of a BullMQ queue: its key prefix and connection from the settings,
 // so on a Redis Cluster each queue has a hash tag of its own (queuePrefix) and a Cluster client.
 import { BullModule } from '@nestjs/bullmq';
 import { BeforeApplicationShutdown, DynamicModule, Injectable, OnApplicationShutdown } from '@nestjs/common';

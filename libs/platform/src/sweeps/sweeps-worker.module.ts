@@ -12,7 +12,13 @@ export class SweepsProcessor extends WorkerHost {
     super();
   }
 
-  process(_job: Job): Promise<Record<string, number>> {
+  /**
+   * A newer payload is put back for a newer worker (whose sweeps it names); an unreadable one fails without
+   * retry and the next minute's job sweeps: a sweep only queues again what PostgreSQL holds
+   * (docs/architecture.md#job-payloads).
+   */
+  async process(job: Job, token?: string): Promise<Record<string, number>> {
+    await SWEEP_JOB.take(job, token);
     return this.sweeps.runAll();
   }
 }
@@ -21,9 +27,10 @@ export class SweepsProcessor extends WorkerHost {
 export class SweepSchedule implements OnApplicationBootstrap {
   constructor(@InjectQueue(SWEEP_JOB.queue) private readonly queue: Queue) {}
 
+  /** The schedule's payload is this release's: the worker started last sets it for every worker. */
   async onApplicationBootstrap(): Promise<void> {
     const { id, everyMs, job } = SWEEP_SCHEDULE;
-    await this.queue.upsertJobScheduler(id, { every: everyMs }, { name: job.name });
+    await this.queue.upsertJobScheduler(id, { every: everyMs }, { name: job.name, data: job.payload({}) });
   }
 }
 

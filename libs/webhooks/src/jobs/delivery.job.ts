@@ -2,18 +2,24 @@
 // the processor share it. The claim in the database, not the job, decides whether an attempt goes out,
 // so a job that arrives twice, late or early does no harm.
 import type { JobsOptions } from 'bullmq';
+import { z } from 'zod';
 import { declareJob } from '@app/platform';
 
-/** One attempt at one webhook delivery. */
-export const DELIVER = declareJob('webhook-delivery', 'deliver');
+const deliveryJob = z.object({
+  workspaceId: z.string().min(1),
+  deliveryId: z.string().min(1),
+  /** A rate-limit slot reserved for this attempt (ms since the epoch), when the address has a limit. */
+  slotAt: z.number().nonnegative().optional(),
+});
+
+/**
+ * One attempt at one webhook delivery. Version 1 is the first: a payload without `v` (queued before
+ * versions) is version 1. A version that changes the shape brings version 1 to it in `readOlder`.
+ */
+export const DELIVER = declareJob('webhook-delivery', 'deliver', { version: 1, schema: deliveryJob });
 export const DELIVER_JOB = DELIVER.name;
 
-export interface DeliveryJob {
-  workspaceId: string;
-  deliveryId: string;
-  /** A rate-limit slot reserved for this attempt (ms since the epoch), when the address has a limit. */
-  slotAt?: number;
-}
+export type DeliveryJob = z.infer<typeof deliveryJob>;
 
 export interface DeliveryJobRequest extends DeliveryJob {
   jobId: string;

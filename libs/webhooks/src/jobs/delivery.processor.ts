@@ -3,7 +3,7 @@
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
 import { AttemptOutcome, DeliveryService } from '../delivery.service';
-import { DeliveryJob, DELIVER } from './delivery.job';
+import { DELIVER } from './delivery.job';
 
 /** Attempts in flight per worker process; most of an attempt is waiting on the receiver. */
 const DELIVERY_CONCURRENCY = 100;
@@ -14,7 +14,13 @@ export class DeliveryProcessor extends WorkerHost {
     super();
   }
 
-  process(job: Job<DeliveryJob>): Promise<AttemptOutcome> {
-    return this.deliveries.attemptAndQueueNext(job.data.workspaceId, job.data.deliveryId, job.data.slotAt);
+  /**
+   * A newer payload is put back for a newer worker; an unreadable one fails without retry (removed, as
+   * every delivery job is once failed): its delivery was never claimed, so it stays pending and due in
+   * PostgreSQL and the poll queues it again (docs/architecture.md#job-payloads).
+   */
+  async process(job: Job, token?: string): Promise<AttemptOutcome> {
+    const { workspaceId, deliveryId, slotAt } = await DELIVER.take(job, token);
+    return this.deliveries.attemptAndQueueNext(workspaceId, deliveryId, slotAt);
   }
 }
