@@ -8,7 +8,7 @@ import { installAuthorizationServer } from './oauth/authorization-server';
 import { OAuthProvider } from './oauth/oauth-provider';
 import { SignInMail } from './sign-in-mail';
 
-/** How people and connectors get in (issue 27): the sign-in pages and the tool door's authorization server. */
+/** How people and connectors get in: the sign-in pages and the tool door's authorization server. */
 @Module({
   imports: [MessagingModule],
   controllers: [SignInController, ConsentController],

@@ -1,4 +1,4 @@
-// issue 27: how an email link reaches a person: the provider when there is one; without, the api's log
+// How an email link reaches a person: the provider when there is one; without, the api's log
 // in development, and no email links at all in production.
 import { Logger } from '@nestjs/common';
 import type { AppConfig } from '@app/platform';

@@ -1,4 +1,4 @@
-// issue 27: an email link goes out through the configured email provider. With none, development
+// An email link goes out through the configured email provider. With none, development
 // writes the link to the api's log (the sign-in page says so); production refuses to offer links.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, CONFIG, escapeHtml } from '@app/platform';

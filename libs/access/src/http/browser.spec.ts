@@ -1,4 +1,4 @@
-// issue 27: the session cookie's flags, and the login-CSRF check of the sign-in forms.
+// The session cookie's flags, and the login-CSRF check of the sign-in forms.
 import type { Request, Response } from 'express';
 import { SESSION_COOKIE } from '@app/workspaces';
 import { fromOwnPages, setSessionCookie } from './browser';

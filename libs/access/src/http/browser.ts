@@ -1,5 +1,6 @@
 // What the sign-in pages answer and read: HTML that no other site may frame, the session cookie, form
-// bodies (8 KB, checked like every body: docs/security.md "Input"), and the login-CSRF check of a post.
+// bodies (8 KB, checked like every body: docs/security.md#input-every-door-refuses-what-no-door-can-store),
+// and the login-CSRF check of a post.
 import express, { NextFunction, Request, Response } from 'express';
 import { hostileJsonRefusal } from '@app/edge';
 import { SESSION_COOKIE, SESSION_MAX_MS, sessionCookieOf } from '@app/workspaces';

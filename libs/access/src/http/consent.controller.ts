@@ -1,4 +1,4 @@
-// issue 27 item 2: the consent page's decision. Allow makes a one-time code for the signed request and
+// The consent page's decision. Allow makes a one-time code for the signed request and
 // sends the browser back to the client with it; Deny sends it back with access_denied. The request
 // must be the one this session's consent page showed (consent-request.ts).
 import { Controller, Inject, Post, Req, Res } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// issue 27 item 1: {BASE_URL}/sign-in. A member signs in with a secret key, a one-time email link or
+// {BASE_URL}/sign-in. A member signs in with a secret key, a one-time email link or
 // the operator's ADMIN_TOKEN; the session is a cookie (HttpOnly, SameSite=Lax, Secure under https).
 // Plain HTML with no script; a refusal is shown on the page (role alert) with its status.
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';

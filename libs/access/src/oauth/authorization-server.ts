@@ -1,4 +1,4 @@
-// issue 27 item 2: the authorization server's endpoints, from the MCP SDK's own handlers: RFC 8414
+// The authorization server's endpoints, from the MCP SDK's own handlers: RFC 8414
 // metadata, RFC 7591 registration, /authorize (code with PKCE S256), /token (code and refresh grants)
 // and RFC 7009 /revoke. The protected resource metadata (RFC 9728) stays the tool door's own
 // (libs/mcp), naming this server. An issuer must be https, or http on a loopback address.

@@ -1,4 +1,4 @@
-// issue 27: the authorize request a consent page carries is signed, bound to its session, and runs out.
+// The authorize request a consent page carries is signed, bound to its session, and runs out.
 import { authorizeRedirect, ConsentRequest, openConsent, signConsent } from './consent-request';
 
 const request: ConsentRequest = {

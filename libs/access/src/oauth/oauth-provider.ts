@@ -1,4 +1,4 @@
-// issue 27 item 2: the tool door's authorization server, as the MCP SDK's OAuthServerProvider. The SDK's
+// The tool door's authorization server, as the MCP SDK's OAuthServerProvider. The SDK's
 // handlers parse and check each request (PKCE S256, registered redirect addresses, client auth); this
 // provider keeps the state through workspaces' ConnectionsService and answers /authorize with the
 // sign-in page or the consent page.
