@@ -1,4 +1,4 @@
-// issue 13 item 2: the triggers other than webhook are fed from the outbox, in the same relay pass
+// The triggers other than webhook are fed from the outbox, in the same relay pass
 // that feeds outgoing webhooks, inside its transaction: a trigger is never lost when a process dies,
 // and a run is unique per automation and happening, so a replayed outbox row starts nothing twice.
 // The runs' first steps are queued after the relay commits (the poll covers a crash in between).

@@ -1,4 +1,4 @@
-// Automations as owners and admins save them (decisions.md section 6): trigger and steps are checked
+// Automations as owners and admins save them (docs/graphql.md#automations): trigger and steps are checked
 // when saved (an event trigger names a built-in or a seen custom name, a list exists, http_request's
 // url passes the public-https address rule, send_email names an existing template, wait is 1 second
 // to 30 days). The start address is derived, never stored, and shown only for a webhook trigger.
@@ -88,7 +88,7 @@ export class AutomationsService {
   ): Promise<AutomationTrigger> {
     const trigger = parseTrigger(raw);
     if (trigger instanceof Refusal) throw trigger;
-    // interface.md "Events endpoint" rule 7: a custom name is offered as a trigger once the workspace has seen it.
+    // A custom name is offered as a trigger once the workspace has seen it.
     if (trigger.kind === 'event' && !isBuiltInEvent(trigger.event!)) {
       const seen = await this.timeline.seenNames(workspaceId);
       if (!seen.some((n) => n.name === trigger.event)) {

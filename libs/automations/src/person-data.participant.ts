@@ -1,4 +1,4 @@
-// Automations' part of a person's data on request (issue 31): the runs an automation made for the
+// Automations' part of a person's data on request: the runs an automation made for the
 // person, with their trigger, properties and log. A run still waiting finds itself gone and stops.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';

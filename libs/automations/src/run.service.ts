@@ -1,4 +1,4 @@
-// Runs a run's steps in order (issue 13 item 4): claims the run, runs each step, and records each
+// Runs a run's steps in order: claims the run, runs each step, and records each
 // step's line and the next step before the following one starts, so a worker that dies mid-run
 // repeats at most the step it was in. A wait records the time the run is due and queues a delayed job;
 // the poll queues the run again if that job is lost with Redis.

@@ -1,4 +1,4 @@
-// interface.md "An automation's own address" and "Limits" (Automation start): a signed address, no
+// docs/rest.md#an-automations-start-address: a signed address, no
 // key. A wrong signature answers as an unknown automation does (404 not_found); 600 posts per ten
 // minutes per address, counted after the signature holds (the address's door: automation-address.controller.ts);
 // a paused or draft automation answers 200 paused and writes nothing; a post here starts no outgoing

@@ -4,7 +4,7 @@ import { automationAddress, verifiedAutomationId } from './address';
 
 const SECRET = 'app-secret-0123456789-0123456789-0123';
 
-describe('the automation address signature (decisions.md section 6)', () => {
+describe('the automation address signature (docs/graphql.md#automations)', () => {
   it('is the base64url HMAC-SHA256 under APP_SECRET of automation:{id}', () => {
     const expected = createHmac('sha256', SECRET).update('automation:aut_1').digest('base64url');
     expect(addressSignature(SECRET, 'aut_1')).toBe(expected);
@@ -34,7 +34,7 @@ describe('the automation address signature (decisions.md section 6)', () => {
   });
 });
 
-describe('the workspace step secret (interface.md Authentication rule 5)', () => {
+describe('the workspace step secret (docs/webhooks.md#automation-posts)', () => {
   it('is whsec_ and the base64url HMAC-SHA256 under APP_SECRET of step:{workspace_id}', () => {
     const expected = 'whsec_' + createHmac('sha256', SECRET).update('step:ws_1').digest('base64url');
     expect(stepSecret(SECRET, 'ws_1')).toBe(expected);

@@ -1,4 +1,4 @@
-// interface.md "An automation's own address" and "Authentication" rule 5; decisions.md section 6.
+// docs/rest.md#an-automations-start-address; the step secret of docs/webhooks.md#automation-posts.
 // The signatures themselves (automation:{id}, step:{workspace_id}) live with the other APP_SECRET
 // derivations in libs/webhooks/src/domain/secret-box.ts; this is the address built and read from them.
 import { parseAutomationAddress, signAutomationAddress, verifyAutomationAddress } from '@app/webhooks';

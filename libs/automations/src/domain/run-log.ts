@@ -1,6 +1,6 @@
-// The lines of a run's log (issue 13 item 5; interface.md "Automation http_request step": a posted
-// line with host and status, a line marked not retried on a non-success status, or a could-not-post
-// line with the cause). Property values and the start address never appear in a line.
+// The lines of a run's log (docs/webhooks.md#automation-posts: a posted line with host and status, a line
+// marked not retried on a non-success status, or a could-not-post line with the cause). Property values and
+// the start address never appear in a line.
 import type { AutomationTrigger } from './trigger';
 
 export interface LogLine {

@@ -1,11 +1,11 @@
-// interface.md "An automation's own address": a JSON object of at most 8 KB naming the person by
+// docs/rest.md#an-automations-start-address: a JSON object of at most 8 KB naming the person by
 // { email } (may create them), { anon_id, properties? } or { record, properties? } (find only).
 // properties carry the customer's facts into the run; only their names ever reach the log.
 import { Refusal } from '@app/platform';
 import { isEmail, MAX_ID_LENGTH, normalizeEmail } from '@app/people';
 import { isObject } from '@app/edge/posted-input';
 
-/** interface.md "Limits": body size at an automation address. */
+/** Body size at an automation address (docs/rest.md#an-automations-start-address). */
 export const START_BODY_MAX_BYTES = 8 * 1024;
 
 export type StartPerson =

@@ -1,4 +1,4 @@
-// decisions.md section 6: steps http_request (url), send_email (template name or id) and wait
+// docs/graphql.md#automations: steps http_request (url), send_email (template name or id) and wait
 // (seconds, 1 second to 30 days), run in order. The url's address rule and the template's existence
 // are checked by the service when saved (they need the configuration and the workspace).
 import { Refusal } from '@app/platform';

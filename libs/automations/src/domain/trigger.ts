@@ -1,7 +1,7 @@
-// decisions.md section 6: an automation's trigger is an event name, stage_entered (optionally one
-// stage), subscribed (optionally one list address), person_erased (issue 31: to erase copies elsewhere),
-// or webhook (its own address). The kinds other
-// than webhook are matched against the outbox's happenings (decisions.md section 6 "data by trigger").
+// docs/graphql.md#automations: an automation's trigger is an event name, stage_entered (optionally one
+// stage), subscribed (optionally one list address), person_erased (to erase copies elsewhere),
+// or webhook (its own address). The kinds other than webhook are matched against the outbox's
+// happenings, each with the data of its trigger (docs/webhooks.md#triggers-and-bodies).
 import { Refusal } from '@app/platform';
 import { classifyEventName } from '@app/events';
 import { isStage, STAGES } from '@app/people';

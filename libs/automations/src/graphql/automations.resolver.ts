@@ -1,4 +1,4 @@
-// GraphQL: automations (decisions.md sections 6 and 9). Owners and admins change them; members read
+// GraphQL: automations (docs/graphql.md#automations). Owners and admins change them; members read
 // them. The start address appears only in createAutomation's answer and in automation(id){address}
 // read by an owner or admin: never in the list, a log line or an error.
 import { UseGuards } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// GraphQL shapes of decisions.md section 6 (kinds are the spec's lower-case words, as on the wire).
+// GraphQL shapes of docs/graphql.md#automations (kinds are the spec's lower-case words, as on the wire).
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 
 @ObjectType('AutomationTrigger')

@@ -1,6 +1,5 @@
-// interface.md "Authentication" rule 5 and decisions.md section 6: the workspace's http_request
-// signing secret is derived, not stored, and readable by owners and admins as
-// workspace{automationSigningSecret}.
+// docs/webhooks.md#automation-posts: the workspace's http_request signing secret is derived, not
+// stored, and readable by owners and admins as workspace{automationSigningSecret}.
 import { ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, Manager, WorkspaceType } from '@app/workspaces';
 import { AutomationsService } from '../automations.service';

@@ -1,4 +1,4 @@
-// interface.md "An automation's own address": POST /api/webhooks/automation/{automation_id}.{signature},
+// docs/rest.md#an-automations-start-address: POST /api/webhooks/automation/{automation_id}.{signature},
 // no key: the signed address is the caller's credential.
 import { Controller, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';

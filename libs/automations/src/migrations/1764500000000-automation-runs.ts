@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Automations (issue 13; interface.md "An automation's own address", decisions.md section 6).
+// Automations (docs/rest.md#an-automations-start-address, docs/graphql.md#automations).
 // A run keeps its state in PostgreSQL: the next step, when it is due, and who holds it, so a wait of a
 // day survives a restart of the worker and of Redis. A run started by a happening is unique per
 // automation and outbox row, so a replayed row starts nothing twice. A run keeps the trigger and the

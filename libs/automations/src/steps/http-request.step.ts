@@ -1,8 +1,8 @@
-// interface.md "Automation http_request step": the outgoing webhook body (type automation, data
+// docs/webhooks.md#automation-posts: the outgoing webhook body (type automation, data
 // {automation:{number,name}, trigger:{kind,event}}), signed sha256= under the workspace's derived step
 // secret, one attempt of at most ten seconds through the same sending function and checking agent as
 // outgoing webhooks (the address rule again at run time), and one log line. Never retried; whatever
-// the answer, the run goes on to its next step (docs/decisions.md "Automations").
+// the answer, the run goes on to its next step (docs/decisions.md#automations).
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, newId } from '@app/platform';
 import { PeopleReadRepository } from '@app/people';

@@ -1,7 +1,7 @@
-// decisions.md section 6: send_email renders the template for the person (and the run's properties, as {{
+// docs/graphql.md#automations: send_email renders the template for the person (and the run's properties, as {{
 // properties.name }}) and sends it through the messaging service, under the same rules as POST /api/v1/messages (the
 // engaged rule among them). A refusal (not_engaged, no_email, a template deleted since) becomes the step's line and
-// fails the run: later steps usually assume the email went out (docs/decisions.md "Automations").
+// fails the run: later steps usually assume the email went out (docs/decisions.md#automations).
 import { Injectable } from '@nestjs/common';
 import { Refusal } from '@app/platform';
 import { MessagesService } from '@app/messaging';

@@ -1,4 +1,4 @@
-// decisions.md section 6: wait suspends the run. The run's next step and the time it is due are kept
+// docs/graphql.md#automations: wait suspends the run. The run's next step and the time it is due are kept
 // in PostgreSQL (the run service records them), so a wait outlives a restart of the worker and of Redis.
 import { waitingLine } from '../domain';
 import type { StepOutcome } from './step';
