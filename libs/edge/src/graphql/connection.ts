@@ -1,4 +1,4 @@
-// Relay-style cursor connections for every list of the admin API (issue 11): at most 100 per page.
+// Relay-style cursor connections for every list of the admin API: at most 100 per page.
 import { Field, ObjectType } from '@nestjs/graphql';
 import { Refusal } from '@app/platform';
 

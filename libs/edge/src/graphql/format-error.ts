@@ -1,4 +1,4 @@
-// GraphQL refusals keep the REST code and sentence (issue 11 item 6; decisions.md section 3): the code
+// GraphQL refusals keep the REST code and sentence (docs/rest.md#answers-and-refusals): the code
 // in extensions.code, its HTTP status in extensions.status; the answer itself stays HTTP 200.
 import type { GraphQLFormattedError } from 'graphql';
 import { REFUSAL_STATUS, RefusalCode } from '@app/wire';

@@ -1,5 +1,5 @@
-// docs/security.md "GraphQL": every list read over GraphQL asks for at most MAX_PAGE_SIZE items, as
-// the REST messages page does (interface.md "Limits": limit 1 to 100). Connections take `first`
+// docs/graphql.md#pages-limits-and-refusals: every list read over GraphQL asks for at most MAX_PAGE_SIZE
+// items, as the REST messages page does (limit 1 to 100, docs/rest.md#messages). Connections take `first`
 // through pageSize(); the query cost plugin refuses a larger `first` before any resolver runs.
 import { Refusal } from '@app/platform';
 

@@ -1,4 +1,5 @@
-// docs/security.md "GraphQL": depth, aliases, fields, cost and page size, on a schema made for it.
+// docs/security.md#graphql-no-caller-can-stall-the-service: depth, aliases, fields, cost and page size, on
+// a schema made for it.
 import { buildSchema, parse } from 'graphql';
 import { documentSizeRefusal, queryLimitsError, QUERY_LIMITS } from './query-limits';
 

@@ -1,4 +1,5 @@
-// docs/security.md "GraphQL": no query may cost the service more than a bounded amount of work.
+// docs/security.md#graphql-no-caller-can-stall-the-service: no query may cost the service more than a
+// bounded amount of work.
 // After Apollo's own validation (so fragments are known and acyclic) each operation is checked for
 // depth (graphql-depth-limit), aliases, node count and cost (graphql-query-complexity, with the
 // variables applied), and every page argument against MAX_PAGE_SIZE, before any resolver runs.
@@ -193,7 +194,7 @@ export function queryLimitsPlugin(statementTimeoutMs: number): ApolloServerPlugi
           const error = queryLimitsError(schema, document, operationName ?? undefined, request.variables ?? {});
           if (error) throw error;
           const scope = readScope.getStore();
-          // a query writes nothing, so the read replica may serve it (docs/decisions.md "Read replica"); a mutation
+          // a query writes nothing, so the read replica may serve it (docs/decisions.md#read-replica); a mutation
           // reads the primary
           if (scope && operation?.operation === 'query')
             Object.assign(scope, { timeoutMs: statementTimeoutMs, replica: true });

@@ -1,8 +1,8 @@
-// Body limits of interface.md "Limits": each door reads its body at the limit it declares (door.ts),
-// before anything else about the post; the rest of each area reads at the area's (8 KB under /api/in,
-// 64 KB under /api/v1). Third-party doors keep the raw bytes: their signatures cover them.
-// Every door also passes the one hostile-input step here (docs/security.md "Input"), so a door
-// mounted under these prefixes later inherits it without doing anything.
+// Body limits (each route's in docs/rest.md): each door reads its body at the limit it declares (door.ts),
+// before anything else about the post; the rest of each area reads at the area's (8 KB under /api/in, 64 KB
+// under /api/v1). Third-party doors keep the raw bytes: their signatures cover them. Every door also passes
+// the one hostile-input step here (docs/security.md#input-every-door-refuses-what-no-door-can-store), so a
+// door mounted under these prefixes later inherits it without doing anything.
 import express, { NextFunction, Request, Response } from 'express';
 import { Refusal, readScope } from '@app/platform';
 import { sendRefusal } from './exceptions.filter';

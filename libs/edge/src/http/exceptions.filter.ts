@@ -1,6 +1,6 @@
-// One envelope for every refusal (decisions.md section 3): {ok:false, error, message}. The database or
-// Redis being away answers 503 unavailable with Retry-After, counted against the outage and not logged
-// (issue 33); anything else unexpected answers 500 server_error. Writes happen in transactions, so
+// One envelope for every refusal (docs/rest.md#answers-and-refusals): {ok:false, error, message}. The
+// database or Redis being away answers 503 unavailable with Retry-After, counted against the outage and
+// not logged; anything else unexpected answers 500 server_error. Writes happen in transactions, so
 // nothing was changed.
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import { GqlContextType } from '@nestjs/graphql';

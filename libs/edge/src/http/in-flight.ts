@@ -1,4 +1,4 @@
-// Issue 33 item 2: a bound on the requests one api process answers at once (MAX_REQUESTS_IN_FLIGHT).
+// A bound on the requests one api process answers at once (MAX_REQUESTS_IN_FLIGHT).
 // Past it a request is refused at once, 503 unavailable with Retry-After, before any of it is read or
 // parsed: when the database stalls, requests stop piling up with the arrival rate, each holding its
 // body and a place in the pool's queue. The liveness check is never refused: a full process is alive.

@@ -1,4 +1,4 @@
-// decisions.md section 3: field readers behind invalid_field, and ISO 8601 dates.
+// docs/rest.md#answers-and-refusals: field readers behind invalid_field, and ISO 8601 dates.
 import { Refusal } from '@app/platform';
 import { isPlainObject, optionalText, parseInstant } from './posted-input';
 

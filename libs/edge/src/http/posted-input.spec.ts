@@ -1,4 +1,4 @@
-// docs/security.md "Input": what no door accepts, whatever its own rules.
+// docs/security.md#input-every-door-refuses-what-no-door-can-store: what no door accepts, whatever its own rules.
 import { hostileJsonRefusal, hostileRequestLineRefusal, MAX_JSON_DEPTH, unstorableText } from './posted-input';
 
 function nested(levels: number): unknown {

@@ -1,9 +1,10 @@
 // Posted input, read alike by every door. Pure: no Nest, no I/O.
-// - What no door accepts, whatever its own rules (docs/security.md "Input"): PostgreSQL cannot store a
-//   NUL character in text or a lone UTF-16 surrogate in json, and a value nested deeper than
-//   MAX_JSON_DEPTH is no customer's data but a way to exhaust a stack.
-// - The readers of single posted fields the doors' rules are written with (decisions.md section 3): a
-//   malformed one is invalid_field naming it; dates are ISO 8601.
+// - What no door accepts, whatever its own rules
+//   (docs/security.md#input-every-door-refuses-what-no-door-can-store): PostgreSQL cannot store a NUL
+//   character in text or a lone UTF-16 surrogate in json, and a value nested deeper than MAX_JSON_DEPTH
+//   is no customer's data but a way to exhaust a stack.
+// - The readers of single posted fields the doors' rules are written with
+//   (docs/rest.md#answers-and-refusals): a malformed one is invalid_field naming it; dates are ISO 8601.
 import { isIP } from 'node:net';
 import { Refusal } from '@app/platform/plain';
 

@@ -1,5 +1,5 @@
 // The only code that queries door_receipts: which deliveries an inbound door has already answered
-// (replay protection), and what it answered, for the door's log (interface.md "Inbound doors").
+// (replay protection), and what it answered, for the door's log (docs/rest.md#third-party-doors).
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';

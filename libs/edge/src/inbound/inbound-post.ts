@@ -1,4 +1,4 @@
-// A post at an inbound door (interface.md "Inbound doors"): the exact raw bytes, which signatures cover,
+// A post at an inbound door (docs/rest.md#third-party-doors): the exact raw bytes, which signatures cover,
 // and the headers, read before any JSON parsing.
 
 export type InboundHeaders = Record<string, string | string[] | undefined>;

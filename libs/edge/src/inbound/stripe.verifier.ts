@@ -1,5 +1,5 @@
 // Stripe's Stripe-Signature header: t={timestamp},v1={HMAC-SHA256 of "{t}.{body}"}, checked by the
-// `stripe` package over the exact bytes with five minutes of tolerance (interface.md "Limits"). The
+// `stripe` package over the exact bytes with five minutes of tolerance (docs/rest.md#third-party-doors). The
 // package (about 200 modules) is loaded on the first Stripe post, not by every api and worker at start.
 import type Stripe from 'stripe';
 import { headerValue, InboundPost, Verified } from './inbound-post';

@@ -1,8 +1,8 @@
-// Operator visibility (issue 16): the api's HTTP figures. Requests and event items are counted here, at
+// Operator visibility: the api's HTTP figures. Requests and event items are counted here, at
 // the HTTP edge, from the status and the answer's envelope, so no door's code has to remember to count;
 // the gauges of each lib's backlog sit in the same registry (platform's MetricsRegistry).
 //
-// Per-request context for logs and metrics (issue 16): a request id (the caller's X-Request-Id when it
+// Per-request context for logs and metrics: a request id (the caller's X-Request-Id when it
 // is a sane token, else a new one, always answered as X-Request-Id) and the refusal code of the answer,
 // seen where the envelope is written so every door and the exception filter are covered alike.
 import { randomUUID } from 'node:crypto';

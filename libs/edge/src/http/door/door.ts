@@ -1,6 +1,6 @@
 // One door is one visible object. A door is a route that takes posts, and each is declared once, with
 // door({...}): its path, the status of a success, the most bytes it reads, how it knows who posts, its
-// rate limit, what its answers count in the heartbeat (interface.md rule 8), how it parses the body and
+// rate limit, what its answers count in the heartbeat (docs/graphql.md#activity-and-charts), how it parses the body and
 // what it does with it. Everything that serves the route reads that one object: the Nest route
 // (@DoorRoute(DOOR, reference) on a controller method, for the router and the OpenAPI document:
 // reference.ts), the body parsers (body-parsers.ts) and, for a hot door, HotDoors (hot-door.ts).
@@ -18,7 +18,7 @@
 // heartbeat (refusals included, the rate limit's own among them; a key's refusal never) and shapes a
 // batch's answer. Everything a post needs is resolved here, when the door is opened.
 //
-// The answers of a door that takes items (interface.md "Events endpoint", decisions.md section 3): one
+// The answers of a door that takes items (docs/rest.md#events, docs/rest.md#answers-and-refusals): one
 // item answers its result or its refusal; a batch answers 200 when every item went through and 207
 // partial_failure otherwise, each result with its index. Shaped here and nowhere else.
 import { Injectable } from '@nestjs/common';
@@ -70,7 +70,7 @@ export interface DoorDeclaration<S = DoorServices, P = unknown> {
   bodyLimit: number;
   /** 'json' (the default): parsed, and checked for hostile input; 'raw': the bytes as posted, for a signature. */
   body?: 'json' | 'raw';
-  /** issue 18: answered before Express, without Nest's per-request machinery (hot-door.ts). */
+  /** Answered before Express, without Nest's per-request machinery (hot-door.ts). */
   hot?: boolean;
   /** Its answers are event items, which the metrics count under this door label. */
   eventItems?: EventItemDoor;
@@ -102,7 +102,7 @@ export function doorWorkspaceId(req: DoorRequest): string | undefined {
 
 /** A post spends its secret key's allowance. */
 export const bySecretKey = (req: DoorRequest): string => req.auth!.keyId;
-/** interface.md "Limits": website endpoints count each visitor IP per workspace. */
+/** Website endpoints count each visitor IP per workspace (docs/rest.md#website-endpoints). */
 export const byVisitor = (req: DoorRequest): string => `${doorWorkspaceId(req)}:${req.ip}`;
 
 /** An item's success, as the wire module (shared with the client package) shapes it. */

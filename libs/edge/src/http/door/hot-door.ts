@@ -1,4 +1,4 @@
-// issue 18: the hot doors. A post to a door declared hot (door.ts: POST /api/v1/events, which takes
+// The hot doors. A post to a door declared hot (door.ts: POST /api/v1/events, which takes
 // events at volume) is answered here, before Express and Nest: no router, no per-request middleware
 // stack, guards, interceptors or rxjs. It runs the same steps as the door's Nest route, each through the
 // code the Express path uses: the request id, the door's body limit and the JSON parse
@@ -138,8 +138,8 @@ function readBody(req: IncomingMessage, length: number): Promise<string | null> 
  * Resolves in the event loop's check phase, after the I/O callbacks of its poll phase. A post's work
  * (parse, key, limit, the door) waits there, so the database's answers read in the same poll phase
  * carry their transactions on first: a shared transaction's next statement goes out before, not after,
- * the work of every post that arrived beside its answer (issue 32: single events wait less for the
- * transaction they share).
+ * the work of every post that arrived beside its answer (single events wait less for the transaction
+ * they share).
  */
 function afterIo(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

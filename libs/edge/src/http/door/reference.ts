@@ -1,4 +1,4 @@
-// Issue 34: how a route reads in the OpenAPI document (GET /api/openapi.json, apps/api/src/openapi.ts).
+// How a route reads in the OpenAPI document (GET /api/openapi.json, apps/api/src/openapi.ts).
 // Written beside the route, so its summary, its caller and every refusal it can give are read where the
 // route is: a new refusal in a route's code is one line away from the list a client is told about. A
 // door's route (DoorRoute) adds what its declaration already says (a rate limit answers rate_limited, a
@@ -23,7 +23,7 @@ export type ReferenceTag =
   | 'health'
   | 'metrics';
 
-/** Who may call a route (interface.md "Authentication"), as the document's security requirements name them. */
+/** Who may call a route (docs/rest.md), as the document's security requirements name them. */
 export type Caller = 'secret key' | 'secret key or connector' | 'write key' | 'operator' | 'anyone';
 
 type Schema = Record<string, unknown>;
