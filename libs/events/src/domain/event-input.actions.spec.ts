@@ -1,13 +1,7 @@
-// interface.md identify, subscribe and support fields, "Events endpoint" batches; decisions.md section 3.
+// The identify, subscribe and support fields, and the events endpoint's batches (docs/rest.md#events).
 import { Refusal } from '@app/platform';
-import {
-  parseBatch,
-  parseBody,
-  parseIdentifyItem,
-  parseItem,
-  parseSubscribeItem,
-  parseSupportItem,
-} from './event-input';
+import { parseIdentifyItem, parseSubscribeItem, parseSupportItem } from './action-input';
+import { parseBatch, parseBody, parseItem } from './event-input';
 
 const codeOf = (value: unknown) => (value instanceof Refusal ? value.code : 'accepted');
 const accepted = <T>(value: T | Refusal): T => {

@@ -1,6 +1,7 @@
-// interface.md "Resources and their fields", "Events endpoint" and "Errors"; decisions.md sections 3 and 5.
+// Event items of the events endpoint (docs/rest.md#events): each refusal code, and what is accepted.
 import { Refusal } from '@app/platform';
-import { LIMITS, parseEventItem } from './event-input';
+import { parseEventItem } from './event-input';
+import { LIMITS } from './input-limits';
 
 const codeOf = (value: unknown) => (value instanceof Refusal ? value.code : 'accepted');
 const accepted = <T>(value: T | Refusal): T => {

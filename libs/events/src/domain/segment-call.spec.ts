@@ -1,13 +1,13 @@
-// One test per row of the mapping table in docs/decisions.md "Segment-compatible ingest (issue 29)".
+// One test per row of the mapping of Segment's calls onto events-endpoint items
+// (docs/rest.md#segments-http-tracking-api).
 import { Refusal } from '@app/platform';
 import { parseItem } from './event-input';
+import { isoInstant, segmentArrival } from './segment-arrival';
 import {
-  isoInstant,
   osOfUserAgent,
   SEGMENT_PATHS,
   SEGMENT_SPEC_EVENTS,
   segmentAction,
-  segmentArrival,
   segmentEventName,
   segmentItem,
   snakeCase,

@@ -1,10 +1,11 @@
-// Issue 29: Segment's HTTP Tracking API onto Lifeline's own rules. Each Segment call (track, identify,
-// page, screen, group, alias) becomes one events-endpoint item, which IngestService then takes like any
-// other (identity, stages, consent, idempotency, outgoing webhooks). The table of this mapping is in
-// docs/decisions.md "Segment-compatible ingest (issue 29)"; segment-call.spec.ts tests it row by row.
+// Segment's HTTP Tracking API onto Lifeline's own rules (docs/rest.md#segments-http-tracking-api). Each
+// Segment call (track, identify, page, screen, group, alias) becomes one events-endpoint item, which
+// IngestService then takes like any other (identity, stages, consent, idempotency, outgoing webhooks);
+// segment-call.spec.ts tests the mapping row by row.
 import { Refusal } from '@app/platform';
-import { invalidField, isAbsent, isObject, isPlainObject, Obj, parseInstant } from '@app/edge/posted-input';
+import { invalidField, isAbsent, isObject, isPlainObject, Obj } from '@app/edge/posted-input';
 import { type BuiltInEvent, CUSTOM_NAME_PATTERN } from './catalogue';
+import { occurredAt, type SegmentArrival } from './segment-arrival';
 
 export const SEGMENT_CALL_TYPES = ['track', 'identify', 'page', 'screen', 'group', 'alias'] as const;
 export type SegmentCallType = (typeof SEGMENT_CALL_TYPES)[number];
@@ -104,25 +105,6 @@ const idAt = (value: unknown): string | undefined =>
 const numberAt = (value: unknown): number | undefined =>
   typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
-/** What a call carries besides itself: when it arrived, and a batch's sentAt and context. */
-export interface SegmentArrival {
-  receivedAt: Date;
-  /** A batch's own sentAt (read once: segmentArrival), for messages without theirs. */
-  sentAt?: Date | null;
-  /** A batch's own context, under each message's. */
-  context?: Obj;
-}
-
-/** The arrival of a call, or of a batch with its own sentAt and context. */
-export function segmentArrival(receivedAt: Date, batch?: Obj): SegmentArrival {
-  if (!batch) return { receivedAt };
-  return {
-    receivedAt,
-    sentAt: parseInstant(batch.sentAt),
-    context: isObject(batch.context) ? batch.context : undefined,
-  };
-}
-
 /** The item of `type` with its keys: userId, anonymousId and traits.email (else context.traits.email). */
 function itemWithKeys(type: string, message: Obj, context: Obj, traits: Obj): Obj | Refusal {
   for (const field of ['userId', 'anonymousId']) {
@@ -131,53 +113,6 @@ function itemWithKeys(type: string, message: Obj, context: Obj, traits: Obj): Ob
   }
   const email = textAt(traits.email) ?? textAt(objectAt(context.traits).email);
   return { type, account_id: idAt(message.userId), anon_id: idAt(message.anonymousId), email };
-}
-
-/** The ISO 8601 form Segment's libraries write (toISOString's), which Date.parse reads exactly and fast. */
-const CANONICAL_INSTANT = /^\d{4}-[01]\d-[0-3]\dT[0-2]\d:[0-5]\d:[0-5]\d(?:\.\d{1,3})?Z$/;
-
-/** Milliseconds of an instant: the canonical form by Date.parse, any other by the events endpoint's own reader. */
-function instantMs(value: unknown): number | null {
-  if (typeof value === 'string' && CANONICAL_INSTANT.test(value)) {
-    const ms = Date.parse(value);
-    // Date.parse rolls 2026-02-30 over into March; the endpoint's reader refuses it, and so does this.
-    if (!Number.isNaN(ms) && new Date(ms).getUTCDate() === Number(value.slice(8, 10))) return ms;
-  }
-  return parseInstant(value)?.getTime() ?? null;
-}
-
-/** Before year 10000, where toISOString writes four digits of year. */
-const LAST_PLAIN_YEAR_MS = 253_402_300_800_000;
-let isoSecond = NaN;
-let isoPrefix = '';
-
-/**
- * toISOString of ms, its second written once for the calls of that second: toISOString costs a
- * microsecond, as much as the rest of a call's mapping (bench/RESULTS.md, issue 29).
- */
-export function isoInstant(ms: number): string {
-  if (!(ms >= 0 && ms < LAST_PLAIN_YEAR_MS)) return new Date(ms).toISOString();
-  const second = Math.floor(ms / 1000);
-  if (second !== isoSecond) {
-    isoSecond = second;
-    isoPrefix = new Date(second * 1000).toISOString().slice(0, 19);
-  }
-  const milli = ms - second * 1000;
-  return `${isoPrefix}.${milli < 10 ? '00' : milli < 100 ? '0' : ''}${milli}Z`;
-}
-
-/**
- * occurred_at: receivedAt − (sentAt − timestamp), as Segment corrects a client's clock; originalTimestamp before
- * timestamp.
- */
-export function occurredAt(message: Obj, arrival: SegmentArrival): string | undefined | Refusal {
-  const field = message.originalTimestamp == null ? 'timestamp' : 'originalTimestamp';
-  const value = message[field];
-  if (value == null) return undefined;
-  const stamp = instantMs(value);
-  if (stamp === null) return invalidField(field, 'an ISO 8601 date, like 2026-05-01T12:00:00.000Z');
-  const sentAt = message.sentAt == null ? arrival.sentAt?.getTime() : instantMs(message.sentAt);
-  return isoInstant(sentAt == null ? stamp : arrival.receivedAt.getTime() - (sentAt - stamp));
 }
 
 /** context.page (path, referrer), context.campaign (utm keys) and context.userAgent (os) as the item's source. */
@@ -263,6 +198,17 @@ export function segmentItem(raw: unknown, call: SegmentCallType | undefined, arr
     traits,
   );
   if (item instanceof Refusal) return item;
+  const refused = addIdentity(item, type as SegmentCallType, raw, traits);
+  if (refused) return refused;
+  if (item.type === 'identify') {
+    item.source = sourceOf(context);
+    return item;
+  }
+  return addEvent(item, type as SegmentCallType, raw, context, arrival);
+}
+
+/** What identify (name and fields), group (its id and traits) and alias (the previous id) add to the item. */
+function addIdentity(item: Obj, type: SegmentCallType, raw: Obj, traits: Obj): Refusal | undefined {
   if (type === 'identify') {
     const { name, used } = nameOf(traits);
     item.name = name;
@@ -276,10 +222,11 @@ export function segmentItem(raw: unknown, call: SegmentCallType | undefined, arr
     if (!previousId) return invalidField('previousId', 'the id the person had before userId, a string or a number');
     item.anon_id = previousId;
   }
-  if (item.type === 'identify') {
-    item.source = sourceOf(context);
-    return item;
-  }
+  return undefined;
+}
+
+/** What track (an event), page and screen (a pageview) add to the item: when, properties, value and source. */
+function addEvent(item: Obj, type: SegmentCallType, raw: Obj, context: Obj, arrival: SegmentArrival): Obj | Refusal {
   const when = occurredAt(raw, arrival);
   if (when instanceof Refusal) return when;
   // Segment's libraries send {} for a call without properties: kept as none, as a post without them.
