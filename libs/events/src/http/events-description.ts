@@ -12,49 +12,7 @@ export function describeEventsEndpoint() {
     payload:
       'One event object, or {"events": [up to 100 items]} where an item may also have type identify, subscribe ' +
       'or support.',
-    fields: {
-      event: {
-        type: 'required: a built-in name or a custom name',
-        email: 'one of email, anon_id, account_id is required',
-        anon_id: 'browser id kept by the tag',
-        account_id: 'your own id for the person',
-        value: 'number: money for a purchase, in whole currency units',
-        properties: 'object: anything else kept on the row',
-        occurred_at: 'ISO 8601; default: time of arrival',
-        expires_at: 'ISO 8601 after occurred_at; the timeline row is deleted then',
-        idempotency_key: 'your id for the thing that happened; a repeat writes nothing and answers the first answer',
-        detail: 'one line shown beside the event on the timeline',
-        source: '{path, referrer, os, anon_id, utm: {source, medium, campaign, term, content}, click_id}',
-      },
-      identify: {
-        type: 'identify',
-        email: '…',
-        anon_id: '…',
-        account_id: '…',
-        name: 'string',
-        fields: 'object: key to string, number or null',
-        source: 'as above',
-      },
-      subscribe: {
-        type: 'subscribe',
-        email: 'required',
-        list: 'required: the list address from the workspace list settings',
-        consent: 'required: the exact words the person read, as a string or {text, ip?, granted_at?}',
-        anon_id: 'optional',
-        source_label: 'optional',
-        source: 'as above',
-      },
-      support: {
-        type: 'support',
-        message: 'required',
-        from: 'email',
-        who: 'name',
-        topic: '…',
-        version: '…',
-        anon_id: '…',
-        source: 'as above',
-      },
-    },
+    fields: itemFields(),
     statuses: {
       event: ['recorded', 'expired'],
       identify: ['created', 'merged', 'linked'],
@@ -77,6 +35,53 @@ export function describeEventsEndpoint() {
       value: 49,
       properties: { plan: 'pro' },
       idempotency_key: 'order_1042',
+    },
+  };
+}
+
+/** What each action's item takes, field by field (docs/rest.md#events). */
+function itemFields() {
+  return {
+    event: {
+      type: 'required: a built-in name or a custom name',
+      email: 'one of email, anon_id, account_id is required',
+      anon_id: 'browser id kept by the tag',
+      account_id: 'your own id for the person',
+      value: 'number: money for a purchase, in whole currency units',
+      properties: 'object: anything else kept on the row',
+      occurred_at: 'ISO 8601; default: time of arrival',
+      expires_at: 'ISO 8601 after occurred_at; the timeline row is deleted then',
+      idempotency_key: 'your id for the thing that happened; a repeat writes nothing and answers the first answer',
+      detail: 'one line shown beside the event on the timeline',
+      source: '{path, referrer, os, anon_id, utm: {source, medium, campaign, term, content}, click_id}',
+    },
+    identify: {
+      type: 'identify',
+      email: '…',
+      anon_id: '…',
+      account_id: '…',
+      name: 'string',
+      fields: 'object: key to string, number or null',
+      source: 'as above',
+    },
+    subscribe: {
+      type: 'subscribe',
+      email: 'required',
+      list: 'required: the list address from the workspace list settings',
+      consent: 'required: the exact words the person read, as a string or {text, ip?, granted_at?}',
+      anon_id: 'optional',
+      source_label: 'optional',
+      source: 'as above',
+    },
+    support: {
+      type: 'support',
+      message: 'required',
+      from: 'email',
+      who: 'name',
+      topic: '…',
+      version: '…',
+      anon_id: '…',
+      source: 'as above',
     },
   };
 }

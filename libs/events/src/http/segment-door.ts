@@ -1,27 +1,19 @@
-// Issue 29: Segment's HTTP Tracking API as a door of events. POST {BASE_URL}/v1/{call} takes what a
-// Segment client posts (track, identify, page, screen, group, alias, batch and import, and the one-letter
-// paths of Segment's browser library), so a team switches by changing the client's host. Every call
-// becomes events-endpoint items (domain/segment-call.ts) that go through IngestService like any other.
+// Segment's HTTP Tracking API as a door of events (docs/rest.md#segments-http-tracking-api). POST
+// {BASE_URL}/v1/{call} takes what a Segment client posts (track, identify, page, screen, group, alias,
+// batch and import, and the one-letter paths of Segment's browser library), so a team switches by changing
+// the client's host. Every call becomes events-endpoint items (domain/segment-call.ts) that go through
+// IngestService like any other.
 //
-// Who posts: the write key, as HTTP Basic's user name (empty password) or writeKey in the body. A secret
-// key acts under the server rules (custom names, 600 posts per key in ten minutes); a public key under
-// the website rules (built-in names, per-IP limits, the workspace's sites when an Origin is sent).
-// Answers as Segment's: 200 {"success": true} with Lifeline's result of each call beside it (a call that
-// could not be recorded is counted by its refusal code, and its batch's other calls are kept); 400 for a
-// body that is not JSON or over Segment's sizes, 401 for a missing or unknown key, 429 when limited
-// (docs/decisions.md "Segment-compatible ingest (issue 29)").
-import type { IncomingHttpHeaders } from 'node:http';
-import { BatchAnswer, door, DoorRequest, doorWorkspaceId, ItemOutcome } from '@app/edge';
+// Who posts (segment-caller.ts): a secret key acts under the server rules (custom names, 600 posts per key
+// in ten minutes); a public key under the website rules (built-in names, per-IP limits, the workspace's
+// sites when an Origin is sent). Answers as Segment's (segment-answer.ts): 200 {"success": true} with
+// Lifeline's result of each call beside it (a call that could not be recorded is counted by its refusal
+// code, and its batch's other calls are kept); 400 for a body that is not JSON or over Segment's sizes, 401
+// for a missing or unknown key, 429 when limited.
+import { door, DoorRequest, doorWorkspaceId, ItemOutcome } from '@app/edge';
 import { isObject } from '@app/edge/posted-input';
 import { type LimitName, Refusal } from '@app/platform';
-import {
-  originAllowed,
-  PUBLIC_KEY_PREFIX,
-  type SecretKeyOptions,
-  WorkspaceEntity,
-  WorkspacesService,
-} from '@app/workspaces';
-import { PARTIAL_FAILURE, type WireRefusal } from '@app/wire';
+import { WorkspacesService } from '@app/workspaces';
 import {
   SEGMENT_BATCH_LIMIT,
   SEGMENT_MESSAGE_LIMIT,
@@ -33,6 +25,8 @@ import {
 } from '../domain';
 import { HeartbeatService } from '../heartbeat.service';
 import { IngestService } from '../ingest/ingest.service';
+import { SegmentAnswer } from './segment-answer';
+import { authenticate, callerOf, isPublic, type SegmentRequest } from './segment-caller';
 
 export interface SegmentServices {
   ingest: IngestService;
@@ -41,14 +35,6 @@ export interface SegmentServices {
   /** TRUST_PROXY: which address is the visitor's on the hot path, as Express reads it on its own. */
   trustProxy: boolean;
 }
-
-/** Who posted, found by authenticate: a public key's workspace and visitor (a secret key sets req.auth). */
-interface SegmentCaller {
-  workspace?: WorkspaceEntity;
-  origin?: string;
-  visitor?: string;
-}
-type SegmentRequest = DoorRequest & { segmentCaller?: SegmentCaller; headers: IncomingHttpHeaders };
 
 /** What a post becomes: each call's item (or the refusal of its own fields) and heartbeat action. */
 export interface SegmentPost {
@@ -63,89 +49,10 @@ export interface SegmentPost {
 const SEGMENT_READ_LIMIT = 2 * SEGMENT_BATCH_LIMIT;
 /** Items per ingest: a long batch goes in parts the size of the events endpoint's batches. */
 const INGEST_PART = 100;
-/** The post's writes check its key (keyRecheckCte), as on the events endpoint (issue 18). */
-const RECHECKED_BY_WRITE: SecretKeyOptions = { recheckedByWrite: true };
 
-const NO_KEY =
-  'Send the write key as the HTTP Basic user name with an empty password, or as writeKey in the body: the ' +
-  'secret key (sk_live_…) from servers, the public key (wk_…) from browsers.';
-const UNKNOWN_KEY =
-  'That write key is not a key of any workspace: copy the secret key (sk_live_…) or the public key (wk_…) ' +
-  'again from the workspace settings.';
 const RETRY =
   'The service could not finish some of the calls; send them again: calls already recorded are not recorded ' +
   'twice (messageId).';
-
-const callerOf = (req: DoorRequest): SegmentCaller => (req as SegmentRequest).segmentCaller ?? {};
-const isPublic = (req: DoorRequest): boolean => !req.auth;
-
-/** The write key: HTTP Basic's user name, else a bearer token, else writeKey in the body. */
-function writeKeyOf(headers: IncomingHttpHeaders, body: unknown): string | undefined {
-  const authorization = headers.authorization ?? '';
-  const basic = /^Basic\s+(\S+)\s*$/i.exec(authorization);
-  if (basic) {
-    const user = Buffer.from(basic[1], 'base64').toString('utf8').split(':')[0];
-    if (user) return user;
-  }
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (bearer) return bearer[1];
-  return isObject(body) && typeof body.writeKey === 'string' && body.writeKey !== '' ? body.writeKey : undefined;
-}
-
-/**
- * The visitor's address: Express's req.ip, or on the hot path the same, read by the same TRUST_PROXY rule (one proxy).
- */
-function visitorOf(req: SegmentRequest, trustProxy: boolean): string {
-  if (req.ip) return req.ip;
-  const remote = req.socket?.remoteAddress ?? '';
-  if (!trustProxy) return remote;
-  const forwarded = String(req.headers['x-forwarded-for'] ?? '')
-    .split(',')
-    .map((a) => a.trim())
-    .filter(Boolean);
-  return forwarded[forwarded.length - 1] ?? remote;
-}
-
-async function authenticate(
-  req: SegmentRequest,
-  { workspaces, trustProxy }: SegmentServices,
-  res: { setHeader(name: string, value: string): unknown },
-): Promise<void> {
-  const origin = typeof req.headers.origin === 'string' ? req.headers.origin : undefined;
-  if (origin) {
-    // Every answer is readable by the page, so a refused browser call is dropped, not retried blind.
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Vary', 'Origin');
-  }
-  const key = writeKeyOf(req.headers, req.body);
-  if (!key) throw new Refusal('invalid_key', NO_KEY);
-  if (key.startsWith(PUBLIC_KEY_PREFIX)) {
-    const workspace = await workspaces.findByPublicKey(key);
-    if (!workspace) throw new Refusal('invalid_key', UNKNOWN_KEY);
-    if (origin && !originAllowed(origin, workspace.allowedOrigins)) {
-      throw new Refusal(
-        'origin_not_allowed',
-        `Posts are accepted only from the sites the workspace names, not ${origin.slice(0, 100)}: add the site ` +
-          `to the allowed origins.`,
-      );
-    }
-    req.doorWorkspaceId = workspace.id;
-    req.segmentCaller = { workspace, origin, visitor: visitorOf(req, trustProxy) };
-    return;
-  }
-  if (origin) {
-    throw new Refusal(
-      'use_the_public_key_from_browsers',
-      "A secret key never belongs in a browser: give Segment's browser library the public key (wk_…), and make " +
-        'a new secret key.',
-    );
-  }
-  try {
-    req.auth = await workspaces.authenticate(`Bearer ${key}`, RECHECKED_BY_WRITE);
-  } catch (error) {
-    throw error instanceof Refusal && error.code === 'invalid_key' ? new Refusal('invalid_key', UNKNOWN_KEY) : error;
-  }
-}
 
 /** The call a path names (track, …, or batch), or undefined for a path that names none. */
 function routeOf(call: string): SegmentCallType | 'batch' | undefined {
@@ -240,56 +147,6 @@ async function handle(
   // Retried whole: what was recorded is not recorded twice, since messageId is the idempotency key.
   if (outcomes.some((o) => o instanceof Refusal && o.code === 'server_error')) throw new Refusal('server_error', RETRY);
   return new SegmentAnswer(outcomes, post.actions, post.batch, !isPublic(req));
-}
-
-type SegmentResult = { ok: true; status: string; id?: string } | WireRefusal;
-/** Segment's answer, with Lifeline's result of each call beside it. */
-type SegmentBody = { success: true } & (
-  | SegmentResult
-  | { ok: boolean; error?: typeof PARTIAL_FAILURE; message?: string; results: Array<{ index: number } & SegmentResult> }
-);
-
-/**
- * A Segment call's answer: always 200 with success (Segment's clients retry nothing else and drop a 4xx
- * batch whole), each call counted in the heartbeat by the door as a batch's items are. A public key's
- * answers carry no ids, as the website endpoints'.
- */
-class SegmentAnswer extends BatchAnswer {
-  constructor(
-    outcomes: ItemOutcome[],
-    actions: string[],
-    private readonly batch: boolean,
-    private readonly tellsIds: boolean,
-  ) {
-    super(outcomes, actions);
-  }
-
-  override get status(): 200 {
-    return 200;
-  }
-
-  override body(): SegmentBody {
-    const results = this.outcomes.map((o, index) =>
-      o instanceof Refusal
-        ? { index, ...(o.toBody() as WireRefusal) }
-        : { index, ok: true as const, status: o.status, ...(this.tellsIds && o.id ? { id: o.id } : {}) },
-    );
-    if (!this.batch) {
-      const { index: _index, ...result } = results[0];
-      return { success: true, ...result };
-    }
-    const refused = results.filter((r) => !r.ok).length;
-    if (refused === 0) return { success: true, ok: true, results };
-    return {
-      success: true,
-      ok: false,
-      error: PARTIAL_FAILURE,
-      message:
-        `${refused} of ${results.length} calls could not be recorded; each result says why. The others were ` +
-        `recorded.`,
-      results,
-    };
-  }
 }
 
 /** The rate limit a post spends: its secret key's, or its visitor's for the kind of call (a batch counts as events). */

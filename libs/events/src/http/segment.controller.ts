@@ -1,16 +1,16 @@
-// Issue 29: the routes of Segment's HTTP Tracking API (segment-door.ts): POST /v1/{call} and its CORS
-// preflight. The paths a server posts to are also hot doors (answered before Express, as the events
-// endpoint is); each is the same declaration at an exact path, and anything unusual in a request (a
-// charset, as browsers send) goes on to this controller's route, which serves the same door.
+// The routes of Segment's HTTP Tracking API (segment-door.ts, docs/rest.md#segments-http-tracking-api):
+// POST /v1/{call} and its CORS preflight. The paths a server posts to are also hot doors (answered before
+// Express, as the events endpoint is); each is the same declaration at an exact path, and anything unusual
+// in a request (a charset, as browsers send) goes on to this controller's route, which serves the same door.
 import { Controller, Inject, Options, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DoorRequest, DoorRoute, Doors, OpenDoor, Reference } from '@app/edge';
-import { type AppConfig, CONFIG, LIMITS } from '@app/platform';
+import { type AppConfig, CONFIG } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
-import { SEGMENT_BATCH_LIMIT, SEGMENT_MESSAGE_LIMIT, SEGMENT_PATHS } from '../domain';
 import { HeartbeatService } from '../heartbeat.service';
 import { IngestService } from '../ingest/ingest.service';
 import { segmentDoor, SegmentPost, SegmentServices } from './segment-door';
+import { SEGMENT_CALL_REFERENCE, SEGMENT_PREFLIGHT_REFERENCE } from './segment-reference';
 
 /** POST /v1/{call}: every call, from servers and browsers. */
 const SEGMENT_DOOR = segmentDoor('/v1/:call', (req) => String(req.params.call));
@@ -18,84 +18,6 @@ const SEGMENT_DOOR = segmentDoor('/v1/:call', (req) => String(req.params.call));
 const SEGMENT_HOT_DOORS = ['batch', 'track', 'identify', 'page', 'screen', 'group', 'alias', 'import'].map((call) =>
   segmentDoor(`/v1/${call}`, () => call, true),
 );
-
-const CALL = {
-  call: {
-    description:
-      "The call: track, identify, page, screen, group or alias (or the first letter of one, as Segment's " +
-      'browser library posts), or batch, b or import for several.',
-    schema: { type: 'string', enum: Object.keys(SEGMENT_PATHS) },
-  },
-};
-
-/** An object of anything, as Segment's properties, traits and context are. */
-const OPEN = { type: 'object', additionalProperties: true };
-
-const MESSAGE = {
-  type: 'object',
-  description: "One Segment call, as Segment's HTTP Tracking API takes it; in a batch each names its type.",
-  properties: {
-    type: { type: 'string', enum: ['track', 'identify', 'page', 'screen', 'group', 'alias'] },
-    userId: { type: ['string', 'number'] },
-    anonymousId: { type: ['string', 'number'] },
-    event: {
-      type: 'string',
-      description:
-        "A track's name: a Segment spec name (Order Completed → purchase…), a built-in name, or any other, " +
-        'snake_cased into a custom name.',
-    },
-    name: { type: 'string' },
-    properties: OPEN,
-    traits: OPEN,
-    context: OPEN,
-    groupId: { type: ['string', 'number'] },
-    previousId: { type: ['string', 'number'] },
-    messageId: { type: 'string', description: 'The idempotency key: a call sent again with it writes nothing twice.' },
-    timestamp: { type: 'string', format: 'date-time' },
-    originalTimestamp: { type: 'string', format: 'date-time' },
-    sentAt: { type: 'string', format: 'date-time' },
-    writeKey: { type: 'string' },
-  },
-};
-const BODY = {
-  anyOf: [
-    MESSAGE,
-    {
-      type: 'object',
-      required: ['batch'],
-      properties: {
-        batch: { type: 'array', items: MESSAGE },
-        sentAt: { type: 'string', format: 'date-time' },
-        context: OPEN,
-        writeKey: { type: 'string' },
-      },
-    },
-  ],
-};
-const RESULT = {
-  type: 'object',
-  properties: {
-    index: { type: 'integer' },
-    ok: { type: 'boolean' },
-    status: { type: 'string' },
-    id: { type: 'string' },
-    error: { type: 'string' },
-    message: { type: 'string' },
-  },
-};
-const ANSWER = {
-  type: 'object',
-  required: ['success', 'ok'],
-  properties: {
-    success: { type: 'boolean', const: true },
-    ok: { type: 'boolean' },
-    status: { type: 'string' },
-    id: { type: 'string' },
-    error: { type: 'string' },
-    message: { type: 'string' },
-    results: { type: 'array', items: RESULT },
-  },
-};
 
 @Controller()
 export class SegmentController {
@@ -114,18 +36,7 @@ export class SegmentController {
   }
 
   @Options(SEGMENT_DOOR.path)
-  @Reference({
-    operationId: 'preflightSegmentCall',
-    summary: "A browser's CORS preflight of a Segment call",
-    description:
-      "Segment's browser library sends its write key in an Authorization header, so the browser asks first. " +
-      'Answered for any site: the post itself is checked against the sites the workspace names.',
-    tag: 'segment',
-    caller: 'anyone',
-    params: CALL,
-    answers: { 204: { description: 'The post may follow: Access-Control-Allow-Origin names the site.' } },
-    refuses: [],
-  })
+  @Reference(SEGMENT_PREFLIGHT_REFERENCE)
   preflight(@Req() req: Request, @Res() res: Response) {
     const origin = req.headers.origin;
     if (origin) res.set({ 'Access-Control-Allow-Origin': origin, Vary: 'Origin' });
@@ -137,76 +48,7 @@ export class SegmentController {
     res.status(204).end();
   }
 
-  @DoorRoute(SEGMENT_DOOR, {
-    operationId: 'postSegmentCall',
-    summary: "A Segment call: Segment's HTTP Tracking API",
-    description: [
-      "What Segment's libraries post, so a team switches by setting their host to this service. The write key " +
-        "is HTTP Basic's user name (empty password) or writeKey in the body: " +
-        (`a secret key acts as a server (custom event names; ${LIMITS.server} posts per key in ten minutes), a ` +
-          `public key as the website (built-in names only; per-IP limits; the workspace's sites when an Origin ` +
-          `is sent).`),
-      'Each call becomes an item of the events endpoint: track an event, page and screen a pageview, identify, ' +
-        'group and alias an identify; messageId is its idempotency key, and timestamp is corrected for the ' +
-        "client's clock with sentAt. " +
-        ('A call that cannot be recorded (no identity, a custom name from a public key) answers 200 with ' +
-          'success and its refusal beside it, and is counted by its code; a batch keeps its other calls.'),
-      `A call is at most ${SEGMENT_MESSAGE_LIMIT / 1024} KB and a batch ${SEGMENT_BATCH_LIMIT / 1024} KB (400 beyond).`,
-    ].join('\n\n'),
-    tag: 'segment',
-    caller: 'write key',
-    params: CALL,
-    body: {
-      schema: BODY,
-      example: {
-        batch: [
-          {
-            type: 'track',
-            event: 'Order Completed',
-            userId: 'u-ada',
-            properties: { revenue: 49 },
-            messageId: 'm-1',
-            timestamp: '2026-05-01T12:00:00.000Z',
-          },
-        ],
-        sentAt: '2026-05-01T12:00:01.000Z',
-      },
-    },
-    answers: {
-      200: {
-        description:
-          "Accepted, as Segment answers: success, and Lifeline's result of the call (or of each call of a " +
-          'batch, in order) beside it. A result may be a refusal: that call was not recorded.',
-        schema: ANSWER,
-        example: {
-          success: true,
-          ok: true,
-          results: [{ index: 0, ok: true, status: 'recorded', id: 'evt_01JD2Q7Z9X4R8T6W3Y5V0N1M2K' }],
-        },
-      },
-    },
-    refuses: [
-      'invalid_key',
-      'no_longer_a_member',
-      'origin_not_allowed',
-      'use_the_public_key_from_browsers',
-      'unknown_action',
-      'too_many_items',
-    ],
-    examples: {
-      invalid_key:
-        'Send the write key as the HTTP Basic user name with an empty password, or as writeKey in the body: ' +
-        'the secret key (sk_live_…) from servers, the public key (wk_…) from browsers.',
-      too_many_items:
-        `A batch call carries at most ${SEGMENT_BATCH_LIMIT / 1024} KB, Segment's limit: split it into smaller ` +
-        `batches.`,
-      unknown_action:
-        '"trak" is not a Segment call: post to /v1/track, identify, page, screen, group, alias, batch or import.',
-      use_the_public_key_from_browsers:
-        "A secret key never belongs in a browser: give Segment's browser library the public key (wk_…), and " +
-        'make a new secret key.',
-    },
-  })
+  @DoorRoute(SEGMENT_DOOR, SEGMENT_CALL_REFERENCE)
   post(@Req() req: DoorRequest, @Res() res: Response) {
     return this.calls.serve(req, res);
   }
