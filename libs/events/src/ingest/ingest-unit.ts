@@ -1,11 +1,9 @@
 // One transaction of POST /api/v1/events (or a public door): resolves people (PersonResolution),
 // applies each command, and writes everything back with one statement. Rules live in the domain
-// functions; what the commands write besides people gathers in the IngestLog: timeline rows,
-// happenings, seen event names and idempotency answers, gathered while commands apply and written
+// functions; what the commands write besides people gathers in the IngestLog (ingest-log.ts), written
 // once by the unit's flush.
 import { ActionSuccess, SUPPRESSED_STATUS } from '@app/wire';
-import { Happening, happening, TriggerData } from '@app/outbox';
-import { isoText, leanRecord, newId, Refusal } from '@app/platform';
+import { isoText, leanRecord, Refusal } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
 import {
   isEngagingEvent,
@@ -20,10 +18,14 @@ import {
 } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
-import type { StoredAnswer, TimelineRow } from '../timeline.repository';
+import type { StoredAnswer } from '../timeline.repository';
+import { eventData, IngestLog } from './ingest-log';
 import { IngestRepository } from './ingest.repository';
 import { PersonResolution, type PersonState } from './person-resolution';
 import type { NamedTouch, TouchKeys } from './touch-keys';
+
+// The unit's log, as PersonResolution and the lib's index take it.
+export { eventData, IngestLog } from './ingest-log';
 
 export type Success = ActionSuccess;
 export type ItemResult = Success | Refusal;
@@ -34,7 +36,7 @@ export class IngestUnit {
   private lists = new Map<string, ListRow>();
   private stored = new Map<string, StoredAnswer>();
   private readonly claimedHere = new Map<string, Success>();
-  /** The post's identity keys (keyString) that name an erased person (issue 31). */
+  /** The post's identity keys (keyString) that name an erased person. */
   private suppressed = new Set<string>();
   /** Suppression hashes of the keys no one has, for the write to check (when not read here). */
   private unknownHashes: string[] = [];
@@ -261,60 +263,4 @@ export class IngestUnit {
     });
     this.log.happen(person.row.id, { stage_entered: { stage, from, object: 'person' } });
   }
-}
-
-/** What one ingest transaction writes besides people (above). */
-export class IngestLog {
-  readonly rows: Array<TimelineRow & { touch?: string }> = [];
-  readonly happenings: Happening[] = [];
-  readonly names = new Set<string>();
-  readonly answers: StoredAnswer[] = [];
-
-  constructor(
-    private readonly workspaceId: string,
-    private readonly now: Date,
-  ) {}
-
-  timelineRow(personId: string, type: string, at: Date, extra: Partial<TimelineRow>): TimelineRow {
-    const row: TimelineRow = {
-      workspace_id: this.workspaceId,
-      id: newId('evt'),
-      occurred_at: isoText(at),
-      person_id: personId,
-      type,
-      value: null,
-      properties: null,
-      detail: null,
-      source: null,
-      expires_at: null,
-      ...extra,
-    };
-    this.rows.push(row);
-    return row;
-  }
-
-  happen(personId: string, data: TriggerData): void {
-    this.happenings.push(happening(this.workspaceId, personId, this.now, data));
-  }
-
-  fieldChanged(person: PersonState, field: string, from: unknown, to: unknown): void {
-    this.happen(person.row.id, { field_changed: { field, from, to } });
-  }
-}
-
-/** The event data of a timeline row's happening (decisions.md section 6); the builder is the outbox's happening(). */
-export function eventData(row: {
-  id: string;
-  type: string;
-  occurred_at: string;
-  value: number | null;
-  properties: Record<string, unknown> | null;
-}) {
-  return {
-    event: row.type,
-    id: row.id,
-    occurred_at: row.occurred_at,
-    ...(row.value !== null ? { value: row.value } : {}),
-    ...(row.properties ? { properties: row.properties } : {}),
-  };
 }
