@@ -4,30 +4,10 @@ import type { EntityManager } from 'typeorm';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import type { IdentityKind } from './domain';
 import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
-import { indexable, likeText, pageCandidates, searchCandidates, searchMatch, windowRead } from './people-search';
+import { filterConditions, type PersonFilter, type PersonPageQuery, withoutSearch } from './person-filter';
+import { indexable, pageCandidates, searchCandidates, searchMatch, windowRead } from './people-search';
 
-/** The people filter of the admin API and the find_people tool (issue 11). */
-export interface PersonFilter {
-  email?: string;
-  /** Part of the name, any case. */
-  name?: string;
-  anonId?: string;
-  accountId?: string;
-  stage?: string;
-  /** A list's address: people subscribed to it now. */
-  list?: string;
-  engaged?: boolean;
-  /** Part of the name, an email, an account id or an anon id, any case. */
-  search?: string;
-}
-
-export interface PersonPageQuery {
-  filter: PersonFilter;
-  /** Rows to read (the page size plus one, to tell whether more remain). */
-  limit: number;
-  /** Read people created before this position. */
-  after?: { atMicros: string; id: string };
-}
+export type { PersonFilter, PersonPageQuery } from './person-filter';
 
 export type PersonListRow = PersonRow & { at_micros: string };
 
@@ -158,7 +138,7 @@ export class PeopleReadRepository {
       const capped = await this.candidatesCount(workspaceId, filter, fragment, SEARCH_CANDIDATES);
       return capped ?? (await this.candidatesCount(workspaceId, filter, fragment, null))!;
     }
-    const { where, args } = this.where(workspaceId, filter);
+    const { where, args } = filterConditions(workspaceId, filter);
     const [row] = await this.reads.query(
       `SELECT count(*)::int AS n FROM (SELECT 1 FROM people WHERE ${where.join(' AND ')} LIMIT ` +
         `${COUNT_BOUND + 1}) AS matched`,
@@ -172,8 +152,8 @@ export class PeopleReadRepository {
    * (windowRead).
    */
   private scanPage(workspaceId: string, query: PersonPageQuery, window = false): Promise<PersonListRow[]> {
-    const { filter, search } = this.withoutSearch(query.filter);
-    const { where, args } = this.where(workspaceId, filter, query.after);
+    const { filter, search } = withoutSearch(query.filter);
+    const { where, args } = filterConditions(workspaceId, filter, query.after);
     const select = `SELECT ${COLUMNS}, (extract(epoch FROM created_at) * 1000000)::bigint::text AS at_micros`;
     const order = `ORDER BY created_at DESC, id DESC`;
     const limit = `$${args.push(query.limit)}`;
@@ -202,8 +182,8 @@ export class PeopleReadRepository {
 
   /** The page from the newest `top` candidates (all with null), and how many candidates were taken. */
   private async candidatesRead(workspaceId: string, query: PersonPageQuery, fragment: string, top: number | null) {
-    const { filter } = this.withoutSearch(query.filter);
-    const { where, args, position } = this.where(workspaceId, filter, query.after);
+    const { filter } = withoutSearch(query.filter);
+    const { where, args, position } = filterConditions(workspaceId, filter, query.after);
     const candidates = pageCandidates(where, args, fragment, position);
     const [t, l] = [args.push(top), args.push(query.limit)];
     // One row even when no candidate is a match (took, then nulls), so the caller knows whether to read on. Without
@@ -236,8 +216,8 @@ export class PeopleReadRepository {
     fragment: string,
     cap: number | null,
   ): Promise<number | null> {
-    const { filter } = this.withoutSearch(fullFilter);
-    const { where, args } = this.where(workspaceId, filter);
+    const { filter } = withoutSearch(fullFilter);
+    const { where, args } = filterConditions(workspaceId, filter);
     const hits = searchCandidates(where, args, fragment, cap);
     // An identity always names a person not merged away (a merge moves keys to the survivor), so without
     // other filters an identity's person needs no read.
@@ -254,49 +234,6 @@ export class PeopleReadRepository {
     );
     if (cap !== null && (row.named >= cap || row.keyed >= cap) && row.n <= COUNT_BOUND) return null;
     return row.n;
-  }
-
-  private withoutSearch(filter: PersonFilter): { filter: PersonFilter; search?: string } {
-    const { search, ...rest } = filter;
-    return { filter: rest, search: search?.trim() || undefined };
-  }
-
-  /** The filter's conditions but search's (page and count add it), and the position when paging. */
-  private where(
-    workspaceId: string,
-    filter: PersonFilter,
-    after?: PersonPageQuery['after'],
-  ): { where: string[]; args: unknown[]; position?: (at: string, id: string) => string } {
-    const where = ['workspace_id = $1', 'merged_into IS NULL'];
-    const args: unknown[] = [workspaceId];
-    let position: ((at: string, id: string) => string) | undefined;
-    if (after) {
-      args.push(after.atMicros, after.id);
-      const [at, id] = [args.length - 1, args.length];
-      position = (atSql, idSql) =>
-        `(${atSql}, ${idSql}) < (timestamptz 'epoch' + $${at}::bigint * interval '1 microsecond', $${id})`;
-      where.push(position('created_at', 'id'));
-    }
-    const identity = (kind: string, value: string) =>
-      where.push(
-        `id IN (SELECT person_id FROM identities WHERE workspace_id = $1 AND kind = '${kind}' AND value = $${args.push(value)})`,
-      );
-    if (filter.email) identity('email', filter.email.trim().toLowerCase());
-    if (filter.anonId) identity('anon_id', filter.anonId);
-    if (filter.accountId) identity('account_id', filter.accountId);
-    if (filter.name) where.push(`name ILIKE $${args.push(likeText(filter.name.trim()))}`);
-    if (filter.stage) where.push(`stage = $${args.push(filter.stage)}`);
-    if (filter.engaged !== undefined && filter.engaged !== null)
-      where.push(filter.engaged ? 'engaged_at IS NOT NULL' : 'engaged_at IS NULL');
-    if (filter.list) {
-      where.push(
-        `id IN (SELECT s.person_id FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id
-          AND l.id = s.list_id
-                 WHERE s.workspace_id = $1 AND l.address = $${args.push(filter.list.trim().toLowerCase())}
-                   AND s.status = 'subscribed')`,
-      );
-    }
-    return { where, args, position };
   }
 
   identitiesOf(
