@@ -1,14 +1,15 @@
-// Workspaces, members and keys (decisions.md sections 1 and 2). No Nest import: the operator CLI
-// runs this class as it is (CoreModule provides it with a factory).
+// Workspaces, members and keys (docs/security.md#keys-secrets-and-tenants). No Nest import: the operator
+// CLI runs this class as it is (CoreModule provides it with a factory).
 import { createHash } from 'node:crypto';
-import { GroupCommit, Refusal, newId, randomBase62 } from '@app/platform/plain';
+import { Refusal, newId, randomBase62 } from '@app/platform/plain';
 import type { AppConfig } from '@app/platform/plain';
 import type { AuthContext, SecretKeyOptions } from './auth/auth-context';
+import { KeyOwners } from './auth/key-owners';
 import { normalizeOriginPattern } from './origin-rule';
 import type { WorkspaceEntity } from './workspaces.types';
-import type { KeyOwnerRow, WorkspaceSettings, WorkspacesRepository } from './workspaces.repository';
+import type { WorkspaceSettings, WorkspacesRepository } from './workspaces.repository';
 
-// decisions.md section 2: wk_ + 24 base62 public keys; sk_live_ + 32 secret keys stored as SHA-256.
+// wk_ + 24 base62 public keys; sk_live_ + 32 secret keys, stored as their SHA-256.
 export const PUBLIC_KEY_PREFIX = 'wk_';
 export const SECRET_KEY_PREFIX = 'sk_live_';
 
@@ -53,30 +54,12 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // without the database saying so for this request: looked up first, or checked by the statement that
 // writes the request (authenticate's recheckedByWrite).
 const WORKSPACE_CACHE_MS = 5_000;
-const LAST_USE_EVERY_MS = 60_000;
-/** Keys remembered live per process (authenticate's recheckedByWrite); past this many, it starts afresh. */
-const MAX_LIVE_OWNERS = 10_000;
 
 export class WorkspacesService {
-  /**
-   * Every request reads its key from the database, so a revoked key or a removed member is refused at
-   * once by every process. One lookup at a time: requests that arrive while one runs share the next
-   * (a lookup that began before a request arrived never answers it, so a key revoked before a request
-   * is refused), so a burst on one key costs two statements, not one per request.
-   */
-  private readonly keyOwners = new GroupCommit<string, KeyOwnerRow | null>(
-    async (hashes) => {
-      const rows = await this.repository.findKeyOwners([...new Set(hashes)]);
-      return hashes.map((hash) => rows.find((r) => r.key_hash === hash) ?? null);
-    },
-    100,
-    1,
-  );
+  /** Who owns each key: looked up for every request, or rechecked by the write (authenticate). */
+  private readonly keyOwners: KeyOwners;
   /** The workspace reads in flight: requests that find the cached settings expired share one read. */
   private readonly workspaceReads = new Map<string, Promise<WorkspaceEntity | null>>();
-  private readonly lastUseWritten = new Map<string, number>();
-  /** Owners of keys last seen live, by key hash: only ever used with a recheck by the write (authenticate). */
-  private readonly liveOwners = new Map<string, KeyOwnerRow>();
   private readonly workspaceCache = new Map<string, { workspace: WorkspaceEntity; until: number }>();
   /** Public keys never change once made. */
   private readonly publicKeys = new Map<string, string>();
@@ -84,7 +67,9 @@ export class WorkspacesService {
   constructor(
     private readonly repository: WorkspacesRepository,
     private readonly config: Pick<AppConfig, 'baseUrl'>,
-  ) {}
+  ) {
+    this.keyOwners = new KeyOwners(repository);
+  }
 
   publicBaseUrl(publicKey: string): string {
     return `${this.config.baseUrl}/api/in/${publicKey}`;
@@ -183,10 +168,10 @@ export class WorkspacesService {
   }
 
   /**
-   * The secret-key guard's rules (decisions.md section 2). With \`recheckedByWrite\`, a key this process
-   * has seen live is not looked up again: the answer carries \`recheck\`, and the caller must have the
-   * statement that writes the post check the key (keyRecheckCte), or call recheck.verify() when it
-   * writes nothing, so a revoked key or a removed member is still refused at once (issue 18).
+   * The secret-key guard's rules (docs/rest.md#key-authenticated-routes). With \`recheckedByWrite\`, a key
+   * this process has seen live is not looked up again: the answer carries \`recheck\`, and the caller must
+   * have the statement that writes the post check the key (keyRecheckCte), or call recheck.verify() when
+   * it writes nothing, so a revoked key or a removed member is still refused at once.
    */
   async authenticate(authorization: string | undefined, options: SecretKeyOptions = {}): Promise<AuthContext> {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
@@ -204,9 +189,9 @@ export class WorkspacesService {
       );
     }
     const hash = hashSecretKey(key);
-    const known = options.recheckedByWrite ? this.liveOwners.get(hash) : undefined;
-    const owner = known ?? (await this.lookUp(hash));
-    this.noteUse(owner);
+    const known = options.recheckedByWrite ? this.keyOwners.live(hash) : undefined;
+    const owner = known ?? (await this.keyOwners.lookUp(hash));
+    this.keyOwners.noteUse(owner);
     return {
       workspaceId: owner.workspace_id,
       workspaceSlug: owner.workspace_slug,
@@ -214,45 +199,10 @@ export class WorkspacesService {
       memberEmail: owner.member_email,
       role: owner.role,
       keyId: owner.key_id,
-      ...(known ? { recheck: { keyId: owner.key_id, verify: () => this.lookUp(hash).then(() => undefined) } } : {}),
+      ...(known
+        ? { recheck: { keyId: owner.key_id, verify: () => this.keyOwners.lookUp(hash).then(() => undefined) } }
+        : {}),
     };
-  }
-
-  /** The key's owner from the database, remembered while live; refused when the key is not (any more). */
-  private async lookUp(hash: string): Promise<KeyOwnerRow> {
-    this.liveOwners.delete(hash);
-    const owner = await this.keyOwners.submit(hash);
-    if (!owner) {
-      throw new Refusal(
-        'invalid_key',
-        'That secret key is not a key of any workspace: copy it again from the workspace developer settings.',
-      );
-    }
-    if (owner.removed_at) {
-      throw new Refusal(
-        'no_longer_a_member',
-        'The person this key acts as has left the workspace: ask an owner for a key of your own.',
-      );
-    }
-    if (owner.revoked_at) {
-      throw new Refusal(
-        'invalid_key',
-        'That secret key was revoked: ask an owner or admin of the workspace for a new one.',
-      );
-    }
-    if (this.liveOwners.size >= MAX_LIVE_OWNERS) this.liveOwners.clear();
-    this.liveOwners.set(hash, owner);
-    return owner;
-  }
-
-  /** Writes a key's last use at most once a minute per process, never in the request's way. */
-  private noteUse(owner: KeyOwnerRow): void {
-    const now = Date.now();
-    const written =
-      this.lastUseWritten.get(owner.key_id) ?? (owner.last_used_at ? new Date(owner.last_used_at).getTime() : 0);
-    if (now - written < LAST_USE_EVERY_MS) return;
-    this.lastUseWritten.set(owner.key_id, now);
-    this.repository.touchKey(owner.workspace_id, owner.key_id).catch(() => undefined);
   }
 
   /** Cached as briefly as keys are: settings changed here apply at once, elsewhere within seconds. */
