@@ -1,11 +1,20 @@
-// interface.md "Messages endpoints": send (the engaged rule, templates, the timeline row), page and thread.
+// The messages endpoints (docs/rest.md#messages): send (the engaged rule, templates, the timeline row), page and
+// thread.
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { AuthContext } from '@app/workspaces';
 import { happening, OutboxWriter } from '@app/outbox';
 import { Message, MessagePage, MessageThread, SendSuccess } from '@app/wire';
 import { PeopleReadRepository, PersonRow } from '@app/people';
-import { encodeCursor, parseBody, parseMessageQuery, parseSendMessage, parseSubject } from './domain';
+import {
+  encodeCursor,
+  parseBody,
+  parseMessageQuery,
+  parseSendMessage,
+  parseSubject,
+  RenderedMessage,
+  SendMessageInput,
+} from './domain';
 import { EmailQueue } from './email-queue';
 import { MessageRead, MessagesRepository } from './messages.repository';
 import { MessageRenderer } from './render/message-renderer';
@@ -25,6 +34,13 @@ export function messageView(row: MessageRead): Message {
 }
 
 const THREAD_LIMIT = 500;
+
+/** What a send fills in: a template's subject and body, or those sent. */
+interface MessageSource {
+  subject: string;
+  body: string;
+  templateId: string | null;
+}
 
 @Injectable()
 export class MessagesService {
@@ -56,31 +72,53 @@ export class MessagesService {
   ): Promise<SendSuccess> {
     const input = parseSendMessage(raw);
     if (input instanceof Refusal) throw input;
-    let source: { subject: string; body: string; templateId: string | null };
-    if (input.template) {
-      const template = await this.templates.byIdOrName(workspaceId, input.template);
-      if (!template)
-        throw new Refusal(
-          'unknown_template',
-          `No template has the name or id "${input.template.slice(0, 80)}": create it first or check the name.`,
-        );
-      // A subject or body sent beside a template overrides the template's own.
-      source = {
-        subject: input.subject ?? template.subject,
-        body: input.body ?? template.body,
-        templateId: template.id,
-      };
-    } else {
-      source = { subject: input.subject!, body: input.body!, templateId: null };
-    }
+    const source = await this.sourceOf(workspaceId, input);
     const found = await this.findPerson(workspaceId, input.to);
+    const rendered = await this.renderFor(workspaceId, source, found, options.properties);
+    const id = newId('msg');
+    const queued = this.queue.enabled;
+    await this.store(workspaceId, { id, personId: found.id, rendered, templateId: source.templateId, queued });
+    this.outbox.kick();
+    if (!queued) return { ok: true, id };
+    if (!options.waitForProvider) {
+      await this.queue.enqueue({ workspaceId, messageId: id });
+      return { ok: true, id };
+    }
+    const providerId = await this.queue.sendAndWait({ workspaceId, messageId: id });
+    return providerId ? { ok: true, id, providerId } : { ok: true, id };
+  }
+
+  /** The subject and body to fill in: the template's, or those sent. */
+  private async sourceOf(workspaceId: string, input: SendMessageInput): Promise<MessageSource> {
+    if (!input.template) return { subject: input.subject!, body: input.body!, templateId: null };
+    const template = await this.templates.byIdOrName(workspaceId, input.template);
+    if (!template)
+      throw new Refusal(
+        'unknown_template',
+        `No template has the name or id "${input.template.slice(0, 80)}": create it first or check the name.`,
+      );
+    // A subject or body sent beside a template overrides the template's own.
+    return {
+      subject: input.subject ?? template.subject,
+      body: input.body ?? template.body,
+      templateId: template.id,
+    };
+  }
+
+  /** The message filled in for this person, refused when what comes out is over the limits. */
+  private async renderFor(
+    workspaceId: string,
+    source: MessageSource,
+    found: PersonRow,
+    properties: Record<string, unknown> | undefined,
+  ): Promise<RenderedMessage> {
     // One trip to a render thread: a Liquid syntax error is refused there (after the person is found).
     const rendered = await this.renderer.render(
       workspaceId,
       { subject: source.subject, body: source.body },
       {
         person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} },
-        properties: options.properties,
+        properties,
       },
     );
     // The limits hold for what is sent: a template filled in for this person is checked as it comes out.
@@ -92,12 +130,19 @@ export class MessagesService {
             `person's fields.`,
         );
     }
-    const id = newId('msg');
+    return rendered;
+  }
+
+  /** The message and its email_sent happening, in one transaction. */
+  private async store(
+    workspaceId: string,
+    message: { id: string; personId: string; rendered: RenderedMessage; templateId: string | null; queued: boolean },
+  ): Promise<void> {
+    const { id, rendered, queued } = message;
     const at = new Date();
-    const queued = this.queue.enabled;
     await this.messages.transaction(async (m) => {
       // Locks the person's identity keys so a concurrent merge cannot strand the message.
-      const person = await this.messages.lockPerson(m, workspaceId, found.id);
+      const person = await this.messages.lockPerson(m, workspaceId, message.personId);
       if (!person) throw new Refusal('no_such_person', 'That person no longer exists: check the address or id.');
       await this.messages.insert(m, {
         workspaceId,
@@ -108,7 +153,7 @@ export class MessagesService {
         subject: rendered.subject,
         text: rendered.text,
         html: rendered.html,
-        templateId: source.templateId,
+        templateId: message.templateId,
         sendState: queued ? 'queued' : 'stored',
         address: person.email!,
       });
@@ -116,14 +161,6 @@ export class MessagesService {
         happening(workspaceId, person.id, at, { event: { event: 'email_sent', id, occurred_at: at.toISOString() } }),
       ]);
     });
-    this.outbox.kick();
-    if (!queued) return { ok: true, id };
-    if (!options.waitForProvider) {
-      await this.queue.enqueue({ workspaceId, messageId: id });
-      return { ok: true, id };
-    }
-    const providerId = await this.queue.sendAndWait({ workspaceId, messageId: id });
-    return providerId ? { ok: true, id, providerId } : { ok: true, id };
   }
 
   /** One message as pages show it (the admin API answers a send with the message it stored). */
