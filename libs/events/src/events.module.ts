@@ -17,7 +17,7 @@ export const IDEMPOTENCY_KEYS_KEPT_MS = 30 * DAY_MS;
 /** Heartbeat minutes: the view shows a week, the extra day covers time zones. */
 const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
 
-/** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (decisions.md section 5). */
+/** Shared by both apps: ingesting, the timeline, and the sweeps that keep it (docs/rest.md#events). */
 @Module({
   imports: [PeopleModule],
   providers: [

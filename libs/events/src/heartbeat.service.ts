@@ -1,4 +1,4 @@
-// interface.md rule 8: each post from a server or the website counts in a per-minute row (action,
+// docs/graphql.md#activity-and-charts: each post from a server or the website counts in a per-minute row (action,
 // answer, origin, minute); no bodies, no addresses. Counts gather in memory and are added to the
 // table every few seconds, so busy minutes do not contend on one row.
 import { Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
@@ -53,7 +53,7 @@ export class HeartbeatService implements OnModuleInit, OnModuleDestroy {
     const batch = [...this.counts.values()];
     this.counts = new Map();
     await this.timeline.addHeartbeat(batch).catch((error: Error) => {
-      // An outage is logged once by itself (issue 33): no line per flush while it lasts.
+      // An outage is logged once by itself: no line per flush while it lasts.
       if (!isUnavailable(error))
         this.logger.warn(`heartbeat not saved, keeping it for the next flush: ${error.message}`);
       for (const entry of batch) this.add(entry); // each count back in its own minute

@@ -1,4 +1,4 @@
-// Events' part of a person's data on request (issue 31): the timeline (events, notes, stage changes,
+// Events' part of a person's data on request: the timeline (events, notes, stage changes,
 // merges, emails in and out as rows) and the idempotency answers that name the person's record.
 // Charts count the timeline, so an erased person's rows stop counting with the same delete.
 import { Injectable } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// Timeline pages for the admin API and the MCP tools (issue 11): one statement for many people; and
+// Timeline pages for the admin API and the MCP tools: one statement for many people; and
 // the console's live feed, by when rows were recorded.
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';

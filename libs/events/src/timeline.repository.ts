@@ -63,7 +63,7 @@ export class TimelineRepository implements MergeParticipant {
     );
   }
 
-  /** interface.md events rule 5: only the timeline row goes. */
+  /** An event past its expires_at: only the timeline row goes (docs/rest.md#events). */
   async deleteExpired(now: Date): Promise<number> {
     const result: [unknown[], number] = await this.dataSource.query(
       `DELETE FROM events WHERE expires_at IS NOT NULL AND expires_at <= $1`,
@@ -119,7 +119,7 @@ export class TimelineRepository implements MergeParticipant {
     ]);
   }
 
-  /** A note an owner or admin wrote on a person's timeline (issue 11): a row of kind note and nothing else. */
+  /** A note an owner or admin wrote on a person's timeline: a row of kind note and nothing else. */
   async insertNote(row: {
     workspaceId: string;
     id: string;

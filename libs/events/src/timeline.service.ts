@@ -1,4 +1,4 @@
-// A person's timeline as pages, and notes (issue 11), for the admin API and the MCP tools; the console's live feed.
+// A person's timeline as pages, and notes, for the admin API and the MCP tools; the console's live feed.
 import { Injectable } from '@nestjs/common';
 import { decodeCursor, pageOf, pageSize } from '@app/edge';
 import { newId, Refusal } from '@app/platform';

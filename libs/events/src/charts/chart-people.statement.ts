@@ -1,4 +1,4 @@
-// A people chart from the sketches (docs/decisions.md "Charts from rollups", people; what the sketches
+// A people chart from the sketches (docs/decisions.md#charts-from-rollups, people; what the sketches
 // hold: rollup.sql.ts). In the caller's REPEATABLE READ snapshot: the mark and the listed hours, then one
 // statement: the sketches of the whole hours and days inside from..to with no hour listed (a whole
 // clean week's or month's own sketch for a week or month bucket), and from events by index the distinct

@@ -1,4 +1,4 @@
-// A count or sum chart from the rollups (docs/decisions.md "Charts from rollups"; what they hold:
+// A count or sum chart from the rollups (docs/decisions.md#charts-from-rollups; what they hold:
 // rollup.sql.ts). The rollups hold the folded rows of whole hours and days; the statement adds what
 // differs from the chart's rows, read from events by index, few rows:
 //   + the rows not folded yet (received_at >= folded_to: the last minute or so, on the received_at BRIN),

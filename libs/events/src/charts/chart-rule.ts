@@ -1,4 +1,4 @@
-// decisions.md section 12: what a chart asks and how its answer is shaped. Pure: no I/O.
+// docs/graphql.md#activity-and-charts: what a chart asks and how its answer is shaped. Pure: no I/O.
 import { Refusal } from '@app/platform/plain';
 import { BUILT_IN_EVENTS, CUSTOM_NAME_PATTERN, RESERVED_EVENT_NAMES } from '../domain/catalogue';
 

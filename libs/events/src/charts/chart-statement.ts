@@ -1,4 +1,4 @@
-// The one statement of a chart (decisions.md section 12; docs/decisions.md "Charts over a million events").
+// The one statement of a chart (docs/graphql.md#activity-and-charts; docs/decisions.md#charts-over-a-million-events).
 // Up to MAX_CHART_BRANCHES buckets, each bucket is a branch of the statement over its own time range,
 // joined by UNION ALL: the planner estimates every branch from its own range, Parallel Append spreads
 // the branches over parallel workers, no row needs bucket arithmetic, and a bucket's distinct people are
@@ -36,7 +36,7 @@ const MEASURE_SQL = {
 
 /**
  * The statement of a chart: values per UTC bucket (and first-touch key). Rows past their expires_at but
- * not yet swept are left out, as if already deleted (interface.md events rule 5).
+ * not yet swept are left out, as if already deleted (an expired event leaves the timeline: docs/rest.md#events).
  */
 export function chartStatement(workspaceId: string, question: ChartQuestion): { sql: string; args: unknown[] } {
   const args: unknown[] = [workspaceId, question.event, question.to.toISOString()];

@@ -1,4 +1,4 @@
-// A chart's reads (decisions.md section 12): counts and sums from the rollups and the rows not folded, in
+// A chart's reads (docs/graphql.md#activity-and-charts): counts and sums from the rollups and the rows not folded, in
 // one snapshot (chart-rollup.statement.ts); people from the sketches and the rows they do not hold
 // (chart-people.statement.ts).
 import { Inject, Injectable } from '@nestjs/common';
@@ -26,12 +26,13 @@ export async function readChart(query: Query, workspaceId: string, question: Cha
 
 @Injectable()
 export class ChartsRepository {
-  /** A chart decides nothing: inside a read request the replica may serve it (docs/decisions.md "Read replica"). */
+  /** A chart decides nothing: inside a read request the replica may serve it (docs/decisions.md#read-replica). */
   constructor(@Inject(READ_DATABASE) private readonly reads: ReadDatabase) {}
 
   /**
    * The chart, in one REPEATABLE READ transaction (the mark, the rollups and the rows past it in one
-   * snapshot), with JIT off: LLVM would compile more than the statement reads (docs/decisions.md).
+   * snapshot), with JIT off: LLVM would compile more than the statement reads
+   * (docs/decisions.md#charts-over-a-million-events).
    */
   chart(workspaceId: string, question: ChartQuestion): Promise<ChartRow[]> {
     return this.reads.transaction(async (m) => {

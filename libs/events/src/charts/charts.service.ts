@@ -1,4 +1,4 @@
-// Charts (decisions.md section 12) for the admin API and the MCP tool chart_events.
+// Charts (docs/graphql.md#activity-and-charts) for the admin API and the MCP tool chart_events.
 import { Injectable } from '@nestjs/common';
 import { Refusal } from '@app/platform';
 import { ChartInput, ChartSeries, chartSeries, parseChartInput } from './chart-rule';
@@ -11,7 +11,7 @@ export class ChartsService {
   async chart(workspaceId: string, input: ChartInput): Promise<{ series: ChartSeries[] }> {
     const question = parseChartInput(input);
     const rows = await this.charts.chart(workspaceId, question);
-    // A custom name with rows was seen; only an empty answer needs asking (interface.md events rule 7).
+    // A custom name with rows was seen; only an empty answer needs asking (custom names count once seen).
     if (!question.builtIn && rows.length === 0 && !(await this.charts.seen(workspaceId, question.event))) {
       throw new Refusal(
         'unknown_event',

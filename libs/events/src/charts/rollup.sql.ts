@@ -1,4 +1,4 @@
-// Chart rollups (docs/decisions.md "Charts from rollups"): the fold, the rebuild and the triggers of
+// Chart rollups (docs/decisions.md#charts-from-rollups): the fold, the rebuild and the triggers of
 // migration 1767200000001, which makes the tables. Every rule of what a rollup holds is here, once:
 //
 // A row of events is folded when received_at < mark.folded_to and it had not expired at mark.expired_to

@@ -1,4 +1,4 @@
-// interface.md "Event catalogue" and "Events endpoint" rule 6, decisions.md section 5.
+// docs/rest.md#events: the built-in event names, and which names are reserved.
 import { Refusal } from '@app/platform';
 import { ENGAGING_TIMELINE_KINDS, STAGE_EVENTS } from '@app/people';
 import {

@@ -1,4 +1,4 @@
-// interface.md "Event catalogue" and "Events endpoint" rule 6, decisions.md section 5: names, and which are reserved.
+// docs/rest.md#events: the built-in event names, and which names are reserved.
 import { Refusal } from '@app/platform/plain';
 
 /** Exactly the catalogue's twenty names, in its order. */

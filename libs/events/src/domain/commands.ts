@@ -1,4 +1,4 @@
-// interface.md "Resources and their fields": the typed commands a posted item becomes.
+// docs/rest.md#events: the typed commands a posted item becomes.
 import type { IdentityKey, SourceInput } from '@app/people';
 import type { WireSupport } from '@app/wire';
 

@@ -1,4 +1,4 @@
-// Distinct people of a chart bucket (docs/decisions.md "Charts from rollups", people): a set of 64-bit
+// Distinct people of a chart bucket (docs/decisions.md#charts-from-rollups, people): a set of 64-bit
 // person hashes, exact up to PERSON_SKETCH_EXACT hashes, a HyperLogLog of 2^14 registers past it.
 // Exact below the bound (a union of exact sets stays exact while it fits); past it the count has a
 // standard error of 1.04 / sqrt(2^14) = 0.81% (Ertl's improved estimator, no bias tables, good at every

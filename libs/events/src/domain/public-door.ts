@@ -1,5 +1,5 @@
-// interface.md "Public website endpoints": the four actions, the honeypot, and the item a browser's
-// post becomes (decisions.md section 3).
+// docs/rest.md#website-endpoints: the four actions, the honeypot, and the item a browser's
+// post becomes (docs/rest.md#answers-and-refusals).
 import { Refusal } from '@app/platform';
 import { isObject } from '@app/edge/posted-input';
 

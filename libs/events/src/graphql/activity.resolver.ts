@@ -1,4 +1,5 @@
-// GraphQL: the heartbeat (interface.md rule 8) and the event names a workspace can chart or trigger on.
+// GraphQL: the heartbeat and the event names a workspace can chart or trigger on
+// (docs/graphql.md#activity-and-charts).
 import { UseGuards } from '@nestjs/common';
 import { Args, Query, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Member } from '@app/workspaces';

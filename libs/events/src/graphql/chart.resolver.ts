@@ -1,4 +1,4 @@
-// GraphQL: chart(input) exactly as decisions.md section 12.
+// GraphQL: chart(input) exactly as docs/graphql.md#activity-and-charts.
 import { UseGuards } from '@nestjs/common';
 import { Args, Field, Float, InputType, ObjectType, Query, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Member } from '@app/workspaces';

@@ -1,4 +1,4 @@
-// GraphQL: mailing lists with their subscriber counts (issue 11; decisions.md section 9 createList).
+// GraphQL: mailing lists with their subscriber counts (docs/graphql.md#lists).
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';

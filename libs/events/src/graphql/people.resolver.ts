@@ -1,5 +1,5 @@
-// GraphQL: people, their timelines, identities and subscriptions, and notes (issue 11; decisions.md
-// section 9). Reads go through PeopleQueryService and TimelineService, as the MCP tools do.
+// GraphQL: people, their timelines, identities and subscriptions, and notes (docs/graphql.md#people).
+// Reads go through PeopleQueryService and TimelineService, as the MCP tools do.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';

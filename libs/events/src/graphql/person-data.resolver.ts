@@ -1,5 +1,5 @@
-// GraphQL: a person's data on request (issue 31; decisions.md section 13 "Privacy"): the export, the
-// erasure and lifting a suppression. The same PersonDataService as REST, the CLI and the tool door.
+// GraphQL: a person's data on request (docs/graphql.md#people): the export, the erasure and lifting a
+// suppression. The same PersonDataService as REST, the CLI and the tool door.
 import { UseGuards } from '@nestjs/common';
 import { Args, Field, Int, Mutation, ObjectType, Query, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';

@@ -1,4 +1,4 @@
-// POST and GET /api/v1/events (interface.md "Events endpoint", decisions.md section 3).
+// POST and GET /api/v1/events (docs/rest.md#events, docs/rest.md#answers-and-refusals).
 import { Controller, Get, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { SecretKeyOptions, WorkspacesService } from '@app/workspaces';
@@ -40,10 +40,10 @@ interface EventsDoorServices {
   heartbeat: HeartbeatService;
 }
 
-/** The post's writes check its key (keyRecheckCte), so a key this process has seen live is not looked up (issue 18). */
+/** The post's writes check its key (keyRecheckCte), so a key this process has seen live is not looked up. */
 const RECHECKED_BY_WRITE: SecretKeyOptions = { recheckedByWrite: true };
 
-/** POST /api/v1/events: one event object, or a batch, from servers; answered by the hot door (issue 18). */
+/** POST /api/v1/events: one event object, or a batch, from servers; answered by the hot door. */
 const EVENTS_DOOR = door({
   method: 'POST',
   path: '/api/v1/events',

@@ -1,6 +1,6 @@
-// GET /api/v1/people/{who}/export and DELETE /api/v1/people/{who} (issue 31; decisions.md section 13
-// "Privacy"): a person's data on request for servers, with a secret key. The export streams, so a
-// person with 100k timeline rows costs the api a page of rows at a time.
+// GET /api/v1/people/{who}/export and DELETE /api/v1/people/{who} (docs/rest.md#a-persons-data-on-request):
+// a person's data on request for servers, with a secret key. The export streams, so a person with 100k
+// timeline rows costs the api a page of rows at a time.
 import { Controller, Delete, Get, Param, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { Readable } from 'node:stream';

@@ -1,4 +1,4 @@
-// The public website doors' gate (interface.md "Public website endpoints"): the public key names the
+// The public website doors' gate (docs/rest.md#website-endpoints): the public key names the
 // workspace (unknown_key), the path an action (unknown_action), and only the sites the workspace names
 // may post (origin_not_allowed); the answer then carries CORS headers for that origin.
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';

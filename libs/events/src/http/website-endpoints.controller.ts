@@ -1,7 +1,7 @@
-// interface.md "Public website endpoints": POST {BASE_URL}/api/in/{public_key}/{subscribe|identify|event|support}
+// docs/rest.md#website-endpoints: POST {BASE_URL}/api/in/{public_key}/{subscribe|identify|event|support}
 // straight from visitors' browsers, and the tag's script. These endpoints add people and never read
-// anything: answers carry ok and status only (decisions.md section 3). The guard checks key, action and
-// origin; the door limits and counts; the ingest service does the rest.
+// anything: answers carry ok and status only (docs/rest.md#answers-and-refusals). The guard checks key,
+// action and origin; the door limits and counts; the ingest service does the rest.
 import { Controller, Get, Options, Req, Res, UseGuards } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {

@@ -1,4 +1,4 @@
-// interface.md "Events endpoint": parses each item, applies the batch in one transaction (shared with
+// docs/rest.md#events: parses each item, applies the batch in one transaction (shared with
 // other posts to the workspace under load), and, when that transaction fails unexpectedly, applies each
 // post alone, and a batch's items each alone, so one bad item keeps the others.
 import { Injectable, Logger } from '@nestjs/common';
@@ -52,7 +52,7 @@ export class IngestService {
    * Concurrent single posts to one workspace share a transaction: each transaction costs the same few
    * round trips whether it carries one item or a hundred, so under load this multiplies throughput
    * and adds no wait when idle (a post starts a transaction at once while none runs). One transaction in
-   * flight per workspace and process (issue 18): posts that arrive while it runs make the next one, so
+   * flight per workspace and process: posts that arrive while it runs make the next one, so
    * under load each carries more items; measured against 2 and 4 in flight, it cost 25-30% less CPU per
    * event with a lower p99 (bench/RESULTS.md).
    */
@@ -66,8 +66,8 @@ export class IngestService {
    * Concurrent batches to one workspace share transactions the same way: up to MAX_SHARED_BATCHES (400
    * items) a transaction, since a transaction's statements cost a part that does not grow with its items.
    * Measured against each batch in its own transaction (16 at once): about a quarter less CPU per event,
-   * 10% less throughput, a lower p99 (bench/RESULTS.md, issue 18). A second transaction runs beside the
-   * first (issue 32: the api's work on one overlaps PostgreSQL's on the other) only once the first has
+   * 10% less throughput, a lower p99 (bench/RESULTS.md). A second transaction runs beside the
+   * first (the api's work on one overlaps PostgreSQL's on the other) only once the first has
    * locked the people it names (its load returned), and only when none of its keys is one of the first's:
    * so a client's batches naming one person are applied in the order they arrived (a purchase never before
    * the signup sent ahead of it: test/segment.e2e-spec.ts), by the keys here and, for a person named by
@@ -81,7 +81,7 @@ export class IngestService {
     { keysOf: (batch) => batch.work.flatMap((w) => w.command.keys.map(keyString)) },
   );
 
-  /** First-touch keys, and which this process has seen named (docs/decisions.md "Charts from rollups"). */
+  /** First-touch keys, and which this process has seen named (docs/decisions.md#charts-from-rollups). */
   private readonly touches = new TouchKeys();
 
   constructor(
@@ -99,7 +99,7 @@ export class IngestService {
     return command;
   }
 
-  /** One post to a public website door (interface.md "Public website endpoints"). */
+  /** One post to a public website door (docs/rest.md#website-endpoints). */
   async ingestPublic(
     workspace: WorkspaceEntity,
     action: PublicAction,

@@ -1,4 +1,4 @@
-// The people of one ingest transaction (decisions.md section 4): finds or creates the person a post's
+// The people of one ingest transaction (docs/rest.md#events): finds or creates the person a post's
 // keys name, merges the people two keys name into the older, and keeps every change in memory until
 // the unit writes them back with one statement. Each person is a PersonState: as the transaction sees
 // and changes it, written back once at the end.

@@ -1,4 +1,4 @@
-// The first-touch keys the ingest writes on event rows (docs/decisions.md "Charts from rollups"): each
+// The first-touch keys the ingest writes on event rows (docs/decisions.md#charts-from-rollups): each
 // first touch's key worked out once per process, and which keys this process has seen named in
 // event_touches, so a post names a key only the first time this process meets it.
 import { keptIn } from '@app/platform';

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 // The first tables of events, split out of InitialSchema1763856000000
-// (a database that ran it counts this as run). decisions.md section 2: every tenant table
+// (a database that ran it counts this as run). Every tenant table
 // and every non-global primary key or unique index begins with workspace_id.
 const UP = `
 -- The timeline. Partition-ready by time: occurred_at is part of the key.
@@ -34,7 +34,7 @@ CREATE TABLE idempotency_keys (
 );
 CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
 
--- Custom names become chart and automation choices only once seen (interface.md events rule 7).
+-- Custom names become chart and automation choices only once seen.
 CREATE TABLE event_names (
   workspace_id text NOT NULL,
   name text NOT NULL,
@@ -42,7 +42,7 @@ CREATE TABLE event_names (
   PRIMARY KEY (workspace_id, name)
 );
 
--- interface.md rule 8: action, answer, origin, minute; no bodies, no addresses.
+-- The heartbeat: action, answer, origin, minute; no bodies, no addresses.
 CREATE TABLE heartbeat (
   workspace_id text NOT NULL,
   minute timestamptz NOT NULL,

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Charts (decisions.md section 12): one index covers every chart statement, so a chart reads only the
+// Charts (docs/graphql.md#activity-and-charts): one index covers every chart statement, so a chart reads only the
 // index (type and time range, then person, value and expiry from the leaf). It also serves whatever
 // events_type served, so that one goes.
 const UP = `

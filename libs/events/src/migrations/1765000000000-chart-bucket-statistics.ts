@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Charts (decisions.md section 12; docs/decisions.md "Charts over a million events"): statistics on
+// Charts (docs/graphql.md#activity-and-charts; docs/decisions.md#charts-over-a-million-events): statistics on
 // each chart bucket expression, so the planner knows a range of rows holds a few hundred buckets, not
 // as many as it has rows, and aggregates it in parallel. Written by ANALYZE only: nothing on ingest.
 // The expressions must match libs/events/src/charts/chart-statement.ts (rangeSql) exactly.

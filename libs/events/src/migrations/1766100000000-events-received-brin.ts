@@ -3,7 +3,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 // The console's live feed (liveEvents) reads the rows recorded in the last seconds, newest first; 32 pages a range
 // keeps a poll's read to a few dozen pages (about 1 ms over 2 million rows, against 4 ms with 128). BRIN, not a btree:
 // received_at rises with the append order, so range summaries serve it for almost nothing per insert; each btree slows
-// ingest (issue 18).
+// ingest.
 const UP =
   `CREATE INDEX events_received ON events USING brin (received_at) WITH (pages_per_range = 32, autosummarize = ` +
   `on);`;

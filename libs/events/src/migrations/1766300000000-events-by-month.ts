@@ -15,7 +15,7 @@ import {
   Run,
 } from '../partitions/partitions.sql';
 
-// issue 30 item 4 (docs/decisions.md "Events by month"): the events table partitioned by month of
+// Events by month (docs/decisions.md#events-by-month): the events table partitioned by month of
 // occurred_at. This only starts it, with short locks: the partitioned table beside the old one, the
 // current month and those ahead, and a mirror of every change to the old table. An empty table (a new
 // install) is then replaced at once; one with rows is copied over by the partitions sweep

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { CONVERTING, eventsShape, Run } from '../partitions/partitions.sql';
 
-// issue 32 item 2 (docs/decisions.md "Charts from rollups"): each event row carries its person's
+// Chart rollups (docs/decisions.md#charts-from-rollups): each event row carries its person's
 // first-touch key (`touch`, people's touchKey: 0 for no first touch), written by the ingest and
 // rewritten with the person's rows when their first touch is set later or a merge moves rows, so a
 // chart broken down by first touch needs no join to people. NULL is a row whose key is not known (rows

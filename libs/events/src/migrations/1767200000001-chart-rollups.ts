@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { ROLLUP_FUNCTIONS_DOWN } from '../charts/rollup.sql';
 
-// issue 32 item 2 (docs/decisions.md "Charts from rollups"): counts and sums of events per hour and day
+// Chart rollups (docs/decisions.md#charts-from-rollups): counts and sums of events per hour and day
 // and first-touch key, folded by the worker's minute sweep from the rows alone, moved by every delete or
 // change of a folded row in its statement; then the rebuild, which writes the keys of the rows already
 // there and folds them. Objects of the reverted designs (1766900000000, 1767000000000) are dropped

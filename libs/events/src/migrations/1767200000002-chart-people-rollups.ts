@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { ROLLUP_FUNCTIONS_DOWN, ROLLUP_UP } from '../charts/rollup.sql';
 
-// issue 32 stage 3 (docs/decisions.md "Charts from rollups", people): sketches of the distinct people
+// Chart rollups (docs/decisions.md#charts-from-rollups, people): sketches of the distinct people
 // per (workspace, type, grain, at, keyed, touch), grain 1 a UTC hour, 24 a day, 168 a week from
 // Monday, 744 a month; sketch is person-sketch.ts's bytes. events_rollup_dirty lists the UTC hours whose folded rows
 // were deleted, changed or expired since their sketch (read from events until a fold sketches them again).

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 import { rollupMovedFunction } from '../charts/rollup.sql';
 
-// issue 32: the rollups' trigger returns at once for a statement that deleted or changed no row of
+// The rollups' trigger returns at once for a statement that deleted or changed no row of
 // events, instead of first waiting for a fold in progress (the fold holds the rollups' lock while it
 // sketches people): ingest's key rewrite, which usually rewrites nothing, no longer waits for it.
 export class RollupMovedSkipsEmpty1767200000003 implements MigrationInterface {

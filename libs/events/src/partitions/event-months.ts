@@ -1,4 +1,4 @@
-// The events table by month (docs/decisions.md "Events by month"): a partition per calendar month of
+// The events table by month (docs/decisions.md#events-by-month): a partition per calendar month of
 // occurred_at in UTC, named events_y2026m11, and a default partition for rows of a month that has none.
 
 /** Months made ahead of the current one, so a normal day's rows never land in the default partition. */

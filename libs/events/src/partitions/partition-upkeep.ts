@@ -1,4 +1,4 @@
-// The sweep of the events table by month (docs/decisions.md "Events by month"): every minute, once
+// The sweep of the events table by month (docs/decisions.md#events-by-month): every minute, once
 // across workers, it makes the months ahead, moves rows that landed in the default partition to their
 // month, and carries on converting an old plain table, a bounded number of batches a run.
 import { Injectable } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// The statements of the events table by month (docs/decisions.md "Events by month"), shared by the
+// The statements of the events table by month (docs/decisions.md#events-by-month), shared by the
 // migration that starts it (EventsByMonth1766300000000) and the sweep that keeps it (PartitionUpkeep).
 // Each takes the query function of its caller's transaction.
 import { rollupEventTriggers } from '../charts/rollup.sql';

@@ -1,5 +1,6 @@
 /// <reference lib="dom" />
-// interface.md "Website tag", "source object", "Public website endpoints": the tag in real Chromium.
+// docs/website-tag.md, the source field of docs/rest.md#events, docs/rest.md#website-endpoints: the tag in
+// real Chromium.
 // The page is served from http://localhost:P1 and the stand-in doors from http://127.0.0.1:P2, so every
 // post crosses origins and needs the CORS preflight the doors answer for the page's origin only.
 import { createServer, IncomingMessage, Server, ServerResponse } from 'node:http';

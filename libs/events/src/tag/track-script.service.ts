@@ -1,4 +1,4 @@
-// interface.md "Website tag": Nest's handle on track.js for the public doors controller; the script
+// docs/website-tag.md: Nest's handle on track.js for the public doors controller; the script
 // itself is in track-script.ts. Each workspace's copy is rendered and compressed (br, gzip) once and
 // kept, with a strong ETag, so a request is a lookup.
 import { Injectable, OnModuleInit } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// interface.md "Website tag": the served script's size and how the public address is put into it.
+// docs/website-tag.md: the served script's size and how the public address is put into it.
 import {
   endpointLiteral,
   loadTrackScript,

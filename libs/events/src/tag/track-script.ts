@@ -1,4 +1,4 @@
-// interface.md "Website tag": the script served at {base_url}/api/in/<public_key>/track.js.
+// docs/website-tag.md: the script served at {base_url}/api/in/<public_key>/track.js.
 // track.source.js is minified once with terser (by `npm run build` into track.min.js, else once at
 // start); each request only puts the workspace's public address in place of the placeholder, as a
 // JSON string that nothing inside can end early. terser (a 1 MB bundle) loads only to minify, so the

@@ -1,4 +1,4 @@
-/* Lifeline website tag: interface.md "Website tag", "source object", "Public website endpoints".
+/* Lifeline website tag: docs/website-tag.md, the source field of docs/rest.md#events, docs/rest.md#website-endpoints.
    Served minified at {base_url}/api/in/<public_key>/track.js; the server puts the public address in
    place of the placeholder below as a JSON string. Plain ES2017, no dependencies, no build step.
    - anon_id: 32 hex characters from crypto.getRandomValues, kept in localStorage under
