@@ -1,4 +1,4 @@
-// interface.md "Inbound doors" and decisions.md section 8: a post at /api/webhooks/{kind}/{token} is
+// docs/rest.md#third-party-doors: a post at /api/webhooks/{kind}/{token} is
 // verified over its raw bytes before any parsing, mapped by its provider file to items of the events
 // endpoint, and applied by the same ingest service as REST (stages, engaged, outbox triggers,
 // idempotency). A redelivery of an answered provider event answers the same and writes nothing.

@@ -1,4 +1,4 @@
-// decisions.md section 8: connecting a third-party door answers its address once; the signing secret
+// docs/rest.md#third-party-doors: connecting a third-party door answers its address once; the signing secret
 // is stored sealed under APP_SECRET, the path token only as its SHA-256 hash.
 import { Inject, Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';

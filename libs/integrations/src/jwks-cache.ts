@@ -1,4 +1,4 @@
-// decisions.md section 8, the auth_b row: the key set at https://{domain}/.well-known/jwks, fetched
+// docs/rest.md#third-party-doors, the auth_b row: the key set at https://{domain}/.well-known/jwks, fetched
 // through the same address-checking agent as outgoing webhooks (no private address unless
 // UNSAFE_ALLOW_PRIVATE_TARGETS), cached, and fetched again when a token names a kid the cached set
 // lacks, at most once a minute per domain, so a rotated key is picked up and junk kids cost nothing.

@@ -1,4 +1,4 @@
-// decisions.md section 8, the auth_a row (Clerk): a verified Clerk webhook -> items. The Clerk user id
+// docs/rest.md#third-party-doors, the auth_a row (Clerk): a verified Clerk webhook -> items. The Clerk user id
 // (user_…) is the account_id, so session.created and user.deleted, which carry only that id, find the
 // person user.created named by email. The webhook-id (svix-id) is the idempotency key.
 import { DoorMapping, eventItem, identifyItem, ignored, instant, isObject, Obj, personKeys, text } from './door-items';

@@ -1,4 +1,4 @@
-// decisions.md section 8, the auth_b row (Kinde): a verified Kinde token's claims -> items. The Kinde
+// docs/rest.md#third-party-doors, the auth_b row (Kinde): a verified Kinde token's claims -> items. The Kinde
 // user id (kp_…) is the account_id, so user.authenticated and user.deleted, which carry only that id,
 // find the person user.created named by email. The token's event_id is the idempotency key.
 import {

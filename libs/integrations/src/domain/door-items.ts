@@ -1,4 +1,4 @@
-// decisions.md section 8: a verified provider post becomes items of POST /api/v1/events (identify and
+// docs/rest.md#third-party-doors: a verified provider post becomes items of POST /api/v1/events (identify and
 // event items), so the same ingest parses and applies them. Helpers shared by the four provider files.
 import { isObject, type Obj } from '@app/edge/posted-input';
 

@@ -1,4 +1,4 @@
-// decisions.md section 8: the four third-party doors, what each is connected with, and which signature
+// docs/rest.md#third-party-doors: the four third-party doors, what each is connected with, and which signature
 // scheme of edge's verifier registry checks its posts.
 import { InboundVerifierKind, isStandardWebhookSecret } from '@app/edge';
 import { Refusal } from '@app/platform';

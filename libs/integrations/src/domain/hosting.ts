@@ -1,4 +1,4 @@
-// decisions.md section 8, the hosting row (GitHub): a verified delivery (X-GitHub-Event names its kind)
+// docs/rest.md#third-party-doors, the hosting row (GitHub): a verified delivery (X-GitHub-Event names its kind)
 // -> items. A GitHub account is named by account_id github:{numeric id}, which survives a renamed
 // login, and by its email when GitHub shows one. X-GitHub-Delivery is the idempotency key.
 import { wholeUnits } from './money';

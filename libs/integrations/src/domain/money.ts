@@ -1,4 +1,4 @@
-// decisions.md section 8: provider amounts in minor units become value in whole units. Stripe's
+// docs/rest.md#third-party-doors: provider amounts in minor units become value in whole units. Stripe's
 // currency list (docs "Zero-decimal currencies"): these are already whole; these have three decimals.
 const ZERO_DECIMAL = new Set([
   'bif',

@@ -16,7 +16,7 @@ const one = (event: ReturnType<typeof stripeEvent>) => {
   return mapped.items[0];
 };
 
-describe('paymentItems: the Stripe events decisions.md section 8 lists', () => {
+describe('paymentItems: the Stripe events the payment door maps', () => {
   it('checkout.session.completed when paid -> purchase, named by the email and the cus_ id, cents to whole units', () => {
     const item = one(
       stripeEvent(

@@ -1,4 +1,4 @@
-// decisions.md section 8, the payment row (Stripe): a verified Stripe event -> items. The person is
+// docs/rest.md#third-party-doors, the payment row (Stripe): a verified Stripe event -> items. The person is
 // named by every key the object carries: the customer's email and the Stripe customer id (cus_…) as
 // account_id, so a checkout (which carries both) joins them and a later subscription event that
 // carries only the customer id finds the same person. The event id is the idempotency key.

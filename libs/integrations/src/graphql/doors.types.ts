@@ -1,4 +1,4 @@
-// GraphQL shapes of the third-party doors (decisions.md section 8).
+// GraphQL shapes of the third-party doors (docs/rest.md#third-party-doors).
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 
 @ObjectType('DoorReceipt', { description: 'One verified post the door answered; never its body.' })

@@ -1,4 +1,4 @@
-// POST /api/webhooks/{payment|auth_a|auth_b|hosting}/{token} (interface.md "Inbound doors"). The body
+// POST /api/webhooks/{payment|auth_a|auth_b|hosting}/{token} (docs/rest.md#third-party-doors). The body
 // arrives as raw bytes (edge's body parsers, 256 KB cap); each kind is its own route so the automation
 // address beside them (/api/webhooks/automation/…) stays its own.
 import { Controller, HttpCode, Param, Post, Req } from '@nestjs/common';
