@@ -6,7 +6,7 @@ import { McpController } from './http/mcp.controller';
 import { ToolDoorGuard } from './tool-caller';
 import { ToolsService } from './tools/tools.service';
 
-/** The api's tool door (interface.md "Tool door", decisions.md section 10). */
+/** The api's tool door (docs/mcp.md). */
 @Module({
   imports: [EventsModule, MessagingApiModule, AutomationsModule],
   controllers: [McpController],

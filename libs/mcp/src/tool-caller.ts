@@ -1,6 +1,6 @@
-// interface.md "Authentication", tool door row, and decisions.md section 10: who may call the tool
-// door: a pasted secret key, or the access token of a connector that signed in (issue 27), answered
-// invalid_token when it has run out, was revoked, or was issued for something else.
+// docs/mcp.md#rules-of-the-door: who may call the tool door: a pasted secret key, or the access token
+// of a connector that signed in, answered invalid_token when it has run out, was revoked, or was issued
+// for something else.
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, Refusal } from '@app/platform';
 import { AuthContext, AuthedRequest, ConnectionsService, isTokenOf, WorkspacesService } from '@app/workspaces';
@@ -24,7 +24,7 @@ async function authenticateToolCaller(
       });
     }
     if (error instanceof Refusal && error.code === 'invalid_key') {
-      // interface.md Authentication rule 2: the 401 says where to sign in.
+      // The 401 says where to sign in (WWW-Authenticate, docs/mcp.md#connecting-an-mcp-client).
       throw new Refusal('invalid_key', error.message, {
         headers: { 'WWW-Authenticate': `Bearer resource_metadata="${protectedResourceAddress(baseUrl)}"` },
       });

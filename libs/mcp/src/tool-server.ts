@@ -1,4 +1,4 @@
-// A stateless MCP server per request (decisions.md section 10): the tools bound to who is calling.
+// A stateless MCP server per request (docs/mcp.md): the tools bound to who is calling.
 // A refusal is a tool result with isError and the REST refusal JSON as its text.
 import { Logger } from '@nestjs/common';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';

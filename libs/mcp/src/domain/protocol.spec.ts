@@ -6,7 +6,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from './protocol';
 
-describe('MCP-Protocol-Version (decisions.md section 10)', () => {
+describe('MCP-Protocol-Version (docs/mcp.md)', () => {
   it.each(SUPPORTED_PROTOCOL_VERSIONS)('serves %s', (version) => {
     expect(protocolVersionOf(version)).toBe(version);
   });

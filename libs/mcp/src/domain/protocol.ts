@@ -1,4 +1,4 @@
-// decisions.md section 10: the MCP-Protocol-Version header is checked against the versions we serve;
+// docs/mcp.md: the MCP-Protocol-Version header is checked against the versions we serve;
 // without the header a request is taken as 2025-03-26, as the MCP transport rule says.
 import { Refusal } from '@app/platform';
 
@@ -21,7 +21,7 @@ export function protocolVersionOf(header: string | string[] | undefined): string
 export function protectedResourceMetadata(baseUrl: string) {
   return {
     resource: `${baseUrl}/api/mcp`,
-    // Connectors sign in here (issue 27): the api is its own authorization server.
+    // Connectors sign in here: the api is its own authorization server.
     authorization_servers: [baseUrl],
     bearer_methods_supported: ['header'],
     resource_name: 'Lifeline tool door',

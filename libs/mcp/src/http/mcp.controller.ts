@@ -1,4 +1,4 @@
-// interface.md "Tool door": POST /api/mcp speaks MCP over streamable HTTP, stateless (one POST in, one
+// docs/mcp.md: POST /api/mcp speaks MCP over streamable HTTP, stateless (one POST in, one
 // JSON answer out); GET and DELETE answer 405. The door counts the rate limit (600 calls per key per ten
 // minutes) and the heartbeat of refused posts; each tool call counts its own answer.
 import { Controller, Delete, Get, Inject, Req, Res } from '@nestjs/common';

@@ -1,5 +1,5 @@
 // list_automations: the same read as the GraphQL automations list, never with an automation's start
-// address (interface.md "An automation's own address": never in an answer to a model).
+// address (docs/rest.md#an-automations-start-address: never in an answer to a model).
 import type { AutomationsService } from '@app/automations';
 import { z } from 'zod';
 import { defineTool } from './tool';

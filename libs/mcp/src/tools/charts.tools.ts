@@ -1,4 +1,4 @@
-// chart_events: the same charts service as the GraphQL chart field (decisions.md section 12).
+// chart_events: the same charts service as the GraphQL chart field (docs/graphql.md#activity-and-charts).
 import { z } from 'zod';
 import { CHART_BREAKDOWNS, CHART_INTERVALS, CHART_MEASURES, ChartsService } from '@app/events';
 import { defineTool } from './tool';

@@ -1,4 +1,4 @@
-// Input shapes shared by the tools: the wire names of interface.md, so a tool call reads like a post.
+// Input shapes shared by the tools: the wire names of the REST routes (docs/rest.md), so a tool call reads like a post.
 import { z } from 'zod';
 
 export const identityShape = {

@@ -159,7 +159,7 @@ function listListsTool(lists: ListsService) {
   });
 }
 
-/** issue 31: the export, as GraphQL personExport answers it. Erasure is deliberately not a tool. */
+/** The export, as GraphQL personExport answers it. Erasure is deliberately not a tool. */
 function exportPersonTool(personData: PersonDataService) {
   return defineTool({
     name: 'export_person',

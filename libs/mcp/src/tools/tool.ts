@@ -13,7 +13,7 @@ export interface ToolDefinition<In extends z.ZodRawShape = z.ZodRawShape, Out ex
   description: string;
   input: In;
   output: Out;
-  /** It writes nothing: its reads may be served by the read replica (docs/decisions.md "Read replica"). */
+  /** It writes nothing: its reads may be served by the read replica (docs/decisions.md#read-replica). */
   readOnly?: true;
   /** Resolves to the structured answer; a Refusal thrown here becomes an isError result. */
   run(call: ToolCall, input: z.infer<z.ZodObject<In>>): Promise<z.infer<z.ZodObject<Out>> & { status?: string }>;

@@ -1,4 +1,4 @@
-// Every tool of the tool door (decisions.md section 10 names them), built once with their services.
+// Every tool of the tool door (docs/mcp.md names them), built once with their services.
 import { Injectable } from '@nestjs/common';
 import { AutomationsService } from '@app/automations';
 import { ChartsService, IngestService, TimelineService } from '@app/events';
