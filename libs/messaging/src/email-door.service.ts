@@ -1,4 +1,4 @@
-// interface.md "Inbound doors", the email row; decisions.md section 7: the provider's webhook sets a
+// docs/rest.md#third-party-doors, the email row: the provider's webhook sets a
 // sent message's status, and a received email records a reply (direction in, engaged, email_in).
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';

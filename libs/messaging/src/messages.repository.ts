@@ -78,7 +78,7 @@ export class MessagesRepository implements MergeParticipant {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     /**
-     * The pages and one message: inside a read request the replica may serve them (docs/decisions.md "Read replica").
+     * The pages and one message: inside a read request the replica may serve them (docs/decisions.md#read-replica).
      */
     @Inject(READ_DATABASE) private readonly reads: ReadDatabase,
     private readonly people: PeopleRepository,
@@ -130,7 +130,7 @@ export class MessagesRepository implements MergeParticipant {
     ]);
   }
 
-  /** decisions.md section 4: a reply makes the person engaged (written by the people lib). */
+  /** A reply makes the person engaged (written by the people lib). */
   markEngaged(m: EntityManager, workspaceId: string, personId: string, at: Date): Promise<void> {
     return this.people.markEngaged(m, workspaceId, personId, at);
   }

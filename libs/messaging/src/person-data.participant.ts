@@ -1,4 +1,4 @@
-// Messaging's part of a person's data on request (issue 31): every email sent to them or received from
+// Messaging's part of a person's data on request: every email sent to them or received from
 // them, with subject, bodies and delivery status. A send still queued finds its message gone and stops.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';

@@ -1,4 +1,4 @@
-// A page of people's messages in one statement, for the person field of the admin API (issue 11).
+// A page of people's messages in one statement, for the person field of the admin API.
 import { Inject, Injectable } from '@nestjs/common';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
 import { personJoin } from '@app/people';

@@ -1,4 +1,4 @@
-// Templates (decisions.md sections 7 and 9): saved, changed and previewed with the limits sending uses.
+// Templates (docs/graphql.md#messages-and-templates): saved, changed and previewed with the limits sending uses.
 import { Injectable } from '@nestjs/common';
 import { newId, Refusal } from '@app/platform';
 import { PeopleQueryService } from '@app/people';

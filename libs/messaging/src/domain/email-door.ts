@@ -1,5 +1,5 @@
-// interface.md "Message" (status) and "Inbound doors" (email row); decisions.md sections 7 and 8:
-// a verified Resend webhook event -> a status for a message that left, a reply, or nothing.
+// The email door of docs/rest.md#third-party-doors (a message's statuses, replies): a verified Resend
+// webhook event -> a status for a message that left, a reply, or nothing.
 import type { MessageStatus } from '@app/wire';
 import { isEmail, normalizeEmail } from '@app/people';
 

@@ -1,5 +1,5 @@
-// interface.md "Inbound doors" (POST /api/webhooks/email: a Standard Webhooks signature) and decisions.md
-// sections 1 (EMAIL_WEBHOOK_SECRET) and 8: proof that a post at the email door came from the provider,
+// docs/rest.md#third-party-doors (POST /api/webhooks/email: a Standard Webhooks signature under
+// EMAIL_WEBHOOK_SECRET, docs/configuration.md#settings): proof that a post at the email door came from the provider,
 // through edge's Standard Webhooks verifier (the same one the auth_a door uses).
 import { InboundHeaders, verifyStandardWebhook } from '@app/edge';
 import { Refusal } from '@app/platform';

@@ -1,4 +1,4 @@
-// decisions.md section 7: the body markup is Markdown, rendered to HTML and to readable plain text.
+// docs/rest.md#messages: the body markup is Markdown, rendered to HTML and to readable plain text.
 import { createRequire } from 'node:module';
 import type { Marked as MarkedClass, Token, Tokens } from 'marked';
 

@@ -1,4 +1,4 @@
-// interface.md "Messages endpoints" (POST /api/v1/messages), "Errors > Messages endpoints", "Limits".
+// docs/rest.md#messages (POST /api/v1/messages): its fields, limits and refusals.
 import { Refusal } from '@app/platform';
 import { isEmail, normalizeEmail } from '@app/people';
 import { isObject } from '@app/edge/posted-input';

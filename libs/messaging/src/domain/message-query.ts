@@ -1,4 +1,4 @@
-// interface.md "Messages endpoints" (GET /api/v1/messages) and "Message page and thread": query, cursor, keyset page.
+// docs/rest.md#messages (GET /api/v1/messages, a page and a thread): query, cursor, keyset page.
 import { Refusal } from '@app/platform';
 import { isEmail, normalizeEmail } from '@app/people';
 

@@ -1,4 +1,4 @@
-// interface.md "Messages endpoints" (body: the same markup templates use) and decisions.md section 7:
+// docs/rest.md#messages (body: the same markup templates use):
 // Markdown with Liquid variables, rendered to a subject line, HTML and plain text.
 import { randomBytes } from 'node:crypto';
 // The light entry and ./subject: this file is also what the render threads load (../render/render.worker.ts).

@@ -1,4 +1,4 @@
-// GraphQL: templates (decisions.md section 9 createTemplate), sending, the messages page and a person's messages.
+// GraphQL: templates (docs/graphql.md#messages-and-templates), sending, the messages page and a person's messages.
 import { UseGuards } from '@nestjs/common';
 import {
   Args,

@@ -1,4 +1,4 @@
-// POST and GET /api/v1/messages, GET /api/v1/people/{id or email}/messages (interface.md "Messages endpoints").
+// POST and GET /api/v1/messages, GET /api/v1/people/{id or email}/messages (docs/rest.md#messages).
 import { Controller, Get, Param, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Response } from 'express';
 import { Auth, AuthContext, SecretKeyGuard, WorkspacesService } from '@app/workspaces';

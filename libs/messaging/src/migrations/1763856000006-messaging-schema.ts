@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 // The first tables of messaging, split out of InitialSchema1763856000000
-// (a database that ran it counts this as run). decisions.md section 2: every tenant table
+// (a database that ran it counts this as run). Every tenant table
 // and every non-global primary key or unique index begins with workspace_id.
 const UP = `
 CREATE TABLE templates (
@@ -15,7 +15,7 @@ CREATE TABLE templates (
   UNIQUE (workspace_id, name)
 );
 
--- id is the message's row on the person's timeline (interface.md "Send answer").
+-- id is the message's row on the person's timeline (the id POST /api/v1/messages answers).
 CREATE TABLE messages (
   workspace_id text NOT NULL,
   id text NOT NULL,

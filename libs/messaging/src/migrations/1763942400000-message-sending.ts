@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Messaging (issue 6): a 'sending' claim so an email never leaves twice, the address each message went
+// Messaging: a 'sending' claim so an email never leaves twice, the address each message went
 // to or came from (the email door finds a reply's message by its sender), and the sweep's index.
 const UP = `
 ALTER TABLE messages DROP CONSTRAINT messages_send_state_check;

@@ -1,5 +1,5 @@
-// decisions.md sections 1 and 7: the email provider is SMTP (SMTP_URL) or Resend (RESEND_API_KEY); none: stored, not
-// sent.
+// The email provider is SMTP (SMTP_URL) or Resend (RESEND_API_KEY); none: stored, not sent
+// (docs/rest.md#messages, docs/configuration.md#settings).
 import { ResendEmailProvider } from './resend.provider';
 import { SmtpEmailProvider } from './smtp.provider';
 

@@ -1,4 +1,4 @@
-// decisions.md section 7: Resend's HTTP API, POST {RESEND_API_URL}/emails; providerId is the answer's id.
+// docs/rest.md#messages: Resend's HTTP API, POST {RESEND_API_URL}/emails; providerId is the answer's id.
 import type { EmailProvider, OutgoingMail } from './email-provider';
 
 export const RESEND_TIMEOUT_MS = 10_000;

@@ -1,4 +1,4 @@
-// decisions.md section 7: SMTP through nodemailer (SMTP_URL); providerId is the Message-ID, without angle brackets.
+// docs/rest.md#messages: SMTP through nodemailer (SMTP_URL); providerId is the Message-ID, without angle brackets.
 // nodemailer loads when SMTP_URL is set, not in every api and worker.
 import type * as Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';

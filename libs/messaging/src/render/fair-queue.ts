@@ -1,4 +1,4 @@
-// Issue 33 item 1: per-workspace turns at expensive work. At most `running` tasks at once in all, at most
+// Per-workspace turns at expensive work. At most `running` tasks at once in all, at most
 // `perWorkspace` of one workspace, and the free places go round the waiting workspaces in turn: a
 // workspace that keeps the render threads busy gets one turn in each round, like every other.
 

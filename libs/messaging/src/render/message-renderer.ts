@@ -1,6 +1,7 @@
-// Issue 33 item 1 (docs/security.md "Render isolation"): every template is parsed, and every message and preview
-// rendered, in a render thread, never on the event loop, with hard limits of time and memory, and each workspace takes
-// its turn at the threads, so one workspace's worst template costs the others nothing measurable.
+// Render isolation (docs/security.md#render-isolation-one-workspace-cannot-stall-the-others): every
+// template is parsed, and every message and preview rendered, in a render thread, never on the event loop,
+// with hard limits of time and memory, and each workspace takes its turn at the threads, so one
+// workspace's worst template costs the others nothing measurable.
 import { availableParallelism } from 'node:os';
 import { extname, join } from 'node:path';
 import { Injectable, OnApplicationShutdown } from '@nestjs/common';

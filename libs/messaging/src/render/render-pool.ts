@@ -1,4 +1,4 @@
-// Issue 33 item 1: work that may run long, off the event loop. A few worker threads (piscina), each with
+// Work that may run long, off the event loop. A few worker threads (piscina), each with
 // a memory limit; a task past its time limit is ended by terminating its thread (piscina starts another).
 // The threads start with the first task, so a process that never renders has none.
 import { extname } from 'node:path';

@@ -1,4 +1,4 @@
-// Issue 33 item 1: what a render thread runs (loaded by piscina in each thread of RenderPool). It loads
+// What a render thread runs (loaded by piscina in each thread of RenderPool). It loads
 // the template rules alone, not the rest of the lib; a refusal comes back as plain data to rebuild.
 import { isRefusal } from '@app/platform/plain';
 import { renderMessage, validateTemplate } from '../domain/template';
