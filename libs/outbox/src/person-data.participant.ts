@@ -1,4 +1,4 @@
-// The outbox's part of an erasure (issue 31): every happening that names the person (by record id, or
+// The outbox's part of an erasure: every happening that names the person (by record id, or
 // an email, id or name anywhere in its payload), relayed or not, becomes a tombstone in its place. A
 // happening not yet relayed then reaches no webhook or automation; one relayed keeps no copy. In place,
 // not removed, so the ids of the row's other happenings (row id × 65,536 + place) never change.

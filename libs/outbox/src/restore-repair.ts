@@ -1,4 +1,4 @@
-// A backup restored onto another PostgreSQL server (issue 33, docs/operations.md "Restore"). The relay
+// A backup restored onto another PostgreSQL server (docs/operations.md#restore). The relay
 // orders the outbox by its writers' transaction ids (xid8), and a new server's transaction counter can
 // start far below the old one's: its writes would then sort behind the relay's mark (never relayed), and
 // the restored rows not yet relayed would lie past what a pass may read (until the counter caught up).

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// issue 18 item 1: the outbox is written once and never updated. One row per transaction holds that
+// The outbox is written once and never updated. One row per transaction holds that
 // transaction's happenings (a jsonb array), stamped with the writer's transaction id (xid8). The relay
 // keeps one high-water mark (xid, id) in outbox_relay and reads past it only rows whose transactions
 // have all finished (xid below the snapshot's xmin), so no commit order can hide a row behind the mark.

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// issue 32: a batch's outbox row holds a few hundred happenings (tens of kilobytes of jsonb), which
+// A batch's outbox row holds a few hundred happenings (tens of kilobytes of jsonb), which
 // PostgreSQL compresses as it stores it; with pglz, its default, that compression cost about 3% of the
 // ingest's PostgreSQL CPU in a profile of batches (bench/RESULTS.md). lz4 compresses several times
 // faster (and reads back faster for the relay). A server built without lz4 (PGlite) keeps pglz.
