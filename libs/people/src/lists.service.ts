@@ -1,4 +1,4 @@
-// Mailing lists (interface.md "subscribe action fields": a list's address, from the list settings).
+// Mailing lists (a subscribe names a list by its address, docs/rest.md#events; docs/graphql.md#lists).
 import { Injectable } from '@nestjs/common';
 import { newId, Refusal } from '@app/platform';
 import { PeopleReadRepository } from './people-read.repository';

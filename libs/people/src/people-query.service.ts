@@ -1,5 +1,5 @@
-// Finding and reading people, for the GraphQL admin API and the MCP tools find_people / get_person
-// (issue 11): plain inputs in, plain rows out, pages of at most 100.
+// Finding and reading people, for the GraphQL admin API and the MCP tools find_people / get_person:
+// plain inputs in, plain rows out, pages of at most 100.
 import { Injectable } from '@nestjs/common';
 import { decodeCursor, pageOf, pageSize } from '@app/edge';
 import { Refusal } from '@app/platform';

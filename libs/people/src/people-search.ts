@@ -1,4 +1,4 @@
-// The SQL of people search (issue 32 item 3, docs/decisions.md "People search"), for PeopleReadRepository:
+// The SQL of people search (docs/decisions.md#people-search), for PeopleReadRepository:
 // the trigram indexes' candidates and the person-by-person match of the ordered read.
 
 /** The window: the newest people a page reads in order before it turns to the trigram indexes. */

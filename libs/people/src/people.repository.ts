@@ -138,7 +138,7 @@ export class PeopleRepository {
   ) {}
 
   /**
-   * Moves everything of the absorbed people onto the survivor (decisions.md section 4): identities,
+   * Moves everything of the absorbed people onto the survivor (docs/architecture.md#merge-participants): identities,
    * subscriptions and the people rows here, then every other context's rows through its registered
    * merge participant, all in the caller's transaction.
    */
@@ -194,7 +194,7 @@ export class PeopleRepository {
     return null;
   }
 
-  /** decisions.md section 4: a reply makes the person engaged; the earliest engagement stays. */
+  /** A reply makes the person engaged; the earliest engagement stays. */
   async markEngaged(m: EntityManager, workspaceId: string, personId: string, at: Date): Promise<void> {
     await m.query(
       `UPDATE people SET engaged_at = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND ` +

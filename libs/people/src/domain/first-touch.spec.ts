@@ -1,4 +1,4 @@
-// interface.md "source object" and decisions.md section 4 (first touch).
+// A person's first touch, from the source field of docs/rest.md#events (docs/graphql.md#people shows it).
 import { Refusal } from '@app/platform';
 import { firstTouchFrom, parseSource, personOs, referrerHost, SOURCE_TEXT_MAX } from './first-touch';
 
@@ -100,7 +100,7 @@ describe('parseSource', () => {
   });
 });
 
-describe('first touch (decisions.md section 4)', () => {
+describe('first touch', () => {
   it('source is utm.source; medium and campaign come from utm', () => {
     expect(
       firstTouchFrom({

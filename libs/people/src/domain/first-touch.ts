@@ -1,4 +1,4 @@
-// interface.md "source object" and decisions.md section 4 (first touch).
+// A person's first touch, from the source field of docs/rest.md#events (docs/graphql.md#people shows it).
 import { createHash } from 'node:crypto';
 import { Refusal } from '@app/platform';
 import { WireSource } from '@app/wire';
@@ -136,7 +136,7 @@ export function touchParts(firstTouch: Record<string, unknown> | null | undefine
 }
 
 /**
- * A first touch's chart key (docs/decisions.md "Charts from rollups"): the first 64 bits of the MD5 of
+ * A first touch's chart key (docs/decisions.md#charts-from-rollups): the first 64 bits of the MD5 of
  * source, medium and campaign joined by U+001F, as a signed bigint in decimal; '0' when there is no
  * first touch. touchKeySql (people-read.repository.ts) computes the same in the database.
  */

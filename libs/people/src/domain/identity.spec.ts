@@ -1,4 +1,4 @@
-// decisions.md section 4: identity keys, merges and identify statuses.
+// Identity keys, merges and identify statuses (docs/rest.md#events).
 import { identifyStatus, identityKeys, isEmail, normalizeEmail, planMerge, PersonSnapshot } from './identity';
 
 const person = (over: Partial<PersonSnapshot> & { id: string; createdAt: Date }): PersonSnapshot => ({
@@ -63,7 +63,7 @@ describe('identity keys', () => {
   ])('isEmail is a practical check: %s -> %s', (value, expected) => expect(isEmail(value)).toBe(expected));
 });
 
-describe('merging people (decisions.md section 4)', () => {
+describe('merging people', () => {
   // One line a concern: who, stage, first touch, then what adds up or is kept.
   const older = person({
     id: 'per_b',
@@ -152,7 +152,7 @@ describe('merging people (decisions.md section 4)', () => {
   });
 });
 
-describe('identify statuses (decisions.md section 4)', () => {
+describe('identify statuses', () => {
   it.each([
     [0, 'created'],
     [1, 'linked'],

@@ -1,5 +1,5 @@
-// interface.md "What the service does" rule 3 and decisions.md section 4: identity keys, and how
-// two people become one.
+// Identity keys, and how two people become one: an item's email, anon_id and account_id name one
+// person, so keys that named two join them (docs/rest.md#events).
 import type { IdentifyStatus } from '@app/wire';
 import type { Stage } from './stage-ladder';
 
@@ -143,7 +143,7 @@ export function planMerge(people: PersonSnapshot[]): MergePlan {
 }
 
 /**
- * decisions.md section 4: created when no key named anybody yet, merged when the keys named two or
+ * Created when no key named anybody yet, merged when the keys named two or
  * more people, linked when they named one (keys added to it, or already all on it).
  */
 export function identifyStatus(peopleFound: number): IdentifyStatus {

@@ -1,4 +1,4 @@
-// interface.md "Lifecycle stages" table, one case per row, then decisions.md section 4.
+// The stage moves of docs/rest.md#events, one case per row, then the cases they leave open.
 import {
   ENGAGING_ACTIONS,
   ENGAGING_TIMELINE_KINDS,
@@ -21,7 +21,7 @@ const movesTo = (...[, current, event, settings, purchases, expected]: Row) => {
   expect(nextStage(current, event, settings, purchases)).toBe(expected);
 };
 
-describe('lifecycle stage table (interface.md "Lifecycle stages"), one case per row', () => {
+describe('lifecycle stage table (docs/rest.md#events), one case per row', () => {
   it.each<Row>([
     ['any + download, workspace has a Downloader stage -> Downloader', null, 'download', app, 0, 'downloader'],
     ['any + download, workspace has no Downloader stage -> unchanged', null, 'download', web, 0, null],
@@ -69,7 +69,7 @@ describe('the same rows from other starting stages', () => {
   ])('%s', movesTo);
 });
 
-describe('decisions.md section 4 clarifications', () => {
+describe('the cases the stage table leaves open', () => {
   it.each<Row>([
     ['download does not move Activated down', 'activated', 'download', app, 0, null],
     ['activated does not move Account down', 'account', 'activated', app, 0, null],
@@ -145,8 +145,8 @@ describe('decisions.md section 4 clarifications', () => {
   });
 });
 
-// decisions.md section 4: who counts as engaged.
-describe('engagement (decisions.md section 4)', () => {
+// Who counts as engaged.
+describe('engagement', () => {
   it.each(['purchase', 'credit_purchase', 'signup'])('the event %s makes a person engaged', (type) => {
     expect(isEngagingEvent(type)).toBe(true);
   });

@@ -1,5 +1,5 @@
-// interface.md "Lifecycle stages" and decisions.md section 4: the ladder, decided when an event
-// arrives and never recomputed; and who counts as engaged.
+// The stage ladder of docs/rest.md#events, decided when an event arrives and never recomputed; and
+// who counts as engaged.
 
 export const STAGES = ['downloader', 'activated', 'account', 'trial', 'purchaser', 'repeat', 'churned'] as const;
 export type Stage = (typeof STAGES)[number];
@@ -95,8 +95,8 @@ function afterPurchase(current: Stage | null, purchasesBefore: number): Stage | 
   return target === current ? null : target;
 }
 
-// decisions.md section 4 and interface.md rule 4: a person is engaged by a purchase or
-// credit_purchase, signup, support post, email reply, or joining a list.
+// A person is engaged by a purchase or credit_purchase, signup, support post, email reply, or joining
+// a list (docs/rest.md#messages: only engaged people get email).
 
 /** Events that make the person who did them engaged. */
 export const ENGAGING_EVENTS: readonly string[] = ['purchase', 'credit_purchase', 'signup'];

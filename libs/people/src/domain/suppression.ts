@@ -1,4 +1,4 @@
-// issue 31 "Stay erased": an erased identity is kept only as a keyed hash, so the service can tell a
+// An erased identity is kept only as a keyed hash, so the service can tell a
 // later post names it without keeping the identity itself. HMAC-SHA256 under the deployment's
 // APP_SECRET (a leaked table cannot be reversed by hashing guesses without the secret), over the
 // workspace and the normalized key, so one person erased in one workspace is not suppressed in another.

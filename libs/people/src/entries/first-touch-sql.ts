@@ -1,5 +1,5 @@
-// People's SQL of first touches for the chart rollups of events (issue 32; docs/decisions.md "Charts from
-// rollups"), loading nothing else: events' migrations may import it. People own the table; these name it for them.
+// People's SQL of first touches for the chart rollups of events (docs/decisions.md#charts-from-rollups),
+// loading nothing else: events' migrations may import it. People own the table; these name it for them.
 
 /**
  * The chart key of a first touch `ft` (SQL of type jsonb, NULL for none), as touchKey computes it in the

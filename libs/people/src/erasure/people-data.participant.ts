@@ -1,4 +1,4 @@
-// People's part of a person's data on request (issue 31): their record rows (the person and everyone
+// People's part of a person's data on request: their record rows (the person and everyone
 // merged into them), identities and subscriptions with their consent records.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';

@@ -1,4 +1,4 @@
-// A person's data on request (issue 31): export everything held about them, erase everything, and
+// A person's data on request: export everything held about them, erase everything, and
 // keep them erased. GraphQL, REST, the CLI and the tool door call these; every context's rows come
 // through its registered participant (PersonDataParticipants), so this names no table but people's.
 import { Inject, Injectable, Logger } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// issue 31 "Stay erased": the suppression list, people's table of erased identity keys kept as keyed
+// The suppression list, people's table of erased identity keys kept as keyed
 // hashes (domain/suppression.ts). The ingest asks it, after its load, which of a post's keys are
 // erased; an erasure adds the person's keys; an owner lifts one.
 import { Inject, Injectable } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// decisions.md section 4: a merge moves everything of the absorbed people onto the survivor. Each
+// A merge moves everything of the absorbed people onto the survivor (docs/architecture.md#merge-participants). Each
 // context moves its own rows: it registers a participant here (like the outbox handlers and the sweep
 // registry), and every merge calls them all inside its own transaction, so a new context with rows
 // that name a person joins by registering, without touching the people repository.

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// issue 31: a person's data on request. suppressions keeps each erased identity as a keyed hash (HMAC
+// A person's data on request. suppressions keeps each erased identity as a keyed hash (HMAC
 // under APP_SECRET, domain/suppression.ts), so a later post naming it writes nothing; erasures is the
 // proof that an erasure happened, with no personal data: a hash of the record id, the time, who asked
 // and how many rows went from each table.

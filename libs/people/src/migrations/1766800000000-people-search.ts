@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// issue 32: search by a fragment of a name or an identity reads candidates from trigram indexes instead of
-// scanning the workspace (docs/decisions.md "People search"). pg_trgm is in PostgreSQL's contrib and
+// Search by a fragment of a name or an identity reads candidates from trigram indexes instead of
+// scanning the workspace (docs/decisions.md#people-search). pg_trgm is in PostgreSQL's contrib and
 // trusted since PostgreSQL 13, so the database's owner may create it; embedded PGlite loads it too.
 const UP = `
 CREATE EXTENSION IF NOT EXISTS pg_trgm;

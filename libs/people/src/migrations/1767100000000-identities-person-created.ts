@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// issue 32 item 3: an identity carries its person's created_at, so a search page orders the matching
-// identities newest person first without reading each person (docs/decisions.md "People search"). The
+// An identity carries its person's created_at, so a search page orders the matching
+// identities newest person first without reading each person (docs/decisions.md#people-search). The
 // ingest and merges write it (people.repository.ts). Existing rows are filled here, in one statement.
 const UP = `
 ALTER TABLE identities ADD COLUMN person_created_at timestamptz;

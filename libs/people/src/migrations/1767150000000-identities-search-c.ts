@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// issue 32 item 3: an identity's value is matched by its bytes' ASCII case (COLLATE "C"), the fragment
-// lower-cased by the api first (docs/decisions.md "People search"). Under the database's C.UTF-8 ILIKE
+// An identity's value is matched by its bytes' ASCII case (COLLATE "C"), the fragment
+// lower-cased by the api first (docs/decisions.md#people-search). Under the database's C.UTF-8 ILIKE
 // folds every character of every candidate through the locale, which was two thirds of reading 55,556
 // matches. The trigram index keeps its name and is made again on the expression the search names.
 const UP = `
