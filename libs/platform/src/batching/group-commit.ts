@@ -37,7 +37,7 @@ export async function runIsolated<I, O>(
   try {
     return checked(items, await run(items, opened)).map((value) => ({ ok: true, value }));
   } catch (error) {
-    // the database is away: each alone would fail alike (issue 33)
+    // the database is away: each alone would fail alike
     if (items.length === 1 || isUnavailable(error)) return items.map(() => ({ ok: false, error }));
     onShared?.(error);
     const outcomes: Array<Isolated<O>> = [];

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from './config';
 
 const secret = 'x'.repeat(40);
 
-describe('configuration is validated at start (decisions.md section 1)', () => {
+describe('configuration is validated at start (docs/configuration.md#settings)', () => {
   it('uses the documented defaults', () => {
     const config = loadConfig({ APP_SECRET: secret });
     expect(config.port).toBe(3000);

@@ -1,4 +1,4 @@
-// Settings of decisions.md section 1, read once and validated; nothing else reads process.env.
+// Settings of docs/configuration.md#settings, read once and validated; nothing else reads process.env.
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 
@@ -15,7 +15,7 @@ export interface AppConfig {
   baseUrl: string;
   databaseUrl: string;
   /**
-   * A streaming replica of databaseUrl that serves the reads of docs/decisions.md "Read replica"; null: the primary
+   * A streaming replica of databaseUrl that serves the reads of docs/decisions.md#read-replica; null: the primary
    * serves them.
    */
   databaseReadUrl: string | null;
@@ -23,7 +23,7 @@ export interface AppConfig {
   /** Prefix of every BullMQ and rate-limit key, so several deployments (or test files) share one Redis. */
   redisPrefix: string;
   /**
-   * REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes, used instead of REDIS_URL's host (issue 30); null for one Redis.
+   * REDIS_CLUSTER_NODES: a Redis Cluster's seed nodes, used instead of REDIS_URL's host; null for one Redis.
    */
   redisClusterNodes: RedisNode[] | null;
   appSecret: string;
@@ -38,13 +38,13 @@ export interface AppConfig {
   logLevel: string;
   /** Length of one "minute" of the webhook retry schedule; only tests shorten it. */
   retryUnitMs: number;
-  /** An outgoing webhook address whose every delivery failed this many days is disabled (issue 19). */
+  /** An outgoing webhook address whose every delivery failed this many days is disabled. */
   webhookDisableAfterDays: number;
   /** Database pool size per process (1 on embedded PGlite). */
   databasePoolSize: number;
-  /** Longest a statement of a GraphQL read may run (docs/security.md "GraphQL"). */
+  /** Longest a statement of a GraphQL read may run (docs/security.md#graphql-no-caller-can-stall-the-service). */
   graphqlStatementTimeoutMs: number;
-  /** Issue 33: the time limits of every database use (database/time-limits.ts). */
+  /** The time limits of every database use (database/time-limits.ts). */
   databaseConnectTimeoutMs: number;
   databaseStatementTimeoutMs: number;
   databaseIdleInTransactionTimeoutMs: number;
@@ -52,7 +52,7 @@ export interface AppConfig {
   embeddedDatabase: boolean;
   /** Longest a Redis command (not a queue's blocking read) may wait for its answer. */
   redisCommandTimeoutMs: number;
-  /** Requests one api process answers at once; past it, 503 unavailable at once (issue 33). */
+  /** Requests one api process answers at once; past it, 503 unavailable at once. */
   maxRequestsInFlight: number;
   /** The admin console's built files (scripts/build-console.js), served at /console. */
   consoleDir: string;
@@ -233,7 +233,7 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
   };
 }
 
-/** decisions.md section 1: a warning at every start of either process while a test-only setting is on. */
+/** A warning at every start of either process while a test-only setting is on (docs/configuration.md#settings). */
 export function warnAboutTestOnlySettings(config: AppConfig): void {
   if (config.allowPrivateTargets) {
     console.warn(

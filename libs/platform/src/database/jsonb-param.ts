@@ -1,4 +1,4 @@
-// A large JSON document as a jsonb parameter (issue 32). pg sends a string parameter by first asking
+// A large JSON document as a jsonb parameter. pg sends a string parameter by first asking
 // Buffer.byteLength for its UTF-8 length. For a string that JSON.stringify has just made and that runs
 // past about a hundred kilobytes (an ingest write's document: 442 kB for 515 rows), V8 has not flattened
 // it yet, and that first call cost about twice the stringify itself (1.9 of 2.9 ms, Node 20, a captured

@@ -1,4 +1,4 @@
-// Schema changes under one PostgreSQL advisory lock (issue 16): any number of api, worker, CLI and
+// Schema changes under one PostgreSQL advisory lock: any number of api, worker, CLI and
 // `npm run migrate` processes starting at once on one database migrate it exactly once; the others
 // wait on the lock, then find nothing pending. The lock is held by its own connection, so a process
 // that dies mid-way releases it with that connection.

@@ -1,9 +1,9 @@
-// A transaction whose BEGIN travels with its first statement and whose COMMIT travels with its last
-// (issue 32): PostgreSQL's extended protocol runs every message up to a Sync in order, so BEGIN, the
+// A transaction whose BEGIN travels with its first statement and whose COMMIT travels with its last:
+// PostgreSQL's extended protocol runs every message up to a Sync in order, so BEGIN, the
 // first statement and their Sync go in one write and come back in one answer, and likewise the last
 // statement, COMMIT and Sync. A transaction of a load and a write costs two round trips, not four.
 // Under load each round trip also waits behind the HTTP work queued in the api's event loop, so the
-// two saved are most of a shared single-event transaction's wait (docs/decisions.md "Ingest speed").
+// two saved are most of a shared single-event transaction's wait (docs/decisions.md#ingest-speed).
 //
 // The pg client (ScopedTimeoutClient) does the sending: `beginWithNext` and `commitWithNext` wrap the
 // next statement in PipelinedQuery. The EntityManager handed to the work is TypeORM's own, marked as

@@ -2,9 +2,9 @@
 // (preparedQuery), the read scope's statement timeout (ScopedTimeoutClient), and a pipelined
 // transaction's BEGIN and COMMIT sent with its statements (ScopedTimeoutClient; pipelined.ts).
 //
-// docs/security.md "GraphQL": a GraphQL read runs under a statement timeout, so no query, however
-// it slipped past the cost limit, holds a connection for long. The scope is entered for GraphQL
-// requests (body-parsers) and armed for query operations (queryLimitsPlugin); a pool client
+// docs/security.md#graphql-no-caller-can-stall-the-service: a GraphQL read runs under a statement timeout,
+// so no query, however it slipped past the cost limit, holds a connection for long. The scope is entered
+// for GraphQL requests (body-parsers) and armed for query operations (queryLimitsPlugin); a pool client
 // sending a statement inside it first sets statement_timeout (once while it stays set), and its first
 // statement outside it is preceded by a reset, on the same connection (pg runs its queries in order).
 import { AsyncLocalStorage } from 'node:async_hooks';
@@ -43,7 +43,7 @@ export async function preparedPoolQuery<T = any>(
 /**
  * A row as a write document carries it to jsonb_to_recordset, which reads a missing key as NULL: its
  * null fields and the \`omitted\` column (one the statement fills itself, such as the workspace) left
- * out, so the document is smaller to build, send and parse (issue 18).
+ * out, so the document is smaller to build, send and parse.
  */
 export function leanRecord<T extends object>(row: T, omitted?: keyof T): Partial<T> {
   const lean: Partial<T> = {};

@@ -1,4 +1,4 @@
-// Issue 30 item 3 and docs/decisions.md "Read replica": the reads DATABASE_READ_URL's streaming replica
+// docs/decisions.md#read-replica: the reads DATABASE_READ_URL's streaming replica
 // serves. A statement goes there only when both sides say so: its repository reads through ReadDatabase
 // (charts, timelines, people, message pages: reads that decide nothing), and the request writes nothing
 // (readsFromReplica: a GraphQL query operation, a messages page, a read tool of the tool door). A
@@ -40,7 +40,7 @@ export class ReadDatabase implements OnApplicationShutdown {
 
   /**
    * A read planned without parallel workers, for an interactive read whose parallel plan spends more
-   * starting its workers than they save (issue 32: people search's candidates for `user1` at 1,000,000
+   * starting its workers than they save (people search's candidates for `user1` at 1,000,000
    * people, 75-84 ms with two workers against 30 ms without, on a host where starting them took about
    * 45 ms). The setting is its transaction's own; BEGIN goes with it and COMMIT with the read
    * (pipelinedTransaction), so it costs one round trip more than query().

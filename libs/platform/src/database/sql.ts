@@ -1,5 +1,5 @@
 // The few calls a repository written in SQL makes, so one repository runs in the apps (on TypeORM's
-// pool) and in the operator CLI (on one pg client, without loading TypeORM or Nest: issue 16 item 8).
+// pool) and in the operator CLI (on one pg client, without loading TypeORM or Nest).
 import type { ClientBase } from 'pg';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { preparedPoolQuery } from './prepared';

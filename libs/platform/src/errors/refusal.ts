@@ -1,4 +1,4 @@
-// One refusal type for every door (interface.md "Errors", decisions.md section 3).
+// One refusal type for every door (docs/rest.md#answers-and-refusals).
 // A Refusal carries a code, a sentence naming the fix, and the HTTP status the code maps to.
 // The codes and their statuses live in the wire module, which the client package shares.
 import { REFUSAL_STATUS, RefusalCode } from '@app/wire';

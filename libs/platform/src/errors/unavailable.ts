@@ -1,4 +1,4 @@
-// Issue 33 items 2 and 3: a request that cannot finish because the database or Redis cannot be reached
+// A request that cannot finish because the database or Redis cannot be reached
 // (or does not answer in time), or because the process already answers all it may, is refused 503
 // unavailable with Retry-After and the spec's sentence, and counted against the outage, not logged.
 import { DATABASE_OUTAGE, Outage, REDIS_OUTAGE } from '../runtime/outage';

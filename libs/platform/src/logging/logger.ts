@@ -6,7 +6,7 @@ import type { AppConfig } from '../config/config';
 
 /**
  * A request's url as logs may show it: without the public key of a website door and without the
- * signature of an automation's start address (interface.md: the address never appears in a log).
+ * signature of an automation's start address (the address never appears in a log).
  */
 export function loggedUrl(url: string): string {
   return url
@@ -72,7 +72,7 @@ export function loggerModule(config: AppConfig, name: string) {
         singleLine: false,
       })
     : undefined;
-  // issue 18: request lines are written at info; when the level hides them, the hot doors skip the
+  // Request lines are written at info; when the level hides them, the hot doors skip the
   // request logger altogether (its per-request child logger and hooks cost more than the rest of the log).
   const exclude = requestLinesHidden(config.logLevel) ? HOT_DOORS : [];
   return LoggerModule.forRoot({ pinoHttp: stream ? [options, stream] : options, exclude });

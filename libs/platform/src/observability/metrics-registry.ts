@@ -1,4 +1,4 @@
-// Prometheus figures (issue 16): one registry per process, to which each lib adds the gauges of what
+// Prometheus figures: one registry per process, to which each lib adds the gauges of what
 // it owns (the outbox its backlog, webhooks its deliveries), read at scrape; the api serves it at
 // /metrics (libs/edge). Platform adds its own: queue depths and the worker's memory.
 import { Inject, Injectable } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// The worker's health for the api's readiness (issue 16): the worker writes a key that expires unless
+// The worker's health for the api's readiness: the worker writes a key that expires unless
 // renewed, so a worker that is gone or stuck disappears from /health/ready within HEARTBEAT_TTL_MS.
 import { once } from 'node:events';
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';

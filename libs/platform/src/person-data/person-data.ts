@@ -1,4 +1,4 @@
-// A person's data on request (issue 31): every context that keeps rows naming a person registers a
+// A person's data on request: every context that keeps rows naming a person registers a
 // participant here, as contexts register merge participants, sweeps and gauges. Erasure calls every
 // participant inside one transaction; the export reads every participant's section in turn. A context
 // added later joins by registering; test/person-data.spec.ts fails when a table of the schema is

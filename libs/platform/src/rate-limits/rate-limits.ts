@@ -1,13 +1,13 @@
-// interface.md "Limits": ten-minute windows; over the limit is 429 rate_limited with Retry-After and
+// Ten-minute windows (each route's limit in docs/rest.md); over the limit is 429 rate_limited with Retry-After and
 // nothing written. Counted in Redis; while Redis is down an in-process limiter stands in, so posts
 // are still accepted (and still limited per process) rather than lost.
 //
-// issue 18: not a Redis call per post. Each process admits calls from a local allowance, a tenth of
+// Not a Redis call per post. Each process admits calls from a local allowance, a tenth of
 // what the window had left when it last asked Redis, reports what it admitted every SYNC_MS, and asks
 // Redis again (with the call in hand) once the allowance is spent. Near the limit the allowance is 0,
 // so every call asks. One process is exact; P processes can together overshoot a window by at most
-// what each had in hand: P tenths of the limit (docs/decisions.md "Rate limits counted in process").
-// issue 32: calls that find no allowance while an answer that may bring one is on its way (a key's
+// what each had in hand: P tenths of the limit (docs/decisions.md#rate-limits-counted-in-process).
+// Calls that find no allowance while an answer that may bring one is on its way (a key's
 // first, one just spent) wait for it rather than each asking Redis; calls keep spending the allowance
 // while a report is on its way, and the answer's allowance leaves out what they spent.
 import { Inject, Injectable, OnApplicationShutdown } from '@nestjs/common';
@@ -23,9 +23,10 @@ export const LIMITS = {
   server: 600,
   mcp: 600,
   automation: 600,
-  // Beyond the spec: GraphQL reads and writes per secret key (docs/security.md "GraphQL").
+  // Beyond the spec: GraphQL reads and writes per secret key
+  // (docs/security.md#graphql-no-caller-can-stall-the-service).
   graphql: 1200,
-  // Beyond the spec: sign-in attempts per client IP, and email links asked for per address (issue 27).
+  // Beyond the spec: sign-in attempts per client IP, and email links asked for per address.
   'sign-in:ip': 30,
   'sign-in:email': 5,
   'public:subscribe': 20,

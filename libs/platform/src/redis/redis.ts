@@ -5,7 +5,7 @@ import { Outage, REDIS_OUTAGE } from '../runtime/outage';
 export const REDIS = Symbol('REDIS');
 
 /**
- * One Redis, or a Redis Cluster when REDIS_CLUSTER_NODES is set (issue 30): every command Lifeline sends works on both.
+ * One Redis, or a Redis Cluster when REDIS_CLUSTER_NODES is set: every command Lifeline sends works on both.
  */
 export type RedisClient = Redis | Cluster;
 
@@ -58,7 +58,7 @@ export function endsWhenDisconnected(cluster: Cluster): Cluster {
 
 /**
  * A client that fails fast while Redis is down, so a request never waits on it: no offline queue, and
- * (issue 33) no command waits longer than redisCommandTimeoutMs for its answer, as from a frozen Redis.
+ * no command waits longer than redisCommandTimeoutMs for its answer, as from a frozen Redis.
  */
 export function createRedis(
   settings: RedisSettings & Pick<AppConfig, 'redisCommandTimeoutMs'>,

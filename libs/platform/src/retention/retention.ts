@@ -1,5 +1,5 @@
-// How long each kind of row is kept (interface.md "Delivery rules" Retention, decisions.md section 5):
-// each owner names its own period beside its sweep, which deletes what is older.
+// How long each kind of row is kept (docs/operations.md#health-and-metrics lists them): each owner names
+// its own period beside its sweep, which deletes what is older.
 export const DAY_MS = 24 * 3600 * 1000;
 
 /** The moment before which rows kept `keptMs` are deleted. */

@@ -1,9 +1,9 @@
-// Async contexts at rest (issue 32). Node 20 keeps its async hooks, promise hooks among them, on from an
+// Async contexts at rest. Node 20 keeps its async hooks, promise hooks among them, on from an
 // AsyncLocalStorage's first run() until every instance is disabled: from then on every promise made
 // anywhere in the process pays for them. The api's contexts are the read scope (database/prepared.ts)
 // and the request logger's (nestjs-pino); the first GraphQL request turned them on for good, and the hot
 // doors, which use neither, paid for them: at rest, the api's CPU per single-event post measured 0.88×
-// (docs/decisions.md "Ingest speed", "Async contexts at rest").
+// (docs/decisions.md#ingest-speed, its list of what was measured: async contexts at rest).
 //
 // So whatever runs in a context holds them while it runs: each request Express answers (HotDoors
 // dispatches it) until its answer closes, and each readsFromReplica/readsFromPrimary until its work

@@ -1,5 +1,5 @@
-// The embedded defaults of decisions.md section 1: PGlite when no PostgreSQL answers, a redis-server
-// from PATH when no Redis answers. Only used when DATABASE_URL / REDIS_URL are unset.
+// The embedded defaults of docs/operations.md#development-npm-start: PGlite when no PostgreSQL answers,
+// a redis-server from PATH when no Redis answers. Only used when DATABASE_URL / REDIS_URL are unset.
 import { spawn, ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

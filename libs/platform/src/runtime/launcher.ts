@@ -1,9 +1,9 @@
 // `npm start` / `npm run start:prod`: a small supervisor. A child process of its own (prepare.ts, run
 // from dist/apps/launcher/src/prepare.js) resolves the database and Redis (embedded fallbacks of
-// decisions.md section 1) and runs migrations once; then this process runs the api and the worker as
-// child processes. It loads Node's built-ins only (no config, no database, no Redis, no compiler), so
-// it costs little more than an idle Node. A child that crashes is started again after a growing pause
-// (issue 17): one process failing never takes the other down. A stop (SIGTERM/SIGINT to any process
+// docs/operations.md#development-npm-start) and runs migrations once; then this process runs the api and
+// the worker as child processes. It loads Node's built-ins only (no config, no database, no Redis, no
+// compiler), so it costs little more than an idle Node. A child that crashes is started again after a
+// growing pause: one process failing never takes the other down. A stop (SIGTERM/SIGINT to any process
 // of the tree, or the npm above dying) stops everything within 10 seconds.
 import { ChildProcess, spawn } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -17,7 +17,7 @@ type AppName = 'api' | 'worker';
  * image's NODE_OPTIONS; test/runtime-flags.spec.ts keeps them the same). A young generation of 64 MB
  * instead of 16: a batch of 100 events allocates a few MB that die young, and with 16 MB the
  * scavenger ran often enough to promote them. It cut the api's CPU per batched event by about a
- * fifth (bench/RESULTS.md, issue 18), at up to about 100 MB more memory per process under load.
+ * fifth (bench/RESULTS.md), at up to about 100 MB more memory per process under load.
  */
 export const NODE_FLAGS = ['--max-semi-space-size=64'];
 

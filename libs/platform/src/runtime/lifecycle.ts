@@ -1,4 +1,4 @@
-// How each process stops (issue 16): SIGTERM or SIGINT, or its parent going away, closes the process
+// How each process stops: SIGTERM or SIGINT, or its parent going away, closes the process
 // gracefully (in-flight requests answered, in-flight jobs finished) and exits 0; whatever still hangs
 // after STOP_WITHIN_MS is cut off with exit code 1, so a tree always stops within 10 seconds.
 

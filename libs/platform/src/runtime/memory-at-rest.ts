@@ -1,4 +1,4 @@
-// Memory at rest after a start (issue 32 item 5). The start-up grows the young generation to NODE_FLAGS'
+// Memory at rest after a start. The start-up grows the young generation to NODE_FLAGS'
 // maximum (2 × 64 MB in the api) and V8's memory reducer gives it back only once its allocation samples
 // of the start-up have aged out: 30 to 120 s later, unpredictably. V8 11 (Node 20) offers no collection
 // that shrinks it on demand (`gc()` does not; `gc({...})` only scavenges), but its memory reducer checks

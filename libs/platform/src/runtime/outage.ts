@@ -1,4 +1,4 @@
-// Issue 33 item 3: while PostgreSQL or Redis cannot be reached, the log says so once when it goes, and
+// While PostgreSQL or Redis cannot be reached, the log says so once when it goes, and
 // once when it is back with the count of requests refused meanwhile; never a line per refused request.
 
 export class Outage {

@@ -1,5 +1,5 @@
-// The start-up check of Redis (issue 16): one ping, no retries, and on failure the one sentence of
-// redisUnreachable rather than ioredis's endless reconnect loop. On a Redis Cluster (issue 30) the
+// The start-up check of Redis: one ping, no retries, and on failure the one sentence of
+// redisUnreachable rather than ioredis's endless reconnect loop. On a Redis Cluster the
 // cluster must also cover every slot: a start on a cluster with a slot unserved would fail its first
 // writes there instead.
 import { ConfigError } from '../config/config';

@@ -1,5 +1,5 @@
-// A database or Redis that cannot be reached is one sentence naming the setting and the fixes
-// (issue 16), never a stack trace or a retry loop in the logs. No Redis client here: the CLI reads this.
+// A database or Redis that cannot be reached is one sentence naming the setting and the fixes,
+// never a stack trace or a retry loop in the logs. No Redis client here: the CLI reads this.
 import { ConfigError } from '../config/config';
 
 const NETWORK_CODES: Record<string, string> = {
