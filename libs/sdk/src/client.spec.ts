@@ -1,4 +1,4 @@
-// interface.md "Client package (server-side)": construction, wire names and answers, with a
+// docs/client-package.md: construction, wire names and answers, with a
 // capturing fetch. Retries and timeouts are in transport.spec.ts.
 import { Lifeline } from './client';
 import { capturingFetch, Reply } from './testing/capturing-fetch';

@@ -1,4 +1,4 @@
-// interface.md "Client package (server-side)": the methods, each a wire call of the table there.
+// libs/sdk/README.md#methods: the methods, each a wire call of the table there.
 // The only throws are in the constructor; every method resolves to its answer or a refusal.
 import { MAX_BATCH_ITEMS } from '@app/wire';
 import { wireItem, wireQuery, wireSend } from './convert.js';

@@ -1,4 +1,4 @@
-// interface.md "Resources and their fields": camelCase options -> snake_case wire names. Only the
+// docs/rest.md#events: camelCase options -> snake_case wire names. Only the
 // names the spec gives are converted; properties and fields are the caller's own keys and stay as
 // they are. A key the client does not know is sent unchanged, so wire names also work.
 import type { WireItem, WireMessageQuery, WireSendMessage } from '@app/wire';

@@ -1,4 +1,4 @@
-// @lifeline/sdk: the client package for servers (interface.md "Client package (server-side)").
+// @lifeline/sdk: the client package for servers (docs/client-package.md).
 // import { Lifeline } from '@lifeline/sdk'; the tag component is in '@lifeline/sdk/react'.
 export { Lifeline } from './client.js';
 export { VERSION } from './version.js';

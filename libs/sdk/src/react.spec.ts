@@ -1,4 +1,4 @@
-// interface.md "Website tag" and "Client package (server-side)" rule 5: LifelineTag, rendered to HTML.
+// docs/website-tag.md and libs/sdk/README.md#the-website-tag-lifelinetag: LifelineTag, rendered to HTML.
 import { createElement, FunctionComponent, ReactElement } from 'react';
 import { LifelineTag, LifelineTagProps } from './react';
 

@@ -1,4 +1,4 @@
-// interface.md "Website tag" and "Client package (server-side)" rule 5: the framework component.
+// docs/website-tag.md and libs/sdk/README.md#the-website-tag-lifelinetag: the framework component.
 // import { LifelineTag } from '@lifeline/sdk/react'; renders the tag's script for a public key.
 // No JSX and no hooks, so it works as a server component, a client component and in the pages router.
 import { createElement, type ReactElement } from 'react';

@@ -1,5 +1,5 @@
-// interface.md "Client package (server-side)" rules 1 and 3, "Limits" (5,000 ms per attempt, three
-// attempts): retries only for 5xx and network failures, 429 answered at once, timeouts. Fake timers.
+// libs/sdk/README.md#options (5,000 ms per attempt, three attempts) and libs/sdk/README.md#it-never-throws:
+// retries only for 5xx and network failures, 429 answered at once, timeouts. Fake timers.
 import { Lifeline } from './client';
 import { capturingFetch, Reply } from './testing/capturing-fetch';
 import { parseRetryAfter, RETRY_WAITS_MS } from './transport';

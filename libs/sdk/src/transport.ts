@@ -1,5 +1,5 @@
-// interface.md "Client package (server-side)" rules 1 to 4: one request, its timeout, its retries,
-// and the answer or refusal it resolves to. Never throws, never rejects.
+// libs/sdk/README.md#options and libs/sdk/README.md#it-never-throws: one request, its timeout, its
+// retries, and the answer or refusal it resolves to. Never throws, never rejects.
 import type { FetchLike, FetchResponseLike, LifelineRefusal } from './types.js';
 
 export interface TransportSettings {

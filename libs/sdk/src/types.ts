@@ -1,4 +1,4 @@
-// interface.md "Client package (server-side)": the options the client takes (camelCase) and the
+// docs/client-package.md: the options the client takes (camelCase) and the
 // answers it resolves to. Answer shapes come from the server's wire module, compiled into this package.
 import type {
   ActionSuccess,
@@ -98,7 +98,7 @@ export type ThreadOutcome = Outcome<MessageThread>;
 /** A moment: a Date, or an ISO 8601 string sent as it is. */
 export type Moment = Date | string;
 
-/** Where a post came from (interface.md "source object"). */
+/** Where a post came from (docs/rest.md#events). */
 export interface Source {
   path?: string;
   referrer?: string;

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npx @lifeline/sdk setup [--dry-run] [--cwd DIR]` (decisions.md section 11); the work is in setup.ts.
+// `npx @lifeline/sdk setup [--dry-run] [--cwd DIR]` (libs/sdk/README.md#setup-for-a-nextjs-project); the
+// work is in setup.ts.
 import { runSetup } from './setup.js';
 
 process.exitCode = runSetup(process.argv.slice(2), {

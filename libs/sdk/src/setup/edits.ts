@@ -1,10 +1,10 @@
-// interface.md "Client package (server-side)" rule 6: the text edits of the setup command, each a
-// pure function from a file's text to its new text (or a refusal sentence), so each is tested alone.
+// The text edits of the setup command (libs/sdk/README.md#setup-for-a-nextjs-project), each a pure
+// function from a file's text to its new text (or a refusal sentence), so each is tested alone.
 import { VERSION } from '../version.js';
 
 export const PACKAGE_NAME = '@lifeline/sdk';
 const TAG_IMPORT = `import { LifelineTag } from '${PACKAGE_NAME}/react';`;
-/** decisions.md section 11: secret key, public key, url, public url. */
+/** The settings the setup command writes: secret key, public key, url, public url. */
 export const ENV_NAMES = [
   'LIFELINE_SECRET_KEY',
   'NEXT_PUBLIC_LIFELINE_KEY',

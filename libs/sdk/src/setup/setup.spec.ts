@@ -1,5 +1,5 @@
-// interface.md "Client package (server-side)" rule 6, decisions.md section 11: the setup command over
-// fixture Next.js projects made in temporary folders.
+// The setup command (libs/sdk/README.md#setup-for-a-nextjs-project) over fixture Next.js projects made
+// in temporary folders.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

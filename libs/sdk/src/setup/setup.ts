@@ -1,6 +1,6 @@
-// interface.md "Client package (server-side)" rule 6 and decisions.md section 11:
-// `npx @lifeline/sdk setup [--dry-run] [--cwd DIR]`. Plans every step first and writes only when
-// every step can be done; runs nothing, printing the install command instead.
+// libs/sdk/README.md#setup-for-a-nextjs-project: `npx @lifeline/sdk setup [--dry-run] [--cwd DIR]`. Plans
+// every step first and writes only when every step can be done; runs nothing, printing the install command
+// instead.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { VERSION } from '../version.js';
