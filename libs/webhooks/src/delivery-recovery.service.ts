@@ -1,4 +1,4 @@
-// Recover and replay (decisions.md section 6, "Beyond the spec"; issue 19, item 3).
+// Recover and replay (docs/webhooks.md#health-disabling-and-recovery).
 // recoverDeliveries: every failed delivery of an address since a time is sent again (as its next
 // attempt, same body bytes), in the order they were made, at a bounded rate. replayEvents: the
 // happenings of a window are sent again as new deliveries, read from the outbox while it keeps them.

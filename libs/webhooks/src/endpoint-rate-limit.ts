@@ -1,4 +1,4 @@
-// Per-address rate limit (issue 19, item 4): at most N posts to one address in any second, shared by
+// Per-address rate limit: at most N posts to one address in any second, shared by
 // every worker through Redis. A post reserves a slot: the earliest time at which, counting the slots
 // reserved before it, no second holds more than N. rate-limiter-flexible answers "no" instead of
 // "at this time", and its queue lives in one process, so the reservation is a short script of our own.

@@ -1,4 +1,4 @@
-// Webhooks' part of a person's data on request (issue 31): the deliveries whose bodies named the person
+// Webhooks' part of a person's data on request: the deliveries whose bodies named the person
 // (their record, email or name). Erasure keeps each such delivery as the record that something was
 // sent, with its body redacted and the receiver's answers to it cleared; one not yet sent is not sent.
 import { Injectable } from '@nestjs/common';

@@ -1,4 +1,4 @@
-// interface.md "Delivery rules" (Address rule); decisions.md section 1 (UNSAFE_ALLOW_PRIVATE_TARGETS).
+// docs/webhooks.md#addresses; docs/configuration.md#settings (UNSAFE_ALLOW_PRIVATE_TARGETS).
 import {
   checkWebhookAddress,
   checkWebhookUrl,

@@ -1,5 +1,5 @@
-// interface.md "Delivery rules" (Address rule) and "Automation http_request step";
-// decisions.md section 1 (UNSAFE_ALLOW_PRIVATE_TARGETS).
+// docs/webhooks.md#addresses, for webhook addresses and automation http_request steps alike;
+// docs/configuration.md#settings (UNSAFE_ALLOW_PRIVATE_TARGETS).
 //
 // Choice on IP literals: a literal is judged like an address a name resolves to, so a public one
 // (https://8.8.8.8) passes, as Svix allows it, and a non-public one is refused in every spelling the

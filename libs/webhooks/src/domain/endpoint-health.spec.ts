@@ -1,4 +1,4 @@
-// Endpoint health rules (issue 19, item 2).
+// Endpoint health rules.
 import { failureWindowMs, HealthTallies, HEALTH_BUCKET_MS, nextEndpointHealth, successRate } from './endpoint-health';
 
 const DAY = 24 * 3600_000;

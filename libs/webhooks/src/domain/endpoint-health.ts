@@ -1,4 +1,4 @@
-// Endpoint health (decisions.md section 6, "Beyond the spec"; issue 19): the success rate and last
+// Endpoint health (docs/webhooks.md#health-disabling-and-recovery): the success rate and last
 // success over the last day, and disabling an address whose every delivery has failed for 5 days
 // (Svix's rule), or at once when it answers 410 Gone (Standard Webhooks). Pure: the worker tallies
 // attempt outcomes in memory and adds them to the database every few seconds with these rules.

@@ -1,4 +1,4 @@
-// interface.md "Delivery rules" (Retry schedule, After last attempt).
+// docs/webhooks.md#delivery-retries-and-the-log: the retry schedule, and after the last attempt.
 import { MAX_ATTEMPTS, RETRY_DELAYS_MINUTES, nextAttemptDelayMs } from './retry-schedule';
 
 describe('retry schedule', () => {

@@ -1,4 +1,4 @@
-// interface.md "Delivery rules" (Retry schedule, After last attempt) and "Limits" (Delivery attempts).
+// docs/webhooks.md#delivery-retries-and-the-log: the retry schedule, the attempts, and after the last.
 
 /** Waits before attempts 2 to 6, in minutes: six attempts in all, about fifteen hours. */
 export const RETRY_DELAYS_MINUTES: readonly number[] = Object.freeze([1, 5, 30, 120, 720]);

@@ -1,4 +1,5 @@
-// decisions.md sections 1 and 6; interface.md "Authentication" rule 5 and "An automation's own address".
+// APP_SECRET (docs/configuration.md#settings), the step secret (docs/webhooks.md#automation-posts) and the
+// automation address signature (docs/rest.md#an-automations-start-address).
 import { createDecipheriv } from 'node:crypto';
 import {
   deriveWorkspaceStepSecret,

@@ -1,6 +1,6 @@
-// decisions.md section 1 (APP_SECRET: signs automation addresses, derives per-workspace step
-// secrets, encrypts stored webhook secrets) and section 6 (automation address signature);
-// interface.md "Authentication" rule 5 and "An automation's own address".
+// docs/configuration.md#settings (APP_SECRET: signs automation addresses, derives per-workspace step
+// secrets, encrypts stored webhook secrets); the step secret of docs/webhooks.md#automation-posts and
+// the signed address of docs/rest.md#an-automations-start-address.
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes, timingSafeEqual } from 'node:crypto';
 
 const SEALED_PREFIX = 'v1.';
@@ -46,7 +46,7 @@ export function openSecret(appSecret: string, sealed: string): string {
 
 /**
  * The workspace's signing secret for automation http_request steps: derived, never stored, so it is
- * the same on every process and after every restart (decisions.md section 6: HMAC of step:{workspace_id}).
+ * the same on every process and after every restart (an HMAC of step:{workspace_id}).
  */
 export function deriveWorkspaceStepSecret(appSecret: string, workspaceId: string): string {
   const mac = createHmac('sha256', appSecret).update(`step:${workspaceId}`).digest('base64url');

@@ -1,5 +1,5 @@
-// interface.md "Outgoing webhook body", "Outgoing webhook triggers", "Automation http_request step";
-// decisions.md section 6. The signature: interface.md "Delivery rules" (Headers) and "Authentication" rule 4.
+// docs/webhooks.md#triggers-and-bodies and docs/webhooks.md#automation-posts. The signature:
+// docs/webhooks.md#signatures.
 import {
   TRIGGERS,
   automationStepData,
@@ -198,7 +198,7 @@ describe('endpoint secret', () => {
   });
 });
 
-describe('Standard Webhooks signature (decisions.md section 6, Beyond the spec)', () => {
+describe('Standard Webhooks signature', () => {
   // The standardwebhooks package is the reference: what it signs and verifies, we must match.
   const { Webhook } = jest.requireActual<typeof import('standardwebhooks')>('standardwebhooks');
   const secret = 'whsec_' + Buffer.alloc(24, 1).toString('base64');

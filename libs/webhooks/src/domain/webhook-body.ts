@@ -1,7 +1,6 @@
-// interface.md "Outgoing webhook body", "Outgoing webhook triggers" and "Automation http_request step";
-// decisions.md section 6 (data by trigger, one happening is one delivery, most specific type).
-// How the body is signed: interface.md "Delivery rules" (Headers: X-Service-Signature) and
-// "Authentication" rule 4; the Standard Webhooks webhook-signature (decisions.md section 6).
+// docs/webhooks.md#triggers-and-bodies and docs/webhooks.md#automation-posts (data by trigger, one
+// happening is one delivery, most specific type). How the body is signed, X-Service-Signature and the Standard Webhooks
+// webhook-signature: docs/webhooks.md#signatures.
 import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import { type HappeningKind, TRIGGER_NAMES } from '@app/events';
 import { keptIn, randomBase62 } from '@app/platform';
@@ -119,7 +118,7 @@ export const ENDPOINT_SECRET_PREFIX = 'whsec_';
 const SIGNATURE_HEADER_VALUE = /^sha256=([0-9a-f]{64})$/i;
 
 // Keys kept per secret: a string key is encoded into a new key on every HMAC (a burst's profile showed
-// it as a third of the signing, issue 32).
+// it as a third of the signing).
 const bodyKeys = new Map<string, KeyObject>();
 const bodyKey = (secret: string) => createSecretKey(Buffer.from(secret, 'utf8'));
 
@@ -147,7 +146,7 @@ export function generateEndpointSecret(): string {
   return ENDPOINT_SECRET_PREFIX + randomBase62(32);
 }
 
-// Standard Webhooks (decisions.md section 6, "Beyond the spec"): webhook-signature is
+// Standard Webhooks (docs/webhooks.md#signatures): webhook-signature is
 // v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">, keyed with the secret after whsec_ decoded
 // from base64, as the standardwebhooks package does. Node's decoder also takes base64url, so a
 // secret written in either alphabet gives the same key.

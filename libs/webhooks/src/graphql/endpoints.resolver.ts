@@ -1,4 +1,4 @@
-// GraphQL: webhook addresses and their delivery log (decisions.md section 9): members read, owners and admins change.
+// GraphQL: webhook addresses and their delivery log (docs/graphql.md#webhooks): members read, owners and admins change.
 import { UseGuards } from '@nestjs/common';
 import { Args, Context, Float, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
@@ -18,7 +18,7 @@ import {
   WebhookEndpointType,
 } from './endpoints.types';
 
-/** interface.md "Limits": delivery log shown. */
+/** Deliveries shown per address (docs/webhooks.md#delivery-retries-and-the-log). */
 const DELIVERY_LOG_SIZE = 20;
 
 const loader = groupedLoader;

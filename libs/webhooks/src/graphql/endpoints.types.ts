@@ -1,4 +1,4 @@
-// GraphQL shapes of outgoing webhooks (decisions.md section 9).
+// GraphQL shapes of outgoing webhooks (docs/graphql.md#webhooks).
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 
 @ObjectType('DeliveryAttempt', { description: 'One attempt and the answer it received.' })

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Outgoing webhooks (issue 5): a delivery belongs to its address. The key makes deleting an address
+// Outgoing webhooks: a delivery belongs to its address. The key makes deleting an address
 // delete its delivery log, and makes the relay's insert fail (and retry without that address) when
 // the address is deleted while the relay runs, so no delivery can be left without an address.
 const UP = `

@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Outgoing webhooks beyond the spec (issue 19): secret rotation (the previous secret signs too until
+// Outgoing webhooks beyond the spec: secret rotation (the previous secret signs too until
 // previous_secret_until), endpoint health (disabled, last success, failing since; counts per 5 minutes
 // for the success rate) and an optional rate limit per address.
 const UP = `

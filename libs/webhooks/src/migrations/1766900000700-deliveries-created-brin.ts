@@ -4,7 +4,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 // BRIN, not a btree (as events_received and outbox_created): created_at rises with the append order, so
 // range summaries serve the sweep for almost nothing per write, where the btree took an entry at every
 // insert and at every settlement (a settlement changes indexed columns, so its new row version is
-// indexed anew): bench:webhooks' burst (issue 32).
+// indexed anew): bench:webhooks' burst.
 const UP = `
 DROP INDEX IF EXISTS deliveries_created;
 CREATE INDEX deliveries_created ON deliveries USING brin (created_at) WITH (pages_per_range = 32, autosummarize = on);

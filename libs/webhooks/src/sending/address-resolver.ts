@@ -1,5 +1,5 @@
-// The save-time address check (interface.md "Delivery rules": "Checked when saved") for every place
-// that saves an outgoing address: webhook endpoints and automation http_request steps.
+// The save-time address check (docs/webhooks.md#addresses: the name is resolved when saved) for every
+// place that saves an outgoing address: webhook endpoints and automation http_request steps.
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, Refusal } from '@app/platform';
 import { checkWebhookAddress, type ResolveHost } from '../domain/address-rule';

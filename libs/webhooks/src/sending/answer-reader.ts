@@ -1,8 +1,8 @@
-// interface.md "Delivery rules" (Attempt time, Success, Failure): how one post's answer is read. What an
-// attempt keeps of an answer is its status and the first 500 characters of its body, so the post goes to
-// undici's dispatch with this handler rather than through request(): no response stream, no parsed
-// headers, no async resource per post (issue 32: request()'s stream machinery was a tenth of the worker's
-// CPU in a burst of deliveries). Redirects are not followed (dispatch never follows them).
+// docs/webhooks.md#delivery-retries-and-the-log (attempt time, success, failure): how one post's answer is
+// read. What an attempt keeps of an answer is its status and the first 500 characters of its body, so the
+// post goes to undici's dispatch with this handler rather than through request(): no response stream, no
+// parsed headers, no async resource per post (request()'s stream machinery was a tenth of the worker's CPU
+// in a burst of deliveries). Redirects are not followed (dispatch never follows them).
 import type { Dispatcher } from 'undici';
 
 export interface PostOutcome {

@@ -1,4 +1,4 @@
-// interface.md "Delivery rules" (Success, Failure, Attempt time, Address rule).
+// docs/webhooks.md#delivery-retries-and-the-log (success, failure, attempt time) and docs/webhooks.md#addresses.
 // Real HTTP receivers on 127.0.0.1; allowPrivate stands for UNSAFE_ALLOW_PRIVATE_TARGETS in tests.
 import { createServer as createTlsServer } from 'node:https';
 import type { TLSSocket } from 'node:tls';

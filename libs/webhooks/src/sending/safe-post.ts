@@ -1,11 +1,12 @@
-// interface.md "Delivery rules" (Attempt time, Success, Failure, Address rule), "Automation http_request
-// step" (the address is checked again at run time); decisions.md section 1 (UNSAFE_ALLOW_PRIVATE_TARGETS).
+// docs/webhooks.md#delivery-retries-and-the-log (attempt time, success, failure) and
+// docs/webhooks.md#addresses (the address is checked again at each attempt and run);
+// docs/configuration.md#settings (UNSAFE_ALLOW_PRIVATE_TARGETS).
 //
-// The one way a signed body leaves the service: outgoing webhook attempts and automation http_request
-// steps both post through postSigned (interface.md "Delivery rules": Headers; "Automation http_request
-// step": the same body and signature scheme). Beside the spec's X-Service-* headers every post carries
-// the Standard Webhooks headers (decisions.md section 6, "Beyond the spec"), signed at send time, so
-// a retry carries a new webhook-timestamp over the same body bytes.
+// The one way a signed body leaves the service: outgoing webhook attempts and automation http_request steps
+// both post through postSigned (docs/webhooks.md#signatures, docs/webhooks.md#automation-posts: the same
+// body and signature scheme). Beside the spec's X-Service-* headers every post carries the Standard
+// Webhooks headers, signed at send time, so a retry carries a new webhook-timestamp over the same body
+// bytes.
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, type Dispatcher } from 'undici';
@@ -25,7 +26,7 @@ export interface SafePostOptions {
 
 type Target = { origin: string; path: string } | { reason: string };
 // The address rule's answer per address: a pure function of the text (names are resolved and checked at
-// connect), asked on every post of a burst (issue 32: URL parsing showed in its profile).
+// connect), asked on every post of a burst (URL parsing showed in its profile).
 const targets = new Map<string, Target>();
 
 function targetOf(url: string, allowPrivate: boolean): Target {
