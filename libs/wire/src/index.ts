@@ -1,7 +1,7 @@
-// The wire: what the key-authenticated endpoints take and answer (interface.md "Resources and their
-// fields", "Answers of the key-authenticated endpoints", "Message page and thread", "Errors";
-// decisions.md section 3). Shared by the server and the client package (libs/sdk compiles this file
-// into itself), so it imports nothing, not even from platform.
+// The wire: what the key-authenticated endpoints take and answer (docs/rest.md#key-authenticated-routes:
+// fields, answers, message pages and threads; docs/rest.md#answers-and-refusals). Shared by the server
+// and the client package (libs/sdk compiles this file into itself), so it imports nothing, not even
+// from platform.
 
 /** Every refusal code with the HTTP status it answers. */
 export const REFUSAL_STATUS = {
@@ -70,7 +70,7 @@ export type EventStatus = (typeof EVENT_STATUSES)[number];
 export type IdentifyStatus = (typeof IDENTIFY_STATUSES)[number];
 export type SubscribeStatus = (typeof SUBSCRIBE_STATUSES)[number];
 export type SupportStatus = (typeof SUPPORT_STATUSES)[number];
-/** Any action naming an erased identity (issue 31): ok, nothing written, so a client does not retry. */
+/** Any action naming an erased identity: ok, nothing written, so a client does not retry. */
 export const SUPPRESSED_STATUS = 'suppressed' as const;
 export type ActionStatus = EventStatus | IdentifyStatus | SubscribeStatus | SupportStatus | typeof SUPPRESSED_STATUS;
 
@@ -267,5 +267,5 @@ export interface WireMessageQuery {
   cursor?: string;
 }
 
-/** Items in one batch (interface.md "Limits"). */
+/** Items in one batch (docs/rest.md#events). */
 export const MAX_BATCH_ITEMS = 100;
