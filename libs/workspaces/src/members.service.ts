@@ -1,4 +1,4 @@
-// Members and their keys (decisions.md section 2; issue 11): who may change whom is roles.ts.
+// Members and their keys (docs/security.md#keys-secrets-and-tenants): who may change whom is roles.ts.
 // No Nest import: the operator CLI runs this class as it is (CoreModule provides it with a factory).
 import type { Sql } from '@app/platform/plain';
 import { membershipChangeRefusal, MembershipChange, MEMBER_ROLES } from './auth/roles';

@@ -1,4 +1,4 @@
-// interface.md "Public website endpoints" rule 1: posts are accepted only from the sites the workspace names.
+// docs/rest.md#website-endpoints: posts are accepted only from the sites the workspace names.
 // A pattern is an exact origin (https://acme.test), a subdomain wildcard (https://*.acme.test) or a
 // port wildcard (http://localhost:*), which the demo workspace uses.
 

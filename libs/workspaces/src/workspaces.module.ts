@@ -32,7 +32,7 @@ import { SignInSweep } from './sign-in/sign-in.sweep';
       useFactory: (repository: WorkspacesRepository) => new MembersService(repository),
       inject: [WorkspacesRepository],
     },
-    // People's sessions and connectors' connections (issue 27).
+    // People's sessions and connectors' connections.
     { provide: SignInClock, useValue: new SignInClock() },
     {
       provide: SessionsRepository,

@@ -1,5 +1,5 @@
 // The only code that reads and writes workspaces, members and api_keys. Plain SQL over `SqlDatabase`,
-// so the apps run it on TypeORM's pool and the operator CLI on one pg client (issue 16 item 8).
+// so the apps run it on TypeORM's pool and the operator CLI on one pg client.
 import type { Sql, SqlDatabase } from '@app/platform/plain';
 import type { ApiKeyEntity, MemberEntity, MemberRole, WorkspaceEntity } from './workspaces.types';
 
@@ -44,7 +44,7 @@ const SETTING_COLUMNS: Record<keyof WorkspaceSettings, string> = {
 };
 
 // Prepared once per connection: planning this join took longer than running it. The workspace and the
-// member are probed by their keys in LATERAL subqueries the planner cannot flatten (issue 32): the
+// member are probed by their keys in LATERAL subqueries the planner cannot flatten: the
 // generic plan otherwise scanned workspaces and read members by workspace alone, filtering for the
 // key's member, a read that grows with a workspace's members (bench:ingest's 250 keys in turn).
 const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used_at, w.id AS workspace_id,
@@ -57,7 +57,7 @@ const KEY_OWNERS = `SELECT k.key_hash, k.id AS key_id, k.revoked_at, k.last_used
  WHERE k.key_hash = ANY($1::text[])`;
 
 /**
- * The key check of a statement that writes what a request with a remembered key sent (issue 18): the
+ * The key check of a statement that writes what a request with a remembered key sent: the
  * keys listed at \`keys\` in the statement's document must still be live (not revoked, their member not
  * removed), or the statement fails with LL401 (isKeyRefused) and nothing of it is written. The
  * statement must read the CTE (\`SELECT count(*) FROM key_recheck\`), or PostgreSQL never runs it.
@@ -141,7 +141,7 @@ export class WorkspacesRepository {
     return this.db.prepared('key_owners', KEY_OWNERS, [keyHashes]);
   }
 
-  /** A key's last use, by its primary key (a join from a document read every key of the table, issue 32). */
+  /** A key's last use, by its primary key (a join from a document read every key of the table). */
   async touchKey(workspaceId: string, keyId: string): Promise<void> {
     await this.db.query(`UPDATE api_keys SET last_used_at = now() WHERE workspace_id = $1 AND id = $2`, [
       workspaceId,

@@ -7,7 +7,7 @@ import {
   isSecretKeyShape,
 } from './workspaces.service';
 
-describe('keys (decisions.md section 2)', () => {
+describe('keys (docs/security.md#keys-secrets-and-tenants)', () => {
   it('public keys are wk_ and 24 base62 characters', () => {
     const key = generatePublicKey();
     expect(key).toMatch(/^wk_[0-9A-Za-z]{24}$/);

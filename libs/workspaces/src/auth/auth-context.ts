@@ -21,7 +21,7 @@ export interface SecretKeyOptions {
   /**
    * For a door whose writes check its key in the writing statement (keyRecheckCte) and which calls
    * auth.recheck.verify() when it writes nothing: a key this process has seen live is then taken without
-   * looking it up (issue 18). Only for doors that do not read the member's role.
+   * looking it up. Only for doors that do not read the member's role.
    */
   recheckedByWrite?: boolean;
 }

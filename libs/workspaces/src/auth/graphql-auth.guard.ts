@@ -44,7 +44,7 @@ export class GraphqlAuthGuard implements CanActivate {
     request.auth = auth;
   }
 
-  /** A person's session cookie (issue 27), behind the CSRF defence: the member it acts as, or the operator. */
+  /** A person's session cookie, behind the CSRF defence: the member it acts as, or the operator. */
   private async fromSession(request: GraphqlRequest, token: string): Promise<void> {
     const crossSite = crossSiteRefusal(
       { method: request.method, contentType: request.headers['content-type'], origin: request.headers.origin },

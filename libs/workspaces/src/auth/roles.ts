@@ -1,4 +1,4 @@
-// Who may do what in the admin API (issue 11, decisions.md section 9): the one rule every resolver
+// Who may do what in the admin API (docs/graphql.md#roles): the one rule every resolver
 // asks, through the Member, Manager and Operator decorators in graphql-auth.guard.ts.
 import type { MemberRole } from '../workspaces.types';
 

@@ -5,7 +5,7 @@ import type { AuthContext } from './auth-context';
 
 export type AuthedRequest = Request & { auth?: AuthContext };
 
-/** Bearer secret keys on the key-authenticated endpoints (interface.md "Authentication"). */
+/** Bearer secret keys on the key-authenticated endpoints (docs/rest.md#key-authenticated-routes). */
 @Injectable()
 export class SecretKeyGuard implements CanActivate {
   constructor(private readonly workspaces: WorkspacesService) {}

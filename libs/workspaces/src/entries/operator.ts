@@ -1,4 +1,4 @@
-// The operator CLI's entry of workspaces (apps/api/src/cli.ts; issue 16 item 8): settings, refusals,
+// The operator CLI's entry of workspaces (apps/api/src/cli.ts): settings, refusals,
 // and the same workspaces and members services the apps use, on one pg connection. It loads no Nest,
 // TypeORM, GraphQL or Redis (an index pulls in ~2,000 modules), which is why the CLI imports this
 // entry rather than the index; test/runtime.e2e-spec.ts checks what a call loads.

@@ -1,4 +1,4 @@
-// GraphQL: the apps connected through the tool door's sign-in (issue 27). Owners and admins see and
+// GraphQL: the apps connected through the tool door's sign-in. Owners and admins see and
 // revoke every connection of the workspace; a member their own.
 import { UseGuards } from '@nestjs/common';
 import { Args, Field, ID, Mutation, ObjectType, Query, Resolver } from '@nestjs/graphql';

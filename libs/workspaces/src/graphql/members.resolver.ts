@@ -1,4 +1,4 @@
-// GraphQL: members and keys (issue 11). Members read; owners and admins change (roles.ts).
+// GraphQL: members and keys. Members read; owners and admins change (roles.ts).
 import { UseGuards } from '@nestjs/common';
 import { Args, ID, Mutation, Query, Resolver } from '@nestjs/graphql';
 import type { AuthContext } from '../auth/auth-context';

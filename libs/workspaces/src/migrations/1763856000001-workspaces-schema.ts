@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 // The first tables of workspaces, split out of InitialSchema1763856000000
-// (a database that ran it counts this as run). decisions.md section 2: every tenant table
+// (a database that ran it counts this as run). Every tenant table
 // and every non-global primary key or unique index begins with workspace_id.
 const UP = `
 CREATE TABLE workspaces (

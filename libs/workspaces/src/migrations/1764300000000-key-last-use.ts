@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// Admin API (issue 11): keys are listed with their last use (written at most once a minute per key).
+// Admin API: keys are listed with their last use (written at most once a minute per key).
 const UP = `ALTER TABLE api_keys ADD COLUMN last_used_at timestamptz;`;
 const DOWN = `ALTER TABLE api_keys DROP COLUMN IF EXISTS last_used_at;`;
 

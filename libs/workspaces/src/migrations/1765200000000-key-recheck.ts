@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// issue 18: a post whose key this process already knows is not looked up again before it is applied;
+// A post whose key this process already knows is not looked up again before it is applied;
 // the statement that writes it checks the key instead (keyRecheckCte in workspaces.repository.ts), and
 // this function fails that statement, and so the whole transaction, when the key has been revoked or
 // its member removed since. LL401 is Lifeline's own SQLSTATE for it (isKeyRefused).

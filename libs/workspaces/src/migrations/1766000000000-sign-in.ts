@@ -1,6 +1,6 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// issue 27: people sign in (sessions, one-time email links) and connectors sign in through OAuth 2.1
+// People sign in (sessions, one-time email links) and connectors sign in through OAuth 2.1
 // (registered clients, authorization codes, connections and their tokens). Every secret is stored as
 // its SHA-256 hash; the tokens themselves are shown once and never kept.
 const UP = `

@@ -1,5 +1,5 @@
-// The only code that reads and writes oauth_clients, oauth_codes, connections and connection_tokens
-// (issue 27 item 2): connectors registered by dynamic registration, the codes a member's consent makes,
+// The only code that reads and writes oauth_clients, oauth_codes, connections and connection_tokens:
+// connectors registered by dynamic registration, the codes a member's consent makes,
 // and the connection (one grant: a client acting as a member) with its access and refresh tokens.
 import type { Sql, SqlDatabase } from '@app/platform/plain';
 import type { MemberRole } from '../workspaces.types';

@@ -1,4 +1,4 @@
-// issue 27 item 2: what the tool door's authorization server keeps. A connector registers itself
+// What the tool door's authorization server keeps. A connector registers itself
 // (RFC 7591), a member's consent makes a one-time code bound to the client, redirect address, PKCE
 // challenge and the tool door as resource (RFC 8707); the code becomes a connection with an access
 // token (an hour) and a refresh token that is used once (rotation: a reused one revokes the whole

@@ -1,4 +1,4 @@
-// The only code that reads and writes sessions and sign_in_links (issue 27). A session is read with
+// The only code that reads and writes sessions and sign_in_links. A session is read with
 // its member, key and workspace on every request, so a removed member or a revoked key ends it at the
 // very next request in every api process: nothing about a session is remembered in memory.
 import type { Sql, SqlDatabase } from '@app/platform/plain';

@@ -1,4 +1,4 @@
-// issue 27 item 1: people's sessions. A member signs in with a secret key, a one-time email link, or
+// People's sessions. A member signs in with a secret key, a one-time email link, or
 // the operator's ADMIN_TOKEN; the session is an opaque token in a cookie, stored hashed, read with its
 // member and key on every request (sessions.repository.ts), ended by sign-out, 12 hours idle or 7 days.
 import { AppConfig, newId, Refusal, sameSecret } from '@app/platform/plain';

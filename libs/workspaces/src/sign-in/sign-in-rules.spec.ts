@@ -1,4 +1,4 @@
-// issue 27: the rules of sessions, links and connectors' tokens.
+// The rules of sessions, links and connectors' tokens.
 import {
   crossSiteRefusal,
   HOUR_MS,

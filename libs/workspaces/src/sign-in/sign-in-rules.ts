@@ -1,5 +1,5 @@
-// issue 27: the rules of people's sessions, email links and connectors' tokens, as pure functions.
-// docs/security.md "Sessions and tokens" has the threat model these serve.
+// The rules of people's sessions, email links and connectors' tokens, as pure functions.
+// docs/security.md#sessions-and-tokens has the threat model these serve.
 import { createHash } from 'node:crypto';
 import { randomBase62 } from '@app/platform/plain';
 

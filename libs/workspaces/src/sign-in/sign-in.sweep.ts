@@ -1,4 +1,4 @@
-// Retention of sign-in rows (issue 27): sessions ended or run out, links and codes run out, tokens run
+// Retention of sign-in rows: sessions ended or run out, links and codes run out, tokens run
 // out and revoked connections are deleted a month after they stopped letting anyone in.
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { DAY_MS, retainedSince, SweepRegistry } from '@app/platform';
