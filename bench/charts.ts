@@ -162,7 +162,7 @@ ${ms(after.baseline)} in the after phase (load average ${after.load}); 2 cores, 
 |---|---|---|---|
 ${rows.join('\n')}
 
-Target (issue 32): under 150 ms. Measured on ${new Date().toISOString().slice(0, 10)}.`,
+Target: under 150 ms. Measured on ${new Date().toISOString().slice(0, 10)}.`,
   );
 }
 

@@ -349,8 +349,7 @@ async function main() {
         ? `, prefilled with ${PREFILL_PEOPLE} people and ${PREFILL_OUTBOX} relayed outbox rows`
         : '';
     const analyzed = process.env.BENCH_ANALYZE ? ', ANALYZE after the warm-up' : '';
-    const against =
-      APIS > 1 ? `${APIS} api processes against one (issue 30)` : 'Ingest cost against a thin service (issue 18)';
+    const against = APIS > 1 ? `${APIS} api processes against one` : 'Ingest cost against a thin service';
     const title = `${against} — ${process.env.BENCH_LABEL ?? 'latest'}${prefilled}${analyzed}`;
     const settings = Object.entries(process.env).filter(([name]) => name.startsWith('BENCH_'));
     const command = [

@@ -192,7 +192,7 @@ async function main() {
         `| ${kind.label} | ${fixed(n.cpu.api)} / ${fixed(n.cpu.total)} | ${fixed(s.cpu.api)} / ${fixed(s.cpu.total)} | **${fixed(s.cpu.api / n.cpu.api, 2)}×** | ${fixed(s.cpu.total / n.cpu.total, 2)}× | ${n.rate.toFixed(0)} / ${s.rate.toFixed(0)} | ${refused} |`,
       );
     }
-    writeResults('Segment-compatible ingest (issue 29)', lines.join('\n'));
+    writeResults('Segment-compatible ingest', lines.join('\n'));
     await db.end();
   } finally {
     await lifeline.stop();

@@ -208,7 +208,7 @@ async function main() {
     );
     console.log(body);
     if (!process.env.BENCH_PROFILE)
-      writeResults(process.env.BENCH_LABEL ? `Webhooks (issue 18) — ${process.env.BENCH_LABEL}` : 'Webhooks', body);
+      writeResults(process.env.BENCH_LABEL ? `Webhooks — ${process.env.BENCH_LABEL}` : 'Webhooks', body);
   } finally {
     for (const s of subjects) await s.close();
     receiver.closeAllConnections();

@@ -112,7 +112,7 @@ export const COMMANDS: Record<string, Command> = {
     usage: 'charts rebuild',
     about:
       'Recomputes every chart rollup from the events, the people sketches of every day included ' +
-      '(docs/decisions.md "Charts from rollups"); folds wait while it runs. Prints the rollup rows written.',
+      '(docs/decisions.md#charts-from-rollups); folds wait while it runs. Prints the rollup rows written.',
     options: {},
     required: [],
     run: async (_services, _values, config) => {
