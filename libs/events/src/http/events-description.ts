@@ -2,6 +2,12 @@
 import { WINDOW_SECONDS, LIMITS as RATE_LIMITS } from '@app/platform';
 import { ACTIONS, BUILT_IN_EVENTS, CUSTOM_NAME_PATTERN, LIMITS, RESERVED_EVENT_NAMES } from '../domain';
 
+/**
+ * GET /api/v1/events: the events endpoint described, so a caller sees what to post.
+ * @public scripts/wire-schemas.ts reads it by name, for the OpenAPI document's schema of the answer.
+ */
+export type EventsDescription = ReturnType<typeof describeEventsEndpoint>;
+
 /** GET /api/v1/events: the events endpoint described, so a caller sees what to post. */
 export function describeEventsEndpoint() {
   return {
