@@ -25,4 +25,5 @@ export * from './logging/logger';
 export * from './observability/worker-heartbeat';
 export * from './observability/metrics-registry';
 export * from './person-data/person-data';
+export * from './time/clock';
 export * from './platform.module';

@@ -14,21 +14,24 @@ import { QueueConnections } from './queues/queue-module';
 import { RateLimits } from './rate-limits/rate-limits';
 import { createRedis, bullConnection, REDIS } from './redis/redis';
 import { SweepRegistry } from './sweeps/sweeps';
+import { Clock, CLOCK, SYSTEM_CLOCK } from './time/clock';
 
 /** What both apps run on: settings, PostgreSQL, Redis, queues, sweeps, rate limits and health. */
 @Global()
 @Module({})
 export class PlatformModule {
-  static forRoot(config: AppConfig, migrations: Migration[]): DynamicModule {
+  /** `clock` is what timing code reads and waits on (a test passes one it moves by hand). */
+  static forRoot(config: AppConfig, migrations: Migration[], clock: Clock = SYSTEM_CLOCK): DynamicModule {
     return {
       module: PlatformModule,
       imports: [
-        TypeOrmModule.forRoot(dataSourceOptions(config)),
+        TypeOrmModule.forRoot(dataSourceOptions(config, undefined, clock)),
         BullModule.forRoot({ connection: bullConnection(config.redisUrl), prefix: config.redisPrefix }),
       ],
       controllers: [HealthController],
       providers: [
         { provide: CONFIG, useValue: config },
+        { provide: CLOCK, useValue: clock },
         { provide: MIGRATION_LIST, useValue: migrations },
         {
           provide: READ_DATABASE,
@@ -44,6 +47,7 @@ export class PlatformModule {
       ],
       exports: [
         CONFIG,
+        CLOCK,
         REDIS,
         READ_DATABASE,
         SweepRegistry,

@@ -3,17 +3,19 @@ import { Client } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import type { Outage } from '../runtime/outage';
+import type { Clock } from '../time/clock';
 import { DatabaseLimits, limitedPoolOptions, WatchedClient } from './time-limits';
 
 /**
  * The apps' pool; without the time limits (the migrations' own data sources), statements run as long as they need.
- * `outage` is the server's when it is not the primary (the read replica's, read-database.ts).
+ * `outage` is the server's when it is not the primary (the read replica's, read-database.ts); `clock` times its watch.
  */
 export function dataSourceOptions(
   config: Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'> & Partial<DatabaseLimits>,
   outage?: Outage,
+  clock?: Clock,
 ): DataSourceOptions {
-  const limits = config.databaseConnectTimeoutMs ? limitedPoolOptions(config as DatabaseLimits, outage) : {};
+  const limits = config.databaseConnectTimeoutMs ? limitedPoolOptions(config as DatabaseLimits, outage, clock) : {};
   return {
     type: 'postgres',
     url: config.databaseUrl,

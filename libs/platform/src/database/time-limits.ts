@@ -1,4 +1,4 @@
-// Issue 33 items 2 and 3: time limits on every use of the apps' pool, and what it does while the
+// Time limits on every use of the apps' pool, and what it does while the
 // database cannot be reached. Each connection starts with a statement timeout and an idle-in-transaction
 // timeout, which PostgreSQL itself enforces; connecting, and waiting for a pooled connection, are
 // bounded by the connect timeout. A frozen server enforces nothing, so the watch notices a statement
@@ -9,6 +9,7 @@ import { Client } from 'pg';
 import type { AppConfig } from '../config/config';
 import { DatabaseUnavailable, isConnectionFailure } from '../errors/unavailable';
 import { DATABASE_OUTAGE, Outage } from '../runtime/outage';
+import { Clock, ClockTimer, SYSTEM_CLOCK } from '../time/clock';
 import { ScopedTimeoutClient } from './prepared';
 
 export type DatabaseLimits = Pick<
@@ -28,9 +29,13 @@ const TICK_MS = 250;
 
 /**
  * The pg Pool options of the limits (TypeORM passes `extra` to the Pool, which passes them to each Client);
- * `outage` is the server's (the read replica has one of its own, read-database.ts).
+ * `outage` is the server's (the read replica has one of its own, read-database.ts); `clock` times the watch.
  */
-export function limitedPoolOptions(limits: DatabaseLimits, outage: Outage = DATABASE_OUTAGE): Record<string, unknown> {
+export function limitedPoolOptions(
+  limits: DatabaseLimits,
+  outage: Outage = DATABASE_OUTAGE,
+  clock: Clock = SYSTEM_CLOCK,
+): Record<string, unknown> {
   // PGlite serves one connection at a time: a probe would wait behind any long statement, so no watch there.
   if (limits.embeddedDatabase) return { connectionTimeoutMillis: limits.databaseConnectTimeoutMs };
   return {
@@ -38,19 +43,20 @@ export function limitedPoolOptions(limits: DatabaseLimits, outage: Outage = DATA
     statement_timeout: limits.databaseStatementTimeoutMs,
     idle_in_transaction_session_timeout: limits.databaseIdleInTransactionTimeoutMs,
     keepAlive: true,
-    databaseWatch: new DatabaseWatch(limits.databaseUrl, outage),
+    databaseWatch: new DatabaseWatch(limits.databaseUrl, outage, clock),
   };
 }
 
 export class DatabaseWatch {
   private readonly busy = new Set<WatchedClient>();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
   private probing = false;
   private lastProbe = 0;
 
   constructor(
     private readonly url: string,
     readonly outage: Outage = DATABASE_OUTAGE,
+    private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   unavailable(cause?: unknown, uncertain = false): DatabaseUnavailable {
@@ -60,14 +66,14 @@ export class DatabaseWatch {
 
   /** A statement went out on client. */
   sent(client: WatchedClient): void {
-    if (client.pending++ === 0) client.busySince = Date.now();
+    if (client.pending++ === 0) client.busySince = this.clock.now();
     this.busy.add(client);
-    this.timer ??= setInterval(() => this.tick(), TICK_MS).unref();
+    this.timer ??= this.clock.setInterval(() => this.tick(), TICK_MS).unref();
   }
 
   /** A statement on client was answered (or failed); answers the error its caller should see. */
   answered(client: WatchedClient, error?: unknown): unknown {
-    if (--client.pending > 0) client.busySince = Date.now();
+    if (--client.pending > 0) client.busySince = this.clock.now();
     else this.busy.delete(client);
     return error ? this.failed(error) : error;
   }
@@ -84,11 +90,11 @@ export class DatabaseWatch {
 
   private tick(): void {
     if (this.busy.size === 0 && this.timer) {
-      clearInterval(this.timer);
+      this.timer.cancel();
       this.timer = null;
       return;
     }
-    const now = Date.now();
+    const now = this.clock.now();
     for (const client of this.busy) if (now - client.busySince >= STALL_MS) return this.suspect();
   }
 
@@ -96,9 +102,9 @@ export class DatabaseWatch {
    * Asks the server whether it answers (one question at a time, at most one per STALL_MS); when not, the outage begins.
    */
   private suspect(): void {
-    if (this.probing || this.outage.down || Date.now() - this.lastProbe < STALL_MS) return;
+    if (this.probing || this.outage.down || this.clock.now() - this.lastProbe < STALL_MS) return;
     this.probing = true;
-    this.lastProbe = Date.now();
+    this.lastProbe = this.clock.now();
     void this.probe().then((why) => {
       this.probing = false;
       if (why) this.lose(why);
@@ -114,7 +120,7 @@ export class DatabaseWatch {
 
   private async awaitReturn(): Promise<void> {
     while (this.outage.down) {
-      await new Promise((resolve) => setTimeout(resolve, PROBE_MS).unref());
+      await new Promise((resolve) => this.clock.setTimeout(() => resolve(undefined), PROBE_MS).unref());
       if ((await this.probe()) === null) this.outage.end();
     }
   }
@@ -124,7 +130,7 @@ export class DatabaseWatch {
     const client = new Client({ connectionString: this.url, connectionTimeoutMillis: PROBE_MS });
     client.on('error', () => undefined);
     const asked = new Promise<string | null>((resolve) => {
-      const timer = setTimeout(() => resolve(`no answer within ${PROBE_MS} ms`), PROBE_MS);
+      const timer = this.clock.setTimeout(() => resolve(`no answer within ${PROBE_MS} ms`), PROBE_MS);
       client
         .connect()
         .then(() => client.query('SELECT 1'))
@@ -132,7 +138,7 @@ export class DatabaseWatch {
           () => resolve(null),
           (error: Error) => resolve(isConnectionFailure(error) ? error.message : null),
         )
-        .finally(() => clearTimeout(timer));
+        .finally(() => timer.cancel());
     });
     return asked.then((why) => {
       // an unanswered connection is cut, not ended: a frozen server would hold a polite goodbye open
