@@ -20,7 +20,7 @@ type Named = Pick<JobDefinition, 'queue' | 'name' | 'version'>;
 const logger = new Logger('JobPayloads');
 
 /** Why a job's payload was not read: the job, the version it carried and the one this process serves. */
-export abstract class JobPayloadError extends Error {
+abstract class JobPayloadError extends Error {
   readonly job: string;
   readonly serves: number;
 
