@@ -18,7 +18,12 @@ import {
 } from '@app/outbox';
 import { PeopleDataParticipant } from '@app/people';
 import type { AppConfig, PersonErasure } from '@app/platform';
-import { DeliveriesRepository, WebhookRelayService, WebhooksDataParticipant } from '@app/webhooks';
+import {
+  DeliveriesRepository,
+  DeliveryClaimsRepository,
+  WebhookRelayService,
+  WebhooksDataParticipant,
+} from '@app/webhooks';
 
 export const SQL_DIR = join(__dirname, '..', 'test', 'sql');
 
@@ -81,11 +86,10 @@ function ingest(): SqlSnapshot[] {
   ];
 }
 
-// Its hearing is a field: the services a handler sends with are not needed to read it.
-const webhooksHearing = new WebhookRelayService(null as never, null as never, null as never);
-const automationsHearing = new AutomationRelayService(null as never, null as never);
-
 async function relay(): Promise<SqlSnapshot[]> {
+  // A handler's hearing is a field: the services it sends with are not needed to read it.
+  const webhooksHearing = new WebhookRelayService(null as never, null as never, null as never);
+  const automationsHearing = new AutomationRelayService(null as never, null as never);
   const on = (db: Db) => new OutboxRelayService(db, {} as AppConfig);
   const since = new Date('2026-01-01T00:00:00Z');
   const markAhead = [{ mark_xid: '9', mark_id: '1', top_xid: '9', next_xid: '5' }];
@@ -128,7 +132,7 @@ async function relay(): Promise<SqlSnapshot[]> {
 }
 
 async function deliveries(): Promise<SqlSnapshot[]> {
-  const by = (method: string) => `DeliveriesRepository.${method} (@app/webhooks)`;
+  const by = (method: string, repository = 'DeliveryClaimsRepository') => `${repository}.${method} (@app/webhooks)`;
   const key = { workspaceId: 'wsp', deliveryId: 'dlv' };
   const delivery = {
     workspaceId: 'wsp',
@@ -142,27 +146,27 @@ async function deliveries(): Promise<SqlSnapshot[]> {
   const attempt = { number: 1, startedAt: new Date(0), ok: true, durationMs: 5, status: 200, nextDelayMs: null };
   return [
     ...named(
-      by('insert'),
+      by('insert', 'DeliveriesRepository'),
       await sentBy((db) => new DeliveriesRepository(db).insert(db, [delivery])),
       ['delivery-insert.sql'],
       ['A row marked claimed is stored with its first attempt claimed: one statement for every row of a pass.'],
     ),
     ...named(
       by('claim'),
-      await sentBy((db) => new DeliveriesRepository(db).claim('wsp', 'dlv')),
+      await sentBy((db) => new DeliveryClaimsRepository(db).claim('wsp', 'dlv')),
       ['delivery-claim.sql'],
       ['One statement for a batch of claims (GroupCommit).'],
     ),
     ...named(
       by('settle'),
-      await sentBy((db) => new DeliveriesRepository(db).settle('wsp', 'dlv', attempt)),
+      await sentBy((db) => new DeliveryClaimsRepository(db).settle('wsp', 'dlv', attempt)),
       ['delivery-settle.sql'],
       ['One statement for a batch of settlements (GroupCommit).'],
     ),
-    ...named(by('release'), await sentBy((db) => new DeliveriesRepository(db).release('wsp', 'dlv', 1, 1000)), [
+    ...named(by('release'), await sentBy((db) => new DeliveryClaimsRepository(db).release('wsp', 'dlv', 1, 1000)), [
       'delivery-release.sql',
     ]),
-    ...named(by('releaseFirst'), await sentBy((db) => new DeliveriesRepository(db).releaseFirst([key]), [[[]]]), [
+    ...named(by('releaseFirst'), await sentBy((db) => new DeliveryClaimsRepository(db).releaseFirst([key]), [[[]]]), [
       'delivery-release-first.sql',
     ]),
   ];

@@ -1,21 +1,33 @@
-// Delivery rules at the repository (docs/webhooks.md#delivery-retries-and-the-log): every attempt is claimed
-// in one UPDATE before it is sent, and settled only while its claim holds.
-import { AttemptRecord, DeliveriesRepository, LOST_ATTEMPT } from '@app/webhooks';
+// Delivery rules at the repositories (docs/webhooks.md#delivery-retries-and-the-log): every attempt is claimed
+// in one UPDATE before it is sent, and settled only while its claim holds. The graph runs on a ManualClock:
+// claims expire and retries fall due when the test moves the time, not after waiting for it.
+import { ManualClock } from '@app/platform/manual-clock';
+import {
+  AttemptRecord,
+  CLAIM_SECONDS,
+  DeliveriesRepository,
+  DeliveryClaimsRepository,
+  LOST_ATTEMPT,
+} from '@app/webhooks';
 import { useMedium } from './medium';
 
-const t = useMedium();
+const clock = new ManualClock();
+const t = useMedium({ clock });
+const CLAIM_MS = CLAIM_SECONDS * 1000;
 let ws: string;
 let endpoint: string;
 let deliveries: DeliveriesRepository;
+let claims: DeliveryClaimsRepository;
 beforeAll(async () => {
   ws = (await t.make.workspace()).id;
   endpoint = (await t.make.endpoint(ws)).id;
   deliveries = t.get(DeliveriesRepository);
+  claims = t.get(DeliveryClaimsRepository);
 });
 
 const attempt = (number: number, ok: boolean, nextDelayMs: number | null = 60_000): AttemptRecord => ({
   number,
-  startedAt: new Date(),
+  startedAt: new Date(clock.now()),
   ok,
   durationMs: 12,
   ...(ok ? { status: 200 } : { status: 500, error: 'HTTP 500' }),
@@ -41,8 +53,8 @@ const attempts = (id: string) =>
 describe('claims', () => {
   it('a due delivery is claimed once however many ask at the same moment, and the claim counts the attempt', async () => {
     const { id } = await t.make.delivery(ws, endpoint, { body: '{"n":1}' });
-    const claims = await Promise.all(Array.from({ length: 5 }, () => deliveries.claim(ws, id)));
-    const won = claims.filter((c) => c !== null);
+    const asked = await Promise.all(Array.from({ length: 5 }, () => claims.claim(ws, id)));
+    const won = asked.filter((c) => c !== null);
     expect(won).toEqual([
       {
         number: 1,
@@ -59,15 +71,19 @@ describe('claims', () => {
     expect(await row(id)).toEqual({ state: 'pending', attempts: 1, claimed: true });
   });
 
-  it('a delivery not yet due is not claimed', async () => {
-    const { id } = await t.make.delivery(ws, endpoint, { next_attempt_at: new Date(Date.now() + 60_000) });
-    expect(await deliveries.claim(ws, id)).toBeNull();
+  it('a delivery not yet due is not claimed; once the time comes it is', async () => {
+    const { id } = await t.make.delivery(ws, endpoint, { next_attempt_at: new Date(clock.now() + 60_000) });
+    expect(await claims.claim(ws, id)).toBeNull();
     expect(await row(id)).toEqual({ state: 'pending', attempts: 0, claimed: false });
+    await clock.advance(60_000);
+    expect(await claims.claim(ws, id)).toMatchObject({ number: 1 });
   });
 
   it('a claim left by a stopped worker is taken over once it expires, and the lost attempt is logged', async () => {
-    const { id } = await t.make.delivery(ws, endpoint, { attempts: 1, claimed_until: new Date(Date.now() - 1000) });
-    const claim = await deliveries.claim(ws, id);
+    const { id } = await t.make.delivery(ws, endpoint, { attempts: 1, claimed_until: new Date(clock.now() + 5_000) });
+    expect(await claims.claim(ws, id)).toBeNull(); // still held
+    await clock.advance(5_001);
+    const claim = await claims.claim(ws, id);
     expect(claim).toMatchObject({ number: 2, tookOver: true });
     expect(await attempts(id)).toEqual([{ number: 1, status_code: null, error: LOST_ATTEMPT }]);
   });
@@ -119,14 +135,14 @@ describe('first attempts claimed as the relay stores them', () => {
     );
     expect(made).toEqual([{ workspace_id: ws, id, state: 'pending', claimed: true }]);
     expect(await row(id)).toEqual({ state: 'pending', attempts: 1, claimed: true });
-    expect(await deliveries.claim(ws, id)).toBeNull();
-    expect(await deliveries.releaseFirst([{ workspaceId: ws, deliveryId: id }])).toEqual([
+    expect(await claims.claim(ws, id)).toBeNull();
+    expect(await claims.releaseFirst([{ workspaceId: ws, deliveryId: id }])).toEqual([
       { workspaceId: ws, deliveryId: id },
     ]);
     expect(await row(id)).toEqual({ state: 'pending', attempts: 0, claimed: false });
-    expect(await deliveries.releaseFirst([{ workspaceId: ws, deliveryId: id }])).toEqual([]);
-    expect(await deliveries.claim(ws, id)).toMatchObject({ number: 1, tookOver: false, body: '{"n":2}' });
-    expect(await deliveries.settle(ws, id, attempt(1, true))).toEqual({ state: 'succeeded', dueInMs: 0 });
+    expect(await claims.releaseFirst([{ workspaceId: ws, deliveryId: id }])).toEqual([]);
+    expect(await claims.claim(ws, id)).toMatchObject({ number: 1, tookOver: false, body: '{"n":2}' });
+    expect(await claims.settle(ws, id, attempt(1, true))).toEqual({ state: 'succeeded', dueInMs: 0 });
     expect(await attempts(id)).toEqual([{ number: 1, status_code: 200, error: null }]);
   });
 
@@ -137,11 +153,10 @@ describe('first attempts claimed as the relay stores them', () => {
         { workspaceId: ws, id, endpointId: endpoint, outboxId: outboxId(), type: 'event', body: '{}', claimed: true },
       ]),
     );
-    await t.db.query(
-      `UPDATE deliveries SET claimed_until = now() - interval '1 second' WHERE workspace_id = $1 AND id = $2`,
-      [ws, id],
-    );
-    expect(await deliveries.claim(ws, id)).toMatchObject({ number: 2, tookOver: true });
+    await clock.advance(CLAIM_MS);
+    expect(await claims.claim(ws, id)).toBeNull(); // held for the whole claim
+    await clock.advance(1);
+    expect(await claims.claim(ws, id)).toMatchObject({ number: 2, tookOver: true });
     expect(await attempts(id)).toEqual([{ number: 1, status_code: null, error: LOST_ATTEMPT }]);
   });
 
@@ -172,38 +187,43 @@ describe('first attempts claimed as the relay stores them', () => {
 describe('settlements', () => {
   it('a success settles the delivery as succeeded with its attempt logged', async () => {
     const { id } = await t.make.delivery(ws, endpoint);
-    await deliveries.claim(ws, id);
-    expect(await deliveries.settle(ws, id, attempt(1, true))).toEqual({ state: 'succeeded', dueInMs: 0 });
+    await claims.claim(ws, id);
+    expect(await claims.settle(ws, id, attempt(1, true))).toEqual({ state: 'succeeded', dueInMs: 0 });
     expect(await row(id)).toEqual({ state: 'succeeded', attempts: 1, claimed: false });
     expect(await attempts(id)).toEqual([{ number: 1, status_code: 200, error: null }]);
   });
 
   it('a failure with attempts left stays pending and is due after the retry wait', async () => {
     const { id } = await t.make.delivery(ws, endpoint);
-    await deliveries.claim(ws, id);
-    const settled = await deliveries.settle(ws, id, attempt(1, false, 60_000));
+    await claims.claim(ws, id);
+    const settled = await claims.settle(ws, id, attempt(1, false, 60_000));
     expect(settled?.state).toBe('pending');
     expect(settled!.dueInMs).toBeGreaterThan(50_000);
     expect(settled!.dueInMs).toBeLessThanOrEqual(60_000);
+    expect(settled!.dueInMs).toBe(60_000); // the clock stood still
+    await clock.advance(59_999);
+    expect(await claims.claim(ws, id)).toBeNull();
+    await clock.advance(1);
+    expect(await claims.claim(ws, id)).toMatchObject({ number: 2, tookOver: false });
   });
 
   it('a failure of the last attempt settles the delivery as failed', async () => {
     const { id } = await t.make.delivery(ws, endpoint);
-    await deliveries.claim(ws, id);
-    expect(await deliveries.settle(ws, id, attempt(1, false, null))).toEqual({ state: 'failed', dueInMs: 0 });
+    await claims.claim(ws, id);
+    expect(await claims.settle(ws, id, attempt(1, false, null))).toEqual({ state: 'failed', dueInMs: 0 });
   });
 
   it('an attempt whose claim was lost settles nothing', async () => {
     const { id } = await t.make.delivery(ws, endpoint);
-    expect(await deliveries.settle(ws, id, attempt(1, true))).toBeNull();
+    expect(await claims.settle(ws, id, attempt(1, true))).toBeNull();
     expect(await row(id)).toEqual({ state: 'pending', attempts: 0, claimed: false });
   });
 
-  it('a Retry asked for while an attempt is out keeps the failed delivery due now', async () => {
+  it('a Retry asked for while an attempt is out keeps the failed delivery due now, even within the same instant', async () => {
     const { id } = await t.make.delivery(ws, endpoint);
-    await deliveries.claim(ws, id);
-    expect(await deliveries.makeDue(ws, id)).toEqual({ attempts: 1, inFlight: true });
-    const settled = await deliveries.settle(ws, id, attempt(1, false, null));
+    await claims.claim(ws, id);
+    expect(await claims.makeDue(ws, id)).toEqual({ attempts: 1, inFlight: true });
+    const settled = await claims.settle(ws, id, attempt(1, false, null));
     expect(settled).toEqual({ state: 'pending', dueInMs: 0 });
   });
 });

@@ -1,16 +1,27 @@
 // Health and recovery (docs/webhooks.md#health-disabling-and-recovery) at the repositories: a disabled address gets no
 // attempts, recover picks exactly the failed deliveries since a time (once, in order, paced), a rate-limited attempt is
-// given back uncounted, and health flushes disable an address failing for the whole window.
-import { DeliveriesRepository, EndpointsRepository } from '@app/webhooks';
+// given back uncounted, and health flushes disable an address failing for the whole window. The graph runs on a
+// ManualClock: paced and deferred deliveries fall due, and the health service flushes, as the test moves the time.
+import { ManualClock } from '@app/platform/manual-clock';
+import {
+  DeliveriesRepository,
+  DeliveryClaimsRepository,
+  EndpointHealthService,
+  EndpointsRepository,
+  HEALTH_FLUSH_MS,
+} from '@app/webhooks';
 import { useMedium } from './medium';
 
-const t = useMedium();
+const clock = new ManualClock();
+const t = useMedium({ clock });
 let ws: string;
 let deliveries: DeliveriesRepository;
+let claims: DeliveryClaimsRepository;
 let endpoints: EndpointsRepository;
 beforeAll(async () => {
   ws = (await t.make.workspace()).id;
   deliveries = t.get(DeliveriesRepository);
+  claims = t.get(DeliveryClaimsRepository);
   endpoints = t.get(EndpointsRepository);
 });
 
@@ -26,7 +37,7 @@ describe('a disabled address', () => {
   it('is not claimed: its due delivery becomes failed without counting an attempt', async () => {
     const endpoint = (await t.make.endpoint(ws, { disabled_at: new Date(), disabled_reason: 'test' })).id as string;
     const { id } = await t.make.delivery(ws, endpoint);
-    expect(await deliveries.claim(ws, id as string)).toBeNull();
+    expect(await claims.claim(ws, id as string)).toBeNull();
     expect(await row(id as string)).toEqual({ state: 'failed', attempts: 0, claimed: false });
   });
 });
@@ -62,8 +73,15 @@ describe('recover', () => {
     expect(await row(old.id as string)).toMatchObject({ state: 'failed' });
     expect(await row(done.id as string)).toMatchObject({ state: 'succeeded' });
     // The next attempt is the seventh.
-    const claim = await deliveries.claim(ws, failed[0].id as string);
+    const claim = await claims.claim(ws, failed[0].id as string);
     expect(claim).toMatchObject({ number: 7 });
+    // The others fall due one pace apart.
+    expect(await claims.claim(ws, failed[1].id as string)).toBeNull();
+    await clock.advance(100);
+    expect(await claims.claim(ws, failed[1].id as string)).toMatchObject({ number: 7 });
+    expect(await claims.claim(ws, failed[2].id as string)).toBeNull();
+    await clock.advance(100);
+    expect(await claims.claim(ws, failed[2].id as string)).toMatchObject({ number: 7 });
   });
 });
 
@@ -71,11 +89,15 @@ describe('rate limit', () => {
   it('a released attempt is not counted and the delivery waits for its slot, unclaimed', async () => {
     const endpoint = (await t.make.endpoint(ws, { rate_limit_per_second: 5 })).id as string;
     const { id } = await t.make.delivery(ws, endpoint);
-    const claim = await deliveries.claim(ws, id as string);
+    const claim = await claims.claim(ws, id as string);
     expect(claim).toMatchObject({ number: 1, rateLimitPerSecond: 5, endpointId: endpoint });
-    expect(await deliveries.release(ws, id as string, 1, 60_000)).toBe(true);
+    expect(await claims.release(ws, id as string, 1, 60_000)).toBe(true);
     expect(await row(id as string)).toEqual({ state: 'pending', attempts: 0, claimed: false });
-    expect(await deliveries.claim(ws, id as string)).toBeNull(); // not due for a minute
+    expect(await claims.claim(ws, id as string)).toBeNull(); // not due for a minute
+    await clock.advance(59_999);
+    expect(await claims.claim(ws, id as string)).toBeNull();
+    await clock.advance(1);
+    expect(await claims.claim(ws, id as string)).toMatchObject({ number: 1 });
   });
 });
 
@@ -117,5 +139,32 @@ describe('health flushes', () => {
         { endpoint_id: recovering, succeeded: 1, failed: 0 },
       ].sort((a, b) => a.endpoint_id.localeCompare(b.endpoint_id)),
     );
+  });
+
+  it("the worker's health service adds what it tallied on its clock's every HEALTH_FLUSH_MS, not before", async () => {
+    const failing = (await t.make.endpoint(ws, { failing_since: new Date(clock.now() - 6 * 24 * 3600_000) }))
+      .id as string;
+    const health = new EndpointHealthService(endpoints, t.config, clock);
+    const flushes = jest.spyOn(endpoints, 'recordHealth');
+    health.onModuleInit();
+    try {
+      health.record(ws, failing, false);
+      await clock.advance(HEALTH_FLUSH_MS - 1);
+      expect(flushes).not.toHaveBeenCalled();
+      await clock.advance(1);
+      expect(flushes).toHaveBeenCalledTimes(1);
+      expect(await flushes.mock.results[0].value).toEqual([{ workspaceId: ws, endpointId: failing }]);
+      const [endpoint] = await t.db.query(
+        `SELECT disabled_at, disabled_reason FROM webhook_endpoints WHERE workspace_id = $1 AND id = $2`,
+        [ws, failing],
+      );
+      expect(endpoint.disabled_at).toEqual(new Date(clock.now()));
+      expect(endpoint.disabled_reason).toContain('Every delivery failed');
+      const [counts] = await endpoints.successCounts(ws, [failing], new Date(clock.now() - 3600_000));
+      expect(counts).toEqual({ endpoint_id: failing, succeeded: 0, failed: 1 });
+    } finally {
+      flushes.mockRestore();
+      await health.onApplicationShutdown();
+    }
   });
 });

@@ -9,7 +9,7 @@ import { AutomationsModule } from '@app/automations';
 import { EdgeModule } from '@app/edge';
 import { IntegrationsModule } from '@app/integrations';
 import { OutboxModule } from '@app/outbox';
-import { AppConfig, PlatformModule } from '@app/platform';
+import { AppConfig, Clock, PlatformModule } from '@app/platform';
 import { MIGRATIONS } from '@app/schema';
 import { WorkspacesModule } from '@app/workspaces';
 import { EventsModule } from '@app/events';
@@ -31,13 +31,20 @@ export interface Medium {
 @Module({ imports: [EventsModule, MessagingModule, WebhooksModule, AutomationsModule, IntegrationsModule] })
 class ContextsModule {}
 
-export async function startMedium(): Promise<Medium> {
+/** `clock`: what the graph's timing code reads and waits on (a ManualClock the test moves), the real one by default. */
+export async function startMedium(options: { clock?: Clock } = {}): Promise<Medium> {
   const { config, database } = await testConfig();
   await cloneTemplate(database);
   const context: INestApplicationContext = await NestFactory.createApplicationContext(
     {
       module: class MediumModule {},
-      imports: [PlatformModule.forRoot(config, MIGRATIONS), OutboxModule, WorkspacesModule, EdgeModule, ContextsModule],
+      imports: [
+        PlatformModule.forRoot(config, MIGRATIONS, options.clock),
+        OutboxModule,
+        WorkspacesModule,
+        EdgeModule,
+        ContextsModule,
+      ],
     },
     { logger: ['error'] },
   );
@@ -57,10 +64,10 @@ export async function startMedium(): Promise<Medium> {
 }
 
 /** The file's middle tier, started before its tests and closed after; the handle is filled in beforeAll. */
-export function useMedium(): Medium {
+export function useMedium(options: { clock?: Clock } = {}): Medium {
   const handle = {} as Medium;
   beforeAll(async () => {
-    Object.assign(handle, await startMedium());
+    Object.assign(handle, await startMedium(options));
   });
   afterAll(() => handle.close?.());
   return handle;

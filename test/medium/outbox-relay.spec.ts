@@ -15,6 +15,7 @@ import {
   RELAY_MARK,
 } from '@app/outbox';
 import { REDIS } from '@app/platform';
+import { ManualClock } from '@app/platform/manual-clock';
 import { Medium, startMedium } from './medium';
 
 const RELAYED = 100_000;
@@ -28,9 +29,11 @@ interface PlanNode {
 }
 const nodes = (node: PlanNode): PlanNode[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
 
+// The relay's gaps and the writer's kicks are timed on this clock, which the passes below move by hand.
+const clock = new ManualClock();
 let t: Medium;
 beforeAll(async () => {
-  t = await startMedium();
+  t = await startMedium({ clock });
   const ws = await t.make.workspace();
   // One transaction writes them and moves the mark past them: relayed, as a week of traffic leaves them.
   await t.db.query(
@@ -189,11 +192,17 @@ describe('the relay over a large outbox', () => {
 });
 
 describe('passes while writes keep coming (RELAY_MIN_GAP_MS)', () => {
-  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   const pastMark = async () =>
     Number((await t.db.query(`SELECT count(*) AS n FROM outbox WHERE (xid, id) > ${RELAY_MARK}`))[0].n);
+  /** Moves the clock a gap at a time, letting each pass the relay starts finish, until nothing is past the mark. */
+  async function drained(relay: OutboxRelayService): Promise<void> {
+    for (let i = 0; i < 100 && (await pastMark()) > 0; i++) {
+      await clock.advance(RELAY_MIN_GAP_MS);
+      await (relay as unknown as { running: Promise<void> | null }).running;
+    }
+  }
 
-  it('an idle relay starts a pass at the first kick; under a kick every few ms, passes start a gap apart and relay everything', async () => {
+  it('an idle relay starts a pass at the first kick; under a kick every 10 ms, passes start a gap apart and relay everything', async () => {
     const relay = t.get(OutboxRelayService);
     const [ws] = await t.db.query(`SELECT id FROM workspaces LIMIT 1`);
     const starts: number[] = [];
@@ -204,23 +213,23 @@ describe('passes while writes keep coming (RELAY_MIN_GAP_MS)', () => {
       return original();
     });
     try {
-      await sleep(RELAY_MIN_GAP_MS + 10); // idle for longer than a gap
+      await clock.advance(RELAY_MIN_GAP_MS + 10); // idle for longer than a gap
       relay.kick();
       expect(starts).toHaveLength(1); // started within kick(), not after a gap
-      const until = Date.now() + 8 * RELAY_MIN_GAP_MS;
+      const until = clock.now() + 8 * RELAY_MIN_GAP_MS;
       let written = 0;
-      while (Date.now() < until) {
-        // Three writing transactions at a time, so several commit within each gap however slow a write
-        // is on a loaded machine.
+      while (clock.now() < until) {
+        // Three writing transactions at a time, so several commit within each gap.
         await Promise.all([1, 2, 3].map(() => t.make.outbox(ws.id, {}, { steady: ++written })));
         relay.kick();
-        await sleep(3);
+        await clock.advance(10);
       }
-      for (let i = 0; i < 100 && (await pastMark()) > 0; i++) await sleep(RELAY_MIN_GAP_MS);
+      await drained(relay);
       expect(await pastMark()).toBe(0);
       expect(written).toBeGreaterThan(starts.length * 2); // passes carried several transactions each
       const gaps = starts.slice(1).map((start, i) => start - starts[i]);
-      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(RELAY_MIN_GAP_MS - 1); // setTimeout may wake a millisecond early by Date.now()
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(RELAY_MIN_GAP_MS - 1);
+      expect(Math.min(...gaps)).toBeGreaterThanOrEqual(RELAY_MIN_GAP_MS); // the clock fires no timer early
     } finally {
       spy.mockRestore();
     }
@@ -234,24 +243,24 @@ describe('passes while writes keep coming (RELAY_MIN_GAP_MS)', () => {
     const original = redis.publish.bind(redis) as (channel: string, message: string) => Promise<number>;
     const publish = jest.spyOn(redis, 'publish').mockImplementation(((channel: string, message: string) => {
       if (channel === outboxChannel(t.config)) {
-        published.push(Date.now());
+        published.push(clock.now());
         kickedAt.push((t.get(OutboxWriter) as unknown as { lastKick: number }).lastKick);
       }
       return original(channel, message);
     }) as never);
     try {
       const writer = t.get(OutboxWriter);
-      await sleep(RELAY_MIN_GAP_MS + 10);
+      await clock.advance(RELAY_MIN_GAP_MS + 10);
       writer.kick();
       expect(published).toHaveLength(1); // at once, not after a gap
       const first = published[0];
       let last = first;
-      while (Date.now() < first + 6 * RELAY_MIN_GAP_MS) {
+      while (clock.now() < first + 6 * RELAY_MIN_GAP_MS) {
         writer.kick();
-        last = Date.now();
-        await sleep(2);
+        last = clock.now();
+        await clock.advance(2);
       }
-      await sleep(2 * RELAY_MIN_GAP_MS);
+      await clock.advance(2 * RELAY_MIN_GAP_MS);
       expect(published.length).toBeGreaterThanOrEqual(2);
       expect(published.length).toBeLessThanOrEqual(8); // a hundred kicks or so, at most one per gap
       const gaps = kickedAt.slice(1).map((at, i) => at - kickedAt[i]);

@@ -4,9 +4,9 @@
 INSERT INTO deliveries (workspace_id, id, endpoint_id, outbox_id, type, body, state, next_attempt_at, attempts,
  claimed_until)
 SELECT w, i, e, o, t, b || coalesce(tail, ''), coalesce(s, 'pending'), CASE WHEN s = 'failed' THEN NULL
-  ELSE now() + coalesce(ms, 0) * interval '1 millisecond' END,
+  ELSE $3::timestamptz + coalesce(ms, 0) * interval '1 millisecond' END,
        CASE WHEN c THEN 1 ELSE 0 END, CASE WHEN c
-         THEN clock_timestamp() + interval '30 seconds' END
+         THEN $3::timestamptz + interval '30 seconds' END
   FROM json_to_recordset($1::json) AS u(w text, i text, e text, o bigint, t text, b text, h int, s text, ms int,
     c bool)
   LEFT JOIN (SELECT n::int - 1 AS n, tail

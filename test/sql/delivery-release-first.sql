@@ -1,4 +1,4 @@
--- Built by DeliveriesRepository.releaseFirst (@app/webhooks).
+-- Built by DeliveryClaimsRepository.releaseFirst (@app/webhooks).
 -- Written by npm run sql:snapshot (test/sql-snapshot.spec.ts fails when the code builds it otherwise).
 UPDATE deliveries d SET claimed_until = NULL, attempts = 0
   FROM unnest($1::text[], $2::text[]) AS k(w, i)

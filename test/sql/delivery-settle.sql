@@ -1,4 +1,4 @@
--- Built by DeliveriesRepository.settle (@app/webhooks).
+-- Built by DeliveryClaimsRepository.settle (@app/webhooks).
 -- One statement for a batch of settlements (GroupCommit).
 -- Written by npm run sql:snapshot (test/sql-snapshot.spec.ts fails when the code builds it otherwise).
 WITH u AS (
@@ -18,12 +18,11 @@ settled AS (
                  WHEN d.next_attempt_at > d.claimed_until - interval '30 seconds' THEN 'pending'
                  WHEN u.next_ms IS NULL THEN 'failed' ELSE 'pending' END,
     next_attempt_at = CASE WHEN u.ok THEN NULL
-                 WHEN d.next_attempt_at > d.claimed_until - interval '30 seconds'
-                   THEN d.next_attempt_at
-                 WHEN u.next_ms IS NULL THEN NULL ELSE now() + u.next_ms * interval '1 millisecond' END
+                 WHEN d.next_attempt_at > d.claimed_until - interval '30 seconds' THEN d.next_attempt_at
+                 WHEN u.next_ms IS NULL THEN NULL ELSE $2::timestamptz + u.next_ms * interval '1 millisecond' END
     FROM u
    WHERE d.workspace_id = u.w AND d.id = u.i AND d.attempts = u.n AND coalesce(d.state, '') = 'pending'
      AND d.claimed_until IS NOT NULL
   RETURNING d.workspace_id, d.id, d.state, d.next_attempt_at)
-SELECT workspace_id, id, state, GREATEST(0, ceil(EXTRACT(EPOCH
-  FROM (next_attempt_at - now())) * 1000))::int AS due_in_ms FROM settled
+SELECT workspace_id, id, state, GREATEST(0, floor(EXTRACT(EPOCH
+  FROM (next_attempt_at - $2::timestamptz)) * 1000))::int AS due_in_ms FROM settled

@@ -10,8 +10,8 @@
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { AppConfig, RedisClient } from '@app/platform';
-import { CONFIG, connectRedis, DAY_MS, deleteInBatches } from '@app/platform';
+import type { AppConfig, Clock, ClockTimer, RedisClient } from '@app/platform';
+import { CLOCK, CONFIG, connectRedis, DAY_MS, deleteInBatches, SYSTEM_CLOCK } from '@app/platform';
 import { HAPPENINGS_FROM, outboxChannel, OutboxRow, outboxRowOf, RELAY_MARK, RELAY_MIN_GAP_MS } from './outbox';
 import { repairAfterRestore, RestoreRepaired, restoreRepairedLine } from './restore-repair';
 
@@ -45,7 +45,7 @@ const BATCH = 200;
  * Heard happenings per pass, counted in whole outbox rows: past this many the pass stops at the end of
  * the row it is in and the next pass goes on at once. A pass's follow-ups (say, webhook first attempts)
  * start only when it commits, so a burst relayed in a few smaller passes has its first deliveries going
- * out while the next pass writes (bench:webhooks, issue 32); a pass's own cost is a few round trips.
+ * out while the next pass writes (bench:webhooks); a pass's own cost is a few round trips.
  */
 export const HEARD_PER_PASS = 256;
 
@@ -119,7 +119,7 @@ export class OutboxRelayService implements OnApplicationShutdown {
   private readonly logger = new Logger('OutboxRelay');
   private readonly handlers: OutboxHandler[] = [];
   private listener: RedisClient | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
   private running: Promise<void> | null = null;
   private again = false;
   /** The last pass stopped at HEARD_PER_PASS with rows left. */
@@ -130,6 +130,7 @@ export class OutboxRelayService implements OnApplicationShutdown {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   register(handler: OutboxHandler): void {
@@ -146,7 +147,7 @@ export class OutboxRelayService implements OnApplicationShutdown {
     this.listener
       .subscribe(outboxChannel(this.config))
       .catch((error: Error) => this.logger.warn(`polling only: ${error.message}`));
-    this.timer = setInterval(() => this.kick(), POLL_MS);
+    this.timer = this.clock.setInterval(() => this.kick(), POLL_MS);
     this.kick();
   }
 
@@ -159,11 +160,11 @@ export class OutboxRelayService implements OnApplicationShutdown {
     }
     this.running = (async () => {
       do {
-        const wait = this.lastStart + RELAY_MIN_GAP_MS - Date.now();
-        if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+        const wait = this.lastStart + RELAY_MIN_GAP_MS - this.clock.now();
+        if (wait > 0) await this.clock.sleep(wait);
         if (this.stopped) break;
         this.again = false; // kicks until now are for rows this pass reads
-        this.lastStart = Date.now();
+        this.lastStart = this.clock.now();
         try {
           while (((await this.relayOnce()) === BATCH || this.cut) && !this.stopped);
         } catch (error) {
@@ -260,7 +261,7 @@ export class OutboxRelayService implements OnApplicationShutdown {
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     await this.running;
     this.listener?.disconnect();
   }

@@ -2,8 +2,8 @@
 // them (style guide: cross-context reactions go through the outbox, never in-memory emitters).
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AppConfig, RedisClient } from '@app/platform';
-import { CONFIG, isoText, REDIS } from '@app/platform';
+import type { AppConfig, Clock, ClockTimer, RedisClient } from '@app/platform';
+import { CLOCK, CONFIG, isoText, REDIS, SYSTEM_CLOCK } from '@app/platform';
 
 export const outboxChannel = (config: Pick<AppConfig, 'redisPrefix'>) => `${config.redisPrefix}:outbox`;
 
@@ -15,7 +15,7 @@ export interface Happening {
   payload: Record<string, unknown>;
 }
 
-/** The data of a happening per trigger that applies, most specific first (decisions.md section 6). */
+/** The data of a happening per trigger that applies, most specific first (docs/webhooks.md#triggers-and-bodies). */
 export type TriggerData = Record<string, Record<string, unknown>>;
 
 /**
@@ -83,7 +83,7 @@ export function outboxWriteCte(doc: string, workspace: string): string {
 }
 
 /**
- * Least time between the starts of two passes (issue 18). An idle relay starts a pass at the first kick;
+ * Least time between the starts of two passes. An idle relay starts a pass at the first kick;
  * under steady writes, when every commit kicks, passes come at most this often and each carries the
  * transactions of the gap (a pass costs about the same for one transaction as for twenty). A backlog
  * is drained pass after pass with no gap.
@@ -93,11 +93,12 @@ export const RELAY_MIN_GAP_MS = 50;
 @Injectable()
 export class OutboxWriter {
   private lastKick = 0;
-  private kickLater: NodeJS.Timeout | null = null;
+  private kickLater: ClockTimer | null = null;
 
   constructor(
     @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   /**
@@ -108,16 +109,17 @@ export class OutboxWriter {
    */
   kick(): void {
     if (this.kickLater) return;
-    const wait = this.lastKick + RELAY_MIN_GAP_MS - Date.now();
+    const wait = this.lastKick + RELAY_MIN_GAP_MS - this.clock.now();
     if (wait > 0) {
-      this.kickLater = setTimeout(() => {
-        this.kickLater = null;
-        this.kick();
-      }, wait);
-      this.kickLater.unref();
+      this.kickLater = this.clock
+        .setTimeout(() => {
+          this.kickLater = null;
+          this.kick();
+        }, wait)
+        .unref();
       return;
     }
-    this.lastKick = Date.now();
+    this.lastKick = this.clock.now();
     this.redis.publish(outboxChannel(this.config), '1').catch(() => undefined);
   }
 

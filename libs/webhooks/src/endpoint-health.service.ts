@@ -2,7 +2,7 @@
 // memory and added to the database every 2 seconds (and at shutdown), so a busy address does not turn
 // its row into a point every settlement contends on. A crash loses at most those 2 seconds of counts.
 import { Inject, Injectable, Logger, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
-import { AppConfig, CONFIG, DAY_MS, retainedSince } from '@app/platform';
+import { AppConfig, Clock, CLOCK, ClockTimer, CONFIG, DAY_MS, retainedSince, SYSTEM_CLOCK } from '@app/platform';
 import { failingReason, failureWindowMs, goneReason, HealthTallies } from './domain';
 import { EndpointsRepository } from './endpoints.repository';
 
@@ -15,20 +15,20 @@ export const HEALTH_FLUSH_MS = 2_000;
 export class EndpointHealthService implements OnModuleInit, OnApplicationShutdown {
   private readonly logger = new Logger('EndpointHealth');
   private readonly tallies = new HealthTallies();
-  private timer: NodeJS.Timeout | null = null;
+  private timer: ClockTimer | null = null;
   private flushing: Promise<void> | null = null;
 
   constructor(
     private readonly endpoints: EndpointsRepository,
     @Inject(CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   onModuleInit(): void {
-    this.timer = setInterval(() => void this.flush(), HEALTH_FLUSH_MS);
-    this.timer.unref();
+    this.timer = this.clock.setInterval(() => void this.flush(), HEALTH_FLUSH_MS).unref();
   }
 
-  record(workspaceId: string, endpointId: string, ok: boolean, at = new Date()): void {
+  record(workspaceId: string, endpointId: string, ok: boolean, at = new Date(this.clock.now())): void {
     this.tallies.record(workspaceId, endpointId, ok, at);
   }
 
@@ -46,7 +46,7 @@ export class EndpointHealthService implements OnModuleInit, OnApplicationShutdow
         const days = this.config.webhookDisableAfterDays;
         const disabled = await this.endpoints.recordHealth(
           drained,
-          new Date(),
+          new Date(this.clock.now()),
           failureWindowMs(days, this.config.retryUnitMs),
           (since) => failingReason(days, since),
         );
@@ -64,11 +64,11 @@ export class EndpointHealthService implements OnModuleInit, OnApplicationShutdow
 
   /** The minute sweep: counts older than the success rate's day (and an hour's margin) go. */
   deleteOldCounts(): Promise<number> {
-    return this.endpoints.deleteHealthBefore(retainedSince(HEALTH_KEPT_MS));
+    return this.endpoints.deleteHealthBefore(retainedSince(HEALTH_KEPT_MS, this.clock.now()));
   }
 
   async onApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
+    this.timer?.cancel();
     await this.flushing;
     await this.flush();
   }

@@ -1,7 +1,7 @@
 // The only code here that queries webhook_endpoints and webhook_endpoint_health.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import { WorkspacesRepository } from '@app/workspaces';
 import { EndpointHealthState, HEALTH_BUCKET_MS, HealthTally, nextEndpointHealth } from './domain/endpoint-health';
 
@@ -193,22 +193,9 @@ export class EndpointsRepository {
           next.map((n) => (n.disable ? reasonFor(n.failingSince!) : null)),
         ],
       );
-      const buckets = next.flatMap((n) =>
-        n.tally.buckets.map((b) => ({ ...b, workspaceId: n.tally.workspaceId, endpointId: n.tally.endpointId })),
-      );
-      await manager.query(
-        `INSERT INTO webhook_endpoint_health (workspace_id, endpoint_id, bucket, succeeded, failed)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[])
-         ON CONFLICT (workspace_id, endpoint_id, bucket) DO UPDATE
-           SET succeeded = webhook_endpoint_health.succeeded + EXCLUDED.succeeded,
-             failed = webhook_endpoint_health.failed + EXCLUDED.failed`,
-        [
-          buckets.map((b) => b.workspaceId),
-          buckets.map((b) => b.endpointId),
-          buckets.map((b) => new Date(b.bucket)),
-          buckets.map((b) => b.succeeded),
-          buckets.map((b) => b.failed),
-        ],
+      await addCounts(
+        manager,
+        next.map((n) => n.tally),
       );
       return next
         .filter((n) => n.disable)
@@ -221,4 +208,25 @@ export class EndpointsRepository {
     const [, count] = await this.dataSource.query(`DELETE FROM webhook_endpoint_health WHERE bucket < $1`, [before]);
     return count;
   }
+}
+
+/** Adds the tallies' attempt counts to their addresses' 5-minute buckets. */
+async function addCounts(manager: EntityManager, tallies: HealthTally[]): Promise<void> {
+  const buckets = tallies.flatMap((t) =>
+    t.buckets.map((b) => ({ ...b, workspaceId: t.workspaceId, endpointId: t.endpointId })),
+  );
+  await manager.query(
+    `INSERT INTO webhook_endpoint_health (workspace_id, endpoint_id, bucket, succeeded, failed)
+     SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::int[], $5::int[])
+     ON CONFLICT (workspace_id, endpoint_id, bucket) DO UPDATE
+       SET succeeded = webhook_endpoint_health.succeeded + EXCLUDED.succeeded,
+         failed = webhook_endpoint_health.failed + EXCLUDED.failed`,
+    [
+      buckets.map((b) => b.workspaceId),
+      buckets.map((b) => b.endpointId),
+      buckets.map((b) => new Date(b.bucket)),
+      buckets.map((b) => b.succeeded),
+      buckets.map((b) => b.failed),
+    ],
+  );
 }

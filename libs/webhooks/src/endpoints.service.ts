@@ -1,9 +1,10 @@
-// interface.md "Outgoing webhooks (configured in workspace settings)" and "Other resources": up to ten
-// addresses per workspace, each with a secret shown once and a choice of triggers; the address rule
-// is checked when saved; Retry and Send a test go through the same claimed delivery path.
+// docs/webhooks.md: up to ten addresses per workspace, each with a secret shown once and a choice of
+// triggers; the address rule (docs/webhooks.md#addresses) is checked when saved; Retry and Send a test
+// go through the same claimed delivery path.
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { DeliveriesRepository, DeliveryRow } from './deliveries.repository';
+import { DeliveryClaimsRepository } from './delivery-claims.repository';
 import { DeliveryQueue } from './delivery.service';
 import { buildWebhookBody, generateEndpointSecret, isTrigger, sealSecret, TRIGGERS } from './domain';
 import { EndpointRow, EndpointsRepository } from './endpoints.repository';
@@ -11,7 +12,7 @@ import { attemptJobId, manualRetryJobId } from './jobs/delivery.job';
 import { isRedactedBody } from './person-data.participant';
 import { AddressResolver } from './sending/address-resolver';
 
-/** interface.md "Limits": outgoing webhook addresses per workspace. */
+/** Outgoing webhook addresses per workspace (docs/webhooks.md). */
 export const MAX_ENDPOINTS_PER_WORKSPACE = 10;
 
 /** How long a rotated-out secret keeps signing beside the new one. */
@@ -26,6 +27,7 @@ export class EndpointsService {
   constructor(
     private readonly endpoints: EndpointsRepository,
     private readonly deliveries: DeliveriesRepository,
+    private readonly claims: DeliveryClaimsRepository,
     private readonly queue: DeliveryQueue,
     private readonly addresses: AddressResolver,
     @Inject(CONFIG) private readonly config: AppConfig,
@@ -113,7 +115,7 @@ export class EndpointsService {
     return endpoint;
   }
 
-  /** A manual Retry: due now and queued; an attempt already out settles it (see DeliveriesRepository.settle). */
+  /** A manual Retry: due now and queued; an attempt already out settles it (see DeliveryClaimsRepository.settle). */
   async retry(workspaceId: string, deliveryId: string): Promise<DeliveryRow> {
     const delivery = await this.deliveries.get(workspaceId, deliveryId);
     if (!delivery) throw notFound('delivery', deliveryId);
@@ -123,7 +125,7 @@ export class EndpointsService {
         'This delivery named a person who was erased; its body is gone, so there is nothing to send again.',
       );
     await this.enabledEndpoint(workspaceId, delivery.endpoint_id);
-    const due = await this.deliveries.makeDue(workspaceId, deliveryId);
+    const due = await this.claims.makeDue(workspaceId, deliveryId);
     if (!due) throw notFound('delivery', deliveryId);
     if (!due.inFlight) await this.queue.enqueue([{ workspaceId, deliveryId, jobId: manualRetryJobId(deliveryId) }]);
     return (await this.deliveries.get(workspaceId, deliveryId))!;

@@ -1,4 +1,4 @@
-// interface.md "Outgoing webhook triggers" and decisions.md section 6: one happening is one delivery
+// docs/webhooks.md#triggers-and-bodies: one happening is one delivery
 // per address that hears any of its triggers, typed with the most specific name. The body is built
 // once, here, and stored: every attempt sends the same bytes. Used by the relay (new happenings) and
 // by replayEvents (happenings of a window sent again as new deliveries).
@@ -12,8 +12,9 @@ import { newId } from '@app/platform';
 import { OutboxHandler, OutboxRow } from '@app/outbox';
 import { WorkspacesRepository } from '@app/workspaces';
 import { PeopleReadRepository } from '@app/people';
-import { DeliveriesRepository, NewDelivery, previousSecretSql } from './deliveries.repository';
-import { DeliveryService } from './delivery.service';
+import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
+import { previousSecretSql } from './delivery-claims.repository';
+import { FirstAttemptsService } from './first-attempts.service';
 import {
   isTrigger,
   mostSpecificTrigger,
@@ -149,13 +150,13 @@ export class WebhookRelayService implements OutboxHandler<RelayEndpoint> {
   constructor(
     private readonly deliveries: DeliveriesRepository,
     private readonly happenings: HappeningDeliveries,
-    private readonly sender: DeliveryService,
+    private readonly firstAttempts: FirstAttemptsService,
   ) {}
 
   /**
    * The happenings' deliveries, written in the relay's transaction; their first attempts start after it
    * commits. As many as this process will start soon are stored with their first attempt claimed
-   * (DeliveryService.preclaimRoom), so sending them costs no claim of its own.
+   * (FirstAttemptsService.preclaimRoom), so sending them costs no claim of its own.
    */
   async handle(
     manager: EntityManager,
@@ -164,20 +165,20 @@ export class WebhookRelayService implements OutboxHandler<RelayEndpoint> {
   ): Promise<(() => Promise<void>) | void> {
     const deliveries = await this.happenings.make(manager, rows, endpoints);
     if (deliveries.length === 0) return;
-    let room = this.sender.preclaimRoom();
+    let room = this.firstAttempts.preclaimRoom();
     for (const d of deliveries) {
       if (room === 0) break;
       if (d.state) continue;
       d.claimed = true;
       room--;
     }
-    const claimedAt = performance.now();
+    const claimedAt = this.firstAttempts.now();
     const created = await this.deliveries.insert(manager, deliveries);
     const made = new Map(deliveries.map((d) => [d.id, d]));
     const byId = new Map(endpoints.map((e) => [`${e.workspace_id}/${e.id}`, e]));
     const pending = created.filter((d) => d.state === 'pending');
     return () =>
-      this.sender.startFirstAttempts(
+      this.firstAttempts.start(
         pending.map(({ workspace_id: workspaceId, id: deliveryId, claimed }) => {
           if (!claimed) return { workspaceId, deliveryId };
           const d = made.get(deliveryId)!;

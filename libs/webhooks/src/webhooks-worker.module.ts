@@ -5,6 +5,7 @@ import { DAY_MS, DuePoll, retainedSince, SweepRegistry } from '@app/platform';
 import { OutboxRelayService } from '@app/outbox';
 import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryQueue, DeliveryService } from './delivery.service';
+import { FirstAttemptsService } from './first-attempts.service';
 import { EndpointHealthService } from './endpoint-health.service';
 import { EndpointRateLimit } from './endpoint-rate-limit';
 import { attemptJobId } from './jobs/delivery.job';
@@ -18,14 +19,21 @@ const DELIVERIES_KEPT_MS = 30 * DAY_MS;
 
 @Module({
   imports: [WebhooksModule],
-  providers: [WebhookRelayService, DeliveryService, DeliveryProcessor, EndpointHealthService, EndpointRateLimit],
+  providers: [
+    WebhookRelayService,
+    DeliveryService,
+    FirstAttemptsService,
+    DeliveryProcessor,
+    EndpointHealthService,
+    EndpointRateLimit,
+  ],
 })
 export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown {
   // Equal job ids make queueing again a no-op for jobs still queued; first attempts waiting in this
-  // process for a place (DeliveryService.holds) are not queued.
+  // process for a place (FirstAttemptsService.holds) are not queued.
   private readonly poll = new DuePoll('WebhooksWorker', {
     due: async (graceMs, batch) =>
-      (await this.deliveries.dueUnclaimed(graceMs, batch)).filter((d) => !this.sender.holds(d.id)),
+      (await this.deliveries.dueUnclaimed(graceMs, batch)).filter((d) => !this.firstAttempts.holds(d.id)),
     enqueue: (due) =>
       this.queue.enqueue(
         due.map((d) => ({ workspaceId: d.workspace_id, deliveryId: d.id, jobId: attemptJobId(d.id, d.attempts) })),
@@ -39,7 +47,7 @@ export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown
     private readonly queue: DeliveryQueue,
     private readonly sweeps: SweepRegistry,
     private readonly health: EndpointHealthService,
-    private readonly sender: DeliveryService,
+    private readonly firstAttempts: FirstAttemptsService,
   ) {}
 
   onModuleInit(): void {

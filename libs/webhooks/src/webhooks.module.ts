@@ -2,6 +2,7 @@ import { Module, OnModuleInit } from '@nestjs/common';
 import { PersonDataParticipants, queueModule } from '@app/platform';
 import { PeopleModule } from '@app/people';
 import { DeliveriesRepository } from './deliveries.repository';
+import { DeliveryClaimsRepository } from './delivery-claims.repository';
 import { DeliveryQueue } from './delivery.service';
 import { DeliveryRecoveryService } from './delivery-recovery.service';
 import { EndpointsRepository } from './endpoints.repository';
@@ -18,6 +19,7 @@ import { WebhooksDataParticipant } from './person-data.participant';
   providers: [
     EndpointsRepository,
     DeliveriesRepository,
+    DeliveryClaimsRepository,
     DeliveryQueue,
     EndpointsService,
     HappeningDeliveries,
@@ -29,6 +31,7 @@ import { WebhooksDataParticipant } from './person-data.participant';
   exports: [
     EndpointsRepository,
     DeliveriesRepository,
+    DeliveryClaimsRepository,
     DeliveryQueue,
     EndpointsService,
     HappeningDeliveries,
