@@ -65,6 +65,6 @@ module.exports = {
   // Read by jest as a whole, not per project: they stay here.
   testTimeout: 30000,
   // Three files at once: most of a run waits on processes, timers and the network (two workers kept the
-  // two cores about half busy); docs/architecture.md "Tests" has the figures.
+  // two cores about half busy); docs/testing.md#how-long has the figures.
   maxWorkers: 3,
 };
