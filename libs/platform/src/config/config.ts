@@ -171,15 +171,8 @@ function checkedSettings(env: Env, resolved: ResolvedByLauncher, production: boo
  * Validates the environment. `resolved` carries what the launcher worked out itself
  * (the embedded database or Redis, the generated development APP_SECRET).
  */
-export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConfig {
-  const nodeEnv = nodeEnvOf(env);
-  const production = nodeEnv === 'production';
-  const port = int(env, 'PORT', 3000, 0, 65535);
-  const { appSecret, allowPrivateTargets, emailWebhookSecret, smtpUrl, adminToken } = checkedSettings(
-    env,
-    resolved,
-    production,
-  );
+/** The primary's address (the launcher's embedded one when DATABASE_URL is unset) and the replica's, if any. */
+function databaseUrls(env: Env, resolved: ResolvedByLauncher) {
   const databaseUrl = url(
     { DATABASE_URL: env.DATABASE_URL || resolved.databaseUrl },
     'DATABASE_URL',
@@ -194,6 +187,19 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
       'DATABASE_READ_URL names a replica of DATABASE_URL: set DATABASE_URL to its primary, or unset DATABASE_READ_URL.',
     );
   }
+  return { databaseUrl, databaseReadUrl, embeddedDatabase };
+}
+
+export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConfig {
+  const nodeEnv = nodeEnvOf(env);
+  const production = nodeEnv === 'production';
+  const port = int(env, 'PORT', 3000, 0, 65535);
+  const { appSecret, allowPrivateTargets, emailWebhookSecret, smtpUrl, adminToken } = checkedSettings(
+    env,
+    resolved,
+    production,
+  );
+  const { databaseUrl, databaseReadUrl, embeddedDatabase } = databaseUrls(env, resolved);
 
   return {
     nodeEnv,
