@@ -15,7 +15,7 @@ export type PersonListRow = PersonRow & { at_micros: string };
 export const COUNT_BOUND = 10_000;
 
 /**
- * Search's bounds (docs/decisions.md "People search"): the newest people a page reads in order before it
+ * Search's bounds (docs/decisions.md#people-search): the newest people a page reads in order before it
  * turns to the trigram indexes, and the matches a count reads from each index before it reads them all.
  */
 export { SEARCH_RECENT } from './people-search';
@@ -124,7 +124,7 @@ export class PeopleReadRepository {
     const fragment = query.filter.search?.trim();
     if (!fragment || !indexable(fragment)) return this.scanPage(workspaceId, query);
     // Matches among the newest people fill the page with one short ordered read (a common fragment);
-    // otherwise the indexes' candidates, newest first (docs/decisions.md "People search").
+    // otherwise the indexes' candidates, newest first (docs/decisions.md#people-search).
     const recent = await this.scanPage(workspaceId, query, true);
     if (recent.length === query.limit) return recent;
     return this.candidatesPage(workspaceId, query, fragment);
@@ -187,8 +187,8 @@ export class PeopleReadRepository {
     const candidates = pageCandidates(where, args, fragment, position);
     const [t, l] = [args.push(top), args.push(query.limit)];
     // One row even when no candidate is a match (took, then nulls), so the caller knows whether to read on. Without
-    // parallel workers (serialQuery): their start-up cost this page more than they saved (docs/decisions.md "People
-    // search").
+    // parallel workers (serialQuery): their start-up cost this page more than they saved
+    // (docs/decisions.md#people-search).
     const rows: Array<PersonListRow & { took: number }> = await this.reads.serialQuery(
       `WITH c AS MATERIALIZED (SELECT id, at FROM (${candidates}) c ORDER BY at DESC, id DESC LIMIT $${t})
        SELECT (SELECT count(*)::int FROM c) AS took, p.*

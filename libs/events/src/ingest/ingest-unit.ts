@@ -120,7 +120,7 @@ export class IngestUnit {
       suppressionsNone: this.noneListed,
       ...this.resolution.written(),
       // The log's rows and happenings are this unit's own: their people are followed in place, not copied. Each row
-      // carries its person's first-touch key as the post leaves them (docs/decisions.md "Charts from rollups").
+      // carries its person's first-touch key as the post leaves them (docs/decisions.md#charts-from-rollups).
       rows: this.log.rows.map(
         (r) => ((r.person_id = follow(r.person_id)), (r.touch = touchOf(r.person_id)), leanRecord(r, 'workspace_id')),
       ),

@@ -78,12 +78,12 @@ export interface DoorDeclaration<S = DoorServices, P = unknown> {
   writesOwnAnswer?: boolean;
   /**
    * Who posts: sets req.auth (or req.doorWorkspaceId), or refuses by throwing. Its refusals are never
-   * counted in the heartbeat, and neither is a key's refusal found later (decisions.md "Keys and tenancy").
+   * counted in the heartbeat, and neither is a key's refusal found later (docs/decisions.md#keys-and-tenancy).
    */
   authenticate(req: DoorRequest, services: S, res: DoorResponse): Promise<void>;
   /** Counted after authentication, before the body is parsed; its own refusal is counted in the heartbeat. */
   rateLimit?: RateLimitSpec;
-  /** Every answer counts, refusals included (decisions.md "Code ground"). */
+  /** Every answer counts, refusals included (docs/decisions.md#code-ground-one-owner-per-table-door-pipeline). */
   heartbeat?: HeartbeatSpec;
   /** The body as the handler takes it, or a refusal; without it the handler takes req.body. */
   parse?(req: DoorRequest): P | Refusal;
