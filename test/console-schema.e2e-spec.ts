@@ -303,22 +303,20 @@ describe('liveEvents', () => {
     const id = newId('evt');
     let cursor = '';
     await t.db.transaction(async (m) => {
-      await t.app
-        .get(TimelineRepository)
-        .insertRows(m, [
-          {
-            workspace_id: ws.workspace.id,
-            id,
-            occurred_at: new Date().toISOString(),
-            person_id: personId,
-            type: 'slow_one',
-            value: null,
-            properties: null,
-            detail: null,
-            source: null,
-            expires_at: null,
-          },
-        ]);
+      await t.app.get(TimelineRepository).insertRows(m, [
+        {
+          workspace_id: ws.workspace.id,
+          id,
+          occurred_at: new Date().toISOString(),
+          person_id: personId,
+          type: 'slow_one',
+          value: null,
+          properties: null,
+          detail: null,
+          source: null,
+          expires_at: null,
+        },
+      ]);
       await new Promise((r) => setTimeout(r, 300));
       // Polled while the writing transaction is open: its row is not visible yet.
       const during = await live();

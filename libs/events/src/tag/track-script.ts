@@ -11,7 +11,10 @@ import type * as Terser from 'terser';
 export const TRACK_SCRIPT_PLACEHOLDER = '__LIFELINE_ENDPOINT__';
 
 const TRACK_SCRIPT_SOURCE = join(__dirname, 'track.source.js');
-/** Written by `npm run build` beside the compiled code; absent when running from the sources. */
+/**
+ * Written by `npm run build` beside the compiled code; absent when running from the sources.
+ * @public scripts/build.js reads it by name.
+ */
 export const TRACK_SCRIPT_MINIFIED = join(__dirname, 'track.min.js');
 
 /**
