@@ -3,6 +3,7 @@
 import { get } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { startApp, TestApp, useApp, useWorkspace } from './harness';
+import { postSegment } from './support/segment';
 
 const SITE = 'https://shop.example.com';
 const t = useApp();
@@ -62,6 +63,65 @@ describe('rule 1: posts are accepted only from the sites the workspace names', (
     });
     expect(refused.status).toBe(403);
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
+  });
+});
+
+describe('an Origin header that is not an origin is refused, never echoed nor counted', () => {
+  const NOT_ORIGINS = [
+    ['a path after the site', `${SITE}/path`],
+    ['a javascript: URL', 'javascript:alert(1)'],
+    ['two origins in one header', `${SITE}, https://b.test`],
+    ['spaces around the site', `${SITE} x`],
+    ['a user before the host', 'https://user@shop.example.com'],
+    ['capitals', 'HTTPS://SHOP.EXAMPLE.COM'],
+    ['the default port written out', `${SITE}:443`],
+    ['a scheme other than http and https', 'ftp://shop.example.com'],
+    ['over 200 characters', `https://${'a'.repeat(200)}.example.com`],
+  ];
+  const rows = async () =>
+    (await t.gql('{ heartbeat { action answer origin count } }', {}, ws.secretKey)).data.heartbeat as {
+      origin: string;
+    }[];
+
+  it.each(NOT_ORIGINS)('%s: 403 origin_not_allowed at the public door', async (_case, origin) => {
+    const answer = await door('event', { type: 'pageview', anon_id: 'x' }, { origin });
+    expect(answer.status).toBe(403);
+    expect(answer.body.error).toBe('origin_not_allowed');
+    expect(answer.body.message).toMatch(/not an origin/);
+    expect(answer.body.message).not.toContain(origin);
+    expect(answer.headers.get('access-control-allow-origin')).toBeNull();
+    expect(await people()).toBe(0);
+    expect((await rows()).map((r) => r.origin)).not.toContain(origin);
+  });
+
+  it.each(NOT_ORIGINS)('%s: refused at the Segment door and its preflight too', async (_case, origin) => {
+    const post = await postSegment(
+      t.url,
+      '/v1/track',
+      { anonymousId: 'v', event: 'Signed Up' },
+      {
+        key: ws.publicKey,
+        headers: { origin },
+      },
+    );
+    expect(post).toMatchObject({ status: 403, body: { error: 'origin_not_allowed' } });
+    expect(post.headers.get('access-control-allow-origin')).toBeNull();
+    const preflight = await t.request('OPTIONS', '/v1/track', { headers: { origin } });
+    expect(preflight.status).toBe(403);
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await rows()).map((r) => r.origin)).not.toContain(origin);
+  });
+
+  it('an IPv6 site with a port is an origin; null (a sandboxed frame, file://) answers as before', async () => {
+    const v6 = await door('event', { type: 'pageview', anon_id: 'x' }, { origin: 'http://[::1]:8080' });
+    expect(v6.status).toBe(403);
+    expect(v6.body.message).toContain('not http://[::1]:8080');
+    const sandboxed = await door('event', { type: 'pageview', anon_id: 'x' }, { origin: 'null' });
+    expect(sandboxed.status).toBe(403);
+    expect(sandboxed.body.message).toContain('not null');
+    const preflight = await t.request('OPTIONS', '/v1/track', { headers: { origin: 'null' } });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('null');
   });
 });
 

@@ -9,6 +9,7 @@ import {
   HotDoors,
   installBodyParsers,
   installInFlightLimit,
+  refuseOriginsThatAreNot,
   Metrics,
   requestContext,
 } from '@app/edge';
@@ -32,6 +33,7 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   app.set('etag', false);
   app.use(requestContext);
   app.use(app.get(Metrics).middleware);
+  app.use(refuseOriginsThatAreNot);
   // Every controller has been made, so every door is open: each reads its body at its own limit.
   installBodyParsers(app, app.get(Doors).all);
   installAccess(app);

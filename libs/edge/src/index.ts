@@ -1,6 +1,7 @@
 export * from './http/exceptions.filter';
 export * from './http/body-parsers';
 export * from './http/client-error';
+export * from './http/origin-header';
 export * from './http/in-flight';
 export * from './http/posted-input';
 export * from './http/door';

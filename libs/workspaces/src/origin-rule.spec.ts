@@ -15,6 +15,9 @@ describe('posts are accepted only from the sites the workspace names', () => {
     ['http://localhost', true],
     ['https://localhost:5173', false],
     ['null', false],
+    ['https://acme.test/path', false],
+    ['HTTPS://ACME.TEST', false],
+    ['https://user@acme.test', false],
     [undefined, false],
   ])('%s allowed: %s', (origin, allowed) => {
     expect(originAllowed(origin, patterns)).toBe(allowed);

@@ -17,7 +17,8 @@ export function originAllowed(origin: string | undefined | null, patterns: reado
   } catch {
     return false;
   }
-  if (parsed.origin === 'null' || !/^https?:$/.test(parsed.protocol)) return false;
+  // Only an origin as browsers write it: no path, user or capitals (docs/security.md#browser-pages-and-origins).
+  if (parsed.origin !== origin || !/^https?:$/.test(parsed.protocol)) return false;
   const scheme = parsed.protocol.slice(0, -1);
   const host = parsed.hostname.toLowerCase();
   const port = parsed.port;

@@ -5,10 +5,11 @@
 // (body-parsers.ts), the hostile-input check, the door itself (OpenDoor.answer: authentication, rate
 // limit, parse, handler, heartbeat, batch answers), the refusal envelope (exceptions.filter.ts), the
 // metrics and the request line. Anything unusual in the request (a query string, Content-Encoding, a
-// charset, no Content-Length or one over the limit) goes to Express as before, which answers it exactly
-// as it always has. Which doors are hot, and everything about them, is settled when the server is
-// installed: a post costs one Map look-up by its path. The hot doors run in no async context, so only
-// the requests Express answers hold them (contextsAtRest: at rest, Node's promise hooks are off).
+// charset, no Content-Length or one over the limit, an Origin that is not an origin: origin-header.ts) goes
+// to Express as before, which answers it exactly as it always has. Which doors are hot, and everything
+// about them, is settled when the server is installed: a post costs one Map look-up by its path. The hot
+// doors run in no async context, so only the requests Express answers hold them (contextsAtRest: at rest,
+// Node's promise hooks are off).
 import { Global, Inject, Injectable, Logger, Module } from '@nestjs/common';
 import type { IncomingMessage, RequestListener, Server, ServerResponse } from 'node:http';
 import type { AppConfig } from '@app/platform';
@@ -18,6 +19,7 @@ import { ObservabilityModule } from '../../observability/observability.module';
 import { invalidJsonRefusal } from '../body-parsers';
 import { refusalAnswer, refusalOf } from '../exceptions.filter';
 import { hostileJsonRefusal } from '../posted-input';
+import { originHeaderReadable } from '../origin-header';
 import { DoorAnswer, DoorRequest, Doors, OpenDoor } from './door';
 
 type HotRequest = IncomingMessage & { id?: string; body?: unknown; auth?: DoorRequest['auth'] };
@@ -66,6 +68,7 @@ export class HotDoors {
     if (!route) return false;
     const headers = req.headers;
     if (headers['content-encoding'] !== undefined || headers['transfer-encoding'] !== undefined) return false;
+    if (!originHeaderReadable(headers.origin)) return false;
     const type = headers['content-type'];
     if (type !== undefined && /charset/i.test(type)) return false;
     const length = Number(headers['content-length'] ?? NaN);
