@@ -1,7 +1,7 @@
 /// <reference lib="dom" />
 // Segment's browser library (@segment/analytics-next, its own UMD build from node_modules) in
 // Chromium, on a site the workspace names, pointed at the api with its settings given inline: with the
-// public key, identify, a track of a built-in name and a page land on the visitor's person; a custom
+// public key, identify, a track of a name the tag posts and a page land on the visitor's person; a custom
 // name is refused, answered 200 (so the library neither retries nor drops anything else) and counted.
 // No request leaves for Segment's servers: every request the page makes is listed and checked.
 import { readFile } from 'node:fs/promises';
@@ -31,7 +31,7 @@ function shopPage(apiHost: string, publicKey: string): string {
     const [analytics] = await AnalyticsNext.AnalyticsBrowser.load(${JSON.stringify(settings)});
     const sent = [];
     sent.push(await analytics.identify('u-browser', { email: 'vera@example.com', name: 'Vera Rubin', plan: 'pro' }));
-    sent.push(await analytics.track('Signed Up', { plan: 'pro' }));
+    sent.push(await analytics.track('Download', { file: 'app.dmg' }));
     sent.push(await analytics.page('Pricing'));
     sent.push(await analytics.track('Report Built', { pages: 3 }));
     document.body.dataset.done = JSON.stringify({ anonymousId: analytics.user().anonymousId(), failed: sent.filter((ctx) => ctx.failedDelivery()).length });
@@ -108,7 +108,7 @@ it("with the public key, identify, a built-in track and a page land on the visit
     [ws.workspace.id, person.id],
   );
   expect(events).toEqual([
-    { type: 'signup', detail: null, source: expect.objectContaining({ path: '/shop', os: 'linux' }) },
+    { type: 'download', detail: null, source: expect.objectContaining({ path: '/shop', os: 'linux' }) },
     { type: 'pageview', detail: 'Pricing', source: expect.objectContaining({ path: '/shop' }) },
   ]);
 

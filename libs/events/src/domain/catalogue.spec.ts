@@ -115,14 +115,18 @@ describe('classifyEventName', () => {
   );
 });
 
-describe('the public website endpoint takes only built-in names', () => {
-  it('every built-in name is public, including those the catalogue lists under servers', () => {
-    expect([...PUBLIC_EVENTS].sort()).toEqual([...BUILT_IN_EVENTS].sort());
+describe('the public key takes only the names the tag posts', () => {
+  it("the tag's names are public; a built-in name a server posts is unknown_event, sent to the secret key", () => {
+    expect([...PUBLIC_EVENTS].sort()).toEqual([...TAG_EVENTS].sort());
     expect(publicEventRefusal('pageview')).toBeNull();
-    expect(publicEventRefusal('signup')).toBeNull();
+    const refused = publicEventRefusal('signup');
+    expect(codeOf(refused)).toBe('unknown_event');
+    expect((refused as Refusal).message).toContain('POST /api/v1/events');
   });
 
   it('a custom name is refused with unknown_event', () => {
-    expect(codeOf(publicEventRefusal('report_built'))).toBe('unknown_event');
+    const refused = publicEventRefusal('report_built');
+    expect(codeOf(refused)).toBe('unknown_event');
+    expect((refused as Refusal).message).toContain('custom names');
   });
 });

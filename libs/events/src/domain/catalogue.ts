@@ -76,11 +76,11 @@ export const TAG_EVENTS: readonly BuiltInEvent[] = [
 ];
 
 /**
- * Names the public website endpoint accepts: every built-in name. The public route's rule is "only
- * built-in names" and unknown_event there means "a name that is not built in", so a built-in name
- * the catalogue lists under servers (signup from a static site's own form) is still accepted.
+ * Names the public key may post, at the website endpoints and through Segment's routes: the tag's own. The public
+ * key is in every page of a site and the Origin check stops browsers only, so a name a server posts (signup,
+ * purchase, subscription_cancelled…) comes with the secret key (docs/rest.md#website-endpoints).
  */
-export const PUBLIC_EVENTS: readonly string[] = BUILT_IN_EVENTS;
+export const PUBLIC_EVENTS: readonly string[] = TAG_EVENTS;
 
 export const CUSTOM_NAME_PATTERN = /^[a-z0-9_]{2,40}$/;
 
@@ -124,9 +124,19 @@ export function classifyEventName(name: unknown): 'built_in' | 'custom' | Refusa
   return 'custom';
 }
 
-/** The public website endpoint's extra rule: only built-in names; anything else is unknown_event. */
+/**
+ * The public key's extra rule: only the names the tag posts. A built-in name a server posts and a custom name are
+ * both unknown_event, each with its own sentence.
+ */
 export function publicEventRefusal(name: string): Refusal | null {
   if (PUBLIC.has(name)) return null;
+  if (BUILT_IN.has(name)) {
+    return new Refusal(
+      'unknown_event',
+      `"${name}" must come from a server: post it with the secret key to POST /api/v1/events. The public key ` +
+        `takes only what the tag posts (${TAG_EVENTS.join(', ')}).`,
+    );
+  }
   return new Refusal(
     'unknown_event',
     `"${name.slice(0, 60)}" is not a built-in event name: custom names are accepted only from servers, with a ` +

@@ -129,7 +129,8 @@ export class WebsiteEndpointsController {
     description: [
       `Straight from a visitor's browser, on a site the workspace names; the body (at most ` +
         `${BROWSER_BODY_LIMIT / 1024} KB) holds the action's fields, without its type. ` +
-        ('A subscribe needs consent.text; an event takes built-in names only. A filled field named hp or ' +
+        ('A subscribe needs consent.text; an event takes only the names the tag posts (any other comes from a ' +
+          'server, with the secret key). A filled field named hp or ' +
           'website marks a bot: the post is answered as usual and thrown away.'),
       `Each visitor IP may post, per workspace in ten minutes: subscribe ${LIMITS['public:subscribe']}, ` +
         `identify ${LIMITS['public:identify']}, ` +
