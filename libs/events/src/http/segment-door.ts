@@ -5,14 +5,14 @@
 // IngestService like any other.
 //
 // Who posts (segment-caller.ts): a secret key acts under the server rules (custom names, 600 posts per key
-// in ten minutes); a public key under the website rules (built-in names, per-IP limits, the workspace's
-// sites when an Origin is sent). Answers as Segment's (segment-answer.ts): 200 {"success": true} with
-// Lifeline's result of each call beside it (a call that could not be recorded is counted by its refusal
-// code, and its batch's other calls are kept); 400 for a body that is not JSON or over Segment's sizes, 401
-// for a missing or unknown key, 429 when limited.
-import { door, DoorRequest, doorWorkspaceId, ItemOutcome } from '@app/edge';
+// in ten minutes); a public key under the website rules (the tag's names, 8 KB per body, per-IP limits that
+// count each call, the workspace's sites when an Origin is sent). Answers as Segment's (segment-answer.ts):
+// 200 {"success": true} with Lifeline's result of each call beside it (a call that could not be recorded is
+// counted by its refusal code, and its batch's other calls are kept); 400 for a body that is not JSON or over
+// Segment's sizes, 401 for a missing or unknown key, 413 for a public key's body over 8 KB, 429 when limited.
+import { BROWSER_BODY_LIMIT, door, DoorRequest, doorWorkspaceId, ItemOutcome, tooLargeRefusal } from '@app/edge';
 import { isObject } from '@app/edge/posted-input';
-import { type LimitName, Refusal } from '@app/platform';
+import { type LimitName, RateLimits, Refusal } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
 import {
   SEGMENT_BATCH_LIMIT,
@@ -32,6 +32,8 @@ export interface SegmentServices {
   ingest: IngestService;
   workspaces: WorkspacesService;
   heartbeat: HeartbeatService;
+  /** A public key's batch spends one of its visitor's allowance per call (the door spends the first). */
+  limits: RateLimits;
   /** TRUST_PROXY: which address is the visitor's on the hot path, as Express reads it on its own. */
   trustProxy: boolean;
 }
@@ -84,6 +86,8 @@ function parse(req: SegmentRequest, call: string): SegmentPost | Refusal {
   }
   const body = req.body;
   const size = bodyBytes(req);
+  // A browser's post, as at the website endpoints (docs/rest.md#website-endpoints).
+  if (isPublic(req) && size > BROWSER_BODY_LIMIT) return tooLargeRefusal(BROWSER_BODY_LIMIT);
   const receivedAt = new Date();
   if (route !== 'batch') {
     if (size > SEGMENT_MESSAGE_LIMIT) return messageTooLarge('The call');
@@ -120,12 +124,18 @@ function parse(req: SegmentRequest, call: string): SegmentPost | Refusal {
   };
 }
 
+/** Whose allowance a public key's post spends: its visitor's, per workspace. */
+const visitorKey = (req: DoorRequest) => `${doorWorkspaceId(req)}:${callerOf(req).visitor}`;
+
 /** Each call's item through IngestService, a long batch in parts; the mapping's own refusals kept in their places. */
 async function handle(
   post: SegmentPost,
   req: DoorRequest,
-  { ingest, workspaces }: SegmentServices,
+  { ingest, workspaces, limits }: SegmentServices,
 ): Promise<SegmentAnswer> {
+  // The door counted the post as one call; a public key's batch spends the rest before anything is written.
+  if (isPublic(req) && post.items.length > 1)
+    await limits.consume('public:event', visitorKey(req), post.items.length - 1, 1);
   const workspace = req.auth ? await workspaces.get(req.auth.workspaceId) : callerOf(req).workspace!;
   const options = { publicDoor: isPublic(req), recheck: req.auth?.recheck };
   const outcomes = post.items.slice() as ItemOutcome[]; // the mapping's refusals stay; the rest are filled in below
@@ -168,7 +178,7 @@ export function segmentDoor(path: string, callOf: (req: DoorRequest) => string, 
     authenticate: (req, services, res) => authenticate(req as SegmentRequest, services, res),
     rateLimit: {
       limit: (req) => limitOf(req, callOf(req)),
-      key: (req) => (isPublic(req) ? `${doorWorkspaceId(req)}:${callerOf(req).visitor}` : req.auth!.keyId),
+      key: (req) => (isPublic(req) ? visitorKey(req) : req.auth!.keyId),
     },
     heartbeat: {
       action: (req) => {

@@ -1,6 +1,6 @@
 // The reference (OpenAPI) of the Segment routes (docs/rest.md#segments-http-tracking-api): the calls a path
 // names, what a call and a batch carry, and Segment's answer.
-import type { RouteReference } from '@app/edge';
+import { BROWSER_BODY_LIMIT, type RouteReference } from '@app/edge';
 import { LIMITS } from '@app/platform';
 import { SEGMENT_BATCH_LIMIT, SEGMENT_MESSAGE_LIMIT, SEGMENT_PATHS } from '../domain';
 
@@ -104,8 +104,8 @@ export const SEGMENT_CALL_REFERENCE: RouteReference = {
     "What Segment's libraries post, so a team switches by setting their host to this service. The write key " +
       "is HTTP Basic's user name (empty password) or writeKey in the body: " +
       (`a secret key acts as a server (custom event names; ${LIMITS.server} posts per key in ten minutes), a ` +
-        `public key as the website (built-in names only; per-IP limits; the workspace's sites when an Origin ` +
-        `is sent).`),
+        `public key as the website (the tag's event names only; ${BROWSER_BODY_LIMIT / 1024} KB per body; per-IP ` +
+        `limits, each call of a batch counted; the workspace's sites when an Origin is sent).`),
     'Each call becomes an item of the events endpoint: track an event, page and screen a pageview, identify, ' +
       'group and alias an identify; messageId is its idempotency key, and timestamp is corrected for the ' +
       "client's clock with sentAt. " +

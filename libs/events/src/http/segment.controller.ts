@@ -5,7 +5,7 @@
 import { Controller, Inject, Options, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { DoorRequest, DoorRoute, Doors, OpenDoor, Reference } from '@app/edge';
-import { type AppConfig, CONFIG } from '@app/platform';
+import { type AppConfig, CONFIG, RateLimits } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
 import { HeartbeatService } from '../heartbeat.service';
 import { IngestService } from '../ingest/ingest.service';
@@ -28,9 +28,10 @@ export class SegmentController {
     ingest: IngestService,
     workspaces: WorkspacesService,
     heartbeat: HeartbeatService,
+    limits: RateLimits,
     @Inject(CONFIG) config: AppConfig,
   ) {
-    const services: SegmentServices = { ingest, workspaces, heartbeat, trustProxy: config.trustProxy };
+    const services: SegmentServices = { ingest, workspaces, heartbeat, limits, trustProxy: config.trustProxy };
     this.calls = doors.open(SEGMENT_DOOR, services);
     for (const hot of SEGMENT_HOT_DOORS) doors.open(hot, services);
   }

@@ -84,15 +84,19 @@ export class RateLimits implements OnApplicationShutdown {
     return limiter;
   }
 
-  /** Counts one call for key; refuses with rate_limited once the window's allowance is spent. */
-  async consume(name: LimitName, key: string): Promise<void> {
+  /**
+   * Counts one call for key (or `points` calls at once: a batch's items); refuses with rate_limited once the window's
+   * allowance is spent. Calls counted at once are refused together when they are more than the window has left, and
+   * then the post spends nothing, the `before` of its calls counted already (by its door) included.
+   */
+  async consume(name: LimitName, key: string, points = 1, before = 0): Promise<void> {
     const id = `${name}:${key}`;
     let tally = this.tallies.get(id);
     for (;;) {
       const live = tally !== undefined && Date.now() < tally.resetAt;
-      if (tally && live && tally.allowance > 0) {
-        tally.allowance--;
-        tally.pending++;
+      if (tally && live && tally.allowance >= points) {
+        tally.allowance -= points;
+        tally.pending += points;
         this.startReporting();
         return;
       }
@@ -105,18 +109,35 @@ export class RateLimits implements OnApplicationShutdown {
     const fresh = tally ?? { name, key, pending: 0, allowance: 0, resetAt: 0, left: LIMITS[name], flight: null };
     this.tallies.set(id, fresh);
     this.startReporting(); // also forgets tallies whose window has ended (one per visitor IP on public doors)
-    const result = await this.report(fresh, 1);
+    const result = await this.report(fresh, points);
     if (result.consumedPoints > LIMITS[name]) {
       const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+      if (points + before === 1) throw new Refusal('rate_limited', this.overSentence(name, retryAfter), { retryAfter });
+      const carried = points + before;
+      await this.giveBack(fresh, carried);
+      const left = Math.max(0, LIMITS[name] - (result.consumedPoints - carried));
       throw new Refusal(
         'rate_limited',
-        `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} ` +
-          `seconds and send it again.`,
-        {
-          retryAfter,
-        },
+        `Over ${LIMITS[name]} calls in ten minutes: this post carries ${carried} and ${left} are left; send at most ` +
+          `${left}, or wait ${retryAfter} seconds and send it again.`,
+        { retryAfter },
       );
     }
+  }
+
+  private overSentence(name: LimitName, retryAfter: number): string {
+    return (
+      `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} ` +
+      `seconds and send it again.`
+    );
+  }
+
+  /** A post refused for its calls spends nothing: Redis counted them, so they are taken back. */
+  private async giveBack(tally: Tally, points: number): Promise<void> {
+    await this.limiter(tally.name)
+      .reward(tally.key, points)
+      .catch(() => undefined);
+    tally.left += points;
   }
 
   /** Counts this process's pending calls (and `more` in hand) in Redis, and sets the next local allowance. */
