@@ -19,6 +19,7 @@ import { ApiModule } from './api.module';
 import { installOpenApi } from './openapi';
 import { installConsole } from './console/console-files';
 import { installApiDocs } from './explorer/api-docs';
+import { installExplorerHeaders } from './explorer/explorer';
 
 /** Builds the api application (used by main.ts and by the end-to-end tests). */
 export async function createApi(config: AppConfig): Promise<INestApplication> {
@@ -38,6 +39,7 @@ export async function createApi(config: AppConfig): Promise<INestApplication> {
   installBodyParsers(app, app.get(Doors).all);
   installAccess(app);
   installConsole(app, config.consoleDir);
+  installExplorerHeaders(app, '/graphql');
   answerClientErrorsInEnvelope(app.getHttpServer());
   app.useGlobalFilters(new ExceptionsFilter());
   installOpenApi(app, config);
