@@ -512,7 +512,6 @@ const NO_PERSONAL_DATA: Record<string, string> = {
   outbox_relay: "the relay's high-water mark",
   lists: 'list names and addresses',
   event_names: 'custom event names seen',
-  event_touches: "first-touch sources, mediums and campaigns by their chart key (a person's rows carry the key)",
   events_rollup: 'counts and sums of events per hour, day and first-touch key (no person)',
   events_rollup_mark: "the rollups' fold mark",
   events_rollup_people:
