@@ -89,7 +89,8 @@ export class IngestUnit {
     const known = new Set(loaded.identities.map(keyString));
     const unknown = all.filter((k) => !known.has(keyString(k)));
     if (this.readSuppressions) this.suppressed = await this.suppressions.suppressed(this.m, ws, unknown);
-    else if (this.suppressions.mayList(ws)) this.unknownHashes = unknown.map((k) => this.suppressions.hash(ws, k));
+    else if (this.suppressions.mayList(ws))
+      this.unknownHashes = unknown.flatMap((k) => this.suppressions.probeHashes(ws, k));
     else this.noneListed = unknown.length > 0;
   }
 

@@ -1,4 +1,4 @@
-import { erasedRecordHash, suppressionHash } from './suppression';
+import { erasedRecordHash, suppressionHash, suppressionProbes } from './suppression';
 
 const secret = 'a-deployment-secret-of-32-characters!';
 
@@ -25,4 +25,21 @@ it('hashes a record id for the erasure log apart from any identity hash', () => 
     suppressionHash(secret, 'ws_1', { kind: 'account_id', value: 'per_1' }),
   );
   expect(erasedRecordHash(secret, 'ws_1', 'per_1')).toBe(erasedRecordHash(secret, 'ws_1', 'per_1'));
+});
+
+it('checks a key as itself and as its value under the other kinds, an email-shaped value as a normalized email', () => {
+  expect(suppressionProbes({ kind: 'anon_id', value: 'acct-91' })).toEqual([
+    { kind: 'anon_id', value: 'acct-91' },
+    { kind: 'account_id', value: 'acct-91' },
+  ]);
+  expect(suppressionProbes({ kind: 'account_id', value: 'Ada@Example.com' })).toEqual([
+    { kind: 'account_id', value: 'Ada@Example.com' },
+    { kind: 'anon_id', value: 'Ada@Example.com' },
+    { kind: 'email', value: 'ada@example.com' },
+  ]);
+  expect(suppressionProbes({ kind: 'email', value: 'ada@example.com' })).toEqual([
+    { kind: 'email', value: 'ada@example.com' },
+    { kind: 'account_id', value: 'ada@example.com' },
+    { kind: 'anon_id', value: 'ada@example.com' },
+  ]);
 });

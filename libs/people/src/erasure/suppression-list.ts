@@ -5,7 +5,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type AppConfig, CONFIG, preparedQuery } from '@app/platform';
-import { type IdentityKey, keyString, suppressionHash } from '../domain';
+import { type IdentityKey, keyString, suppressionHash, suppressionProbes } from '../domain';
 
 /**
  * The check of a write that adds identity keys (the ingest's): the hashes listed at `suppressionHashes`
@@ -58,22 +58,28 @@ export class SuppressionList {
     return suppressionHash(this.config.appSecret, workspaceId, key);
   }
 
+  /** The hashes a post's key is checked by: its own and its value's under the other kinds (suppressionProbes). */
+  probeHashes(workspaceId: string, key: IdentityKey): string[] {
+    return suppressionProbes(key).map((probe) => this.hash(workspaceId, probe));
+  }
+
   /**
-   * The keys (as keyString) among these that name an erased person. Read in the caller's transaction
-   * after its load: a post that waited on the lock of a person being erased sees the erasure's keys.
+   * The keys (as keyString) among these that name an erased person, under their own kind or another
+   * (probeHashes). Read in the caller's transaction after its load: a post that waited on the lock of a
+   * person being erased sees the erasure's keys.
    */
   async suppressed(m: EntityManager, workspaceId: string, keys: IdentityKey[]): Promise<Set<string>> {
     if (keys.length === 0) return new Set();
-    const hashes = keys.map((key) => this.hash(workspaceId, key));
+    const hashes = keys.map((key) => this.probeHashes(workspaceId, key));
     const rows: Array<{ hash: string }> = await preparedQuery(
       m,
       'suppressed_keys',
       `SELECT hash FROM suppressions WHERE workspace_id = $1 AND hash = ANY($2::text[])`,
-      [workspaceId, hashes],
+      [workspaceId, hashes.flat()],
     );
     if (rows.length === 0) return new Set();
     const found = new Set(rows.map((row) => row.hash));
-    return new Set(keys.filter((_key, i) => found.has(hashes[i])).map(keyString));
+    return new Set(keys.filter((_key, i) => hashes[i].some((hash) => found.has(hash))).map(keyString));
   }
 
   /** Adds the keys of an erased person, in the erasure's transaction. */
