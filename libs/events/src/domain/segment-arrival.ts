@@ -56,15 +56,19 @@ export function isoInstant(ms: number): string {
 }
 
 /**
- * occurred_at: receivedAt − (sentAt − timestamp), as Segment corrects a client's clock; originalTimestamp before
- * timestamp.
+ * occurred_at (docs/decisions.md#segment-compatible-ingest): a call with both timestamp and originalTimestamp
+ * comes from a library that stamps its own clock in originalTimestamp (RudderStack's), so its timestamp is
+ * the caller's, taken as sent, as RudderStack's own server takes it. Otherwise the one stamp it carries,
+ * corrected for the client's clock as Segment does: receivedAt − (sentAt − stamp).
  */
 export function occurredAt(message: Obj, arrival: SegmentArrival): string | undefined | Refusal {
-  const field = message.originalTimestamp == null ? 'timestamp' : 'originalTimestamp';
+  const given = message.timestamp != null;
+  const field = given ? 'timestamp' : 'originalTimestamp';
   const value = message[field];
   if (value == null) return undefined;
   const stamp = instantMs(value);
   if (stamp === null) return invalidField(field, 'an ISO 8601 date, like 2026-05-01T12:00:00.000Z');
+  if (given && message.originalTimestamp != null) return isoInstant(stamp);
   const sentAt = message.sentAt == null ? arrival.sentAt?.getTime() : instantMs(message.sentAt);
   return isoInstant(sentAt == null ? stamp : arrival.receivedAt.getTime() - (sentAt - stamp));
 }

@@ -74,12 +74,22 @@ describe('idempotency and time', () => {
     ).toBe('2026-05-01T12:00:08.000Z');
   });
 
-  it('originalTimestamp likewise, before timestamp', () => {
+  it("beside originalTimestamp (the library's clock, as RudderStack's sends it), timestamp is the caller's, taken as sent", () => {
     const raw = {
       event: 'x_y',
       userId: 'u',
       originalTimestamp: '2026-05-01T11:00:00.000Z',
-      timestamp: '2026-05-01T11:30:00.000Z',
+      timestamp: '2026-04-28T11:30:00.000Z',
+      sentAt: '2026-05-01T11:00:01.000Z',
+    };
+    expect(item(raw, 'track').occurred_at).toBe('2026-04-28T11:30:00.000Z');
+  });
+
+  it('originalTimestamp alone is corrected for the client clock as timestamp is', () => {
+    const raw = {
+      event: 'x_y',
+      userId: 'u',
+      originalTimestamp: '2026-05-01T11:00:00.000Z',
       sentAt: '2026-05-01T11:00:01.000Z',
     };
     expect(item(raw, 'track').occurred_at).toBe('2026-05-01T12:00:09.000Z');
