@@ -1,21 +1,23 @@
 // docs/rest.md#an-automations-start-address: a signed address, no
 // key. A wrong signature answers as an unknown automation does (404 not_found); 600 posts per ten
 // minutes per address, counted after the signature holds (the address's door: automation-address.controller.ts);
-// a paused or draft automation answers 200 paused and writes nothing; a post here starts no outgoing
-// webhooks (it writes no happening: a person it creates is created quietly).
+// a paused or draft automation answers 200 paused and writes nothing; an email on the suppression list
+// (an erased person's) answers 200 suppressed and starts nothing, as every door answers it; a post here
+// starts no outgoing webhooks (it writes no happening: a person it creates is created quietly).
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
 import { IngestService } from '@app/events';
+import { SUPPRESSED_STATUS } from '@app/wire';
 import { PeopleReadRepository } from '@app/people';
 import { AutomationRow, AutomationsRepository } from './automations.repository';
 import { propertyNames, StartBody, StartPerson, startedLine, verifiedAutomationId } from './domain';
 import { RunQueue } from './run-queue';
 import { RunsRepository } from './runs.repository';
 
-export type StartStatus = 'started' | 'paused';
+export type StartStatus = 'started' | 'paused' | 'suppressed';
 
-/** What an automation's address answers (a paused or draft automation is no error). */
+/** What an automation's address answers (a paused or draft automation, or an erased person, is no error). */
 export interface StartAnswer {
   ok: true;
   status: StartStatus;
@@ -38,6 +40,7 @@ export class StartService {
     if (automation.status !== 'running') return { ok: true, status: 'paused' };
 
     const personId = await this.personOf(automation.workspace_id, body.person);
+    if (personId === null) return { ok: true, status: SUPPRESSED_STATUS };
     const [run] = await this.runs.insert(null, [
       {
         workspaceId: automation.workspace_id,
@@ -69,15 +72,18 @@ export class StartService {
     return automation;
   }
 
-  /** { email } may create a person (on no list, no consent, not engaged); anon_id and record only find one. */
-  private async personOf(workspaceId: string, person: StartPerson): Promise<string> {
+  /**
+   * { email } may create a person (on no list, no consent, not engaged); anon_id and record only find one.
+   * null: the email is an erased person's (the ingest answered suppressed and wrote nothing).
+   */
+  private async personOf(workspaceId: string, person: StartPerson): Promise<string | null> {
     if (person.by === 'email') {
       const workspace = await this.workspaces.get(workspaceId);
       const [result] = await this.ingest.ingest(workspace, [{ type: 'identify', email: person.email }], {
         publicDoor: false,
       });
       if (result instanceof Refusal) throw result;
-      return result.id!;
+      return result.status === SUPPRESSED_STATUS ? null : result.id!;
     }
     const found =
       person.by === 'record'

@@ -56,7 +56,8 @@ export class AutomationAddressController {
         `(finds or adds them, on no list and with no consent), ` +
         ("anon_id or record (only find). properties carries your own facts into the run's steps; only their " +
           "names are written to the run's log."),
-      `A paused or draft automation answers paused and writes nothing, so the caller does not retry. Limited ` +
+      `A paused or draft automation answers paused and writes nothing, so the caller does not retry; an email ` +
+        `of an erased person answers suppressed and starts nothing, as every door answers it. Limited ` +
         `to ${LIMITS.automation} posts per address in ten minutes.`,
     ].join('\n\n'),
     tag: 'automations',
@@ -67,7 +68,7 @@ export class AutomationAddressController {
     body: { schema: 'WireAutomationStart', example: { email: 'ada@example.com', properties: { plan: 'pro' } } },
     answers: {
       200: {
-        description: 'Started, or paused (a paused or draft automation is no error).',
+        description: 'Started, or paused (a paused or draft automation is no error), or suppressed (an erased email).',
         schema: 'StartAnswer',
         example: { ok: true, status: 'started' },
       },
