@@ -8,6 +8,7 @@ import { pipeline } from 'node:stream/promises';
 import { Auth, AuthContext, SecretKeyGuard } from '@app/workspaces';
 import { Reference } from '@app/edge';
 import { PersonDataService } from '@app/people';
+import { PERSON_LOGGED_AS } from '@app/platform';
 
 @Controller()
 export class PersonDataController {
@@ -32,6 +33,8 @@ export class PersonDataController {
   })
   async export(@Auth() auth: AuthContext, @Param('who') who: string, @Res() res: Response): Promise<void> {
     const parts = await this.personData.exportOf(auth.workspaceId, who);
+    // The request line names the record, never the email the path may carry.
+    res.locals[PERSON_LOGGED_AS] = String(parts.person.id);
     res
       .status(200)
       .type('application/json')
@@ -63,7 +66,9 @@ export class PersonDataController {
     },
     refuses: ['invalid_key', 'no_longer_a_member', 'forbidden', 'no_such_person'],
   })
-  async erase(@Auth() auth: AuthContext, @Param('who') who: string) {
-    return { ok: true, ...(await this.personData.erase(auth, who)) };
+  async erase(@Auth() auth: AuthContext, @Param('who') who: string, @Res({ passthrough: true }) res: Response) {
+    const { personId, ...erasure } = await this.personData.erase(auth, who);
+    res.locals[PERSON_LOGGED_AS] = personId;
+    return { ok: true, ...erasure };
   }
 }

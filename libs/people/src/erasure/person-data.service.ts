@@ -34,6 +34,8 @@ export interface Erasure {
   tables: Array<{ table: string; rows: number }>;
   /** Identity keys now on the suppression list. */
   suppressedKeys: number;
+  /** The erased record's id, for the request's own log line; no answer carries it (the erasure log names no one). */
+  personId: string;
 }
 
 /** The parts of an export: the person's record first, then every section, each a stream of rows. */
@@ -164,7 +166,7 @@ export class PersonDataService {
       const tables = Object.entries(counts)
         .map(([table, rows]) => ({ table, rows }))
         .sort((a, b) => a.table.localeCompare(b.table));
-      return { id, erasedAt, tables, suppressedKeys };
+      return { id, erasedAt, tables, suppressedKeys, personId: person.id };
     });
     this.outbox.kick();
     this.logger.log(

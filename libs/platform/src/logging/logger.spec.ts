@@ -8,6 +8,13 @@ describe('loggedUrl: what a request log may show', () => {
   it('hides the public key of a website door', () => {
     expect(loggedUrl('/api/in/wk_abc123/event')).toBe('/api/in/wk_…/event');
   });
+  it('names a person under /api/v1/people by record id only: an email reads as the record found, else …', () => {
+    expect(loggedUrl('/api/v1/people/ada%40example.com/export')).toBe('/api/v1/people/…/export');
+    expect(loggedUrl('/api/v1/people/ada@example.com', 'per_01JABC')).toBe('/api/v1/people/per_01JABC');
+    expect(loggedUrl('/api/v1/people/ada@example.com/messages?x=1')).toBe('/api/v1/people/…/messages?x=1');
+    expect(loggedUrl('/api/v1/people/per_01JABC/export', 'per_01JXYZ')).toBe('/api/v1/people/per_01JABC/export');
+    expect(loggedUrl('/api/v1/people/ada@example.com', 'ada@example.com')).toBe('/api/v1/people/…');
+  });
   it('leaves other urls alone', () => {
     expect(loggedUrl('/api/v1/events?x=1')).toBe('/api/v1/events?x=1');
   });

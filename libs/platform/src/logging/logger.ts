@@ -4,24 +4,37 @@ import { Logger, LoggerModule, PinoLogger } from 'nestjs-pino';
 import pinoPretty from 'pino-pretty';
 import type { AppConfig } from '../config/config';
 
+/** A person's record id (per_ and a ULID), the only way a log line names a person. */
+const RECORD_ID = /^per_[0-9A-Za-z]{1,40}$/;
+
 /**
- * A request's url as logs may show it: without the public key of a website door and without the
- * signature of an automation's start address (the address never appears in a log).
+ * A request's url as logs may show it: without the public key of a website door, without the
+ * signature of an automation's start address (the address never appears in a log), and naming a person
+ * under /api/v1/people/{who} by record id only: an email there (or anything but a record id) reads as
+ * `record`, the record the route found (PERSON_LOGGED_AS), else `…` (docs/security.md#a-persons-data-on-request).
  */
-export function loggedUrl(url: string): string {
+export function loggedUrl(url: string, record?: string): string {
   return url
     .replace(/\/api\/in\/wk_[^/?]+/, '/api/in/wk_…')
-    .replace(/(\/api\/webhooks\/automation\/[^/?]*?)\.[^/?]*/, '$1.…');
+    .replace(/(\/api\/webhooks\/automation\/[^/?]*?)\.[^/?]*/, '$1.…')
+    .replace(/^(\/api\/v1\/people\/)([^/?]*)/, (whole, people: string, who: string) =>
+      RECORD_ID.test(who) ? whole : `${people}${record && RECORD_ID.test(record) ? record : '…'}`,
+    );
 }
 
-type Res = ServerResponse & { locals?: { refusal?: string } };
+/** Where a route that found a person by email puts their record id (res.locals), for its request line to name. */
+export const PERSON_LOGGED_AS = 'loggedPerson';
 
-const path = (req: IncomingMessage) => loggedUrl(req.url ?? '').split('?')[0];
+type Res = ServerResponse & { locals?: { refusal?: string; [PERSON_LOGGED_AS]?: string } };
+
+/** The url a request's line shows; the answer `res`, once known, names the person a route found. */
+const path = (req: IncomingMessage, res?: Res) =>
+  loggedUrl(req.url ?? '', res?.locals?.[PERSON_LOGGED_AS]).split('?')[0];
 
 const requestLine = (req: IncomingMessage, res: Res, responseTime: number) =>
-  `${req.method} ${path(req)} ${res.statusCode}${res.locals?.refusal ? ` ${res.locals.refusal}` : ''} ` +
+  `${req.method} ${path(req, res)} ${res.statusCode}${res.locals?.refusal ? ` ${res.locals.refusal}` : ''} ` +
   `${Math.round(responseTime)} ms`;
-const failedLine = (req: IncomingMessage, res: Res) => `${req.method} ${path(req)} ${res.statusCode} failed`;
+const failedLine = (req: IncomingMessage, res: Res) => `${req.method} ${path(req, res)} ${res.statusCode} failed`;
 
 /** One line per request, except under tests. */
 export const writesRequestLines = (config: AppConfig): boolean => config.nodeEnv !== 'test';
