@@ -31,6 +31,33 @@ export async function smtpServer(received: Mail[] = []): Promise<Smtp> {
   return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => smtp.close(() => r())) };
 }
 
+/** One part of a received mail (text/plain, text/html), its transfer encoding undone; undefined when it has none. */
+export function mailPart(mail: Mail, type: string): string | undefined {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(mail.raw)?.[1];
+  const parts = boundary ? mail.raw.split(`--${boundary}`) : [mail.raw];
+  for (const part of parts) {
+    const split = part.indexOf('\r\n\r\n');
+    if (split < 0) continue;
+    const head = part.slice(0, split);
+    if (!new RegExp(`^content-type:\\s*${type}\\b`, 'im').test(head)) continue;
+    const body = part.slice(split + 4).replace(/\r\n$/, '');
+    const encoding = /^content-transfer-encoding:\s*(\S+)/im.exec(head)?.[1].toLowerCase();
+    if (encoding === 'base64') return Buffer.from(body, 'base64').toString('utf8');
+    if (encoding !== 'quoted-printable') return body;
+    const lines = body.replace(/=\r\n/g, '');
+    const bytes: number[] = [];
+    for (let i = 0; i < lines.length; i++) {
+      const hex = lines.slice(i + 1, i + 3);
+      if (lines[i] === '=' && /^[0-9A-F]{2}$/i.test(hex)) {
+        bytes.push(parseInt(hex, 16));
+        i += 2;
+      } else bytes.push(lines.charCodeAt(i));
+    }
+    return Buffer.from(bytes).toString('utf8');
+  }
+  return undefined;
+}
+
 /** The server of a test file (or describe block), up before its tests, down after; received fills as mail comes. */
 export function useSmtp(): Smtp {
   const handle = { received: [] as Mail[] } as Smtp;

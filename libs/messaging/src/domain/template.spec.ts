@@ -87,7 +87,8 @@ describe("renderMessage: a person's values cannot inject HTML or Markdown", () =
   const hostile = '<img src=x onerror=alert(1)> & "quoted" **bold** [phish](https://evil.test)';
   it('escapes HTML in a variable value in the HTML part', async () => {
     const out = await renderMessage({ subject: 'Hi', body: 'Hello {{ person.name }}' }, ada({ name: hostile }));
-    expect(out.html).toBe(`<p>Hello ${escapeHtml(hostile)}</p>`);
+    // Quotes need no escape between tags; < > & do.
+    expect(out.html).toBe(`<p>Hello ${escapeHtml(hostile).replace(/&quot;/g, '"')}</p>`);
     expect(out.html).not.toContain('<img');
     expect(out.html).not.toContain('<strong>');
     expect(out.html).not.toContain('<a ');
@@ -106,6 +107,24 @@ describe("renderMessage: a person's values cannot inject HTML or Markdown", () =
       ada({ fields: { q: '"><script>x</script>' } }),
     );
     expect(out.html).toContain('q=&quot;&gt;&lt;script&gt;x&lt;/script&gt;"');
+  });
+  it.each(['javascript:alert(1)', ' JavaScript:alert(1)', 'data:text/html,<script>alert(1)</script>', 'vbscript:x'])(
+    'a field put in a Markdown link cannot make it a %j link; an https one stays a link',
+    async (website) => {
+      const body = '[my site]({{ person.fields.website }}) and [docs]({{ person.fields.docs }})';
+      const out = await renderMessage(
+        { subject: 'Hi', body },
+        ada({ fields: { website, docs: 'https://d.test/?a=1' } }),
+      );
+      expect(out.html).toBe('<p><a>my site</a> and <a href="https://d.test/?a=1">docs</a></p>');
+    },
+  );
+  it("keeps the author's raw HTML only as far as the allow-list goes", async () => {
+    const out = await renderMessage(
+      { subject: 'Hi', body: 'Hi <b>{{ person.first_name }}</b><script>steal()</script> <img src=x onerror=alert(1)>' },
+      ada(),
+    );
+    expect(out.html).toBe('<p>Hi <b>Ada</b> <img src="x" /></p>');
   });
   it('cannot reach the prototype of a value', async () => {
     const out = await renderMessage(

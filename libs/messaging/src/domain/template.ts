@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 // The light entry and ./subject: this file is also what the render threads load (../render/render.worker.ts).
 import { escapeHtml, Refusal } from '@app/platform/plain';
 import { Context, Liquid, Template } from 'liquidjs';
+import { safeEmailHtml } from './email-html';
 import { markdownToHtml, markdownToText } from './markdown';
 import { normalizeSubject } from './subject';
 
@@ -134,7 +135,8 @@ function scopeOf(context: RenderContext): object {
 }
 
 /**
- * Liquid first (unknown filters refused, a missing variable renders empty), then Markdown.
+ * Liquid first (unknown filters refused, a missing variable renders empty), then Markdown, then the HTML part
+ * through the allow-list (docs/decisions.md#email-html).
  * Throws Refusal('invalid_field') when Liquid cannot parse, or fails while rendering (for example over its time limit).
  */
 export async function renderMessage(
@@ -150,7 +152,8 @@ export async function renderMessage(
   const same = (value: string) => value;
   return {
     subject: normalizeSubject(fillSlots(subject.output, subject.slots, same)),
-    html: fillSlots(markdownToHtml(body.output), body.slots, escapeHtml).trim(),
+    // Sanitised once the values are in: a field filled into a Markdown link's address is held to the same rule.
+    html: safeEmailHtml(fillSlots(markdownToHtml(body.output), body.slots, escapeHtml)).trim(),
     text: fillSlots(markdownToText(body.output), body.slots, same),
   };
 }
