@@ -1,6 +1,7 @@
 // chart(input) against sums worked out by hand (docs/graphql.md#activity-and-charts): several first-touch sources,
 // an expired row swept away, an expired row not yet swept, other types, another workspace.
 import { chartStatement, parseChartInput, TimelineRepository } from '@app/events';
+import { EVENTS_MIGRATIONS } from '@app/events/migrations';
 import { useApp, useWorkspace } from './harness';
 
 const t = useApp();
@@ -153,5 +154,42 @@ describe('chart', () => {
     expect(plan.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n')).toMatch(
       /Index Only Scan using events_(\w+_)?chart/,
     );
+  });
+});
+
+describe('sum_value sums the value given either way, once', () => {
+  const FEB = {
+    event: 'subscription_renewed',
+    interval: 'day',
+    from: '2026-02-01T00:00:00Z',
+    to: '2026-02-01T23:59:59Z',
+  };
+  const renewal = (body: Record<string, unknown>) =>
+    t.request('POST', '/api/v1/events', {
+      key: ws.secretKey,
+      body: { type: 'subscription_renewed', email: 'a@example.com', occurred_at: '2026-02-01T09:00:00Z', ...body },
+    });
+
+  beforeAll(async () => {
+    await renewal({ value: 3 });
+    await renewal({ properties: { value: 5 } });
+    await renewal({ value: 7, properties: { value: 100 } });
+    await renewal({ properties: { value: '9' } });
+    // Recorded before properties.value was the event's value: its value column left empty.
+    await renewal({ properties: { value: 4, mark: 'before' } });
+    await t.db.query(`UPDATE events SET value = NULL WHERE workspace_id = $1 AND properties->>'mark' = 'before'`, [
+      ws.workspace.id,
+    ]);
+  });
+
+  it('value, else properties.value (a number); given both ways, the top-level value', async () => {
+    expect(await chart({ ...FEB, measure: 'sum_value' })).toEqual([['all', [15]]]);
+    expect(await chart({ ...FEB, measure: 'sum_value', breakdown: 'campaign' })).toEqual([['spring', [15]]]);
+  });
+
+  it('rows recorded before are summed alike once migrated', async () => {
+    const migration = EVENTS_MIGRATIONS.find((m) => m.name === 'ValueFromProperties1767340000000')!;
+    await t.db.transaction((m) => new migration().up(m.queryRunner!));
+    expect(await chart({ ...FEB, measure: 'sum_value' })).toEqual([['all', [19]]]);
   });
 });

@@ -143,6 +143,21 @@ describe('event items: what is accepted', () => {
     });
   });
 
+  it('the value charts sum: value, else properties.value when a number; given both ways, the top-level one', () => {
+    const valueOf = (item: Record<string, unknown>) =>
+      accepted(parseEventItem({ type: 'purchase', ...ada, ...item }, now)).value;
+    expect(valueOf({ properties: { value: 5 } })).toBe(5);
+    expect(valueOf({ value: 7, properties: { value: 5 } })).toBe(7);
+    expect(valueOf({ value: 0, properties: { value: 5 } })).toBe(0);
+    expect(valueOf({ properties: { value: '5' } })).toBeUndefined();
+    expect(valueOf({ properties: { value: null } })).toBeUndefined();
+    expect(valueOf({})).toBeUndefined();
+    // properties stay as posted
+    expect(accepted(parseEventItem({ type: 'purchase', ...ada, properties: { value: 5 } }, now)).properties).toEqual({
+      value: 5,
+    });
+  });
+
   it('occurred_at defaults to the time of arrival', () => {
     expect(accepted(parseEventItem({ type: 'signup', ...ada }, now)).occurredAt).toEqual(now);
     expect(accepted(parseEventItem({ type: 'signup', ...ada, occurred_at: null }, now)).occurredAt).toEqual(now);

@@ -66,7 +66,7 @@ export function parseEventItem(raw: unknown, now: Date = new Date()): EventComma
     type: raw.type as string,
     custom: kind === 'custom',
     keys,
-    value: typeof raw.value === 'number' ? raw.value : undefined,
+    value: eventValue(raw),
     properties: isPlainObject(raw.properties) ? raw.properties : undefined,
     occurredAt: dates.occurredAt,
     expiresAt: dates.expiresAt,
@@ -74,6 +74,16 @@ export function parseEventItem(raw: unknown, now: Date = new Date()): EventComma
     detail,
     source,
   };
+}
+
+/**
+ * The event's value, the one charts sum (docs/decisions.md#graphql-admin-api): value, else properties.value
+ * when it is a number, so a value given either way counts once; given both ways, the top-level one.
+ */
+function eventValue(raw: Obj): number | undefined {
+  if (typeof raw.value === 'number') return raw.value;
+  const inProperties = isPlainObject(raw.properties) ? raw.properties.value : undefined;
+  return typeof inProperties === 'number' && Number.isFinite(inProperties) ? inProperties : undefined;
 }
 
 export interface ParseOptions {

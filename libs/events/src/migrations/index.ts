@@ -9,6 +9,7 @@ import { EventsTouch1767200000000 } from './1767200000000-events-touch';
 import { ChartRollups1767200000001 } from './1767200000001-chart-rollups';
 import { ChartPeopleRollups1767200000002 } from './1767200000002-chart-people-rollups';
 import { RollupMovedSkipsEmpty1767200000003 } from './1767200000003-rollup-moved-skips-empty';
+import { ValueFromProperties1767340000000 } from './1767340000000-value-from-properties';
 
 export const EVENTS_MIGRATIONS = [
   EventsSchema1763856000005,
@@ -21,4 +22,5 @@ export const EVENTS_MIGRATIONS = [
   ChartRollups1767200000001,
   ChartPeopleRollups1767200000002,
   RollupMovedSkipsEmpty1767200000003,
+  ValueFromProperties1767340000000,
 ];
