@@ -13,7 +13,8 @@ const swc = {
   },
   module: { type: 'commonjs' },
 };
-// jose ships only ES modules: jest's CommonJS loader needs them compiled (node itself loads them with require).
+// jose and oauth4webapi ship only ES modules: jest's CommonJS loader needs them compiled (node itself loads
+// jose with require).
 const swcEsm = { ...swc, jsc: { ...swc.jsc, parser: { syntax: 'ecmascript' } } };
 // Every libs/* is an @app/<name> alias, so new libs need no change here.
 const { readdirSync, existsSync } = require('node:fs');
@@ -26,8 +27,8 @@ const project = {
   testPathIgnorePatterns: ignored,
   // dist/ (built by `npm start` too) repeats libs/sdk/package.json: jest's module map skips it.
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
-  transform: { '^.+\\.ts$': ['@swc/jest', swc], '/node_modules/jose/.+\\.js$': ['@swc/jest', swcEsm] },
-  transformIgnorePatterns: ['/node_modules/(?!jose/)'],
+  transform: { '^.+\\.ts$': ['@swc/jest', swc], '/node_modules/(jose|oauth4webapi)/.+\\.js$': ['@swc/jest', swcEsm] },
+  transformIgnorePatterns: ['/node_modules/(?!(jose|oauth4webapi)/)'],
   moduleNameMapper: {
     ...Object.fromEntries(libs.map((l) => [`^@app/${l}$`, `<rootDir>/libs/${l}/src`])),
     // A lib's light entries (src/entries/*.ts): @app/<lib>/<entry>.

@@ -8,6 +8,7 @@ export * from './auth/secret-key.guard';
 export * from './auth/graphql-auth.guard';
 export * from './auth/roles';
 export * from './sign-in/sign-in-rules';
+export * from './sign-in/client-registration';
 export * from './sign-in/sessions.repository';
 export * from './sign-in/sessions.service';
 export * from './sign-in/connections.repository';

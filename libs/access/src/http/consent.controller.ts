@@ -38,7 +38,7 @@ export class ConsentController {
     if (formField(req, 'decision') !== 'allow') {
       return res.redirect(
         302,
-        authorizeRedirect(request.redirectUri, {
+        authorizeRedirect(request.redirectUri, this.config.baseUrl, {
           error: 'access_denied',
           error_description: 'The member denied access.',
           state: request.state,
@@ -48,7 +48,10 @@ export class ConsentController {
     try {
       const { workspaceId, memberId } = signedIn.auth;
       const code = await this.connections.consent({ ...request, workspaceId, memberId });
-      return res.redirect(302, authorizeRedirect(request.redirectUri, { code, state: request.state }));
+      return res.redirect(
+        302,
+        authorizeRedirect(request.redirectUri, this.config.baseUrl, { code, state: request.state }),
+      );
     } catch (error) {
       if (isRefusal(error)) return refusedPage(res, error.status, error.message);
       throw error;

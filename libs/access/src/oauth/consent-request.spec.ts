@@ -4,6 +4,7 @@ import { authorizeRedirect, ConsentRequest, openConsent, signConsent } from './c
 const request: ConsentRequest = {
   clientId: 'cli_1',
   redirectUri: 'http://127.0.0.1:9/callback',
+  redirectUriNamed: true,
   challenge: 'c'.repeat(43),
   state: 's',
   scopes: [],
@@ -31,9 +32,13 @@ describe('consent requests', () => {
     expect(openConsent('a.b.c', SECRET, 0)).toBeNull();
   });
 
-  it('answer the client at its redirect address with its state', () => {
-    expect(authorizeRedirect('http://127.0.0.1:9/callback?x=1', { code: 'llc_1', state: 's', error: undefined })).toBe(
-      'http://127.0.0.1:9/callback?x=1&code=llc_1&state=s',
-    );
+  it('answer the client at its redirect address with its state and the issuer (RFC 9207)', () => {
+    expect(
+      authorizeRedirect('http://127.0.0.1:9/callback?x=1', 'https://lifeline.example', {
+        code: 'llc_1',
+        state: 's',
+        error: undefined,
+      }),
+    ).toBe('http://127.0.0.1:9/callback?x=1&code=llc_1&state=s&iss=https%3A%2F%2Flifeline.example');
   });
 });

@@ -7,6 +7,8 @@ import { sameSecret } from '@app/platform';
 export interface ConsentRequest {
   clientId: string;
   redirectUri: string;
+  /** The authorize request named redirect_uri itself: the token request must then name it too. */
+  redirectUriNamed: boolean;
   challenge: string;
   state?: string;
   scopes: string[];
@@ -38,9 +40,17 @@ export function openConsent(signed: string, secret: string, now: number): Consen
   }
 }
 
-/** The redirect that answers an authorize request: its code or error, and the client's state. */
-export function authorizeRedirect(redirectUri: string, params: Record<string, string | undefined>): string {
+/**
+ * The redirect that answers an authorize request: its code or error, the client's state, and the issuer as `iss`
+ * (RFC 9207), so a client talking to several servers knows which one answered.
+ */
+export function authorizeRedirect(
+  redirectUri: string,
+  issuer: string,
+  params: Record<string, string | undefined>,
+): string {
   const url = new URL(redirectUri);
-  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value);
+  for (const [key, value] of Object.entries({ ...params, iss: issuer }))
+    if (value !== undefined) url.searchParams.set(key, value);
   return url.href;
 }

@@ -1,5 +1,6 @@
 // The tool door's authorization server, as the MCP SDK's OAuthServerProvider. The SDK's
-// handlers parse and check each request (PKCE S256, registered redirect addresses, client auth); this
+// handlers parse and check each request (PKCE S256, registered redirect addresses, client auth), after
+// this lib's own checks of /register and /authorize (authorization-server.ts, authorize-request.ts); this
 // provider keeps the state through workspaces' ConnectionsService and answers /authorize with the
 // sign-in page or the consent page.
 import { Inject, Injectable } from '@nestjs/common';
@@ -24,15 +25,16 @@ import { AppConfig, CONFIG } from '@app/platform';
 import {
   ClientRow,
   ConnectionsService,
-  isToolDoorResource,
   OAuthRefusal,
   SessionsService,
   SignInClock,
+  toolDoorResource,
   WorkspacesService,
 } from '@app/workspaces';
 import { renderConsentPage } from '../pages';
 import { sendPage, sessionTokenOf } from '../http/browser';
-import { authorizeRedirect, CONSENT_MS, signConsent } from './consent-request';
+import { CONSENT_MS, signConsent } from './consent-request';
+import { authorizeParamsOf } from './authorize-request';
 
 @Injectable()
 export class OAuthProvider implements OAuthServerProvider {
@@ -59,21 +61,15 @@ export class OAuthProvider implements OAuthServerProvider {
     };
   }
 
-  /** No session: the sign-in page, then back here. Signed in as a member: the consent page. */
+  /**
+   * No session: the sign-in page, then back here. Signed in as a member: the consent page. The request was checked by
+   * authorize-request.ts; one that names no resource asks for the one this server protects, the tool door.
+   */
   async authorize(client: OAuthClientInformationFull, params: AuthorizationParams, res: Response): Promise<void> {
-    if (!isToolDoorResource(params.resource?.href, this.config.baseUrl)) {
-      const description = `Ask for the tool door: resource=${this.config.baseUrl}/api/mcp.`;
-      return res.redirect(
-        302,
-        authorizeRedirect(params.redirectUri, {
-          error: 'invalid_target',
-          error_description: description,
-          state: params.state,
-        }),
-      );
-    }
+    const resource = params.resource?.href ?? toolDoorResource(this.config.baseUrl);
+    const redirectUriNamed = authorizeParamsOf(res.req).redirect_uri !== undefined;
     const signedIn = await this.sessions.current(sessionTokenOf(res.req));
-    const back = `/authorize?${new URLSearchParams(authorizeQuery(client, params))}`;
+    const back = `/authorize?${new URLSearchParams(authorizeQuery(client, params, redirectUriNamed))}`;
     if (!signedIn) return res.redirect(303, `/sign-in?next=${encodeURIComponent(back)}`);
     if (!signedIn.auth) return res.redirect(303, `/sign-in/workspace?next=${encodeURIComponent(back)}`);
     const workspace = await this.workspaces.get(signedIn.auth.workspaceId);
@@ -81,10 +77,11 @@ export class OAuthProvider implements OAuthServerProvider {
       {
         clientId: client.client_id,
         redirectUri: params.redirectUri,
+        redirectUriNamed,
         challenge: params.codeChallenge,
         state: params.state,
         scopes: params.scopes ?? [],
-        resource: params.resource!.href,
+        resource,
         sessionId: signedIn.sessionId,
         until: this.clock.now().getTime() + CONSENT_MS,
       },
@@ -153,14 +150,18 @@ function clientInfo(row: ClientRow): OAuthClientInformationFull {
 }
 
 /** The authorize request again, as the sign-in page sends the browser back with it. */
-function authorizeQuery(client: OAuthClientInformationFull, params: AuthorizationParams): Record<string, string> {
+function authorizeQuery(
+  client: OAuthClientInformationFull,
+  params: AuthorizationParams,
+  redirectUriNamed: boolean,
+): Record<string, string> {
   const query: Record<string, string> = {
     response_type: 'code',
     client_id: client.client_id,
-    redirect_uri: params.redirectUri,
     code_challenge: params.codeChallenge,
     code_challenge_method: 'S256',
   };
+  if (redirectUriNamed) query.redirect_uri = params.redirectUri;
   if (params.state !== undefined) query.state = params.state;
   if (params.scopes?.length) query.scope = params.scopes.join(' ');
   if (params.resource) query.resource = params.resource.href;
@@ -172,5 +173,6 @@ function oauthError(error: unknown): never {
   if (!(error instanceof OAuthRefusal)) throw error;
   if (error.code === 'invalid_grant') throw new InvalidGrantError(error.message);
   if (error.code === 'invalid_target') throw new InvalidTargetError(error.message);
+  if (error.code === 'invalid_client_metadata') throw new InvalidClientMetadataError(error.message);
   throw new CustomOAuthError(error.code, error.message);
 }

@@ -3,10 +3,12 @@ import { WorkspacesSchema1763856000001 } from './1763856000001-workspaces-schema
 import { KeyLastUse1764300000000 } from './1764300000000-key-last-use';
 import { KeyRecheck1765200000000 } from './1765200000000-key-recheck';
 import { SignIn1766000000000 } from './1766000000000-sign-in';
+import { OAuthCodeGrant1767330000000 } from './1767330000000-oauth-code-grant';
 
 export const WORKSPACES_MIGRATIONS = [
   WorkspacesSchema1763856000001,
   KeyLastUse1764300000000,
   KeyRecheck1765200000000,
   SignIn1766000000000,
+  OAuthCodeGrant1767330000000,
 ];

@@ -18,10 +18,14 @@ export interface CodeRow {
   member_id: string;
   challenge: string;
   redirect_uri: string;
+  /** The authorize request named redirect_uri itself (else the client's one registered address was taken). */
+  redirect_uri_named: boolean;
   resource: string;
   scopes: string[];
   expires_at: Date;
   used_at: Date | null;
+  /** The connection the code made, once used: a replay revokes it. */
+  connection_id: string | null;
 }
 
 /** A token with what it rests on: its connection, member and workspace. */
@@ -95,11 +99,11 @@ export class ConnectionsRepository {
     return row ?? null;
   }
 
-  async insertCode(codeHash: string, code: Omit<CodeRow, 'used_at'>): Promise<void> {
+  async insertCode(codeHash: string, code: Omit<CodeRow, 'used_at' | 'connection_id'>): Promise<void> {
     await this.db.query(
       `INSERT INTO oauth_codes (code_hash, client_id, workspace_id, member_id, challenge, redirect_uri, resource,
-        scopes, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        scopes, expires_at, redirect_uri_named)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
         codeHash,
         code.client_id,
@@ -110,21 +114,26 @@ export class ConnectionsRepository {
         code.resource,
         code.scopes,
         code.expires_at,
+        code.redirect_uri_named,
       ],
     );
   }
 
   async code(codeHash: string, tx: Sql = this.db, lock = false): Promise<CodeRow | null> {
     const [row] = await tx.query<CodeRow>(
-      `SELECT client_id, workspace_id, member_id, challenge, redirect_uri, resource, scopes, expires_at, ` +
-        `used_at FROM oauth_codes WHERE code_hash = $1${lock ? ' FOR UPDATE' : ''}`,
+      `SELECT client_id, workspace_id, member_id, challenge, redirect_uri, redirect_uri_named, resource, scopes, ` +
+        `expires_at, used_at, connection_id FROM oauth_codes WHERE code_hash = $1${lock ? ' FOR UPDATE' : ''}`,
       [codeHash],
     );
     return row ?? null;
   }
 
-  async useCode(tx: Sql, codeHash: string, now: Date): Promise<void> {
-    await tx.query(`UPDATE oauth_codes SET used_at = $2 WHERE code_hash = $1`, [codeHash, now]);
+  async useCode(tx: Sql, codeHash: string, now: Date, connectionId: string): Promise<void> {
+    await tx.query(`UPDATE oauth_codes SET used_at = $2, connection_id = $3 WHERE code_hash = $1`, [
+      codeHash,
+      now,
+      connectionId,
+    ]);
   }
 
   async insertConnection(

@@ -8,13 +8,13 @@ import { AppConfig, newId, Refusal } from '@app/platform/plain';
 import type { AuthContext } from '../auth/auth-context';
 import { ConnectionRow, ConnectionsRepository, ClientRow, TokenRow } from './connections.repository';
 import type { SignInClock } from './sessions.service';
+import { registrationRefusal } from './client-registration';
 import {
   ACCESS_TOKEN_MS,
   CODE_MS,
   isToolDoorResource,
   newToken,
   REFRESH_TOKEN_MS,
-  redirectUriRefusal,
   SESSION_SEEN_EVERY_MS,
   tokenHash,
   toolDoorResource,
@@ -42,16 +42,19 @@ export interface Consent {
   memberId: string;
   challenge: string;
   redirectUri: string;
+  /** The authorize request named redirect_uri (RFC 6749 4.1.3: the token request must then name it); default true. */
+  redirectUriNamed?: boolean;
   resource: string;
   scopes: string[];
 }
 
+const UNKNOWN_CODE = 'The authorization code is unknown or run out: start the sign-in again.';
 const STALE = 'The access token has run out, was revoked, or was issued for something else: sign in again.';
 
 /** An OAuth error of the token and registration endpoints (RFC 6749 5.2, RFC 7591 3.2.2, RFC 8707). */
 export class OAuthRefusal extends Error {
   constructor(
-    readonly code: 'invalid_grant' | 'invalid_target' | 'invalid_redirect_uri',
+    readonly code: 'invalid_grant' | 'invalid_target' | 'invalid_redirect_uri' | 'invalid_client_metadata',
     message: string,
   ) {
     super(message);
@@ -66,18 +69,15 @@ export class ConnectionsService {
     private readonly clock: SignInClock,
   ) {}
 
-  /** Dynamic client registration (public clients): the redirect addresses must be https or loopback http. */
+  /**
+   * Dynamic client registration (public clients): redirect addresses and the client's own addresses must be https or
+   * loopback http, within the limits of client-registration.ts.
+   */
   async register(registration: ClientRegistration): Promise<ClientRow> {
-    const uris = registration.redirect_uris ?? [];
-    if (uris.length === 0)
-      throw new OAuthRefusal('invalid_redirect_uri', 'Register at least one redirect_uris address.');
-    for (const uri of uris) {
-      const problem = redirectUriRefusal(uri);
-      if (problem) throw new OAuthRefusal('invalid_redirect_uri', `${problem}.`);
-    }
-    const name =
-      (typeof registration.client_name === 'string' && registration.client_name.trim().slice(0, 100)) ||
-      'An MCP client';
+    const refused = registrationRefusal(registration);
+    if (refused) throw new OAuthRefusal(refused.code, refused.message);
+    const uris = registration.redirect_uris;
+    const name = (typeof registration.client_name === 'string' && registration.client_name.trim()) || 'An MCP client';
     // Public clients only (OAuth 2.1, PKCE): a secret the SDK's handler made for a client that asked for one is neither
     // kept nor returned.
     const { client_secret: _secret, client_secret_expires_at: _expires, ...metadata } = registration;
@@ -110,6 +110,7 @@ export class ConnectionsService {
       member_id: c.memberId,
       challenge: c.challenge,
       redirect_uri: c.redirectUri,
+      redirect_uri_named: c.redirectUriNamed ?? true,
       resource: toolDoorResource(this.config.baseUrl),
       scopes: c.scopes,
       expires_at: expires,
@@ -117,32 +118,43 @@ export class ConnectionsService {
     return code;
   }
 
-  /** The PKCE challenge of a live code of this client (the SDK's token handler checks the verifier against it). */
+  /**
+   * The PKCE challenge of a code of this client (the SDK's token handler checks the verifier against it). A used code
+   * answers too, so that only a replay with the right verifier reaches exchangeCode and revokes what the code made.
+   */
   async challengeFor(clientId: string, code: string): Promise<string> {
     const row = await this.repository.code(tokenHash(code));
-    if (!row || row.client_id !== clientId || row.used_at || row.expires_at.getTime() <= this.clock.now().getTime())
-      throw invalidGrant('The authorization code is unknown, used or run out.');
+    if (!row || row.client_id !== clientId || (!row.used_at && row.expires_at.getTime() <= this.clock.now().getTime()))
+      throw invalidGrant(UNKNOWN_CODE);
     return row.challenge;
   }
 
-  /** Exchanges a code once for a new connection's tokens. */
+  /**
+   * Exchanges a code once for a new connection's tokens. A code presented again revokes that connection, its access and
+   * refresh tokens (OAuth 2.1 section 4.1.3): whoever redeemed it first, the client and a thief cannot both go on.
+   */
   async exchangeCode(
     clientId: string,
     code: string,
     redirectUri: string | undefined,
     resource: string | undefined,
   ): Promise<IssuedTokens> {
-    return this.repository.transaction(async (tx) => {
+    const answer = await this.repository.transaction(async (tx) => {
       const hash = tokenHash(code);
       const row = await this.repository.code(hash, tx, true);
       const now = this.clock.now();
-      if (!row || row.client_id !== clientId || row.used_at || row.expires_at.getTime() <= now.getTime())
-        throw invalidGrant('The authorization code is unknown, used or run out.');
+      if (!row || row.client_id !== clientId) return invalidGrant(UNKNOWN_CODE);
+      if (row.used_at) {
+        if (row.connection_id) await this.repository.revoke(row.workspace_id, row.connection_id, now, undefined, tx);
+        return invalidGrant('The authorization code was used already: the tokens it made are revoked; sign in again.');
+      }
+      if (row.expires_at.getTime() <= now.getTime()) return invalidGrant(UNKNOWN_CODE);
+      if (redirectUri === undefined && row.redirect_uri_named)
+        return invalidGrant('Send redirect_uri: the authorize request named one, and the code is bound to it.');
       if (redirectUri !== undefined && redirectUri !== row.redirect_uri)
-        throw invalidGrant('redirect_uri differs from the one the code was issued to.');
+        return invalidGrant('redirect_uri differs from the one the code was issued to.');
       if (resource !== undefined && !isToolDoorResource(resource, this.config.baseUrl))
-        throw new OAuthRefusal('invalid_target', 'The code was issued for the tool door only.');
-      await this.repository.useCode(tx, hash, now);
+        return new OAuthRefusal('invalid_target', 'The code was issued for the tool door only.');
       const connectionId = newId('con');
       await this.repository.insertConnection(tx, {
         workspaceId: row.workspace_id,
@@ -152,8 +164,11 @@ export class ConnectionsService {
         resource: row.resource,
         scopes: row.scopes,
       });
+      await this.repository.useCode(tx, hash, now, connectionId);
       return this.issue(tx, row.workspace_id, connectionId, row.scopes, now);
     });
+    if (answer instanceof OAuthRefusal) throw answer; // thrown after commit: a replay's revocation stays
+    return answer;
   }
 
   /**

@@ -2,6 +2,7 @@
 import {
   crossSiteRefusal,
   HOUR_MS,
+  isCodeChallenge,
   isTokenOf,
   isToolDoorResource,
   newToken,
@@ -85,12 +86,28 @@ describe('redirectUriRefusal', () => {
   it.each([
     'http://app.example/callback',
     'https://app.example/cb#frag',
+    'http://127.0.0.1:9/cb#',
+    `https://app.example/${'a'.repeat(2000)}`,
     'not a url',
     'ftp://127.0.0.1/cb',
     'http://127.0.0.1.evil.example/cb',
   ])('refuses %s', (uri) => {
     expect(redirectUriRefusal(uri)).toEqual(expect.any(String));
   });
+});
+
+describe('isCodeChallenge (RFC 7636 section 4.2)', () => {
+  it('takes 43 to 128 characters of letters, digits, -, ., _ and ~', () => {
+    expect(isCodeChallenge('E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM')).toBe(true);
+    expect(isCodeChallenge('a.b_c~d-'.repeat(16))).toBe(true);
+  });
+
+  it.each(['abc', 'a'.repeat(42), 'a'.repeat(129), `${'a'.repeat(42)}+`, `${'a'.repeat(42)}=`, `${'a'.repeat(42)} `])(
+    'refuses %s',
+    (challenge) => {
+      expect(isCodeChallenge(challenge)).toBe(false);
+    },
+  );
 });
 
 describe('the tool door as the one resource', () => {

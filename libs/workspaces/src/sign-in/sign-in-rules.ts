@@ -81,22 +81,36 @@ export function safeNext(next: unknown): string {
   return next;
 }
 
+/** The longest address a connector may give (a redirect address, its site, its policy page). */
+const ADDRESS_MAX_CHARS = 2000;
+
 /**
- * A redirect URI a connector may register (MCP authorization, OAuth 2.1 section 2.3.1): https, or http
- * to a loopback address only (a native client's local listener); no fragment.
+ * An address a connector may give (MCP authorization, OAuth 2.1 section 2.3.1): https, or http to a
+ * loopback address only (a native client's local listener); at most 2,000 characters.
  */
-export function redirectUriRefusal(uri: string): string | null {
+export function webAddressRefusal(uri: string): string | null {
+  if (uri.length > ADDRESS_MAX_CHARS) return `${uri.slice(0, 100)}… is longer than ${ADDRESS_MAX_CHARS} characters`;
   let url: URL;
   try {
     url = new URL(uri);
   } catch {
     return `${uri.slice(0, 100)} is not an address`;
   }
-  if (url.hash) return `${uri.slice(0, 100)} has a fragment, which a redirect address may not`;
   if (url.protocol === 'https:') return null;
   const loopback = url.hostname === '127.0.0.1' || url.hostname === '[::1]' || url.hostname === 'localhost';
   if (url.protocol === 'http:' && loopback) return null;
   return `${uri.slice(0, 100)} must be https, or http to a loopback address (127.0.0.1, [::1], localhost)`;
+}
+
+/** A redirect address a connector may register or present: a web address as above, with no fragment (not even `#`). */
+export function redirectUriRefusal(uri: string): string | null {
+  if (uri.includes('#')) return `${uri.slice(0, 100)} has a fragment, which a redirect address may not`;
+  return webAddressRefusal(uri);
+}
+
+/** RFC 7636 section 4.2: a code_challenge is 43 to 128 characters of letters, digits, `-`, `.`, `_` and `~`. */
+export function isCodeChallenge(value: string): boolean {
+  return /^[A-Za-z0-9._~-]{43,128}$/.test(value);
 }
 
 /** The one resource this server issues tokens for: its tool door (RFC 8707). */
