@@ -9,6 +9,7 @@ import type Redis from 'ioredis';
 import { CreatedWorkspace } from '@app/workspaces';
 import { REDIS } from '@app/platform';
 import { useApp, useWorkspace } from './harness';
+import { postSegment } from './support/segment';
 
 const SEED = Number(process.env.FUZZ_SEED ?? 1717);
 const RUNS = Number(process.env.FUZZ_RUNS ?? 200);
@@ -724,6 +725,83 @@ describe.each(ROUTES.map((route, index) => [route.name, route, index] as const))
         .sort(([a], [b]) => a.localeCompare(b))
         .map(([s, n]) => `${s} x${n}`)
         .join(', ')}`,
+    );
+  }, 600_000);
+});
+
+// ---- erasure leaves no way around ------------------------------------------------------------------
+
+describe('after an erasure, the alias and the start address make no one and start nothing', () => {
+  /** Erased people, one per case: the properties' identifiers never repeat across cases. */
+  let person = 0;
+  let automation: { id: string; path: string };
+
+  beforeAll(async () => {
+    const created = await t.gql(
+      `mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { automation { id } address } }`,
+      { input: { name: 'Fuzzed start', trigger: { kind: 'webhook' }, steps: [{ kind: 'wait', seconds: 3600 }] } },
+      ws.secretKey,
+    );
+    const { automation: made, address } = created.data.createAutomation;
+    await t.gql(
+      `mutation($id: ID!) { setAutomationStatus(id: $id, status: "running") { id } }`,
+      { id: made.id },
+      ws.secretKey,
+    );
+    automation = { id: made.id, path: new URL(address).pathname };
+  });
+
+  // How a caller may spell an identifier it kept: as stored or padded; an email (case-blind) also shouted.
+  const spelling = fc.constantFrom('stored', 'padded', 'shouted');
+  const spell = (how: string, value: string, isEmail: boolean) =>
+    how === 'padded' ? ` ${value} ` : how === 'shouted' && isEmail ? value.toUpperCase() : value;
+  const erasedCase = fc.record({
+    local: fc.stringMatching(/^[a-z][a-z0-9]{0,15}$/),
+    account: fc.stringMatching(/^[A-Za-z0-9_-]{3,24}$/),
+    // Which erased identifier the alias carries as previousId, and whether its userId is new or the erased email.
+    previous: fc.constantFrom('account', 'email', 'anon'),
+    userId: fc.option(fc.stringMatching(/^[a-z0-9-]{3,20}$/), { nil: undefined }),
+    spellPrevious: spelling,
+    spellStart: spelling,
+    properties: fc.dictionary(fc.stringMatching(/^[a-z]{1,8}$/), fc.oneof(fc.string({ maxLength: 20 }), fc.integer())),
+  });
+
+  it('no person or run ever holds an erased identifier, however the alias and the start address name it', async () => {
+    await fc.assert(
+      fc.asyncProperty(erasedCase, async (c) => {
+        await resetRateLimits();
+        const n = ++person;
+        const email = `${c.local}.erased${n}@example.com`;
+        const account = `${c.account}-${n}`;
+        const anon = `anon-erased-${n}`;
+        const made = await t.request('POST', '/api/v1/events', {
+          key: ws.secretKey,
+          body: { type: 'signup', email, account_id: account, anon_id: anon },
+        });
+        expect(made.body).toMatchObject({ ok: true, status: 'recorded' });
+        const erased = await t.request('DELETE', `/api/v1/people/${made.body.id}`, { key: ws.secretKey });
+        expect(erased.body).toMatchObject({ ok: true, suppressedKeys: 3 });
+
+        const previousId = spell(c.spellPrevious, { account, email, anon }[c.previous], c.previous === 'email');
+        const userId = c.userId === undefined ? email : `${c.userId}-new-${n}`;
+        const alias = await postSegment(t.url, '/v1/alias', { previousId, userId }, { key: ws.secretKey });
+        expect(alias.status).toBe(200);
+        expect(alias.body).toMatchObject({ ok: true, status: 'suppressed' });
+        const start = await t.request('POST', automation.path, {
+          raw: JSON.stringify({ email: spell(c.spellStart, email, true), properties: c.properties }),
+        });
+        expect(start.body).toEqual({ ok: true, status: 'suppressed' });
+
+        const [held] = await t.db.query(
+          `SELECT (SELECT count(*) FROM identities WHERE workspace_id = $1
+                     AND (lower(value) = ANY($2::text[]) OR value = $3))::int AS identities,
+                  (SELECT count(*) FROM people WHERE workspace_id = $1 AND lower(email) = $4)::int AS people,
+                  (SELECT count(*) FROM automation_runs WHERE workspace_id = $1 AND automation_id = $5)::int AS runs`,
+          [ws.workspace.id, [email, account.toLowerCase(), anon], userId, email, automation.id],
+        );
+        expect(held).toEqual({ identities: 0, people: 0, runs: 0 });
+      }),
+      { seed: SEED + ROUTES.length, numRuns: Math.max(10, Math.round(RUNS / 10)), endOnFailure: true },
     );
   }, 600_000);
 });
