@@ -2,7 +2,8 @@
 // merges, emails in and out as rows) and the idempotency answers that name the person's record.
 // Charts count the timeline, so an erased person's rows stop counting with the same delete. The
 // first-touch dictionary (event_touches) is shared by everyone with the same touch: a source, medium or
-// campaign naming the person is rewritten there, not removed (docs/decisions.md#erasure-leaves-no-trace-and-no-way-around).
+// campaign naming the person is rewritten there, not removed
+// (docs/decisions.md#erasure-leaves-no-trace-and-no-way-around).
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -11,7 +12,7 @@ import { type ErasedCounts, paged, type PersonDataParticipant, type PersonErasur
 /** What a first-touch field naming an erased person reads as, in charts broken down by it. */
 const ERASED_TOUCH = '(erased)';
 
-/** A value this long is looked for inside a first-touch field; a shorter one (a short id, a first name) only as the whole field. */
+/** A value this long is looked for inside a first-touch field; a shorter one (a short id) only as the whole field. */
 const INSIDE_FROM = 6;
 
 /**

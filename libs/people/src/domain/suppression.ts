@@ -13,10 +13,11 @@ export function suppressionHash(secret: string, workspaceId: string, key: Identi
 }
 
 /**
- * The keys a post's key is checked as against the suppression list (docs/decisions.md#erasure-leaves-no-trace-and-no-way-around):
- * itself, and its value under the other kinds (an email-shaped value as an email, normalized). An erased
- * identifier stays erased whichever kind a post files it under: a Segment alias files its previousId, often
- * the account id the person had, as an anon_id; a userId may be an email address.
+ * The keys a post's key is checked as against the suppression list
+ * (docs/decisions.md#erasure-leaves-no-trace-and-no-way-around): itself, and its value under the other
+ * kinds (an email-shaped value as an email, normalized). An erased identifier stays erased whichever kind
+ * a post files it under: a Segment alias files its previousId, often the account id the person had, as an
+ * anon_id; a userId may be an email address.
  */
 export function suppressionProbes(key: IdentityKey): IdentityKey[] {
   const probes: IdentityKey[] = [key];
