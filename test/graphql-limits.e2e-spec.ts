@@ -3,7 +3,7 @@
 import { LIMITS, RateLimits } from '@app/platform';
 import { MAX_PAGE_SIZE, QUERY_LIMITS } from '@app/edge';
 import { WorkspacesService } from '@app/workspaces';
-import { useApp, useWorkspace } from './harness';
+import { memberKey, useApp, useWorkspace } from './harness';
 
 const t = useApp();
 const ws = useWorkspace(t, {}, 'all');
@@ -121,6 +121,91 @@ describe('node and cost limits', () => {
     );
     expect(answer.status).toBe(200);
     expect(answer.body.data.__schema.types.length).toBeGreaterThan(10);
+  });
+});
+
+describe('variables that do not fit their types', () => {
+  const CREATE_LIST = 'mutation($i: CreateListInput!) { createList(input: $i) { address } }';
+
+  it.each([
+    [
+      'an unknown field in an input',
+      { i: { address: 'a', name: 'A', bogus: 1 } },
+      'Variable "$i" got invalid value { address: "a", name: "A", bogus: 1 }; Field "bogus" is not defined by type "CreateListInput".',
+    ],
+    [
+      'a field of the wrong type',
+      { i: { address: 'a', name: 7 } },
+      'Variable "$i" got invalid value 7 at "i.name"; String cannot represent a non string value: 7',
+    ],
+    ['a required input left out', {}, 'Variable "$i" of required type "CreateListInput!" was not provided.'],
+  ])(
+    "%s is refused with GraphQL's own sentence, as written inline, and nothing is made",
+    async (_name, variables, message) => {
+      const answer = await member(CREATE_LIST, variables);
+      expect(answer.status).toBe(400);
+      expect(answer.body.data ?? null).toBeNull();
+      expect(answer.body.errors).toEqual([
+        { message, locations: expect.any(Array), extensions: { code: 'invalid_field', status: 400 } },
+      ]);
+      const [{ n }] = await t.db.query('SELECT count(*)::int AS n FROM lists WHERE workspace_id = $1', [
+        ws.workspace.id,
+      ]);
+      expect(n).toBe(0);
+    },
+  );
+
+  it('the same mistake written inline gets the same kind of answer', async () => {
+    const answer = await member('mutation { createList(input: { address: "a", name: "A", bogus: 1 }) { address } }');
+    expect(answer.status).toBe(400);
+    expect(answer.body.errors).toEqual([
+      {
+        message: 'Field "bogus" is not defined by type "CreateListInput".',
+        locations: expect.any(Array),
+        extensions: { code: 'invalid_field', status: 400 },
+      },
+    ]);
+  });
+
+  it('variables that fit still count against the limits', async () => {
+    refusedAsInvalidField(
+      await member('query($f: Int) { people(first: $f) { edges { node { id } } } }', { f: 5000 }),
+      /^first /,
+    );
+  });
+});
+
+describe('the HTTP status of a refusal (docs/graphql.md#pages-limits-and-refusals)', () => {
+  const post = (query: string, key?: string) => t.request('POST', '/graphql', { key, body: { query } });
+
+  it('refused while it runs (a field refused: the key, the role, the input): 200, the code and status in the error', async () => {
+    const noKey = await post('{ lists { id } }');
+    expect(noKey.status).toBe(200);
+    expect(noKey.body.errors[0].extensions).toEqual({ code: 'invalid_key', status: 401 });
+    const member = await memberKey(t, ws, 'reader@example.com');
+    const role = await post(
+      'mutation { createList(input: { address: "news", name: "News" }) { address } }',
+      member.secretKey,
+    );
+    expect(role.status).toBe(200);
+    expect(role.body.errors[0].extensions).toEqual({ code: 'forbidden', status: 403 });
+    const badInput = await post('mutation { createList(input: { address: "", name: "" }) { address } }', ws.secretKey);
+    expect(badInput.status).toBe(200);
+    expect(badInput.body.errors[0].extensions).toEqual({ code: 'invalid_field', status: 400 });
+  });
+
+  it('refused before it runs (does not parse, not valid against the schema, over a limit): 400', async () => {
+    for (const query of ['{ lists { id }', '{ lists { nope } }', '{ people(first: 101) { edges { node { id } } } }']) {
+      const answer = await post(query, ws.secretKey);
+      expect(answer.status).toBe(400);
+      expect(answer.body.errors[0].extensions).toEqual({ code: 'invalid_field', status: 400 });
+    }
+    const big = await t.request('POST', '/graphql', {
+      key: ws.secretKey,
+      body: { query: '{ lists { id } }', variables: { pad: 'x'.repeat(300 * 1024) } },
+    });
+    expect(big.status).toBe(413);
+    expect(JSON.stringify(big.body)).toContain('too_large');
   });
 });
 

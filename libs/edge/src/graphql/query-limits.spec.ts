@@ -70,6 +70,21 @@ describe('cost', () => {
   });
 });
 
+describe('variables that do not fit their types', () => {
+  it.each([
+    ['an unknown field in an input', { f: { first: 1, bogus: 1 } }],
+    ['a field of the wrong type', { f: { name: 7 } }],
+  ])('%s is left to the execution, which refuses it in its own words (no limit is said broken)', (_name, variables) => {
+    expect(check('query($f: Filter) { search(filter: $f) { name } }', variables)).toBeNull();
+  });
+
+  it('variables that fit are still counted', () => {
+    expect(check('query($f: Filter) { search(filter: $f) { name } }', { f: { first: 1000 } })?.message).toMatch(
+      /^filter\.first must be/,
+    );
+  });
+});
+
 describe('document size, before validation', () => {
   it(`refuses more than ${QUERY_LIMITS.aliases} aliases`, () => {
     const query = `{ ${Array.from({ length: QUERY_LIMITS.aliases + 1 }, (_, i) => `a${i}: node { name }`).join(' ')} }`;

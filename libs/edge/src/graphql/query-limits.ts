@@ -11,6 +11,8 @@ import {
   GraphQLSchema,
   isListType,
   getNullableType,
+  getOperationAST,
+  getVariableValues,
   Kind,
   parse,
   validate,
@@ -96,7 +98,8 @@ export function countFields(document: DocumentNode): { aliases: number; fields: 
   return { aliases, fields, hostileString };
 }
 
-function asGraphqlError(refusal: Refusal): GraphQLError {
+/** A Refusal as a GraphQL error refusing the request before it runs: its code, and its status as the HTTP answer's. */
+export function asGraphqlError(refusal: Refusal): GraphQLError {
   return new GraphQLError(refusal.message, {
     extensions: { code: refusal.code, status: refusal.status, http: { status: refusal.status } },
   });
@@ -155,6 +158,10 @@ export function queryLimitsError(
       `The query nests deeper than ${QUERY_LIMITS.depth} levels: select less deeply and read the rest by id.`,
     );
   }
+  // Variables that do not fit their types stop the operation before it runs, with graphql-js's own sentence
+  // (Apollo's execution says it); graphql-query-complexity would throw that error too, mistaken for its node limit.
+  const operation = getOperationAST(document, operationName);
+  if (operation && getVariableValues(schema, operation.variableDefinitions ?? [], variables).errors) return null;
   let cost: number;
   try {
     cost = getComplexity({
