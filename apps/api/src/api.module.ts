@@ -11,13 +11,16 @@ import {
   formatGraphqlError,
   GRAPHQL_PARSE_OPTIONS,
   HotDoorsModule,
+  introspectionPlugin,
   ObservabilityModule,
   queryLimitsPlugin,
+  SCHEMA_SDL_PATH,
 } from '@app/edge';
 import { OutboxModule } from '@app/outbox';
 import { MIGRATIONS } from '@app/schema';
 import {
   ConnectedAppsResolver,
+  GraphqlAuthGuard,
   MembersResolver,
   ViewerResolver,
   WorkspaceResolver,
@@ -42,29 +45,42 @@ export class ApiModule {
         OutboxModule,
         WorkspacesModule,
         EdgeModule,
-        GraphQLModule.forRoot<ApolloDriverConfig>({
+        GraphQLModule.forRootAsync<ApolloDriverConfig>({
           driver: ApolloDriver,
-          path: '/graphql',
-          autoSchemaFile: true,
-          sortSchema: true,
-          playground: false,
-          introspection: development,
-          // The explorer is served by the api itself (offline); production shows none (no CDN page either).
-          plugins: [
-            queryLimitsPlugin(config.graphqlStatementTimeoutMs),
-            development ? explorerLandingPage('/graphql') : ApolloServerPluginLandingPageDisabled(),
-          ],
-          parseOptions: GRAPHQL_PARSE_OPTIONS,
-          context: ({ req }: { req: unknown }) => ({ req }),
-          formatError: (formatted, error) => {
-            // Field resolvers run without the exception filter: a Refusal thrown there is read here.
-            const refusal = unwrapResolverError(error);
-            return formatGraphqlError(
-              isRefusal(refusal)
-                ? { ...formatted, message: refusal.message, extensions: { code: refusal.code } }
-                : formatted,
-            );
-          },
+          imports: [WorkspacesModule],
+          inject: [GraphqlAuthGuard],
+          useFactory: (guard: GraphqlAuthGuard) => ({
+            path: '/graphql',
+            autoSchemaFile: true,
+            sortSchema: true,
+            playground: false,
+            // In production only a member or the operator introspects (docs/graphql.md#the-schema).
+            introspection: true,
+            // The explorer is served by the api itself (offline); production shows none (no CDN page either).
+            plugins: [
+              queryLimitsPlugin(config.graphqlStatementTimeoutMs),
+              ...(development
+                ? [explorerLandingPage('/graphql')]
+                : [
+                    ApolloServerPluginLandingPageDisabled(),
+                    introspectionPlugin(
+                      (req) => guard.admit(req as Parameters<GraphqlAuthGuard['admit']>[0]),
+                      config.baseUrl + SCHEMA_SDL_PATH,
+                    ),
+                  ]),
+            ],
+            parseOptions: GRAPHQL_PARSE_OPTIONS,
+            context: ({ req }: { req: unknown }) => ({ req }),
+            formatError: (formatted, error) => {
+              // Field resolvers run without the exception filter: a Refusal thrown there is read here.
+              const refusal = unwrapResolverError(error);
+              return formatGraphqlError(
+                isRefusal(refusal)
+                  ? { ...formatted, message: refusal.message, extensions: { code: refusal.code } }
+                  : formatted,
+              );
+            },
+          }),
         }),
         ObservabilityModule,
         HotDoorsModule,

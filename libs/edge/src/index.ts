@@ -10,6 +10,7 @@ export * from './graphql/connection';
 export * from './graphql/format-error';
 export * from './graphql/page-size';
 export * from './graphql/query-limits';
+export * from './graphql/introspection';
 export * from './inbound';
 export * from './observability/metrics';
 export * from './observability/observability.module';

@@ -5,6 +5,8 @@
 // Both are middleware, not routes: they are documents about the API, left out of the API's own document.
 import type { INestApplication } from '@nestjs/common';
 import { GraphQLSchemaHost } from '@nestjs/graphql';
+import { SCHEMA_SDL_PATH, sendRefusal } from '@app/edge';
+import { Refusal } from '@app/platform';
 import type { NextFunction, Request, Response } from 'express';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -15,7 +17,6 @@ import { SAME_ORIGIN_PAGE_POLICY } from '../page-policy';
 
 const API_DOCS_PATH = '/api/docs';
 const API_DOCS_ASSET_PATH = `${API_DOCS_PATH}/assets`;
-const SCHEMA_SDL_PATH = '/api/schema.graphql';
 
 const JS = 'application/javascript; charset=utf-8';
 const CSS = 'text/css; charset=utf-8';
@@ -156,7 +157,7 @@ function servePage(req: Request, res: Response, explorer: boolean): void {
     .send(file.body);
 }
 
-/** Installs GET /api/docs (with its files) and GET /api/schema.graphql. */
+/** Installs GET /api/docs (with its files) and GET /api/schema.graphql (HEAD too; any other method 405). */
 export function installApiDocs(app: INestApplication, options: { explorer: boolean }): void {
   let sdl: string | null = null;
   app.use(API_DOCS_PATH, (req: Request, res: Response, next: NextFunction) => {
@@ -164,7 +165,11 @@ export function installApiDocs(app: INestApplication, options: { explorer: boole
     servePage(req, res, options.explorer);
   });
   app.use(SCHEMA_SDL_PATH, (req: Request, res: Response, next: NextFunction) => {
-    if ((req.method !== 'GET' && req.method !== 'HEAD') || req.path !== '/') return next();
+    if (req.path !== '/') return next();
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const sentence = `The schema is read with GET (or HEAD): GET ${SCHEMA_SDL_PATH}; queries are posted to /graphql.`;
+      return sendRefusal(res, new Refusal('method_not_allowed', sentence, { headers: { Allow: 'GET, HEAD' } }));
+    }
     // Printed from the schema the api serves (built once the app has started), so it is never another one.
     sdl ??= printAdminSchema(app.get(GraphQLSchemaHost).schema);
     res

@@ -22,12 +22,19 @@ export class GraphqlAuthGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = GqlExecutionContext.create(context).getContext<{ req: GraphqlRequest }>().req;
-    if (request.auth || request.operator) return true;
+    await this.admit(GqlExecutionContext.create(context).getContext<{ req: GraphqlRequest }>().req);
+    return true;
+  }
+
+  /**
+   * Lets the request in as a member (key or session) or the operator, or throws the Refusal saying why not;
+   * also what introspection in production asks (docs/graphql.md#the-schema), before any field runs.
+   */
+  async admit(request: GraphqlRequest): Promise<void> {
+    if (request.auth || request.operator) return;
     // Fields of one request run at once: they share one authentication and one rate-limit count.
     request.authenticated ??= this.authenticate(request);
     await request.authenticated;
-    return true;
   }
 
   private async authenticate(request: GraphqlRequest): Promise<void> {
