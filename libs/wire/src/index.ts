@@ -40,6 +40,8 @@ export const REFUSAL_STATUS = {
   headers_too_large: 431,
   not_engaged: 422,
   no_email: 422,
+  opted_out: 422,
+  undeliverable: 422,
   limit_reached: 422,
   rate_limited: 429,
   server_error: 500,
@@ -59,6 +61,10 @@ export interface WireRefusal {
   ok: false;
   error: WireErrorCode;
   message: string;
+  /** On an invalid_field refusal that names one field: that field, as posted (a path such as source.os inside). */
+  field?: string;
+  /** On a field no route takes: the known field nearest it, when one is near enough to be what was meant. */
+  nearest?: string;
 }
 
 export const EVENT_STATUSES = ['recorded', 'expired'] as const;
@@ -176,9 +182,15 @@ export interface SendSuccess {
 
 // What is posted, by its wire names (snake_case).
 
+/** Where a post came from; the tag fills it in. A field not named here is ignored. */
 export interface WireSource {
   path?: string;
+  /** A host, or a whole address, which is kept as its host. */
   referrer?: string;
+  /**
+   * The visitor's operating system: only win, mac, linux and other become a field on the person; any other value
+   * is dropped without a refusal.
+   */
   os?: string;
   anon_id?: string;
   utm?: { source?: string; medium?: string; campaign?: string; term?: string; content?: string };
@@ -195,7 +207,9 @@ export interface WireEvent extends WireIdentity {
   type: string;
   value?: number;
   properties?: Record<string, unknown>;
+  /** When it happened (ISO 8601); the time of arrival when left out. */
   occurred_at?: string;
+  /** ISO 8601, after occurred_at: the timeline row is deleted then. */
   expires_at?: string;
   idempotency_key?: string;
   detail?: string;
@@ -212,6 +226,7 @@ export interface WireIdentify extends WireIdentity {
 export interface WireConsent {
   text: string;
   ip?: string;
+  /** ISO 8601. */
   granted_at?: string;
 }
 
@@ -244,12 +259,35 @@ export interface WireBatch {
   events: WireItem[];
 }
 
+/** A website form's hidden fields: filled (a bot did), the post is answered as usual and thrown away. */
+export interface WireHoneypot {
+  hp?: unknown;
+  website?: unknown;
+}
+
+/** POST /api/in/{public_key}/event. */
+export interface WirePublicEvent extends WireEvent, WireHoneypot {}
+
+/** POST /api/in/{public_key}/identify: the action is the address's, so type may be left out. */
+export interface WirePublicIdentify extends Omit<WireIdentify, 'type'>, WireHoneypot {
+  type?: 'identify';
+}
+
+/** POST /api/in/{public_key}/subscribe: consent.text is required here. */
+export interface WirePublicSubscribe extends Omit<WireSubscribe, 'type'>, WireHoneypot {
+  type?: 'subscribe';
+}
+
+/** POST /api/in/{public_key}/support. */
+export interface WirePublicSupport extends Omit<WireSupport, 'type'>, WireHoneypot {
+  type?: 'support';
+}
+
 /**
  * POST /api/in/{public_key}/{action} from a browser: an event item for the event action; for
- * subscribe, identify and support the item without its type, which the action names.
+ * subscribe, identify and support the item, whose type the action names.
  */
-export type WirePublicPost =
-  WireEvent | Omit<WireSubscribe, 'type'> | Omit<WireIdentify, 'type'> | Omit<WireSupport, 'type'>;
+export type WirePublicPost = WirePublicEvent | WirePublicSubscribe | WirePublicIdentify | WirePublicSupport;
 
 export interface WireSendMessage {
   to: string;

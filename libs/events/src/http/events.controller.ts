@@ -16,7 +16,8 @@ import {
   SERVER_BODY_LIMIT,
 } from '@app/edge';
 import { LIMITS as RATE_LIMITS } from '@app/platform';
-import { itemAction, LIMITS, parseBody } from '../domain';
+import { itemAction, LIMITS } from '../domain';
+import { parseEventsPost } from '../domain/item-fields';
 import { HeartbeatService } from '../heartbeat.service';
 import { IngestService } from '../ingest/ingest.service';
 import { describeEventsEndpoint } from './events-description';
@@ -54,13 +55,21 @@ const EVENTS_DOOR = door({
   authenticate: (req, { workspaces }: EventsDoorServices) => workspaces.authenticateRequest(req, RECHECKED_BY_WRITE),
   rateLimit: { limit: 'server', key: bySecretKey },
   heartbeat: { action: (req) => itemAction(req.body), origin: () => 'server' },
-  parse: (req) => parseBody(req.body),
+  parse: (req) => parseEventsPost(req.body),
   async handle(parsed, req, { ingest, workspaces }) {
     const auth = req.auth!;
     const workspace = await workspaces.get(auth.workspaceId);
     const options = { publicDoor: false, recheck: auth.recheck };
     if (!parsed.batch) return itemAnswer((await ingest.ingest(workspace, [parsed.item], options))[0]);
-    return new BatchAnswer(await ingest.ingest(workspace, parsed.items, options), parsed.items.map(itemAction));
+    const { items, fieldRefusals } = parsed;
+    // Items refused for their fields keep their places; ingest answers the rest (and checks the key when none is left).
+    const results = await ingest.ingest(
+      workspace,
+      items.filter((_, i) => !fieldRefusals[i]),
+      options,
+    );
+    const outcomes = items.map((_, i) => fieldRefusals[i] ?? results.shift()!);
+    return new BatchAnswer(outcomes, items.map(itemAction));
   },
 });
 

@@ -18,6 +18,7 @@ import {
 import { LIMITS } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
 import { PUBLIC_ACTIONS } from '../domain';
+import { unknownPublicField } from '../domain/item-fields';
 import { HeartbeatService } from '../heartbeat.service';
 import { IngestService } from '../ingest/ingest.service';
 import { pickEncoding, TRACK_SCRIPT_HEADERS, TrackScript } from '../tag/track-script.service';
@@ -52,6 +53,7 @@ const WEBSITE_ENDPOINT_DOOR = door({
   authenticate: (req, { guard }: WebsiteEndpointServices, res) => guard.authenticate(req, res),
   rateLimit: { limit: (req) => `public:${publicDoorOf(req).action!}`, key: byVisitor },
   heartbeat: { action: (req) => publicDoorOf(req).action!, origin: (req) => publicDoorOf(req).origin! },
+  parse: (req) => unknownPublicField(req.body, publicDoorOf(req).action!) ?? req.body,
   async handle(body, req, { ingest }) {
     const { workspace, action } = publicDoorOf(req);
     return statusAnswer(await ingest.ingestPublic(workspace, action!, body, req.ip));
