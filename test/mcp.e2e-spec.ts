@@ -2,18 +2,33 @@
 // over HTTP against the running app, and by raw fetch for what a client library would hide.
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { useApp, useWorkspace } from './harness';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '@app/mcp';
+import { memberKey, useApp, useWorkspace } from './harness';
 
 const t = useApp();
 const ws = useWorkspace(t, {}, 'all');
 const answers: string[] = [];
 
-async function connect(key = ws.secretKey): Promise<Client> {
+/** The SDK's transport; `asking` makes its initialize ask for that protocol version instead of the SDK's latest. */
+class TestTransport extends StreamableHTTPClientTransport {
+  constructor(
+    key: string,
+    private readonly asking?: string,
+  ) {
+    super(new URL(`${t.url}/api/mcp`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  }
+
+  override send(message: JSONRPCMessage, options?: Parameters<StreamableHTTPClientTransport['send']>[1]) {
+    if (this.asking && 'method' in message && message.method === 'initialize')
+      message = { ...message, params: { ...message.params, protocolVersion: this.asking } };
+    return super.send(message, options);
+  }
+}
+
+async function connect(key = ws.secretKey, asking?: string): Promise<Client> {
   const client = new Client({ name: 'lifeline-test', version: '1.0.0' });
-  const transport = new StreamableHTTPClientTransport(new URL(`${t.url}/api/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-  });
-  await client.connect(transport);
+  await client.connect(new TestTransport(key, asking));
   return client;
 }
 
@@ -408,4 +423,153 @@ describe('the door itself', () => {
       expect(text).not.toContain(ws.publicKey);
     }
   });
+});
+
+const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} };
+const ping = (id: number) => ({ jsonrpc: '2.0', id, method: 'ping' });
+const pings = (n: number) => Array.from({ length: n }, (_, i) => ping(i + 1));
+
+describe('protocol versions (docs/mcp.md#protocol-versions)', () => {
+  const initialize = (protocolVersion: string) => ({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion, capabilities: {}, clientInfo: { name: 'raw', version: '1.0.0' } },
+  });
+  const latest = LATEST_PROTOCOL_VERSION;
+
+  it('answers an SDK client asking for 2024-11-05 with the latest version the door serves, and serves its next calls', async () => {
+    const client = await connect(ws.secretKey, '2024-11-05');
+    expect((client.transport as TestTransport).protocolVersion).toBe(latest);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(expect.arrayContaining(TOOLS));
+    await client.close();
+  });
+
+  it.each([...SUPPORTED_PROTOCOL_VERSIONS])(
+    'agrees to %s when asked, and serves it in MCP-Protocol-Version',
+    async (version) => {
+      const answer = await raw(initialize(version));
+      expect(answer.body.result.protocolVersion).toBe(version);
+      expect((await raw(LIST, { 'mcp-protocol-version': version })).status).toBe(200);
+    },
+  );
+
+  it('answers a version it does not serve with its latest; that version in the header is then refused', async () => {
+    expect((await raw(initialize('2024-11-05'))).body.result.protocolVersion).toBe(latest);
+    expect((await raw(initialize('1999-01-01'))).body.result.protocolVersion).toBe(latest);
+    const refused = await raw(LIST, { 'mcp-protocol-version': '2024-11-05' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toBe('unsupported_protocol_version');
+  });
+
+  it('says tools.listChanged false: the door never sends that notification', async () => {
+    const client = await connect();
+    expect(client.getServerCapabilities()?.tools).toEqual({ listChanged: false });
+    await client.close();
+  });
+});
+
+describe('JSON-RPC edges', () => {
+  it('answers an unknown tool with JSON-RPC -32602 naming it and the tools there are', async () => {
+    const client = await connect();
+    const refused: { code?: number; message?: string } = await client
+      .callTool({ name: 'delete_everything', arguments: {} })
+      .then(
+        () => ({}),
+        (error: Error & { code: number }) => ({ code: error.code, message: error.message }),
+      );
+    expect(refused.code).toBe(-32602);
+    expect(refused.message).toMatch(/"delete_everything".*track_event.*export_person.*send_email/);
+    await client.close();
+  });
+
+  it.each([
+    ['without params', {}],
+    ['without a name', { params: { arguments: {} } }],
+  ])('answers tools/call %s with -32602 saying what to send', async (_name, extra) => {
+    const answer = await raw({ jsonrpc: '2.0', id: 7, method: 'tools/call', ...extra });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ jsonrpc: '2.0', id: 7, error: { code: -32602 } });
+    expect(answer.body.error.message).toMatch(/params.*name.*track_event/);
+  });
+
+  it('answers an empty batch with one -32600 error object', async () => {
+    const answer = await raw([]);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      jsonrpc: '2.0',
+      error: { code: -32600, message: expect.stringMatching(/empty batch/) },
+      id: null,
+    });
+  });
+
+  it("answers a batch of a request and a notification with an array holding the request's response only", async () => {
+    const answer = await raw([ping(5), { jsonrpc: '2.0', method: 'notifications/initialized' }]);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual([{ jsonrpc: '2.0', id: 5, result: {} }]);
+  });
+
+  it.each([
+    ['an unknown', 'lla_' + 'x'.repeat(43)],
+    ['a malformed', 'lla_short'],
+  ])(
+    'answers %s access token with 401 invalid_token and WWW-Authenticate error="invalid_token"',
+    async (_name, token) => {
+      const answer = await raw(LIST, {}, token);
+      expect(answer.status).toBe(401);
+      expect(answer.body.error).toBe('invalid_token');
+      expect(answer.headers.get('www-authenticate')).toBe(
+        `Bearer error="invalid_token", resource_metadata="${t.url}/.well-known/oauth-protected-resource"`,
+      );
+    },
+  );
+});
+
+describe('the limit counts calls, not posts (docs/mcp.md#rules-of-the-door)', () => {
+  it('each call of a batch spends one of 600; a batch of more calls than are left is refused whole, spending nothing', async () => {
+    const { secretKey: key } = await memberKey(t, ws, 'batcher@example.com');
+    for (let i = 0; i < 5; i++) {
+      const answer = await raw(pings(100), {}, key);
+      expect(answer.status).toBe(200);
+      expect(answer.body).toHaveLength(100);
+    }
+    expect((await raw(ping(1), {}, key)).status).toBe(200);
+    const over = await raw(pings(100), {}, key);
+    expect(over.status).toBe(429);
+    expect(over.body).toMatchObject({ ok: false, error: 'rate_limited' });
+    expect(over.body.message).toMatch(/this post carries 100 and 99 are left/);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    const rest = await raw(pings(99), {}, key);
+    expect(rest.status).toBe(200);
+    expect(rest.body).toHaveLength(99);
+    const after = await raw(ping(1), {}, key);
+    expect(after.status).toBe(429);
+    expect(after.body.error).toBe('rate_limited');
+  }, 120_000);
+
+  it("send_email spends the key's allowance of POST /api/v1/messages: after 600 posts there, it is rate_limited and sends nothing", async () => {
+    const { secretKey: key } = await memberKey(t, ws, 'sender@example.com');
+    for (let i = 0; i < 600; i += 50) {
+      const posts = await Promise.all(
+        Array.from({ length: 50 }, () => t.request('POST', '/api/v1/messages', { key, body: {} })),
+      );
+      expect(posts.every((answer) => answer.status !== 429)).toBe(true);
+    }
+    expect((await t.request('POST', '/api/v1/messages', { key, body: {} })).status).toBe(429);
+    const send = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'send_email', arguments: { to: 'friend@example.com', subject: 'Over the limit', body: 'Hi' } },
+    };
+    const answer = await raw(send, {}, key);
+    expect(answer.status).toBe(200);
+    expect(answer.body.result.isError).toBe(true);
+    expect(JSON.parse(answer.body.result.content[0].text)).toMatchObject({ ok: false, error: 'rate_limited' });
+    const [row] = await t.db.query(`SELECT count(*)::int AS n FROM messages WHERE workspace_id = $1 AND subject = $2`, [
+      ws.workspace.id,
+      'Over the limit',
+    ]);
+    expect(row.n).toBe(0);
+  }, 120_000);
 });

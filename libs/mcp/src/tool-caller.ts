@@ -3,8 +3,12 @@
 // for something else.
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, Refusal } from '@app/platform';
-import { AuthContext, AuthedRequest, ConnectionsService, isTokenOf, WorkspacesService } from '@app/workspaces';
+import { AuthContext, AuthedRequest, ConnectionsService, TOKEN_PREFIXES, WorkspacesService } from '@app/workspaces';
 import { protectedResourceAddress, protocolVersionOf } from './domain/protocol';
+
+function isIssuedToken(token: string): boolean {
+  return token.startsWith(TOKEN_PREFIXES.access) || token.startsWith(TOKEN_PREFIXES.refresh);
+}
 
 async function authenticateToolCaller(
   callers: { workspaces: WorkspacesService; connections: ConnectionsService },
@@ -13,7 +17,8 @@ async function authenticateToolCaller(
 ): Promise<AuthContext> {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '')?.[1];
   try {
-    if (token && isTokenOf('access', token)) return await callers.connections.authenticate(token);
+    // Any token shaped as the authorization server's (lla_, llr_), even cut short, is a stale token, not a key.
+    if (token && isIssuedToken(token)) return await callers.connections.authenticate(token);
     return await callers.workspaces.authenticate(authorization);
   } catch (error) {
     if (error instanceof Refusal && error.code === 'invalid_token') {

@@ -1,7 +1,7 @@
 // The messages endpoints (docs/rest.md#messages): send (the engaged rule, templates, the timeline row), page and
 // thread.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
+import { AppConfig, CONFIG, type LimitName, newId, Refusal } from '@app/platform';
 import { AuthContext } from '@app/workspaces';
 import { happening, OutboxWriter } from '@app/outbox';
 import { Message, MessagePage, MessageThread, SendSuccess } from '@app/wire';
@@ -16,6 +16,7 @@ import {
   SendMessageInput,
 } from './domain';
 import { EmailQueue } from './email-queue';
+import { EmailStandingService } from './email-standing.service';
 import { MessageRead, MessagesRepository } from './messages.repository';
 import { MessageRenderer } from './render/message-renderer';
 import { TemplatesRepository } from './templates.repository';
@@ -35,6 +36,12 @@ export function messageView(row: MessageRead): Message {
 
 const THREAD_LIMIT = 500;
 
+/**
+ * The allowance a member's send spends, one a send, counted per key or connection with the events endpoint: at
+ * POST /api/v1/messages and at the tool door's send_email alike (docs/rest.md#messages).
+ */
+export const SEND_LIMIT = 'server' satisfies LimitName;
+
 /** What a send fills in: a template's subject and body, or those sent. */
 interface MessageSource {
   subject: string;
@@ -53,6 +60,7 @@ export class MessagesService {
     private readonly outbox: OutboxWriter,
     private readonly queue: EmailQueue,
     private readonly renderer: MessageRenderer,
+    private readonly standing: EmailStandingService,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -119,6 +127,7 @@ export class MessagesService {
       {
         person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} },
         properties,
+        preferences_url: this.standing.preferencesUrl(workspaceId, found.id),
       },
     );
     // The limits hold for what is sent: a template filled in for this person is checked as it comes out.
@@ -170,7 +179,7 @@ export class MessagesService {
     return messageView(row);
   }
 
-  /** Refusals in the spec's order: who, then an address, then the engaged rule. */
+  /** Refusals in the spec's order: who, then an address, then the engaged rule; then an opt-out or a bounce. */
   private async findPerson(
     workspaceId: string,
     to: { kind: 'email'; email: string } | { kind: 'id'; id: string },
@@ -189,6 +198,7 @@ export class MessagesService {
           'done none of these.',
       );
     }
+    await this.standing.assertMaySend(workspaceId, person);
     return person;
   }
 

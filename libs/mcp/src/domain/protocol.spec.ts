@@ -1,6 +1,8 @@
 import { Refusal } from '@app/platform';
 import {
   DEFAULT_PROTOCOL_VERSION,
+  LATEST_PROTOCOL_VERSION,
+  negotiatedProtocolVersion,
   protectedResourceMetadata,
   protocolVersionOf,
   SUPPORTED_PROTOCOL_VERSIONS,
@@ -24,6 +26,21 @@ describe('MCP-Protocol-Version (docs/mcp.md)', () => {
     expect(refusal.status).toBe(400);
     for (const v of SUPPORTED_PROTOCOL_VERSIONS) expect(refusal.message).toContain(v);
   });
+});
+
+describe('initialize agrees only to a version the header check serves', () => {
+  it.each(SUPPORTED_PROTOCOL_VERSIONS)('agrees to %s when asked', (version) => {
+    expect(negotiatedProtocolVersion(version)).toBe(version);
+  });
+
+  it.each(['2024-11-05', '2024-10-07', '2099-01-01', undefined, 42])(
+    'answers %s with the latest it serves',
+    (asked) => {
+      const answer = negotiatedProtocolVersion(asked);
+      expect(answer).toBe(LATEST_PROTOCOL_VERSION);
+      expect(protocolVersionOf(answer)).toBe(answer);
+    },
+  );
 });
 
 describe('protected-resource metadata (RFC 9728)', () => {

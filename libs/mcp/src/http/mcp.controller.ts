@@ -1,16 +1,16 @@
 // docs/mcp.md: POST /api/mcp speaks MCP over streamable HTTP, stateless (one POST in, one
 // JSON answer out); GET and DELETE answer 405. The door counts the rate limit (600 calls per key per ten
-// minutes) and the heartbeat of refused posts; each tool call counts its own answer.
+// minutes, each message of a batch a call) and the heartbeat of refused posts; each tool call counts its own answer.
 import { Controller, Delete, Get, Inject, Req, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import type { IncomingMessage } from 'node:http';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { AppConfig, CONFIG, LIMITS, Refusal } from '@app/platform';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { AppConfig, CONFIG, LIMITS, RateLimits, Refusal } from '@app/platform';
 import { WorkspacesService } from '@app/workspaces';
 import {
   bySecretKey,
   door,
   DoorRequest,
+  DoorResponse,
   DoorRoute,
   Doors,
   OpenDoor,
@@ -19,21 +19,24 @@ import {
   SERVER_BODY_LIMIT,
 } from '@app/edge';
 import { HeartbeatService } from '@app/events';
+import { batchAnswerText, callsIn, emptyBatchAnswer } from '../domain/json-rpc';
 import { DEFAULT_PROTOCOL_VERSION, protectedResourceMetadata, SUPPORTED_PROTOCOL_VERSIONS } from '../domain/protocol';
 import { ToolDoorGuard } from '../tool-caller';
-import { buildToolServer } from '../tool-server';
+import { buildToolServer, connectToolServer } from '../tool-server';
 import { ToolsService } from '../tools/tools.service';
 
 const ORIGIN = 'mcp';
+const LIMIT = { limit: 'mcp', key: bySecretKey } as const;
 
 interface ToolDoorServices {
   caller: ToolDoorGuard;
   workspaces: WorkspacesService;
   tools: ToolsService;
   heartbeat: HeartbeatService;
+  limits: RateLimits;
 }
 
-/** POST /api/mcp: one JSON-RPC message, answered by the MCP SDK's transport itself. */
+/** POST /api/mcp: one JSON-RPC message or a batch, answered by the MCP SDK's transport. */
 const TOOL_DOOR = door({
   method: 'POST',
   path: '/api/mcp',
@@ -41,19 +44,53 @@ const TOOL_DOOR = door({
   bodyLimit: SERVER_BODY_LIMIT,
   writesOwnAnswer: true,
   authenticate: (req, { caller }: ToolDoorServices) => caller.authenticate(req),
-  rateLimit: { limit: 'mcp', key: bySecretKey },
+  rateLimit: LIMIT,
   heartbeat: { action: (req) => calledTool(req.body) ?? 'mcp', origin: () => ORIGIN },
-  async handle(body, req, { workspaces, tools, heartbeat }, res) {
+  async handle(body, req, { workspaces, tools, heartbeat, limits }, res) {
+    // The door spent one call before the body was read; a batch spends the rest before any of it runs, and is
+    // refused whole when it carries more than are left (docs/decisions.md#tool-door-mcp).
+    const calls = callsIn(body);
+    if (calls > 1) await limits.consume(LIMIT.limit, LIMIT.key(req), calls - 1, 1);
+    const empty = emptyBatchAnswer(body);
+    if (empty) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(empty));
     const auth = req.auth!;
     const workspace = await workspaces.get(auth.workspaceId);
     const counted = (tool: string, answer: string) => heartbeat.count(auth.workspaceId, tool, answer, ORIGIN);
     const server = buildToolServer(tools.all, { auth, workspace }, counted, calledTool(body));
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    res.on('close', () => void Promise.all([transport.close(), server.close()]).catch(() => undefined));
-    await server.connect(transport);
-    await transport.handleRequest(req as IncomingMessage, res, body);
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
+    try {
+      await connectToolServer(
+        server,
+        transport,
+        tools.all.map((tool) => tool.name),
+      );
+      const answer = await transport.handleRequest(webRequest(req), { parsedBody: body });
+      const text = batchAnswerText(body, await answer.text());
+      writeAnswer(res, answer, text);
+    } finally {
+      await Promise.all([transport.close(), server.close()]).catch(() => undefined);
+    }
   },
 });
+
+/** The post as the SDK's web-standard transport reads it: its headers (the body is passed parsed). */
+function webRequest(req: DoorRequest): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(new URL(req.url ?? '/api/mcp', 'http://tool-door.invalid'), { method: 'POST', headers });
+}
+
+function writeAnswer(res: DoorResponse, answer: globalThis.Response, text: string): void {
+  const headers: Record<string, string> = {};
+  answer.headers.forEach((value, name) => (headers[name] = value));
+  res.writeHead(answer.status, headers).end(text);
+}
 
 /** The MCP SDK transport's own error answer: a JSON-RPC error with no id. */
 const TRANSPORT_ERROR = {
@@ -114,8 +151,9 @@ export class McpController {
     workspaces: WorkspacesService,
     tools: ToolsService,
     heartbeat: HeartbeatService,
+    limits: RateLimits,
   ) {
-    this.calls = doors.open(TOOL_DOOR, { caller, workspaces, tools, heartbeat });
+    this.calls = doors.open(TOOL_DOOR, { caller, workspaces, tools, heartbeat, limits });
   }
 
   @DoorRoute(TOOL_DOOR, {
@@ -131,7 +169,10 @@ export class McpController {
         ('A request with an Origin header (a browser) is refused. An invalid key or token answers 401 with ' +
           'WWW-Authenticate naming ') +
         '/.well-known/oauth-protected-resource, where a connector learns how to sign in.',
-      `The body is at most ${SERVER_BODY_LIMIT / 1024} KB; ${LIMITS.mcp} calls per key or connection in ten minutes.`,
+      'initialize answers the version asked for when the door serves it, else the latest it serves. An empty batch ' +
+        'answers 400 with one JSON-RPC error (-32600); a batch is answered with an array.',
+      `The body is at most ${SERVER_BODY_LIMIT / 1024} KB; ${LIMITS.mcp} calls per key or connection in ten minutes, ` +
+        'each message of a batch one call (a batch of more than are left is refused whole).',
     ].join('\n\n'),
     tag: 'tool-door',
     caller: 'secret key or connector',

@@ -1,6 +1,8 @@
-// list_messages and send_email: the same messages service as GET and POST /api/v1/messages.
+// list_messages and send_email: the same messages service as GET and POST /api/v1/messages; a send spends the
+// same allowance of the key as a post there does.
 import { z } from 'zod';
-import type { MessagesService } from '@app/messaging';
+import { type MessagesService, SEND_LIMIT } from '@app/messaging';
+import type { RateLimits } from '@app/platform';
 import { defineTool } from './tool';
 
 const messageShape = z.object({
@@ -14,7 +16,7 @@ const messageShape = z.object({
   status: z.string().optional(),
 });
 
-export function messageTools(messages: MessagesService) {
+export function messageTools(messages: MessagesService, limits: RateLimits) {
   const listMessages = defineTool({
     name: 'list_messages',
     readOnly: true,
@@ -59,7 +61,10 @@ export function messageTools(messages: MessagesService) {
       template: z.string().optional(),
     },
     output: { ok: z.boolean(), id: z.string(), providerId: z.string().optional() },
-    run: (call, input) => messages.send(call.auth, input),
+    run: async (call, input) => {
+      await limits.consume(SEND_LIMIT, call.auth.keyId);
+      return messages.send(call.auth, input);
+    },
   });
 
   return [listMessages, sendEmail];

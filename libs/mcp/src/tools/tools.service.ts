@@ -4,6 +4,7 @@ import { AutomationsService } from '@app/automations';
 import { ChartsService, IngestService, TimelineService } from '@app/events';
 import { MessagesService } from '@app/messaging';
 import { ListsService, PeopleQueryService, PersonDataService } from '@app/people';
+import { RateLimits } from '@app/platform';
 import { automationTools } from './automations.tools';
 import { chartTools } from './charts.tools';
 import { eventTools } from './events.tools';
@@ -24,11 +25,12 @@ export class ToolsService {
     charts: ChartsService,
     automations: AutomationsService,
     personData: PersonDataService,
+    limits: RateLimits,
   ) {
     this.all = [
       ...eventTools(ingest),
       ...peopleTools(people, timeline, lists, personData),
-      ...messageTools(messages),
+      ...messageTools(messages, limits),
       ...chartTools(charts),
       ...automationTools(automations),
     ] as unknown as ToolDefinition[];

@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { Auth, AuthContext, SecretKeyGuard, WorkspacesService } from '@app/workspaces';
 import { bySecretKey, door, DoorRequest, DoorRoute, Doors, OpenDoor, Reference } from '@app/edge';
 import { LIMITS, readsFromReplica } from '@app/platform';
-import { MessagesService } from '../messages.service';
+import { MessagesService, SEND_LIMIT } from '../messages.service';
 
 interface MessagesDoorServices {
   workspaces: WorkspacesService;
@@ -19,7 +19,7 @@ const MESSAGES_DOOR = door({
   // A message body may hold 20,000 characters, which JSON escapes can make six times as many bytes.
   bodyLimit: 256 * 1024,
   authenticate: (req, { workspaces }: MessagesDoorServices) => workspaces.authenticateRequest(req),
-  rateLimit: { limit: 'server', key: bySecretKey },
+  rateLimit: { limit: SEND_LIMIT, key: bySecretKey },
   handle: (body, req, { messages }) => messages.send(req.auth!, body),
 });
 
