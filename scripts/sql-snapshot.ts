@@ -89,7 +89,7 @@ function ingest(): SqlSnapshot[] {
 async function relay(): Promise<SqlSnapshot[]> {
   // A handler's hearing is a field: the services it sends with are not needed to read it.
   const webhooksHearing = new WebhookRelayService(null as never, null as never, null as never);
-  const automationsHearing = new AutomationRelayService(null as never, null as never);
+  const automationsHearing = new AutomationRelayService(null as never, null as never, null as never);
   const on = (db: Db) => new OutboxRelayService(db, {} as AppConfig);
   const since = new Date('2026-01-01T00:00:00Z');
   const markAhead = [{ mark_xid: '9', mark_id: '1', top_xid: '9', next_xid: '5' }];

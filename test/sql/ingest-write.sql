@@ -15,10 +15,17 @@ new_people AS (
 changed_people AS (
   UPDATE people p SET name = x.name, email = x.email, stage = x.stage, stage_changed_at = x.stage_changed_at,
          purchases = x.purchases, engaged_at = x.engaged_at, os = x.os, fields = x.fields,
-         first_touch = x.first_touch, first_touch_at = x.first_touch_at, updated_at = now()
+         first_touch = x.first_touch, first_touch_at = x.first_touch_at,
+         created_at = least(p.created_at, x.first_seen), updated_at = now()
     FROM jsonb_to_recordset($1::jsonb -> 'changedPeople') AS x(workspace_id text, id text, name text, email text, stage text, stage_changed_at timestamptz,
-  purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz)
+  purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz, first_seen timestamptz)
    WHERE p.workspace_id = x.workspace_id AND p.id = x.id
+  RETURNING 1),
+redated_identities AS (
+  UPDATE identities i SET person_created_at = x.first_seen
+    FROM jsonb_to_recordset($1::jsonb -> 'changedPeople') AS x(id text, first_seen timestamptz)
+   WHERE x.first_seen IS NOT NULL AND i.workspace_id = $2 AND i.person_id = x.id
+     AND i.person_created_at > x.first_seen
   RETURNING 1),
 new_identities AS (
   INSERT INTO identities (workspace_id, kind, value, person_id, person_created_at)

@@ -2,12 +2,14 @@
 // that feeds outgoing webhooks, inside its transaction: a trigger is never lost when a process dies,
 // and a run is unique per automation and happening, so a replayed outbox row starts nothing twice.
 // The runs' first steps are queued after the relay commits (the poll covers a crash in between).
+// A happening of history (data.historical) starts no run whatever the trigger; each automation it would
+// have started counts it as passed over (docs/decisions.md#history-starts-no-automation).
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { newId } from '@app/platform';
 import { OutboxHandler, OutboxRow } from '@app/outbox';
-import type { AutomationRow } from './automations.repository';
-import { AutomationTrigger, HappeningData, startedLine, triggerMatches } from './domain';
+import { type AutomationRow, AutomationsRepository } from './automations.repository';
+import { AutomationTrigger, HappeningData, isHistorical, startedLine, triggerMatches } from './domain';
 import { RunQueue } from './run-queue';
 import { NewRun, RunsRepository } from './runs.repository';
 
@@ -24,6 +26,7 @@ export class AutomationRelayService implements OutboxHandler<HeardAutomation> {
   constructor(
     private readonly runs: RunsRepository,
     private readonly queue: RunQueue,
+    private readonly automations: AutomationsRepository,
   ) {}
 
   /** Starts a run for each automation each happening about a person triggers. */
@@ -34,10 +37,16 @@ export class AutomationRelayService implements OutboxHandler<HeardAutomation> {
   ): Promise<(() => Promise<void>) | void> {
     const aboutPeople = rows.filter((row) => row.personId);
     const runs: NewRun[] = [];
+    const passedOver = new Map<HeardAutomation, number>();
     for (const row of aboutPeople) {
       const data = ((row.payload as { data?: HappeningData }).data ?? {}) as HappeningData;
+      const history = isHistorical(data);
       for (const automation of automations) {
         if (automation.workspace_id !== row.workspaceId || !triggerMatches(automation.trigger, data)) continue;
+        if (history) {
+          passedOver.set(automation, (passedOver.get(automation) ?? 0) + 1);
+          continue;
+        }
         runs.push({
           workspaceId: row.workspaceId,
           id: newId('run'),
@@ -51,6 +60,10 @@ export class AutomationRelayService implements OutboxHandler<HeardAutomation> {
         });
       }
     }
+    await this.automations.passOver(
+      manager,
+      [...passedOver].map(([a, n]) => ({ workspaceId: a.workspace_id, id: a.id, n })),
+    );
     const created = await this.runs.insert(manager, runs);
     if (created.length === 0) return;
     return async () => {

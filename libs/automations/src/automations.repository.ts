@@ -2,7 +2,7 @@
 // advisory lock per workspace makes concurrent creations take consecutive numbers.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
 import type { AutomationStep, AutomationTrigger } from './domain';
 
 export type AutomationStatus = 'draft' | 'paused' | 'running';
@@ -16,11 +16,13 @@ export interface AutomationRow {
   trigger: AutomationTrigger;
   steps: AutomationStep[];
   status: AutomationStatus;
+  /** Happenings of history that matched the trigger and started no run (docs/decisions.md#history-starts-no-automation). */
+  passed_over_history: number;
   created_at: Date;
   updated_at: Date;
 }
 
-const COLUMNS = 'workspace_id, id, number, name, trigger, steps, status, created_at, updated_at';
+const COLUMNS = 'workspace_id, id, number, name, trigger, steps, status, passed_over_history, created_at, updated_at';
 
 @Injectable()
 export class AutomationsRepository {
@@ -78,6 +80,17 @@ export class AutomationsRepository {
   async byId(id: string): Promise<AutomationRow | null> {
     const [row] = await this.dataSource.query(`SELECT ${COLUMNS} FROM automations WHERE id = $1`, [id]);
     return row ?? null;
+  }
+
+  /** Adds to each automation's count of history passed over, in the relay's transaction (so once per happening). */
+  async passOver(m: EntityManager, counts: Array<{ workspaceId: string; id: string; n: number }>): Promise<void> {
+    if (counts.length === 0) return;
+    await m.query(
+      `UPDATE automations a SET passed_over_history = a.passed_over_history + x.n
+         FROM unnest($1::text[], $2::text[], $3::int[]) AS x(workspace_id, id, n)
+        WHERE a.workspace_id = x.workspace_id AND a.id = x.id`,
+      [counts.map((c) => c.workspaceId), counts.map((c) => c.id), counts.map((c) => c.n)],
+    );
   }
 
   list(workspaceId: string): Promise<AutomationRow[]> {

@@ -67,7 +67,9 @@ const PERSON_RECORD = `workspace_id text, ${PERSON_LEAN_RECORD}`;
  * them with its own into one statement: one round trip for a whole post. `workspace` is the SQL
  * parameter of the workspace id (e.g. `$2`). A new identity carries its person's created_at (people
  * search orders by it): a new person's from the document, as the identity's `person_created_at` (the
- * statement's own insert is not visible to it), anyone else's read by key. A new identity that another
+ * statement's own insert is not visible to it), anyone else's read by key. A changed person's `first_seen`
+ * (an earlier event than their created_at: docs/decisions.md#history-starts-no-automation) moves their
+ * created_at back, and their identities' with it. A new identity that another
  * transaction added meanwhile fails the statement (identities_pkey, isKeyRace): the caller runs its
  * unit again, and then finds it.
  */
@@ -80,9 +82,16 @@ export function peopleWriteCtes(doc: string, workspace: string): string {
 changed_people AS (
   UPDATE people p SET name = x.name, email = x.email, stage = x.stage, stage_changed_at = x.stage_changed_at,
          purchases = x.purchases, engaged_at = x.engaged_at, os = x.os, fields = x.fields,
-         first_touch = x.first_touch, first_touch_at = x.first_touch_at, updated_at = now()
-    FROM jsonb_to_recordset(${doc} -> 'changedPeople') AS x(${PERSON_RECORD})
+         first_touch = x.first_touch, first_touch_at = x.first_touch_at,
+         created_at = least(p.created_at, x.first_seen), updated_at = now()
+    FROM jsonb_to_recordset(${doc} -> 'changedPeople') AS x(${PERSON_RECORD}, first_seen timestamptz)
    WHERE p.workspace_id = x.workspace_id AND p.id = x.id
+  RETURNING 1),
+redated_identities AS (
+  UPDATE identities i SET person_created_at = x.first_seen
+    FROM jsonb_to_recordset(${doc} -> 'changedPeople') AS x(id text, first_seen timestamptz)
+   WHERE x.first_seen IS NOT NULL AND i.workspace_id = ${workspace} AND i.person_id = x.id
+     AND i.person_created_at > x.first_seen
   RETURNING 1),
 new_identities AS (
   INSERT INTO identities (workspace_id, kind, value, person_id, person_created_at)
@@ -126,7 +135,8 @@ export function isKeyRace(error: unknown): boolean {
 /** What peopleWriteCtes reads from its document: rows as leanRecord makes them (new people without their workspace). */
 export interface PeopleWrite {
   newPeople: Array<Partial<PersonRow>>;
-  changedPeople: Array<Partial<PersonRow>>;
+  /** first_seen: an earlier created_at (ISO text), for a person an earlier event moved back. */
+  changedPeople: Array<Partial<PersonRow> & { first_seen?: string }>;
   identities: IdentityRow[];
 }
 

@@ -26,21 +26,24 @@ export interface KeyListRow {
   member_email: string;
 }
 
-export type NewWorkspace = Omit<WorkspaceEntity, 'createdAt'>;
+/** A new workspace; its history window starts at the column's default (24 hours). */
+export type NewWorkspace = Omit<WorkspaceEntity, 'createdAt' | 'historyWindowHours'>;
 export type NewMember = Pick<MemberEntity, 'workspaceId' | 'id' | 'email' | 'role'>;
 export type NewKey = Pick<ApiKeyEntity, 'workspaceId' | 'id' | 'memberId' | 'keyHash' | 'hint'>;
 export type WorkspaceSettings = Partial<
-  Pick<WorkspaceEntity, 'allowedOrigins' | 'trialStage' | 'downloaderStage' | 'activationEvents'>
+  Pick<WorkspaceEntity, 'allowedOrigins' | 'trialStage' | 'downloaderStage' | 'activationEvents' | 'historyWindowHours'>
 >;
 
 const WORKSPACE = `id, slug, name, public_key AS "publicKey", kind, allowed_origins AS "allowedOrigins", trial_stage AS "trialStage",
-  downloader_stage AS "downloaderStage", activation_events AS "activationEvents", created_at AS "createdAt"`;
+  downloader_stage AS "downloaderStage", activation_events AS "activationEvents",
+  history_window_hours AS "historyWindowHours", created_at AS "createdAt"`;
 const MEMBER = `workspace_id AS "workspaceId", id, email, role, removed_at AS "removedAt", created_at AS "createdAt"`;
 const SETTING_COLUMNS: Record<keyof WorkspaceSettings, string> = {
   allowedOrigins: 'allowed_origins',
   trialStage: 'trial_stage',
   downloaderStage: 'downloader_stage',
   activationEvents: 'activation_events',
+  historyWindowHours: 'history_window_hours',
 };
 
 // Prepared once per connection: planning this join took longer than running it. The workspace and the

@@ -47,7 +47,11 @@ export interface WorkspaceSettingsInput {
   trialStage?: boolean;
   downloaderStage?: boolean;
   activationEvents?: string[];
+  historyWindowHours?: number;
 }
+
+/** The history window's bounds: an hour to a year (docs/decisions.md#history-starts-no-automation). */
+const HISTORY_WINDOW_HOURS = { min: 1, max: 365 * 24 } as const;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 // Settings changed here apply at once, in other processes within seconds. A key is never taken as live
@@ -246,6 +250,7 @@ export class WorkspacesService {
       }
       changes.activationEvents = [...new Set(input.activationEvents)];
     }
+    if (input.historyWindowHours !== undefined) changes.historyWindowHours = historyWindow(input.historyWindowHours);
     this.workspaceCache.delete(workspaceId);
     this.workspaceReads.delete(workspaceId);
     return this.repository.updateSettings(workspaceId, changes);
@@ -263,4 +268,16 @@ export class WorkspacesService {
       return pattern;
     });
   }
+}
+
+/** A history window in whole hours, an hour to a year; anything else refused with the bounds. */
+function historyWindow(hours: number): number {
+  const { min, max } = HISTORY_WINDOW_HOURS;
+  if (!Number.isInteger(hours) || hours < min || hours > max)
+    throw new Refusal(
+      'invalid_field',
+      `historyWindowHours must be a whole number of hours from ${min} to ${max} (a year), like 24.`,
+      { field: 'historyWindowHours' },
+    );
+  return hours;
 }

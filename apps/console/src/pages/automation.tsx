@@ -1,6 +1,7 @@
 // One automation (docs/graphql.md#automations): its status and the buttons that change it, the start
 // address of a webhook trigger (owners and admins only), its trigger and steps to edit (runs in
-// flight keep the steps they started with), and its latest runs with their logs, in one query.
+// flight keep the steps they started with), its latest runs with their logs, and how much history it
+// passed over (docs/decisions.md#history-starts-no-automation), in one query.
 import { useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { refusalOf } from '../client';
@@ -25,6 +26,7 @@ const AUTOMATION = graphql(
         name
         status
         createdAt
+        passedOverHistory
         address @include(if: $manager)
         trigger {
           kind
@@ -97,6 +99,13 @@ function Facts({ automation }: { automation: Automation }) {
       <dt>Created</dt>
       <dd>
         <Time value={automation.createdAt} />
+      </dd>
+      <dt>History passed over</dt>
+      <dd>
+        {automation.passedOverHistory === 1 ? '1 event' : `${automation.passedOverHistory} events`}{' '}
+        <span className="muted">
+          (imported, or older than the workspace history window when they arrived: they start no run)
+        </span>
       </dd>
     </dl>
   );

@@ -1,5 +1,5 @@
 import { Refusal } from '@app/platform';
-import { parseTrigger, triggerFacts, triggerMatches } from './trigger';
+import { isHistorical, parseTrigger, triggerFacts, triggerMatches } from './trigger';
 
 const signup = { event: { event: 'signup', id: 'evt_1', occurred_at: '2026-01-01T00:00:00.000Z' } };
 const custom = { event: { event: 'report_viewed', id: 'evt_2', occurred_at: '2026-01-01T00:00:00.000Z' } };
@@ -35,6 +35,17 @@ describe('triggerMatches: which happenings start an automation', () => {
     ['webhook is never started by a happening', { kind: 'webhook' }, signup, false],
   ] as const)('%s', (_name, trigger, data, expected) => {
     expect(triggerMatches(trigger as any, data as any)).toBe(expected);
+  });
+});
+
+describe('isHistorical: a happening of history starts no run, whatever its trigger', () => {
+  it('an event, a stage change or a list join marked historical is history; unmarked ones are not', () => {
+    expect(isHistorical({ event: { ...signup.event, historical: true } })).toBe(true);
+    expect(isHistorical({ stage_entered: { ...enteredAccount.stage_entered, historical: true } })).toBe(true);
+    expect(isHistorical({ ...joinedNews, subscribed: { ...joinedNews.subscribed, historical: true } })).toBe(true);
+    expect(isHistorical(signup)).toBe(false);
+    expect(isHistorical(enteredAccount)).toBe(false);
+    expect(isHistorical({ event: { ...signup.event, historical: 'yes' } })).toBe(false);
   });
 });
 

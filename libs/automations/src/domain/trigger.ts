@@ -94,6 +94,14 @@ export function triggerMatches(trigger: AutomationTrigger, data: HappeningData):
   }
 }
 
+/**
+ * Is the happening history (an import, or an event older than the workspace's window on arrival)? Then it starts no
+ * run, whatever the trigger (docs/decisions.md#history-starts-no-automation).
+ */
+export function isHistorical(data: HappeningData): boolean {
+  return Object.values(data).some((facts) => facts?.historical === true);
+}
+
 /** The trigger as an http_request body names it: kind, and event when the trigger is an event. */
 export function triggerFacts(trigger: AutomationTrigger): { kind: string; event?: string } {
   return trigger.kind === 'event' ? { kind: trigger.kind, event: trigger.event } : { kind: trigger.kind };

@@ -28,6 +28,7 @@ const automationView = (row: AutomationRow, addressShown: string | null = null):
   status: row.status,
   trigger: row.trigger,
   steps: row.steps,
+  passedOverHistory: row.passed_over_history,
   createdAt: new Date(row.created_at),
 });
 

@@ -28,6 +28,12 @@ export class AutomationType {
   @Field({ description: 'draft, paused or running; only running automations start runs' }) status: string;
   @Field(() => AutomationTriggerType) trigger: AutomationTriggerType;
   @Field(() => [AutomationStepType]) steps: AutomationStepType[];
+  @Field(() => Int, {
+    description:
+      'Events of history (imported through /v1/import, or older than the workspace history window on arrival) that ' +
+      'matched the trigger and started no run.',
+  })
+  passedOverHistory: number;
   @Field() createdAt: Date;
 }
 

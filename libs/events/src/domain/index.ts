@@ -8,3 +8,4 @@ export * from './segment-call';
 export * from './segment-arrival';
 export * from './live-feed';
 export * from './person-sketch';
+export * from './history';

@@ -41,6 +41,8 @@ export interface SegmentServices {
 /** What a post becomes: each call's item (or the refusal of its own fields) and heartbeat action. */
 export interface SegmentPost {
   batch: boolean;
+  /** Posted to /v1/import: every call is history (docs/decisions.md#history-starts-no-automation). */
+  imported?: boolean;
   items: Array<Record<string, unknown> | Refusal>;
   actions: string[];
 }
@@ -119,6 +121,7 @@ function parse(req: SegmentRequest, call: string): SegmentPost | Refusal {
   const arrival = segmentArrival(receivedAt, body);
   return {
     batch: true,
+    imported: call === 'import',
     items: messages.map((m) => segmentItem(m, undefined, arrival)),
     actions: messages.map((m) => segmentAction(m, undefined)),
   };
@@ -137,7 +140,7 @@ async function handle(
   if (isPublic(req) && post.items.length > 1)
     await limits.consume('public:event', visitorKey(req), post.items.length - 1, 1);
   const workspace = req.auth ? await workspaces.get(req.auth.workspaceId) : callerOf(req).workspace!;
-  const options = { publicDoor: isPublic(req), recheck: req.auth?.recheck };
+  const options = { publicDoor: isPublic(req), recheck: req.auth?.recheck, imported: post.imported };
   const outcomes = post.items.slice() as ItemOutcome[]; // the mapping's refusals stay; the rest are filled in below
   const at: number[] = [];
   post.items.forEach((item, index) => item instanceof Refusal || at.push(index));

@@ -11,6 +11,8 @@ export class IngestLog {
   readonly happenings: Happening[] = [];
   readonly names = new Set<string>();
   readonly answers: StoredAnswer[] = [];
+  /** The command applying now is history: its happenings carry historical true in each trigger's data. */
+  historical = false;
 
   constructor(
     private readonly workspaceId: string,
@@ -36,6 +38,7 @@ export class IngestLog {
   }
 
   happen(personId: string, data: TriggerData): void {
+    if (this.historical) for (const trigger in data) data[trigger] = { ...data[trigger], historical: true };
     this.happenings.push(happening(this.workspaceId, personId, this.now, data));
   }
 

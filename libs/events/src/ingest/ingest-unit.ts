@@ -94,18 +94,27 @@ export class IngestUnit {
     else this.noneListed = unknown.length > 0;
   }
 
-  async apply(command: Command): Promise<ItemResult> {
+  /**
+   * Applies one command; every happening of a command that is `history` says so (data.historical), so it starts no
+   * automation (docs/decisions.md#history-starts-no-automation).
+   */
+  async apply(command: Command, history = false): Promise<ItemResult> {
     if (this.suppressed.size && command.keys.some((k) => this.suppressed.has(keyString(k))))
       return this.applySuppressed(command);
-    switch (command.kind) {
-      case 'event':
-        return this.applyEvent(command);
-      case 'identify':
-        return this.applyIdentify(command);
-      case 'subscribe':
-        return this.applySubscribe(command);
-      case 'support':
-        return this.applySupport(command);
+    this.log.historical = history;
+    try {
+      switch (command.kind) {
+        case 'event':
+          return await this.applyEvent(command);
+        case 'identify':
+          return await this.applyIdentify(command);
+        case 'subscribe':
+          return await this.applySubscribe(command);
+        case 'support':
+          return await this.applySupport(command);
+      }
+    } finally {
+      this.log.historical = false;
     }
   }
 
@@ -157,6 +166,7 @@ export class IngestUnit {
       if (here) return here;
     }
     const { person } = await this.resolution.resolve(c.keys);
+    this.resolution.seen(person, c.occurredAt);
     const row = this.log.timelineRow(person.row.id, c.type, c.occurredAt, {
       value: c.value ?? null,
       properties: c.properties ?? null,

@@ -1,8 +1,8 @@
 // docs/rest.md#events: parses each item, applies the batch in one transaction (shared with
 // other posts to the workspace under load), and, when that transaction fails unexpectedly, applies each
 // post alone, and a batch's items each alone, so one bad item keeps the others.
-import { Injectable, Logger } from '@nestjs/common';
-import { GroupCommitLanes, isUnavailable, Refusal, runIsolated } from '@app/platform';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, type Clock, GroupCommitLanes, isUnavailable, Refusal, runIsolated, SYSTEM_CLOCK } from '@app/platform';
 import { HEARTBEAT_ANSWER } from '@app/edge';
 import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
 import { OutboxWriter } from '@app/outbox';
@@ -10,6 +10,7 @@ import { isKeyRace, isSuppressedRace, keyString, PeopleRepository, SuppressionLi
 import {
   Command,
   EventCommand,
+  isHistory,
   isHoneypot,
   parseItem,
   PublicAction,
@@ -30,12 +31,18 @@ export interface IngestOptions {
    * A key taken as live from memory (AuthContext.recheck): checked by the write, or verified when nothing is written.
    */
   recheck?: KeyRecheck;
+  /** Segment's /v1/import: every item is history, whatever its time (docs/decisions.md#history-starts-no-automation). */
+  imported?: boolean;
 }
 
-/** A command, and the key to check again in the statement that writes it (if any). */
+/**
+ * A command, the key to check again in the statement that writes it (if any), and whether it is history (starts no
+ * automation).
+ */
 interface Work {
   command: Command;
   keyId?: string;
+  history?: boolean;
 }
 
 const SERVER_ERROR = 'The service could not finish; nothing was changed; send it again.';
@@ -89,6 +96,7 @@ export class IngestService {
     private readonly store: IngestRepository,
     private readonly outbox: OutboxWriter,
     private readonly suppressions: SuppressionList,
+    @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
   /** Parses one raw item, with the public door's extra rules. */
@@ -118,25 +126,26 @@ export class IngestService {
    * joins a transaction shared with other batches (batchLanes).
    */
   async ingest(workspace: WorkspaceEntity, raws: unknown[], options: IngestOptions): Promise<ItemResult[]> {
-    const now = new Date();
+    const now = new Date(this.clock.now()); // the arrival
     const results: Array<ItemResult | undefined> = raws.map(() => undefined);
-    const work: Array<{ index: number; command: Command }> = [];
+    const work: Array<{ index: number; command: Command; history: boolean }> = [];
     raws.forEach((raw, index) => {
       const command = this.parse(raw, options, now);
       if (command instanceof Refusal) results[index] = command;
       else if (isExpired(command, now))
         results[index] = { ok: true, status: 'expired' }; // writes nothing, not even the person
-      else work.push({ index, command });
+      else work.push({ index, command, history: historyOf(command, options, now, workspace) });
     });
     const { recheck } = options;
     const keyId = recheck?.keyId;
     try {
       if (work.length === 1 && raws.length === 1) {
-        results[work[0].index] = await this.lanes.submit(workspace.id, { workspace, command: work[0].command, keyId });
+        const [{ index, command, history }] = work;
+        results[index] = await this.lanes.submit(workspace.id, { workspace, command, keyId, history });
       } else if (work.length) {
         const applied = await this.batchLanes.submit(workspace.id, {
           workspace,
-          work: work.map((w) => ({ command: w.command, keyId })),
+          work: work.map((w) => ({ command: w.command, keyId, history: w.history })),
         });
         work.forEach((w, i) => (results[w.index] = applied[i]));
       } else {
@@ -228,7 +237,7 @@ export class IngestService {
       await unit.prepare(commands);
       opened?.();
       const applied: ItemResult[] = [];
-      for (const command of commands) applied.push(await unit.apply(command));
+      for (const w of work) applied.push(await unit.apply(w.command, w.history));
       await unit.flush(keys);
       named = unit.named;
       return applied;
@@ -237,6 +246,12 @@ export class IngestService {
     this.outbox.kick();
     return results;
   }
+}
+
+/** An imported item is history; an event is when it happened more than the workspace's window before it arrived. */
+function historyOf(command: Command, options: IngestOptions, arrivedAt: Date, workspace: WorkspaceEntity): boolean {
+  if (options.imported) return true;
+  return command.kind === 'event' && isHistory(command, arrivedAt, workspace.historyWindowHours);
 }
 
 function isExpired(command: Command, now: Date): command is EventCommand {

@@ -116,7 +116,9 @@ export class PersonResolution {
     const live = [...this.people.values()].filter((p) => !this.redirect.has(p.row.id));
     return {
       newPeople: live.filter((p) => p.isNew).map((p) => leanRecord(p.row, 'workspace_id')),
-      changedPeople: live.filter((p) => !p.isNew && p.dirty).map((p) => leanRecord(p.row)),
+      changedPeople: live
+        .filter((p) => !p.isNew && p.dirty)
+        .map((p) => ({ ...leanRecord(p.row), ...(p.redated ? { first_seen: isoText(p.row.created_at) } : {}) })),
       identities: this.newIdentities.map((i) => this.identityRow(i)),
     };
   }
@@ -128,8 +130,18 @@ export class PersonResolution {
   private identityRow(identity: IdentityRow): IdentityRow {
     const person = this.people.get(this.follow(identity.person_id))!;
     const row: IdentityRow = { ...identity, person_id: person.row.id };
-    if (person.isNew) row.person_created_at = isoText(person.row.created_at);
+    if (person.isNew || person.redated) row.person_created_at = isoText(person.row.created_at);
     return row;
+  }
+
+  /**
+   * A person's first seen is their earliest event: an event that happened before it (an import, an old occurred_at)
+   * moves it back (docs/decisions.md#history-starts-no-automation).
+   */
+  seen(person: PersonState, occurredAt: Date): void {
+    if (occurredAt.getTime() >= new Date(person.row.created_at).getTime()) return;
+    person.set('created_at', occurredAt);
+    if (!person.isNew) person.redated = true;
   }
 
   /** A post's source: the person's os (a change fires field_changed) and, once, their first touch. */
@@ -205,6 +217,8 @@ export class PersonResolution {
 /** A person as the ingest transaction sees and changes it; written back once at the end. */
 export class PersonState {
   dirty = false;
+  /** An existing person whose first seen (created_at) an earlier event moved back: written as first_seen. */
+  redated = false;
   /** The first-touch key as the post leaves the person, once asked (at the write, after every change). */
   touch?: string;
 

@@ -1,4 +1,4 @@
-import { Field, ID, InputType, ObjectType } from '@nestjs/graphql';
+import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 
 @ObjectType('WorkspaceRef')
 export class WorkspaceRefType {
@@ -18,6 +18,11 @@ export class WorkspaceType {
   @Field() trialStage: boolean;
   @Field() downloaderStage: boolean;
   @Field(() => [String]) activationEvents: string[];
+  @Field(() => Int, {
+    description:
+      'An event whose occurred_at is more than this many hours before it arrives is history: recorded, but it starts no automation (1 to 8760; 24 by default).',
+  })
+  historyWindowHours: number;
 }
 
 @ObjectType('WorkspaceSummary')
@@ -60,6 +65,7 @@ export class UpdateWorkspaceSettingsInput {
   @Field({ nullable: true }) trialStage?: boolean;
   @Field({ nullable: true }) downloaderStage?: boolean;
   @Field(() => [String], { nullable: true }) activationEvents?: string[];
+  @Field(() => Int, { nullable: true, description: '1 to 8760 hours (a year).' }) historyWindowHours?: number;
 }
 
 @ObjectType('Member')

@@ -3,6 +3,7 @@ import { WorkspacesSchema1763856000001 } from './1763856000001-workspaces-schema
 import { KeyLastUse1764300000000 } from './1764300000000-key-last-use';
 import { KeyRecheck1765200000000 } from './1765200000000-key-recheck';
 import { SignIn1766000000000 } from './1766000000000-sign-in';
+import { HistoryWindow1767310000000 } from './1767310000000-history-window';
 import { OAuthCodeGrant1767330000000 } from './1767330000000-oauth-code-grant';
 
 export const WORKSPACES_MIGRATIONS = [
@@ -10,5 +11,6 @@ export const WORKSPACES_MIGRATIONS = [
   KeyLastUse1764300000000,
   KeyRecheck1765200000000,
   SignIn1766000000000,
+  HistoryWindow1767310000000,
   OAuthCodeGrant1767330000000,
 ];

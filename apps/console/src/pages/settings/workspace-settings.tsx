@@ -1,6 +1,7 @@
 // The workspace itself (name, slug, keys for the website) and its settings: allowed origins (the sites
 // whose pages may post with the public key), the Trial and Downloader stages, and the events that
-// also count as activation (docs/rest.md#events).
+// also count as activation (docs/rest.md#events), and the history window (events older than it on
+// arrival start no automation: docs/decisions.md#history-starts-no-automation).
 import { FormEvent, useState } from 'react';
 import { useMutation } from 'urql';
 import { refusalOf } from '../../client';
@@ -24,6 +25,7 @@ export const WORKSPACE_SETTINGS = graphql(`
       trialStage
       downloaderStage
       activationEvents
+      historyWindowHours
     }
     eventNames {
       name
@@ -40,6 +42,7 @@ const UPDATE_SETTINGS = graphql(`
       trialStage
       downloaderStage
       activationEvents
+      historyWindowHours
     }
   }
 `);
@@ -158,6 +161,7 @@ export function SettingsForm({ answer }: { answer: Answer }) {
   const [downloaderStage, setDownloaderStage] = useState(workspace.downloaderStage);
   const [chosen, setChosen] = useState(() => new Set(workspace.activationEvents));
   const [another, setAnother] = useState('');
+  const [windowHours, setWindowHours] = useState(String(workspace.historyWindowHours));
   const [saved, setSaved] = useState(false);
   const [state, update] = useMutation(UPDATE_SETTINGS);
   const changed =
@@ -176,6 +180,7 @@ export function SettingsForm({ answer }: { answer: Answer }) {
       allowedOrigins: linesOf(origins),
       trialStage,
       activationEvents,
+      historyWindowHours: Number(windowHours),
       ...(workspace.kind === 'web' ? {} : { downloaderStage }),
     };
     const result = await update({ input });
@@ -183,6 +188,7 @@ export function SettingsForm({ answer }: { answer: Answer }) {
     if (!done) return;
     setOrigins(done.allowedOrigins.join('\n'));
     setChosen(new Set(done.activationEvents));
+    setWindowHours(String(done.historyWindowHours));
     setAnother('');
     setSaved(true);
   };
@@ -213,6 +219,20 @@ export function SettingsForm({ answer }: { answer: Answer }) {
             hint="A custom event name not seen yet (2 to 40 of a-z, 0-9, _); several separated by spaces."
             value={another}
             onChange={(e) => changed(setAnother)(e.target.value)}
+          />
+          <Field
+            label="History window (hours)"
+            hint={
+              'An event that happened more than this long before it arrives, or came through /v1/import, is ' +
+              'history: recorded, but it starts no automation. 1 to 8760 (a year).'
+            }
+            type="number"
+            min={1}
+            max={8760}
+            step={1}
+            required
+            value={windowHours}
+            onChange={(e) => changed(setWindowHours)(e.target.value)}
           />
           <button type="submit" disabled={state.fetching} aria-describedby={readOnly.reasonId}>
             Save
