@@ -47,8 +47,8 @@ const TOOL_DOOR = door({
   rateLimit: LIMIT,
   heartbeat: { action: (req) => calledTool(req.body) ?? 'mcp', origin: () => ORIGIN },
   async handle(body, req, { workspaces, tools, heartbeat, limits }, res) {
-    // The door spent one call before the body was read; a batch spends the rest before any of it runs, and is
-    // refused whole when it carries more than are left (docs/decisions.md#tool-door-mcp).
+    // The door spent one call before the body was read; a batch spends the rest before any of it runs, refused
+    // whole when it carries more than are left (docs/decisions.md#the-tool-door-counts-calls-and-keeps-json-rpc).
     const calls = callsIn(body);
     if (calls > 1) await limits.consume(LIMIT.limit, LIMIT.key(req), calls - 1, 1);
     const empty = emptyBatchAnswer(body);
