@@ -1,4 +1,5 @@
-// A frozen database (SIGSTOP) holds no request. Every request is answered within 5 s,
+// A frozen database (SIGSTOP) holds no request. Every request is answered within 5 s (the watch finds it
+// down 3 s after a statement went out, docs/decisions.md#a-busy-database-is-not-a-dead-one),
 // 503 unavailable with Retry-After and nothing half-written, past MAX_REQUESTS_IN_FLIGHT at once; the
 // service carries on when the database thaws, and the log says once that it went and once that it came back.
 import type { INestApplication } from '@nestjs/common';
@@ -152,7 +153,10 @@ it('every request is answered within 5 s while the database is frozen: 503 unava
     await db.end();
   }
 
-  expect(logged.filter((l) => /cannot be reached/.test(l))).toHaveLength(1);
+  // found down by the watch's rule (docs/decisions.md#a-busy-database-is-not-a-dead-one): the defaults' two misses of 1 s
+  expect(logged.filter((l) => /cannot be reached/.test(l))).toEqual([
+    'PostgreSQL cannot be reached (no answer within 2000 ms): requests that need it answer 503 unavailable until it is back.',
+  ]);
   const back = logged.filter((l) => /answers again/.test(l));
   expect(back).toEqual([
     expect.stringMatching(/^PostgreSQL answers again after [\d.]+ s; \d+ requests were refused meanwhile\.$/),

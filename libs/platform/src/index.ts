@@ -4,6 +4,7 @@
 export * from './entries/plain';
 export * from './database/database';
 export * from './database/time-limits';
+export * from './database/database-watch';
 export * from './database/read-database';
 export * from './database/migrate';
 export * from './database/delete-in-batches';

@@ -53,6 +53,35 @@ describe('configuration is validated at start (docs/configuration.md#settings)',
     ]);
   });
 
+  it("the database watch's thresholds default to a 1 s stall and two misses of 1 s, and are settings", () => {
+    expect(loadConfig({ APP_SECRET: secret })).toMatchObject({
+      databaseStallMs: 1_000,
+      databaseProbeTimeoutMs: 1_000,
+      databaseProbeMisses: 2,
+    });
+    expect(
+      loadConfig({
+        APP_SECRET: secret,
+        DATABASE_STALL_MS: '2000',
+        DATABASE_PROBE_TIMEOUT_MS: '1500',
+        DATABASE_PROBE_MISSES: '4',
+      }),
+    ).toMatchObject({ databaseStallMs: 2_000, databaseProbeTimeoutMs: 1_500, databaseProbeMisses: 4 });
+  });
+
+  it.each([
+    [{ DATABASE_STALL_MS: '50' }, /DATABASE_STALL_MS must be a whole number from 100 to 60000, not "50"/],
+    [{ DATABASE_PROBE_TIMEOUT_MS: '1s' }, /DATABASE_PROBE_TIMEOUT_MS must be a whole number from 100 to 60000/],
+    [{ DATABASE_PROBE_MISSES: '0' }, /DATABASE_PROBE_MISSES must be a whole number from 1 to 10, not "0"/],
+    [
+      { DATABASE_STALL_MS: '10000', DATABASE_PROBE_TIMEOUT_MS: '30000', DATABASE_PROBE_MISSES: '2' },
+      /DATABASE_STALL_MS \+ DATABASE_PROBE_TIMEOUT_MS × DATABASE_PROBE_MISSES is 70000 ms: a frozen database would hold requests that long; lower them/,
+    ],
+  ])('refuses a database watch threshold out of bounds, naming it: %o', (env, message) => {
+    expect(() => loadConfig({ APP_SECRET: secret, ...env })).toThrow(ConfigError);
+    expect(() => loadConfig({ APP_SECRET: secret, ...env })).toThrow(message);
+  });
+
   it('an embedded database gets a single connection', () => {
     const config = loadConfig({ APP_SECRET: secret }, { databaseUrl: 'postgres://postgres@127.0.0.1:5999/postgres' });
     expect(config.databasePoolSize).toBe(1);

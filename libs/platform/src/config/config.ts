@@ -1,6 +1,7 @@
 // Settings of docs/configuration.md#settings, read once and validated; nothing else reads process.env.
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
+import { DEFAULT_WATCH_SETTINGS } from '../database/domain/server-state';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -48,6 +49,10 @@ export interface AppConfig {
   databaseConnectTimeoutMs: number;
   databaseStatementTimeoutMs: number;
   databaseIdleInTransactionTimeoutMs: number;
+  /** The database watch's thresholds (docs/decisions.md#a-busy-database-is-not-a-dead-one). */
+  databaseStallMs: number;
+  databaseProbeTimeoutMs: number;
+  databaseProbeMisses: number;
   /** Embedded PGlite: one connection, and none of the limits above that a second connection would need. */
   embeddedDatabase: boolean;
   /** Longest a Redis command (not a queue's blocking read) may wait for its answer. */
@@ -190,6 +195,27 @@ function databaseUrls(env: Env, resolved: ResolvedByLauncher) {
   return { databaseUrl, databaseReadUrl, embeddedDatabase };
 }
 
+/** Longest a frozen database may hold a request before the watch finds it down (stall plus the misses). */
+const FROZEN_FOUND_WITHIN_MS = 60_000;
+
+/** The database watch's thresholds; together they must find a frozen server within a minute. */
+function watchSettings(
+  env: Env,
+): Pick<AppConfig, 'databaseStallMs' | 'databaseProbeTimeoutMs' | 'databaseProbeMisses'> {
+  const defaults = DEFAULT_WATCH_SETTINGS;
+  const databaseStallMs = int(env, 'DATABASE_STALL_MS', defaults.stallMs, 100, 60_000);
+  const databaseProbeTimeoutMs = int(env, 'DATABASE_PROBE_TIMEOUT_MS', defaults.probeTimeoutMs, 100, 60_000);
+  const databaseProbeMisses = int(env, 'DATABASE_PROBE_MISSES', defaults.probeMisses, 1, 10);
+  const within = databaseStallMs + databaseProbeTimeoutMs * databaseProbeMisses;
+  if (within > FROZEN_FOUND_WITHIN_MS) {
+    throw new ConfigError(
+      `DATABASE_STALL_MS + DATABASE_PROBE_TIMEOUT_MS × DATABASE_PROBE_MISSES is ${within} ms: a frozen database ` +
+        `would hold requests that long; lower them to ${FROZEN_FOUND_WITHIN_MS} ms or less together.`,
+    );
+  }
+  return { databaseStallMs, databaseProbeTimeoutMs, databaseProbeMisses };
+}
+
 export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConfig {
   const nodeEnv = nodeEnvOf(env);
   const production = nodeEnv === 'production';
@@ -232,6 +258,7 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
     databaseConnectTimeoutMs: int(env, 'DATABASE_CONNECT_TIMEOUT_MS', 3_000, 100, 600_000),
     databaseStatementTimeoutMs: int(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 30_000, 100, 3_600_000),
     databaseIdleInTransactionTimeoutMs: int(env, 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS', 10_000, 100, 3_600_000),
+    ...watchSettings(env),
     embeddedDatabase,
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 1_000, 50, 600_000),
     maxRequestsInFlight: int(env, 'MAX_REQUESTS_IN_FLIGHT', 512, 1, 100_000),

@@ -2,14 +2,16 @@
 // database cannot be reached. Each connection starts with a statement timeout and an idle-in-transaction
 // timeout, which PostgreSQL itself enforces; connecting, and waiting for a pooled connection, are
 // bounded by the connect timeout. A frozen server enforces nothing, so the watch notices a statement
-// that waits long, asks the server on a connection of its own, and when that goes unanswered too, the
-// outage begins: every waiting statement is given up (its connection closed, so the server rolls its
-// transaction back when it next runs) and every new one refused at once, until the server answers again.
-import { Client } from 'pg';
+// that waits long and asks the server SELECT 1 on a connection of its own; when the server is down by the
+// rule of docs/decisions.md#a-busy-database-is-not-a-dead-one (domain/server-state.ts), the outage begins:
+// every waiting statement is given up (its connection closed, so the server rolls its transaction back when
+// it next runs) and every new one refused at once, until the server answers again.
 import type { AppConfig } from '../config/config';
-import { DatabaseUnavailable, isConnectionFailure } from '../errors/unavailable';
+import type { DatabaseUnavailable } from '../errors/unavailable';
 import { DATABASE_OUTAGE, Outage } from '../runtime/outage';
-import { Clock, ClockTimer, SYSTEM_CLOCK } from '../time/clock';
+import { Clock, SYSTEM_CLOCK } from '../time/clock';
+import { DatabaseWatch } from './database-watch';
+import type { WatchSettings } from './domain/server-state';
 import { ScopedTimeoutClient } from './prepared';
 
 export type DatabaseLimits = Pick<
@@ -18,14 +20,11 @@ export type DatabaseLimits = Pick<
   | 'databaseConnectTimeoutMs'
   | 'databaseStatementTimeoutMs'
   | 'databaseIdleInTransactionTimeoutMs'
+  | 'databaseStallMs'
+  | 'databaseProbeTimeoutMs'
+  | 'databaseProbeMisses'
   | 'embeddedDatabase'
 >;
-
-/** A statement waiting this long has the server asked whether it still answers. */
-export const STALL_MS = 1_500;
-/** How long the server has to answer that question, and the pause between questions while it is away. */
-export const PROBE_MS = 1_000;
-const TICK_MS = 250;
 
 /**
  * The pg Pool options of the limits (TypeORM passes `extra` to the Pool, which passes them to each Client);
@@ -38,115 +37,18 @@ export function limitedPoolOptions(
 ): Record<string, unknown> {
   // PGlite serves one connection at a time: a probe would wait behind any long statement, so no watch there.
   if (limits.embeddedDatabase) return { connectionTimeoutMillis: limits.databaseConnectTimeoutMs };
+  const settings: WatchSettings = {
+    stallMs: limits.databaseStallMs,
+    probeTimeoutMs: limits.databaseProbeTimeoutMs,
+    probeMisses: limits.databaseProbeMisses,
+  };
   return {
     connectionTimeoutMillis: limits.databaseConnectTimeoutMs,
     statement_timeout: limits.databaseStatementTimeoutMs,
     idle_in_transaction_session_timeout: limits.databaseIdleInTransactionTimeoutMs,
     keepAlive: true,
-    databaseWatch: new DatabaseWatch(limits.databaseUrl, outage, clock),
+    databaseWatch: new DatabaseWatch(limits.databaseUrl, outage, clock, settings),
   };
-}
-
-export class DatabaseWatch {
-  private readonly busy = new Set<WatchedClient>();
-  private timer: ClockTimer | null = null;
-  private probing = false;
-  private lastProbe = 0;
-
-  constructor(
-    private readonly url: string,
-    readonly outage: Outage = DATABASE_OUTAGE,
-    private readonly clock: Clock = SYSTEM_CLOCK,
-  ) {}
-
-  unavailable(cause?: unknown, uncertain = false): DatabaseUnavailable {
-    const why = cause ? `: ${(cause as Error).message}` : '';
-    return new DatabaseUnavailable(`PostgreSQL cannot be reached${why}`, uncertain, { cause });
-  }
-
-  /** A statement went out on client. */
-  sent(client: WatchedClient): void {
-    if (client.pending++ === 0) client.busySince = this.clock.now();
-    this.busy.add(client);
-    this.timer ??= this.clock.setInterval(() => this.tick(), TICK_MS).unref();
-  }
-
-  /** A statement on client was answered (or failed); answers the error its caller should see. */
-  answered(client: WatchedClient, error?: unknown): unknown {
-    if (--client.pending > 0) client.busySince = this.clock.now();
-    else this.busy.delete(client);
-    return error ? this.failed(error) : error;
-  }
-
-  /**
-   * A connection-level failure suspects the server and becomes DatabaseUnavailable; a statement's own error stays as it
-   * is.
-   */
-  failed(error: unknown): unknown {
-    if (error instanceof DatabaseUnavailable || !isConnectionFailure(error)) return error;
-    this.suspect();
-    return this.unavailable(error);
-  }
-
-  private tick(): void {
-    if (this.busy.size === 0 && this.timer) {
-      this.timer.cancel();
-      this.timer = null;
-      return;
-    }
-    const now = this.clock.now();
-    for (const client of this.busy) if (now - client.busySince >= STALL_MS) return this.suspect();
-  }
-
-  /**
-   * Asks the server whether it answers (one question at a time, at most one per STALL_MS); when not, the outage begins.
-   */
-  private suspect(): void {
-    if (this.probing || this.outage.down || this.clock.now() - this.lastProbe < STALL_MS) return;
-    this.probing = true;
-    this.lastProbe = this.clock.now();
-    void this.probe().then((why) => {
-      this.probing = false;
-      if (why) this.lose(why);
-    });
-  }
-
-  private lose(why: string): void {
-    this.outage.begin(why);
-    for (const client of this.busy) client.abandon(this.unavailable(undefined, client.committing));
-    this.busy.clear();
-    void this.awaitReturn();
-  }
-
-  private async awaitReturn(): Promise<void> {
-    while (this.outage.down) {
-      await new Promise((resolve) => this.clock.setTimeout(() => resolve(undefined), PROBE_MS).unref());
-      if ((await this.probe()) === null) this.outage.end();
-    }
-  }
-
-  /** Null when the server answers SELECT 1 within PROBE_MS (or refuses with a reason of its own), else why not. */
-  probe(): Promise<string | null> {
-    const client = new Client({ connectionString: this.url, connectionTimeoutMillis: PROBE_MS });
-    client.on('error', () => undefined);
-    const asked = new Promise<string | null>((resolve) => {
-      const timer = this.clock.setTimeout(() => resolve(`no answer within ${PROBE_MS} ms`), PROBE_MS);
-      client
-        .connect()
-        .then(() => client.query('SELECT 1'))
-        .then(
-          () => resolve(null),
-          (error: Error) => resolve(isConnectionFailure(error) ? error.message : null),
-        )
-        .finally(() => timer.cancel());
-    });
-    return asked.then((why) => {
-      // an unanswered connection is cut, not ended: a frozen server would hold a polite goodbye open
-      if (why) (client as unknown as { connection?: { stream: { destroy(): void } } }).connection?.stream.destroy();
-      else client.end().catch(() => undefined);
-      return why;
-    });
-  }
 }
 
 type Callback = (error: Error | null, result?: unknown) => void;
@@ -173,8 +75,17 @@ export class WatchedClient extends ScopedTimeoutClient {
       process.nextTick(() => callback(refused));
       return undefined;
     }
-    if (callback) return super.connect((error: Error | null) => callback(error ? watch.failed(error) : null));
-    return super.connect().catch((error: unknown) => Promise.reject(watch.failed(error)));
+    const joined = () => {
+      this.once('end', () => watch.left(this));
+      watch.joined(this);
+    };
+    if (callback) {
+      return super.connect((error: Error | null) => {
+        if (!error) joined();
+        callback(error ? watch.failed(error) : null);
+      });
+    }
+    return super.connect().then(joined, (error: unknown) => Promise.reject(watch.failed(error)));
   }
 
   override query(...args: any[]): any {
