@@ -11,6 +11,7 @@ import { TimelineService } from './timeline.service';
 import { ChartRollups, ChartsRepository } from './charts/charts.repository';
 import { ChartsService } from './charts/charts.service';
 import { PartitionUpkeep } from './partitions/partition-upkeep';
+import { UnsubscribeService } from './consent/unsubscribe.service';
 
 /** Idempotency keys: a repeat within this answers the first answer. */
 export const IDEMPOTENCY_KEYS_KEPT_MS = 30 * DAY_MS;
@@ -32,6 +33,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     HeartbeatService,
     EventsDataParticipant,
     PartitionUpkeep,
+    UnsubscribeService,
   ],
   exports: [
     PeopleModule,
@@ -41,6 +43,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     ChartRollups,
     IngestService,
     HeartbeatService,
+    UnsubscribeService,
   ],
 })
 export class EventsModule implements OnModuleInit {

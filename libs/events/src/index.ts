@@ -6,6 +6,7 @@ export * from './charts';
 export * from './heartbeat.service';
 export * from './ingest/ingest.service';
 export * from './ingest/ingest-unit';
+export * from './consent/unsubscribe.service';
 export { INGEST_LOAD, INGEST_WRITE, INGEST_WRITE_TOUCHES } from './ingest/ingest.repository';
 export * from './events.module';
 export * from './events-api.module';

@@ -5,6 +5,7 @@ export * from './entries/first-touch-sql';
 export * from './people.module';
 export * from './people-query.service';
 export * from './lists.service';
+export * from './subscriptions.repository';
 export * from './merge/merge-participants';
 export * from './erasure/suppression-list';
 export * from './erasure/person-data.service';

@@ -2,7 +2,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { READ_DATABASE, ReadDatabase } from '@app/platform';
-import type { IdentityKind } from './domain';
+import type { IdentityKind, SubscriptionStatus, WithdrawnVia } from './domain';
 import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
 import { filterConditions, type PersonFilter, type PersonPageQuery, withoutSearch } from './person-filter';
 import { indexable, pageCandidates, searchCandidates, searchMatch, windowRead } from './people-search';
@@ -28,12 +28,15 @@ export interface SubscriptionRead {
   list_id: string;
   address: string;
   name: string;
-  status: string;
+  status: SubscriptionStatus;
   consent: unknown;
   consent_text: string;
   consent_ip: string | null;
   granted_at: Date;
   source_label: string | null;
+  withdrawn_at: Date | null;
+  withdrawn_via: WithdrawnVia | null;
+  withdrawn_ip: string | null;
 }
 
 /**
@@ -250,7 +253,7 @@ export class PeopleReadRepository {
   subscriptionsOf(workspaceId: string, personIds: readonly string[]): Promise<SubscriptionRead[]> {
     return this.reads.query(
       `SELECT s.person_id, s.list_id, l.address, l.name, s.status, s.consent, s.consent_text, s.consent_ip,
-        s.granted_at, s.source_label
+        s.granted_at, s.source_label, s.withdrawn_at, s.withdrawn_via, s.withdrawn_ip
          FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
         WHERE s.workspace_id = $1 AND s.person_id = ANY($2::text[]) ORDER BY s.granted_at`,
       [workspaceId, personIds],

@@ -8,6 +8,7 @@ import { PeopleReadRepository } from './people-read.repository';
 import { PeopleRepository } from './people.repository';
 import { PeopleQueryService } from './people-query.service';
 import { ListsService } from './lists.service';
+import { SubscriptionsRepository } from './subscriptions.repository';
 
 @Module({
   providers: [
@@ -16,6 +17,7 @@ import { ListsService } from './lists.service';
     MergeParticipants,
     PeopleQueryService,
     ListsService,
+    SubscriptionsRepository,
     SuppressionList,
     PersonDataService,
     PeopleDataParticipant,
@@ -26,6 +28,7 @@ import { ListsService } from './lists.service';
     MergeParticipants,
     PeopleQueryService,
     ListsService,
+    SubscriptionsRepository,
     SuppressionList,
     PersonDataService,
   ],
@@ -34,9 +37,12 @@ export class PeopleModule implements OnModuleInit {
   constructor(
     private readonly personData: PersonDataParticipants,
     private readonly people: PeopleDataParticipant,
+    private readonly merges: MergeParticipants,
+    private readonly subscriptions: SubscriptionsRepository,
   ) {}
 
   onModuleInit(): void {
     this.personData.register(this.people);
+    this.merges.register(this.subscriptions);
   }
 }

@@ -221,16 +221,28 @@ export class PeopleRepository {
     ]);
   }
 
-  /** Subscribes; answers false when the person was already on the list (nothing is written then). */
+  /**
+   * Subscribes; answers false when the person was already on the list (nothing is written then). Subscribing again
+   * after a withdrawal starts a new consent; the one it replaces is kept, with its withdrawal, in earlier_consents
+   * (docs/decisions.md#withdrawal-beside-the-consent).
+   */
   async subscribe(m: EntityManager, row: SubscriptionWrite): Promise<boolean> {
     const written: unknown[] = await m.query(
-      `INSERT INTO subscriptions (workspace_id, list_id, person_id, status, consent, consent_text, consent_ip,
+      `WITH earlier AS (
+         INSERT INTO earlier_consents (workspace_id, list_id, person_id, consent, consent_text, consent_ip, granted_at,
+           source_label, source, created_at, withdrawn_at, withdrawn_via, withdrawn_ip)
+         SELECT workspace_id, list_id, person_id, consent, consent_text, consent_ip, granted_at, source_label, source,
+                created_at, withdrawn_at, withdrawn_via, withdrawn_ip
+           FROM subscriptions WHERE workspace_id = $1 AND list_id = $2 AND person_id = $3 AND status = 'unsubscribed'
+         RETURNING 1)
+       INSERT INTO subscriptions (workspace_id, list_id, person_id, status, consent, consent_text, consent_ip,
         granted_at, source_label, source)
        VALUES ($1, $2, $3, 'subscribed', $4::jsonb, $5, $6, $7, $8, $9::jsonb)
        ON CONFLICT (workspace_id, list_id, person_id) DO UPDATE
          SET status = 'subscribed', consent = EXCLUDED.consent, consent_text = EXCLUDED.consent_text,
              consent_ip = EXCLUDED.consent_ip, granted_at = EXCLUDED.granted_at, source_label = EXCLUDED.source_label,
-             source = EXCLUDED.source, unsubscribed_at = NULL
+             source = EXCLUDED.source, created_at = now(), withdrawn_at = NULL, withdrawn_via = NULL,
+             withdrawn_ip = NULL
          WHERE subscriptions.status = 'unsubscribed'
        RETURNING list_id`,
       [

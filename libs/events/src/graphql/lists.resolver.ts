@@ -3,8 +3,10 @@ import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
 import { groupedLoader, Loaders } from '@app/edge';
-import { ListRow, ListsService } from '@app/people';
-import { CreateListInput, ListType } from './people.types';
+import { ListRow, ListsService, PeopleQueryService } from '@app/people';
+import { Refusal } from '@app/platform';
+import { UnsubscribeService } from '../consent/unsubscribe.service';
+import { CreateListInput, ListType, UnsubscribeAnswerType } from './people.types';
 
 type ListView = ListType & { workspaceId: string };
 const listView = (workspaceId: string, row: ListRow): ListView => ({ workspaceId, ...row });
@@ -12,7 +14,11 @@ const listView = (workspaceId: string, row: ListRow): ListView => ({ workspaceId
 @Resolver(() => ListType)
 @UseGuards(GraphqlAuthGuard)
 export class ListsResolver {
-  constructor(private readonly lists: ListsService) {}
+  constructor(
+    private readonly lists: ListsService,
+    private readonly people: PeopleQueryService,
+    private readonly unsubscribes: UnsubscribeService,
+  ) {}
 
   @Query(() => [ListType], { name: 'lists', description: 'Oldest first.' })
   async allLists(@Member() auth: AuthContext) {
@@ -31,6 +37,28 @@ export class ListsResolver {
     @Args('name') name: string,
   ) {
     return listView(auth.workspaceId, await this.lists.rename(auth.workspaceId, id, name));
+  }
+
+  @Mutation(() => UnsubscribeAnswerType, {
+    description:
+      'Takes the person off the list (withdrawnVia console): the consent stays, the withdrawal is kept beside it, ' +
+      'and the unsubscribed trigger fires.',
+  })
+  async unsubscribe(
+    @Manager() auth: AuthContext,
+    @Args('person', { description: 'Record id or email.' }) person: string,
+    @Args('list', { type: () => ID, description: "The list's id." }) list: string,
+  ) {
+    const found = await this.people.byWho(auth.workspaceId, person);
+    if (!found)
+      throw new Refusal('no_such_person', `No record has the address or id "${person.slice(0, 80)}": check it.`);
+    const answer = await this.unsubscribes.unsubscribe(
+      auth.workspaceId,
+      found.id,
+      { listId: list },
+      { via: 'console' },
+    );
+    return { status: answer.status, lists: answer.lists.map((row) => listView(auth.workspaceId, row)) };
   }
 
   @ResolveField(() => Int, { description: 'People subscribed now.' })

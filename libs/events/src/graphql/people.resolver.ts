@@ -121,6 +121,9 @@ export class PeopleResolver {
       consentIp: s.consent_ip ?? undefined,
       grantedAt: s.granted_at,
       sourceLabel: s.source_label ?? undefined,
+      withdrawnAt: s.withdrawn_at ?? undefined,
+      withdrawnVia: s.withdrawn_via ?? undefined,
+      withdrawnIp: s.withdrawn_ip ?? undefined,
     }));
   }
 

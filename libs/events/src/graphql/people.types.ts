@@ -1,5 +1,6 @@
-import { Field, Float, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '@nestjs/graphql';
 import { PageInfoType } from '@app/edge';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus, WITHDRAWN_VIA, type WithdrawnVia } from '@app/people';
 import GraphQLJSON from './json.scalar';
 
 @ObjectType('Identity')
@@ -15,15 +16,37 @@ export class ListType {
   @Field() name: string;
 }
 
+/** The enums of a subscription's status and of how a withdrawal happened, from the lists people keeps. */
+const SubscriptionStatusEnum = Object.fromEntries(SUBSCRIPTION_STATUSES.map((s) => [s, s])) as {
+  [S in SubscriptionStatus]: S;
+};
+registerEnumType(SubscriptionStatusEnum, {
+  name: 'SubscriptionStatus',
+  description: 'pending waits for a double opt-in confirmation.',
+});
+const WithdrawnViaEnum = Object.fromEntries(WITHDRAWN_VIA.map((v) => [v, v])) as { [V in WithdrawnVia]: V };
+registerEnumType(WithdrawnViaEnum, { name: 'WithdrawnVia' });
+
 @ObjectType('Subscription')
 export class SubscriptionType {
   @Field(() => ListType) list: ListType;
-  @Field() status: string;
+  @Field(() => SubscriptionStatusEnum) status: SubscriptionStatus;
   @Field({ description: 'The exact consent words, verbatim.' }) consentText: string;
   @Field(() => GraphQLJSON, { description: 'The consent exactly as posted: a string or an object.' }) consent: unknown;
   @Field({ nullable: true }) consentIp?: string;
   @Field() grantedAt: Date;
   @Field({ nullable: true }) sourceLabel?: string;
+  @Field({ nullable: true, description: 'When the person came off the list.' }) withdrawnAt?: Date;
+  @Field(() => WithdrawnViaEnum, { nullable: true }) withdrawnVia?: WithdrawnVia;
+  @Field({ nullable: true, description: 'The address the withdrawal came from, where there was one.' })
+  withdrawnIp?: string;
+}
+
+@ObjectType('UnsubscribeAnswer')
+export class UnsubscribeAnswerType {
+  @Field({ description: 'unsubscribed, or not_subscribed when the person was on none of the lists.' })
+  status: string;
+  @Field(() => [ListType], { description: 'The lists the person came off.' }) lists: ListType[];
 }
 
 @ObjectType('TimelineEntry')

@@ -8,7 +8,7 @@ import { type ErasedCounts, type PersonDataParticipant, type PersonErasure, rows
 @Injectable()
 export class PeopleDataParticipant implements PersonDataParticipant {
   readonly name = 'people';
-  readonly tables = ['people', 'identities', 'subscriptions'] as const;
+  readonly tables = ['people', 'identities', 'subscriptions', 'earlier_consents'] as const;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -17,6 +17,9 @@ export class PeopleDataParticipant implements PersonDataParticipant {
     const count = async (sql: string) => ((await m.query(sql, args)) as [unknown[], number])[1];
     return {
       subscriptions: await count(`DELETE FROM subscriptions WHERE workspace_id = $1 AND person_id = ANY($2::text[])`),
+      earlier_consents: await count(
+        `DELETE FROM earlier_consents WHERE workspace_id = $1 AND person_id = ANY($2::text[])`,
+      ),
       identities: await count(`DELETE FROM identities WHERE workspace_id = $1 AND person_id = ANY($2::text[])`),
       people: await count(`DELETE FROM people WHERE workspace_id = $1 AND id = ANY($2::text[])`),
     };
@@ -31,9 +34,18 @@ export class PeopleDataParticipant implements PersonDataParticipant {
         `SELECT l.address AS list, l.name AS "listName", s.status, s.consent_text AS "consentText", s.consent,
           s.consent_ip AS "consentIp",
                 s.granted_at AS "grantedAt", s.source_label AS "sourceLabel", s.source, s.created_at AS "createdAt",
-                  s.unsubscribed_at AS "unsubscribedAt"
+                  s.withdrawn_at AS "withdrawnAt", s.withdrawn_via AS "withdrawnVia", s.withdrawn_ip AS "withdrawnIp"
            FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
           WHERE s.workspace_id = $1 AND s.person_id = ANY($2::text[]) ORDER BY s.granted_at`,
+      ),
+      // Consents a later subscribe to the same list replaced, each with its withdrawal.
+      earlierConsents: read(
+        `SELECT l.address AS list, l.name AS "listName", e.consent_text AS "consentText", e.consent,
+                e.consent_ip AS "consentIp", e.granted_at AS "grantedAt", e.source_label AS "sourceLabel", e.source,
+                e.created_at AS "createdAt", e.withdrawn_at AS "withdrawnAt", e.withdrawn_via AS "withdrawnVia",
+                e.withdrawn_ip AS "withdrawnIp", e.replaced_at AS "replacedAt"
+           FROM earlier_consents e JOIN lists l ON l.workspace_id = e.workspace_id AND l.id = e.list_id
+          WHERE e.workspace_id = $1 AND e.person_id = ANY($2::text[]) ORDER BY e.granted_at`,
       ),
     };
   }

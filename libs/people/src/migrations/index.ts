@@ -5,6 +5,7 @@ import { PersonErasure1766200000000 } from './1766200000000-person-erasure';
 import { PeopleSearch1766800000000 } from './1766800000000-people-search';
 import { IdentitiesPersonCreated1767100000000 } from './1767100000000-identities-person-created';
 import { IdentitiesSearchC1767150000000 } from './1767150000000-identities-search-c';
+import { SubscriptionWithdrawal1767400000000 } from './1767400000000-subscription-withdrawal';
 
 export const PEOPLE_MIGRATIONS = [
   PeopleSchema1763856000004,
@@ -13,4 +14,5 @@ export const PEOPLE_MIGRATIONS = [
   PeopleSearch1766800000000,
   IdentitiesPersonCreated1767100000000,
   IdentitiesSearchC1767150000000,
+  SubscriptionWithdrawal1767400000000,
 ];
