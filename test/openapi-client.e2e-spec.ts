@@ -36,9 +36,9 @@ export async function callEveryRoute(facts: Facts, recorder: Middleware) {
 
   const sent = await client.POST('/api/v1/messages', { body: { to: email, subject: 'Welcome', body: 'Hello {{ person.name }}, welcome aboard.' }, headers });
   await client.POST('/api/v1/messages', { body: { to: email, subject: 'Your order', body: 'It is on its way.' }, headers });
-  const page = await client.GET('/api/v1/messages', { params: { query: { person: email, limit: '1' } }, headers });
+  const page = await client.GET('/api/v1/messages', { params: { query: { person: email, limit: 1 } }, headers });
   const cursor = page.data?.nextCursor;
-  const next = cursor ? await client.GET('/api/v1/messages', { params: { query: { person: email, limit: '1', cursor } }, headers }) : undefined;
+  const next = cursor ? await client.GET('/api/v1/messages', { params: { query: { person: email, limit: 1, cursor } }, headers }) : undefined;
   const thread = await client.GET('/api/v1/people/{who}/messages', { params: { path: { who: email } }, headers });
   const nobody = await client.GET('/api/v1/people/{who}/messages', { params: { path: { who: 'nobody@example.com' } }, headers });
 
@@ -87,7 +87,7 @@ export async function callEveryRoute(facts: Facts, recorder: Middleware) {
   const subjects: string[] = [...(page.data?.messages ?? []), ...(next?.data?.messages ?? [])].map((message) => message.subject);
   const threadOf: string | undefined = thread.data?.person;
   const threadTexts: string[] = (thread.data?.messages ?? []).map((message) => message.text);
-  const startStatus: 'started' | 'paused' | undefined = started.data?.status;
+  const startStatus: 'started' | 'paused' | 'suppressed' | undefined = started.data?.status;
   const subscribeStatus: string | undefined = subscribed.data?.status;
   const exportedMessages: number | undefined = exported.data?.messages.length;
   const erasedKeys: number | undefined = erased.data?.suppressedKeys;

@@ -1,6 +1,10 @@
 // GET /api/openapi.json describes exactly the REST routes the app serves.
 import { readFileSync } from 'node:fs';
-import { PARTIAL_FAILURE, REFUSAL_STATUS } from '@app/wire';
+import { CUSTOM_NAME_PATTERN } from '@app/events';
+import { MESSAGE_LIMITS, PAGE_LIMIT } from '@app/messaging';
+import { PERSON_OS } from '@app/people';
+import { MAX_BATCH_ITEMS, PARTIAL_FAILURE, REFUSAL_STATUS } from '@app/wire';
+import { ITEM_FIELDS } from '../libs/events/src/domain/item-fields';
 import { SCHEMAS_FILE, wireSchemasText } from '../scripts/wire-schemas';
 import { useApp } from './harness';
 
@@ -74,19 +78,36 @@ function operations(doc: { paths: Record<string, Record<string, Operation>> }): 
   );
 }
 
-it('documents a request body for every POST, PUT and PATCH route: JSON, but the token auth_b posts', async () => {
+/** The routes that read their body as JSON whatever its Content-Type says (a JSON door, and the automation's). */
+const JSON_WHATEVER_TYPE = [
+  'POST /api/v1/events',
+  'POST /api/v1/messages',
+  'POST /api/in/{publicKey}/{action}',
+  'POST /v1/{call}',
+  'POST /api/webhooks/automation/{address}',
+];
+
+it('documents a request body for every POST, PUT and PATCH route: JSON (also as text where read so), but the token auth_b posts', async () => {
   const doc = (await t.request('GET', '/api/openapi.json')).body;
   const writes = operations(doc).filter(([route]) => /^(POST|PUT|PATCH) /.test(route));
   expect(writes.length).toBeGreaterThan(5);
   for (const [route, op] of writes) {
     expect({ route, required: op.requestBody?.required }).toEqual({ route, required: true });
     const mediaType = route === 'POST /api/webhooks/auth_b/{token}' ? 'application/jwt' : 'application/json';
+    const asText = JSON_WHATEVER_TYPE.includes(route) ? ['text/plain', 'application/x-www-form-urlencoded'] : [];
     expect({ route, mediaTypes: Object.keys(op.requestBody?.content ?? {}) }).toEqual({
       route,
-      mediaTypes: [mediaType],
+      mediaTypes: [mediaType, ...asText],
     });
     const schema = op.requestBody?.content?.[mediaType]?.schema ?? {};
     expect({ route, described: Object.keys(schema).length > 0 }).toEqual({ route, described: true });
+    // sendBeacon's text/plain and a form's post are the same JSON, as text
+    for (const type of asText)
+      expect({ route, type, schema: op.requestBody?.content?.[type]?.schema }).toEqual({
+        route,
+        type,
+        schema: { type: 'string', contentMediaType: 'application/json', contentSchema: schema },
+      });
   }
   // The events endpoint takes one item or a batch, each named by its wire type.
   expect(doc.paths['/api/v1/events'].post.requestBody.content['application/json'].schema).toEqual({
@@ -266,6 +287,56 @@ it('every $ref names a component, and an answer really served has the documented
   expect(refused.status).toBe(400);
   expect(Object.keys(refused.body).sort()).toEqual([...doc.components.schemas.WireRefusal.required].sort());
   expect(refusalCodes(doc, doc.paths['/api/v1/events'].post)['400']).toContain(refused.body.error);
+});
+
+it("the posted items' schemas say what the routes take: their own fields only, null for an optional one, the limits the code keeps", async () => {
+  const doc = (await t.request('GET', '/api/openapi.json')).body;
+  const schemas = doc.components.schemas;
+  const kinds = { WireEvent: 'event', WireIdentify: 'identify', WireSubscribe: 'subscribe', WireSupport: 'support' };
+  for (const [name, kind] of Object.entries(kinds)) {
+    expect({ name, closed: schemas[name].additionalProperties }).toEqual({ name, closed: false });
+    expect({ name, fields: Object.keys(schemas[name].properties).sort() }).toEqual({
+      name,
+      fields: [...ITEM_FIELDS[kind as keyof typeof ITEM_FIELDS]].sort(),
+    });
+  }
+  expect(schemas.WireEvent.properties.value).toEqual({ anyOf: [{ type: 'number' }, { type: 'null' }] });
+  expect(schemas.WirePublicEvent.properties).toHaveProperty('hp');
+  expect(schemas.WireBatch.properties.events).toMatchObject({ minItems: 1, maxItems: MAX_BATCH_ITEMS });
+  expect(schemas.WireEvent.properties.type.pattern).toBe(CUSTOM_NAME_PATTERN.source);
+  expect(schemas.WireSendMessage.properties.subject).toMatchObject({
+    minLength: MESSAGE_LIMITS.subjectMin,
+    maxLength: MESSAGE_LIMITS.subjectMax,
+  });
+  expect(schemas.WireSendMessage.properties.body).toMatchObject({
+    minLength: MESSAGE_LIMITS.bodyMin,
+    maxLength: MESSAGE_LIMITS.bodyMax,
+  });
+  const limit = doc.paths['/api/v1/messages'].get.parameters.find((p: { name: string }) => p.name === 'limit');
+  expect(limit.schema).toEqual({ type: 'integer', minimum: PAGE_LIMIT.min, maximum: PAGE_LIMIT.max });
+  // An instant is not RFC 3339's date-time: a date alone, or a time without an offset, is taken too.
+  const instant = new RegExp(schemas.WireEvent.properties.occurred_at.anyOf[0].pattern);
+  for (const taken of ['2026-05-01', '2026-05-01T12:00:00', '2026-05-01 12:00', '2026-05-01T12:00:00.123+0200'])
+    expect({ taken, matches: instant.test(taken) }).toEqual({ taken, matches: true });
+  expect(instant.test('yesterday')).toBe(false);
+  // The rule that drops other operating systems is said where a client reads the field.
+  expect(schemas.WireSource.properties.os.description).toContain(
+    `only ${PERSON_OS.slice(0, -1).join(', ')} and ${PERSON_OS[PERSON_OS.length - 1]} become`,
+  );
+  // An invalid_field refusal names its field, and an unknown field the one nearest it.
+  expect(Object.keys(schemas.WireRefusal.properties)).toEqual(['ok', 'error', 'message', 'field', 'nearest']);
+});
+
+it('documents the headers the refusals carry, and who may post to the Segment routes', async () => {
+  const doc = (await t.request('GET', '/api/openapi.json')).body;
+  const website = doc.paths['/api/in/{publicKey}/{action}'].post.responses;
+  expect(website['429'].headers['Retry-After']).toMatchObject({ required: true, schema: { type: 'integer' } });
+  expect(doc.components.responses.Unavailable.headers['Retry-After'].required).toBe(true);
+  expect(doc.paths['/api/mcp'].get.responses['405'].headers.Allow.required).toBe(true);
+  expect(doc.paths['/api/mcp'].post.responses['401'].headers['WWW-Authenticate'].required).toBe(true);
+  expect(doc.paths['/api/v1/events'].post.responses['401'].headers).toBeUndefined();
+  // The write key is HTTP Basic's user name, or writeKey in the body, which no scheme can name: {} beside it.
+  expect(doc.paths['/v1/{call}'].post.security).toEqual([{ writeKey: [] }, {}]);
 });
 
 it('openapi.schemas.json is what `npm run schema` reads from the code', () => {

@@ -5,7 +5,8 @@
 // health routes' in openapi/health.ts): summary, callers, answers, and the refusals it can give, which
 // openapi/refusals.ts turns into answers by status. The bodies and answers are JSON Schemas the
 // TypeScript compiler read from the types the code uses (scripts/wire-schemas.ts, written by `npm run
-// schema` to openapi.schemas.json), and the tool door's from the MCP SDK's own. GraphQL has /graphql.
+// schema` to openapi.schemas.json) with what types cannot say of posted items (openapi/posted.ts: closed items,
+// null for an optional field, the limits), and the tool door's from the MCP SDK's own. GraphQL has /graphql.
 import type { INestApplication, Type } from '@nestjs/common';
 import { ModulesContainer } from '@nestjs/core';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
@@ -17,6 +18,7 @@ import type { AppConfig } from '@app/platform';
 import { DESCRIPTION, securitySchemes, TAGS } from './openapi/front-matter';
 import { HEALTH_ROUTES } from './openapi/health';
 import { operationOf } from './openapi/operation';
+import { withPostedRules } from './openapi/posted';
 import { sharedRefusalAnswers } from './openapi/refusals';
 import SCHEMAS from './openapi.schemas.json';
 
@@ -37,7 +39,7 @@ function openApiDocument(app: INestApplication, config: AppConfig): OpenAPIObjec
     operationIdFactory: (controller, method) => `${controller}.${method}`,
   });
   const schemas: Record<string, Schema> = {
-    ...(SCHEMAS as Record<string, Schema>),
+    ...withPostedRules(SCHEMAS as Record<string, Schema>),
     JsonRpcMessage: fromZod(
       JSONRPCMessageSchema,
       'A JSON-RPC 2.0 message of MCP: initialize, tools/list, tools/call and the like.',

@@ -9,8 +9,10 @@ type Schema = Record<string, unknown>;
 const REQUIREMENTS: Record<Caller, Array<Record<string, string[]>>> = {
   'secret key': [{ secretKey: [] }],
   'secret key or connector': [{ secretKey: [] }, { connector: [] }],
-  // Segment's clients send the write key (secret or public) as HTTP Basic's user name, or in the body.
-  'write key': [{ writeKey: [] }],
+  // Segment's clients send the write key (secret or public) as HTTP Basic's user name, or as writeKey in the body,
+  // which no security scheme can name (an apiKey is a header, a query parameter or a cookie): {} says a request
+  // may carry no header, and the body's writeKey says why (docs/decisions.md#the-openapi-document-is-true-to-the-service).
+  'write key': [{ writeKey: [] }, {}],
   // {} too: without ADMIN_TOKEN, a caller on the service's own machine needs no header.
   operator: [{ adminToken: [] }, {}],
   // Said, not left out: a route that takes no credential says so (the public key is in the path, a door's proof is its
@@ -22,6 +24,23 @@ const schemaOf = (schema: SchemaLike): Schema => (typeof schema === 'string' ? s
 
 function content(schema: SchemaLike, mediaType = 'application/json', example?: unknown) {
   return { [mediaType]: { schema: schemaOf(schema), ...(example === undefined ? {} : { example }) } };
+}
+
+/**
+ * The types a JSON door's body may come as besides application/json, each read as JSON all the same: text/plain
+ * (sendBeacon's string, Segment's browser library, which posts so as to need no CORS preflight) and form-encoded
+ * (a form's or a beacon's simple request).
+ */
+const JSON_AS_TEXT = ['text/plain', 'application/x-www-form-urlencoded'];
+
+function bodyContent(body: NonNullable<RouteReference['body']>) {
+  const json = content(body.schema, body.mediaType, body.example);
+  if (!body.jsonWhateverType) return json;
+  const text = {
+    schema: { type: 'string', contentMediaType: 'application/json', contentSchema: schemaOf(body.schema) },
+    ...(body.example === undefined ? {} : { example: JSON.stringify(body.example) }),
+  };
+  return { ...json, ...Object.fromEntries(JSON_AS_TEXT.map((type) => [type, text])) };
 }
 
 /** The operation of the route at `path`; `schemas` are the document's, for the query's parameters. */
@@ -39,7 +58,7 @@ export function operationOf(reference: RouteReference, path: string, schemas: Re
           requestBody: {
             required: true,
             ...(body.description ? { description: body.description } : {}),
-            content: content(body.schema, body.mediaType, body.example),
+            content: bodyContent(body),
           },
         }
       : {}),
@@ -95,8 +114,20 @@ function answers(reference: RouteReference): Record<string, ResponseObject | { $
       '$ref' in refusal ? sharedRefusalAnswers()[refusal.$ref.split('/').pop()!] : (refusal as ResponseObject);
     responses[status] = own ? either(own, written) : refusal;
   }
+  const unauthorized = responses[401] as ResponseObject | undefined;
+  if (reference.caller === 'secret key or connector' && unauthorized)
+    responses[401] = { ...unauthorized, headers: { ...unauthorized.headers, 'WWW-Authenticate': SIGN_IN_HERE } };
   return responses;
 }
+
+/** A route a connector may call says where to sign in when its key or token is refused (RFC 9728, RFC 6750). */
+const SIGN_IN_HERE = {
+  description:
+    'Bearer, with resource_metadata naming /.well-known/oauth-protected-resource, where a connector learns how to ' +
+    'sign in (and error="invalid_token" for a token that ran out or was revoked).',
+  required: true,
+  schema: { type: 'string', pattern: '^Bearer .*resource_metadata="' },
+};
 
 function answerOf(answer: ReferenceAnswer): ResponseObject {
   return {
@@ -110,8 +141,15 @@ function either(own: ResponseObject, refusal: ResponseObject): ResponseObject {
   if (!mine || !theirs) throw new Error('openapi: a route answers JSON where it can be refused: both are JSON.');
   const example: Record<string, { summary: string; value: unknown }> =
     mine.example === undefined ? {} : { answer: { summary: 'answer', value: mine.example } };
+  // A header either answer carries is documented; it is required only when both always carry it.
+  const headers: Record<string, unknown> = {};
+  for (const [name, header] of Object.entries({ ...own.headers, ...refusal.headers }) as Array<[string, Schema]>) {
+    const always = [own, refusal].every((answer) => (answer.headers?.[name] as Schema | undefined)?.required);
+    headers[name] = { ...header, required: always };
+  }
   return {
     description: `${own.description} ${refusal.description}`,
+    ...(Object.keys(headers).length ? { headers: headers as ResponseObject['headers'] } : {}),
     content: {
       'application/json': {
         schema: { anyOf: [mine.schema!, theirs.schema!] },

@@ -60,6 +60,12 @@ const REFUSAL_EXAMPLES: Record<RefusalCode, string> = {
     'Email goes only to people who bought, signed up, wrote in, replied or joined a list; this person has done ' +
     'none of these.',
   no_email: 'That person has no email address: identify them with one first.',
+  opted_out:
+    'This person opted out of email on 2026-12-01 (the unsubscribe link): nothing more goes to them until they ' +
+    'subscribe to a list again or an owner or admin lifts the opt-out on their page.',
+  undeliverable:
+    'Email to ada@example.com bounced permanently on 2026-12-01: give the person another address, or have an ' +
+    'owner or admin lift the mark on their page once it works again.',
   limit_reached: 'A workspace has at most 10 webhook addresses: delete one before adding another.',
   rate_limited: 'Over 600 posts in ten minutes: wait 42 seconds and send it again.',
   server_error: 'The service could not finish; nothing was changed; send it again.',
@@ -125,13 +131,22 @@ function refusalAnswer(codes: RefusalCode[], examples: Partial<Record<RefusalCod
     description: `Refused: ${sentenceList(codes)}.`,
     ...(codes.includes('rate_limited') ? { headers: { 'Retry-After': RETRY_AFTER } } : {}),
     ...(codes.includes('unavailable') ? { headers: { 'Retry-After': RETRY_AFTER_UNAVAILABLE } } : {}),
+    ...(codes.includes('method_not_allowed') ? { headers: { Allow: ALLOW } } : {}),
     content: {
       'application/json': {
         schema,
         examples: Object.fromEntries(
           codes.map((code) => [
             code,
-            { summary: code, value: { ok: false, error: code, message: examples[code] ?? REFUSAL_EXAMPLES[code] } },
+            {
+              summary: code,
+              value: {
+                ok: false,
+                error: code,
+                message: examples[code] ?? REFUSAL_EXAMPLES[code],
+                ...(code === 'invalid_field' && !examples[code] ? { field: 'path' } : {}),
+              },
+            },
           ]),
         ),
       },
@@ -141,14 +156,17 @@ function refusalAnswer(codes: RefusalCode[], examples: Partial<Record<RefusalCod
 
 const RETRY_AFTER = {
   description: 'Seconds until the window lets the post through.',
+  required: true,
   schema: { type: 'integer', minimum: 1 },
 };
 const RETRY_AFTER_UNAVAILABLE = {
   description:
     'Seconds to wait before sending it again: the database or Redis cannot be reached, or the process answers ' +
     'all it may.',
+  required: true,
   schema: { type: 'integer', minimum: 1 },
 };
+const ALLOW = { description: 'The methods the address takes.', required: true, schema: { type: 'string' } };
 
 function sentenceList(codes: string[]): string {
   return codes.length === 1 ? codes[0] : `${codes.slice(0, -1).join(', ')} or ${codes[codes.length - 1]}`;

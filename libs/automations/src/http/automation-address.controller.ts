@@ -65,7 +65,12 @@ export class AutomationAddressController {
     params: {
       address: { description: "The automation's id and the address's signature: {automation_id}.{signature}." },
     },
-    body: { schema: 'WireAutomationStart', example: { email: 'ada@example.com', properties: { plan: 'pro' } } },
+    // The raw bytes are read as JSON whatever the Content-Type (start-body.ts), as a JSON door reads them.
+    body: {
+      schema: 'WireAutomationStart',
+      example: { email: 'ada@example.com', properties: { plan: 'pro' } },
+      jsonWhateverType: true,
+    },
     answers: {
       200: {
         description: 'Started, or paused (a paused or draft automation is no error), or suppressed (an erased email).',

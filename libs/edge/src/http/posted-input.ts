@@ -154,7 +154,8 @@ export function optionalText(input: Obj, field: string, rule: TextRule, label = 
   return kept;
 }
 
-const ISO_8601 =
+/** What parseInstant reads (after trimming); the OpenAPI document gives it as the pattern of an instant. */
+export const ISO_8601 =
   /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2})(?:[.,](\d{1,9}))?)?([Zz]|[+-]\d{2}(?::?\d{2})?)?)?$/;
 
 /**

@@ -167,7 +167,7 @@ export function unknownItemField(raw: unknown, kind: Command['kind']): Refusal |
 }
 
 /** A batch body with a field beside events. */
-export function unknownBatchField(raw: Record<string, unknown>): Refusal | undefined {
+function unknownBatchField(raw: Record<string, unknown>): Refusal | undefined {
   const name = firstUnknown(raw, Object.keys(BATCH));
   if (name === undefined) return undefined;
   const nearest = nearestName(name, Object.keys(BATCH));

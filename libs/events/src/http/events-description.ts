@@ -16,13 +16,14 @@ export function describeEventsEndpoint() {
     authentication:
       'Authorization: Bearer sk_live_… (a secret key from the workspace developer settings; never use it in a browser)',
     payload:
-      'One event object, or {"events": [up to 100 items]} where an item may also have type identify, subscribe ' +
-      'or support.',
+      'One event object, or {"events": [1 to 100 items]} where an item may also have type identify, subscribe ' +
+      'or support. A field an item does not take (below) is refused with invalid_field, naming the one meant; ' +
+      'null is taken for any optional field, as left out.',
     fields: itemFields(),
     statuses: {
       event: ['recorded', 'expired'],
       identify: ['created', 'merged', 'linked'],
-      subscribe: ['subscribed', 'already_subscribed'],
+      subscribe: ['subscribed', 'pending', 'already_subscribed'],
       support: ['recorded'],
     },
     builtInEvents: BUILT_IN_EVENTS,
@@ -59,7 +60,9 @@ function itemFields() {
       expires_at: 'ISO 8601 after occurred_at; the timeline row is deleted then',
       idempotency_key: 'your id for the thing that happened; a repeat writes nothing and answers the first answer',
       detail: 'one line shown beside the event on the timeline',
-      source: '{path, referrer, os, anon_id, utm: {source, medium, campaign, term, content}, click_id}',
+      source:
+        '{path, referrer, os, anon_id, utm: {source, medium, campaign, term, content}, click_id}; os is kept on ' +
+        'the person only when win, mac, linux or other, any other value is dropped',
     },
     identify: {
       type: 'identify',
@@ -87,6 +90,7 @@ function itemFields() {
       topic: '…',
       version: '…',
       anon_id: '…',
+      account_id: '…',
       source: 'as above',
     },
   };

@@ -1,6 +1,6 @@
 // The reference (OpenAPI) of the Segment routes (docs/rest.md#segments-http-tracking-api): the calls a path
 // names, what a call and a batch carry, and Segment's answer.
-import { BROWSER_BODY_LIMIT, type RouteReference } from '@app/edge';
+import { BROWSER_BODY_LIMIT, INSTANT_SCHEMA, type RouteReference } from '@app/edge';
 import { LIMITS } from '@app/platform';
 import { SEGMENT_BATCH_LIMIT, SEGMENT_MESSAGE_LIMIT, SEGMENT_PATHS } from '../domain';
 
@@ -36,10 +36,15 @@ const MESSAGE = {
     groupId: { type: ['string', 'number'] },
     previousId: { type: ['string', 'number'] },
     messageId: { type: 'string', description: 'The idempotency key: a call sent again with it writes nothing twice.' },
-    timestamp: { type: 'string', format: 'date-time' },
-    originalTimestamp: { type: 'string', format: 'date-time' },
-    sentAt: { type: 'string', format: 'date-time' },
-    writeKey: { type: 'string' },
+    timestamp: INSTANT_SCHEMA,
+    originalTimestamp: INSTANT_SCHEMA,
+    sentAt: INSTANT_SCHEMA,
+    writeKey: {
+      type: 'string',
+      description:
+        "The write key, when it is not HTTP Basic's user name (Segment's browser library posts it here, as " +
+        'text/plain, so that no CORS preflight is needed).',
+    },
   },
 };
 const BODY = {
@@ -50,9 +55,9 @@ const BODY = {
       required: ['batch'],
       properties: {
         batch: { type: 'array', items: MESSAGE },
-        sentAt: { type: 'string', format: 'date-time' },
+        sentAt: INSTANT_SCHEMA,
         context: OPEN,
-        writeKey: { type: 'string' },
+        writeKey: { type: 'string', description: "The write key, when it is not HTTP Basic's user name." },
       },
     },
   ],

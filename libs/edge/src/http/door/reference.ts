@@ -8,6 +8,7 @@
 import { applyDecorators, HttpCode, Post, SetMetadata } from '@nestjs/common';
 import type { RefusalCode } from '@app/wire';
 import { tooLargeRefusal } from '../body-parsers';
+import { ISO_8601 } from '../posted-input';
 import type { DoorDeclaration } from './door';
 
 /** The document's tags, one per context a client meets; each is described in apps/api/src/openapi. */
@@ -51,7 +52,17 @@ export interface RouteReference {
   params?: Record<string, { description: string; schema?: Schema }>;
   /** The component whose properties are the query parameters. */
   query?: string;
-  body?: { schema: SchemaLike; mediaType?: string; description?: string; example?: unknown };
+  body?: {
+    schema: SchemaLike;
+    mediaType?: string;
+    description?: string;
+    example?: unknown;
+    /**
+     * The body is read as JSON whatever its Content-Type says (a JSON door's reader, body-parsers.ts): the
+     * document lists text/plain and form-encoded beside application/json, as JSON text.
+     */
+    jsonWhateverType?: boolean;
+  };
   /** Each answer that is not a refusal, by status. */
   answers: Record<number, ReferenceAnswer>;
   /** Every refusal code the route can give, beyond those of every request (the document adds those). */
@@ -65,6 +76,17 @@ export const ROUTE_REFERENCE = 'lifeline:route-reference';
 
 export const schemaRef = (name: string): Schema => ({ $ref: `#/components/schemas/${name}` });
 
+/**
+ * An instant as every route reads one (posted-input.ts: parseInstant, ISO_8601 once trimmed). Not format
+ * date-time: RFC 3339 needs an offset, and the routes take a date alone or a time without one.
+ */
+export const INSTANT_SCHEMA: Schema = {
+  type: 'string',
+  pattern: `^\\s*${ISO_8601.source.slice(1, -1)}\\s*$`,
+  description:
+    'ISO 8601: a date (midnight UTC) or a date and time, with an offset (Z, ±hh:mm or ±hhmm) or none (read as UTC).',
+};
+
 /** The route's operation in the OpenAPI document. */
 export const Reference = (reference: RouteReference): MethodDecorator => SetMetadata(ROUTE_REFERENCE, reference);
 
@@ -73,7 +95,10 @@ export const Reference = (reference: RouteReference): MethodDecorator => SetMeta
  * OpenAPI document, with the refusals the declaration already implies and its own too_large sentence.
  */
 export const DoorRoute = (
-  declaration: Pick<DoorDeclaration, 'method' | 'path' | 'status' | 'bodyLimit' | 'body' | 'rateLimit'>,
+  declaration: Pick<
+    DoorDeclaration,
+    'method' | 'path' | 'status' | 'bodyLimit' | 'body' | 'rateLimit' | 'writesOwnAnswer'
+  >,
   reference: RouteReference,
 ) =>
   applyDecorators(
@@ -81,6 +106,11 @@ export const DoorRoute = (
     HttpCode(declaration.status),
     Reference({
       ...reference,
+      // A JSON door reads any Content-Type as JSON; one that answers itself (the tool door's MCP transport) does not.
+      body:
+        reference.body && declaration.body !== 'raw' && !declaration.writesOwnAnswer
+          ? { jsonWhateverType: true, ...reference.body }
+          : reference.body,
       refuses: [...refusalsOf(declaration), ...reference.refuses],
       examples: { too_large: tooLargeRefusal(declaration.bodyLimit).message, ...reference.examples },
     }),
