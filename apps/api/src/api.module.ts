@@ -33,6 +33,48 @@ import { WebhooksApiModule } from '@app/webhooks';
 import { IntegrationsApiModule } from '@app/integrations';
 import { ExplorerAssetsController, explorerLandingPage } from './explorer/explorer';
 
+/** The admin API: Apollo with the query limits, and in production introspection for callers let in only. */
+function graphqlModule(config: AppConfig): DynamicModule {
+  const development = config.nodeEnv !== 'production';
+  return GraphQLModule.forRootAsync<ApolloDriverConfig>({
+    driver: ApolloDriver,
+    imports: [WorkspacesModule],
+    inject: [GraphqlAuthGuard],
+    useFactory: (guard: GraphqlAuthGuard) => ({
+      path: '/graphql',
+      autoSchemaFile: true,
+      sortSchema: true,
+      playground: false,
+      // In production only a member or the operator introspects (docs/graphql.md#the-schema).
+      introspection: true,
+      // The explorer is served by the api itself (offline); production shows none (no CDN page either).
+      plugins: [
+        queryLimitsPlugin(config.graphqlStatementTimeoutMs),
+        ...(development
+          ? [explorerLandingPage('/graphql')]
+          : [
+              ApolloServerPluginLandingPageDisabled(),
+              introspectionPlugin(
+                (req) => guard.admit(req as Parameters<GraphqlAuthGuard['admit']>[0]),
+                config.baseUrl + SCHEMA_SDL_PATH,
+              ),
+            ]),
+      ],
+      parseOptions: GRAPHQL_PARSE_OPTIONS,
+      context: ({ req }: { req: unknown }) => ({ req }),
+      formatError: (formatted, error) => {
+        // Field resolvers run without the exception filter: a Refusal thrown there is read here.
+        const refusal = unwrapResolverError(error);
+        return formatGraphqlError(
+          isRefusal(refusal)
+            ? { ...formatted, message: refusal.message, extensions: { code: refusal.code } }
+            : formatted,
+        );
+      },
+    }),
+  });
+}
+
 @Module({})
 export class ApiModule {
   static forRoot(config: AppConfig): DynamicModule {
@@ -45,43 +87,7 @@ export class ApiModule {
         OutboxModule,
         WorkspacesModule,
         EdgeModule,
-        GraphQLModule.forRootAsync<ApolloDriverConfig>({
-          driver: ApolloDriver,
-          imports: [WorkspacesModule],
-          inject: [GraphqlAuthGuard],
-          useFactory: (guard: GraphqlAuthGuard) => ({
-            path: '/graphql',
-            autoSchemaFile: true,
-            sortSchema: true,
-            playground: false,
-            // In production only a member or the operator introspects (docs/graphql.md#the-schema).
-            introspection: true,
-            // The explorer is served by the api itself (offline); production shows none (no CDN page either).
-            plugins: [
-              queryLimitsPlugin(config.graphqlStatementTimeoutMs),
-              ...(development
-                ? [explorerLandingPage('/graphql')]
-                : [
-                    ApolloServerPluginLandingPageDisabled(),
-                    introspectionPlugin(
-                      (req) => guard.admit(req as Parameters<GraphqlAuthGuard['admit']>[0]),
-                      config.baseUrl + SCHEMA_SDL_PATH,
-                    ),
-                  ]),
-            ],
-            parseOptions: GRAPHQL_PARSE_OPTIONS,
-            context: ({ req }: { req: unknown }) => ({ req }),
-            formatError: (formatted, error) => {
-              // Field resolvers run without the exception filter: a Refusal thrown there is read here.
-              const refusal = unwrapResolverError(error);
-              return formatGraphqlError(
-                isRefusal(refusal)
-                  ? { ...formatted, message: refusal.message, extensions: { code: refusal.code } }
-                  : formatted,
-              );
-            },
-          }),
-        }),
+        graphqlModule(config),
         ObservabilityModule,
         HotDoorsModule,
         EventsApiModule,
