@@ -12,6 +12,7 @@ import { ChartRollups, ChartsRepository } from './charts/charts.repository';
 import { ChartsService } from './charts/charts.service';
 import { PartitionUpkeep } from './partitions/partition-upkeep';
 import { UnsubscribeService } from './consent/unsubscribe.service';
+import { ConfirmationService } from './consent/confirmation.service';
 
 /** Idempotency keys: a repeat within this answers the first answer. */
 export const IDEMPOTENCY_KEYS_KEPT_MS = 30 * DAY_MS;
@@ -34,6 +35,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     EventsDataParticipant,
     PartitionUpkeep,
     UnsubscribeService,
+    ConfirmationService,
   ],
   exports: [
     PeopleModule,
@@ -44,6 +46,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     IngestService,
     HeartbeatService,
     UnsubscribeService,
+    ConfirmationService,
   ],
 })
 export class EventsModule implements OnModuleInit {
@@ -55,6 +58,7 @@ export class EventsModule implements OnModuleInit {
     private readonly eventsData: EventsDataParticipant,
     private readonly partitions: PartitionUpkeep,
     private readonly rollups: ChartRollups,
+    private readonly confirmations: ConfirmationService,
   ) {}
 
   onModuleInit(): void {
@@ -68,5 +72,6 @@ export class EventsModule implements OnModuleInit {
       this.timeline.deleteOldIdempotencyKeys(retainedSince(IDEMPOTENCY_KEYS_KEPT_MS)),
     );
     this.sweeps.register('heartbeat', () => this.timeline.deleteOldHeartbeat(retainedSince(HEARTBEAT_KEPT_MS)));
+    this.sweeps.register('unconfirmed-subscriptions', () => this.confirmations.removeUnconfirmed());
   }
 }

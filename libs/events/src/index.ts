@@ -7,6 +7,8 @@ export * from './heartbeat.service';
 export * from './ingest/ingest.service';
 export * from './ingest/ingest-unit';
 export * from './consent/unsubscribe.service';
+export * from './consent/confirmation.service';
+export { CONFIRMATION_REQUESTED } from './consent/subscription-record';
 export { INGEST_LOAD, INGEST_WRITE, INGEST_WRITE_TOUCHES } from './ingest/ingest.repository';
 export * from './events.module';
 export * from './events-api.module';

@@ -6,6 +6,7 @@ export * from './people.module';
 export * from './people-query.service';
 export * from './lists.service';
 export * from './subscriptions.repository';
+export * from './confirmations.repository';
 export * from './merge/merge-participants';
 export * from './erasure/suppression-list';
 export * from './erasure/person-data.service';

@@ -23,19 +23,30 @@ export class ListsService {
     return this.read.lists(workspaceId);
   }
 
-  async create(workspaceId: string, input: { address: string; name: string }): Promise<ListRow> {
+  async create(
+    workspaceId: string,
+    input: { address: string; name: string; doubleOptIn?: boolean | null },
+  ): Promise<ListRow> {
     const address = input.address.trim().toLowerCase();
     if (!ADDRESS.test(address))
       throw new Refusal('invalid_field', 'address must be 1 to 63 of a-z, 0-9, _ . - (for example newsletter).');
-    const list = await this.people.createList(workspaceId, newId('list'), address, parseName(input.name));
+    const name = parseName(input.name);
+    const list = await this.people.createList(workspaceId, newId('list'), address, name, input.doubleOptIn ?? false);
     if (!list)
       throw new Refusal('conflict', `A list with address "${address}" already exists: choose another address.`);
     return list;
   }
 
-  /** Only the name: forms keep posting to the same address. */
-  async rename(workspaceId: string, listId: string, name: string): Promise<ListRow> {
-    const list = await this.people.renameList(workspaceId, listId, parseName(name));
+  /** The name and the double opt-in, never the address: forms keep posting to the same one. */
+  async update(
+    workspaceId: string,
+    listId: string,
+    changes: { name?: string | null; doubleOptIn?: boolean | null },
+  ): Promise<ListRow> {
+    const list = await this.people.updateList(workspaceId, listId, {
+      name: changes.name == null ? undefined : parseName(changes.name),
+      doubleOptIn: changes.doubleOptIn ?? undefined,
+    });
     if (!list) throw new Refusal('not_found', `No list has id "${listId}": list them with lists.`);
     return list;
   }

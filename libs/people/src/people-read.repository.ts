@@ -28,6 +28,7 @@ export interface SubscriptionRead {
   list_id: string;
   address: string;
   name: string;
+  double_opt_in: boolean;
   status: SubscriptionStatus;
   consent: unknown;
   consent_text: string;
@@ -37,6 +38,9 @@ export interface SubscriptionRead {
   withdrawn_at: Date | null;
   withdrawn_via: WithdrawnVia | null;
   withdrawn_ip: string | null;
+  /** A double opt-in's confirmation: when, and the address of its post. */
+  confirmed_at: Date | null;
+  confirmed_ip: string | null;
 }
 
 /**
@@ -252,18 +256,20 @@ export class PeopleReadRepository {
 
   subscriptionsOf(workspaceId: string, personIds: readonly string[]): Promise<SubscriptionRead[]> {
     return this.reads.query(
-      `SELECT s.person_id, s.list_id, l.address, l.name, s.status, s.consent, s.consent_text, s.consent_ip,
-        s.granted_at, s.source_label, s.withdrawn_at, s.withdrawn_via, s.withdrawn_ip
+      `SELECT s.person_id, s.list_id, l.address, l.name, l.double_opt_in, s.status, s.consent, s.consent_text, s.consent_ip,
+        s.granted_at, s.source_label, s.withdrawn_at, s.withdrawn_via, s.withdrawn_ip,
+        s.confirmed_at, s.confirmed_ip
          FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
         WHERE s.workspace_id = $1 AND s.person_id = ANY($2::text[]) ORDER BY s.granted_at`,
       [workspaceId, personIds],
     );
   }
 
-  lists(workspaceId: string): Promise<Array<{ id: string; address: string; name: string }>> {
-    return this.reads.query(`SELECT id, address, name FROM lists WHERE workspace_id = $1 ORDER BY created_at`, [
-      workspaceId,
-    ]);
+  lists(workspaceId: string): Promise<Array<{ id: string; address: string; name: string; double_opt_in: boolean }>> {
+    return this.reads.query(
+      `SELECT id, address, name, double_opt_in FROM lists WHERE workspace_id = $1 ORDER BY created_at`,
+      [workspaceId],
+    );
   }
 
   /** Subscribers (status subscribed) of each list. */

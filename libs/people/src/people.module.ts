@@ -9,6 +9,7 @@ import { PeopleRepository } from './people.repository';
 import { PeopleQueryService } from './people-query.service';
 import { ListsService } from './lists.service';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { ConfirmationsRepository } from './confirmations.repository';
 
 @Module({
   providers: [
@@ -18,6 +19,7 @@ import { SubscriptionsRepository } from './subscriptions.repository';
     PeopleQueryService,
     ListsService,
     SubscriptionsRepository,
+    ConfirmationsRepository,
     SuppressionList,
     PersonDataService,
     PeopleDataParticipant,
@@ -29,6 +31,7 @@ import { SubscriptionsRepository } from './subscriptions.repository';
     PeopleQueryService,
     ListsService,
     SubscriptionsRepository,
+    ConfirmationsRepository,
     SuppressionList,
     PersonDataService,
   ],

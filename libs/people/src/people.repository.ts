@@ -35,7 +35,12 @@ export interface ListRow {
   id: string;
   address: string;
   name: string;
+  /** A subscribe waits for the person's confirmation (docs/rest.md#subscribe-action-fields); absent: not read. */
+  double_opt_in?: boolean;
 }
+
+/** What a list read answers (ListRow). */
+const LIST_COLUMNS = 'id, address, name, double_opt_in';
 
 export interface SubscriptionWrite {
   workspace_id: string;
@@ -47,6 +52,8 @@ export interface SubscriptionWrite {
   granted_at: string;
   source_label: string | null;
   source: unknown;
+  /** pending: the list asks for a double opt-in's confirmation first (absent: subscribed). */
+  status?: 'subscribed' | 'pending';
 }
 
 /** Every column of a person row, as PersonRow (plus merged_into) names them. */
@@ -215,7 +222,7 @@ export class PeopleRepository {
 
   findLists(m: EntityManager, workspaceId: string, addresses: string[]): Promise<ListRow[]> {
     if (addresses.length === 0) return Promise.resolve([]);
-    return m.query(`SELECT id, address, name FROM lists WHERE workspace_id = $1 AND address = ANY($2::text[])`, [
+    return m.query(`SELECT ${LIST_COLUMNS} FROM lists WHERE workspace_id = $1 AND address = ANY($2::text[])`, [
       workspaceId,
       addresses,
     ]);
@@ -224,26 +231,27 @@ export class PeopleRepository {
   /**
    * Subscribes; answers false when the person was already on the list (nothing is written then). Subscribing again
    * after a withdrawal starts a new consent; the one it replaces is kept, with its withdrawal, in earlier_consents
-   * (docs/decisions.md#withdrawal-beside-the-consent).
+   * (docs/decisions.md#withdrawal-beside-the-consent). A pending subscription is written again (its words, and its
+   * 30 days from now), so subscribing again sends a new confirmation (docs/decisions.md#double-opt-in-confirms-by-a-post).
    */
   async subscribe(m: EntityManager, row: SubscriptionWrite): Promise<boolean> {
     const written: unknown[] = await m.query(
       `WITH earlier AS (
          INSERT INTO earlier_consents (workspace_id, list_id, person_id, consent, consent_text, consent_ip, granted_at,
-           source_label, source, created_at, withdrawn_at, withdrawn_via, withdrawn_ip)
+           source_label, source, created_at, withdrawn_at, withdrawn_via, withdrawn_ip, confirmed_at, confirmed_ip)
          SELECT workspace_id, list_id, person_id, consent, consent_text, consent_ip, granted_at, source_label, source,
-                created_at, withdrawn_at, withdrawn_via, withdrawn_ip
+                created_at, withdrawn_at, withdrawn_via, withdrawn_ip, confirmed_at, confirmed_ip
            FROM subscriptions WHERE workspace_id = $1 AND list_id = $2 AND person_id = $3 AND status = 'unsubscribed'
          RETURNING 1)
        INSERT INTO subscriptions (workspace_id, list_id, person_id, status, consent, consent_text, consent_ip,
         granted_at, source_label, source)
-       VALUES ($1, $2, $3, 'subscribed', $4::jsonb, $5, $6, $7, $8, $9::jsonb)
+       VALUES ($1, $2, $3, $10, $4::jsonb, $5, $6, $7, $8, $9::jsonb)
        ON CONFLICT (workspace_id, list_id, person_id) DO UPDATE
-         SET status = 'subscribed', consent = EXCLUDED.consent, consent_text = EXCLUDED.consent_text,
+         SET status = EXCLUDED.status, consent = EXCLUDED.consent, consent_text = EXCLUDED.consent_text,
              consent_ip = EXCLUDED.consent_ip, granted_at = EXCLUDED.granted_at, source_label = EXCLUDED.source_label,
              source = EXCLUDED.source, created_at = now(), withdrawn_at = NULL, withdrawn_via = NULL,
-             withdrawn_ip = NULL
-         WHERE subscriptions.status = 'unsubscribed'
+             withdrawn_ip = NULL, confirmed_at = NULL, confirmed_ip = NULL
+         WHERE subscriptions.status IN ('unsubscribed', 'pending')
        RETURNING list_id`,
       [
         row.workspace_id,
@@ -255,25 +263,37 @@ export class PeopleRepository {
         row.granted_at,
         row.source_label,
         row.source === undefined || row.source === null ? null : JSON.stringify(row.source),
+        row.status ?? 'subscribed',
       ],
     );
     return written.length > 0;
   }
 
-  async createList(workspaceId: string, id: string, address: string, name: string): Promise<ListRow | null> {
+  async createList(
+    workspaceId: string,
+    id: string,
+    address: string,
+    name: string,
+    doubleOptIn = false,
+  ): Promise<ListRow | null> {
     const rows: ListRow[] = await this.dataSource.query(
-      `INSERT INTO lists (workspace_id, id, address, name) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (workspace_id, address) DO NOTHING RETURNING id, address, name`,
-      [workspaceId, id, address, name],
+      `INSERT INTO lists (workspace_id, id, address, name, double_opt_in) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (workspace_id, address) DO NOTHING RETURNING ${LIST_COLUMNS}`,
+      [workspaceId, id, address, name, doubleOptIn],
     );
     return rows[0] ?? null;
   }
 
-  /** A list's shown name; its address (what forms post) never changes. */
-  async renameList(workspaceId: string, listId: string, name: string): Promise<ListRow | null> {
+  /** A list's shown name and its double opt-in (each left as it is when absent); its address never changes. */
+  async updateList(
+    workspaceId: string,
+    listId: string,
+    changes: { name?: string; doubleOptIn?: boolean },
+  ): Promise<ListRow | null> {
     const [rows]: [ListRow[], number] = await this.dataSource.query(
-      `UPDATE lists SET name = $3 WHERE workspace_id = $1 AND id = $2 RETURNING id, address, name`,
-      [workspaceId, listId, name],
+      `UPDATE lists SET name = coalesce($3, name), double_opt_in = coalesce($4, double_opt_in)
+        WHERE workspace_id = $1 AND id = $2 RETURNING ${LIST_COLUMNS}`,
+      [workspaceId, listId, changes.name ?? null, changes.doubleOptIn ?? null],
     );
     return rows[0] ?? null;
   }

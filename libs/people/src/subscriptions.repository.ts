@@ -49,7 +49,7 @@ export class SubscriptionsRepository implements MergeParticipant {
          FROM before b, lists l
         WHERE s.workspace_id = $1 AND s.person_id = $2 AND s.list_id = b.list_id
           AND l.workspace_id = $1 AND l.id = s.list_id
-       RETURNING l.id, l.address, l.name, b.status AS was`,
+       RETURNING l.id, l.address, l.name, l.double_opt_in, b.status AS was`,
       [w.workspaceId, w.personId, [...WITHDRAWABLE], w.listIds, w.at.toISOString(), w.via, w.ip],
     );
     return rows;
@@ -57,10 +57,10 @@ export class SubscriptionsRepository implements MergeParticipant {
 
   /** A list of the workspace by id. */
   async list(m: EntityManager, workspaceId: string, listId: string): Promise<ListRow | null> {
-    const [row] = await m.query(`SELECT id, address, name FROM lists WHERE workspace_id = $1 AND id = $2`, [
-      workspaceId,
-      listId,
-    ]);
+    const [row] = await m.query(
+      `SELECT id, address, name, double_opt_in FROM lists WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, listId],
+    );
     return row ?? null;
   }
 }

@@ -69,7 +69,7 @@ export interface WireRefusal {
 
 export const EVENT_STATUSES = ['recorded', 'expired'] as const;
 export const IDENTIFY_STATUSES = ['created', 'merged', 'linked'] as const;
-export const SUBSCRIBE_STATUSES = ['subscribed', 'already_subscribed'] as const;
+export const SUBSCRIBE_STATUSES = ['subscribed', 'pending', 'already_subscribed'] as const;
 export const SUPPORT_STATUSES = ['recorded'] as const;
 
 export type EventStatus = (typeof EVENT_STATUSES)[number];

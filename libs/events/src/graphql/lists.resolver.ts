@@ -9,7 +9,13 @@ import { UnsubscribeService } from '../consent/unsubscribe.service';
 import { CreateListInput, ListType, UnsubscribeAnswerType } from './people.types';
 
 type ListView = ListType & { workspaceId: string };
-const listView = (workspaceId: string, row: ListRow): ListView => ({ workspaceId, ...row });
+const listView = (workspaceId: string, row: ListRow): ListView => ({
+  workspaceId,
+  id: row.id,
+  address: row.address,
+  name: row.name,
+  doubleOptIn: row.double_opt_in ?? false,
+});
 
 @Resolver(() => ListType)
 @UseGuards(GraphqlAuthGuard)
@@ -36,7 +42,21 @@ export class ListsResolver {
     @Args('id', { type: () => ID }) id: string,
     @Args('name') name: string,
   ) {
-    return listView(auth.workspaceId, await this.lists.rename(auth.workspaceId, id, name));
+    return listView(auth.workspaceId, await this.lists.update(auth.workspaceId, id, { name }));
+  }
+
+  @Mutation(() => ListType, {
+    description:
+      'Changes the name or the double opt-in (each left as it is when absent); the address forms post to stays. ' +
+      'Turning double opt-in on asks only later subscribers to confirm.',
+  })
+  async updateList(
+    @Manager() auth: AuthContext,
+    @Args('id', { type: () => ID }) id: string,
+    @Args('name', { nullable: true }) name?: string,
+    @Args('doubleOptIn', { nullable: true }) doubleOptIn?: boolean,
+  ) {
+    return listView(auth.workspaceId, await this.lists.update(auth.workspaceId, id, { name, doubleOptIn }));
   }
 
   @Mutation(() => UnsubscribeAnswerType, {

@@ -114,7 +114,13 @@ export class PeopleResolver {
       (r) => r.person_id,
     ).load(person.id);
     return rows.map((s) => ({
-      list: { workspaceId: person.workspaceId, id: s.list_id, address: s.address, name: s.name },
+      list: {
+        workspaceId: person.workspaceId,
+        id: s.list_id,
+        address: s.address,
+        name: s.name,
+        doubleOptIn: s.double_opt_in,
+      },
       status: s.status,
       consentText: s.consent_text,
       consent: s.consent,
@@ -124,6 +130,8 @@ export class PeopleResolver {
       withdrawnAt: s.withdrawn_at ?? undefined,
       withdrawnVia: s.withdrawn_via ?? undefined,
       withdrawnIp: s.withdrawn_ip ?? undefined,
+      confirmedAt: s.confirmed_at ?? undefined,
+      confirmedIp: s.confirmed_ip ?? undefined,
     }));
   }
 

@@ -14,6 +14,8 @@ export class ListType {
   @Field(() => ID) id: string;
   @Field() address: string;
   @Field() name: string;
+  @Field({ description: 'A subscribe waits as pending until the person confirms by email.' })
+  doubleOptIn: boolean;
 }
 
 /** The enums of a subscription's status and of how a withdrawal happened, from the lists people keeps. */
@@ -40,6 +42,10 @@ export class SubscriptionType {
   @Field(() => WithdrawnViaEnum, { nullable: true }) withdrawnVia?: WithdrawnVia;
   @Field({ nullable: true, description: 'The address the withdrawal came from, where there was one.' })
   withdrawnIp?: string;
+  @Field({ nullable: true, description: "When the person confirmed a double opt-in list's email." })
+  confirmedAt?: Date;
+  @Field({ nullable: true, description: 'The address the confirmation was posted from.' })
+  confirmedIp?: string;
 }
 
 @ObjectType('UnsubscribeAnswer')
@@ -131,4 +137,6 @@ export class TimelineConnectionType {
 export class CreateListInput {
   @Field() address: string;
   @Field() name: string;
+  @Field({ nullable: true, description: 'Ask each subscriber to confirm by email (default false).' })
+  doubleOptIn?: boolean;
 }

@@ -19,6 +19,7 @@ import {
 import type { EntityManager } from 'typeorm';
 import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
 import type { StoredAnswer } from '../timeline.repository';
+import { recordSubscription, requestConfirmation } from '../consent/subscription-record';
 import { eventData, IngestLog } from './ingest-log';
 import { IngestRepository } from './ingest.repository';
 import { PersonResolution, type PersonState } from './person-resolution';
@@ -232,17 +233,16 @@ export class IngestUnit {
       granted_at: grantedAt.toISOString(),
       source_label: c.sourceLabel ?? null,
       source: c.source ?? null,
+      status: list.double_opt_in ? 'pending' : 'subscribed',
     });
     if (!added) return { ok: true, status: 'already_subscribed', id: person.row.id };
+    // A double opt-in list: nobody joined yet; the confirmation's POST records it (docs/rest.md#subscribe-action-fields).
+    if (list.double_opt_in) {
+      requestConfirmation(this.log, person.row.id, list);
+      return { ok: true, status: 'pending', id: person.row.id };
+    }
     this.resolution.engage(person);
-    const row = this.log.timelineRow(person.row.id, 'subscribed', this.now, {
-      properties: { list: { address: list.address, name: list.name } },
-      detail: list.name,
-    });
-    this.log.happen(person.row.id, {
-      subscribed: { list: { address: list.address, name: list.name } },
-      event: eventData(row),
-    });
+    recordSubscription(this.log, person.row.id, list, this.now);
     return { ok: true, status: 'subscribed', id: person.row.id };
   }
 

@@ -6,6 +6,7 @@ import { PeopleSearch1766800000000 } from './1766800000000-people-search';
 import { IdentitiesPersonCreated1767100000000 } from './1767100000000-identities-person-created';
 import { IdentitiesSearchC1767150000000 } from './1767150000000-identities-search-c';
 import { SubscriptionWithdrawal1767400000000 } from './1767400000000-subscription-withdrawal';
+import { DoubleOptIn1767450000000 } from './1767450000000-double-opt-in';
 
 export const PEOPLE_MIGRATIONS = [
   PeopleSchema1763856000004,
@@ -15,4 +16,5 @@ export const PEOPLE_MIGRATIONS = [
   IdentitiesPersonCreated1767100000000,
   IdentitiesSearchC1767150000000,
   SubscriptionWithdrawal1767400000000,
+  DoubleOptIn1767450000000,
 ];
