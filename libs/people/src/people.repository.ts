@@ -35,7 +35,7 @@ export interface ListRow {
   id: string;
   address: string;
   name: string;
-  /** A subscribe waits for the person's confirmation (docs/rest.md#subscribe-action-fields); absent: not read. */
+  /** A subscribe waits for the person's confirmation (docs/rest.md#events); absent: not read. */
   double_opt_in?: boolean;
 }
 

@@ -236,7 +236,7 @@ export class IngestUnit {
       status: list.double_opt_in ? 'pending' : 'subscribed',
     });
     if (!added) return { ok: true, status: 'already_subscribed', id: person.row.id };
-    // A double opt-in list: nobody joined yet; the confirmation's POST records it (docs/rest.md#subscribe-action-fields).
+    // A double opt-in list: nobody joined yet; the confirmation's POST records it (docs/rest.md#events).
     if (list.double_opt_in) {
       requestConfirmation(this.log, person.row.id, list);
       return { ok: true, status: 'pending', id: person.row.id };
