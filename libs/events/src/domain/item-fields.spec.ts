@@ -37,6 +37,9 @@ describe('nearestName: the known name meant, or none', () => {
     ['soruce', 'source'],
   ])('%s means %s', (name, meant) => expect(nearestName(name, ITEM_FIELDS.event)).toBe(meant));
 
+  it('a name far longer than any known one is near nothing', () =>
+    expect(nearestName(`occurred_at${'x'.repeat(100)}`, ITEM_FIELDS.event)).toBeUndefined());
+
   it.each(['plan', 'props', 'userId', 'x', 'timestamp'])('%s is near nothing an event takes', (name) =>
     expect(nearestName(name, ITEM_FIELDS.event)).toBeUndefined(),
   );
@@ -68,6 +71,12 @@ describe('unknownItemField', () => {
         refused: undefined,
       });
     }
+  });
+
+  it('repeats at most 200 characters of the name posted', () => {
+    const refusal = unknownItemField({ type: 'signup', ['k'.repeat(5000)]: 1 }, 'event')!;
+    expect((refusal.toBody().field as string).length).toBe(200);
+    expect(refusal.message.length).toBeLessThan(400);
   });
 
   it("leaves expires_at on an action to the action's own sentence", () => {

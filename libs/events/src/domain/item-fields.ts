@@ -118,6 +118,9 @@ export function editDistance(a: string, b: string): number {
   return rows[a.length][b.length];
 }
 
+/** Past this, a name is more than a third away from every known one (the longest is 15 characters). */
+const LONGEST_NAME = 64;
+
 /** occurredAt, Occurred-At and occurred_at alike: lower case, words joined by underscores. */
 const spelling = (name: string) =>
   name
@@ -130,6 +133,7 @@ const spelling = (name: string) =>
  * edit in three characters (so "ocurred_at" finds occurred_at, "plan" finds nothing).
  */
 export function nearestName(name: string, known: readonly string[]): string | undefined {
+  if (name.length > LONGEST_NAME) return undefined; // near nothing, and not worth the table
   const wanted = spelling(name);
   const allowed = Math.max(1, Math.floor(wanted.length / 3));
   let best: { name: string; distance: number } | undefined;
@@ -140,6 +144,9 @@ export function nearestName(name: string, known: readonly string[]): string | un
   return best?.name;
 }
 
+/** The most of a posted name an answer repeats. */
+const FIELD_SHOWN = 200;
+
 const listed = (names: readonly string[]) => `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
 
 function unknownField(name: string, kind: Command['kind'], known: readonly string[]): Refusal {
@@ -149,7 +156,7 @@ function unknownField(name: string, kind: Command['kind'], known: readonly strin
     ? `did you mean ${nearest}?`
     : `send only ${listed(known)}` + (OWN_FACTS[kind] ? `, and ${OWN_FACTS[kind]}.` : '.');
   return new Refusal('invalid_field', `${shown} is not a field ${ARTICLE[kind]} takes: ${fix}`, {
-    field: name,
+    field: name.slice(0, FIELD_SHOWN),
     ...(nearest ? { nearest } : {}),
   });
 }
@@ -175,7 +182,7 @@ function unknownBatchField(raw: Record<string, unknown>): Refusal | undefined {
     'invalid_field',
     `${JSON.stringify(name.slice(0, 40))} is not a field of a batch: send {"events": [...]} alone, each item ` +
       'with its own fields.',
-    { field: name, ...(nearest ? { nearest } : {}) },
+    { field: name.slice(0, FIELD_SHOWN), ...(nearest ? { nearest } : {}) },
   );
 }
 
