@@ -6,7 +6,7 @@
 import { getQueueToken } from '@nestjs/bullmq';
 import { Job, Queue, Worker } from 'bullmq';
 import { DoorReceiptsRepository } from '@app/edge';
-import { EmailProvider, MessagesRepository, OutgoingMail } from '@app/messaging';
+import { EmailProvider, EmailStandingService, MessagesRepository, OutgoingMail } from '@app/messaging';
 import { SweepRegistry } from '@app/platform';
 import { enqueueOptions } from '../../libs/messaging/src/email-queue';
 import { EmailProcessor } from '../../libs/messaging/src/jobs/email.processor';
@@ -46,6 +46,7 @@ beforeAll(async () => {
     queue,
     sweeps,
     t.get(DoorReceiptsRepository),
+    t.get(EmailStandingService),
   );
   processor.onModuleInit();
   // The worker's processing path: BullMQ hands the processor the job and its lock token, as WorkerHost does.

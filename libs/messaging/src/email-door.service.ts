@@ -1,8 +1,10 @@
 // docs/rest.md#third-party-doors, the email row: the provider's webhook sets a
 // sent message's status, and a received email records a reply (direction in, engaged, email_in).
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { DoorReceiptsRepository } from '@app/edge';
+import { UnsubscribeService } from '@app/events';
 import { happening, OutboxWriter } from '@app/outbox';
 import {
   EMAIL_DOOR,
@@ -13,6 +15,7 @@ import {
   mergeStatus,
   verifyEmailWebhook,
 } from './domain';
+import { EmailStandingService } from './email-standing.service';
 import { MessagesRepository } from './messages.repository';
 import { EMAIL_PROVIDER } from './messaging.tokens';
 import { EmailProvider, ResendEmailProvider } from './providers';
@@ -36,6 +39,8 @@ export class EmailDoorService {
     private readonly receipts: DoorReceiptsRepository,
     @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
     @Inject(CONFIG) private readonly config: AppConfig,
+    private readonly standing: EmailStandingService,
+    private readonly unsubscribes: UnsubscribeService,
   ) {}
 
   async receive(raw: Buffer | undefined, headers: IncomingHeaders): Promise<EmailDoorAnswer> {
@@ -56,8 +61,34 @@ export class EmailDoorService {
       const status = mergeStatus(message.status, command.status);
       if (status !== message.status)
         await this.messages.setStatus(m, message.workspace_id, message.id, status, new Date());
+      await this.consequences(m, command, message);
       return 'recorded';
     });
+  }
+
+  /**
+   * A complaint takes the person off every list of the workspace and opts them out; a permanent bounce marks the
+   * address the message went to undeliverable (docs/decisions.md#bounces-and-complaints). A soft bounce marks nothing.
+   */
+  private async consequences(
+    m: EntityManager,
+    command: StatusCommand,
+    message: { workspace_id: string; id: string; person_id: string; address: string | null },
+  ): Promise<void> {
+    if (command.status !== 'complained' && !(command.status === 'bounced' && command.permanent)) return;
+    const person = await this.messages.lockPerson(m, message.workspace_id, message.person_id);
+    if (!person) return;
+    if (command.status === 'complained') {
+      await this.standing.optOut(m, message.workspace_id, person.id, 'complaint', message.id);
+      await this.unsubscribes.unsubscribe(message.workspace_id, person.id, { all: true }, { via: 'complaint' }, m);
+    } else if (message.address) {
+      await this.standing.markUndeliverable(m, {
+        workspaceId: message.workspace_id,
+        personId: person.id,
+        address: message.address,
+        messageId: message.id,
+      });
+    }
   }
 
   private async recordReply(webhookId: string, command: ReplyCommand): Promise<EmailDoorAnswer> {
@@ -118,7 +149,7 @@ export class EmailDoorService {
   /** Replays of the same webhook id change nothing: the receipt and the change commit together. */
   private async once(
     webhookId: string,
-    work: (m: import('typeorm').EntityManager) => Promise<EmailDoorAnswer['status']>,
+    work: (m: EntityManager) => Promise<EmailDoorAnswer['status']>,
   ): Promise<EmailDoorAnswer> {
     const status = await this.messages.transaction(async (m) => {
       if (!(await this.receipts.take(m, EMAIL_DOOR, webhookId))) return 'replayed';

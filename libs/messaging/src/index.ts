@@ -9,3 +9,5 @@ export * from './messaging-worker.module';
 export * from './templates.service';
 export * from './messaging.tokens';
 export { MessagingDataParticipant } from './person-data.participant';
+export * from './email-standing.service';
+export * from './preferences.service';

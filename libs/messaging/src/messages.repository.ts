@@ -232,9 +232,15 @@ export class MessagesRepository implements MergeParticipant {
   async byProviderIdForUpdate(
     m: EntityManager,
     providerId: string,
-  ): Promise<{ workspace_id: string; id: string; status: MessageStatus | null } | null> {
+  ): Promise<{
+    workspace_id: string;
+    id: string;
+    person_id: string;
+    address: string | null;
+    status: MessageStatus | null;
+  } | null> {
     const [row] = await m.query(
-      `SELECT workspace_id, id, status FROM messages WHERE provider_id = $1 AND direction = 'out' ORDER BY at ` +
+      `SELECT workspace_id, id, person_id, address, status FROM messages WHERE provider_id = $1 AND direction = 'out' ORDER BY at ` +
         `DESC LIMIT 1 FOR UPDATE`,
       [providerId],
     );

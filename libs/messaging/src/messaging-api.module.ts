@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EmailDoorService } from './email-door.service';
+import { EmailStandingResolver } from './graphql/email-standing.resolver';
 import { MessagingResolver, PersonMessagesResolver } from './graphql/messaging.resolver';
 import { PersonMessagesRepository } from './person-messages.repository';
 import { TemplatesService } from './templates.service';
@@ -11,7 +12,14 @@ import { MessagingModule } from './messaging.module';
 @Module({
   imports: [MessagingModule],
   controllers: [MessagesController, EmailDoorController],
-  providers: [EmailDoorService, TemplatesService, PersonMessagesRepository, MessagingResolver, PersonMessagesResolver],
+  providers: [
+    EmailDoorService,
+    TemplatesService,
+    PersonMessagesRepository,
+    MessagingResolver,
+    PersonMessagesResolver,
+    EmailStandingResolver,
+  ],
   exports: [MessagingModule, TemplatesService],
 })
 export class MessagingApiModule {}

@@ -4,6 +4,9 @@ import { AppConfig, CONFIG, PersonDataParticipants, queueModule } from '@app/pla
 import { EventsModule } from '@app/events';
 import { MergeParticipants } from '@app/people';
 import { EmailQueue } from './email-queue';
+import { EmailStandingService } from './email-standing.service';
+import { EmailStandingsRepository } from './email-standings.repository';
+import { PreferencesService } from './preferences.service';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 import { MessageRenderer } from './render/message-renderer';
@@ -23,6 +26,9 @@ import { SEND_EMAIL } from './jobs/email.job';
     TemplatesRepository,
     EmailQueue,
     MessagingDataParticipant,
+    EmailStandingsRepository,
+    EmailStandingService,
+    PreferencesService,
     {
       provide: EMAIL_PROVIDER,
       inject: [CONFIG],
@@ -43,6 +49,8 @@ import { SEND_EMAIL } from './jobs/email.job';
     EmailQueue,
     EMAIL_PROVIDER,
     BullModule,
+    EmailStandingService,
+    PreferencesService,
   ],
 })
 export class MessagingModule implements OnModuleInit, OnModuleDestroy {
@@ -52,10 +60,12 @@ export class MessagingModule implements OnModuleInit, OnModuleDestroy {
     private readonly messages: MessagesRepository,
     private readonly personData: PersonDataParticipants,
     private readonly messagingData: MessagingDataParticipant,
+    private readonly standings: EmailStandingsRepository,
   ) {}
 
   onModuleInit(): void {
     this.merges.register(this.messages);
+    this.merges.register(this.standings);
     this.personData.register(this.messagingData);
   }
 

@@ -1,5 +1,6 @@
 // Messaging's part of a person's data on request: every email sent to them or received from
-// them, with subject, bodies and delivery status. A send still queued finds its message gone and stops.
+// them, with subject, bodies and delivery status, and their opt-outs and undeliverable addresses. A send still
+// queued finds its message gone and stops.
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -10,7 +11,7 @@ const EXPORT_PAGE = 500;
 @Injectable()
 export class MessagingDataParticipant implements PersonDataParticipant {
   readonly name = 'messaging';
-  readonly tables = ['messages'] as const;
+  readonly tables = ['messages', 'email_standings'] as const;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -19,7 +20,11 @@ export class MessagingDataParticipant implements PersonDataParticipant {
       `DELETE FROM messages WHERE workspace_id = $1 AND person_id = ANY($2::text[])`,
       [workspaceId, personIds],
     );
-    return { messages };
+    const [, standings]: [unknown[], number] = await m.query(
+      `DELETE FROM email_standings WHERE workspace_id = $1 AND person_id = ANY($2::text[])`,
+      [workspaceId, personIds],
+    );
+    return { messages, email_standings: standings };
   }
 
   /** Oldest first, a page at a time by (at, id). */
@@ -35,6 +40,15 @@ export class MessagingDataParticipant implements PersonDataParticipant {
           ORDER BY at, id LIMIT ${EXPORT_PAGE}`,
         [workspaceId, personIds, after?.at ?? null, after?.id ?? ''],
       );
-    return { messages: () => paged(page, EXPORT_PAGE) };
+    const dataSource = this.dataSource;
+    // A few rows a person at most: one read.
+    async function* standings(): AsyncIterable<unknown> {
+      yield* (await dataSource.query(
+        `SELECT kind, at, via, address, message_id AS "messageId" FROM email_standings
+          WHERE workspace_id = $1 AND person_id = ANY($2::text[]) ORDER BY at, id`,
+        [workspaceId, personIds],
+      )) as unknown[];
+    }
+    return { messages: () => paged(page, EXPORT_PAGE), emailStandings: standings };
   }
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { newId, Refusal } from '@app/platform';
 import { PeopleQueryService } from '@app/people';
 import { parseBody, parseSubject } from './domain';
+import { EmailStandingService } from './email-standing.service';
 import { MessageRenderer } from './render/message-renderer';
 import { TemplateRow, TemplatesRepository } from './templates.repository';
 
@@ -24,6 +25,7 @@ export class TemplatesService {
     private readonly templates: TemplatesRepository,
     private readonly people: PeopleQueryService,
     private readonly renderer: MessageRenderer,
+    private readonly standing: EmailStandingService,
   ) {}
 
   list(workspaceId: string): Promise<TemplateRow[]> {
@@ -67,7 +69,10 @@ export class TemplatesService {
     return this.renderer.render(
       workspaceId,
       { subject: template.subject, body: template.body },
-      { person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} } },
+      {
+        person: { id: found.id, name: found.name, email: found.email, fields: found.fields ?? {} },
+        preferences_url: this.standing.preferencesUrl(workspaceId, found.id),
+      },
     );
   }
 

@@ -71,14 +71,17 @@ export const EVENT_STATUSES = ['recorded', 'expired'] as const;
 export const IDENTIFY_STATUSES = ['created', 'merged', 'linked'] as const;
 export const SUBSCRIBE_STATUSES = ['subscribed', 'pending', 'already_subscribed'] as const;
 export const SUPPORT_STATUSES = ['recorded'] as const;
+export const UNSUBSCRIBE_STATUSES = ['unsubscribed', 'not_subscribed'] as const;
 
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 export type IdentifyStatus = (typeof IDENTIFY_STATUSES)[number];
 export type SubscribeStatus = (typeof SUBSCRIBE_STATUSES)[number];
 export type SupportStatus = (typeof SUPPORT_STATUSES)[number];
+export type UnsubscribeStatus = (typeof UNSUBSCRIBE_STATUSES)[number];
 /** Any action naming an erased identity: ok, nothing written, so a client does not retry. */
 export const SUPPRESSED_STATUS = 'suppressed' as const;
-export type ActionStatus = EventStatus | IdentifyStatus | SubscribeStatus | SupportStatus | typeof SUPPRESSED_STATUS;
+export type ActionStatus =
+  EventStatus | IdentifyStatus | SubscribeStatus | UnsubscribeStatus | SupportStatus | typeof SUPPRESSED_STATUS;
 
 /** A success of POST /api/v1/events: id is the record the post landed on (absent for expired). */
 export interface ActionSuccess<S extends ActionStatus = ActionStatus> {
@@ -240,6 +243,13 @@ export interface WireSubscribe {
   source?: WireSource;
 }
 
+/** Takes the person off the list (withdrawn via api); the consent they gave stays beside the withdrawal. */
+export interface WireUnsubscribe {
+  type: 'unsubscribe';
+  email: string;
+  list: string;
+}
+
 export interface WireSupport {
   type: 'support';
   message: string;
@@ -252,7 +262,7 @@ export interface WireSupport {
   source?: WireSource;
 }
 
-export type WireItem = WireEvent | WireIdentify | WireSubscribe | WireSupport;
+export type WireItem = WireEvent | WireIdentify | WireSubscribe | WireUnsubscribe | WireSupport;
 
 /** POST /api/v1/events with several items (up to MAX_BATCH_ITEMS), answered item by item. */
 export interface WireBatch {

@@ -11,6 +11,7 @@ import { Facts, PERSON_FACTS } from './person/identity-facts';
 import { PERSON_SUBSCRIPTIONS, Subscriptions } from './person/subscriptions';
 import { Timeline, TIMELINE_PAGE, TIMELINE_PAGE_SIZE, typesOf } from './person/timeline';
 import { Emails, PERSON_EMAILS } from './person/emails';
+import { EmailStanding, PERSON_EMAIL_STANDING } from './person/email-standing';
 import { NoteForm } from './person/note-form';
 import { Erased, ErasedSummary, PersonData } from './person/person-data';
 import './person/person.css';
@@ -25,13 +26,14 @@ const PERSON = graphql(
         ...PersonFacts
         ...PersonSubscriptions
         ...PersonEmails
+        ...PersonEmailStanding
         timeline(first: $first, types: $types) {
           ...TimelinePage
         }
       }
     }
   `,
-  [PERSON_FACTS, PERSON_SUBSCRIPTIONS, PERSON_EMAILS, TIMELINE_PAGE],
+  [PERSON_FACTS, PERSON_SUBSCRIPTIONS, PERSON_EMAILS, PERSON_EMAIL_STANDING, TIMELINE_PAGE],
 );
 
 export function PersonPage({ id }: { id: string }) {
@@ -68,6 +70,7 @@ function PersonAnswer({ id, types, setTypes }: { id: string; types: string[]; se
           <Page title={person.name ?? person.email ?? person.id}>
             <Facts person={person} />
             <Subscriptions person={person} />
+            <EmailStanding person={person} onLifted={reread} />
             <Emails personId={person.id} person={person} onSent={reread} />
             <Timeline personId={person.id} types={types} firstPage={person.timeline} onTypes={setTypes}>
               <NoteForm personId={person.id} onAdded={reread} />

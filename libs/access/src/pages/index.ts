@@ -5,3 +5,4 @@ export * from './consent.page';
 export * from './workspace-picker.page';
 export * from './signed-in.page';
 export * from './link.page';
+export * from './preferences.page';

@@ -12,10 +12,18 @@ describe("emailDoorCommand: delivery events set a message's status", () => {
     ['email.delivered', 'delivered'],
     ['email.opened', 'opened'],
     ['email.clicked', 'clicked'],
-    ['email.bounced', 'bounced'],
     ['email.complained', 'complained'],
   ])('%s -> status %s for the email_id', (type, status) => {
     expect(emailDoorCommand(event(type, {}))).toEqual({ kind: 'status', providerId: 'e-1', status });
+  });
+  it('email.bounced -> status bounced, permanent unless its bounce.type says Transient or Undetermined', () => {
+    const bounced = (bounce?: unknown) => emailDoorCommand(event('email.bounced', bounce ? { bounce } : {}));
+    expect(bounced()).toEqual({ kind: 'status', providerId: 'e-1', status: 'bounced', permanent: true });
+    expect(bounced({ type: 'Permanent', subType: 'General' })).toMatchObject({ permanent: true });
+    expect(bounced({ type: 'Transient', subType: 'MailboxFull' })).toMatchObject({
+      status: 'bounced',
+      permanent: false,
+    });
   });
   it.each(['email.sent', 'email.delivery_delayed', 'email.failed', 'contact.created', 'domain.updated'])(
     'ignores %s',

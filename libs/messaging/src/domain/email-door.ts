@@ -2,12 +2,19 @@
 // webhook event -> a status for a message that left, a reply, or nothing.
 import type { MessageStatus } from '@app/wire';
 import { isEmail, normalizeEmail } from '@app/people';
+import { isPermanentBounce } from './email-standing';
 
 /** The door's name in door_receipts (replay protection). */
 export const EMAIL_DOOR = 'email';
 
 export type EmailDoorCommand =
-  | { kind: 'status'; providerId: string; status: MessageStatus }
+  | {
+      kind: 'status';
+      providerId: string;
+      status: MessageStatus;
+      /** On a bounce: whether it was permanent, which marks the address undeliverable (isPermanentBounce). */
+      permanent?: boolean;
+    }
   | {
       kind: 'reply';
       /** The provider's id of the received email (Resend: fetch its body with GET /emails/receiving/{id}). */
@@ -92,6 +99,7 @@ export function emailDoorCommand(payload: unknown): EmailDoorCommand {
   if (!providerId) return { kind: 'ignored' };
 
   const status = STATUS_OF_TYPE[payload.type];
+  if (status === 'bounced') return { kind: 'status', providerId, status, permanent: isPermanentBounce(data) };
   if (status) return { kind: 'status', providerId, status };
   if (payload.type !== 'email.received') return { kind: 'ignored' };
 

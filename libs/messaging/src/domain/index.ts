@@ -5,3 +5,5 @@ export * from './markdown';
 export * from './template';
 export * from './email-door';
 export * from './email-webhook';
+export * from './preferences-link';
+export * from './email-standing';

@@ -13,6 +13,8 @@ export interface RenderContext {
   workspace?: Record<string, unknown>;
   /** The facts an automation's start post carried ({{ properties.plan }}); empty elsewhere. */
   properties?: Record<string, unknown>;
+  /** The person's preference page (docs/security.md#the-preferences-link), as {{ preferences_url }}. */
+  preferences_url?: string;
 }
 
 export interface RenderedMessage {
@@ -131,6 +133,7 @@ function scopeOf(context: RenderContext): object {
     },
     workspace: context.workspace ?? {},
     properties: context.properties ?? {},
+    preferences_url: context.preferences_url ?? '',
   };
 }
 

@@ -42,7 +42,8 @@ export class MessagesController {
       'to is an email address or a record id; send subject (2 to 200 characters) and body (2 to 20,000, the ' +
         'markup templates use), or a template by name or id ' +
         ("(a subject or body beside it overrides the template's). Email goes only to a person who bought, " +
-          'signed up, wrote in, replied or joined a list.'),
+          'signed up, wrote in, replied or joined a list, and not to one who opted out (opted_out) or whose ' +
+          'address bounced for good (undeliverable).'),
       'The answer waits for the provider when a provider key is set (providerId then says the email left); ' +
         'without one the email is stored, not sent. ' +
         `Counted with the events endpoint: ${LIMITS.server} posts per secret key in ten minutes.`,
@@ -69,6 +70,8 @@ export class MessagesController {
       'no_such_person',
       'no_email',
       'not_engaged',
+      'opted_out',
+      'undeliverable',
     ],
   })
   send(@Req() req: DoorRequest, @Res() res: Response) {

@@ -5,7 +5,8 @@ import { Inject, Logger, OnModuleInit } from '@nestjs/common';
 import type { Job, Queue } from 'bullmq';
 import { AppConfig, CONFIG, DAY_MS, retainedSince, Stamped, SweepRegistry } from '@app/platform';
 import { DoorReceiptsRepository } from '@app/edge';
-import { EMAIL_DOOR } from '../domain';
+import { EMAIL_DOOR, listUnsubscribeHeaders } from '../domain';
+import { EmailStandingService } from '../email-standing.service';
 import { EmailProvider } from '../providers';
 import { enqueueOptions } from '../email-queue';
 import { MessagesRepository } from '../messages.repository';
@@ -29,6 +30,7 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
     @InjectQueue(SEND_EMAIL.queue) private readonly queue: Queue<Stamped<SendEmailJob>, SendEmailResult>,
     private readonly sweeps: SweepRegistry,
     private readonly receipts: DoorReceiptsRepository,
+    private readonly standing: EmailStandingService,
   ) {
     super();
   }
@@ -65,7 +67,12 @@ export class EmailProcessor extends WorkerHost implements OnModuleInit {
         subject: message.subject,
         html: message.html ?? '',
         text: message.text,
-        headers: { 'X-Lifeline-Message': messageId },
+        // Every message goes to a person of the workspace: RFC 8058's one-click link rides on each
+        // (docs/security.md#the-preferences-link); the members' sign-in links leave elsewhere, without it.
+        headers: {
+          'X-Lifeline-Message': messageId,
+          ...listUnsubscribeHeaders(this.standing.preferencesUrl(workspaceId, message.person_id)),
+        },
       });
       await this.messages.markSent(workspaceId, messageId, providerId);
       return { providerId };
