@@ -82,7 +82,10 @@ it('a server silent for 1.5 s that then answers is slow, not down: nothing is gi
 
 it('a frozen server is down after the stall and two misses of 1 s, not before, and back when it answers', async () => {
   pg.freeze();
+  const sent = Date.now();
   const statement = await waiting();
+  // the pool's one connection is taken: this one waits on a new connection, which the frozen server never opens
+  const opening = await waiting();
   await clock.advance(2_999);
   expect(outage.down).toBe(false);
   await clock.advance(1);
@@ -92,6 +95,9 @@ it('a frozen server is down after the stall and two misses of 1 s, not before, a
   ]);
   // the statement given up (TypeORM wraps it as the driver's error), and a new one refused at once
   expect(await statement.answer).toMatchObject({ driverError: expect.any(DatabaseUnavailable) });
+  // given up with it, not left to the connect timeout (DATABASE_CONNECT_TIMEOUT_MS, 3 s)
+  expect(await opening.answer).toBeInstanceOf(DatabaseUnavailable);
+  expect(Date.now() - sent).toBeLessThan(2_000);
   await expect(db.query('SELECT 1')).rejects.toBeInstanceOf(DatabaseUnavailable);
 
   pg.thaw();

@@ -29,6 +29,7 @@ export class DatabaseWatch {
   private readonly busy = new Set<WatchedClient>();
   /** The pool's open connections: the watch keeps a connection of its own while the pool has one. */
   private readonly members = new Set<WatchedClient>();
+  private readonly opening = new Set<WatchedClient>();
   private timer: ClockTimer | null = null;
   /** Its own connection, opened beside the pool's first: a busy server is slowest at new connections. */
   private line: { client: Client; ready: Promise<Client> } | null = null;
@@ -55,15 +56,22 @@ export class DatabaseWatch {
     return new DatabaseUnavailable(`PostgreSQL cannot be reached${why}`, uncertain, { cause });
   }
 
+  /** A connection of the pool is being opened: given up with the waiting statements when the server is down. */
+  connecting(client: WatchedClient): void {
+    this.opening.add(client);
+  }
+
   /** A connection of the pool was opened: the server answered. */
   joined(client: WatchedClient): void {
+    this.opening.delete(client);
     this.members.add(client);
     this.heardAt = this.clock.now();
     if (!this.outage.down) this.ownLine().catch(() => undefined);
   }
 
-  /** A connection of the pool ended; with the last, the watch's own ends too. */
+  /** A connection of the pool ended (or never opened); with the last, the watch's own ends too. */
   left(client: WatchedClient): void {
+    this.opening.delete(client);
     this.members.delete(client);
     this.busy.delete(client);
     if (this.members.size > 0 || !this.line) return;
@@ -215,6 +223,9 @@ export class DatabaseWatch {
     this.outage.begin(why);
     for (const client of this.busy) client.abandon(this.unavailable(undefined, client.committing));
     this.busy.clear();
+    // a connection still opening would hold its request until the connect timeout
+    for (const client of this.opening) client.abandon(this.unavailable());
+    this.opening.clear();
     void this.awaitReturn();
   }
 

@@ -75,17 +75,22 @@ export class WatchedClient extends ScopedTimeoutClient {
       process.nextTick(() => callback(refused));
       return undefined;
     }
+    watch.connecting(this);
     const joined = () => {
       this.once('end', () => watch.left(this));
       watch.joined(this);
     };
+    const failed = (error: unknown) => {
+      watch.left(this);
+      return watch.failed(error);
+    };
     if (callback) {
       return super.connect((error: Error | null) => {
         if (!error) joined();
-        callback(error ? watch.failed(error) : null);
+        callback(error ? failed(error) : null);
       });
     }
-    return super.connect().then(joined, (error: unknown) => Promise.reject(watch.failed(error)));
+    return super.connect().then(joined, (error: unknown) => Promise.reject(failed(error)));
   }
 
   override query(...args: any[]): any {
