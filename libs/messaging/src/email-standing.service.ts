@@ -1,5 +1,5 @@
-// Whether email may go to a person, and the opt-outs and marks that say no (docs/decisions.md#opt-out-and-undeliverable):
-// a send asks here, the person's page shows it, and owners and admins lift it.
+// Whether email may go to a person, and the opt-outs and marks that say no
+// (docs/decisions.md#opt-out-and-undeliverable): a send asks here, the person's page shows it, owners and admins lift it.
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppConfig, CONFIG, Refusal } from '@app/platform';
@@ -87,7 +87,7 @@ export class EmailStandingService {
     return this.of(workspaceId, person);
   }
 
-  /** The person's preference page, and the address its List-Unsubscribe header names (docs/security.md#the-preferences-link). */
+  /** The person's preference page, the address List-Unsubscribe names (docs/security.md#the-preferences-link). */
   preferencesUrl(workspaceId: string, personId: string, listId?: string): string {
     return preferencesUrl(
       this.config.baseUrl,

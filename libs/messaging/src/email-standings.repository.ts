@@ -1,4 +1,5 @@
-// The only code that writes email_standings: opt-outs and undeliverable addresses (docs/decisions.md#opt-out-and-undeliverable).
+// The only code that writes email_standings: opt-outs and undeliverable addresses
+// (docs/decisions.md#opt-out-and-undeliverable).
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';

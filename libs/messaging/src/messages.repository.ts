@@ -240,8 +240,8 @@ export class MessagesRepository implements MergeParticipant {
     status: MessageStatus | null;
   } | null> {
     const [row] = await m.query(
-      `SELECT workspace_id, id, person_id, address, status FROM messages WHERE provider_id = $1 AND direction = 'out' ORDER BY at ` +
-        `DESC LIMIT 1 FOR UPDATE`,
+      `SELECT workspace_id, id, person_id, address, status FROM messages WHERE provider_id = $1 AND direction = 'out' ` +
+        `ORDER BY at DESC LIMIT 1 FOR UPDATE`,
       [providerId],
     );
     return row ?? null;

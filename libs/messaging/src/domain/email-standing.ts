@@ -45,12 +45,14 @@ export function standingUndeliverable(
 
 /** The refusal of a send to a person who opted out or whose address bounced, or null. */
 export function sendStandingRefusal(optOut: OptOut | null, undeliverable: Undeliverable | null): Refusal | null {
-  if (optOut)
+  if (optOut) {
+    const how = optOut.via === 'complaint' ? 'they reported an email as spam' : 'the unsubscribe link';
     return new Refusal(
       'opted_out',
-      `This person opted out of email on ${optOut.at.toISOString().slice(0, 10)} (${optOut.via === 'complaint' ? 'they reported an email as spam' : 'the unsubscribe link'}): ` +
-        'nothing more goes to them until they subscribe to a list again or an owner or admin lifts the opt-out on their page.',
+      `This person opted out of email on ${optOut.at.toISOString().slice(0, 10)} (${how}): nothing more goes to ` +
+        'them until they subscribe to a list again or an owner or admin lifts the opt-out on their page.',
     );
+  }
   if (undeliverable)
     return new Refusal(
       'undeliverable',
