@@ -77,6 +77,9 @@ export class DatabaseWatch {
     if (this.members.size > 0 || !this.line) return;
     const { client: line } = this.line;
     this.dropLine();
+    // a question waiting there is given up with it, not taken as answered by its end
+    this.question++;
+    this.askedAt = this.sentAt = null;
     line.end().catch(() => undefined);
   }
 
@@ -91,7 +94,9 @@ export class DatabaseWatch {
   answered(client: WatchedClient, error?: unknown): unknown {
     if (--client.pending > 0) client.busySince = this.clock.now();
     else this.busy.delete(client);
-    if (!error || !isConnectionFailure(error)) this.heardAt = this.clock.now();
+    // a statement's own error is the server's answer; a failed or given-up connection is not
+    if (!error || !(error instanceof DatabaseUnavailable || isConnectionFailure(error)))
+      this.heardAt = this.clock.now();
     return error ? this.failed(error) : error;
   }
 
