@@ -1,11 +1,13 @@
-// Consent both ways (docs/rest.md#unsubscribe-action-fields, docs/webhooks.md#triggers-and-bodies): coming off a list
+// Consent both ways (docs/rest.md#coming-off-a-list, docs/webhooks.md#triggers-and-bodies): coming off a list
 // keeps the consent and records the withdrawal beside it, writes the timeline row unsubscribed, fires the trigger,
 // and a later subscribe starts a new consent while the person's export keeps the earlier one.
 import { UnsubscribeService } from '@app/events';
-import { useApp, useWorkspace } from './harness';
+import { Lifeline } from '../libs/sdk/src';
+import { eventually, useApp, useWorkspace } from './harness';
 import { happeningsOf } from './support/outbox';
+import { receiver } from './support/receiver';
 
-const t = useApp();
+const t = useApp({ worker: true });
 const ws = useWorkspace(t);
 
 const post = (body: unknown) => t.request('POST', '/api/v1/events', { key: ws.secretKey, body });
@@ -166,5 +168,163 @@ describe('subscribing again after a withdrawal', () => {
         replacedAt: expect.any(String),
       }),
     ]);
+  });
+});
+
+describe('the unsubscribe action on POST /api/v1/events (withdrawnVia api)', () => {
+  it('answers unsubscribed, then not_subscribed; the consent stays and the withdrawal is beside it', async () => {
+    await makeList('letter');
+    const joined = await subscribe('ada@example.com', 'letter');
+    const off = await post({ type: 'unsubscribe', email: 'ada@example.com', list: 'letter' });
+    expect(off.status).toBe(200);
+    expect(off.body).toEqual({ ok: true, status: 'unsubscribed', id: joined.body.id });
+    const again = await post({ type: 'unsubscribe', email: 'ADA@example.com', list: 'letter' });
+    expect(again.body).toEqual({ ok: true, status: 'not_subscribed', id: joined.body.id });
+    const [sub] = await subscriptionsOf('ada@example.com');
+    expect(sub).toMatchObject({ status: 'unsubscribed', consentText: CONSENT, withdrawnVia: 'api', withdrawnIp: null });
+    const rows = (await timelineOf('ada@example.com')).filter((r: { type: string }) => r.type === 'unsubscribed');
+    expect(rows).toEqual([
+      {
+        type: 'unsubscribed',
+        detail: 'The letter',
+        properties: { list: { address: 'letter', name: 'The letter' }, via: 'api' },
+      },
+    ]);
+  });
+
+  it('an email nobody has answers not_subscribed and makes no one', async () => {
+    await makeList('letter');
+    const answer = await post({ type: 'unsubscribe', email: 'stranger@example.com', list: 'letter' });
+    expect(answer.body).toEqual({ ok: true, status: 'not_subscribed' });
+    const [{ n }] = await t.db.query(`SELECT count(*)::int AS n FROM people WHERE workspace_id = $1`, [
+      ws.workspace.id,
+    ]);
+    expect(n).toBe(0);
+  });
+
+  it('refuses unknown_list, invalid_email and a field it does not take, changing nothing', async () => {
+    await makeList('letter');
+    await subscribe('ada@example.com', 'letter');
+    const cases: Array<[unknown, number, string]> = [
+      [{ type: 'unsubscribe', email: 'ada@example.com', list: 'nope' }, 400, 'unknown_list'],
+      [{ type: 'unsubscribe', email: 'ada@example.com' }, 400, 'unknown_list'],
+      [{ type: 'unsubscribe', list: 'letter' }, 400, 'invalid_email'],
+      [{ type: 'unsubscribe', email: 'not-an-address', list: 'letter' }, 400, 'invalid_email'],
+      [{ type: 'unsubscribe', email: 'ada@example.com', list: 'letter', consent: 'x' }, 400, 'invalid_field'],
+      [
+        { type: 'unsubscribe', email: 'ada@example.com', list: 'letter', expires_at: '2030-01-01T00:00:00Z' },
+        400,
+        'invalid_field',
+      ],
+    ];
+    for (const [body, status, error] of cases) {
+      const answer = await post(body);
+      expect([answer.status, answer.body.ok, answer.body.error]).toEqual([status, false, error]);
+      expect(answer.body.message).toMatch(/\w.*\./);
+    }
+    expect((await subscriptionsOf('ada@example.com'))[0].status).toBe('subscribed');
+  });
+
+  it('in a batch each item answers for itself', async () => {
+    await makeList('letter');
+    const answer = await post({
+      events: [
+        { type: 'subscribe', email: 'bo@example.com', list: 'letter', consent: 'Yes.' },
+        { type: 'unsubscribe', email: 'bo@example.com', list: 'letter' },
+        { type: 'unsubscribe', email: 'bo@example.com', list: 'letter' },
+        { type: 'unsubscribe', email: 'bo@example.com', list: 'nope' },
+        { type: 'unsubscribe', email: 'bo', list: 'letter' },
+      ],
+    });
+    expect(answer.status).toBe(207);
+    expect(
+      answer.body.results.map((r: { ok: boolean; status?: string; error?: string }) => r.status ?? r.error),
+    ).toEqual(['subscribed', 'unsubscribed', 'not_subscribed', 'unknown_list', 'invalid_email']);
+    expect((await subscriptionsOf('bo@example.com'))[0]).toMatchObject({ status: 'unsubscribed', withdrawnVia: 'api' });
+  });
+
+  it('is an action: GET /api/v1/events names it, its statuses and its fields, and reserves the name', async () => {
+    const described = (await t.request('GET', '/api/v1/events', { key: ws.secretKey })).body;
+    expect(described.actions).toContain('unsubscribe');
+    expect(described.reservedNames).toContain('unsubscribe');
+    expect(described.statuses.unsubscribe).toEqual(['unsubscribed', 'not_subscribed']);
+    expect(Object.keys(described.fields.unsubscribe)).toEqual(['type', 'email', 'list']);
+  });
+
+  it('the client package: unsubscribe(options)', async () => {
+    await makeList('letter');
+    const lifeline = new Lifeline(ws.secretKey, { url: t.url });
+    await lifeline.subscribe({ email: 'cy@example.com', list: 'letter', consent: 'Yes.' });
+    expect(await lifeline.unsubscribe({ email: 'cy@example.com', list: 'letter' })).toMatchObject({
+      ok: true,
+      status: 'unsubscribed',
+    });
+    expect(await lifeline.unsubscribe({ email: 'cy@example.com', list: 'nope' })).toMatchObject({
+      ok: false,
+      error: 'unknown_list',
+      httpStatus: 400,
+    });
+  });
+});
+
+describe('the unsubscribed trigger', () => {
+  it('posts to a webhook endpoint that asked for it, with the list and how', async () => {
+    const r = await receiver();
+    const made = await t.gql(
+      'mutation($input: CreateWebhookEndpointInput!) { createWebhookEndpoint(input: $input) { secret } }',
+      { input: { url: `${r.url}/hooks`, triggers: ['unsubscribed'] } },
+      ws.secretKey,
+    );
+    expect(made.errors).toBeUndefined();
+    await makeList('letter');
+    await subscribe('ada@example.com', 'letter');
+    await post({ type: 'unsubscribe', email: 'ada@example.com', list: 'letter' });
+    await eventually(async () => r.received.length === 1);
+    const [delivery] = r.received;
+    expect(delivery.headers['x-service-event']).toBe('unsubscribed');
+    expect(delivery.body).toMatchObject({
+      type: 'unsubscribed',
+      record: { kind: 'person', email: 'ada@example.com' },
+      data: { list: { address: 'letter', name: 'The letter' }, via: 'api' },
+    });
+    await r.close();
+  });
+
+  it('starts an automation on that list, and one on any list, not one on another list', async () => {
+    await makeList('letter');
+    await makeList('news');
+    const STATUS = 'mutation($id: ID!, $status: String!) { setAutomationStatus(id: $id, status: $status) { id } }';
+    const automation = async (name: string, trigger: Record<string, unknown>) => {
+      const made = await t.gql(
+        'mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { automation { id } } }',
+        { input: { name, trigger, steps: [] } },
+        ws.secretKey,
+      );
+      expect(made.errors).toBeUndefined();
+      const id = made.data.createAutomation.automation.id as string;
+      await t.gql(STATUS, { id, status: 'running' }, ws.secretKey);
+      return id;
+    };
+    const letter = await automation('letter', { kind: 'unsubscribed', list: 'letter' });
+    const any = await automation('any', { kind: 'unsubscribed' });
+    const news = await automation('news', { kind: 'unsubscribed', list: 'news' });
+    const runs = async (id: string) =>
+      (await t.gql('query($id: ID!) { automation(id: $id) { runs { status log { line } } } }', { id }, ws.secretKey))
+        .data.automation.runs as Array<{ status: string; log: Array<{ line: string }> }>;
+    await subscribe('ada@example.com', 'letter');
+    await post({ type: 'unsubscribe', email: 'ada@example.com', list: 'letter' });
+    const [run] = await eventually(async () => {
+      const found = await runs(letter);
+      return found.length === 1 && found[0].status === 'finished' && found;
+    });
+    expect(run.log[0].line).toBe('started by unsubscribed letter');
+    await eventually(async () => (await runs(any)).length === 1);
+    expect(await runs(news)).toEqual([]);
+    const refused = await t.gql(
+      'mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { automation { id } } }',
+      { input: { name: 'x', trigger: { kind: 'unsubscribed', list: 'nope' }, steps: [] } },
+      ws.secretKey,
+    );
+    expect(refused.errors?.[0].extensions.code).toBe('unknown_list');
   });
 });

@@ -75,7 +75,9 @@ export class AutomationRelayService implements OutboxHandler<HeardAutomation> {
 /** The trigger as this happening fired it: the stage entered or the list joined, for the log line. */
 function asHappened(trigger: AutomationTrigger, data: HappeningData): AutomationTrigger {
   if (trigger.kind === 'stage_entered') return { ...trigger, stage: String(data.stage_entered?.stage ?? '') };
-  if (trigger.kind === 'subscribed')
-    return { ...trigger, list: String((data.subscribed?.list as { address?: string } | undefined)?.address ?? '') };
+  if (trigger.kind === 'subscribed' || trigger.kind === 'unsubscribed') {
+    const list = data[trigger.kind]?.list as { address?: string } | undefined;
+    return { ...trigger, list: String(list?.address ?? '') };
+  }
   return trigger;
 }

@@ -102,7 +102,7 @@ export class AutomationsService {
         );
       }
     }
-    if (trigger.kind === 'subscribed' && trigger.list !== undefined) {
+    if ((trigger.kind === 'subscribed' || trigger.kind === 'unsubscribed') && trigger.list !== undefined) {
       const lists = await this.people.lists(workspaceId);
       if (!lists.some((l) => l.address === trigger.list)) {
         throw new Refusal(

@@ -1,4 +1,4 @@
-// Withdrawals from lists (docs/rest.md#unsubscribe-action-fields): the only code that takes a subscription off its
+// Withdrawals from lists (docs/rest.md#coming-off-a-list): the only code that takes a subscription off its
 // list. Subscribing is PeopleRepository.subscribe (it keeps a replaced consent in earlier_consents).
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';

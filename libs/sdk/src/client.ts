@@ -22,6 +22,8 @@ import type {
   TrackEvent,
   TrackOptions,
   TrackOutcome,
+  UnsubscribeOptions,
+  UnsubscribeOutcome,
 } from './types.js';
 
 const DEFAULT_URL = 'http://localhost:3000';
@@ -128,6 +130,11 @@ export class Lifeline {
   /** Puts an email on a list with the exact consent words. */
   subscribe(options: SubscribeOptions): Promise<SubscribeOutcome> {
     return settled(() => send(this.settings, 'POST', '/api/v1/events', wireItem(options, 'subscribe')));
+  }
+
+  /** Takes an email off a list: unsubscribed, or not_subscribed when it was on none. */
+  unsubscribe(options: UnsubscribeOptions): Promise<UnsubscribeOutcome> {
+    return settled(() => send(this.settings, 'POST', '/api/v1/events', wireItem(options, 'unsubscribe')));
   }
 
   /** Records what a person wrote to support. */

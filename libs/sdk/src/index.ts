@@ -45,5 +45,8 @@ export type {
   TrackEvent,
   TrackOptions,
   TrackOutcome,
+  UnsubscribeOptions,
+  UnsubscribeOutcome,
+  UnsubscribeStatus,
   WireErrorCode,
 } from './types.js';

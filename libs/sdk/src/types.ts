@@ -12,6 +12,7 @@ import type {
   SendSuccess,
   SubscribeStatus,
   SupportStatus,
+  UnsubscribeStatus,
   WireErrorCode,
   WireSupport,
 } from '@app/wire';
@@ -32,6 +33,7 @@ export type {
   SendSuccess,
   SubscribeStatus,
   SupportStatus,
+  UnsubscribeStatus,
   WireErrorCode,
 } from '@app/wire';
 
@@ -90,6 +92,7 @@ export type TrackOutcome = Outcome<ActionSuccess<EventStatus>>;
 export type IdentifyOutcome = Outcome<ActionSuccess<IdentifyStatus>>;
 export type SubscribeOutcome = Outcome<ActionSuccess<SubscribeStatus>>;
 export type SupportOutcome = Outcome<ActionSuccess<SupportStatus>>;
+export type UnsubscribeOutcome = Outcome<ActionSuccess<UnsubscribeStatus>>;
 export type BatchOutcome = Outcome<BatchSuccess>;
 export type SendOutcome = Outcome<SendSuccess>;
 export type PageOutcome = Outcome<MessagePage>;
@@ -158,6 +161,13 @@ export interface SubscribeOptions {
   source?: Source;
 }
 
+/** Takes the email off the list; the consent they gave stays beside the withdrawal. */
+export interface UnsubscribeOptions {
+  email: string;
+  /** The list's address, from the workspace's list settings. */
+  list: string;
+}
+
 /**
  * What a person wrote to support: message, and optionally from (their email address), who (their
  * name), topic, and version (your app's version when posted from inside one). Those five fields are
@@ -174,6 +184,7 @@ export type BatchItem =
   | TrackEvent
   | ({ type: 'identify' } & IdentifyOptions)
   | ({ type: 'subscribe' } & SubscribeOptions)
+  | ({ type: 'unsubscribe' } & UnsubscribeOptions)
   | ({ type: 'support' } & SupportOptions);
 
 /** messages.send: subject and body, or a template (subject or body beside it override the template's). */

@@ -15,6 +15,7 @@ const CLOSED = [
   'WireEvent',
   'WireIdentify',
   'WireSubscribe',
+  'WireUnsubscribe',
   'WireSupport',
   'WireBatch',
   'WirePublicEvent',

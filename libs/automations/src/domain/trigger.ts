@@ -1,12 +1,19 @@
 // docs/graphql.md#automations: an automation's trigger is an event name, stage_entered (optionally one
-// stage), subscribed (optionally one list address), person_erased (to erase copies elsewhere),
+// stage), subscribed or unsubscribed (optionally one list address), person_erased (to erase copies elsewhere),
 // or webhook (its own address). The kinds other than webhook are matched against the outbox's
 // happenings, each with the data of its trigger (docs/webhooks.md#triggers-and-bodies).
 import { Refusal } from '@app/platform';
 import { classifyEventName } from '@app/events';
 import { isStage, STAGES } from '@app/people';
 
-export const TRIGGER_KINDS = ['event', 'stage_entered', 'subscribed', 'person_erased', 'webhook'] as const;
+export const TRIGGER_KINDS = [
+  'event',
+  'stage_entered',
+  'subscribed',
+  'unsubscribed',
+  'person_erased',
+  'webhook',
+] as const;
 export type TriggerKind = (typeof TRIGGER_KINDS)[number];
 
 export interface AutomationTrigger {
@@ -15,7 +22,7 @@ export interface AutomationTrigger {
   event?: string;
   /** kind stage_entered: only this stage; any stage when absent. */
   stage?: string;
-  /** kind subscribed: only this list's address; any list when absent. */
+  /** kind subscribed or unsubscribed: only this list's address; any list when absent. */
   list?: string;
 }
 
@@ -26,6 +33,7 @@ const FIELDS_OF: Record<TriggerKind, ReadonlyArray<keyof AutomationTrigger>> = {
   event: ['event'],
   stage_entered: ['stage'],
   subscribed: ['list'],
+  unsubscribed: ['list'],
   person_erased: [],
   webhook: [],
 };
@@ -68,7 +76,7 @@ export function parseTrigger(raw: {
       );
     trigger.stage = stage;
   }
-  if (kind === 'subscribed' && raw.list != null) {
+  if ((kind === 'subscribed' || kind === 'unsubscribed') && raw.list != null) {
     const list = typeof raw.list === 'string' ? raw.list.trim() : '';
     if (!list) return invalid('trigger.list', 'Set trigger.list to a list address, or leave it out for any list.');
     trigger.list = list;
@@ -83,9 +91,11 @@ export function triggerMatches(trigger: AutomationTrigger, data: HappeningData):
       return data.event?.event === trigger.event;
     case 'stage_entered':
       return !!data.stage_entered && (trigger.stage === undefined || data.stage_entered.stage === trigger.stage);
-    case 'subscribed': {
-      const list = data.subscribed?.list as { address?: unknown } | undefined;
-      return !!data.subscribed && (trigger.list === undefined || list?.address === trigger.list);
+    case 'subscribed':
+    case 'unsubscribed': {
+      const facts = data[trigger.kind];
+      const list = facts?.list as { address?: unknown } | undefined;
+      return !!facts && (trigger.list === undefined || list?.address === trigger.list);
     }
     case 'person_erased':
       return !!data.person_erased;

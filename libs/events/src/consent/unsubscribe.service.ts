@@ -1,4 +1,4 @@
-// Taking a person off lists outside the events endpoint (docs/rest.md#unsubscribe-action-fields): the console and
+// Taking a person off lists outside the events endpoint (docs/rest.md#coming-off-a-list): the console and
 // GraphQL, the tool door, and messaging's one-click links, preference page, bounces and complaints.
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';

@@ -1,8 +1,8 @@
-// The actions among posted items (docs/rest.md#events): identify, subscribe and support, each a typed
+// The actions among posted items (docs/rest.md#events): identify, subscribe, unsubscribe and support, each a typed
 // command or a Refusal.
 import { Refusal } from '@app/platform';
 import { identityKeys, parseSource } from '@app/people';
-import type { Consent, IdentifyCommand, SubscribeCommand, SupportCommand } from './commands';
+import type { Consent, IdentifyCommand, SubscribeCommand, SupportCommand, UnsubscribeCommand } from './commands';
 import {
   invalidField,
   isAbsent,
@@ -132,6 +132,25 @@ export function parseSubscribeItem(raw: unknown, options: { requireConsentText: 
     sourceLabel,
     source,
   };
+}
+
+/** An unsubscribe item: invalid_email (email missing or bad), unknown_list (list not named), invalid_field. */
+export function parseUnsubscribeItem(raw: unknown): UnsubscribeCommand | Refusal {
+  if (!isObject(raw))
+    return new Refusal('invalid_json', 'Unsubscribe must be a JSON object, like {"email": "…", "list": "…"}.');
+  const email = readEmail(raw, 'email');
+  if (email instanceof Refusal) return email;
+  if (email === undefined)
+    return new Refusal(
+      'invalid_email',
+      "Unsubscribe needs the subscriber's email address in email, like ada@example.com.",
+    );
+  const list = optionalText(raw, 'list', { max: LIMITS.list });
+  if (list === undefined || list instanceof Refusal)
+    return new Refusal('unknown_list', 'Name the list in list, using its address from the workspace list settings.');
+  const expiry = refuseExpiry(raw, 'unsubscribe');
+  if (expiry) return expiry;
+  return { kind: 'unsubscribe', keys: identityKeys({ email }), email, list };
 }
 
 /**

@@ -52,9 +52,10 @@ describe('the event catalogue', () => {
     expect(new Set(RESERVED_EVENT_NAMES).size).toBe(RESERVED_EVENT_NAMES.length);
   });
 
-  it('actions are identify, subscribe and support', () => {
-    expect(ACTIONS).toEqual(['identify', 'subscribe', 'support']);
+  it('actions are identify, subscribe, unsubscribe and support', () => {
+    expect(ACTIONS).toEqual(['identify', 'subscribe', 'unsubscribe', 'support']);
     expect(isAction('support')).toBe(true);
+    expect(isAction('unsubscribe')).toBe(true);
     expect(isAction('signup')).toBe(false);
   });
 

@@ -27,7 +27,7 @@ export const BUILT_IN_EVENTS = [
 export type BuiltInEvent = (typeof BUILT_IN_EVENTS)[number];
 
 /** Item types of the events endpoint that are actions, not events. */
-export const ACTIONS = ['identify', 'subscribe', 'support'] as const;
+export const ACTIONS = ['identify', 'subscribe', 'unsubscribe', 'support'] as const;
 export type Action = (typeof ACTIONS)[number];
 
 /** Timeline kinds the service writes itself. */

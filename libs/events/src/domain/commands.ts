@@ -44,6 +44,13 @@ export interface SubscribeCommand {
   source?: SourceInput;
 }
 
+export interface UnsubscribeCommand {
+  kind: 'unsubscribe';
+  keys: IdentityKey[];
+  email: string;
+  list: string;
+}
+
 /** The support item's own fields (message, from, who, topic, version) as the wire names them. */
 export interface SupportCommand extends Pick<WireSupport, 'message' | 'from' | 'who' | 'topic' | 'version'> {
   kind: 'support';
@@ -52,4 +59,4 @@ export interface SupportCommand extends Pick<WireSupport, 'message' | 'from' | '
   source?: SourceInput;
 }
 
-export type Command = EventCommand | IdentifyCommand | SubscribeCommand | SupportCommand;
+export type Command = EventCommand | IdentifyCommand | SubscribeCommand | UnsubscribeCommand | SupportCommand;

@@ -1,5 +1,5 @@
 // One posted item of the events endpoint (docs/rest.md#events) -> a typed command or a Refusal: an event
-// here, an action (identify, subscribe, support) in action-input.ts.
+// here, an action (identify, subscribe, unsubscribe, support) in action-input.ts.
 import { Refusal } from '@app/platform';
 import { parseSource } from '@app/people';
 import { classifyEventName } from './catalogue';
@@ -13,7 +13,7 @@ import {
   optionalText,
   parseInstant,
 } from '@app/edge/posted-input';
-import { parseIdentifyItem, parseSubscribeItem, parseSupportItem } from './action-input';
+import { parseIdentifyItem, parseSubscribeItem, parseSupportItem, parseUnsubscribeItem } from './action-input';
 import { LIMITS } from './input-limits';
 import { readKeys } from './item-keys';
 
@@ -95,13 +95,13 @@ export interface ParseOptions {
   only?: Command['kind'];
 }
 
-/** The action of an item: identify, subscribe or support by its type, else an event (anything else too). */
+/** The action of an item: identify, subscribe, unsubscribe or support by its type, else an event (anything else too). */
 export function itemAction(raw: unknown): Command['kind'] {
   const type = isObject(raw) ? raw.type : undefined;
-  return type === 'identify' || type === 'subscribe' || type === 'support' ? type : 'event';
+  return type === 'identify' || type === 'subscribe' || type === 'unsubscribe' || type === 'support' ? type : 'event';
 }
 
-/** One item of POST /api/v1/events: identify, subscribe or support by its type, else an event. */
+/** One item of POST /api/v1/events: identify, subscribe, unsubscribe or support by its type, else an event. */
 export function parseItem(raw: unknown, options: ParseOptions = { requireConsentText: false }): Command | Refusal {
   if (!isObject(raw)) return new Refusal('invalid_json', 'Each item must be a JSON object with a type.');
   const kind = itemAction(raw);
@@ -113,6 +113,8 @@ export function parseItem(raw: unknown, options: ParseOptions = { requireConsent
       return parseIdentifyItem(raw);
     case 'subscribe':
       return parseSubscribeItem(raw, options);
+    case 'unsubscribe':
+      return parseUnsubscribeItem(raw);
     case 'support':
       return parseSupportItem(raw);
     default:

@@ -16,6 +16,7 @@ import type {
   WirePublicSupport,
   WireSubscribe,
   WireSupport,
+  WireUnsubscribe,
 } from '@app/wire';
 import type { Command } from './commands';
 import { itemAction, parseBody } from './event-input';
@@ -54,6 +55,7 @@ const SUBSCRIBE: Fields<WireSubscribe> = {
   source_label: true,
   source: true,
 };
+const UNSUBSCRIBE: Fields<WireUnsubscribe> = { type: true, email: true, list: true };
 const SUPPORT: Fields<WireSupport> = {
   type: true,
   message: true,
@@ -73,6 +75,7 @@ export const ITEM_FIELDS: Readonly<Record<Command['kind'], readonly string[]>> =
   event: Object.keys(EVENT),
   identify: Object.keys(IDENTIFY),
   subscribe: Object.keys(SUBSCRIBE),
+  unsubscribe: Object.keys(UNSUBSCRIBE),
   support: Object.keys(SUPPORT),
 };
 
@@ -97,6 +100,7 @@ const ARTICLE: Record<Command['kind'], string> = {
   event: 'an event',
   identify: 'an identify',
   subscribe: 'a subscribe',
+  unsubscribe: 'an unsubscribe',
   support: 'a support post',
 };
 

@@ -16,14 +16,15 @@ export function describeEventsEndpoint() {
     authentication:
       'Authorization: Bearer sk_live_… (a secret key from the workspace developer settings; never use it in a browser)',
     payload:
-      'One event object, or {"events": [1 to 100 items]} where an item may also have type identify, subscribe ' +
-      'or support. A field an item does not take (below) is refused with invalid_field, naming the one meant; ' +
+      'One event object, or {"events": [1 to 100 items]} where an item may also have type identify, subscribe, ' +
+      'unsubscribe or support. A field an item does not take (below) is refused with invalid_field, naming the one meant; ' +
       'null is taken for any optional field, as left out.',
     fields: itemFields(),
     statuses: {
       event: ['recorded', 'expired'],
       identify: ['created', 'merged', 'linked'],
       subscribe: ['subscribed', 'pending', 'already_subscribed'],
+      unsubscribe: ['unsubscribed', 'not_subscribed'],
       support: ['recorded'],
     },
     builtInEvents: BUILT_IN_EVENTS,
@@ -81,6 +82,11 @@ function itemFields() {
       anon_id: 'optional',
       source_label: 'optional',
       source: 'as above',
+    },
+    unsubscribe: {
+      type: 'unsubscribe',
+      email: 'required',
+      list: 'required: the list address; the consent given stays, the withdrawal is kept beside it',
     },
     support: {
       type: 'support',

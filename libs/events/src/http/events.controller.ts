@@ -107,7 +107,8 @@ export class EventsController {
     operationId: 'postEvents',
     summary: 'Record an event, or a batch of items',
     description: [
-      "One item (an event, or an item whose type is identify, subscribe or support with that action's " +
+      'One item (an event, or an item whose type is identify, subscribe, unsubscribe or support with that ' +
+        "action's " +
         'fields), or `{"events": [...]}` with up to ' +
         (`${LIMITS.batchItems} items, at most ${SERVER_BODY_LIMIT / 1024} KB. A single item answers its status ` +
           `and the id of the record it landed on, or its refusal.`),

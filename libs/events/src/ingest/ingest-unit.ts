@@ -6,6 +6,7 @@ import { ActionSuccess, SUPPRESSED_STATUS } from '@app/wire';
 import { isoText, leanRecord, Refusal } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
 import {
+  cameOff,
   isEngagingEvent,
   IdentityKey,
   keyString,
@@ -14,11 +15,20 @@ import {
   PeopleRepository,
   PURCHASE_EVENTS,
   Stage,
+  SubscriptionsRepository,
   SuppressionList,
 } from '@app/people';
 import type { EntityManager } from 'typeorm';
-import type { Command, EventCommand, IdentifyCommand, SubscribeCommand, SupportCommand } from '../domain';
+import type {
+  Command,
+  EventCommand,
+  IdentifyCommand,
+  SubscribeCommand,
+  SupportCommand,
+  UnsubscribeCommand,
+} from '../domain';
 import type { StoredAnswer } from '../timeline.repository';
+import { recordWithdrawal } from '../consent/withdrawal-record';
 import { recordSubscription, requestConfirmation } from '../consent/subscription-record';
 import { eventData, IngestLog } from './ingest-log';
 import { IngestRepository } from './ingest.repository';
@@ -30,6 +40,12 @@ export { eventData, IngestLog } from './ingest-log';
 
 export type Success = ActionSuccess;
 export type ItemResult = Success | Refusal;
+
+const unknownList = (address: string) =>
+  new Refusal(
+    'unknown_list',
+    `No list has the address "${address.slice(0, 80)}": create it in the workspace list settings first.`,
+  );
 
 export class IngestUnit {
   private readonly log: IngestLog;
@@ -50,6 +66,7 @@ export class IngestUnit {
     private readonly m: EntityManager,
     private readonly workspace: WorkspaceEntity,
     private readonly peopleRepo: PeopleRepository,
+    private readonly subscriptions: SubscriptionsRepository,
     private readonly store: IngestRepository,
     private readonly suppressions: SuppressionList,
     private readonly now: Date,
@@ -70,7 +87,7 @@ export class IngestUnit {
     for (const c of commands) for (const k of c.keys) keys.set(keyString(k), k);
     const idempotencyKeys = commands.flatMap((c) => (c.kind === 'event' && c.idempotencyKey ? [c.idempotencyKey] : []));
     this.stored = await this.store.claimKeys(this.m, ws, [...new Set(idempotencyKeys)]);
-    const addresses = commands.flatMap((c) => (c.kind === 'subscribe' ? [c.list] : []));
+    const addresses = commands.flatMap((c) => (c.kind === 'subscribe' || c.kind === 'unsubscribe' ? [c.list] : []));
     if (addresses.length)
       this.lists = new Map(
         (await this.peopleRepo.findLists(this.m, ws, [...new Set(addresses)])).map((l) => [l.address, l]),
@@ -111,6 +128,8 @@ export class IngestUnit {
           return await this.applyIdentify(command);
         case 'subscribe':
           return await this.applySubscribe(command);
+        case 'unsubscribe':
+          return await this.applyUnsubscribe(command);
         case 'support':
           return await this.applySupport(command);
       }
@@ -215,11 +234,7 @@ export class IngestUnit {
 
   private async applySubscribe(c: SubscribeCommand): Promise<ItemResult> {
     const list = this.lists.get(c.list);
-    if (!list)
-      return new Refusal(
-        'unknown_list',
-        `No list has the address "${c.list.slice(0, 80)}": create it in the workspace list settings first.`,
-      );
+    if (!list) return unknownList(c.list);
     const { person } = await this.resolution.resolve(c.keys);
     this.resolution.touch(person, c.source);
     const grantedAt = c.consent.grantedAt ?? this.now;
@@ -244,6 +259,28 @@ export class IngestUnit {
     this.resolution.engage(person);
     recordSubscription(this.log, person.row.id, list, this.now);
     return { ok: true, status: 'subscribed', id: person.row.id };
+  }
+
+  /**
+   * Takes a known person off the list (withdrawn via api; docs/rest.md#coming-off-a-list). Someone unknown is
+   * on no list: not_subscribed, and no one is made.
+   */
+  private async applyUnsubscribe(c: UnsubscribeCommand): Promise<ItemResult> {
+    const list = this.lists.get(c.list);
+    if (!list) return unknownList(c.list);
+    const person = this.resolution.known(c.keys);
+    if (!person) return { ok: true, status: 'not_subscribed' };
+    const id = person.row.id;
+    const changed = await this.subscriptions.withdraw(this.m, {
+      workspaceId: this.workspace.id,
+      personId: id,
+      listIds: [list.id],
+      via: 'api',
+      ip: null,
+      at: this.now,
+    });
+    for (const off of changed) if (cameOff(off.was)) recordWithdrawal(this.log, id, off, 'api', this.now);
+    return { ok: true, status: changed.length ? 'unsubscribed' : 'not_subscribed', id };
   }
 
   private async applySupport(c: SupportCommand): Promise<ItemResult> {

@@ -6,7 +6,14 @@ import { CLOCK, type Clock, GroupCommitLanes, isUnavailable, Refusal, runIsolate
 import { HEARTBEAT_ANSWER } from '@app/edge';
 import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
 import { OutboxWriter } from '@app/outbox';
-import { isKeyRace, isSuppressedRace, keyString, PeopleRepository, SuppressionList } from '@app/people';
+import {
+  isKeyRace,
+  isSuppressedRace,
+  keyString,
+  PeopleRepository,
+  SubscriptionsRepository,
+  SuppressionList,
+} from '@app/people';
 import {
   Command,
   EventCommand,
@@ -96,6 +103,7 @@ export class IngestService {
     private readonly store: IngestRepository,
     private readonly outbox: OutboxWriter,
     private readonly suppressions: SuppressionList,
+    private readonly subscriptions: SubscriptionsRepository,
     @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
@@ -228,6 +236,7 @@ export class IngestService {
         m,
         workspace,
         this.people,
+        this.subscriptions,
         this.store,
         this.suppressions,
         now,

@@ -75,6 +75,15 @@ export class PersonResolution {
     return { person, status };
   }
 
+  /** The person the keys already name, if any: makes no one (an unsubscribe of someone unknown). */
+  known(keys: IdentityKey[]): PersonState | undefined {
+    for (const key of keys) {
+      const id = this.keyToPerson.get(keyString(key));
+      if (id) return this.people.get(this.follow(id));
+    }
+    return undefined;
+  }
+
   /** The person an id now is: itself, or the survivor of the merges that absorbed it. */
   follow(id: string): string {
     let current = id;

@@ -1,4 +1,4 @@
-// Consent both ways (docs/rest.md#unsubscribe-action-fields): a subscription keeps the words a person agreed to
+// Consent both ways (docs/rest.md#coming-off-a-list): a subscription keeps the words a person agreed to
 // and, once they come off the list, when, how and from where they withdrew.
 
 /** How a withdrawal happened, as subscriptions.withdrawn_via keeps it. */
