@@ -60,7 +60,7 @@ export function EmailStanding({
   const { optOut, undeliverable } = person.emailStanding;
   const [liftingOptOut, liftOptOut] = useMutation(LIFT_OPT_OUT);
   const [liftingMark, liftMark] = useMutation(LIFT_UNDELIVERABLE);
-  const lift = async (run: typeof liftOptOut) => {
+  const lift = async (run: (vars: { person: string }) => Promise<{ data?: unknown }>) => {
     if ((await run({ person: person.id })).data) onLifted();
   };
   return (
