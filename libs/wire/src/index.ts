@@ -148,8 +148,10 @@ export interface PersonExport {
   person: Record<string, unknown>;
   /** Every email, anonymous id and account id the person was known by. */
   identities: Array<Record<string, unknown>>;
-  /** Each list with the consent words exactly as posted, the IP and the time. */
+  /** Each list with the consent words exactly as posted, the IP and the time, and their withdrawal. */
   subscriptions: Array<Record<string, unknown>>;
+  /** Consents a later subscribe to the same list replaced, each with its withdrawal. */
+  earlierConsents: Array<Record<string, unknown>>;
   /** Every timeline row: events, notes, stage changes, merges, emails as rows. */
   timeline: Array<Record<string, unknown>>;
   /** Every email sent to or received from the person, with subject and bodies. */
