@@ -112,8 +112,9 @@ export const SEGMENT_CALL_REFERENCE: RouteReference = {
         `public key as the website (the tag's event names only; ${BROWSER_BODY_LIMIT / 1024} KB per body; per-IP ` +
         `limits, each call of a batch counted; the workspace's sites when an Origin is sent).`),
     'Each call becomes an item of the events endpoint: track an event, page and screen a pageview, identify, ' +
-      'group and alias an identify; messageId is its idempotency key, and timestamp is corrected for the ' +
-      "client's clock with sentAt. " +
+      'group and alias an identify; messageId is its idempotency key. A call with timestamp beside ' +
+      "originalTimestamp (RudderStack's) happened at timestamp as sent; a single stamp is corrected for the " +
+      "client's clock with sentAt; a call posted to /v1/import is history and starts no automation. " +
       ('A call that cannot be recorded (no identity, a custom name from a public key) answers 200 with ' +
         'success and its refusal beside it, and is counted by its code; a batch keeps its other calls.'),
     `A call is at most ${SEGMENT_MESSAGE_LIMIT / 1024} KB and a batch ${SEGMENT_BATCH_LIMIT / 1024} KB (400 beyond).`,
