@@ -2,6 +2,8 @@
 // keeps the consent and records the withdrawal beside it, writes the timeline row unsubscribed, fires the trigger,
 // and a later subscribe starts a new consent while the person's export keeps the earlier one.
 import { UnsubscribeService } from '@app/events';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { Lifeline } from '../libs/sdk/src';
 import { eventually, useApp, useWorkspace } from './harness';
 import { happeningsOf } from './support/outbox';
@@ -326,5 +328,42 @@ describe('the unsubscribed trigger', () => {
       ws.secretKey,
     );
     expect(refused.errors?.[0].extensions.code).toBe('unknown_list');
+  });
+});
+
+describe('the tool door', () => {
+  it('unsubscribe takes the email off the list, and get_person shows the withdrawal', async () => {
+    await makeList('letter');
+    await subscribe('ada@example.com', 'letter');
+    const client = new Client({ name: 'lifeline-test', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${t.url}/api/mcp`), {
+        requestInit: { headers: { authorization: `Bearer ${ws.secretKey}` } },
+      }),
+    );
+    const call = async (name: string, args: Record<string, unknown>) =>
+      (await client.callTool({ name, arguments: args })) as {
+        isError?: boolean;
+        structuredContent?: any;
+        content: any[];
+      };
+    const off = await call('unsubscribe', { email: 'ada@example.com', list: 'letter' });
+    expect(off.structuredContent).toMatchObject({ ok: true, status: 'unsubscribed' });
+    expect((await call('unsubscribe', { email: 'ada@example.com', list: 'letter' })).structuredContent).toMatchObject({
+      status: 'not_subscribed',
+    });
+    const unknown = await call('unsubscribe', { email: 'ada@example.com', list: 'nope' });
+    expect(unknown.isError).toBe(true);
+    expect(JSON.parse(unknown.content[0].text)).toMatchObject({ ok: false, error: 'unknown_list' });
+    const person = await call('get_person', { email: 'ada@example.com' });
+    expect(person.structuredContent.subscriptions).toEqual([
+      expect.objectContaining({
+        status: 'unsubscribed',
+        consentText: CONSENT,
+        withdrawnVia: 'api',
+        withdrawnAt: expect.any(String),
+      }),
+    ]);
+    await client.close();
   });
 });

@@ -36,6 +36,8 @@ function subscriptionView(s: SubscriptionRead) {
     consentIp: s.consent_ip,
     grantedAt: new Date(s.granted_at).toISOString(),
     sourceLabel: s.source_label,
+    withdrawnAt: s.withdrawn_at ? new Date(s.withdrawn_at).toISOString() : null,
+    withdrawnVia: s.withdrawn_via,
   };
 }
 

@@ -8,6 +8,7 @@ import { RateLimits } from '@app/platform';
 import { automationTools } from './automations.tools';
 import { chartTools } from './charts.tools';
 import { eventTools } from './events.tools';
+import { listTools } from './lists.tools';
 import { messageTools } from './messages.tools';
 import { peopleTools } from './people.tools';
 import type { ToolDefinition } from './tool';
@@ -29,6 +30,7 @@ export class ToolsService {
   ) {
     this.all = [
       ...eventTools(ingest),
+      ...listTools(ingest),
       ...peopleTools(people, timeline, lists, personData),
       ...messageTools(messages, limits),
       ...chartTools(charts),
