@@ -4,6 +4,7 @@
 // it, and the preference page in Chromium. Complaints and bounces through the email door: test/email-bounces.e2e-spec.ts.
 import type { Browser } from 'playwright-core';
 import { eventually, useApp, useWorkspace } from './harness';
+import { preferencesUrl } from '@app/messaging';
 import { launchBrowser } from './support/browser';
 import { Mail, mailPart, useSmtp } from './support/smtp';
 
@@ -116,6 +117,22 @@ describe('one-click (RFC 8058): a plain POST, no page, no cookie, no Origin', ()
 
     await subscribe('bo@example.com', 'tips', 'Tips again, please.');
     expect((await send('bo@example.com')).body).toMatchObject({ ok: true });
+  });
+
+  it("a list's link (mail sent to a list) takes the person off that list only, and opts them out", async () => {
+    await subscribe('fay@example.com', 'news');
+    await subscribe('fay@example.com', 'tips');
+    const [{ id: personId }] = await t.db.query(`SELECT id FROM people WHERE workspace_id = $1 AND email = $2`, [
+      ws.workspace.id,
+      'fay@example.com',
+    ]);
+    const [{ id: listId }] = await t.db.query(`SELECT id FROM lists WHERE workspace_id = $1 AND address = 'news'`, [
+      ws.workspace.id,
+    ]);
+    const link = preferencesUrl(t.url, { workspaceId: ws.workspace.id, personId, listId }, t.config.appSecret);
+    expect((await oneClick(link)).status).toBe(200);
+    expect(await statusOf('fay@example.com')).toEqual({ news: 'unsubscribed', tips: 'subscribed' });
+    expect((await send('fay@example.com')).body).toMatchObject({ error: 'opted_out' });
   });
 
   it('a tampered link is refused 404 and changes nothing, by POST or by GET', async () => {

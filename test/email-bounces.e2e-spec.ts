@@ -81,6 +81,11 @@ it('a permanent bounce marks the address undeliverable: later sends are refused 
     optOut: null,
     undeliverable: { address: 'hard@example.com' },
   });
+  const exported = await t.request('GET', '/api/v1/people/hard@example.com/export', { key: ws.secretKey });
+  expect(exported.status).toBe(200);
+  expect(JSON.stringify(exported.body)).toMatch(
+    /"emailStandings".*"kind":"undeliverable".*"address":"hard@example\.com"/,
+  );
   const lifted = await t.gql(
     'mutation { liftUndeliverable(person: "hard@example.com") { undeliverable { address } } }',
     {},
