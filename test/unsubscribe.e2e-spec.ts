@@ -367,3 +367,47 @@ describe('the tool door', () => {
     await client.close();
   });
 });
+
+describe('a list counts who is on it, who waits and who left, and how', () => {
+  it('subscribed, pending and unsubscribed counts, the withdrawals by via and the latest to leave', async () => {
+    const letter = await makeList('letter');
+    await t.gql(
+      'mutation($id: ID!) { updateList(id: $id, doubleOptIn: true) { id } }',
+      { id: letter.id },
+      ws.secretKey,
+    );
+    for (const email of ['a@example.com', 'b@example.com', 'c@example.com']) await subscribe(email, 'letter');
+    await t.gql(
+      'mutation($id: ID!) { updateList(id: $id, doubleOptIn: false) { id } }',
+      { id: letter.id },
+      ws.secretKey,
+    );
+    for (const email of ['d@example.com', 'e@example.com', 'f@example.com']) await subscribe(email, 'letter');
+    await unsubscribeGql('d@example.com', letter.id);
+    await post({ type: 'unsubscribe', email: 'e@example.com', list: 'letter' });
+    await post({ type: 'unsubscribe', email: 'a@example.com', list: 'letter' });
+    const { data, errors } = await t.gql(
+      `{ lists { address subscriberCount pendingCount unsubscribedCount withdrawnBy { via count }
+         withdrawals(first: 5) { email withdrawnVia withdrawnAt } } }`,
+      {},
+      ws.secretKey,
+    );
+    expect(errors).toBeUndefined();
+    const [list] = data.lists;
+    expect(list).toMatchObject({ address: 'letter', subscriberCount: 1, pendingCount: 2, unsubscribedCount: 3 });
+    expect(list.withdrawnBy).toEqual(
+      expect.arrayContaining([
+        { via: 'api', count: 2 },
+        { via: 'console', count: 1 },
+        { via: 'one_click', count: 0 },
+      ]),
+    );
+    expect(list.withdrawals.map((w: { email: string; withdrawnVia: string }) => [w.email, w.withdrawnVia])).toEqual([
+      ['a@example.com', 'api'],
+      ['e@example.com', 'api'],
+      ['d@example.com', 'console'],
+    ]);
+    // The pending one withdrawn fired nothing: two came off the list, not three.
+    expect((await happeningsOf(t.db, ws.workspace.id)).filter((h) => h.kind === 'unsubscribed')).toHaveLength(2);
+  });
+});

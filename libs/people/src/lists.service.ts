@@ -1,8 +1,15 @@
 // Mailing lists (a subscribe names a list by its address, docs/rest.md#events; docs/graphql.md#lists).
 import { Injectable } from '@nestjs/common';
 import { newId, Refusal } from '@app/platform';
-import { PeopleReadRepository } from './people-read.repository';
+import type { SubscriptionStatus, WithdrawnVia } from './domain';
+import { type ListWithdrawalRow, PeopleReadRepository } from './people-read.repository';
 import { ListRow, PeopleRepository } from './people.repository';
+
+/** A list's subscriptions by status, and those withdrawn by how. */
+export type ListCounts = { listId: string; withdrawnBy: Partial<Record<WithdrawnVia, number>> } & Record<
+  SubscriptionStatus,
+  number
+>;
 
 const ADDRESS = /^[a-z0-9][a-z0-9_.-]{0,62}$/;
 
@@ -51,9 +58,28 @@ export class ListsService {
     return list;
   }
 
-  /** Subscribed people per list id (absent: 0). */
-  async subscriberCounts(workspaceId: string, listIds: readonly string[]): Promise<Map<string, number>> {
-    const rows = await this.read.subscriberCounts(workspaceId, listIds);
-    return new Map(rows.map((r) => [r.list_id, r.n]));
+  /** Each list's subscriptions by status, and those withdrawn by how (absent: 0). */
+  async counts(workspaceId: string, listIds: readonly string[]): Promise<ListCounts[]> {
+    const byList = new Map<string, ListCounts>();
+    for (const row of await this.read.listCounts(workspaceId, listIds)) {
+      let counts = byList.get(row.list_id);
+      if (!counts)
+        byList.set(
+          row.list_id,
+          (counts = { listId: row.list_id, subscribed: 0, pending: 0, unsubscribed: 0, withdrawnBy: {} }),
+        );
+      counts[row.status] += row.n;
+      if (row.status === 'unsubscribed' && row.via)
+        counts.withdrawnBy[row.via] = (counts.withdrawnBy[row.via] ?? 0) + row.n;
+    }
+    return [...byList.values()];
+  }
+
+  /** The latest people to leave the list, newest first: first 1 to 100, default 20. */
+  withdrawals(workspaceId: string, listId: string, first?: number | null): Promise<ListWithdrawalRow[]> {
+    const limit = first ?? 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new Refusal('invalid_field', 'first must be 1 to 100.');
+    return this.read.withdrawals(workspaceId, listId, limit);
   }
 }

@@ -3,10 +3,16 @@ import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
 import { groupedLoader, Loaders } from '@app/edge';
-import { ListRow, ListsService, PeopleQueryService } from '@app/people';
+import { ListCounts, ListRow, ListsService, PeopleQueryService, WITHDRAWN_VIA } from '@app/people';
 import { Refusal } from '@app/platform';
 import { UnsubscribeService } from '../consent/unsubscribe.service';
-import { CreateListInput, ListType, UnsubscribeAnswerType } from './people.types';
+import {
+  CreateListInput,
+  ListType,
+  ListWithdrawalType,
+  UnsubscribeAnswerType,
+  WithdrawalCountType,
+} from './people.types';
 
 type ListView = ListType & { workspaceId: string };
 const listView = (workspaceId: string, row: ListRow): ListView => ({
@@ -83,9 +89,43 @@ export class ListsResolver {
 
   @ResolveField(() => Int, { description: 'People subscribed now.' })
   async subscriberCount(@Parent() list: ListView, @Context() ctx: { loaders?: Loaders }) {
-    const load = async (ids: readonly string[]) =>
-      [...(await this.lists.subscriberCounts(list.workspaceId, ids))].map(([listId, n]) => ({ listId, n }));
-    const [row] = await groupedLoader(ctx, `subscribers:${list.workspaceId}`, load, (r) => r.listId).load(list.id);
-    return row?.n ?? 0;
+    return (await this.countsOf(list, ctx)).subscribed;
+  }
+
+  @ResolveField(() => Int, { description: 'People who subscribed and have not confirmed yet (double opt-in).' })
+  async pendingCount(@Parent() list: ListView, @Context() ctx: { loaders?: Loaders }) {
+    return (await this.countsOf(list, ctx)).pending;
+  }
+
+  @ResolveField(() => Int, { description: 'People who came off the list.' })
+  async unsubscribedCount(@Parent() list: ListView, @Context() ctx: { loaders?: Loaders }) {
+    return (await this.countsOf(list, ctx)).unsubscribed;
+  }
+
+  @ResolveField(() => [WithdrawalCountType], { description: 'Those who came off the list, by how; none left out.' })
+  async withdrawnBy(@Parent() list: ListView, @Context() ctx: { loaders?: Loaders }) {
+    const { withdrawnBy } = await this.countsOf(list, ctx);
+    return WITHDRAWN_VIA.map((via) => ({ via, count: withdrawnBy[via] ?? 0 }));
+  }
+
+  @ResolveField(() => [ListWithdrawalType], { description: 'The latest to come off the list, newest first.' })
+  async withdrawals(
+    @Parent() list: ListView,
+    @Args('first', { type: () => Int, nullable: true, description: '1 to 100, default 20.' }) first?: number,
+  ) {
+    return (await this.lists.withdrawals(list.workspaceId, list.id, first)).map((w) => ({
+      person: w.person_id,
+      email: w.email ?? undefined,
+      name: w.name ?? undefined,
+      withdrawnAt: w.withdrawn_at ?? undefined,
+      withdrawnVia: w.withdrawn_via ?? undefined,
+    }));
+  }
+
+  /** One statement for every list of the query. */
+  private async countsOf(list: ListView, ctx: { loaders?: Loaders }): Promise<ListCounts> {
+    const load = (ids: readonly string[]) => this.lists.counts(list.workspaceId, ids);
+    const [row] = await groupedLoader(ctx, `list-counts:${list.workspaceId}`, load, (r) => r.listId).load(list.id);
+    return row ?? { listId: list.id, subscribed: 0, pending: 0, unsubscribed: 0, withdrawnBy: {} };
   }
 }

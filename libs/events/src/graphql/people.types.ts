@@ -48,6 +48,21 @@ export class SubscriptionType {
   confirmedIp?: string;
 }
 
+@ObjectType('WithdrawalCount')
+export class WithdrawalCountType {
+  @Field(() => WithdrawnViaEnum) via: WithdrawnVia;
+  @Field(() => Int) count: number;
+}
+
+@ObjectType('ListWithdrawal', { description: 'Somebody who came off a list, and how.' })
+export class ListWithdrawalType {
+  @Field(() => ID) person: string;
+  @Field({ nullable: true }) email?: string;
+  @Field({ nullable: true }) name?: string;
+  @Field({ nullable: true }) withdrawnAt?: Date;
+  @Field(() => WithdrawnViaEnum, { nullable: true }) withdrawnVia?: WithdrawnVia;
+}
+
 @ObjectType('UnsubscribeAnswer')
 export class UnsubscribeAnswerType {
   @Field({ description: 'unsubscribed, or not_subscribed when the person was on none of the lists.' })
