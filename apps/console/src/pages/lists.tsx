@@ -1,5 +1,5 @@
-// Lists (docs/graphql.md#lists): each with its subscribers now, linking to the
-// people subscribed (PeopleFilter.list takes the address); created with an address and a name, and
+// Lists (docs/graphql.md#lists): each with its subscribers now, those waiting for a confirmation and
+// those who left, by how and the latest of them, linking to the people subscribed (PeopleFilter.list takes the address); created with an address and a name, and
 // renamed in place (the address forms post to stays).
 import { FormEvent, useMemo, useState } from 'react';
 import { Link } from 'wouter';
@@ -9,6 +9,7 @@ import { graphql, ResultOf } from '../graphql';
 import { ChangeButton, Field } from '../ui/controls';
 import { Page, Section } from '../ui/page';
 import { Alert, Empty, Loaded } from '../ui/state';
+import { Time } from '../ui/time';
 import { useChangeRight } from '../viewer';
 import './lists.css';
 
@@ -19,6 +20,18 @@ const LISTS = graphql(`
       address
       name
       subscriberCount
+      pendingCount
+      unsubscribedCount
+      withdrawnBy {
+        via
+        count
+      }
+      withdrawals(first: 5) {
+        person
+        email
+        withdrawnAt
+        withdrawnVia
+      }
     }
   }
 `);
@@ -76,6 +89,27 @@ function Rename({ list, onDone }: { list: List; onDone: () => void }) {
   );
 }
 
+/** Those who left the list, counted by how, and the latest of them. */
+function Leavers({ list }: { list: List }) {
+  const by = list.withdrawnBy.filter((w) => w.count > 0);
+  if (by.length === 0) return <span className="muted">nobody</span>;
+  return (
+    <details>
+      <summary>{by.map((w) => `${w.via.replace('_', '-')} ${w.count}`).join(', ')}</summary>
+      <ul aria-label={`Latest to leave ${list.name}`}>
+        {list.withdrawals.map((w) => (
+          <li key={w.person}>
+            <Link href={`/people/${encodeURIComponent(w.person)}`}>{w.email ?? w.person}</Link>{' '}
+            <span className="muted">
+              {w.withdrawnVia?.replace('_', '-')}, <Time value={w.withdrawnAt} />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}
+
 const READ_ONLY = 'lists-read-only';
 
 function ListRow({ list }: { list: List }) {
@@ -96,6 +130,11 @@ function ListRow({ list }: { list: List }) {
         <code>{list.address}</code>
       </td>
       <td className="number">{list.subscriberCount}</td>
+      <td className="number">{list.pendingCount}</td>
+      <td className="number">{list.unsubscribedCount}</td>
+      <td>
+        <Leavers list={list} />
+      </td>
       <td>
         {renaming ? null : (
           <button
@@ -133,6 +172,13 @@ function ListTable({ lists }: { lists: readonly List[] }) {
             <th scope="col" className="number">
               Subscribers
             </th>
+            <th scope="col" className="number">
+              Pending
+            </th>
+            <th scope="col" className="number">
+              Unsubscribed
+            </th>
+            <th scope="col">Who left how</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
