@@ -109,6 +109,9 @@ describe('one-click (RFC 8058): a plain POST, no page, no cookie, no Origin', ()
 
     const answer = await oneClick(link);
     expect(answer.status).toBe(200);
+    expect((await oneClick(link)).status).toBe(200); // a provider's retry adds nothing
+    const kept = await t.db.query(`SELECT kind, via FROM email_standings WHERE workspace_id = $1`, [ws.workspace.id]);
+    expect(kept).toEqual([{ kind: 'opted_out', via: 'one_click' }]);
     expect(await statusOf('bo@example.com')).toEqual({ news: 'unsubscribed', tips: 'unsubscribed' });
     const refused = await send('bo@example.com');
     expect(refused.status).toBe(422);

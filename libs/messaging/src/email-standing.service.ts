@@ -1,5 +1,6 @@
 // Whether email may go to a person, and the opt-outs and marks that say no
-// (docs/decisions.md#opt-out-and-undeliverable): a send asks here, the person's page shows it, owners and admins lift it.
+// (docs/decisions.md#opt-out-and-undeliverable): a send asks here, the person's page shows it, and owners and
+// admins lift it.
 import { Inject, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppConfig, CONFIG, Refusal } from '@app/platform';
@@ -62,21 +63,27 @@ export class EmailStandingService {
     return this.standings.transaction(work);
   }
 
-  optOut(
+  /** Opts the person out, unless an opt-out already stands: a link posted again adds no second row. */
+  async optOut(
     m: EntityManager | null,
     workspaceId: string,
     personId: string,
     via: OptOutVia,
     messageId?: string | null,
   ): Promise<void> {
-    return this.standings.optOut(m, { workspaceId, personId, via, at: new Date(), messageId });
+    const standing = await this.of(workspaceId, { id: personId, email: null });
+    if (standing.optOut) return;
+    await this.standings.optOut(m, { workspaceId, personId, via, at: new Date(), messageId });
   }
 
-  markUndeliverable(
+  /** Marks the address undeliverable, unless it already is. */
+  async markUndeliverable(
     m: EntityManager,
     row: { workspaceId: string; personId: string; address: string; messageId: string },
   ): Promise<void> {
-    return this.standings.markUndeliverable(m, { ...row, at: new Date() });
+    const standing = await this.of(row.workspaceId, { id: row.personId, email: row.address });
+    if (standing.undeliverable) return;
+    await this.standings.markUndeliverable(m, { ...row, at: new Date() });
   }
 
   /** An owner's or admin's lift (docs/graphql.md#email-standing): the person's standing afterwards. */
