@@ -40,9 +40,9 @@ it('is OpenAPI 3.1 with every served route and nothing else', async () => {
     .flatMap(([path, ops]) => Object.keys(ops).map((method) => `${method.toUpperCase()} ${path}`))
     .sort();
   // Nest's catch-all answers not_found for every other address; it is no route of ours.
-  // The sign-in pages (libs/access) are HTML for browsers, not REST, and so are the GraphQL explorer's
-  // files (/graphiql/…): they are left out of the document.
-  const page = (r: string) => / \/(sign-in|sign-out|consent|graphiql)(\/|$)/.test(r);
+  // The sign-in pages, the preference page and the confirmation page (libs/access) are HTML for browsers, not
+  // REST, and so are the GraphQL explorer's files (/graphiql/…): they are left out of the document.
+  const page = (r: string) => / \/(sign-in|sign-out|consent|preferences|confirm|graphiql)(\/|$)/.test(r);
   const served = servedRoutes().filter((r) => r !== 'GET /api/openapi.json' && !r.endsWith(' /{*path}') && !page(r));
   expect(served.length).toBeGreaterThan(10);
   expect(served).toContain('POST /api/v1/events');
@@ -179,7 +179,12 @@ it('lists each refusal a route can give under the status its code answers, with 
   // The codes a route gives are its own: the events endpoint gives no door's, a third-party door no key's.
   expect(refusalCodes(doc, doc.paths['/api/v1/events'].post)['404']).toBeUndefined();
   expect(refusalCodes(doc, doc.paths['/api/webhooks/payment/{token}'].post)['401']).toEqual(['invalid_signature']);
-  expect(refusalCodes(doc, doc.paths['/api/v1/messages'].post)['422']).toEqual(['no_email', 'not_engaged']);
+  expect(refusalCodes(doc, doc.paths['/api/v1/messages'].post)['422']).toEqual([
+    'no_email',
+    'not_engaged',
+    'opted_out',
+    'undeliverable',
+  ]);
   expect(refusalCodes(doc, doc.paths['/api/in/{publicKey}/{action}'].post)['429']).toEqual(['rate_limited']);
   // The envelope: its codes are the code union.
   const envelope = doc.components.schemas.WireRefusal;
