@@ -27,6 +27,7 @@ const WRITTEN_TABLES = [
   'subscriptions',
   'templates',
   'messages',
+  'email_standings',
   'webhook_endpoints',
   'deliveries',
   'automations',
@@ -401,10 +402,14 @@ const formBody = fc
       'redirect_uri',
       'refresh_token',
       'resource',
+      'List-Unsubscribe',
+      'form',
+      'list',
     ),
     fc.oneof(
       text,
       fc.constantFrom('sk_live_x', 'ada@example.com', '//evil.example', 'allow', 'authorization_code', 'refresh_token'),
+      fc.constantFrom('One-Click', 'preferences', 'list_nope'),
     ),
     { maxKeys: 5 },
   )
@@ -584,6 +589,15 @@ const ROUTES: Route[] = [
     '/sign-out',
     '/consent',
   ].map((path): Route => ({ name: `POST ${path}`, method: 'POST', path: () => path, body: formBody, page: true })),
+  // The preference page of an email's signed link: one-click and the page's Save, on a token never signed here.
+  {
+    name: 'POST /preferences/{token}',
+    method: 'POST',
+    path: (_ws, s) => `/preferences/${s ?? 'bm9wZQ.c2lnbmF0dXJl'}`,
+    segment: true,
+    body: formBody,
+    page: true,
+  },
   ...['/register', '/token', '/revoke'].map((path): Route => ({
     name: `POST ${path}`,
     method: 'POST',
