@@ -179,7 +179,7 @@ async function erasure(): Promise<SqlSnapshot[]> {
     ...named(
       erase('EventsDataParticipant', '@app/events'),
       await sentBy((db) => new EventsDataParticipant(db).erase(db, erasing)),
-      ['erase-events.sql', 'erase-idempotency-keys.sql'],
+      ['erase-events.sql', 'erase-idempotency-keys.sql', 'erase-event-touches.sql'],
     ),
     ...named(
       erase('MessagingDataParticipant', '@app/messaging'),
@@ -204,7 +204,7 @@ async function erasure(): Promise<SqlSnapshot[]> {
     ...named(
       erase('PeopleDataParticipant', '@app/people'),
       await sentBy((db) => new PeopleDataParticipant(db).erase(db, erasing)),
-      ['erase-subscriptions.sql', 'erase-identities.sql', 'erase-people.sql'],
+      ['erase-subscriptions.sql', 'erase-earlier-consents.sql', 'erase-identities.sql', 'erase-people.sql'],
     ),
   ];
 }

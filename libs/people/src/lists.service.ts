@@ -2,7 +2,8 @@
 import { Injectable } from '@nestjs/common';
 import { newId, Refusal } from '@app/platform';
 import type { SubscriptionStatus, WithdrawnVia } from './domain';
-import { type ListWithdrawalRow, PeopleReadRepository } from './people-read.repository';
+import { type ListWithdrawalRow, ListsReadRepository } from './lists-read.repository';
+import { PeopleReadRepository } from './people-read.repository';
 import { ListRow, PeopleRepository } from './people.repository';
 
 /** A list's subscriptions by status, and those withdrawn by how. */
@@ -24,6 +25,7 @@ export class ListsService {
   constructor(
     private readonly people: PeopleRepository,
     private readonly read: PeopleReadRepository,
+    private readonly listReads: ListsReadRepository,
   ) {}
 
   list(workspaceId: string): Promise<ListRow[]> {
@@ -61,7 +63,7 @@ export class ListsService {
   /** Each list's subscriptions by status, and those withdrawn by how (absent: 0). */
   async counts(workspaceId: string, listIds: readonly string[]): Promise<ListCounts[]> {
     const byList = new Map<string, ListCounts>();
-    for (const row of await this.read.listCounts(workspaceId, listIds)) {
+    for (const row of await this.listReads.listCounts(workspaceId, listIds)) {
       let counts = byList.get(row.list_id);
       if (!counts)
         byList.set(
@@ -80,6 +82,6 @@ export class ListsService {
     const limit = first ?? 20;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100)
       throw new Refusal('invalid_field', 'first must be 1 to 100.');
-    return this.read.withdrawals(workspaceId, listId, limit);
+    return this.listReads.withdrawals(workspaceId, listId, limit);
   }
 }

@@ -43,21 +43,6 @@ export interface SubscriptionRead {
   confirmed_ip: string | null;
 }
 
-export interface ListCountRow {
-  list_id: string;
-  status: SubscriptionStatus;
-  via: WithdrawnVia | null;
-  n: number;
-}
-
-export interface ListWithdrawalRow {
-  person_id: string;
-  email: string | null;
-  name: string | null;
-  withdrawn_at: Date | null;
-  withdrawn_via: WithdrawnVia | null;
-}
-
 /**
  * Joins a caller's rows to their person, for a read that must stay one statement (a page of messages, an
  * insert's SELECT): `JOIN people <alias>` by the full key, `workspace` and `personId` being SQL of the
@@ -284,26 +269,6 @@ export class PeopleReadRepository {
     return this.reads.query(
       `SELECT id, address, name, double_opt_in FROM lists WHERE workspace_id = $1 ORDER BY created_at`,
       [workspaceId],
-    );
-  }
-
-  /** The subscriptions of each list by status and, for those withdrawn, by how. */
-  listCounts(workspaceId: string, listIds: readonly string[]): Promise<ListCountRow[]> {
-    return this.reads.query(
-      `SELECT list_id, status, withdrawn_via AS via, count(*)::int AS n FROM subscriptions
-        WHERE workspace_id = $1 AND list_id = ANY($2::text[]) GROUP BY list_id, status, withdrawn_via`,
-      [workspaceId, listIds],
-    );
-  }
-
-  /** The latest people to leave the list, newest first. */
-  withdrawals(workspaceId: string, listId: string, limit: number): Promise<ListWithdrawalRow[]> {
-    return this.reads.query(
-      `SELECT s.person_id, p.email, p.name, s.withdrawn_at, s.withdrawn_via
-         FROM subscriptions s JOIN people p ON p.workspace_id = s.workspace_id AND p.id = s.person_id
-        WHERE s.workspace_id = $1 AND s.list_id = $2 AND s.status = 'unsubscribed'
-        ORDER BY s.withdrawn_at DESC NULLS LAST, s.person_id LIMIT $3`,
-      [workspaceId, listId, limit],
     );
   }
 }

@@ -9,6 +9,7 @@ import { PeopleRepository } from './people.repository';
 import { PeopleQueryService } from './people-query.service';
 import { ListsService } from './lists.service';
 import { SubscriptionsRepository } from './subscriptions.repository';
+import { ListsReadRepository } from './lists-read.repository';
 import { ConfirmationsRepository } from './confirmations.repository';
 
 @Module({
@@ -18,6 +19,7 @@ import { ConfirmationsRepository } from './confirmations.repository';
     MergeParticipants,
     PeopleQueryService,
     ListsService,
+    ListsReadRepository,
     SubscriptionsRepository,
     ConfirmationsRepository,
     SuppressionList,

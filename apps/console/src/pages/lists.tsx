@@ -1,5 +1,6 @@
 // Lists (docs/graphql.md#lists): each with its subscribers now, those waiting for a confirmation and
-// those who left, by how and the latest of them, linking to the people subscribed (PeopleFilter.list takes the address); created with an address and a name, and
+// those who left, by how and the latest of them, linking to the people subscribed (PeopleFilter.list
+// takes the address); created with an address and a name, and
 // renamed in place (the address forms post to stays).
 import { FormEvent, useMemo, useState } from 'react';
 import { Link } from 'wouter';

@@ -95,7 +95,7 @@ export interface ParseOptions {
   only?: Command['kind'];
 }
 
-/** The action of an item: identify, subscribe, unsubscribe or support by its type, else an event (anything else too). */
+/** The action of an item: identify, subscribe, unsubscribe or support by its type, else an event (anything else). */
 export function itemAction(raw: unknown): Command['kind'] {
   const type = isObject(raw) ? raw.type : undefined;
   return type === 'identify' || type === 'subscribe' || type === 'unsubscribe' || type === 'support' ? type : 'event';

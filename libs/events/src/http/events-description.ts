@@ -17,7 +17,8 @@ export function describeEventsEndpoint() {
       'Authorization: Bearer sk_live_… (a secret key from the workspace developer settings; never use it in a browser)',
     payload:
       'One event object, or {"events": [1 to 100 items]} where an item may also have type identify, subscribe, ' +
-      'unsubscribe or support. A field an item does not take (below) is refused with invalid_field, naming the one meant; ' +
+      'unsubscribe or support. A field an item does not take (below) is refused with invalid_field, naming the ' +
+      'one meant; ' +
       'null is taken for any optional field, as left out.',
     fields: itemFields(),
     statuses: {

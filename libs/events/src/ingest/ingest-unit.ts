@@ -6,7 +6,6 @@ import { ActionSuccess, SUPPRESSED_STATUS } from '@app/wire';
 import { isoText, leanRecord, Refusal } from '@app/platform';
 import { WorkspaceEntity } from '@app/workspaces';
 import {
-  cameOff,
   isEngagingEvent,
   IdentityKey,
   keyString,
@@ -28,7 +27,7 @@ import type {
   UnsubscribeCommand,
 } from '../domain';
 import type { StoredAnswer } from '../timeline.repository';
-import { recordWithdrawal } from '../consent/withdrawal-record';
+import { withdrawByAction } from '../consent/withdrawal-record';
 import { recordSubscription, requestConfirmation } from '../consent/subscription-record';
 import { eventData, IngestLog } from './ingest-log';
 import { IngestRepository } from './ingest.repository';
@@ -261,26 +260,13 @@ export class IngestUnit {
     return { ok: true, status: 'subscribed', id: person.row.id };
   }
 
-  /**
-   * Takes a known person off the list (withdrawn via api; docs/rest.md#coming-off-a-list). Someone unknown is
-   * on no list: not_subscribed, and no one is made.
-   */
+  /** Takes a known person off the list (docs/rest.md#coming-off-a-list); someone unknown is on no list. */
   private async applyUnsubscribe(c: UnsubscribeCommand): Promise<ItemResult> {
     const list = this.lists.get(c.list);
     if (!list) return unknownList(c.list);
-    const person = this.resolution.known(c.keys);
-    if (!person) return { ok: true, status: 'not_subscribed' };
-    const id = person.row.id;
-    const changed = await this.subscriptions.withdraw(this.m, {
-      workspaceId: this.workspace.id,
-      personId: id,
-      listIds: [list.id],
-      via: 'api',
-      ip: null,
-      at: this.now,
-    });
-    for (const off of changed) if (cameOff(off.was)) recordWithdrawal(this.log, id, off, 'api', this.now);
-    return { ok: true, status: changed.length ? 'unsubscribed' : 'not_subscribed', id };
+    const personId = this.resolution.known(c.keys)?.row.id;
+    const target = { workspaceId: this.workspace.id, personId, list, at: this.now };
+    return withdrawByAction(this.m, this.subscriptions, this.log, target);
   }
 
   private async applySupport(c: SupportCommand): Promise<ItemResult> {

@@ -6,7 +6,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const UP = `
 ALTER TABLE subscriptions RENAME COLUMN unsubscribed_at TO withdrawn_at;
 ALTER TABLE subscriptions
-  ADD COLUMN withdrawn_via text CHECK (withdrawn_via IN ('api', 'one_click', 'preferences', 'complaint', 'console', 'bounce')),
+  ADD COLUMN withdrawn_via text
+    CHECK (withdrawn_via IN ('api', 'one_click', 'preferences', 'complaint', 'console', 'bounce')),
   ADD COLUMN withdrawn_ip text;
 CREATE TABLE earlier_consents (
   workspace_id text NOT NULL,
