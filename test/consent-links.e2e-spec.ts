@@ -96,6 +96,18 @@ describe('every email to a workspace’s people carries the signed one-click lin
     expect(linkOf(mail)).toMatch(new RegExp(`^${t.url}/preferences/`));
     expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
   });
+
+  it("a member's sign-in link is not mail to the workspace's people: it carries neither header", async () => {
+    const asked = await fetch(`${t.url}/sign-in/email`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'email=owner%40example.com',
+    });
+    expect(asked.status).toBe(200);
+    const mail = await mailTo('owner@example.com', 'sign-in link');
+    expect(header(mail, 'List-Unsubscribe')).toBeUndefined();
+    expect(header(mail, 'List-Unsubscribe-Post')).toBeUndefined();
+  });
 });
 
 describe('one-click (RFC 8058): a plain POST, no page, no cookie, no Origin', () => {
