@@ -73,3 +73,15 @@ describe('the Lists page', () => {
     await screenshot(page, 'lists-withdrawals');
   });
 });
+
+describe('the Automations page', () => {
+  it('offers the unsubscribed trigger with its list', async () => {
+    await openPage(page, c.t, '/automations');
+    await page.getByLabel('Name').fill('Win back');
+    await page.getByLabel('Starts when').selectOption('unsubscribed');
+    await page.getByLabel('List').selectOption('letter');
+    await page.getByRole('button', { name: 'Create automation' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Win back' }).waitFor();
+    await expect(page.locator('dl.facts').textContent()).resolves.toMatch(/When someone comes off list letter/);
+  });
+});

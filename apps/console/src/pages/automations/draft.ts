@@ -1,9 +1,9 @@
 // An automation as its form holds it (docs/graphql.md#automations: trigger kinds event, stage_entered,
-// subscribed, webhook; step kinds http_request, send_email, wait), turned into the service's input,
+// subscribed, unsubscribed, webhook; step kinds http_request, send_email, wait), turned into the service's input,
 // and both told in words for the lists and the page.
 import { stageName } from '../../ui/stage';
 
-export type TriggerKind = 'event' | 'stage_entered' | 'subscribed' | 'person_erased' | 'webhook';
+export type TriggerKind = 'event' | 'stage_entered' | 'subscribed' | 'unsubscribed' | 'person_erased' | 'webhook';
 export type StepKind = 'wait' | 'send_email' | 'http_request';
 
 export const WAIT_UNITS = [
@@ -97,8 +97,8 @@ function triggerInput(trigger: TriggerDraft): TriggerShape {
   if (trigger.kind === 'event') return { kind: 'event', event: trigger.event };
   if (trigger.kind === 'stage_entered')
     return trigger.stage ? { kind: 'stage_entered', stage: trigger.stage } : { kind: 'stage_entered' };
-  if (trigger.kind === 'subscribed')
-    return trigger.list ? { kind: 'subscribed', list: trigger.list } : { kind: 'subscribed' };
+  if (trigger.kind === 'subscribed' || trigger.kind === 'unsubscribed')
+    return trigger.list ? { kind: trigger.kind, list: trigger.list } : { kind: trigger.kind };
   if (trigger.kind === 'person_erased') return { kind: 'person_erased' };
   return { kind: 'webhook' };
 }
@@ -122,6 +122,8 @@ export function triggerInWords(trigger: TriggerShape): string {
     return trigger.stage ? `When a person enters stage ${stageName(trigger.stage)}` : 'When a person enters any stage';
   if (trigger.kind === 'subscribed')
     return trigger.list ? `When someone subscribes to list ${trigger.list}` : 'When someone subscribes to any list';
+  if (trigger.kind === 'unsubscribed')
+    return trigger.list ? `When someone comes off list ${trigger.list}` : 'When someone comes off any list';
   if (trigger.kind === 'person_erased') return 'When a person is erased';
   if (trigger.kind === 'webhook') return 'When its start address is posted to';
   return trigger.kind;

@@ -14,6 +14,7 @@ const KIND_OPTIONS: [TriggerKind, string][] = [
   ['event', 'An event is recorded'],
   ['stage_entered', 'A person enters a stage'],
   ['subscribed', 'Someone subscribes to a list'],
+  ['unsubscribed', 'Someone comes off a list'],
   ['person_erased', 'A person is erased (erase their copies elsewhere)'],
 ];
 
@@ -108,7 +109,7 @@ export function TriggerFields({
           ))}
         </Select>
       ) : null}
-      {trigger.kind === 'subscribed' ? (
+      {trigger.kind === 'subscribed' || trigger.kind === 'unsubscribed' ? (
         <ListField value={trigger.list} choices={choices} onChange={(list) => set({ list })} />
       ) : null}
       {trigger.kind === 'webhook' ? (
