@@ -184,6 +184,17 @@ describe('the unsubscribe action on POST /api/v1/events (withdrawnVia api)', () 
     expect(again.body).toEqual({ ok: true, status: 'not_subscribed', id: joined.body.id });
     const [sub] = await subscriptionsOf('ada@example.com');
     expect(sub).toMatchObject({ status: 'unsubscribed', consentText: CONSENT, withdrawnVia: 'api', withdrawnIp: null });
+    const exported = await t.request('GET', '/api/v1/people/ada@example.com/export', { key: ws.secretKey });
+    expect(exported.body.subscriptions).toEqual([
+      expect.objectContaining({
+        list: 'letter',
+        status: 'unsubscribed',
+        consentText: CONSENT,
+        consentIp: '198.51.100.7',
+        withdrawnVia: 'api',
+        withdrawnAt: expect.any(String),
+      }),
+    ]);
     const rows = (await timelineOf('ada@example.com')).filter((r: { type: string }) => r.type === 'unsubscribed');
     expect(rows).toEqual([
       {
