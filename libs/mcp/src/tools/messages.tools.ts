@@ -53,7 +53,8 @@ export function messageTools(messages: MessagesService, limits: RateLimits) {
       'Send a one-to-one email to a person, as POST /api/v1/messages does. to is an email address or a record ' +
       'id. Give subject (2 to 200 characters) and body (2 to 20,000 characters, Markdown with {{ person.name ' +
       '}} variables), or template (a template name or id). Only a person who has been in touch (bought, signed ' +
-      'up, wrote in, replied or joined a list) can be emailed; anyone else is refused with not_engaged.',
+      'up, wrote in, replied or joined a list) can be emailed; anyone else is refused with not_engaged. A person ' +
+      'who opted out is refused opted_out, one whose address bounced for good undeliverable.',
     input: {
       to: z.string(),
       subject: z.string().optional(),
