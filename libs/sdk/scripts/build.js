@@ -46,7 +46,11 @@ function* emitted(dir) {
   }
 }
 
-/** require("x"), import("x"), from 'x', import 'x': a mapped x becomes the relative path to its emitted file. */
+/**
+ * require("x"), import("x"), from 'x', import 'x': a mapped x becomes the relative path to its emitted file,
+ * and a relative x written without an extension (the wire module's own files import each other so, as the
+ * monorepo's scripts need) gains the .js of the file tsc emitted, which ESM requires.
+ */
 function rewrite(out, mapped) {
   const targets = new Map(mapped.map(([specifier, file]) => [specifier, path.join(out, file)]));
   for (const file of emitted(out)) {
@@ -54,6 +58,9 @@ function rewrite(out, mapped) {
     const next = text.replace(
       /(\b(?:from|import|require)\s*\(?\s*)(["'])([^"'\n]+)\2/g,
       (whole, lead, quote, specifier) => {
+        const bare = /^\.\.?\//.test(specifier) && !path.extname(specifier);
+        if (bare && fs.existsSync(path.resolve(path.dirname(file), `${specifier}.js`)))
+          return `${lead}${quote}${specifier}.js${quote}`;
         if (!targets.has(specifier)) return whole;
         const relative = path.relative(path.dirname(file), targets.get(specifier)).split(path.sep).join('/');
         return `${lead}${quote}${relative.startsWith('.') ? relative : `./${relative}`}${quote}`;
