@@ -15,6 +15,8 @@ export interface PreferenceList {
   id: string;
   name: string;
   subscribed: boolean;
+  /** Waiting for the person to confirm by email (a double opt-in list). */
+  pending: boolean;
   consentText: string;
   grantedAt: Date;
   withdrawnAt: Date | null;
@@ -57,7 +59,9 @@ export class PreferencesService {
       lists: subscriptions.map((s) => ({
         id: s.list_id,
         name: s.name,
-        subscribed: s.status === 'subscribed',
+        // A pending double opt-in counts as on the list here: unticking it withdraws it too.
+        subscribed: s.status !== 'unsubscribed',
+        pending: s.status === 'pending',
         consentText: s.consent_text,
         grantedAt: new Date(s.granted_at),
         withdrawnAt: s.withdrawn_at ? new Date(s.withdrawn_at) : null,

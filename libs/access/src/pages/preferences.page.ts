@@ -7,6 +7,7 @@ export interface PreferencesPageList {
   id: string;
   name: string;
   subscribed: boolean;
+  pending: boolean;
   consentText: string;
   grantedAt: Date;
   withdrawnAt: Date | null;
@@ -25,7 +26,13 @@ const day = (at: Date) => at.toISOString().slice(0, 10);
 
 function listChoice(list: PreferencesPageList, i: number): string {
   const id = `list-${i}`;
-  const left = list.withdrawnAt ? ` You left on ${day(list.withdrawnAt)}.` : list.subscribed ? '' : ' You left it.';
+  const left = list.pending
+    ? ' It waits for you to confirm by the link in the email you were sent.'
+    : list.subscribed
+      ? ''
+      : list.withdrawnAt
+        ? ` You left on ${day(list.withdrawnAt)}.`
+        : ' You left it.';
   return [
     '<div class="choice">',
     `<input type="checkbox" id="${id}" name="list" value="${escapeHtml(list.id)}"${list.subscribed ? ' checked' : ''}` +
