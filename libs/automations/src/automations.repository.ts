@@ -16,7 +16,10 @@ export interface AutomationRow {
   trigger: AutomationTrigger;
   steps: AutomationStep[];
   status: AutomationStatus;
-  /** Happenings of history that matched the trigger and started no run (docs/decisions.md#history-starts-no-automation). */
+  /**
+   * Happenings of history that matched the trigger and started no run
+   * (docs/decisions.md#history-starts-no-automation).
+   */
   passed_over_history: number;
   created_at: Date;
   updated_at: Date;

@@ -11,7 +11,10 @@ export interface WorkspaceEntity {
   trialStage: boolean;
   downloaderStage: boolean;
   activationEvents: string[];
-  /** An event more than this many hours older than its arrival is history (docs/decisions.md#history-starts-no-automation). */
+  /**
+   * An event more than this many hours older than its arrival is history
+   * (docs/decisions.md#history-starts-no-automation).
+   */
   historyWindowHours: number;
   createdAt: Date;
 }

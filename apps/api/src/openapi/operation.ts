@@ -11,7 +11,8 @@ const REQUIREMENTS: Record<Caller, Array<Record<string, string[]>>> = {
   'secret key or connector': [{ secretKey: [] }, { connector: [] }],
   // Segment's clients send the write key (secret or public) as HTTP Basic's user name, or as writeKey in the body,
   // which no security scheme can name (an apiKey is a header, a query parameter or a cookie): {} says a request
-  // may carry no header, and the body's writeKey says why (docs/decisions.md#the-openapi-document-is-true-to-the-service).
+  // may carry no header, and the body's writeKey says why
+  // (docs/decisions.md#the-openapi-document-is-true-to-the-service).
   'write key': [{ writeKey: [] }, {}],
   // {} too: without ADMIN_TOKEN, a caller on the service's own machine needs no header.
   operator: [{ adminToken: [] }, {}],

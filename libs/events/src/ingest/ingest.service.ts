@@ -38,7 +38,10 @@ export interface IngestOptions {
    * A key taken as live from memory (AuthContext.recheck): checked by the write, or verified when nothing is written.
    */
   recheck?: KeyRecheck;
-  /** Segment's /v1/import: every item is history, whatever its time (docs/decisions.md#history-starts-no-automation). */
+  /**
+   * Segment's /v1/import: every item is history, whatever its time
+   * (docs/decisions.md#history-starts-no-automation).
+   */
   imported?: boolean;
 }
 

@@ -1,6 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-// A value posted as properties.value, with no top-level value, is the event's value (docs/decisions.md#graphql-admin-api):
+// A value posted as properties.value, with no top-level value, is the event's value
+// (docs/decisions.md#graphql-admin-api):
 // ingest stores it in events.value since, and this writes it there for the rows recorded before, so charts sum
 // both alike. The rollups' update trigger moves their sums in the same statement.
 export class ValueFromProperties1767340000000 implements MigrationInterface {

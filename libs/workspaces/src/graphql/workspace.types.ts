@@ -20,7 +20,8 @@ export class WorkspaceType {
   @Field(() => [String]) activationEvents: string[];
   @Field(() => Int, {
     description:
-      'An event whose occurred_at is more than this many hours before it arrives is history: recorded, but it starts no automation (1 to 8760; 24 by default).',
+      'An event whose occurred_at is more than this many hours before it arrives is history: recorded, but it ' +
+      'starts no automation (1 to 8760; 24 by default).',
   })
   historyWindowHours: number;
 }
