@@ -231,4 +231,20 @@ describe('the preference page, in Chromium', () => {
     // Leaving lists is not opting out of email.
     expect((await send('eve@example.com')).body).toMatchObject({ ok: true });
   });
+
+  it("the page's own one-click button unsubscribes from everything and says so on the page", async () => {
+    await subscribe('gus@example.com', 'news');
+    await subscribe('gus@example.com', 'tips');
+    await send('gus@example.com');
+    const link = linkOf(await mailTo('gus@example.com'))!;
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto(link);
+    await page.getByRole('button', { name: /^Unsubscribe from all email from / }).click();
+    await page.getByRole('status').filter({ hasText: 'You are unsubscribed' }).waitFor();
+    await page.getByText(/You are unsubscribed from all email from .* since/).waitFor();
+    await context.close();
+    expect(await statusOf('gus@example.com')).toEqual({ news: 'unsubscribed', tips: 'unsubscribed' });
+    expect((await send('gus@example.com')).body).toMatchObject({ error: 'opted_out' });
+  });
 });
