@@ -11,3 +11,4 @@ export * from './messaging.tokens';
 export { MessagingDataParticipant } from './person-data.participant';
 export * from './email-standing.service';
 export * from './preferences.service';
+export * from './confirmation-links.service';

@@ -1,10 +1,21 @@
-import { Module } from '@nestjs/common';
+import { Module, OnModuleInit } from '@nestjs/common';
+import { OutboxRelayService } from '@app/outbox';
+import { ConfirmationMail } from './confirmation-mail';
 import { EmailProcessor } from './jobs/email.processor';
 import { MessagingModule } from './messaging.module';
 
-/** The worker's part: sending queued emails, and the sweep that requeues lost ones. */
+/** The worker's part: sending queued emails, the sweep that requeues lost ones, and double opt-in's confirmations. */
 @Module({
   imports: [MessagingModule],
-  providers: [EmailProcessor],
+  providers: [EmailProcessor, ConfirmationMail],
 })
-export class MessagingWorkerModule {}
+export class MessagingWorkerModule implements OnModuleInit {
+  constructor(
+    private readonly relay: OutboxRelayService,
+    private readonly confirmations: ConfirmationMail,
+  ) {}
+
+  onModuleInit(): void {
+    this.relay.register(this.confirmations);
+  }
+}

@@ -7,6 +7,7 @@ import { EmailQueue } from './email-queue';
 import { EmailStandingService } from './email-standing.service';
 import { EmailStandingsRepository } from './email-standings.repository';
 import { PreferencesService } from './preferences.service';
+import { ConfirmationLinksService } from './confirmation-links.service';
 import { MessagesRepository } from './messages.repository';
 import { MessagesService } from './messages.service';
 import { MessageRenderer } from './render/message-renderer';
@@ -29,6 +30,7 @@ import { SEND_EMAIL } from './jobs/email.job';
     EmailStandingsRepository,
     EmailStandingService,
     PreferencesService,
+    ConfirmationLinksService,
     {
       provide: EMAIL_PROVIDER,
       inject: [CONFIG],
@@ -51,6 +53,7 @@ import { SEND_EMAIL } from './jobs/email.job';
     BullModule,
     EmailStandingService,
     PreferencesService,
+    ConfirmationLinksService,
   ],
 })
 export class MessagingModule implements OnModuleInit, OnModuleDestroy {

@@ -6,3 +6,4 @@ export * from './workspace-picker.page';
 export * from './signed-in.page';
 export * from './link.page';
 export * from './preferences.page';
+export * from './confirmation.page';

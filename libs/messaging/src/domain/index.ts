@@ -7,3 +7,4 @@ export * from './email-door';
 export * from './email-webhook';
 export * from './preferences-link';
 export * from './email-standing';
+export * from './confirmation-link';

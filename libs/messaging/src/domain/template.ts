@@ -15,6 +15,12 @@ export interface RenderContext {
   properties?: Record<string, unknown>;
   /** The person's preference page (docs/security.md#the-preferences-link), as {{ preferences_url }}. */
   preferences_url?: string;
+  /**
+   * A double opt-in's confirmation email: the list, and its link as {{ confirm_url }}
+   * (docs/security.md#the-confirmation-link).
+   */
+  list?: Record<string, unknown>;
+  confirm_url?: string;
 }
 
 export interface RenderedMessage {
@@ -134,6 +140,8 @@ function scopeOf(context: RenderContext): object {
     workspace: context.workspace ?? {},
     properties: context.properties ?? {},
     preferences_url: context.preferences_url ?? '',
+    list: context.list ?? {},
+    confirm_url: context.confirm_url ?? '',
   };
 }
 
