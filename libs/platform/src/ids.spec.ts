@@ -1,4 +1,4 @@
-import { newId, ulid } from './ids';
+import { newId, openToken, signToken, ulid } from './ids';
 
 const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 const timeOf = (id: string) => [...id.slice(0, 10)].reduce((t, c) => t * 32 + CROCKFORD.indexOf(c), 0);
@@ -28,5 +28,24 @@ describe('ids (ULID spec)', () => {
 
   it('carries a readable prefix', () => {
     expect(newId('per')).toMatch(/^per_[0-9A-HJKMNP-TV-Z]{26}$/);
+  });
+});
+
+describe('signed tokens', () => {
+  const token = signToken('preferences', 'ws_1.per_1', 'app-secret');
+
+  it('open to their body under the same purpose and secret', () => {
+    expect(openToken('preferences', token, 'app-secret')).toBe('ws_1.per_1');
+  });
+
+  it('are refused under another purpose, another secret, changed, cut, extended or too long', () => {
+    const [body, mac] = token.split('.');
+    expect(openToken('confirm-subscription', token, 'app-secret')).toBeNull();
+    expect(openToken('preferences', token, 'another-secret')).toBeNull();
+    const other = Buffer.from('ws_1.per_2').toString('base64url');
+    expect(openToken('preferences', `${other}.${mac}`, 'app-secret')).toBeNull();
+    expect(openToken('preferences', body, 'app-secret')).toBeNull();
+    expect(openToken('preferences', `${token}.x`, 'app-secret')).toBeNull();
+    expect(openToken('preferences', token, 'app-secret', token.length - 1)).toBeNull();
   });
 });

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 // A ULID (https://github.com/ulid/spec): 48 bits of milliseconds and 80 random bits in Crockford base32,
 // monotonic within a millisecond (the random part counts up), as the `ulid` package's monotonicFactory
@@ -71,3 +71,23 @@ export function randomBase62(length: number): string {
 export function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(createHash('sha256').update(a).digest(), createHash('sha256').update(b).digest());
 }
+
+/**
+ * A body signed for one use: `{base64url body}.{HMAC-SHA256 under "{purpose}:{secret}"}`, so a token made for one
+ * purpose (a consent decision, a preference page, a confirmation) is never taken for another's.
+ */
+export function signToken(purpose: string, body: string, secret: string): string {
+  const encoded = Buffer.from(body, 'utf8').toString('base64url');
+  return `${encoded}.${tokenMac(purpose, encoded, secret)}`;
+}
+
+/** The body a token was signed with for this purpose, or null when it was not signed here (tampered, cut, too long). */
+export function openToken(purpose: string, token: string, secret: string, maxLength = 4096): string | null {
+  if (token.length > maxLength) return null;
+  const [encoded, mac, extra] = token.split('.');
+  if (!encoded || !mac || extra !== undefined || !sameSecret(mac, tokenMac(purpose, encoded, secret))) return null;
+  return Buffer.from(encoded, 'base64url').toString('utf8');
+}
+
+const tokenMac = (purpose: string, encoded: string, secret: string) =>
+  createHmac('sha256', `${purpose}:${secret}`).update(encoded).digest('base64url');

@@ -1,8 +1,7 @@
 // The authorize request a consent page carries to its decision: signed with APP_SECRET, bound to the
 // session that saw the page, and good for ten minutes, so the decision post cannot be forged, replayed
 // by another session, or changed (another redirect address or challenge) on its way back.
-import { createHmac } from 'node:crypto';
-import { sameSecret } from '@app/platform';
+import { openToken, signToken } from '@app/platform';
 
 export interface ConsentRequest {
   clientId: string;
@@ -20,20 +19,16 @@ export interface ConsentRequest {
 
 export const CONSENT_MS = 10 * 60_000;
 
-const signature = (body: string, secret: string) =>
-  createHmac('sha256', `consent:${secret}`).update(body).digest('base64url');
-
 export function signConsent(request: ConsentRequest, secret: string): string {
-  const body = Buffer.from(JSON.stringify(request)).toString('base64url');
-  return `${body}.${signature(body, secret)}`;
+  return signToken('consent', JSON.stringify(request), secret);
 }
 
 /** The request as signed, or null when the signature does not match or it has run out. */
 export function openConsent(signed: string, secret: string, now: number): ConsentRequest | null {
-  const [body, mac] = signed.split('.');
-  if (!body || !mac || !sameSecret(mac, signature(body, secret))) return null;
+  const body = openToken('consent', signed, secret, Number.POSITIVE_INFINITY);
+  if (body === null) return null;
   try {
-    const request = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as ConsentRequest;
+    const request = JSON.parse(body) as ConsentRequest;
     return request.until > now ? request : null;
   } catch {
     return null;

@@ -2,8 +2,7 @@
 // List-Unsubscribe, where a one-click POST takes the person off the lists it names and opts them out of email, and
 // as {{ preferences_url }}, where a GET shows their preference page. It names one person of one workspace, and one
 // list for mail sent to a list; the HMAC under a key derived from APP_SECRET means it cannot be made or changed.
-import { createHmac } from 'node:crypto';
-import { sameSecret } from '@app/platform/plain';
+import { openToken, signToken } from '@app/platform/plain';
 
 export interface PreferencesLink {
   workspaceId: string;
@@ -17,14 +16,10 @@ export const PREFERENCES_PATH = '/preferences';
 
 const ID = /^[A-Za-z0-9_-]{1,80}$/;
 
-const mac = (body: string, secret: string) =>
-  createHmac('sha256', `preferences:${secret}`).update(body).digest('base64url');
-
 /** The token part of the link: the ids, then their signature. */
 export function signPreferencesLink(link: PreferencesLink, secret: string): string {
   const ids = [link.workspaceId, link.personId, ...(link.listId ? [link.listId] : [])];
-  const body = Buffer.from(ids.join('.')).toString('base64url');
-  return `${body}.${mac(body, secret)}`;
+  return signToken('preferences', ids.join('.'), secret);
 }
 
 /** The whole address: {BASE_URL}/preferences/{token}. */
@@ -34,11 +29,8 @@ export function preferencesUrl(baseUrl: string, link: PreferencesLink, secret: s
 
 /** The link's ids, or null when the token was not signed here (tampered, truncated, or made under another secret). */
 export function openPreferencesLink(token: string, secret: string): PreferencesLink | null {
-  if (token.length > 400) return null;
-  const [body, signature, extra] = token.split('.');
-  if (!body || !signature || extra !== undefined || !sameSecret(signature, mac(body, secret))) return null;
-  const ids = Buffer.from(body, 'base64url').toString('utf8').split('.');
-  if (ids.length < 2 || ids.length > 3 || !ids.every((id) => ID.test(id))) return null;
+  const ids = openToken('preferences', token, secret, 400)?.split('.');
+  if (!ids || ids.length < 2 || ids.length > 3 || !ids.every((id) => ID.test(id))) return null;
   const [workspaceId, personId, listId] = ids;
   return listId ? { workspaceId, personId, listId } : { workspaceId, personId };
 }
