@@ -1,17 +1,19 @@
 // Lists (docs/graphql.md#lists): each with its subscribers now, those waiting for a confirmation and
 // those who left, by how and the latest of them, linking to the people subscribed (PeopleFilter.list
-// takes the address); created with an address and a name, and
-// renamed in place (the address forms post to stays).
+// takes the address); created with an address, a name and whether new subscribers confirm by email
+// (double opt-in, turned on and off in each list's row), and renamed in place (the address forms post to stays).
 import { FormEvent, useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { useMutation, useQuery } from 'urql';
 import { refusalOf } from '../client';
 import { graphql, ResultOf } from '../graphql';
+import { Checkbox } from '../ui/checkbox';
 import { ChangeButton, Field } from '../ui/controls';
 import { Page, Section } from '../ui/page';
 import { Alert, Empty, Loaded } from '../ui/state';
 import { Time } from '../ui/time';
 import { useChangeRight } from '../viewer';
+import { DOUBLE_OPT_IN_LABEL, DoubleOptInToggle } from './lists/double-opt-in';
 import './lists.css';
 
 const LISTS = graphql(`
@@ -20,6 +22,7 @@ const LISTS = graphql(`
       id
       address
       name
+      doubleOptIn
       subscriberCount
       pendingCount
       unsubscribedCount
@@ -43,6 +46,7 @@ const CREATE = graphql(`
       id
       address
       name
+      doubleOptIn
       subscriberCount
     }
   }
@@ -137,6 +141,9 @@ function ListRow({ list }: { list: List }) {
         <Leavers list={list} />
       </td>
       <td>
+        <DoubleOptInToggle list={list} describedBy={READ_ONLY} />
+      </td>
+      <td>
         {renaming ? null : (
           <button
             type="button"
@@ -180,6 +187,7 @@ function ListTable({ lists }: { lists: readonly List[] }) {
               Unsubscribed
             </th>
             <th scope="col">Who left how</th>
+            <th scope="col">Confirmation</th>
             <th scope="col">Actions</th>
           </tr>
         </thead>
@@ -196,12 +204,15 @@ function ListTable({ lists }: { lists: readonly List[] }) {
 function NewList() {
   const [address, setAddress] = useState('');
   const [name, setName] = useState('');
+  const [doubleOptIn, setDoubleOptIn] = useState(false);
   const [result, create] = useMutation(CREATE);
   const right = useChangeRight();
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const answer = await create({ input: { address: address.trim(), name: name.trim() } });
-    if (!answer.error) [setAddress, setName].forEach((clear) => clear(''));
+    const answer = await create({ input: { address: address.trim(), name: name.trim(), doubleOptIn } });
+    if (answer.error) return;
+    [setAddress, setName].forEach((clear) => clear(''));
+    setDoubleOptIn(false);
   };
   return (
     <Section title="New list">
@@ -216,6 +227,12 @@ function NewList() {
             onChange={(e) => setAddress(e.target.value)}
           />
           <Field label="Name" required maxLength={200} value={name} onChange={(e) => setName(e.target.value)} />
+          <Checkbox
+            label={DOUBLE_OPT_IN_LABEL}
+            hint="Each new subscriber gets an email with a link and joins the list only once they confirm; until then they count as pending."
+            checked={doubleOptIn}
+            onChange={(e) => setDoubleOptIn(e.target.checked)}
+          />
         </fieldset>
         <Alert refused={refusalOf(result.error)} />
         <ChangeButton type="submit" disabled={result.fetching}>
