@@ -231,9 +231,8 @@ export class PeopleRepository {
   /**
    * Subscribes; answers false when the person was already on the list (nothing is written then). Subscribing again
    * after a withdrawal starts a new consent; the one it replaces is kept, with its withdrawal, in earlier_consents
-   * (docs/decisions.md#withdrawal-beside-the-consent). A pending subscription is written again (its words, and its
-   * 30 days from now), so subscribing again sends a new confirmation
-   * (docs/decisions.md#double-opt-in-confirms-by-a-post).
+   * (docs/decisions.md#withdrawal-beside-the-consent). A pending one is written again (words, 30 days from now), so
+   * subscribing again sends a new confirmation (docs/decisions.md#double-opt-in-confirms-by-a-post).
    */
   async subscribe(m: EntityManager, row: SubscriptionWrite): Promise<boolean> {
     const written: unknown[] = await m.query(
