@@ -1,22 +1,13 @@
 // The preference page a person's email links to (docs/rest.md#the-preferences-link): the workspace's name, each list
 // they are on or left with the words they agreed to and when, a checkbox per list, Save; and the one-click
 // unsubscribe as a button. The page only takes people off lists: joining again is done where they first joined.
+import type { PreferenceList } from '@app/messaging';
 import { escapeHtml, hiddenInput, renderPage } from './page';
-
-export interface PreferencesPageList {
-  id: string;
-  name: string;
-  subscribed: boolean;
-  pending: boolean;
-  consentText: string;
-  grantedAt: Date;
-  withdrawnAt: Date | null;
-}
 
 export interface PreferencesPageInput {
   action: string;
   workspaceName: string;
-  lists: PreferencesPageList[];
+  lists: PreferenceList[];
   optedOutAt: Date | null;
   notice?: string | null;
   alert?: string | null;
@@ -24,7 +15,7 @@ export interface PreferencesPageInput {
 
 const day = (at: Date) => at.toISOString().slice(0, 10);
 
-function listChoice(list: PreferencesPageList, i: number): string {
+function listChoice(list: PreferenceList, i: number): string {
   const id = `list-${i}`;
   const left = list.pending
     ? ' It waits for you to confirm by the link in the email you were sent.'
