@@ -18,6 +18,7 @@ import { freePort } from '@app/platform';
 import { ConnectionsService, HOUR_MS, SignInClock } from '@app/workspaces';
 import { useApp, useWorkspace } from './harness';
 import { launchBrowser } from './support/browser';
+import { listToolsWith } from './support/tool-door';
 
 /** What an MCP client keeps between its steps, in memory. */
 class MemoryProvider implements OAuthClientProvider {
@@ -116,23 +117,7 @@ async function connect(provider: MemoryProvider): Promise<Client> {
   return client;
 }
 
-async function toolDoor(token: string) {
-  const response = await fetch(mcpUrl(), {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
-  return {
-    status: response.status,
-    body: (await response.json()) as { error?: string },
-    challenge: response.headers.get('www-authenticate'),
-  };
-}
+const toolDoor = (token: string) => listToolsWith(mcpUrl(), token);
 
 /** A client whose first call was answered 401: it registered, and its person is to open `authorizationUrl`. */
 async function sentToSignIn(): Promise<MemoryProvider & { transport: StreamableHTTPClientTransport }> {

@@ -5,6 +5,7 @@
 import * as oauth from 'oauth4webapi';
 import { SESSION_COOKIE } from '@app/workspaces';
 import { useApp, useWorkspace } from './harness';
+import { listToolsWith } from './support/tool-door';
 
 const t = useApp();
 const ws = useWorkspace(t, {}, 'all');
@@ -12,19 +13,7 @@ const CALLBACK = 'http://127.0.0.1:9/callback';
 const insecure = { [oauth.allowInsecureRequests]: true }; // BASE_URL is loopback http in tests
 const mcpUrl = () => `${t.url}/api/mcp`;
 
-async function toolDoor(token: string) {
-  const answer = await fetch(mcpUrl(), {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2025-06-18',
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
-  });
-  return { status: answer.status, body: (await answer.json()) as { error?: string } };
-}
+const toolDoor = (token: string) => listToolsWith(mcpUrl(), token);
 
 /** The person signs in with the workspace's secret key, opens the authorize address and presses `decision`. */
 async function personDecides(authorize: URL | string, decision: 'allow' | 'deny' = 'allow'): Promise<URL> {

@@ -6,6 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import ts from 'typescript';
 import { ADMIN_TOKEN, useApp } from './harness';
+import { documentFacts } from './support/openapi-check';
 
 const t = useApp();
 const SITE = 'https://shop.example.com';
@@ -194,14 +195,7 @@ function documents(route: string, status: number): boolean {
 }
 
 async function facts() {
-  const ws = await t.workspace({ origins: [SITE] });
-  await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
-  const created = await t.gql(
-    'mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { address } }',
-    { input: { name: 'Hook', trigger: { kind: 'webhook' }, steps: [] } },
-    ws.secretKey,
-  );
-  const address = new URL(created.data.createAutomation.address).pathname.split('/').pop()!;
+  const { ws, automation: address } = await documentFacts(t, SITE);
   return {
     baseUrl: t.url,
     secretKey: ws.secretKey,

@@ -5,7 +5,7 @@
 import { Analytics } from '@segment/analytics-node';
 import { Lifeline } from '../libs/sdk/src';
 import { ADMIN_TOKEN, useApp } from './harness';
-import { type Exchange, OpenApiCheck, trafficProxy } from './support/openapi-check';
+import { documentFacts, type Exchange, OpenApiCheck, trafficProxy } from './support/openapi-check';
 
 const t = useApp();
 const SITE = 'https://shop.example.com';
@@ -36,14 +36,8 @@ async function send(path: string, body?: unknown, call: Call = {}): Promise<Resp
 }
 
 async function facts() {
-  const ws = await t.workspace({ origins: [SITE] });
-  await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
-  const created = await t.gql(
-    'mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { address } }',
-    { input: { name: 'Hook', trigger: { kind: 'webhook' }, steps: [] } },
-    ws.secretKey,
-  );
-  return { ...ws, automation: new URL(created.data.createAutomation.address).pathname.split('/').pop()! };
+  const { ws, automation } = await documentFacts(t, SITE);
+  return { ...ws, automation };
 }
 
 /** The traffic of every operation: what an integrator, a browser and Segment's clients send, right and wrong. */

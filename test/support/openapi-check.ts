@@ -10,6 +10,8 @@ import { createServer, request as httpRequest, type IncomingHttpHeaders, type Se
 import type { AddressInfo } from 'node:net';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import type { CreatedWorkspace } from '@app/workspaces';
+import type { TestApp } from '../harness';
 
 type Schema = Record<string, any>;
 
@@ -297,4 +299,19 @@ export async function trafficProxy(
     exchanges,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/**
+ * What calling every operation of the document needs: a workspace taking the site's Origin, a list named news
+ * and an automation started by its address (the address's last segment).
+ */
+export async function documentFacts(t: TestApp, site: string): Promise<{ ws: CreatedWorkspace; automation: string }> {
+  const ws = await t.workspace({ origins: [site] });
+  await t.gql('mutation { createList(input: {address: "news", name: "News"}) { id } }', {}, ws.secretKey);
+  const created = await t.gql(
+    'mutation($input: CreateAutomationInput!) { createAutomation(input: $input) { address } }',
+    { input: { name: 'Hook', trigger: { kind: 'webhook' }, steps: [] } },
+    ws.secretKey,
+  );
+  return { ws, automation: new URL(created.data.createAutomation.address).pathname.split('/').pop()! };
 }
