@@ -18,6 +18,9 @@ export async function smtpServer(received: Mail[] = []): Promise<Smtp> {
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    // A client still connected when the file ends (the app's pooled connection, while the app is still up) is
+    // dropped after a second; smtp-server's own default waits 30 s, jest's whole budget for the hook.
+    closeTimeout: 1000,
     onData(stream, session, callback) {
       let raw = '';
       stream.on('data', (chunk) => (raw += chunk));
