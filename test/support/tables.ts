@@ -39,6 +39,11 @@ export const TABLE_OWNERS: Record<string, string> = {
   // People sketches (ChartPeopleRollups1767200000002).
   events_rollup_people: 'events',
   events_rollup_dirty: 'events',
+  // Live segments (LiveSegments1767600000000).
+  segments: 'events',
+  segment_revisions: 'events',
+  segment_members: 'events',
+  segment_counts: 'events',
   templates: 'messaging',
   messages: 'messaging',
   email_standings: 'messaging',

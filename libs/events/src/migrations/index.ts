@@ -10,6 +10,7 @@ import { ChartRollups1767200000001 } from './1767200000001-chart-rollups';
 import { ChartPeopleRollups1767200000002 } from './1767200000002-chart-people-rollups';
 import { RollupMovedSkipsEmpty1767200000003 } from './1767200000003-rollup-moved-skips-empty';
 import { ValueFromProperties1767340000000 } from './1767340000000-value-from-properties';
+import { LiveSegments1767600000000 } from './1767600000000-live-segments';
 
 export const EVENTS_MIGRATIONS = [
   EventsSchema1763856000005,
@@ -23,4 +24,5 @@ export const EVENTS_MIGRATIONS = [
   ChartPeopleRollups1767200000002,
   RollupMovedSkipsEmpty1767200000003,
   ValueFromProperties1767340000000,
+  LiveSegments1767600000000,
 ];
