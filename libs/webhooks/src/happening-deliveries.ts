@@ -15,14 +15,7 @@ import { PeopleReadRepository } from '@app/people';
 import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
 import { previousSecretSql } from './delivery-claims.repository';
 import { FirstAttemptsService } from './first-attempts.service';
-import {
-  isTrigger,
-  mostSpecificTrigger,
-  Trigger,
-  webhookBodyAfterId,
-  webhookBodyWithId,
-  WebhookRecord,
-} from './domain';
+import { happeningDelivery, Trigger, webhookBodyAfterId, webhookBodyWithId, WebhookRecord } from './domain';
 import type { EndpointRow } from './endpoints.repository';
 
 interface HappeningPayload {
@@ -58,11 +51,10 @@ export class HappeningDeliveries {
       [];
     for (const row of rows) {
       const data = (row.payload as HappeningPayload).data ?? {};
-      const triggers = Object.keys(data).filter(isTrigger);
       for (const endpoint of endpoints) {
         if (endpoint.workspace_id !== row.workspaceId) continue;
-        const type = mostSpecificTrigger(triggers, endpoint.triggers);
-        if (type) matches.push({ row, endpoint, type, data: data[type] ?? {} });
+        const heard = happeningDelivery(data, endpoint.triggers);
+        if (heard) matches.push({ row, endpoint, ...heard });
       }
     }
     if (matches.length === 0) return [];

@@ -108,7 +108,7 @@ describe('classifyEventName', () => {
     expect((refused as Refusal).message).toContain(name);
   });
 
-  it.each([['stage_entered'], ['event'], ['email_in'], ['field_changed']])(
+  it.each([['stage_entered'], ['event'], ['email_in'], ['field_changed'], ['segment_entered'], ['segment_left']])(
     'a trigger name is reserved too: %s',
     (name) => {
       expect(codeOf(classifyEventName(name))).toBe('reserved_event_name');

@@ -47,7 +47,8 @@ export const TIMELINE_KINDS = [
 /**
  * What can happen to a person (the outbox's happening kinds); each is also an outgoing webhook trigger
  * of the same name. Automations list triggers and event names side by side, so a custom event may not
- * take a trigger's name. email_in is made by messaging, from a reply.
+ * take a trigger's name. email_in is made by messaging, from a reply; segment_entered and segment_left by a
+ * live segment's membership (docs/webhooks.md#triggers-and-bodies).
  */
 export const TRIGGER_NAMES = [
   'stage_entered',
@@ -57,6 +58,8 @@ export const TRIGGER_NAMES = [
   'email_in',
   'field_changed',
   'person_erased',
+  'segment_entered',
+  'segment_left',
 ] as const;
 export type HappeningKind = (typeof TRIGGER_NAMES)[number];
 

@@ -5,6 +5,7 @@ import {
   automationStepData,
   buildWebhookBody,
   generateEndpointSecret,
+  happeningDelivery,
   mostSpecificTrigger,
   signBody,
   signStandard,
@@ -97,9 +98,19 @@ describe('automation http_request body data', () => {
 });
 
 describe('most specific trigger', () => {
-  it('lists the seven triggers', () => {
+  it('lists the nine triggers', () => {
     expect([...TRIGGERS].sort()).toEqual(
-      ['email_in', 'event', 'field_changed', 'person_erased', 'stage_entered', 'subscribed', 'unsubscribed'].sort(),
+      [
+        'email_in',
+        'event',
+        'field_changed',
+        'person_erased',
+        'segment_entered',
+        'segment_left',
+        'stage_entered',
+        'subscribed',
+        'unsubscribed',
+      ].sort(),
     );
   });
 
@@ -133,6 +144,49 @@ describe('most specific trigger', () => {
   it('treats a stage change as a happening of its own', () => {
     expect(mostSpecificTrigger(['stage_entered'], ['stage_entered', 'event'])).toBe('stage_entered');
     expect(mostSpecificTrigger(['stage_entered'], ['event'])).toBeNull();
+  });
+});
+
+describe("a segment's entry and exit (the happening's data, as the membership writes it)", () => {
+  const entered = { segment_entered: { segment: { id: 'seg_1', name: 'Purchasers' } } };
+  const left = { segment_left: { segment: { id: 'seg_1', name: 'Purchasers' } } };
+
+  it('is typed segment_entered or segment_left, its data the segment id and name', () => {
+    expect(happeningDelivery(entered, ['segment_entered', 'event'])).toEqual({
+      type: 'segment_entered',
+      data: { segment: { id: 'seg_1', name: 'Purchasers' } },
+    });
+    expect(happeningDelivery(left, ['segment_left'])).toEqual({
+      type: 'segment_left',
+      data: { segment: { id: 'seg_1', name: 'Purchasers' } },
+    });
+  });
+
+  it('is heard only by an address that asked for it: an entry is not an exit, nor an event', () => {
+    expect(happeningDelivery(entered, ['segment_left', 'event', 'stage_entered'])).toBeNull();
+    expect(happeningDelivery(left, ['segment_entered'])).toBeNull();
+  });
+
+  it('writes the body with the person in record and the segment in data', () => {
+    const heard = happeningDelivery(entered, ['segment_entered'])!;
+    expect(buildWebhookBody({ ...base, ...heard })).toBe(
+      '{"id":"dlv_01JTEST","type":"segment_entered","at":"2025-01-02T03:04:05.000Z",' +
+        '"workspace":{"id":"wsp_1","slug":"acme"},' +
+        '"record":{"id":"per_1","kind":"person","name":"Ada Lovelace","email":"ada@acme.test","stage":"Customer"},' +
+        '"data":{"segment":{"id":"seg_1","name":"Purchasers"}}}',
+    );
+  });
+
+  it('gives the other triggers their own facts as before', () => {
+    const joined = { event: { event: 'subscribed' }, subscribed: { list: { address: 'news', name: 'News' } } };
+    expect(happeningDelivery(joined, ['event'])).toEqual({
+      type: 'subscribed',
+      data: { list: { address: 'news', name: 'News' } },
+    });
+    expect(happeningDelivery({ person_erased: undefined }, ['person_erased'])).toEqual({
+      type: 'person_erased',
+      data: {},
+    });
   });
 });
 

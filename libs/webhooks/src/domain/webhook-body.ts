@@ -13,10 +13,13 @@ export type Trigger = HappeningKind;
 export const SPECIAL_TYPES = ['test', 'automation'] as const;
 export type WebhookType = Trigger | (typeof SPECIAL_TYPES)[number];
 
-// Most specific first: event is the catch-all (a reply is also an event, so email_in wins over it).
+// Most specific first: event is the catch-all (a reply is also an event, so email_in wins over it). A segment's
+// entry or exit is a happening of its own, never beside another trigger.
 const SPECIFICITY: readonly Trigger[] = [
   'person_erased',
   'stage_entered',
+  'segment_entered',
+  'segment_left',
   'email_in',
   'subscribed',
   'unsubscribed',
@@ -40,6 +43,18 @@ export function mostSpecificTrigger(
 ): Trigger | null {
   if (!happeningTriggers.some((trigger) => listenedTriggers.includes(trigger))) return null;
   return SPECIFICITY.find((trigger) => happeningTriggers.includes(trigger)) ?? null;
+}
+
+/**
+ * What one address gets of a happening: the type (mostSpecificTrigger) and that trigger's own facts from the
+ * happening's data (a segment's entry: `{segment: {id, name}}`); null when it hears none of its triggers.
+ */
+export function happeningDelivery(
+  happeningData: Readonly<Record<string, Record<string, unknown> | undefined>>,
+  listenedTriggers: readonly string[],
+): { type: Trigger; data: Record<string, unknown> } | null {
+  const type = mostSpecificTrigger(Object.keys(happeningData).filter(isTrigger), listenedTriggers);
+  return type ? { type, data: happeningData[type] ?? {} } : null;
 }
 
 export interface WebhookRecord {

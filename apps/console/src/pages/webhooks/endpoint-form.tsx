@@ -18,6 +18,8 @@ const TRIGGERS: [string, string][] = [
   ['email_in', 'somebody wrote back'],
   ['field_changed', 'a field on a record changed'],
   ['person_erased', 'somebody was erased: erase your copies'],
+  ['segment_entered', 'somebody entered a segment'],
+  ['segment_left', 'somebody left a segment'],
 ];
 
 export interface EndpointFields {
