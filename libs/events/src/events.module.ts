@@ -13,6 +13,8 @@ import { ChartsService } from './charts/charts.service';
 import { PartitionUpkeep } from './partitions/partition-upkeep';
 import { UnsubscribeService } from './consent/unsubscribe.service';
 import { ConfirmationService } from './consent/confirmation.service';
+import { SegmentMembership } from './segments/membership.service';
+import { dropMembers } from './segments/membership.repository';
 
 /** Idempotency keys: a repeat within this answers the first answer. */
 export const IDEMPOTENCY_KEYS_KEPT_MS = 30 * DAY_MS;
@@ -36,6 +38,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     PartitionUpkeep,
     UnsubscribeService,
     ConfirmationService,
+    SegmentMembership,
   ],
   exports: [
     PeopleModule,
@@ -47,6 +50,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     HeartbeatService,
     UnsubscribeService,
     ConfirmationService,
+    SegmentMembership,
   ],
 })
 export class EventsModule implements OnModuleInit {
@@ -63,6 +67,11 @@ export class EventsModule implements OnModuleInit {
 
   onModuleInit(): void {
     this.merges.register(this.timeline);
+    // The absorbed leave their segments quietly; the write that merged recomputes the survivor's.
+    this.merges.register({
+      name: 'segments',
+      movePeople: (m, merge) => dropMembers(m, merge.workspaceId, merge.absorbedIds).then(() => undefined),
+    });
     this.personData.register(this.eventsData);
     // Before the expiry: the rows it deletes have then left the rollups by the fold, not by the delete's trigger.
     this.sweeps.register('chart-rollups', () => this.rollups.fold());

@@ -14,5 +14,8 @@ export * from './events.module';
 export * from './events-api.module';
 export { personView, timelineEntryView } from './graphql/people.resolver';
 export { PersonType, TimelineEntryType, ListType } from './graphql/people.types';
+export * from './segments/domain/definition';
+export { SegmentMembership, type RefreshOptions } from './segments/membership.service';
+export { isSegmentsChanged, segmentsCheckCte, type SegmentPlan } from './segments/membership.repository';
 export { PartitionUpkeep } from './partitions/partition-upkeep';
 export { EventsDataParticipant } from './person-data.participant';

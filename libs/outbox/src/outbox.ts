@@ -83,6 +83,17 @@ export function outboxWriteCte(doc: string, workspace: string): string {
 }
 
 /**
+ * An outbox row written by a data-modifying CTE `name` from `select`, a SELECT of (workspace id, jsonb array of
+ * happenings as outboxDocument makes them) that yields no row when there are none: for a statement that computes its
+ * happenings in SQL (a segment's entries and exits).
+ */
+export function outboxInsertCte(name: string, select: string): string {
+  return `${name} AS (
+  INSERT INTO outbox (workspace_id, happenings) ${select}
+  RETURNING 1)`;
+}
+
+/**
  * Least time between the starts of two passes. An idle relay starts a pass at the first kick;
  * under steady writes, when every commit kicks, passes come at most this often and each carries the
  * transactions of the gap (a pass costs about the same for one transaction as for twenty). A backlog

@@ -1,0 +1,165 @@
+// docs/graphql.md#segments: the SQL of live membership. One statement recomputes some people's memberships of
+// some segments from the definitions compiled here: it adds the rows of those who now qualify, removes those
+// who no longer do, moves the counts by the difference and writes a segment_entered or segment_left happening
+// per move, so a move and what it tells other systems commit together.
+import { createHash } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { isoText, preparedQuery } from '@app/platform';
+import { outboxInsertCte } from '@app/outbox';
+import { lockPeopleSql, peopleRowsSql } from '@app/people';
+import { compileCondition, SqlParams } from './domain/compile';
+import { parseDefinition, type SegmentCondition } from './domain/definition';
+
+/** A segment as membership needs it. */
+export interface LiveSegment {
+  id: string;
+  name: string;
+  filling: boolean;
+  condition: SegmentCondition;
+}
+
+/** A workspace's segments as of a revision (null: it never had one). */
+export interface SegmentPlan {
+  revision: string | null;
+  segments: LiveSegment[];
+}
+
+export interface Moves {
+  entered: number;
+  left: number;
+}
+
+// $1 workspace, $2 people ids, $3 now, $4 the happenings' time as text, $5 the segments' ids, $6 announce while
+// filling; the definitions' values follow.
+const FIXED_PARAMS = 6;
+
+/** Count slots: one per connection (by backend pid), so concurrent writers add to different rows. */
+const COUNT_SLOTS = 64;
+
+function refreshSql(segments: LiveSegment[], params: SqlParams): string {
+  const scope = { workspace: '$1::text', now: '$3::timestamptz', params };
+  const branches = segments.map(
+    (s) => `SELECT ${params.add(s.id, 'text')} AS segment_id WHERE ${compileCondition(s.condition, scope)}`,
+  );
+  const happening = `jsonb_build_object('kind', mv.kind, 'personId', mv.person_id, 'payload', jsonb_build_object(
+      'at', $4::text, 'data', jsonb_build_object(mv.kind, jsonb_build_object(
+        'segment', jsonb_build_object('id', s.id, 'name', s.name)))))`;
+  return `
+WITH touched AS (${peopleRowsSql('$1::text', '$2::text[]')}),
+wanted AS (
+  SELECT w.segment_id, p.id AS person_id FROM touched p
+  CROSS JOIN LATERAL (${branches.join('\n    UNION ALL ')}) w
+  WHERE p.merged_into IS NULL),
+came AS (
+  INSERT INTO segment_members (workspace_id, segment_id, person_id, entered_at)
+  SELECT $1, segment_id, person_id, $3 FROM wanted ORDER BY segment_id, person_id
+  ON CONFLICT DO NOTHING
+  RETURNING segment_id, person_id),
+gone AS (
+  DELETE FROM segment_members m
+   WHERE m.workspace_id = $1 AND m.person_id = ANY($2::text[]) AND m.segment_id = ANY($5::text[])
+     AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.segment_id = m.segment_id AND w.person_id = m.person_id)
+  RETURNING m.segment_id, m.person_id),
+moves AS (
+  SELECT segment_id, person_id, 'segment_entered' AS kind, 1 AS d FROM came
+  UNION ALL SELECT segment_id, person_id, 'segment_left', -1 FROM gone),
+counted AS (
+  INSERT INTO segment_counts (segment_id, slot, members)
+  SELECT segment_id, (pg_backend_pid() % ${COUNT_SLOTS})::smallint, sum(d) FROM moves GROUP BY segment_id ORDER BY segment_id
+  ON CONFLICT (segment_id, slot) DO UPDATE SET members = segment_counts.members + excluded.members
+  RETURNING 1),
+${outboxInsertCte(
+  'announced',
+  `SELECT $1, jsonb_agg(${happening} ORDER BY mv.kind DESC, s.id, mv.person_id)
+     FROM moves mv JOIN segments s ON s.id = mv.segment_id
+    WHERE $6::boolean OR NOT s.filling
+   HAVING count(*) > 0`,
+)}
+SELECT (SELECT count(*) FROM came)::int AS entered, (SELECT count(*) FROM gone)::int AS left,
+       (SELECT count(*) FROM counted)::int + (SELECT count(*) FROM announced)::int AS written`;
+}
+
+/** A statement's name for its text: the same text is prepared once per connection. */
+const statementName = (text: string) => `segment_refresh_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+
+/** Reads a workspace's segments and revision inside `m` (a transaction's manager or the data source's). */
+export async function readPlan(m: Pick<EntityManager, 'query'>, workspaceId: string): Promise<SegmentPlan> {
+  const rows: Array<{ id: string; name: string; filling: boolean; definition: unknown; revision: string | null }> =
+    await m.query(
+      `SELECT r.revision::text AS revision, s.id, s.name, s.filling, s.definition
+         FROM (SELECT $1::text AS workspace_id) w
+         LEFT JOIN segment_revisions r ON r.workspace_id = w.workspace_id
+         LEFT JOIN segments s ON s.workspace_id = w.workspace_id
+        ORDER BY s.id`,
+      [workspaceId],
+    );
+  const segments: LiveSegment[] = [];
+  for (const row of rows) {
+    if (row.id === null) continue;
+    const condition = parseDefinition(row.definition);
+    // A stored definition was checked when it was written; one this version cannot read matches no one.
+    if (!(condition instanceof Error)) segments.push({ id: row.id, name: row.name, filling: row.filling, condition });
+  }
+  return { revision: rows[0]?.revision ?? null, segments };
+}
+
+/** Locks these people's rows for the rest of the transaction (the order every writer locks them in). */
+export async function lockPeople(m: EntityManager, workspaceId: string, personIds: string[]): Promise<void> {
+  await m.query(lockPeopleSql('$1', '$2::text[]'), [workspaceId, personIds]);
+}
+
+/** Recomputes these people's memberships of these segments, in `m`'s transaction. */
+export async function refreshMembers(
+  m: EntityManager,
+  workspaceId: string,
+  segments: LiveSegment[],
+  personIds: string[],
+  at: Date,
+  announce: boolean,
+): Promise<Moves & { written: number }> {
+  if (segments.length === 0 || personIds.length === 0) return { entered: 0, left: 0, written: 0 };
+  const params = new SqlParams(FIXED_PARAMS);
+  const text = refreshSql(segments, params);
+  const values = [workspaceId, personIds, at, isoText(at), segments.map((s) => s.id), announce, ...params.values];
+  const [row] = await preparedQuery<Moves & { written: number }>(m, statementName(text), text, values);
+  return row;
+}
+
+/**
+ * Takes the absorbed people's memberships away, counts with them, and tells no one: a merge's survivor is
+ * recomputed by the write that merged (docs/graphql.md#segments).
+ */
+export async function dropMembers(m: EntityManager, workspaceId: string, personIds: string[]): Promise<number> {
+  const [row]: Array<{ dropped: number }> = await m.query(
+    `WITH gone AS (
+       DELETE FROM segment_members WHERE workspace_id = $1 AND person_id = ANY($2::text[]) RETURNING segment_id),
+     counted AS (
+       INSERT INTO segment_counts (segment_id, slot, members)
+       SELECT segment_id, (pg_backend_pid() % ${COUNT_SLOTS})::smallint, -count(*) FROM gone GROUP BY segment_id
+        ORDER BY segment_id
+       ON CONFLICT (segment_id, slot) DO UPDATE SET members = segment_counts.members + excluded.members
+       RETURNING 1)
+     SELECT (SELECT count(*) FROM gone)::int AS dropped, (SELECT count(*) FROM counted) AS counted`,
+    [workspaceId, personIds],
+  );
+  return row.dropped;
+}
+
+/**
+ * The ingest write's check (a CTE `segments_check` of the write's document `doc`): the statement fails with LL409
+ * when the workspace's segment revision is no longer the one the post compiled (doc's segmentsRevision).
+ */
+export function segmentsCheckCte(doc: string, workspace: string): string {
+  return `segments_check AS (
+  SELECT lifeline_segments_changed()
+   WHERE (SELECT revision FROM segment_revisions WHERE workspace_id = ${workspace}) IS DISTINCT FROM
+         (${doc} ->> 'segmentsRevision')::bigint)`;
+}
+
+/** The failure of segmentsCheckCte, or of a membership written for a segment deleted meanwhile. */
+export function isSegmentsChanged(error: unknown): boolean {
+  const e = error as { code?: string; constraint?: string } | null;
+  return (
+    e?.code === 'LL409' || (e?.code === '23503' && /^segment_(members|counts)_segment_id/.test(e.constraint ?? ''))
+  );
+}

@@ -1,0 +1,83 @@
+// docs/graphql.md#segments: live membership. Every write that can change what a segment asks of a person (an
+// event, a field, a subscription, a stage, an engagement, a merge, an expiry) calls refresh in its own
+// transaction, after its write, so a person enters or leaves a segment in the transaction that moved them.
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { DataSource } from 'typeorm';
+import { CLOCK, type Clock, SYSTEM_CLOCK } from '@app/platform';
+import { lockPeople, type Moves, readPlan, refreshMembers, type SegmentPlan } from './membership.repository';
+
+export interface RefreshOptions {
+  /** The caller holds the people's row locks already (the ingest load, the backfill's chunk). */
+  locked?: boolean;
+  /** Only these segments (the backfill of one); all of the workspace's when absent. */
+  segmentIds?: string[];
+  /** Announce the moves of a segment still filling too (a backfill asked to). */
+  announce?: boolean;
+}
+
+/** Workspaces whose plans a process keeps; past it the oldest is dropped and read again when needed. */
+const KEPT_PLANS = 5_000;
+
+@Injectable()
+export class SegmentMembership {
+  private readonly plans = new Map<string, Promise<SegmentPlan>>();
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
+  ) {}
+
+  /**
+   * The workspace's segments as this process last read them, for the ingest write: it checks the revision
+   * (segmentsCheckCte) and, when it changed, forgets the plan and runs again (isSegmentsChanged).
+   */
+  planFor(workspaceId: string): Promise<SegmentPlan> {
+    let plan = this.plans.get(workspaceId);
+    if (!plan) {
+      if (this.plans.size >= KEPT_PLANS) this.plans.delete(this.plans.keys().next().value as string);
+      plan = readPlan(this.dataSource, workspaceId);
+      plan.catch(() => this.plans.delete(workspaceId));
+      this.plans.set(workspaceId, plan);
+    }
+    return plan;
+  }
+
+  forget(workspaceId: string): void {
+    this.plans.delete(workspaceId);
+  }
+
+  /**
+   * Recomputes these people's memberships inside the caller's transaction, reading the workspace's segments in
+   * it (so a segment committed before is always included), after taking the people's row locks unless held.
+   */
+  async refresh(
+    m: EntityManager,
+    workspaceId: string,
+    personIds: string[],
+    options: RefreshOptions = {},
+  ): Promise<Moves> {
+    const ids = [...new Set(personIds)].sort();
+    if (ids.length === 0) return { entered: 0, left: 0 };
+    const plan = await readPlan(m, workspaceId);
+    return this.refreshWith(m, workspaceId, plan, ids, options);
+  }
+
+  /** refresh with a plan already read (the ingest write checked its revision). */
+  async refreshWith(
+    m: EntityManager,
+    workspaceId: string,
+    plan: SegmentPlan,
+    personIds: string[],
+    options: RefreshOptions = {},
+  ): Promise<Moves> {
+    const only = options.segmentIds && new Set(options.segmentIds);
+    const segments = only ? plan.segments.filter((s) => only.has(s.id)) : plan.segments;
+    if (segments.length === 0 || personIds.length === 0) return { entered: 0, left: 0 };
+    if (!options.locked) await lockPeople(m, workspaceId, personIds);
+    const at = new Date(this.clock.now());
+    const { entered, left } = await refreshMembers(m, workspaceId, segments, personIds, at, !!options.announce);
+    return { entered, left };
+  }
+}

@@ -1,0 +1,16 @@
+// People's SQL for live segments (docs/graphql.md#segments): events compiles a segment's conditions over a
+// person row `p` of the people table, and these fragments name the people lib's tables for it, so the
+// tables stay in their owner's SQL.
+
+/** The rows of the people with these ids (`ids` a text[] parameter), merged ones too: a relation for `FROM (…) p`. */
+export const peopleRowsSql = (workspace: string, ids: string): string =>
+  `SELECT * FROM people WHERE workspace_id = ${workspace} AND id = ANY(${ids})`;
+
+/** True when the person `person` (SQL of their id) is subscribed now to the list with the address `address`. */
+export const subscribedNowSql = (workspace: string, person: string, address: string): string =>
+  `EXISTS (SELECT 1 FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
+   WHERE s.workspace_id = ${workspace} AND s.person_id = ${person} AND l.address = ${address} AND s.status = 'subscribed')`;
+
+/** Locks these people's rows (FOR UPDATE, in id order) for the rest of the transaction; answers the ids found. */
+export const lockPeopleSql = (workspace: string, ids: string): string =>
+  `SELECT id FROM people WHERE workspace_id = ${workspace} AND id = ANY(${ids}) ORDER BY id FOR UPDATE`;
