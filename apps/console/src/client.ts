@@ -7,12 +7,24 @@ import { cacheExchange, Client, CombinedError, fetchExchange, mapExchange } from
 export interface Refused {
   code: string;
   message: string;
+  /** The input the refusal names (details.field, like definition.all[1].atLeast), when it names one. */
+  field?: string;
+}
+
+function fieldOf(extensions: Record<string, unknown> | undefined): string | undefined {
+  const details = extensions?.details as { field?: unknown } | undefined;
+  const field = details?.field ?? extensions?.field;
+  return typeof field === 'string' ? field : undefined;
 }
 
 export function refusalOf(error: CombinedError | undefined | null): Refused | null {
   if (!error) return null;
   const first = error.graphQLErrors[0];
-  if (first) return { code: String(first.extensions?.code ?? 'refused'), message: first.message };
+  if (first) {
+    const refused: Refused = { code: String(first.extensions?.code ?? 'refused'), message: first.message };
+    const field = fieldOf(first.extensions);
+    return field ? { ...refused, field } : refused;
+  }
   return { code: 'unavailable', message: 'The service could not be reached: check your connection and try again.' };
 }
 

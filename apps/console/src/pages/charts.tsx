@@ -8,18 +8,10 @@ import { LineChart } from '../ui/line-chart';
 import { Page } from '../ui/page';
 import { Empty, Failed, Loaded, Loading } from '../ui/state';
 import { ChartTable } from './charts/chart-table';
+import { EVENT_NAMES } from './charts/event-options';
 import { chartInput, Question, questionInWords, questionOf } from './charts/question';
 import { AskChange, QuestionForm } from './charts/question-form';
 import './charts/charts.css';
-
-const EVENT_NAMES = graphql(`
-  query ChartEventNames {
-    eventNames {
-      name
-      builtIn
-    }
-  }
-`);
 
 const CHART = graphql(`
   query Chart($input: ChartInput!) {

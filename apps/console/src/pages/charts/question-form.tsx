@@ -1,6 +1,7 @@
 // The chart's question as controls; every change goes to the URL (a new history entry), so the URL
 // keeps the question and back and forward step through the questions asked.
 import { Field, Select } from '../../ui/controls';
+import { EventName, EventOptions } from './event-options';
 import { BREAKDOWNS, INTERVALS, MEASURES, Question, RANGES } from './question';
 
 export type AskChange = (change: Record<string, string | null>) => void;
@@ -17,34 +18,11 @@ function Choices({ choices }: { choices: [string, string][] }) {
   );
 }
 
-function EventSelect({
-  value,
-  names,
-  ask,
-}: {
-  value: string;
-  names: readonly { name: string; builtIn: boolean }[];
-  ask: AskChange;
-}) {
-  const listed = names.some((n) => n.name === value);
+function EventSelect({ value, names, ask }: { value: string; names: readonly EventName[]; ask: AskChange }) {
   return (
     <Select label="Event" value={value} onChange={(e) => ask({ event: e.target.value || null })}>
       <option value="">Choose an event</option>
-      {value && !listed ? <option>{value}</option> : null}
-      <optgroup label="Seen in this workspace">
-        {names
-          .filter((n) => !n.builtIn)
-          .map((n) => (
-            <option key={n.name}>{n.name}</option>
-          ))}
-      </optgroup>
-      <optgroup label="Built-in">
-        {names
-          .filter((n) => n.builtIn)
-          .map((n) => (
-            <option key={n.name}>{n.name}</option>
-          ))}
-      </optgroup>
+      <EventOptions value={value} names={names} />
     </Select>
   );
 }
@@ -87,7 +65,7 @@ export function QuestionForm({
   ask,
 }: {
   question: Question;
-  names: readonly { name: string; builtIn: boolean }[];
+  names: readonly EventName[];
   ask: AskChange;
 }) {
   return (
