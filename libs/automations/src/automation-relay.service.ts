@@ -72,12 +72,16 @@ export class AutomationRelayService implements OutboxHandler<HeardAutomation> {
   }
 }
 
-/** The trigger as this happening fired it: the stage entered or the list joined, for the log line. */
+/** The trigger as this happening fired it (the stage, list or segment), for the log line. */
 function asHappened(trigger: AutomationTrigger, data: HappeningData): AutomationTrigger {
   if (trigger.kind === 'stage_entered') return { ...trigger, stage: String(data.stage_entered?.stage ?? '') };
   if (trigger.kind === 'subscribed' || trigger.kind === 'unsubscribed') {
     const list = data[trigger.kind]?.list as { address?: string } | undefined;
     return { ...trigger, list: String(list?.address ?? '') };
+  }
+  if (trigger.kind === 'segment_entered' || trigger.kind === 'segment_left') {
+    const segment = data[trigger.kind]?.segment as { id?: string } | undefined;
+    return { ...trigger, segment: String(segment?.id ?? '') };
   }
   return trigger;
 }

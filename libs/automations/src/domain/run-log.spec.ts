@@ -32,6 +32,8 @@ describe('the started line', () => {
     expect(startedLine({ kind: 'event', event: 'signup' })).toBe('started by event signup');
     expect(startedLine({ kind: 'stage_entered', stage: 'account' })).toBe('started by stage_entered account');
     expect(startedLine({ kind: 'subscribed' })).toBe('started by subscribed');
+    expect(startedLine({ kind: 'segment_entered', segment: 'seg_1' })).toBe('started by segment_entered seg_1');
+    expect(startedLine({ kind: 'segment_left' })).toBe('started by segment_left');
   });
 });
 

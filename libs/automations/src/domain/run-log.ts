@@ -21,7 +21,7 @@ export function startedLine(trigger: AutomationTrigger, propertyNames: readonly 
       ? `event ${trigger.event}`
       : trigger.kind === 'webhook'
         ? 'its address'
-        : `${trigger.kind}${trigger.stage ? ` ${trigger.stage}` : ''}${trigger.list ? ` ${trigger.list}` : ''}`;
+        : [trigger.kind, trigger.stage, trigger.list, trigger.segment].filter(Boolean).join(' ');
   const facts = propertyNames.length ? ` with properties ${propertyNames.join(', ')}` : '';
   return `started by ${by}${facts}`;
 }

@@ -5,6 +5,8 @@ const signup = { event: { event: 'signup', id: 'evt_1', occurred_at: '2026-01-01
 const custom = { event: { event: 'report_viewed', id: 'evt_2', occurred_at: '2026-01-01T00:00:00.000Z' } };
 const enteredAccount = { stage_entered: { stage: 'account', from: null, object: 'person' } };
 const erased = { person_erased: {} };
+const enteredBuyers = { segment_entered: { segment: { id: 'seg_buyers', name: 'Buyers' } } };
+const leftBuyers = { segment_left: { segment: { id: 'seg_buyers', name: 'Buyers' } } };
 const joinedNews = {
   subscribed: { list: { address: 'news', name: 'News' } },
   event: { event: 'subscribed', id: 'evt_3', occurred_at: 'x' },
@@ -33,6 +35,25 @@ describe('triggerMatches: which happenings start an automation', () => {
     ['person_erased ignores events', { kind: 'person_erased' }, signup, false],
     ['an event trigger ignores an erasure', { kind: 'event', event: 'signup' }, erased, false],
     ['webhook is never started by a happening', { kind: 'webhook' }, signup, false],
+    ['segment_entered without a segment hears any segment', { kind: 'segment_entered' }, enteredBuyers, true],
+    [
+      'segment_entered with a segment hears that segment',
+      { kind: 'segment_entered', segment: 'seg_buyers' },
+      enteredBuyers,
+      true,
+    ],
+    [
+      'segment_entered with a segment ignores another',
+      { kind: 'segment_entered', segment: 'seg_trials' },
+      enteredBuyers,
+      false,
+    ],
+    ['segment_entered ignores a segment left', { kind: 'segment_entered' }, leftBuyers, false],
+    ['segment_left hears a segment left', { kind: 'segment_left', segment: 'seg_buyers' }, leftBuyers, true],
+    ['segment_left ignores a segment entered', { kind: 'segment_left' }, enteredBuyers, false],
+    ['segment_left ignores events', { kind: 'segment_left' }, signup, false],
+    ['an event trigger ignores a segment entered', { kind: 'event', event: 'signup' }, enteredBuyers, false],
+    ['stage_entered ignores a segment entered', { kind: 'stage_entered' }, enteredBuyers, false],
   ] as const)('%s', (_name, trigger, data, expected) => {
     expect(triggerMatches(trigger as any, data as any)).toBe(expected);
   });
@@ -71,6 +92,16 @@ describe('parseTrigger: the trigger is checked when saved', () => {
     [{ kind: 'subscribed', list: null }, { kind: 'subscribed' }],
     [{ kind: 'webhook' }, { kind: 'webhook' }],
     [{ kind: 'person_erased' }, { kind: 'person_erased' }],
+    [{ kind: 'segment_entered' }, { kind: 'segment_entered' }],
+    [
+      { kind: 'segment_entered', segment: ' seg_buyers ' },
+      { kind: 'segment_entered', segment: 'seg_buyers' },
+    ],
+    [
+      { kind: 'segment_left', segment: 'seg_buyers' },
+      { kind: 'segment_left', segment: 'seg_buyers' },
+    ],
+    [{ kind: 'segment_left', segment: null }, { kind: 'segment_left' }],
   ])('accepts %j', (raw, expected) => {
     expect(parseTrigger(raw)).toEqual(expected);
   });
@@ -85,6 +116,10 @@ describe('parseTrigger: the trigger is checked when saved', () => {
     ['an empty list', { kind: 'subscribed', list: ' ' }, 'invalid_field', 'trigger.list'],
     ['a field of another kind', { kind: 'webhook', event: 'signup' }, 'invalid_field', 'trigger.event'],
     ['a list on an erasure trigger', { kind: 'person_erased', list: 'news' }, 'invalid_field', 'trigger.list'],
+    ['an empty segment', { kind: 'segment_entered', segment: ' ' }, 'invalid_field', 'trigger.segment'],
+    ['a segment that is no text', { kind: 'segment_left', segment: 7 }, 'invalid_field', 'trigger.segment'],
+    ['a segment on a stage trigger', { kind: 'stage_entered', segment: 'seg_1' }, 'invalid_field', 'trigger.segment'],
+    ['a list on a segment trigger', { kind: 'segment_entered', list: 'news' }, 'invalid_field', 'trigger.list'],
     [
       'a stage on an event trigger',
       { kind: 'event', event: 'signup', stage: 'account' },
@@ -104,5 +139,6 @@ describe('triggerFacts: the http_request body names the trigger', () => {
     expect(triggerFacts({ kind: 'event', event: 'signup' })).toEqual({ kind: 'event', event: 'signup' });
     expect(triggerFacts({ kind: 'stage_entered', stage: 'account' })).toEqual({ kind: 'stage_entered' });
     expect(triggerFacts({ kind: 'webhook' })).toEqual({ kind: 'webhook' });
+    expect(triggerFacts({ kind: 'segment_entered', segment: 'seg_1' })).toEqual({ kind: 'segment_entered' });
   });
 });

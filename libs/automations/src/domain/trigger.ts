@@ -1,6 +1,6 @@
 // docs/graphql.md#automations: an automation's trigger is an event name, stage_entered (optionally one
-// stage), subscribed or unsubscribed (optionally one list address), person_erased (to erase copies elsewhere),
-// or webhook (its own address). The kinds other than webhook are matched against the outbox's
+// stage), subscribed or unsubscribed (optionally one list address), segment_entered or segment_left (optionally
+// one segment id), person_erased (to erase copies elsewhere), or webhook (its own address). The kinds other than webhook are matched against the outbox's
 // happenings, each with the data of its trigger (docs/webhooks.md#triggers-and-bodies).
 import { Refusal } from '@app/platform';
 import { classifyEventName } from '@app/events';
@@ -11,6 +11,8 @@ export const TRIGGER_KINDS = [
   'stage_entered',
   'subscribed',
   'unsubscribed',
+  'segment_entered',
+  'segment_left',
   'person_erased',
   'webhook',
 ] as const;
@@ -24,6 +26,8 @@ export interface AutomationTrigger {
   stage?: string;
   /** kind subscribed or unsubscribed: only this list's address; any list when absent. */
   list?: string;
+  /** kind segment_entered or segment_left: only this segment's id; any segment when absent. */
+  segment?: string;
 }
 
 /** What a happening carries per trigger it fires (the outbox payload's data). */
@@ -34,6 +38,8 @@ const FIELDS_OF: Record<TriggerKind, ReadonlyArray<keyof AutomationTrigger>> = {
   stage_entered: ['stage'],
   subscribed: ['list'],
   unsubscribed: ['list'],
+  segment_entered: ['segment'],
+  segment_left: ['segment'],
   person_erased: [],
   webhook: [],
 };
@@ -49,13 +55,14 @@ export function parseTrigger(raw: {
   event?: unknown;
   stage?: unknown;
   list?: unknown;
+  segment?: unknown;
 }): AutomationTrigger | Refusal {
   const kind = raw.kind;
   if (typeof kind !== 'string' || !(TRIGGER_KINDS as readonly string[]).includes(kind)) {
     return invalid('trigger.kind', `Set trigger.kind to one of ${TRIGGER_KINDS.join(', ')}.`);
   }
   const own = FIELDS_OF[kind as TriggerKind];
-  for (const field of ['event', 'stage', 'list'] as const) {
+  for (const field of ['event', 'stage', 'list', 'segment'] as const) {
     if (raw[field] != null && !own.includes(field)) {
       return invalid(`trigger.${field}`, `A ${kind} trigger takes no ${field}: remove trigger.${field}.`);
     }
@@ -81,6 +88,12 @@ export function parseTrigger(raw: {
     if (!list) return invalid('trigger.list', 'Set trigger.list to a list address, or leave it out for any list.');
     trigger.list = list;
   }
+  if ((kind === 'segment_entered' || kind === 'segment_left') && raw.segment != null) {
+    const segment = typeof raw.segment === 'string' ? raw.segment.trim() : '';
+    if (!segment)
+      return invalid('trigger.segment', 'Set trigger.segment to a segment id, or leave it out for any segment.');
+    trigger.segment = segment;
+  }
   return trigger;
 }
 
@@ -96,6 +109,12 @@ export function triggerMatches(trigger: AutomationTrigger, data: HappeningData):
       const facts = data[trigger.kind];
       const list = facts?.list as { address?: unknown } | undefined;
       return !!facts && (trigger.list === undefined || list?.address === trigger.list);
+    }
+    case 'segment_entered':
+    case 'segment_left': {
+      const facts = data[trigger.kind];
+      const segment = facts?.segment as { id?: unknown } | undefined;
+      return !!facts && (trigger.segment === undefined || segment?.id === trigger.segment);
     }
     case 'person_erased':
       return !!data.person_erased;
