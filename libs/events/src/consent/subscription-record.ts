@@ -2,6 +2,7 @@
 // subscribed and its happening, which fires subscribed and event. A subscribe to a list without double opt-in
 // records it at once (the ingest); one with double opt-in records it when the person confirms (ConfirmationService)
 // and, until then, only asks messaging to send the confirmation (CONFIRMATION_REQUESTED).
+import { Refusal } from '@app/platform';
 import type { ListRow } from '@app/people';
 import { eventData, type IngestLog } from '../ingest/ingest-log';
 
@@ -9,6 +10,13 @@ import { eventData, type IngestLog } from '../ingest/ingest-log';
  * The happening kind asking for a double opt-in's confirmation email: not a trigger, so webhooks and automations pass
  * it by (docs/decisions.md#double-opt-in-confirms-by-a-post); messaging's relay handler sends the email.
  */
+/** The refusal of a post naming a list the workspace does not have. */
+export const unknownList = (address: string) =>
+  new Refusal(
+    'unknown_list',
+    `No list has the address "${address.slice(0, 80)}": create it in the workspace list settings first.`,
+  );
+
 export const CONFIRMATION_REQUESTED = 'confirmation_requested';
 
 export function recordSubscription(log: IngestLog, personId: string, list: ListRow, at: Date): void {

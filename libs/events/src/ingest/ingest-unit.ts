@@ -28,7 +28,8 @@ import type {
 } from '../domain';
 import type { StoredAnswer } from '../timeline.repository';
 import { withdrawByAction } from '../consent/withdrawal-record';
-import { recordSubscription, requestConfirmation } from '../consent/subscription-record';
+import { recordSubscription, requestConfirmation, unknownList } from '../consent/subscription-record';
+import type { SegmentPlan } from '../segments/membership.repository';
 import { eventData, IngestLog } from './ingest-log';
 import { IngestRepository } from './ingest.repository';
 import { PersonResolution, type PersonState } from './person-resolution';
@@ -39,12 +40,6 @@ export { eventData, IngestLog } from './ingest-log';
 
 export type Success = ActionSuccess;
 export type ItemResult = Success | Refusal;
-
-const unknownList = (address: string) =>
-  new Refusal(
-    'unknown_list',
-    `No list has the address "${address.slice(0, 80)}": create it in the workspace list settings first.`,
-  );
 
 export class IngestUnit {
   private readonly log: IngestLog;
@@ -137,13 +132,14 @@ export class IngestUnit {
     }
   }
 
-  /** Writes everything; `keys` are the secret keys the write must find still live (keyRecheckCte). */
-  async flush(keys: string[] = []): Promise<void> {
+  /** Writes everything; `keys` as keyRecheckCte takes them, `plan` the segments a membership statement recomputes after. */
+  async flush(keys: string[] = [], plan?: SegmentPlan): Promise<void> {
     const follow = (id: string) => this.resolution.follow(id);
     const touchOf = (id: string) => this.resolution.touchOf(id);
     this.named = this.resolution.unnamedTouches();
-    await this.store.write(this.m, {
+    const write = {
       workspaceId: this.workspace.id,
+      segmentsRevision: plan?.revision ?? null,
       keys,
       suppressionHashes: this.unknownHashes,
       suppressionsNone: this.noneListed,
@@ -158,8 +154,12 @@ export class IngestUnit {
       names: [...this.log.names],
       answers: this.log.answers.map((a) => ({ ...a, record_id: a.record_id && follow(a.record_id) })),
       happenings: this.log.happenings.map((h) => (h.personId && (h.personId = follow(h.personId)), h)),
-    });
+    };
+    await this.store.write(this.m, write, !plan?.segments.length); // COMMIT goes with the membership statement
   }
+
+  /** The people the post named, as they are after it: whom the live segments recompute. */
+  namedPeople = (): string[] => this.resolution.namedPeople();
 
   // --- command appliers --------------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { Happening, outboxDocument, outboxWriteCte } from '@app/outbox';
 import { keyRecheckCte } from '@app/workspaces';
+import { segmentsCheckCte } from '../segments/membership.repository';
 import { commitWithNext, jsonbParam, pipelinedTransaction, preparedQuery } from '@app/platform';
 import {
   IdentityRow,
@@ -20,6 +21,8 @@ import type { NamedTouch } from './touch-keys';
 
 export interface IngestWrite extends PeopleWrite {
   workspaceId: string;
+  /** The workspace's segment revision the post compiled its membership statement for (segmentsCheckCte). */
+  segmentsRevision: string | null;
   /** Secret keys that must still be live for anything to be written (keyRecheckCte). */
   keys: string[];
   /** Suppression hashes of the keys the load did not find: none may be on the list (suppressionCheckCte). */
@@ -59,9 +62,10 @@ answers AS (
   RETURNING 1),
 ${outboxWriteCte('$1::jsonb', '$2')},
 ${keyRecheckCte('$1::jsonb', '$2')},
-${suppressionCheckCte('$1::jsonb', '$2')}
+${suppressionCheckCte('$1::jsonb', '$2')},
+${segmentsCheckCte('$1::jsonb', '$2')}
 SELECT (SELECT count(*) FROM timeline) AS rows, (SELECT count(*) FROM key_recheck) AS refused_keys,
-       (SELECT count(*) FROM suppression_check) AS suppressed_keys`;
+       (SELECT count(*) FROM suppression_check) AS suppressed_keys, (SELECT count(*) FROM segments_check) AS segments`;
 export const INGEST_WRITE = ingestWrite('');
 
 /**
@@ -167,14 +171,15 @@ export class IngestRepository {
     }
   }
 
-  async write(m: EntityManager, write: IngestWrite): Promise<void> {
+  /** `commits`: the transaction's last statement, COMMIT goes with it (otherwise the membership statement follows). */
+  async write(m: EntityManager, write: IngestWrite, commits = true): Promise<void> {
     const { workspaceId, happenings, ...data } = write;
     const touches = data.retouch.length > 0 || data.touches.length > 0;
     const [name, sql] = touches ? ['ingest_write_touches', INGEST_WRITE_TOUCHES] : ['ingest_write', INGEST_WRITE];
     // A Buffer in jsonb's binary format, not the string: pg's byteLength of a fresh 400 kB string cost more than its
     // stringify.
     const document = jsonbParam({ ...data, happenings: outboxDocument(happenings) });
-    commitWithNext(m); // the transaction's last statement: COMMIT goes with it
+    if (commits) commitWithNext(m);
     await preparedQuery(m, name, sql, [document, workspaceId]);
   }
 }

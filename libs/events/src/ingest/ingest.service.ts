@@ -2,7 +2,16 @@
 // other posts to the workspace under load), and, when that transaction fails unexpectedly, applies each
 // post alone, and a batch's items each alone, so one bad item keeps the others.
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { CLOCK, type Clock, GroupCommitLanes, isUnavailable, Refusal, runIsolated, SYSTEM_CLOCK } from '@app/platform';
+import {
+  CLOCK,
+  type Clock,
+  commitWithNext,
+  GroupCommitLanes,
+  isUnavailable,
+  Refusal,
+  runIsolated,
+  SYSTEM_CLOCK,
+} from '@app/platform';
 import { HEARTBEAT_ANSWER } from '@app/edge';
 import { isKeyRefused, KeyRecheck, WorkspaceEntity } from '@app/workspaces';
 import { OutboxWriter } from '@app/outbox';
@@ -28,6 +37,8 @@ import {
 import { IngestUnit, ItemResult, Success } from './ingest-unit';
 import { IngestRepository } from './ingest.repository';
 import { NamedTouch, TouchKeys } from './touch-keys';
+import { SegmentMembership } from '../segments/membership.service';
+import { isSegmentsChanged } from '../segments/membership.repository';
 
 export interface IngestOptions {
   /** The public door: consent.text required, only built-in event names. */
@@ -107,6 +118,7 @@ export class IngestService {
     private readonly outbox: OutboxWriter,
     private readonly suppressions: SuppressionList,
     private readonly subscriptions: SubscriptionsRepository,
+    private readonly segments: SegmentMembership,
     @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
@@ -216,6 +228,10 @@ export class IngestService {
       try {
         return await this.applyOnce(workspace, work, readSuppressions, opened);
       } catch (error) {
+        if (isSegmentsChanged(error) && attempt < KEY_RACE_ATTEMPTS) {
+          this.segments.forget(workspace.id); // the next attempt reads the segments as they are now
+          continue;
+        }
         if (attempt >= KEY_RACE_ATTEMPTS || !(isKeyRace(error) || isSuppressedRace(error))) throw error;
         if (isSuppressedRace(error)) this.suppressions.noteListed(workspace.id);
         readSuppressions ||= isSuppressedRace(error);
@@ -234,6 +250,7 @@ export class IngestService {
     const commands = work.map((w) => w.command);
     const keys = [...new Set(work.flatMap((w) => (w.keyId ? [w.keyId] : [])))];
     let named: NamedTouch[] = [];
+    const plan = await this.segments.planFor(workspace.id);
     const results = await this.store.transaction(async (m) => {
       const unit = new IngestUnit(
         m,
@@ -250,7 +267,12 @@ export class IngestService {
       opened?.();
       const applied: ItemResult[] = [];
       for (const w of work) applied.push(await unit.apply(w.command, w.history));
-      await unit.flush(keys);
+      await unit.flush(keys, plan);
+      // Live segments: the people the post named are recomputed in its transaction, COMMIT with it.
+      if (plan.segments.length) {
+        commitWithNext(m);
+        await this.segments.refreshWith(m, workspace.id, plan, unit.namedPeople(), { locked: true });
+      }
       named = unit.named;
       return applied;
     });

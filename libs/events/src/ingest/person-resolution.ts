@@ -84,6 +84,11 @@ export class PersonResolution {
     return undefined;
   }
 
+  /** Every person the post named, as they now are (a merge's absorbed as their survivor): whom segments recompute. */
+  namedPeople(): string[] {
+    return [...new Set([...this.people.keys()].map((id) => this.follow(id)))];
+  }
+
   /** The person an id now is: itself, or the survivor of the merges that absorbed it. */
   follow(id: string): string {
     let current = id;
