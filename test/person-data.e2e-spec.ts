@@ -526,6 +526,8 @@ const NO_PERSONAL_DATA: Record<string, string> = {
   door_connections: 'third-party door settings',
   suppressions: 'keyed hashes of erased identities (the point of the table)',
   erasures: 'the erasure log: a keyed hash, the time, who asked, counts',
+  segments: 'segment definitions and their fill progress',
+  segment_revisions: 'a number per workspace, raised by each change of its segments',
 };
 
 describe('every table that can name a person has an erasure participant', () => {

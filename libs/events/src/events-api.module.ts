@@ -11,6 +11,7 @@ import { EventsController } from './http/events.controller';
 import { SegmentController } from './http/segment.controller';
 import { PublicDoorGuard } from './http/public-door.guard';
 import { WebsiteEndpointsController } from './http/website-endpoints.controller';
+import { PersonSegmentsResolver, SegmentsResolver } from './segments/graphql/segments.resolver';
 import { TrackScript } from './tag/track-script.service';
 
 /** The api's doors onto events: REST for servers, the website endpoints and tag, GraphQL. */
@@ -25,6 +26,8 @@ import { TrackScript } from './tag/track-script.service';
     ChartResolver,
     LiveEventsResolver,
     PersonDataResolver,
+    SegmentsResolver,
+    PersonSegmentsResolver,
     TrackScript,
     PublicDoorGuard,
   ],

@@ -13,6 +13,8 @@ import { ChartsService } from './charts/charts.service';
 import { PartitionUpkeep } from './partitions/partition-upkeep';
 import { UnsubscribeService } from './consent/unsubscribe.service';
 import { ConfirmationService } from './consent/confirmation.service';
+import { SegmentsRepository } from './segments/segments.repository';
+import { SegmentsService } from './segments/segments.service';
 import { SegmentMembership } from './segments/membership.service';
 import { dropMembers } from './segments/membership.repository';
 
@@ -39,6 +41,8 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     UnsubscribeService,
     ConfirmationService,
     SegmentMembership,
+    SegmentsRepository,
+    SegmentsService,
   ],
   exports: [
     PeopleModule,
@@ -51,6 +55,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     UnsubscribeService,
     ConfirmationService,
     SegmentMembership,
+    SegmentsService,
   ],
 })
 export class EventsModule implements OnModuleInit {

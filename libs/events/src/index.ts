@@ -19,3 +19,5 @@ export { SegmentMembership, type RefreshOptions } from './segments/membership.se
 export { isSegmentsChanged, segmentsCheckCte, type SegmentPlan } from './segments/membership.repository';
 export { PartitionUpkeep } from './partitions/partition-upkeep';
 export { EventsDataParticipant } from './person-data.participant';
+export * from './segments/segments.service';
+export type { SegmentRow } from './segments/segments.repository';

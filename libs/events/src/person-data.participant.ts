@@ -1,5 +1,6 @@
 // Events' part of a person's data on request: the timeline (events, notes, stage changes,
-// merges, emails in and out as rows) and the idempotency answers that name the person's record.
+// merges, emails in and out as rows), the idempotency answers that name the person's record and their
+// segment memberships.
 // Charts count the timeline, so an erased person's rows stop counting with the same delete. The
 // first-touch dictionary (event_touches) is shared by everyone with the same touch: a source, medium or
 // campaign naming the person is rewritten there, not removed
@@ -8,6 +9,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { type ErasedCounts, paged, type PersonDataParticipant, type PersonErasure } from '@app/platform';
+import { dropMembers } from './segments/membership.repository';
 
 /** What a first-touch field naming an erased person reads as, in charts broken down by it. */
 const ERASED_TOUCH = '(erased)';
@@ -32,7 +34,7 @@ interface ExportedRow {
 @Injectable()
 export class EventsDataParticipant implements PersonDataParticipant {
   readonly name = 'events';
-  readonly tables = ['events', 'idempotency_keys', 'event_touches'] as const;
+  readonly tables = ['events', 'idempotency_keys', 'event_touches', 'segment_members', 'segment_counts'] as const;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -46,7 +48,15 @@ export class EventsDataParticipant implements PersonDataParticipant {
       `DELETE FROM idempotency_keys WHERE workspace_id = $1 AND record_id = ANY($2::text[])`,
       args,
     );
-    return { events, idempotency_keys: answers, event_touches: await this.eraseTouches(m, workspaceId, values) };
+    // The person leaves their segments quietly (no segment_left), each count lowered with them.
+    const members = await dropMembers(m, workspaceId, personIds);
+    return {
+      events,
+      idempotency_keys: answers,
+      event_touches: await this.eraseTouches(m, workspaceId, values),
+      segment_members: members,
+      segment_counts: 0,
+    };
   }
 
   /**

@@ -58,6 +58,11 @@ export class PeopleQueryService {
     return this.read.byWho(workspaceId, who);
   }
 
+  /** These people by record id (none merged away), in no order. */
+  byIds(workspaceId: string, ids: readonly string[]): Promise<PersonRow[]> {
+    return ids.length ? this.read.byIds(workspaceId, ids) : Promise.resolve([]);
+  }
+
   identitiesOf(workspaceId: string, personIds: readonly string[]) {
     return this.read.identitiesOf(workspaceId, personIds);
   }

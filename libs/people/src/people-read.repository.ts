@@ -7,7 +7,7 @@ import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
 import { filterConditions, type PersonFilter, type PersonPageQuery, withoutSearch } from './person-filter';
 import { indexable, pageCandidates, searchCandidates, searchMatch, windowRead } from './people-search';
 
-export type { PersonFilter, PersonPageQuery } from './person-filter';
+export type { PersonCondition, PersonFilter, PersonPageQuery } from './person-filter';
 
 export type PersonListRow = PersonRow & { at_micros: string };
 
@@ -104,6 +104,14 @@ export class PeopleReadRepository {
       current = row.merged_into;
     }
     return null;
+  }
+
+  /** These people by record id, those not merged away, in no order. */
+  byIds(workspaceId: string, ids: readonly string[]): Promise<PersonRow[]> {
+    return this.reads.query(
+      `SELECT ${COLUMNS} FROM people WHERE workspace_id = $1 AND id = ANY($2::text[]) AND merged_into IS NULL`,
+      [workspaceId, ids],
+    );
   }
 
   /** A person as a route names them ({who}): by email when it holds an @, else by record id. */

@@ -15,6 +15,17 @@ export interface PersonFilter {
   engaged?: boolean;
   /** Part of the name, an email, an account id or an anon id, any case. */
   search?: string;
+  /** A condition another lib adds on the person's id (its own tables), e.g. the members of a segment. */
+  among?: PersonCondition;
+}
+
+/**
+ * A condition on the people table's `id` written by the lib that owns the tables it reads: `key` tells
+ * two conditions apart (counts are shared by filter), `sql` binds its values through `bind` ($n).
+ */
+export interface PersonCondition {
+  key: string;
+  sql: (bind: (value: unknown) => string) => string;
 }
 
 export interface PersonPageQuery {
@@ -66,5 +77,6 @@ export function filterConditions(
                    AND s.status = 'subscribed')`,
     );
   }
+  if (filter.among) where.push(filter.among.sql((value) => `$${args.push(value)}`));
   return { where, args, position };
 }

@@ -1,12 +1,13 @@
 // GraphQL: people, their timelines, identities and subscriptions, and notes (docs/graphql.md#people).
 // Reads go through PeopleQueryService and TimelineService, as the MCP tools do.
 import { UseGuards } from '@nestjs/common';
-import { Args, Context, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
+import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
 import { groupedLoader, Loaders } from '@app/edge';
 import { PeopleCount, PeopleQueryService, PersonFilter, PersonRow } from '@app/people';
 import type { TimelineRow } from '../timeline.repository';
 import { TimelineService } from '../timeline.service';
+import { SegmentsService } from '../segments/segments.service';
 import {
   IdentityType,
   PeopleFilter,
@@ -56,6 +57,7 @@ export class PeopleResolver {
   constructor(
     private readonly people: PeopleQueryService,
     private readonly timelines: TimelineService,
+    private readonly segments: SegmentsService,
   ) {}
 
   @Query(() => PersonType, { nullable: true, description: 'A person by record id or email.' })
@@ -74,10 +76,13 @@ export class PeopleResolver {
     @Args('filter', { nullable: true }) filter?: PeopleFilter,
     @Args('first', { type: () => Int, nullable: true }) first?: number,
     @Args('after', { nullable: true }) after?: string,
+    @Args('segment', { type: () => ID, nullable: true, description: "Only the segment's members." }) segment?: string,
   ): Promise<ConnectionView> {
-    const page = await this.people.find(auth.workspaceId, { filter: filter ?? {}, first, after });
+    const among = segment ? await this.segments.inSegment(auth.workspaceId, segment) : undefined;
+    const asked: PersonFilter = { ...(filter ?? {}), ...(among ? { among } : {}) };
+    const page = await this.people.find(auth.workspaceId, { filter: asked, first, after });
     const edges = page.edges.map((e) => ({ cursor: e.cursor, node: personView(e.node) }));
-    return { workspaceId: auth.workspaceId, filter: filter ?? {}, edges, pageInfo: page.pageInfo };
+    return { workspaceId: auth.workspaceId, filter: asked, edges, pageInfo: page.pageInfo };
   }
 
   @Mutation(() => TimelineEntryType, {
