@@ -3,7 +3,7 @@
 // the Confirm button's POST in Chromium does, and only then does subscribed fire and the person become engaged.
 import type { Browser } from 'playwright-core';
 import { OutboxWriter } from '@app/outbox';
-import { ConfirmationService, TimelineRepository } from '@app/events';
+import { ConfirmationService, SegmentMembership, TimelineRepository } from '@app/events';
 import { ConfirmationsRepository, PeopleRepository } from '@app/people';
 import { DAY_MS } from '@app/platform';
 import { ManualClock } from '@app/platform/manual-clock';
@@ -164,6 +164,7 @@ describe('a double opt-in list', () => {
         t.app.get(PeopleRepository),
         t.app.get(TimelineRepository),
         t.app.get(OutboxWriter),
+        t.app.get(SegmentMembership),
         clock,
       ).removeUnconfirmed();
     await sweep();

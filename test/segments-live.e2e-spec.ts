@@ -73,6 +73,27 @@ describe('live membership', () => {
     expect(await moves(id)).toEqual(['segment_entered', 'segment_left']);
   });
 
+  it('coming off a list from the console (GraphQL unsubscribe) leaves the list segment in the same transaction', async () => {
+    const list = (
+      await t.gql(
+        'mutation($input: CreateListInput!) { createList(input: $input) { id } }',
+        { input: { address: 'tips', name: 'Tips' } },
+        ws.secretKey,
+      )
+    ).data.createList as { id: string };
+    const id = await segment({ all: [{ list: 'tips' }, { engaged: true }] });
+    await post({ type: 'subscribe', email: 'fa@example.com', list: 'tips', consent: { text: 'Send me tips.' } });
+    expect(await members(id)).toEqual(['fa@example.com']);
+    const answer = await t.gql(
+      'mutation($person: String!, $list: ID!) { unsubscribe(person: $person, list: $list) { status } }',
+      { person: 'fa@example.com', list: list.id },
+      ws.secretKey,
+    );
+    expect(answer.data.unsubscribe.status).toBe('unsubscribed');
+    expect(await members(id)).toEqual([]);
+    expect(await moves(id)).toEqual(['segment_entered', 'segment_left']);
+  });
+
   it('a field segment follows identify, and an event window counts only the recent events', async () => {
     const pro = await segment({ all: [{ field: 'plan', equals: 'pro' }, { not: { field: 'seats', lt: 3 } }] });
     const busy = await segment({ event: 'report_built', atLeast: 3, withinDays: 7 });

@@ -4,7 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { DoorReceiptsRepository } from '@app/edge';
-import { UnsubscribeService } from '@app/events';
+import { SegmentMembership, UnsubscribeService } from '@app/events';
 import { happening, OutboxWriter } from '@app/outbox';
 import {
   EMAIL_DOOR,
@@ -41,6 +41,7 @@ export class EmailDoorService {
     @Inject(CONFIG) private readonly config: AppConfig,
     private readonly standing: EmailStandingService,
     private readonly unsubscribes: UnsubscribeService,
+    private readonly segments: SegmentMembership,
   ) {}
 
   async receive(raw: Buffer | undefined, headers: IncomingHeaders): Promise<EmailDoorAnswer> {
@@ -120,6 +121,7 @@ export class EmailDoorService {
         address: command.from,
       });
       await this.messages.markEngaged(m, answered.workspace_id, person.id, at);
+      await this.segments.refresh(m, answered.workspace_id, [person.id], { locked: true }); // engaged now
       await this.outbox.write(m, [
         happening(answered.workspace_id, person.id, at, {
           email_in: { message: { id, subject: command.subject, text } },

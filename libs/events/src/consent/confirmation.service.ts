@@ -9,6 +9,7 @@ import { ConfirmationsRepository, type ListRow, PENDING_KEPT_DAYS, PeopleReposit
 import { IngestLog } from '../ingest/ingest-log';
 import { TimelineRepository } from '../timeline.repository';
 import { recordSubscription } from './subscription-record';
+import { SegmentMembership } from '../segments/membership.service';
 
 export interface ConfirmationResult {
   /** confirmed now; already_subscribed when confirmed before; not_pending when there is nothing to confirm. */
@@ -23,6 +24,7 @@ export class ConfirmationService {
     private readonly people: PeopleRepository,
     private readonly timeline: TimelineRepository,
     private readonly outbox: OutboxWriter,
+    private readonly segments: SegmentMembership,
     @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
@@ -42,6 +44,7 @@ export class ConfirmationService {
       recordSubscription(log, person.id, list, at);
       await this.timeline.insertRows(m, log.rows);
       await this.outbox.write(m, log.happenings);
+      await this.segments.refresh(m, workspaceId, [person.id], { locked: true });
       return { status: 'confirmed', list };
     });
     if (result.status === 'confirmed') this.outbox.kick();

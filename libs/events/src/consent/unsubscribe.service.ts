@@ -8,6 +8,7 @@ import { cameOff, type ListRow, PeopleRepository, SubscriptionsRepository, type 
 import { IngestLog } from '../ingest/ingest-log';
 import { TimelineRepository } from '../timeline.repository';
 import { recordWithdrawal } from './withdrawal-record';
+import { SegmentMembership } from '../segments/membership.service';
 
 /** Which lists: one by id or by address, or every list the person is on. */
 export type UnsubscribeFrom = { listId: string } | { list: string } | { all: true };
@@ -34,6 +35,7 @@ export class UnsubscribeService {
     private readonly people: PeopleRepository,
     private readonly timeline: TimelineRepository,
     private readonly outbox: OutboxWriter,
+    private readonly segments: SegmentMembership,
     @Inject(CLOCK) private readonly clock: Clock = SYSTEM_CLOCK,
   ) {}
 
@@ -72,6 +74,7 @@ export class UnsubscribeService {
     for (const list of changed) if (cameOff(list.was)) recordWithdrawal(log, person.id, list, how.via, at);
     await this.timeline.insertRows(m, log.rows);
     await this.outbox.write(m, log.happenings);
+    if (changed.length) await this.segments.refresh(m, workspaceId, [person.id], { locked: true });
     return {
       status: changed.length ? 'unsubscribed' : 'not_subscribed',
       personId: person.id,
