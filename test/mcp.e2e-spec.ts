@@ -71,6 +71,8 @@ const TOOLS = [
   'send_email',
   'chart_events',
   'list_lists',
+  'list_segments',
+  'get_segment',
   'list_automations',
   'export_person',
 ];

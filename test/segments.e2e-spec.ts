@@ -256,3 +256,33 @@ describe('members', () => {
     ]);
   });
 });
+
+describe('the tool door', () => {
+  const tool = async (name: string, args: Record<string, unknown> = {}) => {
+    const answer = await t.request('POST', '/api/mcp', {
+      key: ws.secretKey,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+    });
+    return answer.body.result as { isError?: boolean; structuredContent: any; content: Array<{ text: string }> };
+  };
+
+  it('list_segments and get_segment answer what GraphQL does', async () => {
+    await post({ type: 'identify', email: 'tool@example.com', fields: { plan: 'pro' } });
+    const seg = await made({ name: 'Pro', definition: { field: 'plan', equals: 'pro' } });
+    const id = await personId('tool@example.com');
+    await refresh([id]);
+    expect((await tool('list_segments')).structuredContent).toEqual({
+      segments: [{ id: seg.id, name: 'Pro', count: 1, filling: true }],
+    });
+    const got = (await tool('get_segment', { id: seg.id })).structuredContent;
+    expect(got).toMatchObject({
+      segment: { id: seg.id, name: 'Pro', definition: { field: 'plan', equals: 'pro' }, count: 1, filling: true },
+      members: [{ id, email: 'tool@example.com' }],
+      more: false,
+    });
+    const missing = await tool('get_segment', { id: 'seg_nothing' });
+    expect(missing.isError).toBe(true);
+    expect(missing.content[0].text).toContain('list_segments');
+  });
+});

@@ -8,7 +8,8 @@ import { defineTool } from './tool';
 const FIND_AT_MOST = 50;
 const TIMELINE_ROWS = 50;
 
-const personShape = z.object({
+/** A person as find_people answers them (get_segment's members too). */
+export const personShape = z.object({
   id: z.string(),
   name: z.string().nullable(),
   email: z.string().nullable(),
@@ -17,7 +18,7 @@ const personShape = z.object({
   createdAt: z.string(),
 });
 
-function summary(row: PersonRow): z.infer<typeof personShape> {
+export function summary(row: PersonRow): z.infer<typeof personShape> {
   return {
     id: row.id,
     name: row.name,

@@ -1,7 +1,7 @@
 // Every tool of the tool door (docs/mcp.md names them), built once with their services.
 import { Injectable } from '@nestjs/common';
 import { AutomationsService } from '@app/automations';
-import { ChartsService, IngestService, TimelineService } from '@app/events';
+import { ChartsService, IngestService, SegmentsService, TimelineService } from '@app/events';
 import { MessagesService } from '@app/messaging';
 import { ListsService, PeopleQueryService, PersonDataService } from '@app/people';
 import { RateLimits } from '@app/platform';
@@ -11,6 +11,7 @@ import { eventTools } from './events.tools';
 import { listTools } from './lists.tools';
 import { messageTools } from './messages.tools';
 import { peopleTools } from './people.tools';
+import { segmentTools } from './segments.tools';
 import type { ToolDefinition } from './tool';
 
 @Injectable()
@@ -27,6 +28,7 @@ export class ToolsService {
     automations: AutomationsService,
     personData: PersonDataService,
     limits: RateLimits,
+    segments: SegmentsService,
   ) {
     this.all = [
       ...eventTools(ingest),
@@ -35,6 +37,7 @@ export class ToolsService {
       ...messageTools(messages, limits),
       ...chartTools(charts),
       ...automationTools(automations),
+      ...segmentTools(segments),
     ] as unknown as ToolDefinition[];
   }
 }
