@@ -1,10 +1,10 @@
 // Automations as owners and admins save them (docs/graphql.md#automations): trigger and steps are checked
-// when saved (an event trigger names a built-in or a seen custom name, a list exists, http_request's
+// when saved (an event trigger names a built-in or a seen custom name, a list or segment exists, http_request's
 // url passes the public-https address rule, send_email names an existing template, wait is 1 second
 // to 30 days). The start address is derived, never stored, and shown only for a webhook trigger.
 import { Inject, Injectable } from '@nestjs/common';
 import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
-import { isBuiltInEvent, TimelineRepository } from '@app/events';
+import { isBuiltInEvent, SegmentsService, TimelineRepository } from '@app/events';
 import { TemplatesRepository } from '@app/messaging';
 import { PeopleReadRepository } from '@app/people';
 import { AddressResolver, deriveWorkspaceStepSecret } from '@app/webhooks';
@@ -13,7 +13,7 @@ import { automationAddress, AutomationStep, AutomationTrigger, parseSteps, parse
 
 export interface AutomationInput {
   name?: string | null;
-  trigger?: { kind?: unknown; event?: unknown; stage?: unknown; list?: unknown } | null;
+  trigger?: { kind?: unknown; event?: unknown; stage?: unknown; list?: unknown; segment?: unknown } | null;
   steps?: RawStep[] | null;
 }
 
@@ -25,6 +25,7 @@ export class AutomationsService {
     private readonly automations: AutomationsRepository,
     private readonly timeline: TimelineRepository,
     private readonly people: PeopleReadRepository,
+    private readonly segments: SegmentsService,
     private readonly templates: TemplatesRepository,
     private readonly addresses: AddressResolver,
     @Inject(CONFIG) private readonly config: AppConfig,
@@ -114,6 +115,14 @@ export class AutomationsService {
           },
         );
       }
+    }
+    if (trigger.segment !== undefined && !(await this.segments.find(workspaceId, trigger.segment))) {
+      throw new Refusal(
+        'not_found',
+        `No segment has the id "${trigger.segment.slice(0, 80)}" in this workspace: list them with segments, or ` +
+          `leave trigger.segment out for any segment.`,
+        { field: 'trigger.segment' },
+      );
     }
     return trigger;
   }

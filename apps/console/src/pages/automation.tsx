@@ -33,6 +33,7 @@ const AUTOMATION = graphql(
           event
           stage
           list
+          segment
         }
         steps {
           kind
@@ -43,6 +44,10 @@ const AUTOMATION = graphql(
         runs(first: 20) {
           ...AutomationRunFields
         }
+      }
+      segments {
+        id
+        name
       }
     }
   `,
@@ -60,6 +65,7 @@ const UPDATE = graphql(`
         event
         stage
         list
+        segment
       }
       steps {
         kind
@@ -72,8 +78,9 @@ const UPDATE = graphql(`
 `);
 
 type Automation = ResultOf<typeof AUTOMATION>['automation'];
+type SegmentNames = ReadonlyMap<string, string>;
 
-function Facts({ automation }: { automation: Automation }) {
+function Facts({ automation, segmentNames }: { automation: Automation; segmentNames: SegmentNames }) {
   return (
     <dl className="facts">
       <dt>Number</dt>
@@ -83,7 +90,7 @@ function Facts({ automation }: { automation: Automation }) {
         <StatusBadge status={automation.status} />
       </dd>
       <dt>Trigger</dt>
-      <dd>{triggerInWords(automation.trigger)}</dd>
+      <dd>{triggerInWords(automation.trigger, segmentNames)}</dd>
       <dt>Steps</dt>
       <dd>
         {automation.steps.length ? (
@@ -140,10 +147,10 @@ function Edit({ automation }: { automation: Automation }) {
   );
 }
 
-function Automation({ automation }: { automation: Automation }) {
+function Automation({ automation, segmentNames }: { automation: Automation; segmentNames: SegmentNames }) {
   return (
     <Page title={automation.name}>
-      <Facts automation={automation} />
+      <Facts automation={automation} segmentNames={segmentNames} />
       <StatusButtons id={automation.id} status={automation.status} />
       {automation.address ? <StartAddress address={automation.address} /> : null}
       <Edit key={automation.id} automation={automation} />
@@ -166,5 +173,6 @@ export function AutomationPage({ id }: { id: string }) {
       </Page>
     );
   }
-  return <Automation automation={result.data.automation} />;
+  const segmentNames = new Map(result.data.segments.map((s) => [s.id, s.name]));
+  return <Automation automation={result.data.automation} segmentNames={segmentNames} />;
 }

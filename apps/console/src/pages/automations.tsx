@@ -26,7 +26,12 @@ const AUTOMATIONS = graphql(`
         event
         stage
         list
+        segment
       }
+    }
+    segments {
+      id
+      name
     }
   }
 `);
@@ -45,7 +50,8 @@ const CREATE = graphql(`
   }
 `);
 
-function AutomationTable({ automations }: { automations: ResultOf<typeof AUTOMATIONS>['automations'] }) {
+function AutomationTable({ automations, segments }: ResultOf<typeof AUTOMATIONS>) {
+  const segmentNames = new Map(segments.map((s) => [s.id, s.name]));
   if (automations.length === 0) return <Empty>No automations yet: write the first one below.</Empty>;
   return (
     <table>
@@ -67,7 +73,7 @@ function AutomationTable({ automations }: { automations: ResultOf<typeof AUTOMAT
             <td>
               <Link href={`/automations/${a.id}`}>{a.name}</Link>
             </td>
-            <td>{triggerInWords(a.trigger)}</td>
+            <td>{triggerInWords(a.trigger, segmentNames)}</td>
             <td>
               <StatusBadge status={a.status} />
             </td>
@@ -106,12 +112,12 @@ function NewAutomation() {
 export function AutomationsPage() {
   const [result] = useQuery({
     query: AUTOMATIONS,
-    context: useMemo(() => ({ additionalTypenames: ['Automation'] }), []),
+    context: useMemo(() => ({ additionalTypenames: ['Automation', 'Segment'] }), []),
   });
   return (
     <Page title="Automations">
       <Loaded result={result} what="Loading automations">
-        {(data) => <AutomationTable automations={data.automations} />}
+        {(data) => <AutomationTable automations={data.automations} segments={data.segments} />}
       </Loaded>
       <NewAutomation />
     </Page>

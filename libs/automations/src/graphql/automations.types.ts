@@ -3,10 +3,19 @@ import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
 
 @ObjectType('AutomationTrigger')
 export class AutomationTriggerType {
-  @Field({ description: 'event, stage_entered, subscribed, person_erased or webhook' }) kind: string;
+  @Field({
+    description:
+      'event, stage_entered, subscribed, unsubscribed, segment_entered, segment_left, person_erased or webhook',
+  })
+  kind: string;
   @Field({ nullable: true, description: 'kind event: the event name' }) event?: string;
   @Field({ nullable: true, description: 'kind stage_entered: only this stage (any when absent)' }) stage?: string;
   @Field({ nullable: true, description: 'kind subscribed: only this list address (any when absent)' }) list?: string;
+  @Field(() => ID, {
+    nullable: true,
+    description: 'kind segment_entered or segment_left: only this segment (any when absent)',
+  })
+  segment?: string;
 }
 
 @ObjectType('AutomationStep')
@@ -74,6 +83,7 @@ export class AutomationTriggerInput {
   @Field({ nullable: true }) event?: string;
   @Field({ nullable: true }) stage?: string;
   @Field({ nullable: true }) list?: string;
+  @Field(() => ID, { nullable: true }) segment?: string;
 }
 
 @InputType()

@@ -10,7 +10,8 @@ export function automationTools(automations: AutomationsService) {
     readOnly: true,
     description:
       "The workspace's automations by number: name, status (draft, paused or running), trigger (an event name, " +
-      'stage_entered, subscribed, person_erased or webhook) and steps (http_request, send_email, wait). Start ' +
+      'stage_entered, subscribed, unsubscribed, segment_entered, segment_left, person_erased or webhook, with the ' +
+      'stage, list address or segment id it is limited to) and steps (http_request, send_email, wait). Start ' +
       'addresses are never shown.',
     input: {},
     output: {
@@ -25,6 +26,7 @@ export function automationTools(automations: AutomationsService) {
             event: z.string().optional(),
             stage: z.string().optional(),
             list: z.string().optional(),
+            segment: z.string().optional(),
           }),
           steps: z.array(
             z.object({

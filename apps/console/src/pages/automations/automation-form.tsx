@@ -11,7 +11,7 @@ import { AutomationDraft, draftInput } from './draft';
 import { StepsEditor } from './steps-editor';
 import { TriggerFields } from './trigger-fields';
 
-/** What a trigger or a step may name: events, lists and templates, in one request. */
+/** What a trigger or a step may name: events, lists, segments and templates, in one request. */
 const CHOICES = graphql(`
   query AutomationChoices {
     eventNames {
@@ -21,6 +21,10 @@ const CHOICES = graphql(`
     lists {
       id
       address
+      name
+    }
+    segments {
+      id
       name
     }
     templates {
@@ -43,7 +47,7 @@ interface AutomationFormProps {
 export function AutomationForm({ initial, submitLabel, busy, refused, onSubmit }: AutomationFormProps) {
   const [choicesResult] = useQuery({
     query: CHOICES,
-    context: useMemo(() => ({ additionalTypenames: ['List', 'Template'] }), []),
+    context: useMemo(() => ({ additionalTypenames: ['List', 'Segment', 'Template'] }), []),
   });
   const [draft, setDraft] = useState(initial);
   const right = useChangeRight();
@@ -52,7 +56,7 @@ export function AutomationForm({ initial, submitLabel, busy, refused, onSubmit }
     onSubmit(draftInput(draft));
   };
   return (
-    <Loaded result={choicesResult} what="Loading events, lists and templates">
+    <Loaded result={choicesResult} what="Loading events, lists, segments and templates">
       {(choices) => (
         <form onSubmit={submit} className="automation-form">
           <fieldset disabled={!right.allowed} className="plain">

@@ -1,9 +1,17 @@
 // An automation as its form holds it (docs/graphql.md#automations: trigger kinds event, stage_entered,
-// subscribed, unsubscribed, webhook; step kinds http_request, send_email, wait), turned into the service's input,
-// and both told in words for the lists and the page.
+// subscribed, unsubscribed, segment_entered, segment_left, person_erased, webhook; step kinds http_request,
+// send_email, wait), turned into the service's input, and both told in words for the lists and the page.
 import { stageName } from '../../ui/stage';
 
-export type TriggerKind = 'event' | 'stage_entered' | 'subscribed' | 'unsubscribed' | 'person_erased' | 'webhook';
+export type TriggerKind =
+  | 'event'
+  | 'stage_entered'
+  | 'subscribed'
+  | 'unsubscribed'
+  | 'segment_entered'
+  | 'segment_left'
+  | 'person_erased'
+  | 'webhook';
 export type StepKind = 'wait' | 'send_email' | 'http_request';
 
 export const WAIT_UNITS = [
@@ -19,6 +27,8 @@ export interface TriggerDraft {
   event: string;
   stage: string;
   list: string;
+  /** A segment id; empty: any segment. */
+  segment: string;
 }
 
 export interface StepDraft {
@@ -43,6 +53,7 @@ interface TriggerShape {
   event?: string | null;
   stage?: string | null;
   list?: string | null;
+  segment?: string | null;
 }
 interface StepShape {
   kind: string;
@@ -59,7 +70,7 @@ export function newStep(kind: StepKind): StepDraft {
 
 export const EMPTY_DRAFT: AutomationDraft = {
   name: '',
-  trigger: { kind: 'webhook', event: '', stage: '', list: '' },
+  trigger: { kind: 'webhook', event: '', stage: '', list: '', segment: '' },
   steps: [],
 };
 
@@ -82,6 +93,7 @@ export function draftOf(automation: {
       event: trigger.event ?? '',
       stage: trigger.stage ?? '',
       list: trigger.list ?? '',
+      segment: trigger.segment ?? '',
     },
     steps: automation.steps.map((step) => ({
       ...newStep(step.kind as StepKind),
@@ -99,6 +111,8 @@ function triggerInput(trigger: TriggerDraft): TriggerShape {
     return trigger.stage ? { kind: 'stage_entered', stage: trigger.stage } : { kind: 'stage_entered' };
   if (trigger.kind === 'subscribed' || trigger.kind === 'unsubscribed')
     return trigger.list ? { kind: trigger.kind, list: trigger.list } : { kind: trigger.kind };
+  if (trigger.kind === 'segment_entered' || trigger.kind === 'segment_left')
+    return trigger.segment ? { kind: trigger.kind, segment: trigger.segment } : { kind: trigger.kind };
   if (trigger.kind === 'person_erased') return { kind: 'person_erased' };
   return { kind: 'webhook' };
 }
@@ -116,7 +130,14 @@ export function draftInput(draft: AutomationDraft) {
   return { name: draft.name.trim(), trigger: triggerInput(draft.trigger), steps: draft.steps.map(stepInput) };
 }
 
-export function triggerInWords(trigger: TriggerShape): string {
+/** A segment trigger in words, the segment by its name when `segmentNames` has it (else its id). */
+function segmentTriggerInWords(trigger: TriggerShape, segmentNames: ReadonlyMap<string, string>): string {
+  const verb = trigger.kind === 'segment_entered' ? 'enters' : 'leaves';
+  if (!trigger.segment) return `When a person ${verb} any segment`;
+  return `When a person ${verb} segment ${segmentNames.get(trigger.segment) ?? trigger.segment}`;
+}
+
+export function triggerInWords(trigger: TriggerShape, segmentNames: ReadonlyMap<string, string> = new Map()): string {
   if (trigger.kind === 'event') return `When event ${trigger.event ?? '?'} is recorded`;
   if (trigger.kind === 'stage_entered')
     return trigger.stage ? `When a person enters stage ${stageName(trigger.stage)}` : 'When a person enters any stage';
@@ -124,6 +145,8 @@ export function triggerInWords(trigger: TriggerShape): string {
     return trigger.list ? `When someone subscribes to list ${trigger.list}` : 'When someone subscribes to any list';
   if (trigger.kind === 'unsubscribed')
     return trigger.list ? `When someone comes off list ${trigger.list}` : 'When someone comes off any list';
+  if (trigger.kind === 'segment_entered' || trigger.kind === 'segment_left')
+    return segmentTriggerInWords(trigger, segmentNames);
   if (trigger.kind === 'person_erased') return 'When a person is erased';
   if (trigger.kind === 'webhook') return 'When its start address is posted to';
   return trigger.kind;

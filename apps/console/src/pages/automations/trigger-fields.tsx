@@ -7,6 +7,7 @@ import { TriggerDraft, TriggerKind } from './draft';
 interface TriggerChoices {
   eventNames: readonly { name: string; builtIn: boolean }[];
   lists: readonly { address: string; name: string }[];
+  segments: readonly { id: string; name: string }[];
 }
 
 const KIND_OPTIONS: [TriggerKind, string][] = [
@@ -15,6 +16,8 @@ const KIND_OPTIONS: [TriggerKind, string][] = [
   ['stage_entered', 'A person enters a stage'],
   ['subscribed', 'Someone subscribes to a list'],
   ['unsubscribed', 'Someone comes off a list'],
+  ['segment_entered', 'A person enters a segment'],
+  ['segment_left', 'A person leaves a segment'],
   ['person_erased', 'A person is erased (erase their copies elsewhere)'],
 ];
 
@@ -76,6 +79,34 @@ function ListField({
   );
 }
 
+function SegmentField({
+  value,
+  choices,
+  onChange,
+}: {
+  value: string;
+  choices: TriggerChoices;
+  onChange: (segment: string) => void;
+}) {
+  return (
+    <>
+      <Select label="Segment" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Any segment</option>
+        {choices.segments.map((s) => (
+          <option key={s.id} value={s.id}>
+            {s.name}
+          </option>
+        ))}
+      </Select>
+      {choices.segments.length ? null : (
+        <p className="hint">
+          No segments yet: <Link href="/segments">create one on Segments</Link>, or keep “Any segment”.
+        </p>
+      )}
+    </>
+  );
+}
+
 export function TriggerFields({
   trigger,
   choices,
@@ -111,6 +142,9 @@ export function TriggerFields({
       ) : null}
       {trigger.kind === 'subscribed' || trigger.kind === 'unsubscribed' ? (
         <ListField value={trigger.list} choices={choices} onChange={(list) => set({ list })} />
+      ) : null}
+      {trigger.kind === 'segment_entered' || trigger.kind === 'segment_left' ? (
+        <SegmentField value={trigger.segment} choices={choices} onChange={(segment) => set({ segment })} />
       ) : null}
       {trigger.kind === 'webhook' ? (
         <p className="hint">
