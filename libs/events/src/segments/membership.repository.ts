@@ -82,6 +82,25 @@ SELECT (SELECT count(*) FROM came)::int AS entered, (SELECT count(*) FROM gone):
 /** A statement's name for its text: the same text is prepared once per connection. */
 const statementName = (text: string) => `segment_refresh_${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
 
+interface Compiled {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+/** The statement of a plan's segments, made once per plan read (the ingest keeps its plan). */
+const compiledOf = new WeakMap<LiveSegment[], Compiled>();
+
+function compiled(segments: LiveSegment[]): Compiled {
+  let statement = compiledOf.get(segments);
+  if (!statement) {
+    const params = new SqlParams(FIXED_PARAMS);
+    const text = refreshSql(segments, params);
+    statement = { name: statementName(text), text, values: params.values };
+    compiledOf.set(segments, statement);
+  }
+  return statement;
+}
+
 /** Reads a workspace's segments and revision inside `m` (a transaction's manager or the data source's). */
 export async function readPlan(m: Pick<EntityManager, 'query'>, workspaceId: string): Promise<SegmentPlan> {
   const rows: Array<{ id: string; name: string; filling: boolean; definition: unknown; revision: string | null }> =
@@ -118,10 +137,9 @@ export async function refreshMembers(
   announce: boolean,
 ): Promise<Moves & { written: number }> {
   if (segments.length === 0 || personIds.length === 0) return { entered: 0, left: 0, written: 0 };
-  const params = new SqlParams(FIXED_PARAMS);
-  const text = refreshSql(segments, params);
-  const values = [workspaceId, personIds, at, isoText(at), segments.map((s) => s.id), announce, ...params.values];
-  const [row] = await preparedQuery<Moves & { written: number }>(m, statementName(text), text, values);
+  const { name, text, values } = compiled(segments);
+  const fixed = [workspaceId, personIds, at, isoText(at), segments.map((s) => s.id), announce];
+  const [row] = await preparedQuery<Moves & { written: number }>(m, name, text, [...fixed, ...values]);
   return row;
 }
 
