@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { AutomationsWorkerModule } from '@app/automations';
 import { EdgeModule } from '@app/edge';
-import { EventsModule } from '@app/events';
+import { EventsModule, SegmentsWorkerModule } from '@app/events';
 import { IntegrationsWorkerModule } from '@app/integrations';
 import { MessagingWorkerModule } from '@app/messaging';
 import { OutboxModule, OutboxWorkerModule } from '@app/outbox';
@@ -26,6 +26,7 @@ export class WorkerModule {
         SweepsWorkerModule,
         OutboxWorkerModule,
         EventsModule,
+        SegmentsWorkerModule,
         MessagingWorkerModule,
         WebhooksWorkerModule,
         IntegrationsWorkerModule,

@@ -17,6 +17,8 @@ import { SegmentsRepository } from './segments/segments.repository';
 import { SegmentsService } from './segments/segments.service';
 import { SegmentMembership } from './segments/membership.service';
 import { dropMembers } from './segments/membership.repository';
+import { ExpirySweep } from './segments/fill/expiry-sweep';
+import { FillRepository } from './segments/fill/fill.repository';
 
 /** Idempotency keys: a repeat within this answers the first answer. */
 export const IDEMPOTENCY_KEYS_KEPT_MS = 30 * DAY_MS;
@@ -41,6 +43,8 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     UnsubscribeService,
     ConfirmationService,
     SegmentMembership,
+    FillRepository,
+    ExpirySweep,
     SegmentsRepository,
     SegmentsService,
   ],
@@ -68,6 +72,7 @@ export class EventsModule implements OnModuleInit {
     private readonly partitions: PartitionUpkeep,
     private readonly rollups: ChartRollups,
     private readonly confirmations: ConfirmationService,
+    private readonly expiry: ExpirySweep,
   ) {}
 
   onModuleInit(): void {
@@ -80,7 +85,7 @@ export class EventsModule implements OnModuleInit {
     this.personData.register(this.eventsData);
     // Before the expiry: the rows it deletes have then left the rollups by the fold, not by the delete's trigger.
     this.sweeps.register('chart-rollups', () => this.rollups.fold());
-    this.sweeps.register('expired-events', () => this.timeline.deleteExpired(new Date()));
+    this.sweeps.register('expired-events', () => this.expiry.sweep());
     this.sweeps.register('events-partitions', () => this.partitions.sweep());
     this.sweeps.register('idempotency-keys', () =>
       this.timeline.deleteOldIdempotencyKeys(retainedSince(IDEMPOTENCY_KEYS_KEPT_MS)),

@@ -27,6 +27,13 @@ export const TIMELINE_LEAN_RECORD = `id text, occurred_at timestamptz, person_id
 /** TIMELINE_COLUMNS with their types, as jsonb_to_recordset reads them. */
 export const TIMELINE_RECORD = `workspace_id text, ${TIMELINE_LEAN_RECORD}`;
 
+/** A workspace's events that expired: how many, and whose (none listed when it has no segments). */
+export interface ExpiredEvents {
+  workspace_id: string;
+  deleted: number;
+  people: string[] | null;
+}
+
 export interface StoredAnswer {
   key: string;
   status: ActionStatus;
@@ -63,13 +70,37 @@ export class TimelineRepository implements MergeParticipant {
     );
   }
 
-  /** An event past its expires_at: only the timeline row goes (docs/rest.md#events). */
-  async deleteExpired(now: Date): Promise<number> {
-    const result: [unknown[], number] = await this.dataSource.query(
-      `DELETE FROM events WHERE expires_at IS NOT NULL AND expires_at <= $1`,
+  /**
+   * Events past their expires_at, in the caller's transaction: only the timeline rows go (docs/rest.md#events).
+   * Answers, by workspace, how many went and, where the workspace has segments, whose they were.
+   */
+  expire(m: EntityManager, now: Date): Promise<ExpiredEvents[]> {
+    return m.query(
+      `WITH gone AS (
+         DELETE FROM events WHERE expires_at IS NOT NULL AND expires_at <= $1 RETURNING workspace_id, person_id)
+       SELECT workspace_id, count(*)::int AS deleted,
+              CASE WHEN EXISTS (SELECT 1 FROM segments s WHERE s.workspace_id = gone.workspace_id)
+                   THEN array_agg(DISTINCT person_id) FILTER (WHERE person_id IS NOT NULL) ELSE '{}' END AS people
+         FROM gone GROUP BY workspace_id`,
       [now.toISOString()],
     );
-    return result[1];
+  }
+
+  /** The people of the events expire would delete now, in workspaces with segments: it locks them first. */
+  expiring(m: EntityManager, now: Date): Promise<Array<{ workspace_id: string; people: string[] }>> {
+    return m.query(
+      `SELECT workspace_id, array_agg(DISTINCT person_id) AS people FROM events e
+        WHERE expires_at IS NOT NULL AND expires_at <= $1 AND person_id IS NOT NULL
+          AND EXISTS (SELECT 1 FROM segments s WHERE s.workspace_id = e.workspace_id)
+        GROUP BY workspace_id`,
+      [now.toISOString()],
+    );
+  }
+
+  /** expire in a transaction of its own, without recomputing segments (the worker's sweep is ExpirySweep). */
+  async deleteExpired(now: Date): Promise<number> {
+    const expired = await this.dataSource.transaction((m) => this.expire(m, now));
+    return expired.reduce((sum, row) => sum + row.deleted, 0);
   }
 
   async deleteOldIdempotencyKeys(before: Date): Promise<number> {

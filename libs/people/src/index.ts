@@ -4,6 +4,7 @@ export * from './people-read.repository';
 export * from './entries/first-touch-sql';
 export * from './people.module';
 export * from './people-query.service';
+export * from './people-chunks';
 export * from './segment-conditions';
 export * from './lists.service';
 export * from './subscriptions.repository';

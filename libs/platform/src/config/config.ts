@@ -61,6 +61,9 @@ export interface AppConfig {
   maxRequestsInFlight: number;
   /** The admin console's built files (scripts/build-console.js), served at /console. */
   consoleDir: string;
+  /** The worker's sweep of segments' day windows, and the people per transaction of a segment's fill. */
+  segmentSweepMs: number;
+  segmentFillChunk: number;
 }
 
 export interface RedisNode {
@@ -263,6 +266,8 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
     redisCommandTimeoutMs: int(env, 'REDIS_COMMAND_TIMEOUT_MS', 1_000, 50, 600_000),
     maxRequestsInFlight: int(env, 'MAX_REQUESTS_IN_FLIGHT', 512, 1, 100_000),
     consoleDir: env.CONSOLE_DIR || `${process.cwd()}/dist/console`,
+    segmentSweepMs: int(env, 'SEGMENT_SWEEP_MS', 15_000, 100, 3_600_000),
+    segmentFillChunk: int(env, 'SEGMENT_FILL_CHUNK', 2_000, 10, 100_000),
   };
 }
 
