@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AutomationRelayService, AutomationsDataParticipant } from '@app/automations';
-import { EventsDataParticipant, INGEST_LOAD, INGEST_WRITE_TOUCHES } from '@app/events';
+import { EventsDataParticipant, INGEST_LOAD, INGEST_WRITE_TOUCHES, parseDefinition, refreshMembers } from '@app/events';
 import { MessagingDataParticipant } from '@app/messaging';
 import {
   hearingOf,
@@ -179,7 +179,7 @@ async function erasure(): Promise<SqlSnapshot[]> {
     ...named(
       erase('EventsDataParticipant', '@app/events'),
       await sentBy((db) => new EventsDataParticipant(db).erase(db, erasing)),
-      ['erase-events.sql', 'erase-idempotency-keys.sql', 'erase-event-touches.sql'],
+      ['erase-events.sql', 'erase-idempotency-keys.sql', 'erase-segment-members.sql', 'erase-event-touches.sql'],
     ),
     ...named(
       erase('MessagingDataParticipant', '@app/messaging'),
@@ -209,9 +209,41 @@ async function erasure(): Promise<SqlSnapshot[]> {
   ];
 }
 
+/** The live membership statement, for two segments whose conditions use every kind of the grammar. */
+async function membership(): Promise<SqlSnapshot[]> {
+  const condition = (raw: unknown) => parseDefinition(raw) as Exclude<ReturnType<typeof parseDefinition>, Error>;
+  const segments = [
+    {
+      id: 'seg_a',
+      name: 'Buyers on the list',
+      filling: false,
+      condition: condition({ all: [{ stage: ['purchaser', 'repeat'] }, { list: 'news' }, { engaged: true }] }),
+    },
+    {
+      id: 'seg_b',
+      name: 'Busy pros',
+      filling: false,
+      condition: condition({
+        any: [
+          { event: 'report_built', atLeast: 3, withinDays: 7 },
+          { not: { event: 'signup', never: true } },
+          { field: 'seats', gt: 5 },
+          { firstTouch: 'source', equals: 'newsletter' },
+        ],
+      }),
+    },
+  ];
+  const sent = await sentBy((db) => refreshMembers(db, 'wsp', segments, ['per'], new Date(0), false));
+  return named(
+    'refreshMembers (@app/events), with peopleRowsSql and subscribedNowSql (@app/people) and outboxInsertCte (@app/outbox)',
+    sent,
+    ['segment-refresh.sql'],
+  );
+}
+
 /** Every snapshotted statement, built by the code that sends it. */
 export async function sqlSnapshots(): Promise<SqlSnapshot[]> {
-  return [...ingest(), ...(await relay()), ...(await deliveries()), ...(await erasure())];
+  return [...ingest(), ...(await relay()), ...(await deliveries()), ...(await erasure()), ...(await membership())];
 }
 
 /** The statement with its first line's leading space and the code's indentation of the others taken off. */

@@ -76,6 +76,10 @@ suppression_check AS (
   UNION ALL
   SELECT lifeline_key_suppressed('(the workspace lists erased keys)') FROM (
     SELECT 1 FROM suppressions s WHERE ($1::jsonb ->> 'suppressionsNone')::boolean AND s.workspace_id = $2
-      LIMIT 1) s)
+      LIMIT 1) s),
+segments_check AS (
+  SELECT lifeline_segments_changed()
+   WHERE (SELECT revision FROM segment_revisions WHERE workspace_id = $2) IS DISTINCT FROM
+         ($1::jsonb ->> 'segmentsRevision')::bigint)
 SELECT (SELECT count(*) FROM timeline) AS rows, (SELECT count(*) FROM key_recheck) AS refused_keys,
-       (SELECT count(*) FROM suppression_check) AS suppressed_keys
+       (SELECT count(*) FROM suppression_check) AS suppressed_keys, (SELECT count(*) FROM segments_check) AS segments

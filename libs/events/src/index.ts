@@ -16,7 +16,7 @@ export { personView, timelineEntryView } from './graphql/people.resolver';
 export { PersonType, TimelineEntryType, ListType } from './graphql/people.types';
 export * from './segments/domain/definition';
 export { SegmentMembership, type RefreshOptions } from './segments/membership.service';
-export { isSegmentsChanged, segmentsCheckCte, type SegmentPlan } from './segments/membership.repository';
+export { isSegmentsChanged, refreshMembers, segmentsCheckCte, type SegmentPlan } from './segments/membership.repository';
 export { SegmentsWorkerModule } from './segments/fill/segments-worker.module';
 export { PartitionUpkeep } from './partitions/partition-upkeep';
 export { EventsDataParticipant } from './person-data.participant';

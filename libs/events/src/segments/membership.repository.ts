@@ -160,7 +160,7 @@ export async function dropMembers(m: EntityManager, workspaceId: string, personI
      SELECT (SELECT count(*) FROM gone)::int AS dropped, (SELECT count(*) FROM counted) AS counted`,
     [workspaceId, personIds],
   );
-  return row.dropped;
+  return row?.dropped ?? 0;
 }
 
 /**
