@@ -1,6 +1,7 @@
 // The console's navigation: path under /console and link name.
 export const CONSOLE_NAVIGATION: [string, string][] = [
   ['/people', 'People'],
+  ['/segments', 'Segments'],
   ['/live', 'Live events'],
   ['/charts', 'Charts'],
   ['/webhooks', 'Webhooks'],

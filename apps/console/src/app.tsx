@@ -6,6 +6,8 @@ import { Loaded } from './ui/state';
 import { VIEWER, Viewer, ViewerContext } from './viewer';
 import { PeoplePage } from './pages/people';
 import { PersonPage } from './pages/person';
+import { SegmentsPage } from './pages/segments';
+import { SegmentPage } from './pages/segment';
 import { LiveEventsPage } from './pages/live-events';
 import { ChartsPage } from './pages/charts';
 import { WebhooksPage } from './pages/webhooks';
@@ -21,6 +23,7 @@ import { WorkspacesPage } from './pages/workspaces';
 
 const NAVIGATION: [string, string][] = [
   ['/people', 'People'],
+  ['/segments', 'Segments'],
   ['/live', 'Live events'],
   ['/charts', 'Charts'],
   ['/webhooks', 'Webhooks'],
@@ -88,6 +91,8 @@ function WorkspaceRoutes() {
     <Switch>
       <Route path="/people" component={PeoplePage} />
       <Route path="/people/:id">{(p) => <PersonPage id={decodeURIComponent(p.id)} />}</Route>
+      <Route path="/segments" component={SegmentsPage} />
+      <Route path="/segments/:id">{(p) => <SegmentPage id={decodeURIComponent(p.id)} />}</Route>
       <Route path="/live" component={LiveEventsPage} />
       <Route path="/charts" component={ChartsPage} />
       <Route path="/webhooks" component={WebhooksPage} />

@@ -1,6 +1,6 @@
-// People: search by email, name or ids, filter by stage, list and engaged, page by cursor,
-// with the count. The question lives in the URL: q, stage, list, engaged (yes/no), after (the page's
-// cursor) and back (the cursors of the pages before it, comma-separated, for Previous).
+// People: search by email, name or ids, filter by stage, list, engaged and segment, page by cursor,
+// with the count. The question lives in the URL: q, stage, list, engaged (yes/no), segment (its id), after
+// (the page's cursor) and back (the cursors of the pages before it, comma-separated, for Previous).
 import { FormEvent, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'wouter';
 import { useQuery } from 'urql';
@@ -15,8 +15,8 @@ const PAGE_SIZE = 25;
 const TYPING_PAUSE_MS = 300;
 
 const PEOPLE = graphql(`
-  query People($filter: PeopleFilter, $first: Int, $after: String) {
-    people(filter: $filter, first: $first, after: $after) {
+  query People($filter: PeopleFilter, $segment: ID, $first: Int, $after: String) {
+    people(filter: $filter, segment: $segment, first: $first, after: $after) {
       totalCount
       totalCountExact
       pageInfo {
@@ -45,13 +45,17 @@ const LISTS = graphql(`
       address
       name
     }
+    segments {
+      id
+      name
+    }
   }
 `);
 
 type Connection = ResultOf<typeof PEOPLE>['people'];
 type Changes = Record<string, string | undefined>;
 
-const FILTERS = ['q', 'stage', 'list', 'engaged'] as const;
+const FILTERS = ['q', 'stage', 'list', 'engaged', 'segment'] as const;
 
 /** The URL's search params with some changed (an empty value removes it). */
 function withChanges(params: URLSearchParams, changes: Changes): URLSearchParams {
@@ -102,7 +106,12 @@ export function PeoplePage() {
 function Answer({ params, change }: { params: URLSearchParams; change: (changes: Changes) => void }) {
   const [result] = useQuery({
     query: PEOPLE,
-    variables: { filter: filterOf(params), first: PAGE_SIZE, after: params.get('after') || undefined },
+    variables: {
+      filter: filterOf(params),
+      segment: params.get('segment') || undefined,
+      first: PAGE_SIZE,
+      after: params.get('after') || undefined,
+    },
   });
   if (result.error && !result.data) return <Failed error={result.error} />;
   if (!result.data) return <Loading what="Finding people" />;
@@ -160,8 +169,31 @@ function Question({
         <option value="yes">Yes</option>
         <option value="no">No</option>
       </Select>
+      <SegmentSelect value={params.get('segment') ?? ''} segments={lists.data?.segments ?? []} change={change} />
       <button type="submit">Search</button>
     </form>
+  );
+}
+
+function SegmentSelect({
+  value,
+  segments,
+  change,
+}: {
+  value: string;
+  segments: readonly { id: string; name: string }[];
+  change: (changes: Changes) => void;
+}) {
+  return (
+    <Select label="Segment" value={value} onChange={(e) => change({ segment: e.target.value })}>
+      <option value="">Any segment</option>
+      {value && !segments.some((s) => s.id === value) ? <option value={value}>{value}</option> : null}
+      {segments.map((segment) => (
+        <option key={segment.id} value={segment.id}>
+          {segment.name}
+        </option>
+      ))}
+    </Select>
   );
 }
 

@@ -1,4 +1,4 @@
-// A person: name or email as the heading; stage, identities, fields, first touch,
+// A person: name or email as the heading; stage, identities, fields, first touch, the segments they are in,
 // subscriptions with their consent, the timeline (types filter in the URL: ?types=purchase,note) and
 // emails, all in one query; sending an email and adding a note re-read it; the person's data on request.
 import { useState } from 'react';
@@ -8,6 +8,7 @@ import { graphql } from '../graphql';
 import { Page } from '../ui/page';
 import { Empty, Loaded } from '../ui/state';
 import { Facts, PERSON_FACTS } from './person/identity-facts';
+import { PERSON_SEGMENTS, SegmentChips } from './person/segment-chips';
 import { PERSON_SUBSCRIPTIONS, Subscriptions } from './person/subscriptions';
 import { Timeline, TIMELINE_PAGE, TIMELINE_PAGE_SIZE, typesOf } from './person/timeline';
 import { Emails, PERSON_EMAILS } from './person/emails';
@@ -24,6 +25,7 @@ const PERSON = graphql(
         email
         name
         ...PersonFacts
+        ...PersonSegments
         ...PersonSubscriptions
         ...PersonEmails
         ...PersonEmailStanding
@@ -33,7 +35,7 @@ const PERSON = graphql(
       }
     }
   `,
-  [PERSON_FACTS, PERSON_SUBSCRIPTIONS, PERSON_EMAILS, PERSON_EMAIL_STANDING, TIMELINE_PAGE],
+  [PERSON_FACTS, PERSON_SEGMENTS, PERSON_SUBSCRIPTIONS, PERSON_EMAILS, PERSON_EMAIL_STANDING, TIMELINE_PAGE],
 );
 
 export function PersonPage({ id }: { id: string }) {
@@ -69,6 +71,7 @@ function PersonAnswer({ id, types, setTypes }: { id: string; types: string[]; se
         person ? (
           <Page title={person.name ?? person.email ?? person.id}>
             <Facts person={person} />
+            <SegmentChips person={person} />
             <Subscriptions person={person} />
             <EmailStanding person={person} onLifted={reread} />
             <Emails personId={person.id} person={person} onSent={reread} />
