@@ -5,7 +5,8 @@ WITH touched AS (SELECT * FROM people WHERE workspace_id = $1::text AND id = ANY
 wanted AS (
   SELECT w.segment_id, p.id AS person_id FROM touched p
   CROSS JOIN LATERAL (SELECT $7::text AS segment_id WHERE (coalesce((p.stage = ANY($8::text[])), false) AND coalesce(EXISTS (SELECT 1 FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
-   WHERE s.workspace_id = $1::text AND s.person_id = p.id AND l.address = $9::text AND s.status = 'subscribed'), false) AND coalesce((p.engaged_at IS NOT NULL), false))
+   WHERE s.workspace_id = $1::text AND s.person_id = p.id AND l.address = $9::text
+     AND s.status = 'subscribed'), false) AND coalesce((p.engaged_at IS NOT NULL), false))
     UNION ALL SELECT $10::text AS segment_id WHERE (coalesce(((SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.workspace_id = $1::text AND e.person_id = p.id
     AND e.type = $12::text AND e.occurred_at > $3::timestamptz - $11::int * interval '1 day' LIMIT 3) x) >= 3), false) OR coalesce((NOT coalesce(((SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.workspace_id = $1::text AND e.person_id = p.id
     AND e.type = $13::text LIMIT 1) x) = 0), false)), false) OR coalesce((CASE WHEN jsonb_typeof((p.fields -> $14::text)) = 'number' THEN ((p.fields -> $14::text) #>> '{}')::numeric > $15::numeric ELSE false END), false) OR coalesce((p.first_touch ->> 'source' IS NOT DISTINCT FROM $16::text), false))) w
@@ -25,7 +26,8 @@ moves AS (
   UNION ALL SELECT segment_id, person_id, 'segment_left', -1 FROM gone),
 counted AS (
   INSERT INTO segment_counts (segment_id, slot, members)
-  SELECT segment_id, (pg_backend_pid() % 64)::smallint, sum(d) FROM moves GROUP BY segment_id ORDER BY segment_id
+  SELECT segment_id, (pg_backend_pid() % 64)::smallint, sum(d) FROM moves
+   GROUP BY segment_id ORDER BY segment_id
   ON CONFLICT (segment_id, slot) DO UPDATE SET members = segment_counts.members + excluded.members
   RETURNING 1),
 announced AS (

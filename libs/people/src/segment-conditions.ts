@@ -9,7 +9,8 @@ export const peopleRowsSql = (workspace: string, ids: string): string =>
 /** True when the person `person` (SQL of their id) is subscribed now to the list with the address `address`. */
 export const subscribedNowSql = (workspace: string, person: string, address: string): string =>
   `EXISTS (SELECT 1 FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
-   WHERE s.workspace_id = ${workspace} AND s.person_id = ${person} AND l.address = ${address} AND s.status = 'subscribed')`;
+   WHERE s.workspace_id = ${workspace} AND s.person_id = ${person} AND l.address = ${address}
+     AND s.status = 'subscribed')`;
 
 /** Locks these people's rows (FOR UPDATE, in id order) for the rest of the transaction; answers the ids found. */
 export const lockPeopleSql = (workspace: string, ids: string): string =>

@@ -55,7 +55,8 @@ export class LiveSegments1767600000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(
-      `DROP FUNCTION lifeline_segments_changed(); DROP TABLE segment_counts, segment_members, segment_revisions, segments;`,
+      `DROP FUNCTION lifeline_segments_changed();
+       DROP TABLE segment_counts, segment_members, segment_revisions, segments;`,
     );
   }
 }

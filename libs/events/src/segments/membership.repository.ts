@@ -65,7 +65,8 @@ moves AS (
   UNION ALL SELECT segment_id, person_id, 'segment_left', -1 FROM gone),
 counted AS (
   INSERT INTO segment_counts (segment_id, slot, members)
-  SELECT segment_id, (pg_backend_pid() % ${COUNT_SLOTS})::smallint, sum(d) FROM moves GROUP BY segment_id ORDER BY segment_id
+  SELECT segment_id, (pg_backend_pid() % ${COUNT_SLOTS})::smallint, sum(d) FROM moves
+   GROUP BY segment_id ORDER BY segment_id
   ON CONFLICT (segment_id, slot) DO UPDATE SET members = segment_counts.members + excluded.members
   RETURNING 1),
 ${outboxInsertCte(

@@ -42,7 +42,9 @@ function fieldTestSql(field: string, test: FieldTest, scope: CompileScope): stri
     )}))`;
   const [op, bound] = 'gt' in test ? ['>', test.gt] : ['<', test.lt];
   // CASE, so the cast runs only on a number (AND does not promise an order).
-  return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN (${json} #>> '{}')::numeric ${op} ${params.add(bound, 'numeric')} ELSE false END)`;
+  const number = `(${json} #>> '{}')::numeric`;
+  const bounded = `${number} ${op} ${params.add(bound, 'numeric')}`;
+  return `(CASE WHEN jsonb_typeof(${json}) = 'number' THEN ${bounded} ELSE false END)`;
 }
 
 /** The person's events of a name (in a window back from now when given), counted up to `upTo`. */
@@ -75,6 +77,7 @@ export function compileCondition(c: SegmentCondition, scope: CompileScope): stri
     case 'not':
       return `(NOT coalesce(${compileCondition(c.of, scope)}, false))`;
     default:
-      return `(${c.of.map((o) => `coalesce(${compileCondition(o, scope)}, false)`).join(c.kind === 'all' ? ' AND ' : ' OR ')})`;
+      const parts = c.of.map((o) => `coalesce(${compileCondition(o, scope)}, false)`);
+      return `(${parts.join(c.kind === 'all' ? ' AND ' : ' OR ')})`;
   }
 }
