@@ -35,7 +35,8 @@ export interface Row {
   stages: string[];
   /** The list's address, the field's name or the event's name. */
   name: string;
-  /** field: a FIELD_TESTS value; event: 'atLeast' or 'never'; engaged: 'true' or 'false'; firstTouch: a TOUCHES value. */
+  /** field: a FIELD_TESTS value; event: 'atLeast' or 'never'; engaged: 'true' or 'false';
+   * firstTouch: a TOUCHES value. */
   test: string;
   /** field: the value (values, comma-separated, for in); firstTouch: the value it equals. */
   value: string;
