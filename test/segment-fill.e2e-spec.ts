@@ -1,7 +1,9 @@
 // The worker's part of live segments (docs/graphql.md#segments): a new segment fills over the people the
 // workspace already has, chunk by chunk with its progress on the segment; a day window that closes on an event
 // moves people out within the sweep interval; an expired event's member leaves with the expiry sweep.
-import { SweepRegistry } from '@app/platform';
+import { Client } from 'pg';
+import { FILL_POLL_MS } from '../libs/events/src/segments/fill/segment-fill';
+import { newId, SweepRegistry } from '@app/platform';
 import { eventually, useApp, useWorkspace } from './harness';
 import { happeningsOf } from './support/outbox';
 
@@ -110,6 +112,41 @@ describe('the fill of a new segment', () => {
     const done = await filled(made.id);
     expect(done.count).toBe(await onPlan('free'));
     expect(done.count).toBe(135);
+  });
+});
+
+describe('a fill and the writers around it', () => {
+  it('waits for every transaction begun before it, then fills', async () => {
+    await people(100);
+    const writer = new Client({ connectionString: t.config.databaseUrl });
+    await writer.connect();
+    try {
+      await writer.query('BEGIN');
+      await writer.query('SELECT txid_current()');
+      const made = await createSegment('Waits', { field: 'plan', equals: 'pro' });
+      await new Promise((r) => setTimeout(r, FILL_POLL_MS * 2));
+      expect(await segment(made.id)).toMatchObject({ filling: true, fill: { done: 0, total: null, startedAt: null } });
+      await writer.query('COMMIT');
+      expect((await filled(made.id)).count).toBe(32);
+    } finally {
+      await writer.end();
+    }
+  });
+
+  it("goes on from a killed worker's progress, kept on the segment's row", async () => {
+    await people(100);
+    const id = newId('seg');
+    await t.db.query(
+      `INSERT INTO segments (workspace_id, id, name, definition, fill_after, fill_done, fill_total, fill_started_at)
+       VALUES ($1, $2, 'Half done', '{"field":"plan","equals":"pro"}', 'per_fill000050', 50, 99, now())`,
+      [ws.workspace.id, id],
+    );
+    await t.db.query(`INSERT INTO segment_revisions (workspace_id, revision) VALUES ($1, 1)`, [ws.workspace.id]);
+    const done = await filled(id);
+    // Only the people after fill_after were gone over: 51 to 100, of whom 17 are on the pro plan.
+    expect(done).toMatchObject({ count: 17, fill: null });
+    const [row] = await t.db.query(`SELECT fill_done, fill_after FROM segments WHERE id = $1`, [id]);
+    expect(row).toEqual({ fill_done: 100, fill_after: 'per_fill000100' });
   });
 });
 
