@@ -1,7 +1,8 @@
 // docs/graphql.md#automations: an automation's trigger is an event name, stage_entered (optionally one
 // stage), subscribed or unsubscribed (optionally one list address), segment_entered or segment_left (optionally
-// one segment id), person_erased (to erase copies elsewhere), or webhook (its own address). The kinds other than webhook are matched against the outbox's
-// happenings, each with the data of its trigger (docs/webhooks.md#triggers-and-bodies).
+// one segment id), person_erased (to erase copies elsewhere), or webhook (its own address). The kinds other
+// than webhook are matched against the outbox's happenings, each with the data of its trigger
+// (docs/webhooks.md#triggers-and-bodies).
 import { Refusal } from '@app/platform';
 import { classifyEventName } from '@app/events';
 import { isStage, STAGES } from '@app/people';
