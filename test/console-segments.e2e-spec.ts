@@ -82,6 +82,14 @@ describe('the Segments page', () => {
     const alert = form(page).locator('.json').getByRole('alert');
     await alert.waitFor();
     expect(await alert.textContent()).toMatch(/never_seen_here/);
+
+    await form(page).getByLabel('Name').fill('Buyers');
+    await json(page).fill('{"all": [{"engaged": true}]}');
+    await form(page).getByRole('button', { name: 'Create segment' }).click();
+    // The refusal of a taken name sits right below the Name field.
+    const taken = form(page).locator('.field:has(label:text-is("Name")) + [role=alert]');
+    await taken.filter({ hasText: 'already exists' }).waitFor();
+    expect(await alert.count()).toBe(0);
   });
 
   it("links each segment a person is in from the person's page, and filters People by it", async () => {

@@ -60,10 +60,13 @@ export function definitionToSend(state: Definition): unknown {
   return state.syntax ? undefined : JSON.parse(state.text);
 }
 
-/** The part of the input a refusal names: its details.field, else a definition path its sentence quotes. */
+/** The part of the input a refusal names: its field, else the definition path or the name its sentence names. */
 export function fieldNamed(refused: Refused | null): string | null {
   if (!refused) return null;
-  return refused.field ?? /\bdefinition(?:\.[A-Za-z]+|\[\d+\])*/.exec(refused.message)?.[0] ?? null;
+  if (refused.field) return refused.field;
+  const quoted = /\bdefinition(?:\.[A-Za-z]+|\[\d+\])*/.exec(refused.message)?.[0];
+  if (quoted) return quoted;
+  return /^name\b|\bsegment named\b/.test(refused.message) ? 'name' : null;
 }
 
 function Rows({
