@@ -4,6 +4,7 @@ import { PeopleResolver, PersonConnectionResolver } from './graphql/people.resol
 import { ListsResolver } from './graphql/lists.resolver';
 import { ActivityResolver } from './graphql/activity.resolver';
 import { ChartResolver } from './graphql/chart.resolver';
+import { FunnelResolver } from './graphql/funnel.resolver';
 import { LiveEventsResolver } from './graphql/live-events.resolver';
 import { PersonDataResolver } from './graphql/person-data.resolver';
 import { PersonDataController } from './http/person-data.controller';
@@ -24,6 +25,7 @@ import { TrackScript } from './tag/track-script.service';
     ListsResolver,
     ActivityResolver,
     ChartResolver,
+    FunnelResolver,
     LiveEventsResolver,
     PersonDataResolver,
     SegmentsResolver,

@@ -10,6 +10,8 @@ import { TimelineReadRepository } from './timeline-read.repository';
 import { TimelineService } from './timeline.service';
 import { ChartRollups, ChartsRepository } from './charts/charts.repository';
 import { ChartsService } from './charts/charts.service';
+import { FunnelsRepository } from './charts/funnels.repository';
+import { FunnelsService } from './charts/funnels.service';
 import { PartitionUpkeep } from './partitions/partition-upkeep';
 import { UnsubscribeService } from './consent/unsubscribe.service';
 import { ConfirmationService } from './consent/confirmation.service';
@@ -35,6 +37,8 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     ChartsRepository,
     ChartRollups,
     ChartsService,
+    FunnelsRepository,
+    FunnelsService,
     IngestRepository,
     IngestService,
     HeartbeatService,
@@ -53,6 +57,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     TimelineRepository,
     TimelineService,
     ChartsService,
+    FunnelsService,
     ChartRollups,
     IngestService,
     HeartbeatService,

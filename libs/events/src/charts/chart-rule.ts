@@ -47,15 +47,34 @@ export interface ChartSeries {
 const BUILT_IN: ReadonlySet<string> = new Set(BUILT_IN_EVENTS);
 const RESERVED: ReadonlySet<string> = new Set(RESERVED_EVENT_NAMES);
 
-function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
+export function oneOf<T extends string>(field: string, value: unknown, allowed: readonly T[]): T {
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
-  throw new Refusal('invalid_field', `${field} must be one of ${allowed.join(', ')}.`);
+  throw new Refusal('invalid_field', `${field} must be one of ${allowed.join(', ')}.`, { field });
 }
 
-function instant(field: string, value: Date | string): Date {
+export function instant(field: string, value: Date | string): Date {
   const at = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(at.getTime())) throw new Refusal('invalid_field', `${field} must be an ISO 8601 date-time.`);
+  if (Number.isNaN(at.getTime()))
+    throw new Refusal('invalid_field', `${field} must be an ISO 8601 date-time.`, { field });
   return at;
+}
+
+/**
+ * An event name a question may ask of: built in, or a custom name (whether the workspace has seen it is asked of
+ * the database afterwards).
+ */
+export function chartEvent(value: unknown, field = 'event'): { event: string; builtIn: boolean } {
+  const event = typeof value === 'string' ? value.trim() : '';
+  const builtIn = BUILT_IN.has(event);
+  if (!builtIn && (RESERVED.has(event) || !CUSTOM_NAME_PATTERN.test(event))) {
+    throw new Refusal(
+      'unknown_event',
+      `"${event}" is not an event name this workspace has: use a built-in name or a custom name it has seen ` +
+        `(see eventNames).`,
+      { field },
+    );
+  }
+  return { event, builtIn };
 }
 
 /** The start (UTC) of the bucket holding `at`; weeks start on Monday. */
@@ -95,17 +114,18 @@ export function bucketStarts(from: Date, to: Date, interval: ChartInterval): Dat
   return buckets;
 }
 
+/** The refusal of a custom name the workspace has not seen yet. */
+export function unseenEvent(event: string, field = 'event'): Refusal {
+  return new Refusal(
+    'unknown_event',
+    `This workspace has not seen "${event}" yet: a custom name can be charted once an event of that name arrived.`,
+    { field },
+  );
+}
+
 /** Checks a chart's input; whether a custom name was seen is asked of the database afterwards. */
 export function parseChartInput(input: ChartInput): ChartQuestion {
-  const event = typeof input.event === 'string' ? input.event.trim() : '';
-  const builtIn = BUILT_IN.has(event);
-  if (!builtIn && (RESERVED.has(event) || !CUSTOM_NAME_PATTERN.test(event))) {
-    throw new Refusal(
-      'unknown_event',
-      `"${event}" is not an event name this workspace has: use a built-in name or a custom name it has seen ` +
-        `(see eventNames).`,
-    );
-  }
+  const { event, builtIn } = chartEvent(input.event);
   const measure = oneOf('measure', input.measure, CHART_MEASURES);
   const interval = oneOf('interval', input.interval, CHART_INTERVALS);
   const breakdown =

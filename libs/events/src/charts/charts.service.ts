@@ -1,7 +1,6 @@
 // Charts (docs/graphql.md#activity-and-charts) for the admin API and the MCP tool chart_events.
 import { Injectable } from '@nestjs/common';
-import { Refusal } from '@app/platform';
-import { ChartInput, ChartSeries, chartSeries, parseChartInput } from './chart-rule';
+import { ChartInput, ChartSeries, chartSeries, parseChartInput, unseenEvent } from './chart-rule';
 import { ChartsRepository } from './charts.repository';
 
 @Injectable()
@@ -13,11 +12,7 @@ export class ChartsService {
     const rows = await this.charts.chart(workspaceId, question);
     // A custom name with rows was seen; only an empty answer needs asking (custom names count once seen).
     if (!question.builtIn && rows.length === 0 && !(await this.charts.seen(workspaceId, question.event))) {
-      throw new Refusal(
-        'unknown_event',
-        `This workspace has not seen "${question.event}" yet: a custom name can be charted once an event of ` +
-          `that name arrived.`,
-      );
+      throw unseenEvent(question.event);
     }
     return { series: chartSeries(question, rows) };
   }

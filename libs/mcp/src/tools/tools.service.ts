@@ -1,13 +1,14 @@
 // Every tool of the tool door (docs/mcp.md names them), built once with their services.
 import { Injectable } from '@nestjs/common';
 import { AutomationsService } from '@app/automations';
-import { ChartsService, IngestService, SegmentsService, TimelineService } from '@app/events';
+import { ChartsService, FunnelsService, IngestService, SegmentsService, TimelineService } from '@app/events';
 import { MessagesService } from '@app/messaging';
 import { ListsService, PeopleQueryService, PersonDataService } from '@app/people';
 import { RateLimits } from '@app/platform';
 import { automationTools } from './automations.tools';
 import { chartTools } from './charts.tools';
 import { eventTools } from './events.tools';
+import { funnelTools } from './funnels.tools';
 import { listTools } from './lists.tools';
 import { messageTools } from './messages.tools';
 import { peopleTools } from './people.tools';
@@ -25,6 +26,7 @@ export class ToolsService {
     timeline: TimelineService,
     lists: ListsService,
     charts: ChartsService,
+    funnels: FunnelsService,
     automations: AutomationsService,
     personData: PersonDataService,
     limits: RateLimits,
@@ -36,6 +38,7 @@ export class ToolsService {
       ...peopleTools(people, timeline, lists, personData),
       ...messageTools(messages, limits),
       ...chartTools(charts),
+      ...funnelTools(funnels),
       ...automationTools(automations),
       ...segmentTools(segments),
     ] as unknown as ToolDefinition[];
