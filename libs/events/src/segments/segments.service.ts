@@ -9,6 +9,7 @@ import { newId, Refusal } from '@app/platform';
 import { isBuiltInEvent } from '../domain';
 import { TimelineRepository } from '../timeline.repository';
 import { definitionNames, parseDefinition } from './domain/definition';
+import { pathOf } from './domain/definition-path';
 import { SegmentRow, SegmentsRepository } from './segments.repository';
 
 export const SEGMENTS_PER_WORKSPACE = 50;
@@ -23,25 +24,6 @@ export interface SegmentInput {
 export interface MembersPage {
   edges: Array<{ cursor: string; node: PersonRow }>;
   pageInfo: { hasNextPage: boolean; endCursor?: string };
-}
-
-/** The path of the first place in `raw` where `key` holds `value` (definition.all[1].event), else `at`. */
-export function pathOf(raw: unknown, key: string, value: string, at = 'definition'): string | null {
-  if (Array.isArray(raw)) {
-    for (const [i, item] of raw.entries()) {
-      const found = pathOf(item, key, value, `${at}[${i}]`);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (typeof raw !== 'object' || raw === null) return null;
-  const object = raw as Record<string, unknown>;
-  if (object[key] === value) return `${at}.${key}`;
-  for (const [k, inner] of Object.entries(object)) {
-    const found = pathOf(inner, key, value, `${at}.${k}`);
-    if (found) return found;
-  }
-  return null;
 }
 
 function checkedName(raw: unknown): string {
