@@ -65,16 +65,23 @@ export class FillRepository {
     );
   }
 
-  /** The transaction id past every transaction begun so far: a fill waits until all below it have ended. */
+  /** The database's time now: a fill's first chunk waits for this database's transactions begun before it. */
   async writersMark(): Promise<string> {
-    const [row] = await this.dataSource.query(`SELECT txid_snapshot_xmax(txid_current_snapshot())::text AS mark`);
+    const [row] = await this.dataSource.query(`SELECT clock_timestamp()::text AS mark`);
     return row.mark;
   }
 
-  /** Whether every transaction below the mark has ended (asked outside a transaction, which would count). */
+  /**
+   * Whether every transaction of this database begun before the mark that has written or holds a snapshot (is
+   * in a statement that may have read the segments before the new one) has ended. An idle transaction that has
+   * done neither reads the segments afresh in its next statement. Other databases of the server are not
+   * waited for, and sessions of other roles, whose times pg_stat_activity hides, neither.
+   */
   async writersEnded(mark: string): Promise<boolean> {
     const [row] = await this.dataSource.query(
-      `SELECT txid_snapshot_xmin(txid_current_snapshot()) >= $1::bigint AS ended`,
+      `SELECT NOT EXISTS (SELECT 1 FROM pg_stat_activity WHERE datname = current_database()
+          AND pid <> pg_backend_pid() AND xact_start < $1::timestamptz
+          AND (backend_xid IS NOT NULL OR backend_xmin IS NOT NULL)) AS ended`,
       [mark],
     );
     return row.ended;

@@ -21,7 +21,7 @@ export class SegmentFill {
   private readonly logger = new Logger('SegmentFill');
   private stopping: AbortController | null = null;
   private running: Promise<void> | null = null;
-  /** A fill's start (segment id and updated_at) → the transaction id its writers are below. */
+  /** A fill's start (segment id and updated_at) → the database time its writers began before. */
   private readonly marks = new Map<string, string>();
 
   constructor(
