@@ -112,20 +112,36 @@ describe('the Segments page', () => {
     expect(await page.getByRole('link', { name: 'lurker@example.com' }).count()).toBe(0);
   });
 
-  it('deletes a segment once confirmed on the page', async () => {
+  it("changes a segment's name and definition on its page, its members following, and deletes it once confirmed", async () => {
     await openPage(page, c.t, '/segments');
     await form(page).getByLabel('Name').fill('Short-lived');
     await json(page).fill('{"all": [{"engaged": false}]}');
     await form(page).getByRole('button', { name: 'Create segment' }).click();
     await page.getByRole('heading', { level: 1, name: 'Short-lived' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Members of Short-lived' })
+      .getByRole('link', { name: 'lurker@example.com' })
+      .waitFor();
+
+    const definition = page.getByRole('region', { name: 'Definition' });
+    await definition.getByLabel('Name').fill('Leaving soon');
+    await definition.getByRole('group', { name: 'Condition 1' }).getByLabel('Engaged').selectOption('true');
+    expect(JSON.parse(await json(page).inputValue())).toEqual({ all: [{ engaged: true }] });
+    await definition.getByRole('button', { name: 'Save segment' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Leaving soon' }).waitFor();
+    await page
+      .getByRole('table', { name: 'Members of Leaving soon' })
+      .getByRole('link', { name: 'ada@example.com' })
+      .waitFor();
+
     await page.getByRole('button', { name: 'Delete segment' }).click();
     await page.getByRole('button', { name: 'Yes, delete segment' }).click();
     await page.waitForURL((at) => at.pathname === '/console/segments');
     await page.getByRole('link', { name: 'Buyers' }).waitFor();
-    expect(await page.getByRole('link', { name: 'Short-lived' }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Leaving soon' }).count()).toBe(0);
   });
 
-  it('shows a member the segments read-only: the form disabled with the reason', async () => {
+  it('shows a member the segments read-only: the forms and Delete disabled with the reason', async () => {
     const member = await memberKey(c.t, ws, 'reader@example.com');
     const reader = await c.signIn(member.secretKey);
     await openPage(reader, c.t, '/segments');
@@ -134,5 +150,9 @@ describe('the Segments page', () => {
     expect(await form(reader).getByLabel('Name').isDisabled()).toBe(true);
     await form(reader).getByText('Only owners and admins can change this').waitFor();
     expect(await seriousViolations(reader)).toEqual([]);
+    await reader.getByRole('link', { name: 'Buyers' }).click();
+    await reader.getByRole('heading', { level: 1, name: 'Buyers' }).waitFor();
+    expect(await reader.getByRole('button', { name: 'Delete segment' }).isDisabled()).toBe(true);
+    expect(await reader.getByRole('button', { name: 'Save segment' }).isDisabled()).toBe(true);
   });
 });
