@@ -61,7 +61,7 @@ export class SegmentFill {
   }
 
   /**
-   * Before a fill's first chunk: every transaction in progress when the fill began must have ended, so each
+   * Before a fill's first chunk: the transactions in progress when it began must have ended (writersEnded), so each
    * writer still running saw the segment and keeps its members itself. Answers the fill's start (its
    * updated_at) once they have, false while they run on (the next look waits again).
    */
@@ -75,8 +75,8 @@ export class SegmentFill {
     }
     const until = this.clock.now() + WRITERS_WAIT_MS;
     while (!(await this.fills.writersEnded(mark))) {
-      if (this.clock.now() >= until) return false;
-      await this.clock.sleep(WRITERS_POLL_MS);
+      if (this.clock.now() >= until || this.stopping?.signal.aborted) return false;
+      await this.clock.sleep(WRITERS_POLL_MS, this.stopping?.signal);
     }
     return segment.updated_at;
   }
