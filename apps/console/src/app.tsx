@@ -10,6 +10,8 @@ import { SegmentsPage } from './pages/segments';
 import { SegmentPage } from './pages/segment';
 import { LiveEventsPage } from './pages/live-events';
 import { ChartsPage } from './pages/charts';
+import { FunnelPage } from './pages/charts/funnel';
+import { RetentionPage } from './pages/charts/retention';
 import { WebhooksPage } from './pages/webhooks';
 import { WebhookPage } from './pages/webhook';
 import { DoorsPage } from './pages/doors';
@@ -95,6 +97,8 @@ function WorkspaceRoutes() {
       <Route path="/segments/:id">{(p) => <SegmentPage id={decodeURIComponent(p.id)} />}</Route>
       <Route path="/live" component={LiveEventsPage} />
       <Route path="/charts" component={ChartsPage} />
+      <Route path="/charts/funnel" component={FunnelPage} />
+      <Route path="/charts/retention" component={RetentionPage} />
       <Route path="/webhooks" component={WebhooksPage} />
       <Route path="/webhooks/:id">{(p) => <WebhookPage id={p.id} />}</Route>
       <Route path="/doors" component={DoorsPage} />

@@ -1,7 +1,6 @@
 // Charts (docs/graphql.md#activity-and-charts): a question asked of the workspace's events (event, measure,
-// interval, range, breakdown), kept in the URL, answered as a line chart and the same numbers as a table.
-import { useCallback } from 'react';
-import { useSearchParams } from 'wouter';
+// interval, range, breakdown), kept in the URL, answered as a line chart and the same numbers as a table;
+// its other views are a funnel and retention.
 import { useQuery } from 'urql';
 import { graphql } from '../graphql';
 import { LineChart } from '../ui/line-chart';
@@ -10,7 +9,9 @@ import { Empty, Failed, Loaded, Loading } from '../ui/state';
 import { ChartTable } from './charts/chart-table';
 import { EVENT_NAMES } from './charts/event-options';
 import { chartInput, Question, questionInWords, questionOf } from './charts/question';
-import { AskChange, QuestionForm } from './charts/question-form';
+import { QuestionForm } from './charts/question-form';
+import { useAsk } from './charts/ask';
+import { ChartViews } from './charts/views';
 import './charts/charts.css';
 
 const CHART = graphql(`
@@ -44,23 +45,12 @@ function Answer({ question }: { question: Question }) {
 }
 
 export function ChartsPage() {
-  const [params, setParams] = useSearchParams();
+  const [params, ask] = useAsk();
   const question = questionOf(params);
-  const ask: AskChange = useCallback(
-    (change) =>
-      setParams((prev) => {
-        const next = new URLSearchParams(prev);
-        for (const [name, value] of Object.entries(change)) {
-          if (value) next.set(name, value);
-          else next.delete(name);
-        }
-        return next;
-      }),
-    [setParams],
-  );
   const [names] = useQuery({ query: EVENT_NAMES });
   return (
     <Page title="Charts">
+      <ChartViews />
       <Loaded result={names} what="Loading event names">
         {(data) => <QuestionForm question={question} names={data.eventNames} ask={ask} />}
       </Loaded>

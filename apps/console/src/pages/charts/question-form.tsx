@@ -6,7 +6,7 @@ import { BREAKDOWNS, INTERVALS, MEASURES, Question, RANGES } from './question';
 
 export type AskChange = (change: Record<string, string | null>) => void;
 
-function Choices({ choices }: { choices: [string, string][] }) {
+export function Choices({ choices }: { choices: [string, string][] }) {
   return (
     <>
       {choices.map(([value, words]) => (
@@ -27,7 +27,7 @@ function EventSelect({ value, names, ask }: { value: string; names: readonly Eve
   );
 }
 
-function RangeFields({ question, ask }: { question: Question; ask: AskChange }) {
+export function RangeFields({ question, ask }: { question: Pick<Question, 'range' | 'from' | 'to'>; ask: AskChange }) {
   const chooseRange = (range: string) =>
     ask(range === 'custom' ? { range, from: question.from, to: question.to } : { range, from: null, to: null });
   return (
