@@ -57,7 +57,7 @@ beforeAll(async () => {
 });
 
 describe('the funnel and retention views', () => {
-  it("asks a funnel of two steps chosen from the events, answered as bars and a table with conversion of step 1, and of a segment's members", async () => {
+  it('asks a funnel of two steps from the events, as bars and a table of conversion of step 1, for everyone and a segment', async () => {
     await openPage(page, c.t, '/charts');
     await page.getByRole('navigation', { name: 'Chart views' }).getByRole('link', { name: 'Funnel' }).click();
     await page.getByRole('heading', { level: 1, name: 'Funnel' }).waitFor();
