@@ -9,7 +9,11 @@ import { personShape, summary } from './people.tools';
 const MEMBERS_SHOWN = 50;
 
 export function segmentTools(segments: SegmentsService) {
-  const listSegments = defineTool({
+  return [listSegments(segments), getSegment(segments)];
+}
+
+function listSegments(segments: SegmentsService) {
+  return defineTool({
     name: 'list_segments',
     readOnly: true,
     description:
@@ -34,8 +38,10 @@ export function segmentTools(segments: SegmentsService) {
       };
     },
   });
+}
 
-  const getSegment = defineTool({
+function getSegment(segments: SegmentsService) {
+  return defineTool({
     name: 'get_segment',
     readOnly: true,
     description:
@@ -70,6 +76,4 @@ export function segmentTools(segments: SegmentsService) {
       };
     },
   });
-
-  return [listSegments, getSegment];
 }
