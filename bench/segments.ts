@@ -274,6 +274,25 @@ async function fillScale(db: Client, ws: string, people: number, events: number,
   );
   for (const name of ['PeopleSearch1766800000000', 'IdentitiesSearchC1767150000000']) await migrationUp(db, name);
   log(`scale: ${people} people in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  // Each month of the 60 days gets its partition first, made by the worker's sweep for a row in the default one (the
+  // sweep moves such rows to their month, and a row inserted meanwhile would fail the default's new constraint).
+  const months = [
+    ...new Set([60, 45, 30, 15, 0].map((d) => new Date(Date.now() - d * 86_400_000).toISOString().slice(0, 7))),
+  ];
+  for (const month of months) {
+    await db.query(
+      `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, received_at)
+       VALUES ($1, $2, $3, ${person('1')}, 'pageview', timestamptz '2000-01-01')`,
+      [ws, `evt_month_${month}`, `${month}-15T12:00:00Z`],
+    );
+  }
+  const named = months.map((m) => `events_y${m.replace('-', 'm')}`);
+  while (
+    (await db.query(`SELECT count(*)::int AS n FROM pg_class WHERE relname = ANY($1)`, [named])).rows[0].n <
+    named.length
+  )
+    await sleep(2_000);
+  log(`scale: partitions ${named.join(', ')} made in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   // Rows received before the fold's mark are never folded: the 10M rows would otherwise keep the worker's minute busy.
   await db.query(`UPDATE events_rollup_mark SET folded_to = greatest(folded_to, timestamptz '2001-01-01')`);
   const types = `(ARRAY['pageview','pageview','pageview','pageview','pageview','pageview','pageview','pageview','signup',
@@ -284,7 +303,7 @@ async function fillScale(db: Client, ws: string, people: number, events: number,
       `INSERT INTO events (workspace_id, id, occurred_at, person_id, type, received_at)
        SELECT $1, 'evt_s' || lpad(i::text, 10, '0'), now() - (abs(hashint4(i * 3 + 1)::bigint) % 5184000) * interval '1 second',
               ${person('1 + abs(hashint4(i)::bigint) % $4::int')}, ${types}[1 + abs(hashint4(i * 7 + 2)::bigint) % 20], timestamptz '2000-01-01'
-         FROM generate_series($2::int, $3::int) AS i`,
+         FROM generate_series($2::int, $3::int) AS i ORDER BY 4, 3`,
       [ws, from, Math.min(events, from + 999_999), people],
     );
     log(`scale: ${Math.min(events, from + 999_999)} events in ${((Date.now() - started) / 1000).toFixed(0)} s`);
