@@ -184,7 +184,7 @@ async function erasure(): Promise<SqlSnapshot[]> {
     ...named(
       erase('MessagingDataParticipant', '@app/messaging'),
       await sentBy((db) => new MessagingDataParticipant(db).erase(db, erasing)),
-      ['erase-messages.sql', 'erase-email-standings.sql'],
+      ['erase-messages.sql', 'erase-email-standings.sql', 'erase-broadcast-recipients.sql'],
     ),
     ...named(
       `${erase('OutboxDataParticipant', '@app/outbox')}, with jsonNamesAny (@app/platform)`,

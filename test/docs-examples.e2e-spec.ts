@@ -145,7 +145,7 @@ describe('docs/rest.md', () => {
 });
 
 describe('docs/configuration.md', () => {
-  const configText = readDoc('libs/platform/src/config/config.ts');
+  const configText = ['config.ts', 'email-settings.ts'].map((f) => readDoc(`libs/platform/src/config/${f}`)).join('\n');
   const read = new Set(
     [...configText.matchAll(/env\.([A-Z][A-Z0-9_]*)|\(env, '([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1] ?? m[2]),
   );

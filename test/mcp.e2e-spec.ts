@@ -73,6 +73,8 @@ const TOOLS = [
   'list_lists',
   'list_segments',
   'get_segment',
+  'list_broadcasts',
+  'get_broadcast',
   'list_automations',
   'export_person',
 ];

@@ -528,6 +528,7 @@ const NO_PERSONAL_DATA: Record<string, string> = {
   erasures: 'the erasure log: a keyed hash, the time, who asked, counts',
   segments: 'segment definitions and their fill progress',
   segment_revisions: 'a number per workspace, raised by each change of its segments',
+  broadcasts: "a workspace's emails to a list or a segment: their content, no person",
 };
 
 describe('every table that can name a person has an erasure participant', () => {

@@ -47,6 +47,8 @@ export const TABLE_OWNERS: Record<string, string> = {
   templates: 'messaging',
   messages: 'messaging',
   email_standings: 'messaging',
+  broadcasts: 'messaging',
+  broadcast_recipients: 'messaging',
   door_receipts: 'edge',
   webhook_endpoints: 'webhooks',
   webhook_endpoint_health: 'webhooks',

@@ -12,3 +12,8 @@ export { MessagingDataParticipant } from './person-data.participant';
 export * from './email-standing.service';
 export * from './preferences.service';
 export * from './confirmation-links.service';
+export * from './broadcasts/broadcasts.service';
+export * from './broadcasts/broadcast-moves.service';
+export type { BroadcastRow } from './broadcasts/broadcasts.repository';
+export { SKIP_REASONS, type SkipReason } from './broadcasts/domain/recipient';
+export { BROADCAST_STATES, type BroadcastState } from './broadcasts/domain/broadcast';

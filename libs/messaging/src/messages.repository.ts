@@ -23,6 +23,8 @@ export interface MessageWrite {
   templateId: string | null;
   sendState: SendState;
   address: string;
+  /** The broadcast it is one email of (docs/graphql.md#broadcasts); its worker sends it, not the email queue. */
+  broadcastId?: string | null;
 }
 
 /** A message with its person, as pages and threads show it. */
@@ -98,8 +100,8 @@ export class MessagesRepository implements MergeParticipant {
   async insert(m: EntityManager, w: MessageWrite): Promise<void> {
     await m.query(
       `INSERT INTO messages (workspace_id, id, person_id, direction, at, subject, text, html, template_id, send_state,
-        address)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        address, broadcast_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
       [
         w.workspaceId,
         w.id,
@@ -112,6 +114,7 @@ export class MessagesRepository implements MergeParticipant {
         w.templateId,
         w.sendState,
         w.address,
+        w.broadcastId ?? null,
       ],
     );
     await this.timeline.insertRows(m, [
@@ -210,8 +213,8 @@ export class MessagesRepository implements MergeParticipant {
   /** Queued messages older than `before`: their job was lost (Redis down at enqueue) or is late. */
   waitingSince(before: Date, limit: number): Promise<Array<{ workspace_id: string; id: string }>> {
     return this.dataSource.query(
-      `SELECT workspace_id, id FROM messages WHERE send_state = 'queued' AND created_at < $1 ORDER BY ` +
-        `created_at LIMIT $2`,
+      `SELECT workspace_id, id FROM messages WHERE send_state = 'queued' AND created_at < $1 ` +
+        `AND broadcast_id IS NULL ORDER BY created_at LIMIT $2`,
       [before.toISOString(), limit],
     );
   }
@@ -222,7 +225,8 @@ export class MessagesRepository implements MergeParticipant {
    */
   async failInterrupted(before: Date, error: string): Promise<number> {
     const [, count]: [unknown[], number] = await this.dataSource.query(
-      `UPDATE messages SET send_state = 'failed', send_error = $2 WHERE send_state = 'sending' AND sending_since < $1`,
+      `UPDATE messages SET send_state = 'failed', send_error = $2 WHERE send_state = 'sending' ` +
+        `AND sending_since < $1 AND broadcast_id IS NULL`,
       [before.toISOString(), error],
     );
     return count;

@@ -7,6 +7,7 @@ import { TemplatesService } from './templates.service';
 import { EmailDoorController } from './http/email-door.controller';
 import { MessagesController } from './http/messages.controller';
 import { MessagingModule } from './messaging.module';
+import { BroadcastRecipientsResolver, BroadcastsResolver } from './broadcasts/graphql/broadcasts.resolver';
 
 /** The api's doors onto messaging: REST, the email door and GraphQL. */
 @Module({
@@ -19,6 +20,8 @@ import { MessagingModule } from './messaging.module';
     MessagingResolver,
     PersonMessagesResolver,
     EmailStandingResolver,
+    BroadcastsResolver,
+    BroadcastRecipientsResolver,
   ],
   exports: [MessagingModule, TemplatesService],
 })

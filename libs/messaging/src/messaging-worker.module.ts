@@ -3,11 +3,16 @@ import { OutboxRelayService } from '@app/outbox';
 import { ConfirmationMail } from './confirmation-mail';
 import { EmailProcessor } from './jobs/email.processor';
 import { MessagingModule } from './messaging.module';
+import { BroadcastSender } from './broadcasts/broadcast-sender';
+import { RecipientTurn } from './broadcasts/recipient-turn';
 
-/** The worker's part: sending queued emails, the sweep that requeues lost ones, and double opt-in's confirmations. */
+/**
+ * The worker's part: sending queued emails, the sweep that requeues lost ones, double opt-in's confirmations, and
+ * broadcasts.
+ */
 @Module({
   imports: [MessagingModule],
-  providers: [EmailProcessor, ConfirmationMail],
+  providers: [EmailProcessor, ConfirmationMail, RecipientTurn, BroadcastSender],
 })
 export class MessagingWorkerModule implements OnModuleInit {
   constructor(

@@ -16,6 +16,11 @@ import { EMAIL_PROVIDER } from './messaging.tokens';
 import { createEmailProvider, EmailProvider } from './providers';
 import { TemplatesRepository } from './templates.repository';
 import { SEND_EMAIL } from './jobs/email.job';
+import { BroadcastMailer } from './broadcasts/broadcast-mail';
+import { BroadcastMovesService } from './broadcasts/broadcast-moves.service';
+import { BroadcastRecipientsRepository } from './broadcasts/broadcast-recipients.repository';
+import { BroadcastsRepository } from './broadcasts/broadcasts.repository';
+import { BroadcastsService } from './broadcasts/broadcasts.service';
 
 /** Shared by both apps: messages, templates, the provider and the email queue. */
 @Module({
@@ -31,6 +36,11 @@ import { SEND_EMAIL } from './jobs/email.job';
     EmailStandingService,
     PreferencesService,
     ConfirmationLinksService,
+    BroadcastsRepository,
+    BroadcastRecipientsRepository,
+    BroadcastsService,
+    BroadcastMovesService,
+    BroadcastMailer,
     {
       provide: EMAIL_PROVIDER,
       inject: [CONFIG],
@@ -39,6 +49,7 @@ import { SEND_EMAIL } from './jobs/email.job';
           smtpUrl: config.smtpUrl ?? undefined,
           resendApiKey: config.resendApiKey ?? undefined,
           resendApiUrl: config.resendApiUrl,
+          dkim: config.dkim,
         }),
     },
   ],
@@ -54,6 +65,11 @@ import { SEND_EMAIL } from './jobs/email.job';
     EmailStandingService,
     PreferencesService,
     ConfirmationLinksService,
+    BroadcastsRepository,
+    BroadcastRecipientsRepository,
+    BroadcastsService,
+    BroadcastMovesService,
+    BroadcastMailer,
   ],
 })
 export class MessagingModule implements OnModuleInit, OnModuleDestroy {

@@ -6,6 +6,10 @@
 export const peopleRowsSql = (workspace: string, ids: string): string =>
   `SELECT * FROM people WHERE workspace_id = ${workspace} AND id = ANY(${ids})`;
 
+/** The workspace's people not merged away (their ids), a relation for `FROM (…) p`: a broadcast's audience. */
+export const workspacePeopleSql = (workspace: string): string =>
+  `SELECT id FROM people WHERE workspace_id = ${workspace} AND merged_into IS NULL`;
+
 /** True when the person `person` (SQL of their id) is subscribed now to the list with the address `address`. */
 export const subscribedNowSql = (workspace: string, person: string, address: string): string =>
   `EXISTS (SELECT 1 FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id

@@ -27,16 +27,19 @@ export interface KeyListRow {
 }
 
 /** A new workspace; its history window starts at the column's default (24 hours). */
-export type NewWorkspace = Omit<WorkspaceEntity, 'createdAt' | 'historyWindowHours'>;
+export type NewWorkspace = Omit<WorkspaceEntity, 'createdAt' | 'historyWindowHours' | 'postalAddress'>;
 export type NewMember = Pick<MemberEntity, 'workspaceId' | 'id' | 'email' | 'role'>;
 export type NewKey = Pick<ApiKeyEntity, 'workspaceId' | 'id' | 'memberId' | 'keyHash' | 'hint'>;
 export type WorkspaceSettings = Partial<
-  Pick<WorkspaceEntity, 'allowedOrigins' | 'trialStage' | 'downloaderStage' | 'activationEvents' | 'historyWindowHours'>
+  Pick<
+    WorkspaceEntity,
+    'allowedOrigins' | 'trialStage' | 'downloaderStage' | 'activationEvents' | 'historyWindowHours' | 'postalAddress'
+  >
 >;
 
 const WORKSPACE = `id, slug, name, public_key AS "publicKey", kind, allowed_origins AS "allowedOrigins", trial_stage AS "trialStage",
   downloader_stage AS "downloaderStage", activation_events AS "activationEvents",
-  history_window_hours AS "historyWindowHours", created_at AS "createdAt"`;
+  history_window_hours AS "historyWindowHours", postal_address AS "postalAddress", created_at AS "createdAt"`;
 const MEMBER = `workspace_id AS "workspaceId", id, email, role, removed_at AS "removedAt", created_at AS "createdAt"`;
 const SETTING_COLUMNS: Record<keyof WorkspaceSettings, string> = {
   allowedOrigins: 'allowed_origins',
@@ -44,6 +47,7 @@ const SETTING_COLUMNS: Record<keyof WorkspaceSettings, string> = {
   downloaderStage: 'downloader_stage',
   activationEvents: 'activation_events',
   historyWindowHours: 'history_window_hours',
+  postalAddress: 'postal_address',
 };
 
 // Prepared once per connection: planning this join took longer than running it. The workspace and the

@@ -48,6 +48,8 @@ export interface WorkspaceSettingsInput {
   downloaderStage?: boolean;
   activationEvents?: string[];
   historyWindowHours?: number;
+  /** The broadcasts' footer; an empty string clears it. */
+  postalAddress?: string | null;
 }
 
 /** The history window's bounds: an hour to a year (docs/decisions.md#history-starts-no-automation). */
@@ -251,6 +253,7 @@ export class WorkspacesService {
       changes.activationEvents = [...new Set(input.activationEvents)];
     }
     if (input.historyWindowHours !== undefined) changes.historyWindowHours = historyWindow(input.historyWindowHours);
+    if (input.postalAddress != null) changes.postalAddress = postalAddress(input.postalAddress);
     this.workspaceCache.delete(workspaceId);
     this.workspaceReads.delete(workspaceId);
     return this.repository.updateSettings(workspaceId, changes);
@@ -280,4 +283,12 @@ function historyWindow(hours: number): number {
       { field: 'historyWindowHours' },
     );
   return hours;
+}
+
+/** A postal address of 1 to 500 characters, trimmed; an empty one clears the setting. */
+function postalAddress(raw: string): string | null {
+  const address = raw.trim();
+  if (address.length > 500)
+    throw new Refusal('invalid_field', 'postalAddress must be at most 500 characters.', { field: 'postalAddress' });
+  return address || null;
 }

@@ -16,6 +16,8 @@ export interface WorkspaceEntity {
    * (docs/decisions.md#history-starts-no-automation).
    */
   historyWindowHours: number;
+  /** The footer of every broadcast (docs/graphql.md#broadcasts); null until an owner or admin sets it. */
+  postalAddress: string | null;
   createdAt: Date;
 }
 

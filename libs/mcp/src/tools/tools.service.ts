@@ -2,10 +2,11 @@
 import { Injectable } from '@nestjs/common';
 import { AutomationsService } from '@app/automations';
 import { ChartsService, FunnelsService, IngestService, SegmentsService, TimelineService } from '@app/events';
-import { MessagesService } from '@app/messaging';
+import { BroadcastsService, MessagesService } from '@app/messaging';
 import { ListsService, PeopleQueryService, PersonDataService } from '@app/people';
 import { RateLimits } from '@app/platform';
 import { automationTools } from './automations.tools';
+import { broadcastTools } from './broadcasts.tools';
 import { chartTools } from './charts.tools';
 import { eventTools } from './events.tools';
 import { funnelTools } from './funnels.tools';
@@ -31,6 +32,7 @@ export class ToolsService {
     personData: PersonDataService,
     limits: RateLimits,
     segments: SegmentsService,
+    broadcasts: BroadcastsService,
   ) {
     this.all = [
       ...eventTools(ingest),
@@ -41,6 +43,7 @@ export class ToolsService {
       ...funnelTools(funnels),
       ...automationTools(automations),
       ...segmentTools(segments),
+      ...broadcastTools(broadcasts),
     ] as unknown as ToolDefinition[];
   }
 }

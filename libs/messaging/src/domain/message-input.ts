@@ -72,7 +72,7 @@ export function parseBody(raw: unknown): string | Refusal {
   return body;
 }
 
-function parseTemplateName(raw: unknown): string | Refusal {
+export function parseTemplateName(raw: unknown): string | Refusal {
   const name = typeof raw === 'string' ? raw.trim() : '';
   if (name === '' || characterCount(name) > MESSAGE_LIMITS.template) {
     return new Refusal(

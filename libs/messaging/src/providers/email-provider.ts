@@ -1,5 +1,6 @@
 // The email provider is SMTP (SMTP_URL) or Resend (RESEND_API_KEY); none: stored, not sent
 // (docs/rest.md#messages, docs/configuration.md#settings).
+import type { DkimSettings } from '@app/platform';
 import { ResendEmailProvider } from './resend.provider';
 import { SmtpEmailProvider } from './smtp.provider';
 
@@ -10,6 +11,11 @@ export interface OutgoingMail {
   html: string;
   text: string;
   headers?: Record<string, string>;
+  /**
+   * The Message-ID header, angle brackets included, set by the caller so a resend of the same email carries the
+   * same one (a broadcast's); absent: the provider makes one.
+   */
+  messageId?: string;
 }
 
 export interface EmailProvider {
@@ -24,6 +30,8 @@ export interface EmailProviderConfig {
   smtpUrl?: string | null;
   resendApiKey?: string | null;
   resendApiUrl?: string | null;
+  /** DKIM signing of SMTP mail (docs/email.md#sending-domain); Resend signs with the domain set up there. */
+  dkim?: DkimSettings | null;
 }
 
 /**
@@ -32,6 +40,6 @@ export interface EmailProviderConfig {
  */
 export function createEmailProvider(cfg: EmailProviderConfig): EmailProvider | null {
   if (cfg.resendApiKey) return new ResendEmailProvider(cfg.resendApiKey, cfg.resendApiUrl ?? undefined);
-  if (cfg.smtpUrl) return new SmtpEmailProvider(cfg.smtpUrl);
+  if (cfg.smtpUrl) return new SmtpEmailProvider(cfg.smtpUrl, cfg.dkim ?? null);
   return null;
 }

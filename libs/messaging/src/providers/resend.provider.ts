@@ -21,9 +21,12 @@ export class ResendEmailProvider implements EmailProvider {
       subject: mail.subject,
       html: mail.html,
       text: mail.text,
-      ...(mail.headers ? { headers: mail.headers } : {}),
+      ...(mail.headers || mail.messageId
+        ? { headers: { ...mail.headers, ...(mail.messageId ? { 'Message-ID': mail.messageId } : {}) } }
+        : {}),
     };
-    const answer = await this.call('POST', '/emails', body);
+    // The same Message-ID is the same email: Resend drops a repeat of its idempotency key for a day.
+    const answer = await this.call('POST', '/emails', body, mail.messageId);
     const id = (answer as { id?: unknown } | null)?.id;
     if (typeof id !== 'string' || id === '') throw new Error('Resend accepted the email but its answer carried no id.');
     return { providerId: id };
@@ -45,12 +48,13 @@ export class ResendEmailProvider implements EmailProvider {
     return { text: str(answer?.text), html: str(answer?.html), headers };
   }
 
-  private async call(method: 'GET' | 'POST', path: string, body?: unknown): Promise<unknown> {
+  private async call(method: 'GET' | 'POST', path: string, body?: unknown, idempotencyKey?: string): Promise<unknown> {
     const response = await fetch(`${this.apiUrl}${path}`, {
       method,
       headers: {
         authorization: `Bearer ${this.apiKey}`,
         ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey.replace(/^<|>$/g, '').slice(0, 256) } : {}),
       },
       body: body === undefined ? undefined : JSON.stringify(body),
       signal: AbortSignal.timeout(RESEND_TIMEOUT_MS),
@@ -64,10 +68,13 @@ export class ResendEmailProvider implements EmailProvider {
     }
     if (!response.ok) {
       const message = (parsed as { message?: unknown } | null)?.message;
-      throw new Error(
+      const error = new Error(
         `Resend answered ${response.status}: ` +
           `${typeof message === 'string' ? message : raw.slice(0, 300) || response.statusText}`,
       );
+      // A 4xx other than 429 is the email itself refused: sending it again changes nothing.
+      const permanent = response.status >= 400 && response.status < 500 && response.status !== 429;
+      throw Object.assign(error, { permanent });
     }
     return parsed;
   }

@@ -2,6 +2,7 @@
 // nodemailer loads when SMTP_URL is set, not in every api and worker.
 import type * as Nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
+import type { DkimSettings } from '@app/platform';
 import type { EmailProvider, OutgoingMail } from './email-provider';
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
@@ -26,9 +27,11 @@ export class SmtpEmailProvider implements EmailProvider {
   readonly name = 'smtp';
   private readonly transport: Transporter;
 
-  constructor(smtpUrl: string) {
+  constructor(smtpUrl: string, dkim: DkimSettings | null = null) {
     const { createTransport } = require('nodemailer') as typeof Nodemailer;
-    this.transport = createTransport(smtpOptions(smtpUrl) as Parameters<typeof createTransport>[0]);
+    // nodemailer signs each message with the key when `dkim` is set (docs/email.md#what-lifeline-signs).
+    const options = { ...smtpOptions(smtpUrl), ...(dkim ? { dkim } : {}) };
+    this.transport = createTransport(options as Parameters<typeof createTransport>[0]);
   }
 
   async send(mail: OutgoingMail): Promise<{ providerId: string }> {
@@ -39,6 +42,7 @@ export class SmtpEmailProvider implements EmailProvider {
       html: mail.html,
       text: mail.text,
       headers: mail.headers,
+      ...(mail.messageId ? { messageId: mail.messageId } : {}),
     });
     const providerId = String(info.messageId ?? '').replace(/^<|>$/g, '');
     if (!providerId) throw new Error('The SMTP server accepted the email but no Message-ID came back.');

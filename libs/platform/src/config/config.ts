@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { DEFAULT_WATCH_SETTINGS } from '../database/domain/server-state';
+import { emailSettings, EmailSettings } from './email-settings';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -10,7 +11,7 @@ export class ConfigError extends Error {
   }
 }
 
-export interface AppConfig {
+export interface AppConfig extends EmailSettings {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   baseUrl: string;
@@ -83,7 +84,7 @@ function bool(env: Env, name: string): boolean {
   throw new ConfigError(`${name} must be true or false, not "${raw}".`);
 }
 
-function int(env: Env, name: string, fallback: number, min: number, max: number): number {
+export function int(env: Env, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -108,7 +109,7 @@ function url(env: Env, name: string, protocols: string[], fallback?: string): st
   return raw;
 }
 
-function optional(env: Env, name: string): string | null {
+export function optional(env: Env, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw === '' ? null : raw;
 }
@@ -175,10 +176,6 @@ function checkedSettings(env: Env, resolved: ResolvedByLauncher, production: boo
   return { appSecret, allowPrivateTargets, emailWebhookSecret, smtpUrl, adminToken };
 }
 
-/**
- * Validates the environment. `resolved` carries what the launcher worked out itself
- * (the embedded database or Redis, the generated development APP_SECRET).
- */
 /** The primary's address (the launcher's embedded one when DATABASE_URL is unset) and the replica's, if any. */
 function databaseUrls(env: Env, resolved: ResolvedByLauncher) {
   const databaseUrl = url(
@@ -219,6 +216,7 @@ function watchSettings(
   return { databaseStallMs, databaseProbeTimeoutMs, databaseProbeMisses };
 }
 
+/** Validates the environment; `resolved`: what the launcher worked out (embedded database, development secret). */
 export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConfig {
   const nodeEnv = nodeEnvOf(env);
   const production = nodeEnv === 'production';
@@ -268,6 +266,7 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
     consoleDir: env.CONSOLE_DIR || `${process.cwd()}/dist/console`,
     segmentSweepMs: int(env, 'SEGMENT_SWEEP_MS', 15_000, 100, 3_600_000),
     segmentFillChunk: int(env, 'SEGMENT_FILL_CHUNK', 2_000, 10, 100_000),
+    ...emailSettings(env),
   };
 }
 

@@ -7,6 +7,7 @@ export * from '../ids';
 export * from '../async/within';
 export * from '../memo/kept';
 export * from '../config/config';
+export * from '../config/email-settings';
 export * from '../config/config.token';
 export * from '../database/sql';
 export * from '../database/prepared';

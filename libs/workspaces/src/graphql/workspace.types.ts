@@ -24,6 +24,11 @@ export class WorkspaceType {
       'starts no automation (1 to 8760; 24 by default).',
   })
   historyWindowHours: number;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The footer of every broadcast (docs/graphql.md#broadcasts); a broadcast is refused until it is set.',
+  })
+  postalAddress: string | null;
 }
 
 @ObjectType('WorkspaceSummary')
@@ -67,6 +72,8 @@ export class UpdateWorkspaceSettingsInput {
   @Field({ nullable: true }) downloaderStage?: boolean;
   @Field(() => [String], { nullable: true }) activationEvents?: string[];
   @Field(() => Int, { nullable: true, description: '1 to 8760 hours (a year).' }) historyWindowHours?: number;
+  @Field(() => String, { nullable: true, description: 'Up to 500 characters, lines kept; an empty string clears it.' })
+  postalAddress?: string;
 }
 
 @ObjectType('Member')

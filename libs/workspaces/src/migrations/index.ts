@@ -5,6 +5,7 @@ import { KeyRecheck1765200000000 } from './1765200000000-key-recheck';
 import { SignIn1766000000000 } from './1766000000000-sign-in';
 import { HistoryWindow1767310000000 } from './1767310000000-history-window';
 import { OAuthCodeGrant1767330000000 } from './1767330000000-oauth-code-grant';
+import { PostalAddress1767700000000 } from './1767700000000-postal-address';
 
 export const WORKSPACES_MIGRATIONS = [
   WorkspacesSchema1763856000001,
@@ -13,4 +14,5 @@ export const WORKSPACES_MIGRATIONS = [
   SignIn1766000000000,
   HistoryWindow1767310000000,
   OAuthCodeGrant1767330000000,
+  PostalAddress1767700000000,
 ];

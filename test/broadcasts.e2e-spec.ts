@@ -1,0 +1,267 @@
+// Broadcasts (docs/graphql.md#broadcasts): one email to a list or a segment, sent once to each person, over real
+// SMTP (smtp-server), with the list headers, the footer and the refusals; a person who left or was erased before
+// their turn gets nothing.
+import { CONFIG, type AppConfig } from '@app/platform';
+import { eventually, memberKey, useApp, useWorkspace } from './harness';
+import { broadcastCalls, header, refusalOf } from './support/broadcasts';
+import { mailPart, type Mail, useSmtp } from './support/smtp';
+
+const smtp = useSmtp();
+const t = useApp({
+  worker: true,
+  env: () => ({
+    SMTP_URL: smtp.url,
+    EMAIL_FROM: 'Acme <news@acme.test>',
+    BROADCAST_MESSAGES_PER_SECOND: '0',
+    BROADCAST_LEASE_MS: '2000',
+  }),
+});
+const ws = useWorkspace(t);
+const b = broadcastCalls(t, () => ws.secretKey);
+const ADDRESS = 'Acme Ltd\n1 Main Street\nSpringfield';
+
+const post = (body: unknown) => t.request('POST', '/api/v1/events', { key: ws.secretKey, body });
+const subscribe = (email: string, list = 'news') =>
+  post({ type: 'subscribe', email, list, consent: { text: 'Send me the news.', ip: '198.51.100.7' } });
+const makeList = (address = 'news') =>
+  b.gql('mutation($input: CreateListInput!) { createList(input: $input) { id } }', {
+    input: { address, name: 'The News' },
+  });
+const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email) && !isTest(m));
+const isTest = (m: Mail) => /^Subject: \[Test\]/m.test(m.raw);
+/** The worker's pace, changed for one test: the config object is the one its sender reads. */
+const setPace = (perSecond: number) => {
+  (t.worker!.get(CONFIG) as AppConfig).broadcastMessagesPerSecond = perSecond;
+};
+
+beforeEach(() => setPace(0));
+
+async function listOf(emails: string[]) {
+  await makeList();
+  for (const email of emails) await subscribe(email);
+  expect((await b.setPostalAddress(ADDRESS)).errors).toBeUndefined();
+}
+
+describe('a list send', () => {
+  it('reaches each subscriber once, with List-Unsubscribe, List-Unsubscribe-Post, List-Id, a text part and the footer', async () => {
+    const emails = ['ada@example.com', 'bo@example.com', 'cy@example.com'];
+    await listOf([...emails, 'gone@example.com']);
+    await post({ type: 'unsubscribe', email: 'gone@example.com', list: 'news' });
+    const made = await b.create({
+      name: 'March news',
+      list: 'news',
+      subject: 'News for {{ person.email }}',
+      body: 'Hello **there**.',
+    });
+    expect(made.errors).toBeUndefined();
+    expect(made.data.createBroadcast).toMatchObject({ state: 'draft', list: 'news', audience: null, sent: 0 });
+    const id = made.data.createBroadcast.id;
+    const sending = await b.send(id);
+    expect(sending.errors).toBeUndefined();
+    expect(sending.data.sendBroadcast).toMatchObject({ state: 'sending', audience: 3 });
+    const done = await b.until(id);
+    expect(done).toMatchObject({ audience: 3, sent: 3, failed: 0, skipped: 0, pending: 0 });
+    for (const email of emails) {
+      const mails = mailsTo(email);
+      expect(mails).toHaveLength(1);
+      const [mail] = mails;
+      expect(header(mail, 'Subject')).toBe(`News for ${email}`);
+      expect(header(mail, 'List-Unsubscribe')).toMatch(/^<http:\/\/[^>]+\/preferences\/[^>]+>$/);
+      expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+      expect(header(mail, 'List-Id')).toBe(`<news.${ws.workspace.slug}.lifeline>`);
+      expect(header(mail, 'Message-ID')).toMatch(/^<msg_[0-9A-Z]+@acme\.test>$/);
+      const text = mailPart(mail, 'text/plain')!.replace(/\r\n/g, '\n');
+      expect(text).toContain('Hello there.');
+      expect(text).toContain('Acme Ltd\n1 Main Street\nSpringfield');
+      expect(mailPart(mail, 'text/html')).toContain('Acme Ltd<br>1 Main Street<br>Springfield');
+    }
+    expect(mailsTo('gone@example.com')).toHaveLength(0);
+    // Each email is a message on the person's timeline, naming the broadcast, its id the Message-ID's.
+    const rows = await t.db.query(
+      `SELECT m.id, m.send_state, m.provider_id, e.type FROM messages m
+         JOIN events e ON e.workspace_id = m.workspace_id AND e.id = m.id
+        WHERE m.workspace_id = $1 AND m.broadcast_id = $2`,
+      [ws.workspace.id, id],
+    );
+    expect(rows).toHaveLength(3);
+    for (const row of rows) expect(row).toMatchObject({ send_state: 'sent', type: 'email_sent' });
+    const ids = emails.map((e) => header(mailsTo(e)[0], 'Message-ID')!.slice(1).split('@')[0]).sort();
+    expect(rows.map((r: { id: string }) => r.id).sort()).toEqual(ids);
+    const recipients = await b.gql(
+      `query($id: ID!) { broadcast(id: $id) { recipients(first: 10, state: "sent") {
+      edges { node { state sentAt messageId person { email } } } } } }`,
+      { id },
+    );
+    expect(recipients.data.broadcast.recipients.edges.map((e: any) => e.node.person.email).sort()).toEqual(emails);
+  });
+
+  it('a person who unsubscribed or was erased before their turn gets nothing, counted by reason', async () => {
+    const emails = Array.from({ length: 8 }, (_, i) => `p${i}@example.com`);
+    await listOf(emails);
+    const id = (await b.create({ name: 'Slow', list: 'news', subject: 'Hi', body: 'Hello you.' })).data.createBroadcast
+      .id;
+    setPace(5);
+    await b.send(id);
+    // People go in id order (ids grow with time): the first has it while the last two are still to come.
+    await eventually(async () => mailsTo('p0@example.com').length === 1, 5_000, 20);
+    await post({ type: 'unsubscribe', email: 'p6@example.com', list: 'news' });
+    const erased = await b.gql('mutation { erasePerson(person: "p7@example.com") { id } }');
+    expect(erased.errors).toBeUndefined();
+    const done = await b.until(id);
+    expect(done).toMatchObject({ audience: 8, sent: 6, skipped: 2 });
+    expect(done.skippedBy.sort((x: any, y: any) => x.reason.localeCompare(y.reason))).toEqual([
+      { reason: 'erased', count: 1 },
+      { reason: 'unsubscribed', count: 1 },
+    ]);
+    expect(mailsTo('p6@example.com')).toHaveLength(0);
+    expect(mailsTo('p7@example.com')).toHaveLength(0);
+    for (const email of emails.slice(0, 6)) expect(mailsTo(email)).toHaveLength(1);
+  });
+});
+
+describe('a segment send', () => {
+  it('goes to the members now, the preference page for all lists in List-Unsubscribe', async () => {
+    await b.setPostalAddress(ADDRESS);
+    for (const email of ['sa@example.com', 'sb@example.com']) await post({ type: 'signup', email });
+    await post({ type: 'pageview', email: 'lurker@example.com' });
+    const segment = await b.gql('mutation($input: CreateSegmentInput!) { createSegment(input: $input) { id } }', {
+      input: { name: 'Engaged', definition: { engaged: true } },
+    });
+    const segmentId = segment.data.createSegment.id;
+    await eventually(async () => {
+      const answer = await b.gql('query($id: ID!) { segment(id: $id) { filling count } }', { id: segmentId });
+      return !answer.data.segment.filling && answer.data.segment.count === 2;
+    });
+    const made = await b.create({ name: 'To the engaged', segment: segmentId, subject: 'Hi', body: 'For members.' });
+    expect(made.data.createBroadcast).toMatchObject({ segment: segmentId, list: null });
+    await b.send(made.data.createBroadcast.id);
+    expect(await b.until(made.data.createBroadcast.id)).toMatchObject({ audience: 2, sent: 2 });
+    const [mail] = mailsTo('sa@example.com');
+    expect(mailsTo('sb@example.com')).toHaveLength(1);
+    expect(mailsTo('lurker@example.com')).toHaveLength(0);
+    expect(header(mail, 'List-Id')).toBe(`<${segmentId.toLowerCase()}.${ws.workspace.slug}.lifeline>`);
+    expect(header(mail, 'List-Unsubscribe-Post')).toBe('List-Unsubscribe=One-Click');
+  });
+});
+
+describe('pause, resume and cancel', () => {
+  it('a paused broadcast sends nothing until resumed; a cancelled one sends nothing more', async () => {
+    const emails = Array.from({ length: 6 }, (_, i) => `q${i}@example.com`);
+    await listOf(emails);
+    const id = (await b.create({ name: 'Paced', list: 'news', subject: 'Hi', body: 'Hello you.' })).data.createBroadcast
+      .id;
+    setPace(5);
+    await b.send(id);
+    await eventually(async () => mailsTo('q0@example.com').length === 1, 5_000, 20);
+    const paused = await b.pause(id);
+    expect(paused.data.pauseBroadcast.state).toBe('paused');
+    await new Promise((r) => setTimeout(r, 300)); // the one leaving at the pause settles
+    const sentAtPause = (await b.get(id)).sent;
+    await new Promise((r) => setTimeout(r, 600));
+    expect((await b.get(id)).sent).toBe(sentAtPause);
+    expect(refusalOf(await b.pause(id))).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('paused'),
+    });
+    expect((await b.resume(id)).data.resumeBroadcast.state).toBe('sending');
+    await eventually(async () => (await b.get(id)).sent > sentAtPause, 5_000, 20);
+    const cancelled = await b.cancel(id);
+    expect(cancelled.data.cancelBroadcast.state).toBe('cancelled');
+    await new Promise((r) => setTimeout(r, 500));
+    const final = await b.get(id);
+    expect(final.sent + final.cancelled).toBe(6);
+    expect(final.cancelled).toBeGreaterThan(0);
+    const reached = emails.filter((e) => mailsTo(e).length > 0);
+    expect(reached).toHaveLength(final.sent);
+    for (const email of emails) expect(mailsTo(email).length).toBeLessThanOrEqual(1);
+    expect(refusalOf(await b.resume(id))).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('cancelled'),
+    });
+    expect(refusalOf(await b.send(id))).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('cancelled'),
+    });
+  });
+});
+
+describe('refusals', () => {
+  it('no postal address, both list and segment, neither, an unknown template, and a member role', async () => {
+    await makeList();
+    const id = (await b.create({ name: 'Early', list: 'news', subject: 'Hi', body: 'Hello.' })).data.createBroadcast.id;
+    expect(refusalOf(await b.send(id))).toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('postalAddress'),
+    });
+    expect((await b.get(id)).state).toBe('draft');
+    expect(
+      refusalOf(await b.create({ name: 'Both', list: 'news', segment: 'seg_x', subject: 'Hi', body: 'Hey.' })).code,
+    ).toBe('invalid_field');
+    expect(refusalOf(await b.create({ name: 'Neither', subject: 'Hi', body: 'Hey.' })).code).toBe('invalid_field');
+    expect(refusalOf(await b.create({ name: 'T', list: 'news', template: 'nope' }))).toMatchObject({
+      code: 'unknown_template',
+      message: expect.stringContaining('"nope"'),
+    });
+    expect(refusalOf(await b.create({ name: 'L', list: 'nolist', subject: 'Hi', body: 'Hey.' })).code).toBe(
+      'unknown_list',
+    );
+    expect(refusalOf(await b.create({ name: 'S', list: 'news', subject: 'x', body: 'Hey.' })).code).toBe(
+      'invalid_subject',
+    );
+    expect(refusalOf(await b.create({ name: 'Liquid', list: 'news', subject: 'Hi', body: '{% if %}' })).code).toBe(
+      'invalid_field',
+    );
+    const member = await memberKey(t, ws, 'reader@acme.test');
+    const asMember = broadcastCalls(t, () => member.secretKey);
+    expect(refusalOf(await asMember.create({ name: 'Mine', list: 'news', subject: 'Hi', body: 'Hey.' })).code).toBe(
+      'forbidden',
+    );
+    expect(refusalOf(await asMember.send(id)).code).toBe('forbidden');
+    expect((await asMember.get(id)).name).toBe('Early');
+  });
+});
+
+describe('a test send', () => {
+  it("goes to the signed-in member's address only, marked [Test], and counts nothing", async () => {
+    await listOf(['real@example.com']);
+    const id = (await b.create({ name: 'Try', list: 'news', subject: 'Hi {{ person.email }}', body: 'Hello.' })).data
+      .createBroadcast.id;
+    const answer = await b.gql('mutation($id: ID!) { sendBroadcastTest(id: $id) }', { id });
+    expect(answer.errors).toBeUndefined();
+    const owner = answer.data.sendBroadcastTest;
+    const mail = await eventually(async () => smtp.received.find((m) => m.to.includes(owner) && isTest(m)));
+    expect(header(mail, 'Subject')).toBe(`[Test] Hi ${owner}`);
+    expect(mailPart(mail, 'text/plain')).toContain('Springfield');
+    const other = await b.gql('mutation($id: ID!) { sendBroadcastTest(id: $id, email: "stranger@example.com") }', {
+      id,
+    });
+    expect(refusalOf(other).code).toBe('invalid_field');
+    expect(await b.get(id)).toMatchObject({ state: 'draft', sent: 0 });
+  });
+});
+
+describe('the tool door', () => {
+  const tool = async (name: string, args: Record<string, unknown> = {}) => {
+    const answer = await t.request('POST', '/api/mcp', {
+      key: ws.secretKey,
+      headers: { accept: 'application/json, text/event-stream' },
+      body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } },
+    });
+    return answer.body.result as { isError?: boolean; structuredContent: any; content: Array<{ text: string }> };
+  };
+
+  it('list_broadcasts and get_broadcast answer what GraphQL does', async () => {
+    await listOf(['tool@example.com']);
+    const id = (await b.create({ name: 'Tools', list: 'news', subject: 'Hi', body: 'Hello.' })).data.createBroadcast.id;
+    await b.send(id);
+    await b.until(id);
+    expect((await tool('list_broadcasts')).structuredContent.broadcasts).toEqual([
+      expect.objectContaining({ id, name: 'Tools', state: 'sent', list: 'news', audience: 1 }),
+    ]);
+    const got = (await tool('get_broadcast', { id })).structuredContent.broadcast;
+    expect(got).toMatchObject({ id, subject: 'Hi', counts: { sent: 1, skipped: 0, pending: 0 }, opened: 0 });
+    const missing = await tool('get_broadcast', { id: 'bc_nothing' });
+    expect(missing.isError).toBe(true);
+    expect(missing.content[0].text).toContain('list_broadcasts');
+  });
+});
