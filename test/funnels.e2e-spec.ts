@@ -2,7 +2,13 @@
 // posted over HTTP with occurred_at in the past, each answer compared with hand counts and with a direct SQL count
 // written here another way (EXISTS per step, and a period series per cohort); a segment keeps its members now.
 import { DataSource } from 'typeorm';
-import { SegmentMembership } from '@app/events';
+import {
+  funnelStatement,
+  parseFunnelInput,
+  parseRetentionInput,
+  retentionStatement,
+  SegmentMembership,
+} from '@app/events';
 import { useApp, useWorkspace } from './harness';
 
 const t = useApp();
@@ -264,6 +270,29 @@ describe('retention', () => {
     const error: Refused = await retention(input);
     expect(error.extensions).toEqual({ code, status: 400 });
     expect(error.message).toMatch(message);
+  });
+});
+
+describe('the statements read events by events_chart only', () => {
+  const plan = async ({ sql, args }: { sql: string; args: unknown[] }) => {
+    await t.db.query('VACUUM ANALYZE events');
+    const rows = await t.db.transaction(async (m) => {
+      await m.query('SET LOCAL enable_seqscan = off');
+      return m.query(`EXPLAIN ${sql}`, args);
+    });
+    return rows.map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+  };
+
+  it.each([
+    ['funnel', () => funnelStatement(ws.workspace.id, parseFunnelInput({ ...JANUARY, steps: STEPS, withinDays: 7 }))],
+    [
+      'retention',
+      () => retentionStatement(ws.workspace.id, parseRetentionInput({ start: 'signup', back: 'pageview' }, new Date())),
+    ],
+  ])('%s', async (_, statement) => {
+    const text = await plan(statement());
+    expect(text).toMatch(/Index Only Scan using events_(\w+_)?chart/);
+    expect(text).not.toMatch(/Seq Scan on events|events_pkey/);
   });
 });
 
