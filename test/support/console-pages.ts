@@ -9,5 +9,6 @@ export const CONSOLE_NAVIGATION: [string, string][] = [
   ['/automations', 'Automations'],
   ['/lists', 'Lists'],
   ['/templates', 'Templates'],
+  ['/broadcasts', 'Broadcasts'],
   ['/settings', 'Settings'],
 ];

@@ -20,6 +20,8 @@ import { AutomationPage } from './pages/automation';
 import { ListsPage } from './pages/lists';
 import { TemplatesPage } from './pages/templates';
 import { TemplatePage } from './pages/template';
+import { BroadcastsPage } from './pages/broadcasts';
+import { BroadcastPage } from './pages/broadcast';
 import { SettingsPage } from './pages/settings';
 import { WorkspacesPage } from './pages/workspaces';
 
@@ -33,6 +35,7 @@ const NAVIGATION: [string, string][] = [
   ['/automations', 'Automations'],
   ['/lists', 'Lists'],
   ['/templates', 'Templates'],
+  ['/broadcasts', 'Broadcasts'],
   ['/settings', 'Settings'],
 ];
 
@@ -107,6 +110,8 @@ function WorkspaceRoutes() {
       <Route path="/lists" component={ListsPage} />
       <Route path="/templates" component={TemplatesPage} />
       <Route path="/templates/:id">{(p) => <TemplatePage id={p.id} />}</Route>
+      <Route path="/broadcasts" component={BroadcastsPage} />
+      <Route path="/broadcasts/:id">{(p) => <BroadcastPage id={decodeURIComponent(p.id)} />}</Route>
       <Route path="/settings" component={SettingsPage} />
       <Route path="/">
         <Redirect to="/people" replace />

@@ -1,6 +1,6 @@
 // One template (docs/graphql.md#messages-and-templates): its name, subject and body to edit (the same checks
 // as creating it), and a preview for a chosen person (previewTemplate renders the SAVED template for
-// that person: nothing is sent). The question, the person, lives in the URL (?person=).
+// that person: nothing is sent; Broadcasts shows the same preview). The person lives in the URL (?person=).
 import { FormEvent, useEffect, useMemo, useRef, useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { useMutation, useQuery } from 'urql';
@@ -132,7 +132,7 @@ function personParams(prev: URLSearchParams, person: string): URLSearchParams {
   return next;
 }
 
-function Rendered({ id, person, revision }: { id: string; person: string; revision: number }) {
+export function Rendered({ id, person, revision }: { id: string; person: string; revision: number }) {
   const [result, reexecute] = useQuery({ query: PREVIEW, variables: { id, person }, pause: !person });
   useEffect(() => {
     if (revision > 0) reexecute({ requestPolicy: 'network-only' });

@@ -1,8 +1,9 @@
 // The workspace itself (name, slug, keys for the website) and its settings: allowed origins (the sites
 // whose pages may post with the public key), the Trial and Downloader stages, and the events that
-// also count as activation (docs/rest.md#events), and the history window (events older than it on
-// arrival start no automation: docs/decisions.md#history-starts-no-automation).
-import { FormEvent, useState } from 'react';
+// also count as activation (docs/rest.md#events), the history window (events older than it on
+// arrival start no automation: docs/decisions.md#history-starts-no-automation) and the postal address
+// every broadcast's footer carries (docs/graphql.md#broadcasts; /settings#postal-address scrolls to it).
+import { FormEvent, useEffect, useState } from 'react';
 import { useMutation } from 'urql';
 import { refusalOf } from '../../client';
 import { graphql, ResultOf } from '../../graphql';
@@ -26,6 +27,7 @@ export const WORKSPACE_SETTINGS = graphql(`
       downloaderStage
       activationEvents
       historyWindowHours
+      postalAddress
     }
     eventNames {
       name
@@ -43,6 +45,7 @@ const UPDATE_SETTINGS = graphql(`
       downloaderStage
       activationEvents
       historyWindowHours
+      postalAddress
     }
   }
 `);
@@ -153,6 +156,28 @@ function StageChoices({
   );
 }
 
+/** The postal address; a link to /settings#postal-address (a refused broadcast's) brings it into view. */
+function PostalAddress({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  useEffect(() => {
+    if (location.hash === '#postal-address') document.getElementById('postal-address')?.scrollIntoView();
+  }, []);
+  return (
+    <div id="postal-address">
+      <TextArea
+        label="Postal address"
+        hint={
+          "The sender's postal address, which anti-spam rules ask of bulk email: every broadcast's footer carries " +
+          'it, lines kept. Up to 500 characters; a broadcast cannot be sent until it is set.'
+        }
+        rows={3}
+        maxLength={500}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+      />
+    </div>
+  );
+}
+
 export function SettingsForm({ answer }: { answer: Answer }) {
   const { workspace } = answer;
   const readOnly = useReadOnly();
@@ -162,6 +187,7 @@ export function SettingsForm({ answer }: { answer: Answer }) {
   const [chosen, setChosen] = useState(() => new Set(workspace.activationEvents));
   const [another, setAnother] = useState('');
   const [windowHours, setWindowHours] = useState(String(workspace.historyWindowHours));
+  const [postalAddress, setPostalAddress] = useState(workspace.postalAddress ?? '');
   const [saved, setSaved] = useState(false);
   const [state, update] = useMutation(UPDATE_SETTINGS);
   const changed =
@@ -181,6 +207,7 @@ export function SettingsForm({ answer }: { answer: Answer }) {
       trialStage,
       activationEvents,
       historyWindowHours: Number(windowHours),
+      postalAddress: postalAddress.trim(),
       ...(workspace.kind === 'web' ? {} : { downloaderStage }),
     };
     const result = await update({ input });
@@ -189,6 +216,7 @@ export function SettingsForm({ answer }: { answer: Answer }) {
     setOrigins(done.allowedOrigins.join('\n'));
     setChosen(new Set(done.activationEvents));
     setWindowHours(String(done.historyWindowHours));
+    setPostalAddress(done.postalAddress ?? '');
     setAnother('');
     setSaved(true);
   };
@@ -234,6 +262,7 @@ export function SettingsForm({ answer }: { answer: Answer }) {
             value={windowHours}
             onChange={(e) => changed(setWindowHours)(e.target.value)}
           />
+          <PostalAddress value={postalAddress} onChange={changed(setPostalAddress)} />
           <button type="submit" disabled={state.fetching} aria-describedby={readOnly.reasonId}>
             Save
           </button>
