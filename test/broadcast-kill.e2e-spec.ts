@@ -11,8 +11,11 @@ import { broadcastCalls, header } from './support/broadcasts';
 import { spawnWorker } from './support/child-worker';
 import type { Mail } from './support/smtp';
 
-/** An SMTP server that records a mail once it has answered 250, and leaves the first mail to `held` unanswered. */
-function holdingSmtp(held: string) {
+/**
+ * An SMTP server that records a mail once it has answered 250, and leaves the first mail to `held` unanswered; the
+ * first mail to `flaky` gets 451 (try again later) and every mail to `refused` 550 (no such mailbox).
+ */
+function holdingSmtp(held: string, flaky: string, refused: string) {
   const received: Mail[] = [];
   const seen: string[] = [];
   let port = 0;
@@ -28,6 +31,9 @@ function holdingSmtp(held: string) {
         seen.push(to.join(','));
         // The first copy to `held` gets no answer: the worker waits in the provider call until it is killed.
         if (to.includes(held) && seen.filter((s) => s === held).length === 1) return;
+        const reply = (code: number, text: string) => callback(Object.assign(new Error(text), { responseCode: code }));
+        if (to.includes(flaky) && seen.filter((s) => s === flaky).length === 1) return reply(451, 'Try again later');
+        if (to.includes(refused)) return reply(550, 'No such mailbox');
         received.push({ to, raw });
         callback();
       });
@@ -49,7 +55,7 @@ function holdingSmtp(held: string) {
 
 const PEOPLE = Array.from({ length: 10 }, (_, i) => `k${i}@example.com`);
 const HELD = PEOPLE[4];
-const smtp = holdingSmtp(HELD);
+const smtp = holdingSmtp(HELD, 'flaky@example.com', 'refused@example.com');
 beforeAll(() => smtp.start());
 afterAll(() => smtp.close());
 
@@ -58,6 +64,8 @@ const env = () => ({
   EMAIL_FROM: 'Acme <news@acme.test>',
   BROADCAST_MESSAGES_PER_SECOND: '0',
   BROADCAST_LEASE_MS: '1500',
+  // A transient failure's retry waits half of this.
+  RETRY_UNIT_MS: '200',
 });
 const t = useApp({ env });
 const ws = useWorkspace(t);
@@ -109,3 +117,39 @@ it('a worker killed mid-send leaves no one twice and no one out; the held email 
     await worker?.close();
   }
 }, 90_000);
+
+it('a transient SMTP failure is retried for that recipient; a permanent one is recorded, with the reply', async () => {
+  await b.gql('mutation { createList(input: { address: "news", name: "News" }) { id } }');
+  for (const email of ['flaky@example.com', 'refused@example.com', 'fine@example.com'])
+    await t.request('POST', '/api/v1/events', {
+      key: ws.secretKey,
+      body: { type: 'subscribe', email, list: 'news', consent: { text: 'Yes.', ip: '198.51.100.7' } },
+    });
+  await b.setPostalAddress('Acme Ltd, 1 Main Street');
+  const id = (await b.create({ name: 'Flaky', list: 'news', subject: 'Hi', body: 'Hello you.' })).data.createBroadcast
+    .id;
+  await b.send(id);
+  const worker = await createWorker(t.config);
+  try {
+    expect(await b.until(id, 'sent', 20_000)).toMatchObject({ audience: 3, sent: 2, failed: 1 });
+  } finally {
+    await worker.close();
+  }
+  const rows = await b.gql(
+    `query($id: ID!) { broadcast(id: $id) { recipients { edges { node { state reason attempts person { email } } } } } }`,
+    { id },
+  );
+  const byEmail = Object.fromEntries(
+    rows.data.broadcast.recipients.edges.map((e: any) => [e.node.person.email, e.node]),
+  );
+  expect(byEmail['flaky@example.com']).toMatchObject({ state: 'sent', attempts: 2, reason: null });
+  expect(byEmail['refused@example.com']).toMatchObject({ state: 'failed', attempts: 1 });
+  expect(byEmail['refused@example.com'].reason).toContain('No such mailbox');
+  expect(byEmail['fine@example.com']).toMatchObject({ state: 'sent', attempts: 1 });
+  expect(smtp.received.filter((m) => m.to.includes('flaky@example.com'))).toHaveLength(1);
+  const [message] = await t.db.query(
+    `SELECT m.send_state, m.send_error FROM messages m JOIN broadcast_recipients r ON r.message_id = m.id
+      JOIN people p ON p.workspace_id = r.workspace_id AND p.id = r.person_id WHERE p.email = 'refused@example.com'`,
+  );
+  expect(message.send_state).toBe('failed');
+}, 60_000);

@@ -1,11 +1,15 @@
 // Broadcasts (docs/graphql.md#broadcasts): one email to a list or a segment, sent once to each person, over real
-// SMTP (smtp-server), with the list headers, the footer and the refusals; a person who left or was erased before
-// their turn gets nothing.
+// SMTP (smtp-server), with the list headers, the footer, the DKIM signature and the refusals; a person who left or
+// was erased before their turn gets nothing; pause, resume, cancel and a schedule; the tool door's two tools.
+import { generateKeyPairSync } from 'node:crypto';
 import { CONFIG, type AppConfig } from '@app/platform';
 import { eventually, memberKey, useApp, useWorkspace } from './harness';
 import { broadcastCalls, header, refusalOf } from './support/broadcasts';
+import { verifyDkim } from './support/dkim';
 import { mailPart, type Mail, useSmtp } from './support/smtp';
 
+const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const smtp = useSmtp();
 const t = useApp({
   worker: true,
@@ -14,6 +18,9 @@ const t = useApp({
     EMAIL_FROM: 'Acme <news@acme.test>',
     BROADCAST_MESSAGES_PER_SECOND: '0',
     BROADCAST_LEASE_MS: '2000',
+    DKIM_DOMAIN: 'acme.test',
+    DKIM_SELECTOR: 'lifeline1',
+    DKIM_PRIVATE_KEY: pem.replace(/\n/g, '\\n'),
   }),
 });
 const ws = useWorkspace(t);
@@ -263,5 +270,57 @@ describe('the tool door', () => {
     const missing = await tool('get_broadcast', { id: 'bc_nothing' });
     expect(missing.isError).toBe(true);
     expect(missing.content[0].text).toContain('list_broadcasts');
+  });
+});
+
+describe('a draft changed, then scheduled', () => {
+  it('updateBroadcast changes a draft; a scheduled broadcast starts at its time with its audience then', async () => {
+    await listOf(['early@example.com']);
+    const id = (await b.create({ name: 'Later', list: 'news', subject: 'First', body: 'Hello.' })).data.createBroadcast
+      .id;
+    const updated = await b.gql(
+      'mutation($id: ID!) { updateBroadcast(id: $id, input: { subject: "Second", name: "Later on" }) { name subject list } }',
+      { id },
+    );
+    expect(updated.data.updateBroadcast).toEqual({ name: 'Later on', subject: 'Second', list: 'news' });
+    const at = new Date(Date.now() + 1_500).toISOString();
+    const scheduled = await b.gql(
+      'mutation($id: ID!, $at: DateTime!) { scheduleBroadcast(id: $id, at: $at) { state scheduledAt } }',
+      {
+        id,
+        at,
+      },
+    );
+    expect(scheduled.data.scheduleBroadcast).toEqual({ state: 'scheduled', scheduledAt: at });
+    await subscribe('late@example.com');
+    expect((await b.get(id)).state).toBe('scheduled');
+    const done = await b.until(id);
+    expect(done).toMatchObject({ audience: 2, sent: 2 });
+    expect(new Date(done.startedAt).getTime()).toBeGreaterThanOrEqual(new Date(at).getTime());
+    expect(header(mailsTo('late@example.com')[0], 'Subject')).toBe('Second');
+    const late = await b.gql('mutation($id: ID!) { updateBroadcast(id: $id, input: { name: "x" }) { id } }', { id });
+    expect(refusalOf(late)).toMatchObject({ code: 'conflict', message: expect.stringContaining('sent') });
+  });
+});
+
+describe('DKIM (docs/email.md#what-lifeline-signs)', () => {
+  it('a broadcast email is signed with d= and s=, the signature verifies and covers List-Unsubscribe and List-Id', async () => {
+    await listOf(['signed@example.com']);
+    const id = (await b.create({ name: 'Signed', list: 'news', subject: 'Hi', body: 'Hello **you**.' })).data
+      .createBroadcast.id;
+    await b.send(id);
+    await b.until(id);
+    const [mail] = mailsTo('signed@example.com');
+    const check = verifyDkim(mail.raw, publicKey);
+    expect(check.tags).toMatchObject({ a: 'rsa-sha256', d: 'acme.test', s: 'lifeline1' });
+    expect(check.bodyHashMatches).toBe(true);
+    expect(check.signatureVerifies).toBe(true);
+    const signed = check.tags.h.toLowerCase().split(':');
+    expect(signed).toEqual(expect.arrayContaining(['from', 'subject', 'message-id', 'list-unsubscribe', 'list-id']));
+    // A changed header breaks it.
+    expect(verifyDkim(mail.raw.replace(/^Subject: Hi/m, 'Subject: Ho'), publicKey).signatureVerifies).toBe(false);
+    // The key is in no answer.
+    const answer = await b.gql('{ workspace { id postalAddress } broadcasts { edges { node { id subject body } } } }');
+    expect(JSON.stringify(answer)).not.toContain(pem.split('\n')[1]);
   });
 });

@@ -15,8 +15,8 @@ import { RecipientTurn } from './recipient-turn';
 
 /** The wait between looks when there is nothing to send. */
 const IDLE_MS = 250;
-/** A broadcast's letter is read again after this long (its template is fixed at the start; the footer is not). */
-const LETTER_KEPT_MS = 10_000;
+/** A broadcast's letter is read again after this long (its subject and body are fixed at the start; the footer not). */
+const LETTER_KEPT_MS = 2_000;
 const MAX_CLAIM = 50;
 
 @Injectable()
@@ -90,20 +90,23 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  /** The broadcast's letter while it sends, kept a few seconds; null once it is paused, cancelled or gone. */
+  /**
+   * The broadcast's letter, kept a few seconds; null when it is not sending (paused, cancelled, gone) or cannot be
+   * made now. A pause within those seconds still stops the next send: marking a row 'sending' asks the state again.
+   */
   private async letterOf(workspaceId: string, id: string): Promise<BroadcastLetter | null> {
     const kept = this.letters.get(id);
-    if (kept && Date.now() - kept.at < LETTER_KEPT_MS && kept.letter) {
-      const row = await this.broadcasts.find(workspaceId, id);
-      return row?.state === 'sending' ? kept.letter : null;
-    }
+    if (kept && Date.now() - kept.at < LETTER_KEPT_MS) return kept.letter;
     const row = await this.broadcasts.find(workspaceId, id);
-    if (row?.state !== 'sending') return null;
-    const letter = await this.service.letterOf(row).catch((error: Error) => {
-      this.logger.warn(`broadcast ${id} cannot send now: ${error.message}`);
-      return null;
-    });
+    const letter =
+      row?.state !== 'sending'
+        ? null
+        : await this.service.letterOf(row).catch((error: Error) => {
+            this.logger.warn(`broadcast ${id} cannot send now: ${error.message}`);
+            return null;
+          });
     this.letters.set(id, { at: Date.now(), letter });
+    if (this.letters.size > 100) this.letters.delete(this.letters.keys().next().value!);
     return letter;
   }
 
