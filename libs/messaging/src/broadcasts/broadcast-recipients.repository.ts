@@ -81,16 +81,20 @@ export class BroadcastRecipientsRepository {
   /**
    * Claims up to `limit` due recipients of sending broadcasts for `worker`: those nobody holds, and those whose
    * claim is older than the lease (a killed worker's). A row found 'sending' is a takeover of an interrupted send.
+   * Each sending broadcast is read by its own index range (a paused one costs nothing), the oldest started first.
    */
   async claim(worker: string, leaseMs: number, limit: number): Promise<ClaimedRecipient[]> {
     const [rows]: [ClaimedRecipient[], number] = await this.dataSource.query(
       `WITH due AS (
-         SELECT r.workspace_id, r.broadcast_id, r.person_id FROM broadcast_recipients r
-           JOIN broadcasts b ON b.workspace_id = r.workspace_id AND b.id = r.broadcast_id AND b.state = 'sending'
-          WHERE r.state IN ('queued', 'sending') AND r.next_attempt_at <= now()
-            AND (r.claimed_at IS NULL OR r.claimed_at < now() - make_interval(secs => $2::float8 / 1000))
-          ORDER BY r.next_attempt_at, r.person_id LIMIT $3
-          FOR UPDATE OF r SKIP LOCKED)
+         SELECT r.workspace_id, r.broadcast_id, r.person_id
+           FROM broadcasts b CROSS JOIN LATERAL (
+             SELECT r.workspace_id, r.broadcast_id, r.person_id FROM broadcast_recipients r
+              WHERE r.workspace_id = b.workspace_id AND r.broadcast_id = b.id AND r.state IN ('queued', 'sending')
+                AND r.next_attempt_at <= now()
+                AND (r.claimed_at IS NULL OR r.claimed_at < now() - make_interval(secs => $2::float8 / 1000))
+              ORDER BY r.next_attempt_at LIMIT $3
+              FOR UPDATE OF r SKIP LOCKED) r
+          WHERE b.state = 'sending' ORDER BY b.started_at, b.id LIMIT $3)
        UPDATE broadcast_recipients r SET claimed_by = $1, claimed_at = now()
          FROM due WHERE r.workspace_id = due.workspace_id AND r.broadcast_id = due.broadcast_id
           AND r.person_id = due.person_id

@@ -48,9 +48,7 @@ CREATE TABLE broadcast_recipients (
   PRIMARY KEY (workspace_id, broadcast_id, person_id),
   FOREIGN KEY (workspace_id, broadcast_id) REFERENCES broadcasts (workspace_id, id) ON DELETE CASCADE
 );
-CREATE INDEX broadcast_recipients_due ON broadcast_recipients (next_attempt_at, person_id)
-  WHERE state IN ('queued', 'sending');
-CREATE INDEX broadcast_recipients_open ON broadcast_recipients (workspace_id, broadcast_id)
+CREATE INDEX broadcast_recipients_open ON broadcast_recipients (workspace_id, broadcast_id, next_attempt_at)
   WHERE state IN ('queued', 'sending');
 CREATE INDEX broadcast_recipients_person ON broadcast_recipients (workspace_id, person_id);
 
