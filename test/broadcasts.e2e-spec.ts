@@ -100,6 +100,20 @@ describe('a list send', () => {
       { id },
     );
     expect(recipients.data.broadcast.recipients.edges.map((e: any) => e.node.person.email).sort()).toEqual(emails);
+    // The one-click link of a list's broadcast takes the person off that list.
+    const link = header(mailsTo('ada@example.com')[0], 'List-Unsubscribe')!.slice(1, -1);
+    const clicked = await fetch(link, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(clicked.status).toBeLessThan(300);
+    const [subscription] = await t.db.query(
+      `SELECT s.status FROM subscriptions s JOIN people p ON p.workspace_id = s.workspace_id AND p.id = s.person_id
+        WHERE p.workspace_id = $1 AND p.email = 'ada@example.com'`,
+      [ws.workspace.id],
+    );
+    expect(subscription.status).toBe('unsubscribed');
   });
 
   it('a person who unsubscribed or was erased before their turn gets nothing, counted by reason', async () => {
@@ -201,6 +215,10 @@ describe('refusals', () => {
       message: expect.stringContaining('postalAddress'),
     });
     expect((await b.get(id)).state).toBe('draft');
+    expect(refusalOf(await b.setPostalAddress('x'.repeat(501)))).toMatchObject({
+      code: 'invalid_field',
+      message: expect.stringContaining('postalAddress'),
+    });
     expect(
       refusalOf(await b.create({ name: 'Both', list: 'news', segment: 'seg_x', subject: 'Hi', body: 'Hey.' })).code,
     ).toBe('invalid_field');
