@@ -36,7 +36,7 @@ export interface RecipientKey {
 }
 
 /** People per INSERT of the audience: the send's transaction holds them all, a chunk a statement. */
-export const AUDIENCE_CHUNK = 10_000;
+const AUDIENCE_CHUNK = 10_000;
 
 const KEY = `r.workspace_id = $1 AND r.broadcast_id = $2 AND r.person_id = $3`;
 const MINE = `${KEY} AND r.claimed_by = $4`;

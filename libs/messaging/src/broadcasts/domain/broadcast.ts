@@ -6,7 +6,7 @@ import { characterCount, parseBody, parseSubject, parseTemplateName } from '../.
 export const BROADCAST_STATES = ['draft', 'scheduled', 'sending', 'paused', 'sent', 'cancelled'] as const;
 export type BroadcastState = (typeof BROADCAST_STATES)[number];
 
-export const BROADCAST_NAME_MAX = 120;
+const BROADCAST_NAME_MAX = 120;
 
 /** What createBroadcast and updateBroadcast take: the audience (a list's address or a segment's id) and the mail. */
 export interface BroadcastInput {

@@ -24,7 +24,7 @@ type BroadcastView = BroadcastType & { workspaceId: string; listId: string | nul
 type Ctx = { loaders?: Loaders };
 type RecipientView = BroadcastRecipientType & { workspaceId: string };
 
-export function broadcastView(row: BroadcastRow): BroadcastView {
+function broadcastView(row: BroadcastRow): BroadcastView {
   return {
     workspaceId: row.workspace_id,
     listId: row.list_id,
