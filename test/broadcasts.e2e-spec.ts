@@ -243,6 +243,13 @@ describe('refusals', () => {
     );
     expect(refusalOf(await asMember.send(id)).code).toBe('forbidden');
     expect((await asMember.get(id)).name).toBe('Early');
+    const badState = await b.gql(
+      'query($id: ID!) { broadcast(id: $id) { recipients(state: "lost") { edges { cursor } } } }',
+      {
+        id,
+      },
+    );
+    expect(refusalOf(badState)).toMatchObject({ code: 'invalid_field', message: expect.stringContaining('queued') });
   });
 });
 

@@ -7,7 +7,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { workspacePeopleSql } from '@app/people';
 
-export type RecipientState = 'queued' | 'sending' | 'sent' | 'failed' | 'skipped' | 'cancelled';
+export const RECIPIENT_STATES = ['queued', 'sending', 'sent', 'failed', 'skipped', 'cancelled'] as const;
+export type RecipientState = (typeof RECIPIENT_STATES)[number];
 
 export interface ClaimedRecipient {
   workspace_id: string;

@@ -5,9 +5,10 @@ import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver
 import { groupedLoader, Loaders, pageOf, pageSize, decodeCursor } from '@app/edge';
 import { personView, PersonType } from '@app/events';
 import { PeopleReadRepository } from '@app/people';
+import { Refusal } from '@app/platform';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
 import { BroadcastMovesService } from '../broadcast-moves.service';
-import type { RecipientRow, RecipientState } from '../broadcast-recipients.repository';
+import { RECIPIENT_STATES, type RecipientRow, type RecipientState } from '../broadcast-recipients.repository';
 import type { BroadcastRow } from '../broadcasts.repository';
 import { BroadcastsService } from '../broadcasts.service';
 import {
@@ -191,6 +192,8 @@ export class BroadcastsResolver {
   ) {
     const size = pageSize(first);
     const from = decodeCursor(after)?.id ?? null;
+    if (state != null && !(RECIPIENT_STATES as readonly string[]).includes(state))
+      throw new Refusal('invalid_field', `state must be one of ${RECIPIENT_STATES.join(', ')}.`, { field: 'state' });
     const rows = await this.broadcasts.recipientsPage(b.workspaceId, b.id, {
       state: (state as RecipientState) ?? null,
       after: from,
