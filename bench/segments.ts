@@ -401,35 +401,35 @@ async function scalePhase(): Promise<string> {
     const made = await workspaceWithKeys(service.url, 'scale', 3);
     const [setup, poll, reads] = made.secretKeys;
     await prepare(service.url, setup, {});
-    const filled = await fillScale(db, made.workspaceId, PEOPLE, EVENTS, console.log);
-    const made: Array<{ name: string; definition: unknown; count: number; page: number } & FilledSegment> = [];
+    const fillText = await fillScale(db, made.workspaceId, PEOPLE, EVENTS, console.log);
+    const filled: Array<{ name: string; definition: unknown; count: number; page: number } & FilledSegment> = [];
     for (const [name, definition] of Object.entries(SCALE_SEGMENTS)) {
       const s = await fillSegment(service.url, [setup, poll], db, name, definition);
       const count = await timed(() =>
         gql(service.url, 'query($id: ID!) { segment(id: $id) { count } }', { id: s.id }, reads),
       );
       const page = await timed(() => gql(service.url, PAGE, { id: s.id }, reads));
-      made.push({ name, definition, count, page, ...s });
-      console.log(made.at(-1));
+      filled.push({ name, definition, count, page, ...s });
+      console.log(filled.at(-1));
     }
     // The pages again once segment_members has statistics (autovacuum's analyze of it may not have run yet).
     await db.query('ANALYZE segment_members');
     const rows: string[] = [];
-    for (const s of made) {
+    for (const s of filled) {
       const page = await timed(() => gql(service.url, PAGE, { id: s.id }, reads));
       rows.push(
         `| ${s.name} \`${JSON.stringify(s.definition)}\` | ${s.members.toLocaleString('en')} | **${s.seconds.toFixed(1)} s** | ` +
           `**${s.count.toFixed(1)} ms** | **${s.page.toFixed(1)} ms** | ${page.toFixed(1)} ms |`,
       );
     }
-    const big = made[made.length - 1].id;
+    const big = filled[filled.length - 1].id;
     const a = EVENTS > 0 ? await analytics(service.url, reads, big) : null;
     const ms = (n: number) => `**${n.toFixed(0)} ms**`;
     const analyticsText = a
       ? `funnel signup → activated → purchase within 14 days over 60 days ${ms(a.funnel)}, with the segment
 ${ms(a.funnelSegment)}; retention signup → report_built, 8 weeks ${ms(a.retention)}, with the segment ${ms(a.retentionSegment)} (≤ 500 ms).`
       : 'funnel and retention: not in this checkout.';
-    return `${PEOPLE.toLocaleString('en')} people and ${EVENTS.toLocaleString('en')} events in one workspace (${filled}); one Lifeline
+    return `${PEOPLE.toLocaleString('en')} people and ${EVENTS.toLocaleString('en')} events in one workspace (${fillText}); one Lifeline
 (api + worker). Each segment made over GraphQL and filled by the worker alone; fill = filled_at - created_at; count is
 \`segment(id) { count }\`, page \`segment(id) { people(first: 20) { ... } }\`, over GraphQL from a client on the machine,
 medians of ${RUNS} after a warm-up. Targets: fill ≤ 2 min, count and page ≤ 50 ms. Load average ${loadavg()[0].toFixed(1)}.
