@@ -38,6 +38,9 @@ export interface LetterPerson {
 
 @Injectable()
 export class BroadcastMailer {
+  /** Each broadcast's rendering when it has no Liquid tag, with the subject and body it was made from. */
+  private readonly plain = new Map<string, { subject: string; body: string; rendered: RenderedMessage }>();
+
   constructor(
     private readonly renderer: MessageRenderer,
     private readonly standing: EmailStandingService,
@@ -45,8 +48,31 @@ export class BroadcastMailer {
   ) {}
 
   async compose(letter: BroadcastLetter, person: LetterPerson, messageId: string): Promise<BroadcastMail> {
+    const rendered = await this.rendered(letter, person);
+    return {
+      rendered: withFooter(rendered, letter.postalAddress, this.leaveUrl(letter, person.id)),
+      ...this.headers(letter, person.id, messageId),
+    };
+  }
+
+  /**
+   * The subject and body filled in for the person. Without a Liquid tag in either, every person's is the same: it is
+   * rendered once per broadcast (a render thread's turn is most of a send's cost), the footer still each person's.
+   */
+  private async rendered(letter: BroadcastLetter, person: LetterPerson): Promise<RenderedMessage> {
+    const plain = !/\{[{%]/.test(letter.subject + letter.body);
+    const kept = plain ? this.plain.get(letter.broadcastId) : undefined;
+    if (kept && kept.subject === letter.subject && kept.body === letter.body) return kept.rendered;
+    const rendered = await this.render(letter, person);
+    if (plain) {
+      this.plain.set(letter.broadcastId, { subject: letter.subject, body: letter.body, rendered });
+      if (this.plain.size > 100) this.plain.delete(this.plain.keys().next().value!);
+    }
+    return rendered;
+  }
+
+  private async render(letter: BroadcastLetter, person: LetterPerson): Promise<RenderedMessage> {
     const { workspaceId, audience } = letter;
-    const leaveUrl = this.leaveUrl(letter, person.id);
     const rendered = await this.renderer.render(
       workspaceId,
       { subject: letter.subject, body: letter.body },
@@ -60,10 +86,7 @@ export class BroadcastMailer {
     for (const outcome of [parseSubject(rendered.subject), parseBody(rendered.text)])
       if (outcome instanceof Refusal)
         throw new Refusal(outcome.code, `${outcome.message.replace(/\.$/, '')} once filled in for this person.`);
-    return {
-      rendered: withFooter(rendered, letter.postalAddress, leaveUrl),
-      ...this.headers(letter, person.id, messageId),
-    };
+    return rendered;
   }
 
   /** The headers alone: a resend after a crash sends the stored message with the same ones. */

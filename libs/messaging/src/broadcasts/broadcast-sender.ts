@@ -11,7 +11,7 @@ import { BroadcastMovesService } from './broadcast-moves.service';
 import { BroadcastRecipientsRepository, ClaimedRecipient } from './broadcast-recipients.repository';
 import { BroadcastsRepository } from './broadcasts.repository';
 import { BroadcastsService } from './broadcasts.service';
-import { RecipientTurn } from './recipient-turn';
+import { Pace, RecipientTurn } from './recipient-turn';
 
 /** The wait between looks when there is nothing to send. */
 const IDLE_MS = 250;
@@ -72,21 +72,23 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
     }
   }
 
-  /** Each claimed row's turn in order; rows left when stopping, or of a broadcast no longer sending, go back. */
+  /**
+   * The claimed rows' turns, one after the other: one email in flight per process keeps a crash's window to one
+   * email (more workers send more at once). Rows left when stopping, or of a broadcast no longer sending, go back.
+   */
   private async work(claimed: ClaimedRecipient[]): Promise<void> {
-    for (const r of claimed) {
-      const k = { workspaceId: r.workspace_id, broadcastId: r.broadcast_id, personId: r.person_id };
-      const letter = this.stopped ? null : await this.letterOf(r.workspace_id, r.broadcast_id);
-      if (!letter) {
-        await this.recipients.release(k, this.worker);
-        continue;
-      }
-      try {
-        await this.turn.take(this.worker, letter, r, () => this.pace());
-      } catch (error) {
-        // The row stays claimed: after the lease this worker or another takes it again.
-        this.logger.error(`broadcast ${r.broadcast_id}: ${(error as Error).message}`);
-      }
+    for (const r of claimed) await this.one(r);
+  }
+
+  private async one(r: ClaimedRecipient): Promise<void> {
+    const k = { workspaceId: r.workspace_id, broadcastId: r.broadcast_id, personId: r.person_id };
+    const letter = this.stopped ? null : await this.letterOf(r.workspace_id, r.broadcast_id);
+    if (!letter) return this.recipients.release(k, this.worker);
+    try {
+      await this.turn.take(this.worker, letter, r, this.pace);
+    } catch (error) {
+      // The row stays claimed: after the lease this worker or another takes it again.
+      this.logger.error(`broadcast ${r.broadcast_id}: ${(error as Error).message}`);
     }
   }
 
@@ -110,15 +112,21 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
     return letter;
   }
 
-  /** Waits for this process's next send slot: 1 / BROADCAST_MESSAGES_PER_SECOND seconds apart (none when 0). */
-  private async pace(): Promise<void> {
-    const rate = this.config.broadcastMessagesPerSecond;
-    if (rate === 0) return;
-    const now = Date.now();
-    const at = Math.max(now, this.nextSendAt);
-    this.nextSendAt = at + 1000 / rate;
-    if (at > now) await sleep(at - now);
-  }
+  /** This process's send slots: 1 / BROADCAST_MESSAGES_PER_SECOND seconds apart (none when 0). */
+  private readonly pace: Pace = {
+    wait: async () => {
+      const rate = this.config.broadcastMessagesPerSecond;
+      if (rate === 0) return;
+      const now = Date.now();
+      const at = Math.max(now, this.nextSendAt);
+      this.nextSendAt = at + 1000 / rate;
+      if (at > now) await sleep(at - now);
+    },
+    giveBack: () => {
+      const rate = this.config.broadcastMessagesPerSecond;
+      if (rate > 0) this.nextSendAt = Math.max(Date.now(), this.nextSendAt - 1000 / rate);
+    },
+  };
 }
 
 function sleep(ms: number): Promise<void> {

@@ -1,6 +1,6 @@
 // One recipient's turn (docs/decisions.md#a-broadcast-sends-at-most-once-per-person-where-the-provider-confirms):
-// asked again whether they may get it; the row marked 'sending' and the message stored in one commit before the
-// provider is called; settled after. A row found 'sending' was interrupted: its stored message is sent again with
+// at the pace's slot, asked again whether they may get it; the row marked 'sending' and the message stored in one
+// commit before the provider is called; settled after. A row found 'sending' was interrupted: its stored message is sent again with
 // the same Message-ID.
 import { Inject, Injectable } from '@nestjs/common';
 import { SegmentsService } from '@app/events';
@@ -16,12 +16,17 @@ import { BroadcastRecipientsRepository, ClaimedRecipient, RecipientKey } from '.
 import { BroadcastsRepository } from './broadcasts.repository';
 import { isPermanentFailure, retryDelayMs, skipReason, SkipReason } from './domain/recipient';
 
-/** Who takes the turn, whose row, the attempt it is, and the wait for the pace. */
+/** The pace of one process's sends: a slot waited for, and given back by a turn that sends nothing. */
+export interface Pace {
+  wait(): Promise<void>;
+  giveBack(): void;
+}
+
+/** Who takes the turn, whose row, and the attempt it is. */
 interface Turn {
   worker: string;
   k: RecipientKey;
   attempts: number;
-  pace: () => Promise<void>;
 }
 
 @Injectable()
@@ -39,15 +44,25 @@ export class RecipientTurn {
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /** The recipient's turn, `pace` awaited just before the provider is called. */
-  async take(worker: string, letter: BroadcastLetter, r: ClaimedRecipient, pace: () => Promise<void>): Promise<void> {
+  /**
+   * The recipient's turn once the pace gives it a slot, so the check, the mark and the send follow one another at
+   * once; a turn that sends nothing gives the slot back.
+   */
+  async take(worker: string, letter: BroadcastLetter, r: ClaimedRecipient, pace: Pace): Promise<void> {
+    await pace.wait();
+    const sent = await this.turnOf(worker, letter, r);
+    if (!sent) pace.giveBack();
+  }
+
+  /** True when the provider was called. */
+  private async turnOf(worker: string, letter: BroadcastLetter, r: ClaimedRecipient): Promise<boolean> {
     const k = { workspaceId: r.workspace_id, broadcastId: r.broadcast_id, personId: r.person_id };
-    const turn = { worker, k, attempts: r.attempts + 1, pace };
+    const turn = { worker, k, attempts: r.attempts + 1 };
     if (r.state === 'sending' && r.message_id) return this.resend(turn, letter, r.message_id);
     const now = await this.now(letter, r.person_id);
     if (typeof now === 'string') {
       await this.recipients.markSkipped(k, worker, now);
-      return;
+      return false;
     }
     const messageId = r.message_id ?? newId('msg');
     let mail: Awaited<ReturnType<BroadcastMailer['compose']>>;
@@ -56,7 +71,7 @@ export class RecipientTurn {
     } catch (error) {
       if (!(error instanceof Refusal)) throw error;
       await this.recipients.markFailed(k, worker, error.message);
-      return;
+      return false;
     }
     const stored = await this.recipients.transaction(async (m) => {
       if (!(await this.recipients.markSending(m, k, worker, messageId))) return false;
@@ -81,9 +96,12 @@ export class RecipientTurn {
       await this.outbox.write(m, [happening(k.workspaceId, person.id, at, data)]);
       return true;
     });
-    if (!stored) return this.recipients.release(k, worker);
+    if (!stored) {
+      await this.recipients.release(k, worker);
+      return false;
+    }
     this.outbox.kick();
-    await this.deliver(turn, messageId, {
+    return this.deliver(turn, messageId, {
       from: this.config.emailFrom,
       to: now.email!,
       ...{ subject: mail.rendered.subject, html: mail.rendered.html, text: mail.rendered.text },
@@ -109,22 +127,25 @@ export class RecipientTurn {
   }
 
   /** An interrupted send's message again, as it was stored, with the same Message-ID. */
-  private async resend(turn: Turn, letter: BroadcastLetter, messageId: string): Promise<void> {
+  private async resend(turn: Turn, letter: BroadcastLetter, messageId: string): Promise<boolean> {
     const { worker, k } = turn;
     const stored = await this.broadcasts.outgoing(k.workspaceId, messageId);
     if (!stored?.address) {
       await this.recipients.markFailed(k, worker, 'The message of this interrupted send is gone (erased).');
-      return;
+      return false;
     }
     if (stored.provider_id) {
       // The provider's id was recorded before the stop: it left; only the recipient's row was not settled.
       await this.recipients.markSent(k, worker, stored.provider_id);
-      return;
+      return false;
     }
     const marked = await this.recipients.transaction((m) => this.recipients.markSending(m, k, worker, messageId));
-    if (!marked) return this.recipients.release(k, worker);
+    if (!marked) {
+      await this.recipients.release(k, worker);
+      return false;
+    }
     const { headers, messageIdHeader } = this.mailer.headers(letter, k.personId, messageId);
-    await this.deliver(turn, messageId, {
+    return this.deliver(turn, messageId, {
       from: this.config.emailFrom,
       to: stored.address,
       ...{ subject: stored.subject, html: stored.html ?? '', text: stored.text },
@@ -134,9 +155,8 @@ export class RecipientTurn {
   }
 
   /** The provider's call, then the settlement: sent, retried later, or failed for good. */
-  private async deliver({ worker, k, attempts, pace }: Turn, messageId: string, mail: OutgoingMail): Promise<void> {
+  private async deliver({ worker, k, attempts }: Turn, messageId: string, mail: OutgoingMail): Promise<boolean> {
     if (!this.provider) throw new Error('No email provider is configured.');
-    await pace();
     let providerId: string;
     try {
       ({ providerId } = await this.provider.send(mail));
@@ -146,9 +166,10 @@ export class RecipientTurn {
       if (delay !== null) await this.recipients.retryLater(k, worker, message, delay);
       else if (await this.recipients.markFailed(k, worker, message))
         await this.messages.markFailed(k.workspaceId, messageId, message);
-      return;
+      return true;
     }
     await this.messages.markSent(k.workspaceId, messageId, providerId);
     await this.recipients.markSent(k, worker, providerId);
+    return true;
   }
 }
