@@ -1,7 +1,7 @@
 // One recipient's turn (docs/decisions.md#a-broadcast-sends-at-most-once-per-person-where-the-provider-confirms):
 // at the pace's slot, asked again whether they may get it; the row marked 'sending' and the message stored in one
-// commit before the provider is called; settled after. A row found 'sending' was interrupted: its stored message is sent again with
-// the same Message-ID.
+// commit before the provider is called; settled after. A row found 'sending' was interrupted: its stored message is
+// sent again with the same Message-ID.
 import { Inject, Injectable } from '@nestjs/common';
 import { SegmentsService } from '@app/events';
 import { happening, OutboxWriter } from '@app/outbox';
