@@ -13,8 +13,9 @@ import { BroadcastsRepository } from './broadcasts.repository';
 import { BroadcastsService } from './broadcasts.service';
 import { Pace, RecipientTurn } from './recipient-turn';
 
-/** The wait between looks when there is nothing to send. */
-const IDLE_MS = 250;
+/** The wait between looks when there is nothing to send, and after a look that failed. */
+const IDLE_MS = 500;
+const FAILING_MS = 5_000;
 /** A broadcast's letter is read again after this long (its subject and body are fixed at the start; the footer not). */
 const LETTER_KEPT_MS = 2_000;
 const MAX_CLAIM = 50;
@@ -58,6 +59,7 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
   }
 
   private async loop(): Promise<void> {
+    let failing = false;
     while (!this.stopped) {
       let claimed: ClaimedRecipient[] = [];
       try {
@@ -65,10 +67,15 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
         claimed = await this.recipients.claim(this.worker, this.config.broadcastLeaseMs, this.claimSize);
         await this.work(claimed);
         if (claimed.length === 0) await this.broadcasts.finishDone();
+        failing = false;
       } catch (error) {
-        this.logger.error(`broadcast loop: ${(error as Error).message}`);
+        // Once per outage (the database away, say), not at every look.
+        if (!failing) this.logger.error(`broadcast loop: ${(error as Error).message}`);
+        failing = true;
       }
-      if (claimed.length === 0 && !this.stopped) await sleep(IDLE_MS);
+      if (this.stopped) break;
+      if (failing) await sleep(FAILING_MS);
+      else if (claimed.length === 0) await sleep(IDLE_MS);
     }
   }
 
