@@ -2,12 +2,14 @@
 // SMTP (smtp-server), with the list headers, the footer, the DKIM signature and the refusals; a person who left or
 // was erased before their turn gets nothing; pause, resume, cancel and a schedule; the tool door's two tools.
 import { generateKeyPairSync } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { CONFIG, type AppConfig } from '@app/platform';
 import { eventually, memberKey, useApp, useWorkspace } from './harness';
 import { broadcastCalls, header, refusalOf } from './support/broadcasts';
 import { verifyDkim } from './support/dkim';
 import { mailPart, type Mail, useSmtp } from './support/smtp';
 
+const DOOR_SECRET = 'whsec_' + Buffer.from('lifeline-broadcast-door-secret').toString('base64');
 const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 const pem = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const smtp = useSmtp();
@@ -18,6 +20,7 @@ const t = useApp({
     EMAIL_FROM: 'Acme <news@acme.test>',
     BROADCAST_MESSAGES_PER_SECOND: '0',
     BROADCAST_LEASE_MS: '2000',
+    EMAIL_WEBHOOK_SECRET: DOOR_SECRET,
     DKIM_DOMAIN: 'acme.test',
     DKIM_SELECTOR: 'lifeline1',
     DKIM_PRIVATE_KEY: pem.replace(/\n/g, '\\n'),
@@ -347,5 +350,48 @@ describe('DKIM (docs/email.md#what-lifeline-signs)', () => {
     // The key is in no answer.
     const answer = await b.gql('{ workspace { id postalAddress } broadcasts { edges { node { id subject body } } } }');
     expect(JSON.stringify(answer)).not.toContain(pem.split('\n')[1]);
+  });
+});
+
+describe('after the send (docs/graphql.md#broadcasts)', () => {
+  let door = 0;
+  const toDoor = (payload: unknown) => {
+    const raw = JSON.stringify(payload);
+    const at = new Date();
+    const headers = {
+      'webhook-id': `door_${++door}`,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': new Webhook(DOOR_SECRET).sign(`door_${door}`, at, raw),
+    };
+    return t.request('POST', '/api/webhooks/email', { raw, headers });
+  };
+
+  it("the email door's opened and clicked count on the broadcast, and a reply threads onto its email", async () => {
+    await listOf(['o1@example.com', 'o2@example.com']);
+    const id = (await b.create({ name: 'Door', list: 'news', subject: 'Hello there', body: 'Hi.' })).data
+      .createBroadcast.id;
+    await b.send(id);
+    await b.until(id);
+    const providerId = (email: string) => header(mailsTo(email)[0], 'Message-ID')!.slice(1, -1);
+    await toDoor({ type: 'email.opened', data: { email_id: providerId('o1@example.com') } });
+    await toDoor({ type: 'email.clicked', data: { email_id: providerId('o2@example.com') } });
+    expect(await b.get(id)).toMatchObject({ opened: 2, clicked: 1 });
+    const reply = await toDoor({
+      type: 'email.received',
+      data: {
+        email_id: 'inbound-1',
+        from: 'o1@example.com',
+        to: ['news@acme.test'],
+        subject: 'Re: Hello there',
+        text: 'Thanks!',
+        in_reply_to: providerId('o1@example.com'),
+      },
+    });
+    expect(reply.body).toEqual({ ok: true, status: 'recorded' });
+    const thread = await t.request('GET', '/api/v1/people/o1@example.com/messages', { key: ws.secretKey });
+    expect(thread.body.messages.map((m: { direction: string; subject: string }) => [m.direction, m.subject])).toEqual([
+      ['out', 'Hello there'],
+      ['in', 'Re: Hello there'],
+    ]);
   });
 });
