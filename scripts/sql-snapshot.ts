@@ -6,7 +6,14 @@ import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AutomationRelayService, AutomationsDataParticipant } from '@app/automations';
-import { EventsDataParticipant, INGEST_LOAD, INGEST_WRITE_TOUCHES, parseDefinition, refreshMembers } from '@app/events';
+import {
+  EventsDataParticipant,
+  INGEST_LOAD,
+  INGEST_WRITE_TOUCHES,
+  inputsOf,
+  parseDefinition,
+  refreshMembers,
+} from '@app/events';
 import { MessagingDataParticipant } from '@app/messaging';
 import {
   hearingOf,
@@ -233,7 +240,9 @@ async function membership(): Promise<SqlSnapshot[]> {
       }),
     },
   ];
-  const sent = await sentBy((db) => refreshMembers(db, 'wsp', segments, ['per'], new Date(0), false));
+  const live = segments.map((s) => ({ ...s, inputs: inputsOf(s.condition) }));
+  const pairs = { segmentIds: ['seg_a', 'seg_b'], personIds: ['per', 'per'] };
+  const sent = await sentBy((db) => refreshMembers(db, 'wsp', live, pairs, new Date(0), false));
   return named(
     'refreshMembers (@app/events), with peopleRowsSql and subscribedNowSql (@app/people) and outboxInsertCte (@app/outbox)',
     sent,

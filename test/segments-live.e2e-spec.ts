@@ -113,7 +113,7 @@ describe('live membership', () => {
     const first = await segment({ engaged: true });
     await post({ type: 'signup', email: 'di@example.com' });
     expect(await members(first)).toEqual(['di@example.com']);
-    const second = await segment({ any: [{ event: 'never_seen_x', never: true }, { stage: ['churned'] }] });
+    const second = await segment({ any: [{ event: 'pageview', atLeast: 1 }, { stage: ['churned'] }] });
     await post({ type: 'pageview', email: 'di@example.com' });
     expect(await members(second)).toEqual(['di@example.com']);
   });

@@ -15,8 +15,14 @@ export * from './events-api.module';
 export { personView, timelineEntryView } from './graphql/people.resolver';
 export { PersonType, TimelineEntryType, ListType } from './graphql/people.types';
 export * from './segments/domain/definition';
+export { inputsOf, mayMove, type PersonChange, type SegmentInputs } from './segments/domain/inputs';
 export { SegmentMembership, type RefreshOptions } from './segments/membership.service';
-export { isSegmentsChanged, refreshMembers, segmentsCheckCte, type SegmentPlan } from './segments/membership.repository';
+export {
+  isSegmentsChanged,
+  refreshMembers,
+  segmentsCheckCte,
+  type SegmentPlan,
+} from './segments/membership.repository';
 export { SegmentsWorkerModule } from './segments/fill/segments-worker.module';
 export { PartitionUpkeep } from './partitions/partition-upkeep';
 export { EventsDataParticipant } from './person-data.participant';

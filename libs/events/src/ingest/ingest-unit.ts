@@ -29,7 +29,7 @@ import type {
 import type { StoredAnswer } from '../timeline.repository';
 import { withdrawByAction } from '../consent/withdrawal-record';
 import { recordSubscription, requestConfirmation, unknownList } from '../consent/subscription-record';
-import type { SegmentPlan } from '../segments/membership.repository';
+import type { PersonChange } from '../segments/domain/inputs';
 import { eventData, IngestLog } from './ingest-log';
 import { IngestRepository } from './ingest.repository';
 import { PersonResolution, type PersonState } from './person-resolution';
@@ -132,14 +132,14 @@ export class IngestUnit {
     }
   }
 
-  /** Writes everything; `keys` as keyRecheckCte takes them, `plan` the segments a membership statement recomputes after. */
-  async flush(keys: string[] = [], plan?: SegmentPlan): Promise<void> {
+  /** Writes everything; `keys` as keyRecheckCte takes them, `segments` the revision checked and whether more follows. */
+  async flush(keys: string[] = [], segments?: { revision: string | null; follows: boolean }): Promise<void> {
     const follow = (id: string) => this.resolution.follow(id);
     const touchOf = (id: string) => this.resolution.touchOf(id);
     this.named = this.resolution.unnamedTouches();
     const write = {
       workspaceId: this.workspace.id,
-      segmentsRevision: plan?.revision ?? null,
+      segmentsRevision: segments?.revision ?? null,
       keys,
       suppressionHashes: this.unknownHashes,
       suppressionsNone: this.noneListed,
@@ -155,13 +155,12 @@ export class IngestUnit {
       answers: this.log.answers.map((a) => ({ ...a, record_id: a.record_id && follow(a.record_id) })),
       happenings: this.log.happenings.map((h) => (h.personId && (h.personId = follow(h.personId)), h)),
     };
-    await this.store.write(this.m, write, !plan?.segments.length); // COMMIT goes with the membership statement
+    await this.store.write(this.m, write, !segments?.follows); // else COMMIT goes with the membership statement
   }
 
-  /** The people the post named, as they are after it: whom the live segments recompute. */
+  /** The people the post named, as they are after it, and what it changed of each: whom the live segments recompute. */
   namedPeople = (): string[] => this.resolution.namedPeople();
-
-  // --- command appliers --------------------------------------------------------------------------
+  changes = (): Map<string, PersonChange> => this.resolution.changes(this.log.rows);
 
   /**
    * A command naming an erased identity writes nothing (not even a new person) and answers ok, so clients do not retry.

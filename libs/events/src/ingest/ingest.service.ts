@@ -267,11 +267,13 @@ export class IngestService {
       opened?.();
       const applied: ItemResult[] = [];
       for (const w of work) applied.push(await unit.apply(w.command, w.history));
-      await unit.flush(keys, plan);
-      // Live segments: the people the post named are recomputed in its transaction, COMMIT with it.
-      if (plan.segments.length) {
+      // Live segments: each person the post changed is recomputed, in its transaction, for the segments reading what
+      // changed (the membership statement then carries COMMIT).
+      const pairs = this.segments.pairsFor(plan, unit.namedPeople(), { changes: unit.changes() });
+      await unit.flush(keys, { revision: plan.revision, follows: pairs.personIds.length > 0 });
+      if (pairs.personIds.length) {
         commitWithNext(m);
-        await this.segments.refreshWith(m, workspace.id, plan, unit.namedPeople(), { locked: true });
+        await this.segments.refreshPairs(m, workspace.id, plan, pairs);
       }
       named = unit.named;
       return applied;

@@ -22,6 +22,7 @@ import {
 import type { EntityManager } from 'typeorm';
 import type { IngestLog } from './ingest-unit';
 import type { NamedTouch, TouchKeys } from './touch-keys';
+import type { PersonChange } from '../segments/domain/inputs';
 
 export class PersonResolution {
   private readonly people = new Map<string, PersonState>();
@@ -87,6 +88,20 @@ export class PersonResolution {
   /** Every person the post named, as they now are (a merge's absorbed as their survivor): whom segments recompute. */
   namedPeople(): string[] {
     return [...new Set([...this.people.keys()].map((id) => this.follow(id)))];
+  }
+
+  /** What the post changed of each person it named (`rows` the timeline rows it adds): what segments read. */
+  changes(rows: ReadonlyArray<{ person_id: string; type: string }>): Map<string, PersonChange> {
+    const changes = new Map<string, { whole: boolean; columns: Set<string>; rows: Set<string> }>();
+    for (const p of this.people.values()) {
+      const id = this.follow(p.row.id);
+      const change = changes.get(id) ?? { whole: false, columns: new Set<string>(), rows: new Set<string>() };
+      change.whole ||= p.isNew || this.survivors.has(id) || id !== p.row.id;
+      for (const column of p.changed) change.columns.add(column);
+      changes.set(id, change);
+    }
+    for (const row of rows) changes.get(this.follow(row.person_id))?.rows.add(row.type);
+    return changes;
   }
 
   /** The person an id now is: itself, or the survivor of the merges that absorbed it. */
@@ -231,6 +246,8 @@ export class PersonResolution {
 /** A person as the ingest transaction sees and changes it; written back once at the end. */
 export class PersonState {
   dirty = false;
+  /** The columns this post changed. */
+  readonly changed = new Set<string>();
   /** An existing person whose first seen (created_at) an earlier event moved back: written as first_seen. */
   redated = false;
   /** The first-touch key as the post leaves the person, once asked (at the write, after every change). */
@@ -266,5 +283,6 @@ export class PersonState {
     if (this.row[field] === value) return;
     this.row[field] = value;
     this.dirty = true;
+    this.changed.add(field);
   }
 }

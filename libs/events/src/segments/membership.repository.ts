@@ -9,6 +9,7 @@ import { outboxInsertCte } from '@app/outbox';
 import { lockPeopleSql, peopleRowsSql } from '@app/people';
 import { compileCondition, SqlParams } from './domain/compile';
 import { parseDefinition, type SegmentCondition } from './domain/definition';
+import { inputsOf, type SegmentInputs } from './domain/inputs';
 
 /** A segment as membership needs it. */
 export interface LiveSegment {
@@ -16,6 +17,14 @@ export interface LiveSegment {
   name: string;
   filling: boolean;
   condition: SegmentCondition;
+  /** What the condition reads of a person: a write that changed none of it moves no one (mayMove). */
+  inputs: SegmentInputs;
+}
+
+/** Which segment to recompute for which person: the two arrays side by side. */
+export interface MemberPairs {
+  segmentIds: string[];
+  personIds: string[];
 }
 
 /** A workspace's segments as of a revision (null: it never had one). */
@@ -29,8 +38,8 @@ export interface Moves {
   left: number;
 }
 
-// $1 workspace, $2 people ids, $3 now, $4 the happenings' time as text, $5 the segments' ids, $6 announce while
-// filling; the definitions' values follow.
+// $1 workspace, $2 and $5 the pairs' people and segments, $3 now, $4 the happenings' time as text, $6 announce
+// while filling; the definitions' values follow.
 const FIXED_PARAMS = 6;
 
 /** Count slots: one per connection (by backend pid), so concurrent writers add to different rows. */
@@ -38,26 +47,29 @@ const COUNT_SLOTS = 64;
 
 function refreshSql(segments: LiveSegment[], params: SqlParams): string {
   const scope = { workspace: '$1::text', now: '$3::timestamptz', params };
-  const branches = segments.map(
-    (s) => `SELECT ${params.add(s.id, 'text')} AS segment_id WHERE ${compileCondition(s.condition, scope)}`,
-  );
+  // CASE evaluates only the branch of the pair's segment.
+  const branches = segments.map((s) => `WHEN ${params.add(s.id, 'text')} THEN ${compileCondition(s.condition, scope)}`);
   const happening = `jsonb_build_object('kind', mv.kind, 'personId', mv.person_id, 'payload', jsonb_build_object(
       'at', $4::text, 'data', jsonb_build_object(mv.kind, jsonb_build_object(
         'segment', jsonb_build_object('id', s.id, 'name', s.name)))))`;
   return `
-WITH touched AS (${peopleRowsSql('$1::text', '$2::text[]')}),
+WITH pairs AS (SELECT * FROM unnest($5::text[], $2::text[]) AS x(segment_id, person_id)),
+touched AS (${peopleRowsSql('$1::text', '$2::text[]')}),
 wanted AS (
-  SELECT w.segment_id, p.id AS person_id FROM touched p
-  CROSS JOIN LATERAL (${branches.join('\n    UNION ALL ')}) w
-  WHERE p.merged_into IS NULL),
+  SELECT x.segment_id, x.person_id FROM pairs x JOIN touched p ON p.id = x.person_id
+   WHERE p.merged_into IS NULL AND CASE x.segment_id
+    ${branches.join('\n    ')}
+    ELSE false END),
 came AS (
   INSERT INTO segment_members (workspace_id, segment_id, person_id, entered_at)
-  SELECT $1, segment_id, person_id, $3 FROM wanted ORDER BY segment_id, person_id
+  SELECT $1, w.segment_id, w.person_id, $3 FROM wanted w
+   WHERE NOT EXISTS (SELECT 1 FROM segment_members m WHERE m.segment_id = w.segment_id AND m.person_id = w.person_id)
+   ORDER BY w.segment_id, w.person_id
   ON CONFLICT DO NOTHING
   RETURNING segment_id, person_id),
 gone AS (
-  DELETE FROM segment_members m
-   WHERE m.workspace_id = $1 AND m.person_id = ANY($2::text[]) AND m.segment_id = ANY($5::text[])
+  DELETE FROM segment_members m USING pairs x
+   WHERE m.segment_id = x.segment_id AND m.person_id = x.person_id
      AND NOT EXISTS (SELECT 1 FROM wanted w WHERE w.segment_id = m.segment_id AND w.person_id = m.person_id)
   RETURNING m.segment_id, m.person_id),
 moves AS (
@@ -118,7 +130,8 @@ export async function readPlan(m: Pick<EntityManager, 'query'>, workspaceId: str
     if (row.id === null) continue;
     const condition = parseDefinition(row.definition);
     // A stored definition was checked when it was written; one this version cannot read matches no one.
-    if (!(condition instanceof Error)) segments.push({ id: row.id, name: row.name, filling: row.filling, condition });
+    if (!(condition instanceof Error))
+      segments.push({ id: row.id, name: row.name, filling: row.filling, condition, inputs: inputsOf(condition) });
   }
   return { revision: rows[0]?.revision ?? null, segments };
 }
@@ -128,18 +141,18 @@ export async function lockPeople(m: EntityManager, workspaceId: string, personId
   await m.query(lockPeopleSql('$1', '$2::text[]'), [workspaceId, personIds]);
 }
 
-/** Recomputes these people's memberships of these segments, in `m`'s transaction. */
+/** Recomputes these pairs' memberships (each a segment of `segments` and a person), in `m`'s transaction. */
 export async function refreshMembers(
   m: EntityManager,
   workspaceId: string,
   segments: LiveSegment[],
-  personIds: string[],
+  pairs: MemberPairs,
   at: Date,
   announce: boolean,
 ): Promise<Moves & { written: number }> {
-  if (segments.length === 0 || personIds.length === 0) return { entered: 0, left: 0, written: 0 };
+  if (segments.length === 0 || pairs.personIds.length === 0) return { entered: 0, left: 0, written: 0 };
   const { name, text, values } = compiled(segments);
-  const fixed = [workspaceId, personIds, at, isoText(at), segments.map((s) => s.id), announce];
+  const fixed = [workspaceId, pairs.personIds, at, isoText(at), pairs.segmentIds, announce];
   const [row] = await preparedQuery<Moves & { written: number }>(m, name, text, [...fixed, ...values]);
   return row;
 }

@@ -6,7 +6,15 @@ import type { EntityManager } from 'typeorm';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { CLOCK, type Clock, SYSTEM_CLOCK } from '@app/platform';
-import { lockPeople, type Moves, readPlan, refreshMembers, type SegmentPlan } from './membership.repository';
+import {
+  lockPeople,
+  type MemberPairs,
+  type Moves,
+  readPlan,
+  refreshMembers,
+  type SegmentPlan,
+} from './membership.repository';
+import { mayMove, type PersonChange } from './domain/inputs';
 
 export interface RefreshOptions {
   /** The caller holds the people's row locks already (the ingest load, the backfill's chunk). */
@@ -15,6 +23,8 @@ export interface RefreshOptions {
   segmentIds?: string[];
   /** Announce the moves of a segment still filling too (a backfill asked to). */
   announce?: boolean;
+  /** What the write changed of each person: only the segments reading some of it are recomputed (all when absent). */
+  changes?: ReadonlyMap<string, PersonChange>;
 }
 
 /** Workspaces whose plans a process keeps; past it the oldest is dropped and read again when needed. */
@@ -64,7 +74,7 @@ export class SegmentMembership {
     return this.refreshWith(m, workspaceId, plan, ids, options);
   }
 
-  /** refresh with a plan already read (the ingest write checked its revision). */
+  /** refresh with a plan already read. */
   async refreshWith(
     m: EntityManager,
     workspaceId: string,
@@ -72,12 +82,35 @@ export class SegmentMembership {
     personIds: string[],
     options: RefreshOptions = {},
   ): Promise<Moves> {
+    const pairs = this.pairsFor(plan, personIds, options);
+    if (pairs.personIds.length === 0) return { entered: 0, left: 0 };
+    if (!options.locked) await lockPeople(m, workspaceId, personIds);
+    return this.refreshPairs(m, workspaceId, plan, pairs, options);
+  }
+
+  /** The (segment, person) pairs a refresh recomputes: every segment the person's change may move them in or out of. */
+  pairsFor(plan: SegmentPlan, personIds: string[], options: RefreshOptions = {}): MemberPairs {
     const only = options.segmentIds && new Set(options.segmentIds);
     const segments = only ? plan.segments.filter((s) => only.has(s.id)) : plan.segments;
-    if (segments.length === 0 || personIds.length === 0) return { entered: 0, left: 0 };
-    if (!options.locked) await lockPeople(m, workspaceId, personIds);
+    const pairs: MemberPairs = { segmentIds: [], personIds: [] };
+    for (const personId of personIds) {
+      const change = options.changes?.get(personId);
+      for (const s of segments)
+        if (!change || mayMove(s.inputs, change)) (pairs.segmentIds.push(s.id), pairs.personIds.push(personId));
+    }
+    return pairs;
+  }
+
+  /** Recomputes the pairs, their people locked by the caller (the ingest load; refreshWith). */
+  async refreshPairs(
+    m: EntityManager,
+    workspaceId: string,
+    plan: SegmentPlan,
+    pairs: MemberPairs,
+    options: Pick<RefreshOptions, 'announce'> = {},
+  ): Promise<Moves> {
     const at = new Date(this.clock.now());
-    const { entered, left } = await refreshMembers(m, workspaceId, segments, personIds, at, !!options.announce);
+    const { entered, left } = await refreshMembers(m, workspaceId, plan.segments, pairs, at, !!options.announce);
     return { entered, left };
   }
 }
