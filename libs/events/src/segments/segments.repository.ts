@@ -133,13 +133,16 @@ export class SegmentsRepository {
     );
   }
 
-  /** Members by person id, from after `after` on. */
+  /**
+   * Members by person id, from after `after` on: a range of the primary key, whatever the table's statistics (the
+   * workspace is checked once on the segment, so no plan reads the person index beside it).
+   */
   members(workspaceId: string, id: string, limit: number, after: string | null): Promise<SegmentMemberRow[]> {
     return this.reads.query(
       `SELECT person_id, entered_at FROM segment_members
-        WHERE segment_id = $1 AND workspace_id = $2 AND ($3::text IS NULL OR person_id > $3)
-        ORDER BY person_id LIMIT $4`,
-      [id, workspaceId, after, limit],
+        WHERE segment_id = $1 AND person_id > $3 AND EXISTS (SELECT 1 FROM segments WHERE id = $1 AND workspace_id = $2)
+        ORDER BY segment_id, person_id LIMIT $4`,
+      [id, workspaceId, after ?? '', limit],
     );
   }
 
