@@ -114,14 +114,31 @@ function compiled(segments: LiveSegment[]): Compiled {
   return statement;
 }
 
-/** Reads a workspace's segments and revision inside `m` (a transaction's manager or the data source's). */
-export async function readPlan(m: Pick<EntityManager, 'query'>, workspaceId: string): Promise<SegmentPlan> {
+/**
+ * The planner set to key probes for the rest of the transaction (as the ingest load sets it), so the membership
+ * statement that follows, prepared once per connection, is planned as probes by key however empty segment_members
+ * was when it was planned: a fill's first chunks would otherwise keep a plan reading the whole table.
+ */
+const PROBES_ONLY = `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
+  set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`;
+
+/**
+ * Reads a workspace's segments and revision inside `m` (a transaction's manager or the data source's); `probes`: and
+ * sets the transaction's planner to key probes (PROBES_ONLY) for the membership statement after it.
+ */
+export async function readPlan(
+  m: Pick<EntityManager, 'query'>,
+  workspaceId: string,
+  probes = false,
+): Promise<SegmentPlan> {
   const rows: Array<{ id: string; name: string; filling: boolean; definition: unknown; revision: string | null }> =
     await m.query(
-      `SELECT r.revision::text AS revision, s.id, s.name, s.filling, s.definition
+      `WITH probes AS MATERIALIZED (${probes ? PROBES_ONLY : 'SELECT 1'})
+       SELECT r.revision::text AS revision, s.id, s.name, s.filling, s.definition
          FROM (SELECT $1::text AS workspace_id) w
          LEFT JOIN segment_revisions r ON r.workspace_id = w.workspace_id
          LEFT JOIN segments s ON s.workspace_id = w.workspace_id
+        WHERE (SELECT count(*) FROM probes) = 1
         ORDER BY s.id`,
       [workspaceId],
     );

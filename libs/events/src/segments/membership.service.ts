@@ -70,7 +70,7 @@ export class SegmentMembership {
   ): Promise<Moves> {
     const ids = [...new Set(personIds)].sort();
     if (ids.length === 0) return { entered: 0, left: 0 };
-    const plan = await readPlan(m, workspaceId);
+    const plan = await readPlan(m, workspaceId, true);
     return this.refreshWith(m, workspaceId, plan, ids, options);
   }
 
