@@ -241,7 +241,7 @@ async function membership(): Promise<SqlSnapshot[]> {
     },
   ];
   const live = segments.map((s) => ({ ...s, inputs: inputsOf(s.condition) }));
-  const pairs = { segmentIds: ['seg_a', 'seg_b'], personIds: ['per', 'per'] };
+  const pairs = { segmentIds: ['seg_a', 'seg_b'], personIds: ['per', 'per'], decided: [null, null] };
   const sent = await sentBy((db) => refreshMembers(db, 'wsp', live, pairs, new Date(0), false));
   return named(
     'refreshMembers (@app/events), with peopleRowsSql and subscribedNowSql (@app/people) and outboxInsertCte (@app/outbox)',

@@ -1,18 +1,18 @@
 -- Built by refreshMembers (@app/events), with peopleRowsSql and subscribedNowSql (@app/people) and outboxInsertCte
 -- (@app/outbox).
 -- Written by npm run sql:snapshot (test/sql-snapshot.spec.ts fails when the code builds it otherwise).
-WITH pairs AS (SELECT * FROM unnest($5::text[], $2::text[]) AS x(segment_id, person_id)),
+WITH pairs AS (SELECT * FROM unnest($5::text[], $2::text[], $7::boolean[]) AS x(segment_id, person_id, decided)),
 touched AS (SELECT * FROM people WHERE workspace_id = $1::text AND id = ANY($2::text[])),
 wanted AS (
   SELECT x.segment_id, x.person_id FROM pairs x JOIN touched p ON p.id = x.person_id
-   WHERE p.merged_into IS NULL AND CASE x.segment_id
-    WHEN $7::text THEN (coalesce((p.stage = ANY($8::text[])), false) AND coalesce(EXISTS (SELECT 1 FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
-   WHERE s.workspace_id = $1::text AND s.person_id = p.id AND l.address = $9::text
+   WHERE p.merged_into IS NULL AND coalesce(x.decided, CASE x.segment_id
+    WHEN $8::text THEN (coalesce((p.stage = ANY($9::text[])), false) AND coalesce(EXISTS (SELECT 1 FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
+   WHERE s.workspace_id = $1::text AND s.person_id = p.id AND l.address = $10::text
      AND s.status = 'subscribed'), false) AND coalesce((p.engaged_at IS NOT NULL), false))
-    WHEN $10::text THEN (coalesce(((SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.workspace_id = $1::text AND e.person_id = p.id
-    AND e.type = $12::text AND e.occurred_at > $3::timestamptz - $11::int * interval '1 day' LIMIT 3) x) >= 3), false) OR coalesce((NOT coalesce(((SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.workspace_id = $1::text AND e.person_id = p.id
-    AND e.type = $13::text LIMIT 1) x) = 0), false)), false) OR coalesce((CASE WHEN jsonb_typeof((p.fields -> $14::text)) = 'number' THEN ((p.fields -> $14::text) #>> '{}')::numeric > $15::numeric ELSE false END), false) OR coalesce((p.first_touch ->> 'source' IS NOT DISTINCT FROM $16::text), false))
-    ELSE false END),
+    WHEN $11::text THEN (coalesce(((SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.workspace_id = $1::text AND e.person_id = p.id
+    AND e.type = $13::text AND e.occurred_at > $3::timestamptz - $12::int * interval '24 hours' LIMIT 3) x) >= 3), false) OR coalesce((NOT coalesce(((SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.workspace_id = $1::text AND e.person_id = p.id
+    AND e.type = $14::text LIMIT 1) x) = 0), false)), false) OR coalesce((CASE WHEN jsonb_typeof((p.fields -> $15::text)) = 'number' THEN ((p.fields -> $15::text) #>> '{}')::numeric > $16::numeric ELSE false END), false) OR coalesce((p.first_touch ->> 'source' IS NOT DISTINCT FROM $17::text), false))
+    ELSE false END)),
 came AS (
   INSERT INTO segment_members (workspace_id, segment_id, person_id, entered_at)
   SELECT $1, w.segment_id, w.person_id, $3 FROM wanted w

@@ -269,11 +269,12 @@ export class IngestService {
       for (const w of work) applied.push(await unit.apply(w.command, w.history));
       // Live segments: each person the post changed is recomputed, in its transaction, for the segments reading what
       // changed (the membership statement then carries COMMIT).
-      const pairs = this.segments.pairsFor(plan, unit.namedPeople(), { changes: unit.changes() });
+      const at = this.segments.now();
+      const pairs = this.segments.pairsFor(plan, unit.namedPeople(), { changes: unit.changes() }, at);
       await unit.flush(keys, { revision: plan.revision, follows: pairs.personIds.length > 0 });
       if (pairs.personIds.length) {
         commitWithNext(m);
-        await this.segments.refreshPairs(m, workspace.id, plan, pairs);
+        await this.segments.refreshPairs(m, workspace.id, plan, pairs, {}, at);
       }
       named = unit.named;
       return applied;

@@ -23,6 +23,8 @@ import type { EntityManager } from 'typeorm';
 import type { IngestLog } from './ingest-unit';
 import type { NamedTouch, TouchKeys } from './touch-keys';
 import type { PersonChange } from '../segments/domain/inputs';
+import { factsOf } from '../segments/domain/evaluate';
+import type { TimelineRow } from '../timeline.repository';
 
 export class PersonResolution {
   private readonly people = new Map<string, PersonState>();
@@ -91,16 +93,23 @@ export class PersonResolution {
   }
 
   /** What the post changed of each person it named (`rows` the timeline rows it adds): what segments read. */
-  changes(rows: ReadonlyArray<{ person_id: string; type: string }>): Map<string, PersonChange> {
-    const changes = new Map<string, { whole: boolean; columns: Set<string>; rows: Set<string> }>();
+  changes(rows: ReadonlyArray<TimelineRow>): Map<string, PersonChange> {
+    const changes = new Map<string, { whole: boolean; columns: Set<string>; rows: Set<string> } & PersonChange>();
+    const rowsOf = new Map<string, TimelineRow[]>();
+    for (const row of rows) {
+      const id = this.follow(row.person_id);
+      rowsOf.set(id, [...(rowsOf.get(id) ?? []), row]);
+    }
     for (const p of this.people.values()) {
       const id = this.follow(p.row.id);
       const change = changes.get(id) ?? { whole: false, columns: new Set<string>(), rows: new Set<string>() };
       change.whole ||= p.isNew || this.survivors.has(id) || id !== p.row.id;
       for (const column of p.changed) change.columns.add(column);
+      for (const row of rowsOf.get(id) ?? []) change.rows.add(row.type);
+      // Someone this post made, and no one joined them: every fact of theirs is here.
+      if (p.isNew && id === p.row.id && !this.survivors.has(id)) change.facts = factsOf(p.row, rowsOf.get(id) ?? []);
       changes.set(id, change);
     }
-    for (const row of rows) changes.get(this.follow(row.person_id))?.rows.add(row.type);
     return changes;
   }
 

@@ -21,10 +21,14 @@ export interface LiveSegment {
   inputs: SegmentInputs;
 }
 
-/** Which segment to recompute for which person: the two arrays side by side. */
+/**
+ * Which segment to recompute for which person, the arrays side by side; `decided` true for a pair answered already
+ * (a person the post made, evaluated in memory), null for one the statement evaluates.
+ */
 export interface MemberPairs {
   segmentIds: string[];
   personIds: string[];
+  decided: Array<true | null>;
 }
 
 /** A workspace's segments as of a revision (null: it never had one). */
@@ -38,9 +42,9 @@ export interface Moves {
   left: number;
 }
 
-// $1 workspace, $2 and $5 the pairs' people and segments, $3 now, $4 the happenings' time as text, $6 announce
-// while filling; the definitions' values follow.
-const FIXED_PARAMS = 6;
+// $1 workspace, $2, $5 and $7 the pairs' people, segments and answers, $3 now, $4 the happenings' time as text, $6
+// announce while filling; the definitions' values follow.
+const FIXED_PARAMS = 7;
 
 /** Count slots: one per connection (by backend pid), so concurrent writers add to different rows. */
 const COUNT_SLOTS = 64;
@@ -53,13 +57,13 @@ function refreshSql(segments: LiveSegment[], params: SqlParams): string {
       'at', $4::text, 'data', jsonb_build_object(mv.kind, jsonb_build_object(
         'segment', jsonb_build_object('id', s.id, 'name', s.name)))))`;
   return `
-WITH pairs AS (SELECT * FROM unnest($5::text[], $2::text[]) AS x(segment_id, person_id)),
+WITH pairs AS (SELECT * FROM unnest($5::text[], $2::text[], $7::boolean[]) AS x(segment_id, person_id, decided)),
 touched AS (${peopleRowsSql('$1::text', '$2::text[]')}),
 wanted AS (
   SELECT x.segment_id, x.person_id FROM pairs x JOIN touched p ON p.id = x.person_id
-   WHERE p.merged_into IS NULL AND CASE x.segment_id
+   WHERE p.merged_into IS NULL AND coalesce(x.decided, CASE x.segment_id
     ${branches.join('\n    ')}
-    ELSE false END),
+    ELSE false END)),
 came AS (
   INSERT INTO segment_members (workspace_id, segment_id, person_id, entered_at)
   SELECT $1, w.segment_id, w.person_id, $3 FROM wanted w
@@ -169,7 +173,7 @@ export async function refreshMembers(
 ): Promise<Moves & { written: number }> {
   if (segments.length === 0 || pairs.personIds.length === 0) return { entered: 0, left: 0, written: 0 };
   const { name, text, values } = compiled(segments);
-  const fixed = [workspaceId, pairs.personIds, at, isoText(at), pairs.segmentIds, announce];
+  const fixed = [workspaceId, pairs.personIds, at, isoText(at), pairs.segmentIds, announce, pairs.decided];
   const [row] = await preparedQuery<Moves & { written: number }>(m, name, text, [...fixed, ...values]);
   return row;
 }

@@ -15,6 +15,7 @@ import {
   type SegmentPlan,
 } from './membership.repository';
 import { mayMove, type PersonChange } from './domain/inputs';
+import { evaluate } from './domain/evaluate';
 
 export interface RefreshOptions {
   /** The caller holds the people's row locks already (the ingest load, the backfill's chunk). */
@@ -82,23 +83,40 @@ export class SegmentMembership {
     personIds: string[],
     options: RefreshOptions = {},
   ): Promise<Moves> {
-    const pairs = this.pairsFor(plan, personIds, options);
+    const at = this.now();
+    const pairs = this.pairsFor(plan, personIds, options, at);
     if (pairs.personIds.length === 0) return { entered: 0, left: 0 };
     if (!options.locked) await lockPeople(m, workspaceId, personIds);
-    return this.refreshPairs(m, workspaceId, plan, pairs, options);
+    return this.refreshPairs(m, workspaceId, plan, pairs, options, at);
   }
 
-  /** The (segment, person) pairs a refresh recomputes: every segment the person's change may move them in or out of. */
-  pairsFor(plan: SegmentPlan, personIds: string[], options: RefreshOptions = {}): MemberPairs {
+  /**
+   * The (segment, person) pairs a refresh recomputes: every segment the person's change may move them in or out of;
+   * for a person whose facts the change holds, only the segments they are in, answered here (`at` the moment asked).
+   */
+  pairsFor(plan: SegmentPlan, personIds: string[], options: RefreshOptions = {}, at = this.now()): MemberPairs {
     const only = options.segmentIds && new Set(options.segmentIds);
     const segments = only ? plan.segments.filter((s) => only.has(s.id)) : plan.segments;
-    const pairs: MemberPairs = { segmentIds: [], personIds: [] };
+    const pairs: MemberPairs = { segmentIds: [], personIds: [], decided: [] };
+    const add = (segmentId: string, personId: string, decided: true | null) => {
+      pairs.segmentIds.push(segmentId);
+      pairs.personIds.push(personId);
+      pairs.decided.push(decided);
+    };
     for (const personId of personIds) {
       const change = options.changes?.get(personId);
-      for (const s of segments)
-        if (!change || mayMove(s.inputs, change)) (pairs.segmentIds.push(s.id), pairs.personIds.push(personId));
+      for (const s of segments) {
+        if (change?.facts) {
+          if (evaluate(s.condition, change.facts, at)) add(s.id, personId, true);
+        } else if (!change || mayMove(s.inputs, change)) add(s.id, personId, null);
+      }
     }
     return pairs;
+  }
+
+  /** The moment a refresh asks its conditions at (the CLOCK's). */
+  now(): Date {
+    return new Date(this.clock.now());
   }
 
   /** Recomputes the pairs, their people locked by the caller (the ingest load; refreshWith). */
@@ -108,8 +126,8 @@ export class SegmentMembership {
     plan: SegmentPlan,
     pairs: MemberPairs,
     options: Pick<RefreshOptions, 'announce'> = {},
+    at = this.now(),
   ): Promise<Moves> {
-    const at = new Date(this.clock.now());
     const { entered, left } = await refreshMembers(m, workspaceId, plan.segments, pairs, at, !!options.announce);
     return { entered, left };
   }

@@ -53,7 +53,7 @@ function eventCountSql(event: string, withinDays: number | null, upTo: number, s
   const window =
     withinDays === null
       ? ''
-      : ` AND e.occurred_at > ${scope.now} - ${params.add(withinDays, 'int')} * interval '1 day'`;
+      : ` AND e.occurred_at > ${scope.now} - ${params.add(withinDays, 'int')} * interval '24 hours'`;
   return `(SELECT count(*) FROM (SELECT 1 FROM events e WHERE e.workspace_id = ${scope.workspace} AND e.person_id = p.id
     AND e.type = ${params.add(event, 'text')}${window} LIMIT ${upTo}) x)`;
 }

@@ -3,6 +3,7 @@
 // place in a segment only when it changed something the segment reads: a pageview of someone already known
 // moves no segment that counts no pageviews and reads no first touch that was already set.
 import { conditionsOf, type SegmentCondition } from './definition';
+import type { PersonFacts } from './evaluate';
 
 /** The person's columns a condition reads (people's row), by the name PersonRow gives them. */
 export type PersonColumn = 'stage' | 'fields' | 'email' | 'name' | 'engaged_at' | 'first_touch';
@@ -21,6 +22,8 @@ export interface PersonChange {
   columns: ReadonlySet<string>;
   /** The timeline rows the write added for the person, by name (an event's, subscribed, unsubscribed, …). */
   rows: ReadonlySet<string>;
+  /** Everything about the person, when the write holds it all (someone it made): answered in memory (evaluate). */
+  facts?: PersonFacts;
 }
 
 /** The rows that mean a subscription came or went. */
