@@ -2,10 +2,11 @@
 -- (@app/outbox).
 -- Written by npm run sql:snapshot (test/sql-snapshot.spec.ts fails when the code builds it otherwise).
 WITH pairs AS (SELECT * FROM unnest($5::text[], $2::text[], $7::boolean[]) AS x(segment_id, person_id, decided)),
-touched AS (SELECT * FROM people WHERE workspace_id = $1::text AND id = ANY($2::text[])),
+live AS MATERIALIZED (SELECT id FROM segments WHERE id = ANY($5::text[]) FOR KEY SHARE),
 wanted AS (
-  SELECT x.segment_id, x.person_id FROM pairs x JOIN touched p ON p.id = x.person_id
-   WHERE p.merged_into IS NULL AND coalesce(x.decided, CASE x.segment_id
+  SELECT x.segment_id, x.person_id FROM pairs x
+   CROSS JOIN LATERAL (SELECT * FROM people WHERE workspace_id = $1::text AND id = ANY(ARRAY[x.person_id]) OFFSET 0) p
+   WHERE x.segment_id IN (SELECT id FROM live) AND p.merged_into IS NULL AND coalesce(x.decided, CASE x.segment_id
     WHEN $8::text THEN (coalesce((p.stage = ANY($9::text[])), false) AND coalesce(EXISTS (SELECT 1 FROM subscriptions s JOIN lists l ON l.workspace_id = s.workspace_id AND l.id = s.list_id
    WHERE s.workspace_id = $1::text AND s.person_id = p.id AND l.address = $10::text
      AND s.status = 'subscribed'), false) AND coalesce((p.engaged_at IS NOT NULL), false))

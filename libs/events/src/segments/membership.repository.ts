@@ -58,10 +58,11 @@ function refreshSql(segments: LiveSegment[], params: SqlParams): string {
         'segment', jsonb_build_object('id', s.id, 'name', s.name)))))`;
   return `
 WITH pairs AS (SELECT * FROM unnest($5::text[], $2::text[], $7::boolean[]) AS x(segment_id, person_id, decided)),
-touched AS (${peopleRowsSql('$1::text', '$2::text[]')}),
+live AS MATERIALIZED (SELECT id FROM segments WHERE id = ANY($5::text[]) FOR KEY SHARE),
 wanted AS (
-  SELECT x.segment_id, x.person_id FROM pairs x JOIN touched p ON p.id = x.person_id
-   WHERE p.merged_into IS NULL AND coalesce(x.decided, CASE x.segment_id
+  SELECT x.segment_id, x.person_id FROM pairs x
+   CROSS JOIN LATERAL (${peopleRowsSql('$1::text', 'ARRAY[x.person_id]')} OFFSET 0) p
+   WHERE x.segment_id IN (SELECT id FROM live) AND p.merged_into IS NULL AND coalesce(x.decided, CASE x.segment_id
     ${branches.join('\n    ')}
     ELSE false END)),
 came AS (
@@ -209,10 +210,7 @@ export function segmentsCheckCte(doc: string, workspace: string): string {
          (${doc} ->> 'segmentsRevision')::bigint)`;
 }
 
-/** The failure of segmentsCheckCte, or of a membership written for a segment deleted meanwhile. */
+/** The failure of segmentsCheckCte. */
 export function isSegmentsChanged(error: unknown): boolean {
-  const e = error as { code?: string; constraint?: string } | null;
-  return (
-    e?.code === 'LL409' || (e?.code === '23503' && /^segment_(members|counts)_segment_id/.test(e.constraint ?? ''))
-  );
+  return (error as { code?: string } | null)?.code === 'LL409';
 }

@@ -99,13 +99,19 @@ export class SegmentsRepository {
     return rows[0] ?? null;
   }
 
-  /** Its members and counts go with it (ON DELETE CASCADE). */
+  /**
+   * The segment, then its members and counts: the delete waits for a write holding the segment (the membership
+   * statement's FOR KEY SHARE), so the statements after it see every member that write added.
+   */
   async delete(m: EntityManager, workspaceId: string, id: string): Promise<boolean> {
     const [, deleted]: [unknown[], number] = await m.query(`DELETE FROM segments WHERE workspace_id = $1 AND id = $2`, [
       workspaceId,
       id,
     ]);
-    return deleted > 0;
+    if (deleted === 0) return false;
+    await m.query(`DELETE FROM segment_members WHERE segment_id = $1`, [id]);
+    await m.query(`DELETE FROM segment_counts WHERE segment_id = $1`, [id]);
+    return true;
   }
 
   /** Oldest first. */
