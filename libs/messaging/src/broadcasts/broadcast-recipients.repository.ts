@@ -74,9 +74,15 @@ export class BroadcastRecipientsRepository {
         args,
       );
       total += rows.length;
-      if (rows.length < AUDIENCE_CHUNK) return total;
+      // The turns find each row by its key: with statistics of the rows just written, not of an empty table.
+      if (rows.length < AUDIENCE_CHUNK) return total > AUDIENCE_CHUNK ? this.analyze(m, total) : total;
       after = rows.reduce((max, r) => (r.person_id > max ? r.person_id : max), after);
     }
+  }
+
+  private async analyze(m: EntityManager, total: number): Promise<number> {
+    await m.query('ANALYZE broadcast_recipients');
+    return total;
   }
 
   /**

@@ -80,11 +80,17 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * The claimed rows' turns, one after the other: one email in flight per process keeps a crash's window to one
-   * email (more workers send more at once). Rows left when stopping, or of a broadcast no longer sending, go back.
+   * The claimed rows' turns, BROADCAST_SENDS_IN_FLIGHT at once: each send waits on the provider and the database's
+   * commits, so one at a time leaves the process idle; a crash's window is that many emails
+   * (docs/decisions.md#a-broadcast-sends-at-most-once-per-person-where-the-provider-confirms). Rows left when stopping, or of a broadcast no longer
+   * sending, go back.
    */
   private async work(claimed: ClaimedRecipient[]): Promise<void> {
-    for (const r of claimed) await this.one(r);
+    let next = 0;
+    const lane = async () => {
+      while (next < claimed.length) await this.one(claimed[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(this.config.broadcastSendsInFlight, claimed.length) }, lane));
   }
 
   private async one(r: ClaimedRecipient): Promise<void> {

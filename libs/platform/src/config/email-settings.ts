@@ -18,6 +18,8 @@ export interface EmailSettings {
   broadcastMessagesPerSecond: number;
   /** How long a worker's claim on a broadcast's recipients holds before another worker takes them over. */
   broadcastLeaseMs: number;
+  /** Broadcast emails one worker process has with the provider at once: also the most a crash can send twice. */
+  broadcastSendsInFlight: number;
   /** DKIM signing of every email sent over SMTP, when DKIM_PRIVATE_KEY is set; null otherwise. */
   dkim: DkimSettings | null;
 }
@@ -47,6 +49,7 @@ export function emailSettings(env: Env): EmailSettings {
   return {
     broadcastMessagesPerSecond: int(env, 'BROADCAST_MESSAGES_PER_SECOND', 50, 0, 10_000),
     broadcastLeaseMs: int(env, 'BROADCAST_LEASE_MS', 60_000, 1_000, 3_600_000),
+    broadcastSendsInFlight: int(env, 'BROADCAST_SENDS_IN_FLIGHT', 8, 1, 64),
     dkim: dkimSettings(env),
   };
 }
