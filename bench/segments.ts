@@ -32,8 +32,8 @@ const ANALYZE = process.env.BENCH_ANALYZE !== '0';
 const ONLY = (process.env.BENCH_ONLY ?? 'ingest,scale').split(',');
 const DATABASE = benchDatabase('lifeline_bench_segments');
 const POSTS_PER_KEY = 500;
-/** Keys enough that none comes round within a run at 3,000 posts a second (the limit is 600 per ten minutes). */
-const KEYS = 10 + Math.ceil(((ROUNDS + 1) * SECONDS * 3_000) / POSTS_PER_KEY);
+/** Keys enough that none comes round within a run at 6,000 posts a second (the limit is 600 per ten minutes). */
+const KEYS = 10 + Math.ceil(((ROUNDS + 1) * SECONDS * 6_000) / POSTS_PER_KEY);
 const CUSTOM = ['report_built', 'invite_sent'];
 
 /** Twenty segments as a workspace keeps them: every kind of condition, alone and joined. */
