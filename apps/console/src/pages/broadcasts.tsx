@@ -1,12 +1,13 @@
 // Broadcasts (docs/graphql.md#broadcasts): one email to a list or a live segment, sent once to each person. The
 // list shows each one's state and how far its send has gone, asked again every few seconds while one is sending;
 // owners and admins compose a new one below (saved as a draft, sent or scheduled from its page).
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo } from 'react';
 import { Link, useLocation } from 'wouter';
 import { useMutation, useQuery } from 'urql';
 import { refusalOf } from '../client';
 import { graphql, ResultOf } from '../graphql';
 import { Page, Section } from '../ui/page';
+import { Pager, usePages } from '../ui/pager';
 import { Empty, Loaded } from '../ui/state';
 import { Time } from '../ui/time';
 import { usePollWhile } from './segments/fill';
@@ -120,11 +121,10 @@ function NewBroadcast() {
 }
 
 export function BroadcastsPage() {
-  const [after, setAfter] = useState<string | null>(null);
-  const [back, setBack] = useState<(string | null)[]>([]);
+  const pages = usePages();
   const [result, reexecute] = useQuery({
     query: BROADCASTS,
-    variables: { first: BROADCASTS_PAGE_SIZE, after },
+    variables: { first: BROADCASTS_PAGE_SIZE, after: pages.after },
     context: useMemo(() => ({ additionalTypenames: ['Broadcast'] }), []),
   });
   const connection = result.data?.broadcasts;
@@ -138,31 +138,14 @@ export function BroadcastsPage() {
       <Loaded result={result} what="Loading broadcasts">
         {(data) => <BroadcastTable broadcasts={data.broadcasts.edges.map((e) => e.node)} />}
       </Loaded>
-      {back.length > 0 || connection?.pageInfo.hasNextPage ? (
-        <nav className="pager" aria-label="Pages of broadcasts">
-          <button
-            type="button"
-            className="secondary"
-            disabled={back.length === 0}
-            onClick={() => {
-              setAfter(back[back.length - 1] ?? null);
-              setBack(back.slice(0, -1));
-            }}
-          >
-            Newer
-          </button>
-          <button
-            type="button"
-            className="secondary"
-            disabled={!connection?.pageInfo.hasNextPage}
-            onClick={() => {
-              setBack([...back, after]);
-              setAfter(connection?.pageInfo.endCursor ?? null);
-            }}
-          >
-            Older
-          </button>
-        </nav>
+      {pages.previous || connection?.pageInfo.hasNextPage ? (
+        <Pager
+          pages={pages}
+          pageInfo={connection?.pageInfo}
+          label="Pages of broadcasts"
+          words={['Newer', 'Older']}
+          numbered={false}
+        />
       ) : null}
       <NewBroadcast />
     </Page>

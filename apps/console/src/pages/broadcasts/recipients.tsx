@@ -6,6 +6,7 @@ import { useQuery } from 'urql';
 import { graphql } from '../../graphql';
 import { Select } from '../../ui/controls';
 import { Section } from '../../ui/page';
+import { Pager, usePages } from '../../ui/pager';
 import { Empty, Failed, Loading } from '../../ui/state';
 import { Time } from '../../ui/time';
 import { reasonName } from './progress';
@@ -60,11 +61,10 @@ function outcome(state: string, reason: string | null): string {
 /** `revision` changes when the broadcast's numbers do (the page re-reads it while sending). */
 export function Recipients({ id, name, revision }: { id: string; name: string; revision: string }) {
   const [state, setState] = useState('');
-  const [after, setAfter] = useState<string | null>(null);
-  const [back, setBack] = useState<(string | null)[]>([]);
+  const pages = usePages();
   const [result, reexecute] = useQuery({
     query: RECIPIENTS,
-    variables: { id, first: RECIPIENTS_PAGE_SIZE, after, state: state || null },
+    variables: { id, first: RECIPIENTS_PAGE_SIZE, after: pages.after, state: state || null },
     requestPolicy: 'cache-and-network',
   });
   // The page read the broadcast again and its numbers moved: this page of recipients is read again too.
@@ -77,8 +77,7 @@ export function Recipients({ id, name, revision }: { id: string; name: string; r
   const recipients = result.data?.broadcast?.recipients;
   const choose = (next: string) => {
     setState(next);
-    setAfter(null);
-    setBack([]);
+    pages.reset();
   };
   return (
     <Section title="Recipients">
@@ -136,31 +135,7 @@ export function Recipients({ id, name, revision }: { id: string; name: string; r
           </tbody>
         </table>
       )}
-      <nav className="pager" aria-label="Pages of recipients">
-        <button
-          type="button"
-          className="secondary"
-          disabled={back.length === 0}
-          onClick={() => {
-            setAfter(back[back.length - 1] ?? null);
-            setBack(back.slice(0, -1));
-          }}
-        >
-          Previous
-        </button>
-        <button
-          type="button"
-          className="secondary"
-          disabled={!recipients?.pageInfo.hasNextPage}
-          onClick={() => {
-            setBack([...back, after]);
-            setAfter(recipients?.pageInfo.endCursor ?? null);
-          }}
-        >
-          Next
-        </button>
-        <span className="muted">Page {back.length + 1}</span>
-      </nav>
+      <Pager pages={pages} pageInfo={recipients?.pageInfo} label="Pages of recipients" />
     </Section>
   );
 }

@@ -1,9 +1,9 @@
 // A segment's members (Segment.people), a page of them at a time by cursor, each linking to their page.
-import { useState } from 'react';
 import { Link } from 'wouter';
 import { useQuery } from 'urql';
 import { graphql } from '../../graphql';
 import { Section } from '../../ui/page';
+import { Pager, usePages } from '../../ui/pager';
 import { Empty, Failed, Loading } from '../../ui/state';
 import { stageName } from '../../ui/stage';
 import { Time } from '../../ui/time';
@@ -33,26 +33,14 @@ const MEMBERS = graphql(`
   }
 `);
 
-/** The pages before this one, by their cursors (null for the first page). */
-type Back = (string | null)[];
-
 export function Members({ id, name }: { id: string; name: string }) {
-  const [after, setAfter] = useState<string | null>(null);
-  const [back, setBack] = useState<Back>([]);
+  const pages = usePages();
   const [result] = useQuery({
     query: MEMBERS,
-    variables: { id, first: MEMBERS_PAGE_SIZE, after },
+    variables: { id, first: MEMBERS_PAGE_SIZE, after: pages.after },
     requestPolicy: 'cache-and-network',
   });
   const people = result.data?.segment?.people;
-  const next = () => {
-    setBack([...back, after]);
-    setAfter(people?.pageInfo.endCursor ?? null);
-  };
-  const previous = () => {
-    setAfter(back[back.length - 1] ?? null);
-    setBack(back.slice(0, -1));
-  };
   return (
     <Section title="Members">
       {result.error && !result.data ? <Failed error={result.error} /> : null}
@@ -86,15 +74,7 @@ export function Members({ id, name }: { id: string; name: string }) {
           </tbody>
         </table>
       )}
-      <nav className="pager" aria-label="Pages of members">
-        <button type="button" className="secondary" disabled={back.length === 0} onClick={previous}>
-          Previous
-        </button>
-        <button type="button" className="secondary" disabled={!people?.pageInfo.hasNextPage} onClick={next}>
-          Next
-        </button>
-        <span className="muted">Page {back.length + 1}</span>
-      </nav>
+      <Pager pages={pages} pageInfo={people?.pageInfo} label="Pages of members" />
     </Section>
   );
 }
