@@ -16,7 +16,7 @@ import { BroadcastDraft, ComposeForm } from './broadcasts/compose';
 import { ProgressBar, StateBadge } from './broadcasts/progress';
 import './broadcasts/broadcasts.css';
 
-export const BROADCASTS_PAGE_SIZE = 25;
+const BROADCASTS_PAGE_SIZE = 25;
 
 const BROADCASTS = graphql(`
   query Broadcasts($first: Int, $after: String) {

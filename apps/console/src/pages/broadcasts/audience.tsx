@@ -9,7 +9,7 @@ import { Select } from '../../ui/controls';
 import { Failed } from '../../ui/state';
 import { countOf } from '../segments/fill';
 
-export const AUDIENCES = graphql(`
+const AUDIENCES = graphql(`
   query BroadcastAudiences {
     lists {
       id

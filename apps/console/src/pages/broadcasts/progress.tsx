@@ -2,7 +2,7 @@
 // skipped when their turn came, failed for good) of the audience fixed when sending started, and those opened.
 const COUNT = new Intl.NumberFormat('en');
 
-export const STATE_NAMES: Record<string, string> = {
+const STATE_NAMES: Record<string, string> = {
   draft: 'Draft',
   scheduled: 'Scheduled',
   sending: 'Sending',

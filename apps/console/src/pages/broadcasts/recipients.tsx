@@ -11,7 +11,7 @@ import { Empty, Failed, Loading } from '../../ui/state';
 import { Time } from '../../ui/time';
 import { reasonName } from './progress';
 
-export const RECIPIENTS_PAGE_SIZE = 25;
+const RECIPIENTS_PAGE_SIZE = 25;
 
 const RECIPIENTS = graphql(`
   query BroadcastRecipients($id: ID!, $first: Int, $after: String, $state: String) {

@@ -164,7 +164,7 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A condition as a row, or null when the form has no controls for it (nesting, unknown keys or types). */
-export function rowOf(value: unknown): Row | null {
+function rowOf(value: unknown): Row | null {
   if (!isObject(value)) return null;
   const negated = 'not' in value && keysAre(value, ['not'], []);
   const json = negated ? value.not : value;

@@ -2,7 +2,7 @@
 // existed or changed), how far the fill has gone; the page asks again every few seconds until it is done.
 import { useEffect } from 'react';
 
-export const POLL_MS = 3000;
+const POLL_MS = 3000;
 
 export interface Fill {
   done: number;

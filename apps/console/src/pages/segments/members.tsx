@@ -8,7 +8,7 @@ import { Empty, Failed, Loading } from '../../ui/state';
 import { stageName } from '../../ui/stage';
 import { Time } from '../../ui/time';
 
-export const MEMBERS_PAGE_SIZE = 25;
+const MEMBERS_PAGE_SIZE = 25;
 
 const MEMBERS = graphql(`
   query SegmentMembers($id: ID!, $first: Int, $after: String) {

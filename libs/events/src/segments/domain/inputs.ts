@@ -6,7 +6,7 @@ import { conditionsOf, type SegmentCondition } from './definition';
 import type { PersonFacts } from './evaluate';
 
 /** The person's columns a condition reads (people's row), by the name PersonRow gives them. */
-export type PersonColumn = 'stage' | 'fields' | 'email' | 'name' | 'engaged_at' | 'first_touch';
+type PersonColumn = 'stage' | 'fields' | 'email' | 'name' | 'engaged_at' | 'first_touch';
 
 export interface SegmentInputs {
   columns: ReadonlySet<PersonColumn>;

@@ -12,7 +12,7 @@ import { CreateSegmentInput, SegmentRefType, SegmentType, UpdateSegmentInput } f
 
 type SegmentView = SegmentType & { workspaceId: string };
 
-export function segmentView(row: SegmentRow): SegmentView {
+function segmentView(row: SegmentRow): SegmentView {
   return {
     workspaceId: row.workspace_id,
     id: row.id,
