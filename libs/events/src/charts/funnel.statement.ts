@@ -12,7 +12,8 @@ export const LIVE_ROW = '(e.expires_at IS NULL OR e.expires_at > now())';
 
 /** People who are members of the segment now ($n its id). */
 export function segmentFilter(param: string): string {
-  return `EXISTS (SELECT 1 FROM segment_members sm WHERE sm.segment_id = ${param} AND sm.person_id = e.person_id)`;
+  return `EXISTS (SELECT 1 FROM segment_members sm WHERE sm.workspace_id = e.workspace_id AND sm.segment_id = ${param}
+    AND sm.person_id = e.person_id)`;
 }
 
 export function funnelStatement(workspaceId: string, question: FunnelQuestion): { sql: string; args: unknown[] } {

@@ -109,8 +109,8 @@ export class SegmentsRepository {
       id,
     ]);
     if (deleted === 0) return false;
-    await m.query(`DELETE FROM segment_members WHERE segment_id = $1`, [id]);
-    await m.query(`DELETE FROM segment_counts WHERE segment_id = $1`, [id]);
+    await m.query(`DELETE FROM segment_members WHERE workspace_id = $1 AND segment_id = $2`, [workspaceId, id]);
+    await m.query(`DELETE FROM segment_counts WHERE workspace_id = $1 AND segment_id = $2`, [workspaceId, id]);
     return true;
   }
 
@@ -133,21 +133,21 @@ export class SegmentsRepository {
   counts(workspaceId: string, ids: readonly string[]): Promise<Array<{ segment_id: string; count: number }>> {
     return this.reads.query(
       `SELECT s.id AS segment_id, coalesce(sum(c.members), 0)::int AS count
-         FROM segments s LEFT JOIN segment_counts c ON c.segment_id = s.id
+         FROM segments s LEFT JOIN segment_counts c ON c.workspace_id = s.workspace_id AND c.segment_id = s.id
         WHERE s.workspace_id = $1 AND s.id = ANY($2::text[]) GROUP BY s.id`,
       [workspaceId, ids],
     );
   }
 
   /**
-   * Members by person id, from after `after` on: a range of the primary key, whatever the table's statistics (the
-   * workspace is checked once on the segment, so no plan reads the person index beside it).
+   * Members by person id, from after `after` on: a range of the primary key (workspace, segment, person), whatever
+   * the table's statistics.
    */
   members(workspaceId: string, id: string, limit: number, after: string | null): Promise<SegmentMemberRow[]> {
     return this.reads.query(
       `SELECT person_id, entered_at FROM segment_members
-        WHERE segment_id = $1 AND person_id > $3 AND EXISTS (SELECT 1 FROM segments WHERE id = $1 AND workspace_id = $2)
-        ORDER BY segment_id, person_id LIMIT $4`,
+        WHERE workspace_id = $2 AND segment_id = $1 AND person_id > $3
+        ORDER BY workspace_id, segment_id, person_id LIMIT $4`,
       [id, workspaceId, after ?? '', limit],
     );
   }
@@ -158,7 +158,8 @@ export class SegmentsRepository {
     personIds: readonly string[],
   ): Promise<Array<{ person_id: string; id: string; name: string }>> {
     return this.reads.query(
-      `SELECT m.person_id, s.id, s.name FROM segment_members m JOIN segments s ON s.id = m.segment_id
+      `SELECT m.person_id, s.id, s.name FROM segment_members m
+         JOIN segments s ON s.workspace_id = m.workspace_id AND s.id = m.segment_id
         WHERE m.workspace_id = $1 AND m.person_id = ANY($2::text[]) ORDER BY s.name, s.id`,
       [workspaceId, personIds],
     );
