@@ -49,7 +49,7 @@ export function emailSettings(env: Env): EmailSettings {
   return {
     broadcastMessagesPerSecond: int(env, 'BROADCAST_MESSAGES_PER_SECOND', 50, 0, 10_000),
     broadcastLeaseMs: int(env, 'BROADCAST_LEASE_MS', 60_000, 1_000, 3_600_000),
-    broadcastSendsInFlight: int(env, 'BROADCAST_SENDS_IN_FLIGHT', 8, 1, 64),
+    broadcastSendsInFlight: int(env, 'BROADCAST_SENDS_IN_FLIGHT', 1, 1, 64),
     dkim: dkimSettings(env),
   };
 }
