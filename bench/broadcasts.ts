@@ -22,6 +22,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
 const DEADLINE_MS = Number(process.env.BENCH_DEADLINE_S ?? 600) * 1000;
 const ANALYZE = process.env.BENCH_ANALYZE === '1';
+/** BENCH_SENDS_IN_FLIGHT: the worker's BROADCAST_SENDS_IN_FLIGHT and nodemailer's pool (?maxConnections) together. */
+const IN_FLIGHT = process.env.BENCH_SENDS_IN_FLIGHT;
 const DATABASE = benchDatabase('lifeline_bench_broadcasts');
 const POSTS_PER_KEY = 500;
 /** Keys enough that none is used for more than 500 posts (the limit is 600 per key per ten minutes). */
@@ -193,8 +195,9 @@ async function prepare(url: string, owner: string, db: Client, workspaceId: stri
 async function run(log: (s: string) => void): Promise<string> {
   const sink = await countingSink();
   const service = await startService(DATABASE, ['api', 'worker'], {
-    SMTP_URL: sink.url,
+    SMTP_URL: IN_FLIGHT ? `${sink.url}?maxConnections=${IN_FLIGHT}` : sink.url,
     BROADCAST_MESSAGES_PER_SECOND: '0',
+    ...(IN_FLIGHT ? { BROADCAST_SENDS_IN_FLIGHT: IN_FLIGHT } : {}),
   });
   const db = await connect(service.databaseUrl);
   try {
@@ -258,8 +261,8 @@ function report({ fill, sendAnswerMs, during, quiet, cpu, sink }: Outcome): stri
   const ms = (rounds: IngestRound[], key: 'p50' | 'p99') => rounds.map((r) => r[key]).join(' / ');
   const refused = [...quiet, ...during.rounds].reduce((n, r) => n + r.other, 0);
   return `One broadcast to ${SUBSCRIBERS.toLocaleString('en')} engaged subscribers of one list (written with SQL in ${fill.toFixed(0)} s),
-BROADCAST_MESSAGES_PER_SECOND=0, one Lifeline (api + worker) and an SMTP sink in the bench's process, all on this
-machine. Load average ${loadavg()[0].toFixed(1)} at the end.
+BROADCAST_MESSAGES_PER_SECOND=0, ${IN_FLIGHT ? `BROADCAST_SENDS_IN_FLIGHT=${IN_FLIGHT} with the SMTP pool as large` : 'the default sends in flight (5) and SMTP pool (5)'},
+one Lifeline (api + worker) and an SMTP sink in the bench's process, all on this machine. Load average ${loadavg()[0].toFixed(1)} at the end.
 
 - The send: ${took} from sendBroadcast to the last recipient (${(p.sent / seconds).toFixed(0)} emails/s; target ≤ 300 s),
   state ${p.state}; sendBroadcast itself (the audience of ${p.audience?.toLocaleString('en')} fixed) answered in ${sendAnswerMs} ms.

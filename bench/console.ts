@@ -2,7 +2,9 @@
 // styles, gzipped) and how soon a signed-in page is interactive against a local api (NODE_ENV=production),
 // in Debian's Chromium. Interactive = from navigation start until the page shows its data (People: the
 // first result link; a person: the Timeline list), read from the page's own performance clock. The
-// baseline, same run: the server-rendered /sign-in page (HTML, no script) until its load event.
+// baseline, same run: the server-rendered /sign-in page (HTML, no script) until its load event. Then
+// Lighthouse's performance score of People, a person and Charts, cold, on its mobile settings and its
+// desktop preset (medians of BENCH_LIGHTHOUSE_RUNS runs; BENCH_ONLY=lighthouse skips the timings).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -10,9 +12,11 @@ import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { launchBrowser } from '../test/support/browser';
+import { medianLighthouse, scoreRow } from './lighthouse-pages';
 import { median, ROOT, startService, workspaceWithKeys, writeResults } from './support';
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 15);
+const RUNS = process.env.BENCH_ONLY === 'lighthouse' ? 0 : Number(process.env.BENCH_RUNS ?? 15);
+const LIGHTHOUSE_RUNS = Number(process.env.BENCH_LIGHTHOUSE_RUNS ?? 3);
 const PEOPLE = 200;
 
 function firstPageBytes(): { scripts: number; styles: number } {
@@ -28,6 +32,33 @@ async function timeTo(page: Page, url: string, ready: (page: Page) => Promise<un
   await page.goto(url, { waitUntil: 'commit' });
   await ready(page);
   return page.evaluate(() => performance.now());
+}
+
+async function scoreLighthouse(url: string, cookie: string, person: string): Promise<void> {
+  if (LIGHTHOUSE_RUNS === 0) return; // BENCH_LIGHTHOUSE_RUNS=0: the timings alone
+  const rows: string[] = [];
+  for (const [name, path] of [
+    ['People', '/console/people'],
+    ['a person', person],
+    ['Charts', '/console/charts'],
+  ]) {
+    for (const preset of ['mobile', 'desktop'] as const)
+      rows.push(scoreRow(name, preset, await medianLighthouse(`${url}${path}`, cookie, preset, LIGHTHOUSE_RUNS)));
+  }
+  writeResults(
+    'Admin console: Lighthouse performance',
+    `Command: \`BENCH_ONLY=lighthouse npm run bench:console\` (Lighthouse 12.2.3 in Debian's Chromium, headless; cold: Lighthouse
+empties the cache before each run; mobile = its default, a phone on simulated slow 4G with a 4× slower CPU; desktop =
+\`--preset=desktop\`; the median of ${LIGHTHOUSE_RUNS} runs). Target: performance ≥ 95.
+
+| page | settings | performance | FCP | LCP | TBT | CLS | Speed Index |
+|---|---|---|---|---|---|---|---|
+${rows.join('\n')}
+
+Load average during the run: ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(', ')} (2 cores, shared).`,
+  );
 }
 
 async function main() {
@@ -88,6 +119,9 @@ async function main() {
       );
       await fresh.close();
     }
+    const cookie = (await context.storageState()).cookies.map((k) => `${k.name}=${k.value}`).join('; ');
+    await scoreLighthouse(service.url, cookie, person!);
+    if (RUNS === 0) return;
     const bytes = firstPageBytes();
     const base = median(signIn);
     writeResults(

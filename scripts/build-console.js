@@ -4,11 +4,14 @@
 // against the schema (gql-tada check) and the code type checked (tsc), then Vite's build. The inputs'
 // hash is kept in dist/console/.inputs, so `--if-stale` (npm start, the test set-up) builds only when
 // apps/console, schema.graphql or the lock changed. Built beside and renamed into place, so an api
-// serving the old build meanwhile never reads half of the new one.
+// serving the old build meanwhile never reads half of the new one. Each script, style and SVG is also
+// written compressed beside itself (name.br at brotli's best, name.gz at gzip's), once, here: the api
+// sends the copy a browser accepts as it is.
 const { spawnSync } = require('node:child_process');
 const { createHash } = require('node:crypto');
 const { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } = require('node:fs');
 const { join, relative } = require('node:path');
+const { brotliCompressSync, constants: zlib, gzipSync } = require('node:zlib');
 
 const root = join(__dirname, '..');
 const app = join(root, 'apps', 'console');
@@ -60,8 +63,21 @@ async function build({ checks = true } = {}) {
   process.env.NODE_ENV = 'production';
   const { build: viteBuild } = await import('vite');
   await viteBuild({ configFile: join(app, 'vite.config.mts'), build: { outDir: temporary } });
+  compressAssets(join(temporary, 'assets'));
   writeFileSync(join(temporary, STAMP), `${hash}\n`);
   swapInto(temporary);
+}
+
+/** name.br and name.gz beside each script, style and SVG. */
+function compressAssets(dir) {
+  for (const name of readdirSync(dir)) {
+    if (!/\.(js|css|svg)$/.test(name)) continue;
+    const path = join(dir, name);
+    const raw = readFileSync(path);
+    const params = { [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY, [zlib.BROTLI_PARAM_SIZE_HINT]: raw.length };
+    writeFileSync(`${path}.br`, brotliCompressSync(raw, { params }));
+    writeFileSync(`${path}.gz`, gzipSync(raw, { level: zlib.Z_BEST_COMPRESSION }));
+  }
 }
 
 /** The new build in place of the old; another build swapping at the same moment is waited for. */

@@ -17,6 +17,8 @@ const MORE: Array<[file: string, type: string]> = [
   ['libs/automations/src/domain/start-body.ts', 'WireAutomationStart'],
   ['libs/messaging/src/email-door.service.ts', 'EmailDoorAnswer'],
   ['libs/events/src/http/events-description.ts', 'EventsDescription'],
+  ['libs/events/src/export/export-range.ts', 'WireEventsExportQuery'],
+  ['libs/events/src/export/export-line.ts', 'ExportedEvent'],
 ];
 
 export function wireSchemas(): Record<string, JsonSchema> {

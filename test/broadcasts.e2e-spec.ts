@@ -117,7 +117,8 @@ describe('a list send', () => {
       [ws.workspace.id],
     );
     expect(subscription.status).toBe('unsubscribed');
-  });
+    // The file's first send starts the worker's render thread and its first DKIM signature: seconds on a busy machine.
+  }, 90_000);
 
   it('a person who unsubscribed or was erased before their turn gets nothing, counted by reason', async () => {
     const emails = Array.from({ length: 8 }, (_, i) => `p${i}@example.com`);

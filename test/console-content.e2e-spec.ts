@@ -57,8 +57,10 @@ describe('Automations', () => {
       (await t.request('POST', new URL(address).pathname, { body: { email: 'runner@example.com' } })).body,
     ).toEqual({ ok: true, status: 'started' });
     await owner.reload();
-    const run = owner.getByRole('row').filter({ hasText: 'started by its address' });
-    await run.getByRole('link', { name: /^per_/ }).waitFor();
+    const run = owner.getByRole('region', { name: 'Runs' }).getByRole('row').filter({ hasText: 'webhook' });
+    await run.getByRole('link', { name: 'runner@example.com' }).waitFor();
+    await run.getByRole('button', { name: /^Details of run_/ }).click();
+    await owner.locator('ol.run-log').getByText('started by its address').waitFor();
     expect(await seriousViolations(owner)).toEqual([]);
     await screenshot(owner, 'automation');
 
@@ -136,7 +138,6 @@ describe('Charts', () => {
     const events = [1, 2, 3].map((i) => ({ type: 'demo_click', email: `clicker${i % 2}@example.com`, value: 10 }));
     expect((await post({ events })).status).toBe(200);
     await openPage(owner, t, '/charts');
-    await owner.getByText('Choose an event to chart').waitFor();
     await owner.getByLabel('Event').selectOption('demo_click');
     // The number in today's row (UTC), waited for: each question is asked again as the URL changes.
     const todayShows = (value: string) =>

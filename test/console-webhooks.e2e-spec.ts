@@ -2,6 +2,7 @@
 // address is created through the page (secret shown once), a failing address's delivery shows each
 // attempt, and Retry from the log once the receiver answers 200 makes a new attempt appear; a door is
 // connected (address shown once) and disconnected; a member sees the controls disabled with the reason.
+// The log as a table (filter, disclosure, Retry of a pending delivery, page height): console-logs.e2e-spec.ts.
 // RETRY_UNIT_MS=1 makes a minute one millisecond, so a failing delivery uses its six attempts in about a
 // second; a year's failure window keeps that from disabling the address (as webhooks-beyond does).
 import { createHmac } from 'node:crypto';
@@ -34,8 +35,21 @@ function anHourAgo(): string {
   return `${d.getFullYear()}-${two(d.getMonth() + 1)}-${two(d.getDate())}T${two(d.getHours())}:${two(d.getMinutes())}`;
 }
 
-const deliveries = (page: Page) => page.getByRole('list', { name: 'Deliveries' }).getByRole('listitem');
-const attemptRows = (delivery: Locator) => delivery.getByRole('row').filter({ has: delivery.page().getByRole('cell') });
+/** The log's deliveries: the first row of each (the one with its disclosure button). */
+const deliveries = (page: Page) =>
+  page
+    .getByRole('region', { name: 'Deliveries' })
+    .getByRole('row')
+    .filter({ has: page.getByRole('button', { name: /^Details of / }) });
+/** A delivery's attempts, in the details its row opens (opened here when closed). */
+async function attemptRows(delivery: Locator): Promise<Locator> {
+  const disclose = delivery.getByRole('button', { name: /^Details of / });
+  if ((await disclose.getAttribute('aria-expanded')) !== 'true') await disclose.click();
+  const details = delivery.page().locator(`[id="${await disclose.getAttribute('aria-controls')}"]`);
+  return details.getByRole('row').filter({ has: delivery.page().getByRole('cell') });
+}
+/** Opens a folded part of an address's page (Edit, Signing secret, Recover and replay, Delete). */
+const unfold = (page: Page, title: string) => page.locator('summary', { hasText: title }).click();
 
 describe('Webhooks', () => {
   it("an owner creates an address on the page and its signing secret is shown once, with Copy; a refused address shows the service's sentence", async () => {
@@ -78,39 +92,46 @@ describe('Webhooks', () => {
 
     const delivery = deliveries(owner).first();
     await delivery.getByText('failed', { exact: true }).waitFor({ timeout: 15_000 });
-    await expect(attemptRows(delivery).count()).resolves.toBe(6);
-    for (const cells of await attemptRows(delivery).all()) {
+    const attempts = await attemptRows(delivery);
+    await expect(attempts.count()).resolves.toBe(6);
+    for (const cells of await attempts.all()) {
       await expect(cells.getByRole('cell').nth(2).textContent()).resolves.toBe('500');
       await expect(cells.getByRole('cell').nth(4).textContent()).resolves.toMatch(/2xx/);
     }
 
+    await unfold(owner, 'Recover and replay');
     await owner.getByLabel('Since').fill(anHourAgo());
     await owner.getByRole('button', { name: 'Recover', exact: true }).click();
     await owner.getByRole('status').filter({ hasText: '1 delivery queued.' }).waitFor();
-    await attemptRows(delivery).nth(6).waitFor({ timeout: 15_000 });
+    await attempts.nth(6).waitFor({ timeout: 15_000 });
     await delivery.getByText('failed', { exact: true }).waitFor();
 
     answering = 200;
-    await delivery.getByRole('button', { name: 'Retry' }).click();
+    await delivery.getByRole('button', { name: /^Retry/ }).click();
     await delivery.getByText('succeeded', { exact: true }).waitFor({ timeout: 15_000 });
-    const last = attemptRows(delivery).nth(7);
+    const last = attempts.nth(7);
     await expect(last.getByRole('cell').nth(0).textContent()).resolves.toBe('8');
     await expect(last.getByRole('cell').nth(2).textContent()).resolves.toBe('200');
-    await expect(delivery.getByRole('button', { name: 'Retry' }).count()).resolves.toBe(0);
+    await expect(delivery.getByRole('button', { name: /^Retry/ }).count()).resolves.toBe(0);
     expect(hook.received.at(-1)?.answered).toBe(200);
   });
 
-  it('Send a test adds a delivery to the log, newest first', async () => {
+  it('Send a test adds a delivery to the log, newest first, and shows what it answered', async () => {
     await expect(deliveries(owner).count()).resolves.toBe(1);
     await owner.getByRole('button', { name: 'Send a test' }).click();
     await deliveries(owner).nth(1).waitFor();
     await deliveries(owner).first().getByText('succeeded', { exact: true }).waitFor({ timeout: 15_000 });
     await expect(deliveries(owner).first().locator('.type').textContent()).resolves.toBe('test');
+    await owner
+      .locator('.sent-test')
+      .getByText(/succeeded attempt 1 answered 200/)
+      .waitFor();
     expect(await seriousViolations(owner)).toEqual([]);
     await screenshot(owner, 'webhook');
   });
 
   it('rotating the secret shows the new one once and says the previous one keeps signing 24 hours', async () => {
+    await unfold(owner, 'Signing secret');
     await owner.getByRole('button', { name: 'Rotate secret' }).click();
     const shown = owner.getByRole('status').filter({ hasText: 'New signing secret' });
     await expect(shown.locator('code').textContent()).resolves.toMatch(/^whsec_/);
@@ -142,7 +163,7 @@ describe('Doors', () => {
     await owner.getByLabel('Signing secret').fill('gh-door-secret');
     await owner.getByLabel('Post stars as github_star events').check();
     await owner.getByRole('button', { name: 'Connect', exact: true }).click();
-    const shown = owner.getByRole('status').filter({ hasText: 'Address of the hosting (GitHub) door' });
+    const shown = owner.getByRole('status').filter({ hasText: 'Address of the GitHub door' });
     const address = (await shown.locator('code').textContent())!;
     expect(address).toMatch(new RegExp(`^${t.url}/api/webhooks/hosting/\\w+$`));
     await shown.getByRole('button', { name: 'Copy' }).waitFor();
@@ -187,9 +208,9 @@ describe('a member', () => {
 
     await openPage(member, t, `/webhooks/${endpoint.id}`);
     // The member reads the log (read-only); a refusal of the read would show here instead.
-    await member.getByRole('list', { name: 'Deliveries' }).or(member.getByRole('alert')).first().waitFor();
+    await member.getByRole('region', { name: 'Deliveries' }).or(member.getByRole('alert')).first().waitFor();
     await expect(member.getByRole('alert').allTextContents()).resolves.toEqual([]);
-    const retry = member.getByRole('button', { name: 'Retry' });
+    const retry = member.getByRole('button', { name: /^Retry dlv_/ });
     await expect(retry.isDisabled()).resolves.toBe(true);
     await expect(
       member.locator(`[id="${await retry.getAttribute('aria-describedby')}"]`).textContent(),

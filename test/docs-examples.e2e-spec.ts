@@ -145,7 +145,14 @@ describe('docs/rest.md', () => {
 });
 
 describe('docs/configuration.md', () => {
-  const configText = ['config.ts', 'email-settings.ts'].map((f) => readDoc(`libs/platform/src/config/${f}`)).join('\n');
+  const configText = [
+    'config/config.ts',
+    'config/email-settings.ts',
+    'config/outbox-settings.ts',
+    'rate-limits/limit-settings.ts',
+  ]
+    .map((f) => readDoc(`libs/platform/src/${f}`))
+    .join('\n');
   const read = new Set(
     [...configText.matchAll(/env\.([A-Z][A-Z0-9_]*)|\(env, '([A-Z][A-Z0-9_]*)'/g)].map((m) => m[1] ?? m[2]),
   );

@@ -75,8 +75,11 @@ export class Factories {
       purchases: 0,
       fields: {},
       created_at: new Date(),
+      revenue: '0',
       ...row,
     };
+    // A new person is last seen when first seen, as the ingest writes them, unless the row says otherwise.
+    const written = { last_seen_at: person.created_at, ...person };
     const identities = Object.entries(keys).map(([kind, value]) => ({
       kind,
       value,
@@ -84,7 +87,7 @@ export class Factories {
       person_created_at: person.created_at,
     }));
     await this.db.query(`WITH ${peopleWriteCtes('$1::jsonb', '$2')} SELECT 1`, [
-      JSON.stringify({ newPeople: [person], changedPeople: [], identities }),
+      JSON.stringify({ newPeople: [written], changedPeople: [], identities }),
       workspaceId,
     ]);
     return this.stored('people', { workspace_id: workspaceId, id });

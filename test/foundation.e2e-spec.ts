@@ -132,17 +132,17 @@ describe('the worker', () => {
     expect(await eventually(() => isRelayed(t.db, happening.id))).toBe(true);
   });
 
-  it('the sweep deletes happenings relayed more than a week ago, and keeps the rest', async () => {
+  it('the sweep deletes happenings relayed longer ago than the retention (30 days by default), and keeps the rest', async () => {
     const ws = await t.workspace();
     const insert = (daysAgo: number) =>
       t.make.outbox(ws.workspace.id, { created_at: new Date(Date.now() - daysAgo * 24 * 3600 * 1000) }, { n: daysAgo });
-    await insert(8);
-    await insert(6);
+    await insert(31);
+    await insert(29);
     for (const h of await happeningsOf(t.db, ws.workspace.id)) await eventually(() => isRelayed(t.db, h.id));
     const { SweepRegistry } = await import('@app/platform');
     await t.worker!.get(SweepRegistry).runAll();
     const left = await happeningsOf(t.db, ws.workspace.id);
-    expect(left.map((h) => ({ n: String(h.payload.n) }))).toEqual([{ n: '6' }]);
+    expect(left.map((h) => ({ n: String(h.payload.n) }))).toEqual([{ n: '29' }]);
   });
 
   it('registers the repeatable sweep', async () => {

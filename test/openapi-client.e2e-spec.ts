@@ -52,6 +52,8 @@ export async function callEveryRoute(facts: Facts, recorder: Middleware) {
     headers: { Origin: facts.site },
   });
   const exported = await client.GET('/api/v1/people/{who}/export', { params: { path: { who: email } }, headers });
+  const range = { from: new Date(Date.now() - 3_600_000).toISOString(), to: new Date(Date.now() + 3_600_000).toISOString() };
+  const events = await client.GET('/api/v1/events/export', { params: { query: range }, headers, parseAs: 'text' });
   const erased = await client.DELETE('/api/v1/people/{who}', { params: { path: { who: 'grace@example.com' } }, headers });
 
   const started = await client.POST('/api/webhooks/automation/{address}', { params: { path: { address: facts.automationAddress } }, body: { email, properties: { plan: 'pro' } } });
@@ -92,7 +94,9 @@ export async function callEveryRoute(facts: Facts, recorder: Middleware) {
   const subscribeStatus: string | undefined = subscribed.data?.status;
   const exportedMessages: number | undefined = exported.data?.messages.length;
   const erasedKeys: number | undefined = erased.data?.suppressedKeys;
-  return { exportedMessages, erasedKeys, signedUp, batchError, refusal, messageId, subjects, threadOf, threadTexts, startStatus, subscribeStatus, nobody: nobody.error?.error, tag: tag.data };
+  const lines = (events.data ?? '').split('\\n').filter((line) => line !== '');
+  const exportedTypes = [...new Set(lines.map((line) => (JSON.parse(line) as { type: string }).type))].sort();
+  return { exportedMessages, exportedTypes, erasedKeys, signedUp, batchError, refusal, messageId, subjects, threadOf, threadTexts, startStatus, subscribeStatus, nobody: nobody.error?.error, tag: tag.data };
 }
 `;
 
@@ -220,6 +224,7 @@ it('the same calls run against the app: every route is called and answers a stat
   expect(answered.filter(({ route, status }) => !documents(route, status))).toEqual([]);
   expect(read).toEqual({
     exportedMessages: 2,
+    exportedTypes: expect.arrayContaining(['email_sent', 'purchase', 'signup']),
     erasedKeys: 1,
     signedUp: 'recorded',
     batchError: 'partial_failure',

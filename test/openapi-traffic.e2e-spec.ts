@@ -84,6 +84,14 @@ async function driveEveryOperation() {
   await send('/api/v1/events', { type: 'signup', email: ada });
   await send('/api/v1/events', { type: 'signup', email: ada }, { key: ws.publicKey });
 
+  // The events export: a day's lines, plain and gzipped, a range it cannot read, a cursor it never gave.
+  const day = '/api/v1/events/export?from=2026-05-01&to=2026-05-02';
+  await send(day, undefined, { ...secret, headers: { 'accept-encoding': 'identity' } });
+  await send(day, undefined, { ...secret, headers: { 'accept-encoding': 'gzip' } });
+  await send('/api/v1/events/export?from=2026-05-02&to=2026-05-01', undefined, secret);
+  await send(`${day}&after=nope`, undefined, secret);
+  await send(day);
+
   // Messages and a person's data.
   await send('/api/v1/messages', { to: ada, subject: 'Welcome', body: 'Hello {{ person.name }}.' }, secret);
   await send('/api/v1/messages', JSON.stringify({ to: ada, subject: 'Again', body: 'Hello again.' }), {

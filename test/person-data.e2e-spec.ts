@@ -529,6 +529,9 @@ const NO_PERSONAL_DATA: Record<string, string> = {
   segments: 'segment definitions and their fill progress',
   segment_revisions: 'a number per workspace, raised by each change of its segments',
   broadcasts: "a workspace's emails to a list or a segment: their content, no person",
+  webhook_replays: "an address's replays: the window, the progress, no event's content",
+  workspace_limits: "the operator's limits for a workspace",
+  limit_peaks: "the busiest window per key and limit: a key id, an automation id or 'visitors', and counts",
 };
 
 describe('every table that can name a person has an erasure participant', () => {

@@ -9,6 +9,7 @@ import { freePort } from '@app/platform';
 import { NODE_FLAGS } from '@app/platform/launcher';
 import { dropDatabase, eventually, testDatabaseName } from './harness';
 import { descendants, run, Running, waitForHealth, waitUntilGone } from './support/processes';
+import { cloneTemplate } from './support/template';
 
 const root = resolve(__dirname, '..');
 const cmdline = (pid: number) => {
@@ -88,6 +89,8 @@ describe('a signal to any process of the tree stops them all within 10 s', () =>
     async (signal, _name, target) => {
       const database = testDatabaseName();
       databases.push(database);
+      // Migrated already (a clone of the template): the tree's start is what is tested, not the migrations.
+      await cloneTemplate(database);
       const tree = await startTree('npm', baseEnv(database));
       try {
         process.kill(tree.pids[target], signal);
@@ -143,6 +146,7 @@ describe('a crashed worker is restarted and deliveries resume', () => {
 
   it('SIGKILL to the worker: the launcher logs the crash, starts it again after a pause, the event posted meanwhile is delivered', async () => {
     const database = testDatabaseName();
+    await cloneTemplate(database);
     const tree = await startTree('launcher', { ...baseEnv(database), UNSAFE_ALLOW_PRIVATE_TARGETS: 'true' });
     const url = `http://127.0.0.1:${tree.port}`;
     try {

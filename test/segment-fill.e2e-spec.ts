@@ -47,8 +47,8 @@ const moves = async (segmentId: string, kind: string) =>
 /** `n` people written straight into the table, every third on the pro plan; one is merged into another. */
 async function people(n: number): Promise<void> {
   await t.db.query(
-    `INSERT INTO people (workspace_id, id, fields)
-     SELECT $1, 'per_fill' || lpad(i::text, 6, '0'),
+    `INSERT INTO people (workspace_id, id, last_seen_at, fields)
+     SELECT $1, 'per_fill' || lpad(i::text, 6, '0'), now(),
             CASE WHEN i % 3 = 0 THEN '{"plan":"pro"}'::jsonb ELSE '{"plan":"free"}'::jsonb END
        FROM generate_series(1, $2::int) i`,
     [ws.workspace.id, n],

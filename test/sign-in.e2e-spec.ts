@@ -66,8 +66,10 @@ describe('signing in with a secret key', () => {
     // The token is stored hashed: the table never holds it.
     const token = cookie.split('=')[1];
     expect(await t.db.query(`SELECT 1 FROM sessions WHERE token_hash = $1`, [token])).toHaveLength(0);
-    const page = await fetch(`${t.url}/sign-in`, { headers: { cookie } });
-    expect(await page.text()).toContain('owner@example.com');
+    // Signed in, /sign-in sends the browser on to the console.
+    const page = await fetch(`${t.url}/sign-in`, { headers: { cookie }, redirect: 'manual' });
+    expect(page.status).toBe(303);
+    expect(page.headers.get('location')).toBe('/console/');
   });
 
   it('a wrong key is shown in words on the page (role alert), with no cookie', async () => {

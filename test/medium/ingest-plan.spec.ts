@@ -40,7 +40,8 @@ beforeAll(async () => {
   await client.query(write('per_nobody', [])); // (its key recheck planned too, with no keys to check)
   await client.query('COMMIT');
   await t.db.query(
-    `INSERT INTO people (workspace_id, id, email) SELECT $1, 'per_plan' || n, 'p' || n || '@example.com' FROM generate_series(1, $2) n`,
+    `INSERT INTO people (workspace_id, id, email, last_seen_at)
+     SELECT $1, 'per_plan' || n, 'p' || n || '@example.com', now() FROM generate_series(1, $2) n`,
     [workspace.id, PEOPLE],
   );
   await t.db.query(
@@ -85,6 +86,8 @@ function write(personId: string, keys = ['key_plan17']): string {
     first_touch: null,
     first_touch_at: null,
     created_at: new Date(),
+    last_seen_at: new Date(),
+    revenue: '0',
   };
   const doc = {
     keys,

@@ -8,17 +8,20 @@
 WITH
 new_people AS (
   INSERT INTO people (workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields,
-                      first_touch, first_touch_at, created_at, updated_at)
-  SELECT $2, x.*, x.created_at FROM jsonb_to_recordset($1::jsonb -> 'newPeople') AS x(id text, name text, email text, stage text, stage_changed_at timestamptz,
-  purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz)
+                      first_touch, first_touch_at, created_at, last_seen_at, revenue, updated_at)
+  SELECT $2, x.*, x.created_at FROM jsonb_to_recordset($1::jsonb -> 'newPeople') AS x(id text, name text, email text, stage text, stage_changed_at timestamptz, purchases int,
+  engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz,
+  last_seen_at timestamptz, revenue numeric)
   RETURNING 1),
 changed_people AS (
   UPDATE people p SET name = x.name, email = x.email, stage = x.stage, stage_changed_at = x.stage_changed_at,
          purchases = x.purchases, engaged_at = x.engaged_at, os = x.os, fields = x.fields,
          first_touch = x.first_touch, first_touch_at = x.first_touch_at,
-         created_at = least(p.created_at, x.first_seen), updated_at = now()
-    FROM jsonb_to_recordset($1::jsonb -> 'changedPeople') AS x(workspace_id text, id text, name text, email text, stage text, stage_changed_at timestamptz,
-  purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz, first_seen timestamptz)
+         created_at = least(p.created_at, x.first_seen), last_seen_at = greatest(p.last_seen_at, x.last_seen_at),
+         revenue = x.revenue, updated_at = now()
+    FROM jsonb_to_recordset($1::jsonb -> 'changedPeople') AS x(workspace_id text, id text, name text, email text, stage text, stage_changed_at timestamptz, purchases int,
+  engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz,
+  last_seen_at timestamptz, revenue numeric, first_seen timestamptz)
    WHERE p.workspace_id = x.workspace_id AND p.id = x.id
   RETURNING 1),
 redated_identities AS (

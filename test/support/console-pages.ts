@@ -1,5 +1,6 @@
 // The console's navigation: path under /console and link name.
 export const CONSOLE_NAVIGATION: [string, string][] = [
+  ['/home', 'Home'],
   ['/people', 'People'],
   ['/segments', 'Segments'],
   ['/live', 'Live events'],

@@ -41,14 +41,14 @@ export async function fillPeople(db: Connection, workspaceId: string, count: num
   await db.query(`SET statement_timeout = 0; SET maintenance_work_mem = '256MB'`);
   await db.query(`DROP INDEX identities_value_trgm; DROP INDEX people_name_trgm`);
   await db.query(
-    `INSERT INTO people (workspace_id, id, name, created_at)
+    `INSERT INTO people (workspace_id, id, name, created_at, last_seen_at)
      SELECT $1, 'per_' || lpad(n::text, 8, '0'),
             CASE WHEN n % 3 <> 0 THEN
               (ARRAY['Olivia','Liam','Emma','Noah','Ava','Elijah','Sophia','Lucas','Mia','Mateo'])[1 + n % 10] || ' ' ||
               (ARRAY['Smith','Johnson','Williams','Brown','Jones','Garcia','Miller','Davis','Rodriguez','Martinez',
                      'Hernandez','Lopez','Gonzalez','Wilson','Anderson','Thomas','Taylor','Moore','Jackson','Martin'])[1 + (n / 10) % 20]
             END,
-            timestamptz '2024-01-01' + n * interval '1 minute'
+            timestamptz '2024-01-01' + n * interval '1 minute', timestamptz '2024-01-01' + n * interval '1 minute'
        FROM generate_series(1, $2) AS n`,
     [workspaceId, count],
   );

@@ -27,8 +27,13 @@ export interface PrivatePostgres {
   /** SIGSTOP to the postmaster and every process of it: connections stay open, nothing answers. */
   freeze(): void;
   thaw(): void;
-  /** A fast stop (clients are disconnected) and a start on the same port and data. */
-  stop(): Promise<void>;
+  /**
+   * A fast stop (clients are disconnected) and a start on the same port and data; `immediate`: as a crash, no
+   * checkpoint and no goodbye to the clients.
+   */
+  stop(mode?: 'fast' | 'immediate'): Promise<void>;
+  /** Runs pg_ctl on the server's data folder (promote, for a standby), as the postgres user. */
+  control(action: string): Promise<void>;
   start(): Promise<void>;
   remove(): Promise<void>;
 }
@@ -118,10 +123,13 @@ export async function startPrivatePostgres(
       await as('pg_ctl', ['-D', data, '-o', options, '-l', join(dir, 'log'), '-w', 'start']);
       pid = postmaster();
     },
-    async stop() {
+    async stop(mode = 'fast') {
       if (frozen) server.thaw();
-      await as('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+      await as('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']);
       pid = 0;
+    },
+    async control(action) {
+      await as('pg_ctl', ['-D', data, '-w', action]);
     },
     async remove() {
       process.removeListener('exit', onExit);

@@ -13,9 +13,10 @@ export interface Received {
   at: number;
 }
 
-/** A receiver on 127.0.0.1 that answers each post with what `answer` says (or never, for null). */
+/** A receiver on 127.0.0.1 (or `host`) that answers each post with what `answer` says (or never, for null). */
 export async function receiver(
   answer: (n: number, req: IncomingMessage, res: ServerResponse) => number | null | void = () => 200,
+  host = '127.0.0.1',
 ) {
   const received: Received[] = [];
   const server: Server = createServer((req, res) => {
@@ -38,8 +39,8 @@ export async function receiver(
       }
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const url = `http://${host}:${(server.address() as AddressInfo).port}`;
   return {
     url,
     received,

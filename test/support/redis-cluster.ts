@@ -16,8 +16,9 @@ const run = promisify(execFile);
 
 /** A node's port + BUS_OFFSET is its cluster bus port (Redis's fixed offset). */
 const BUS_OFFSET = 10_000;
-/** How long a node may be silent before the others deem it failed and its replica takes over. */
-const NODE_TIMEOUT_MS = 1_000;
+/** How long a node may be silent before the others deem it failed and its replica takes over: 3 s, so a node
+ * stalled a second by a busy machine is not taken for dead. */
+const NODE_TIMEOUT_MS = 3_000;
 
 export interface ClusterNode {
   port: number;
@@ -40,6 +41,11 @@ export interface RedisCluster {
   kill(port: number): void;
   /** Waits until a node up serves every slot (cluster_state:ok) with `port` no longer a master. */
   failedOver(port: number): Promise<void>;
+  /**
+   * A planned master change: CLUSTER FAILOVER on a replica of the master on `port` (which waits for the replica to
+   * have all the master wrote), until the replica serves the slots; answers the replica's port.
+   */
+  failover(port: number): Promise<number>;
   remove(): Promise<void>;
 }
 
@@ -144,6 +150,15 @@ export async function startRedisCluster(): Promise<RedisCluster> {
         30_000,
         100,
       );
+    },
+    async failover(port) {
+      const replica = (await cluster.topology()).find((n) => n.role === 'slave' && n.masterPort === port);
+      if (!replica) throw new Error(`no replica of the master on ${port}`);
+      const answer = (await cli(replica.port, ['cluster', 'failover'])).trim();
+      if (answer !== 'OK') throw new Error(`CLUSTER FAILOVER on ${replica.port} answered ${answer}`);
+      await cluster.failedOver(port);
+      await eventually(async () => /role:master/.test(await cli(replica.port, ['info', 'replication'])), 30_000, 100);
+      return replica.port;
     },
     async remove() {
       process.removeListener('exit', onExit);

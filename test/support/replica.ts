@@ -11,6 +11,13 @@ export interface Replica extends PrivatePostgres {
   /** Catches up, then stops replaying: reads on the replica answer that moment until resumeReplay. */
   pauseReplay(): Promise<void>;
   resumeReplay(): Promise<void>;
+  /**
+   * Makes the primary wait for this standby at every commit (synchronous_standby_names, synchronous_commit on), so
+   * what the primary acknowledged is on the standby when it is promoted.
+   */
+  synchronous(): Promise<void>;
+  /** pg_ctl promote, as a failover engine does: waits until the server takes writes. */
+  promote(): Promise<void>;
 }
 
 /** Answers one statement on a connection of its own (to the server's postgres database). */
@@ -52,6 +59,22 @@ export async function startReplica(primary: PrivatePostgres): Promise<Replica> {
     },
     async resumeReplay() {
       await ask(server, 'SELECT pg_wal_replay_resume()');
+    },
+    async synchronous() {
+      // the role's setting wins over the private server's synchronous_commit=off on its command line
+      await ask(primary, `ALTER SYSTEM SET synchronous_standby_names = '*'`);
+      await ask(primary, 'ALTER ROLE postgres SET synchronous_commit = on');
+      await ask(primary, 'SELECT pg_reload_conf()');
+      await until(
+        'become synchronous',
+        async () =>
+          (await ask(primary, `SELECT count(*)::int AS n FROM pg_stat_replication WHERE sync_state = 'sync'`))[0].n ===
+          1,
+      );
+    },
+    async promote() {
+      await server.control('promote');
+      await until('take writes', async () => !(await ask(server, 'SELECT pg_is_in_recovery() AS r'))[0].r);
     },
   };
   await until(

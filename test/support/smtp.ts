@@ -1,4 +1,4 @@
-// The SMTP test server: a real SMTP server on 127.0.0.1 that keeps every mail it is given.
+// The SMTP test server: a real SMTP server on 127.0.0.1 (or the address given) that keeps every mail it is given.
 import { SMTPServer } from 'smtp-server';
 import { freePort } from '@app/platform';
 
@@ -13,7 +13,7 @@ export interface Smtp {
   close(): Promise<void>;
 }
 
-export async function smtpServer(received: Mail[] = []): Promise<Smtp> {
+export async function smtpServer(received: Mail[] = [], host = '127.0.0.1'): Promise<Smtp> {
   const port = await freePort();
   const smtp = new SMTPServer({
     authOptional: true,
@@ -30,8 +30,8 @@ export async function smtpServer(received: Mail[] = []): Promise<Smtp> {
       });
     },
   });
-  await new Promise<void>((r) => smtp.listen(port, '127.0.0.1', r));
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((r) => smtp.close(() => r())) };
+  await new Promise<void>((r) => smtp.listen(port, host, r));
+  return { url: `smtp://${host}:${port}`, received, close: () => new Promise<void>((r) => smtp.close(() => r())) };
 }
 
 /** One part of a received mail (text/plain, text/html), its transfer encoding undone; undefined when it has none. */

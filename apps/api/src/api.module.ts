@@ -23,6 +23,7 @@ import {
   GraphqlAuthGuard,
   MembersResolver,
   ViewerResolver,
+  WorkspaceLimitsResolver,
   WorkspaceResolver,
   WorkspacesModule,
 } from '@app/workspaces';
@@ -99,7 +100,7 @@ export class ApiModule {
         AccessApiModule,
       ],
       controllers: development ? [ExplorerAssetsController] : [],
-      providers: [WorkspaceResolver, MembersResolver, ConnectedAppsResolver, ViewerResolver],
+      providers: [WorkspaceResolver, MembersResolver, ConnectedAppsResolver, ViewerResolver, WorkspaceLimitsResolver],
     };
   }
 }

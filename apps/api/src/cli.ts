@@ -108,6 +108,30 @@ export const COMMANDS: Record<string, Command> = {
       return exportPersonToFile(config, text(v, 'workspace'), text(v, 'person'), resolve(text(v, 'out')));
     },
   },
+  'events export': {
+    usage: 'events export --workspace SLUG --from WHEN --to WHEN [--after CURSOR] --out FILE',
+    about:
+      'Writes every timeline event of [from, to) to FILE as NDJSON, the lines of GET /api/v1/events/export ' +
+      '(gzipped when FILE ends in .gz); prints the lines written and the last cursor, for --after to resume.',
+    options: {
+      workspace: { type: 'string' },
+      from: { type: 'string' },
+      to: { type: 'string' },
+      after: { type: 'string' },
+      out: { type: 'string' },
+    },
+    required: ['workspace', 'from', 'to', 'out'],
+    run: async (_services, v, config) => {
+      const { exportEventsToFile } = await import('./events-export');
+      return exportEventsToFile(config, {
+        slug: text(v, 'workspace'),
+        from: text(v, 'from'),
+        to: text(v, 'to'),
+        after: v.after as string | undefined,
+        file: resolve(text(v, 'out')),
+      });
+    },
+  },
   'charts rebuild': {
     usage: 'charts rebuild',
     about:
@@ -116,9 +140,9 @@ export const COMMANDS: Record<string, Command> = {
     options: {},
     required: [],
     run: async (_services, _values, config) => {
-      const { Client } = await import('pg');
+      const { connectionConfig, TargetedClient } = await import('@app/platform/plain');
       const { clientTransaction, rebuildRollups } = await import('@app/events/chart-rollups');
-      const client = new Client({ connectionString: config.databaseUrl });
+      const client = new TargetedClient(connectionConfig(config.databaseUrl));
       await client.connect();
       try {
         return { rebuilt: true, rollupRows: await rebuildRollups(clientTransaction(client)) };

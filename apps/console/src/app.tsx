@@ -1,31 +1,37 @@
 // The console's frame: who is signed in, the navigation, and one route per page (each page has its
 // own URL under /console, so it can be bookmarked and back and forward work).
-import { Link, Redirect, Route, Switch, useRoute } from 'wouter';
-import { useQuery } from 'urql';
-import { Loaded } from './ui/state';
-import { VIEWER, Viewer, ViewerContext } from './viewer';
-import { PeoplePage } from './pages/people';
-import { PersonPage } from './pages/person';
-import { SegmentsPage } from './pages/segments';
-import { SegmentPage } from './pages/segment';
-import { LiveEventsPage } from './pages/live-events';
-import { ChartsPage } from './pages/charts';
-import { FunnelPage } from './pages/charts/funnel';
-import { RetentionPage } from './pages/charts/retention';
-import { WebhooksPage } from './pages/webhooks';
-import { WebhookPage } from './pages/webhook';
-import { DoorsPage } from './pages/doors';
-import { AutomationsPage } from './pages/automations';
-import { AutomationPage } from './pages/automation';
-import { ListsPage } from './pages/lists';
-import { TemplatesPage } from './pages/templates';
-import { TemplatePage } from './pages/template';
-import { BroadcastsPage } from './pages/broadcasts';
-import { BroadcastPage } from './pages/broadcast';
-import { SettingsPage } from './pages/settings';
-import { WorkspacesPage } from './pages/workspaces';
+import { Suspense, useCallback, useState } from 'react';
+import { Link, Redirect, Route, Switch, useLocation } from 'wouter';
+import { CombinedError, useQuery } from 'urql';
+import { Header, Menu, PageBoundary, RetryContext } from './ui/frame';
+import { Failed, Loading } from './ui/state';
+import { SIGNED_OUT, VIEWER, Viewer, ViewerContext } from './viewer';
+import {
+  AutomationPage,
+  AutomationsPage,
+  BroadcastPage,
+  BroadcastsPage,
+  ChartsPage,
+  DoorsPage,
+  FunnelPage,
+  HomePage,
+  ListsPage,
+  LiveEventsPage,
+  PeoplePage,
+  PersonPage,
+  RetentionPage,
+  SegmentPage,
+  SegmentsPage,
+  SettingsPage,
+  TemplatePage,
+  TemplatesPage,
+  WebhookPage,
+  WebhooksPage,
+  WorkspacesPage,
+} from './routes';
 
 const NAVIGATION: [string, string][] = [
+  ['/home', 'Home'],
   ['/people', 'People'],
   ['/segments', 'Segments'],
   ['/live', 'Live events'],
@@ -39,54 +45,43 @@ const NAVIGATION: [string, string][] = [
   ['/settings', 'Settings'],
 ];
 
-function NavLink({ href, children }: { href: string; children: string }) {
-  const [here] = useRoute(`${href}/*?`);
+function Frame({
+  viewer,
+  failure,
+  retryViewer,
+}: {
+  viewer: Viewer | null;
+  failure?: CombinedError;
+  retryViewer: () => void;
+}) {
+  const links: [string, string][] | null = viewer
+    ? viewer.operator
+      ? [['/workspaces', 'Workspaces']]
+      : NAVIGATION
+    : null;
+  // Retry remounts the page: its requests that failed (never cached) are made again.
+  const [attempt, setAttempt] = useState(0);
+  const retry = useCallback(() => setAttempt((n) => n + 1), []);
+  const [location] = useLocation();
   return (
-    <Link href={href} aria-current={here ? 'page' : undefined}>
-      {children}
-    </Link>
-  );
-}
-
-function SignOut() {
-  return (
-    <form method="post" action="/sign-out" className="sign-out">
-      <button type="submit">Sign out</button>
-    </form>
-  );
-}
-
-function Frame({ viewer }: { viewer: Viewer }) {
-  const links: [string, string][] = viewer.operator ? [['/workspaces', 'Workspaces']] : NAVIGATION;
-  return (
-    <ViewerContext.Provider value={viewer}>
-      <a className="skip" href="#main">
-        Skip to the page
-      </a>
-      <header className="top">
-        <span className="brand">Lifeline</span>
-        <span className="who">
-          {viewer.operator
-            ? 'Operator'
-            : `${viewer.workspace?.name ?? ''} · ${viewer.email ?? ''} (${viewer.role ?? ''})`}
-        </span>
-        {viewer.canSwitchWorkspace ? (
-          <a href={`/sign-in/workspace?next=${encodeURIComponent('/console/people')}`}>Switch workspace</a>
-        ) : null}
-        <SignOut />
-      </header>
-      <nav aria-label="Console">
-        <ul>
-          {links.map(([href, label]) => (
-            <li key={href}>
-              <NavLink href={href}>{label}</NavLink>
-            </li>
-          ))}
-        </ul>
-      </nav>
-      <main id="main" tabIndex={-1}>
-        {viewer.operator ? <OperatorRoutes /> : <WorkspaceRoutes />}
-      </main>
+    <ViewerContext.Provider value={viewer ?? SIGNED_OUT}>
+      <RetryContext.Provider value={retry}>
+        <a className="skip" href="#main">
+          Skip to the page
+        </a>
+        <Header viewer={viewer} />
+        <Menu links={links ?? (failure ? NAVIGATION : null)} />
+        <main id="main" tabIndex={-1}>
+          {viewer ? (
+            <PageBoundary key={`${location}#${attempt}`} onRetry={retry}>
+              {/* A page's own script not there yet (routes.ts): one line, as its data's wait shows. */}
+              <Suspense fallback={<Loading />}>{viewer.operator ? <OperatorRoutes /> : <WorkspaceRoutes />}</Suspense>
+            </PageBoundary>
+          ) : failure ? (
+            <Failed error={failure} retry={retryViewer} />
+          ) : null}
+        </main>
+      </RetryContext.Provider>
     </ViewerContext.Provider>
   );
 }
@@ -94,6 +89,7 @@ function Frame({ viewer }: { viewer: Viewer }) {
 function WorkspaceRoutes() {
   return (
     <Switch>
+      <Route path="/home" component={HomePage} />
       <Route path="/people" component={PeoplePage} />
       <Route path="/people/:id">{(p) => <PersonPage id={decodeURIComponent(p.id)} />}</Route>
       <Route path="/segments" component={SegmentsPage} />
@@ -114,7 +110,7 @@ function WorkspaceRoutes() {
       <Route path="/broadcasts/:id">{(p) => <BroadcastPage id={decodeURIComponent(p.id)} />}</Route>
       <Route path="/settings" component={SettingsPage} />
       <Route path="/">
-        <Redirect to="/people" replace />
+        <Redirect to="/home" replace />
       </Route>
       <Route>
         <NotFound />
@@ -145,11 +141,10 @@ function NotFound() {
   );
 }
 
+/** The frame at once; who is signed in fills it when known (no "signing in" line on every load). */
 export function App() {
-  const [result] = useQuery({ query: VIEWER });
-  return (
-    <Loaded result={result} what="Signing you in">
-      {(data) => <Frame viewer={data.viewer} />}
-    </Loaded>
-  );
+  const [result, reexecute] = useQuery({ query: VIEWER });
+  const retryViewer = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
+  const viewer = result.data?.viewer ?? null;
+  return <Frame viewer={viewer} failure={viewer ? undefined : result.error} retryViewer={retryViewer} />;
 }

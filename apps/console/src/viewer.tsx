@@ -21,13 +21,16 @@ export const VIEWER = graphql(`
 
 export type Viewer = ResultOf<typeof VIEWER>['viewer'];
 
-export const ViewerContext = createContext<Viewer>({
+/** Nobody yet: what the frame holds until the viewer query answers. */
+export const SIGNED_OUT: Viewer = {
   operator: false,
   email: null,
   role: null,
   workspace: null,
   canSwitchWorkspace: false,
-});
+};
+
+export const ViewerContext = createContext<Viewer>(SIGNED_OUT);
 
 export function useViewer(): Viewer {
   return useContext(ViewerContext);

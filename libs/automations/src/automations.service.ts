@@ -9,6 +9,7 @@ import { TemplatesRepository } from '@app/messaging';
 import { PeopleReadRepository } from '@app/people';
 import { AddressResolver, deriveWorkspaceStepSecret } from '@app/webhooks';
 import { AUTOMATION_STATUSES, AutomationRow, AutomationsRepository, AutomationStatus } from './automations.repository';
+import { RUN_STATES, RunLogRow, RunsRepository, RunState } from './runs.repository';
 import { automationAddress, AutomationStep, AutomationTrigger, parseSteps, parseTrigger, RawStep } from './domain';
 
 export interface AutomationInput {
@@ -23,6 +24,7 @@ const MAX_NAME = 200;
 export class AutomationsService {
   constructor(
     private readonly automations: AutomationsRepository,
+    private readonly runLog: RunsRepository,
     private readonly timeline: TimelineRepository,
     private readonly people: PeopleReadRepository,
     private readonly segments: SegmentsService,
@@ -69,6 +71,21 @@ export class AutomationsService {
 
   async get(workspaceId: string, id: string): Promise<AutomationRow> {
     return (await this.automations.get(workspaceId, id)) ?? notFound(id);
+  }
+
+  /** The latest `first` runs of each automation, newest first, only those in `state` when one is named. */
+  runs(
+    workspaceId: string,
+    automationIds: readonly string[],
+    first: number,
+    state: string | null,
+  ): Promise<RunLogRow[]> {
+    if (state != null && !(RUN_STATES as readonly string[]).includes(state)) {
+      throw new Refusal('invalid_field', `status is one of ${RUN_STATES.join(', ')}; leave it out for every run.`, {
+        field: 'status',
+      });
+    }
+    return this.runLog.latestOf(workspaceId, automationIds, first, state as RunState | null);
   }
 
   /** The full start address, for a webhook trigger only. */

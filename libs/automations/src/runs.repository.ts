@@ -12,7 +12,8 @@ import type { AutomationStep, AutomationTrigger, LogLine } from './domain';
 /** How long a claim holds a run: more than the ten seconds an http_request step may take. */
 export const RUN_CLAIM_SECONDS = 60;
 
-export type RunState = 'running' | 'waiting' | 'finished' | 'failed';
+export const RUN_STATES = ['running', 'waiting', 'finished', 'failed'] as const;
+export type RunState = (typeof RUN_STATES)[number];
 
 export interface NewRun {
   workspaceId: string;
@@ -39,6 +40,12 @@ export interface RunRow {
   steps: AutomationStep[];
   properties: Record<string, unknown> | null;
   step: number;
+}
+
+/** A run as the log shows it: with its person's email and name as they are now. */
+export interface RunLogRow extends RunRow {
+  person_email: string | null;
+  person_name: string | null;
 }
 
 export interface ClaimedRun extends RunRow {
@@ -172,13 +179,21 @@ export class RunsRepository implements MergeParticipant {
   }
 
   /** Newest first, at most `first` per automation. */
-  latestOf(workspaceId: string, automationIds: readonly string[], first: number): Promise<RunRow[]> {
+  latestOf(
+    workspaceId: string,
+    automationIds: readonly string[],
+    first: number,
+    state: RunState | null = null,
+  ): Promise<RunLogRow[]> {
+    const columns = COLUMNS.split(', ').map((c) => `r.${c}`);
     return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM (
+      `SELECT ${columns.join(', ')}, p.email AS person_email, p.name AS person_name FROM (
          SELECT *, row_number() OVER (PARTITION BY automation_id ORDER BY created_at DESC, id DESC) AS n
-           FROM automation_runs WHERE workspace_id = $1 AND automation_id = ANY($2::text[])) r
-        WHERE n <= $3 ORDER BY created_at DESC, id DESC`,
-      [workspaceId, automationIds, first],
+           FROM automation_runs WHERE workspace_id = $1 AND automation_id = ANY($2::text[])
+            AND ($4::text IS NULL OR state = $4)) r
+         ${personJoin('p', 'r.workspace_id', 'r.person_id', 'LEFT JOIN')}
+        WHERE r.n <= $3 ORDER BY r.created_at DESC, r.id DESC`,
+      [workspaceId, automationIds, first, state],
     );
   }
 

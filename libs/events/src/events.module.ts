@@ -12,6 +12,8 @@ import { ChartRollups, ChartsRepository } from './charts/charts.repository';
 import { ChartsService } from './charts/charts.service';
 import { FunnelsRepository } from './charts/funnels.repository';
 import { FunnelsService } from './charts/funnels.service';
+import { EventsTallyRepository } from './overview/events-tally.repository';
+import { OverviewService } from './overview/overview.service';
 import { PartitionUpkeep } from './partitions/partition-upkeep';
 import { UnsubscribeService } from './consent/unsubscribe.service';
 import { ConfirmationService } from './consent/confirmation.service';
@@ -39,6 +41,8 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
     ChartsService,
     FunnelsRepository,
     FunnelsService,
+    EventsTallyRepository,
+    OverviewService,
     IngestRepository,
     IngestService,
     HeartbeatService,
@@ -54,6 +58,7 @@ const HEARTBEAT_KEPT_MS = 8 * DAY_MS;
   ],
   exports: [
     PeopleModule,
+    OverviewService,
     TimelineRepository,
     TimelineService,
     ChartsService,

@@ -9,6 +9,13 @@ import type { TimelineRow } from './timeline.repository';
 
 export type TimelinePageRow = TimelineRow & { at_micros: string };
 
+/** One kind of row on one person's timeline, and how many of it. */
+export interface KindCountRow {
+  person_id: string;
+  type: string;
+  count: number;
+}
+
 export interface TimelinePageQuery {
   /** Rows per person (the page size plus one). */
   limit: number;
@@ -35,8 +42,11 @@ export function timelinePagesStatement(
     // The bare bound on occurred_at is what leaves the later months' partitions out (the row comparison is not).
     where.push(`AND (e.occurred_at, e.id) < (${at}, $${args.length}) AND e.occurred_at <= ${at}`);
   }
+  // One person (a person's page) is named as a value, so the planner weighs that person's own count of rows
+  // (a busy person read from the key, in order, and not sorted); several go through a lateral join.
+  const people = personIds.length === 1 ? `(VALUES (($2::text[])[1])) AS p(id)` : `unnest($2::text[]) AS p(id)`;
   const text = `SELECT t.*, (extract(epoch FROM t.occurred_at) * 1000000)::bigint::text AS at_micros
-         FROM unnest($2::text[]) AS p(id)
+         FROM ${people}
          CROSS JOIN LATERAL (
            SELECT e.workspace_id, e.id, e.occurred_at, e.person_id, e.type, e.value, e.properties, e.detail, e.source,
              e.expires_at
@@ -103,6 +113,18 @@ export class TimelineReadRepository {
   pages(workspaceId: string, personIds: readonly string[], query: TimelinePageQuery): Promise<TimelinePageRow[]> {
     const { text, args } = timelinePagesStatement(workspaceId, personIds, query);
     return this.reads.query(text, args);
+  }
+
+  /** Each person's timeline by kind, the most frequent first, on the events key (workspace, person): one statement. */
+  kindCounts(workspaceId: string, personIds: readonly string[]): Promise<KindCountRow[]> {
+    return this.reads.query(
+      `SELECT e.person_id, e.type, count(*)::int AS count
+         FROM events e
+        WHERE e.workspace_id = $1 AND e.person_id = ANY($2::text[])
+        GROUP BY e.person_id, e.type
+        ORDER BY count DESC, e.type`,
+      [workspaceId, personIds],
+    );
   }
 
   /**

@@ -4,7 +4,7 @@ import { decodeCursor, pageOf, pageSize } from '@app/edge';
 import { newId, Refusal } from '@app/platform';
 import { PeopleQueryService } from '@app/people';
 import { LIVE_WINDOW_MS, liveCursor, liveSince } from './domain/live-feed';
-import { LiveEventRow, TimelinePageRow, TimelineReadRepository } from './timeline-read.repository';
+import { KindCountRow, LiveEventRow, TimelinePageRow, TimelineReadRepository } from './timeline-read.repository';
 import { TimelineRepository, TimelineRow } from './timeline.repository';
 
 export interface TimelinePageInput {
@@ -39,6 +39,11 @@ export class TimelineService {
       types: input.types ?? undefined,
       after: decodeCursor(input.after),
     });
+  }
+
+  /** The kinds on many people's timelines with how many of each, the most frequent first, in one statement. */
+  kindsOf(workspaceId: string, personIds: readonly string[]): Promise<KindCountRow[]> {
+    return this.read.kindCounts(workspaceId, personIds);
   }
 
   /** One person's rows (from rowsOf) as a connection page. */

@@ -41,6 +41,15 @@ export class DoorConnectionsRepository {
     return row ?? null;
   }
 
+  /** One door of the workspace with its token's hash (to check a derived token against). */
+  async withTokenHash(workspaceId: string, id: string): Promise<(DoorRow & { token_hash: string }) | null> {
+    const [row] = await this.dataSource.query(
+      `SELECT ${COLUMNS}, token_hash FROM door_connections WHERE workspace_id = $1 AND id = $2`,
+      [workspaceId, id],
+    );
+    return row ?? null;
+  }
+
   list(workspaceId: string): Promise<DoorRow[]> {
     return this.dataSource.query(
       `SELECT ${COLUMNS} FROM door_connections WHERE workspace_id = $1 ORDER BY created_at, id`,

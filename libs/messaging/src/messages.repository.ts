@@ -97,31 +97,30 @@ export class MessagesRepository implements MergeParticipant {
   }
 
   /** The message and its row on the person's timeline (the same id). */
-  async insert(m: EntityManager, w: MessageWrite): Promise<void> {
+  insert(m: EntityManager, w: MessageWrite): Promise<void> {
+    return this.insertMany(m, [w]);
+  }
+
+  /** Messages and their timeline rows, one statement each (a broadcast's turns store theirs together). */
+  async insertMany(m: EntityManager, ws: readonly MessageWrite[]): Promise<void> {
+    if (!ws.length) return;
+    const rows = ws.map((w) => ({ ...w, at: w.at.toISOString(), broadcastId: w.broadcastId ?? null }));
     await m.query(
       `INSERT INTO messages (workspace_id, id, person_id, direction, at, subject, text, html, template_id, send_state,
         address, broadcast_id)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [
-        w.workspaceId,
-        w.id,
-        w.personId,
-        w.direction,
-        w.at.toISOString(),
-        w.subject,
-        w.text,
-        w.html,
-        w.templateId,
-        w.sendState,
-        w.address,
-        w.broadcastId ?? null,
-      ],
+       SELECT "workspaceId", id, "personId", direction, at, subject, text, html, "templateId", "sendState", address,
+              "broadcastId"
+         FROM jsonb_to_recordset($1::jsonb) AS w("workspaceId" text, id text, "personId" text, direction text,
+              at timestamptz, subject text, text text, html text, "templateId" text, "sendState" text, address text,
+              "broadcastId" text)`,
+      [JSON.stringify(rows)],
     );
-    await this.timeline.insertRows(m, [
-      {
+    await this.timeline.insertRows(
+      m,
+      rows.map((w) => ({
         workspace_id: w.workspaceId,
         id: w.id,
-        occurred_at: w.at.toISOString(),
+        occurred_at: w.at,
         person_id: w.personId,
         type: w.direction === 'out' ? 'email_sent' : 'email_received',
         value: null,
@@ -129,8 +128,8 @@ export class MessagesRepository implements MergeParticipant {
         detail: w.subject.slice(0, 500) || null,
         source: null,
         expires_at: null,
-      },
-    ]);
+      })),
+    );
   }
 
   /** A reply makes the person engaged (written by the people lib). */
@@ -185,11 +184,21 @@ export class MessagesRepository implements MergeParticipant {
     return rows[0] ?? null;
   }
 
-  async markSent(workspaceId: string, id: string, providerId: string): Promise<void> {
-    await this.dataSource.query(
-      `UPDATE messages SET send_state = 'sent', provider_id = $3, send_error = NULL WHERE workspace_id = $1 ` +
-        `AND id = $2 AND send_state = 'sending'`,
-      [workspaceId, id, providerId],
+  markSent(workspaceId: string, id: string, providerId: string): Promise<void> {
+    return this.markSentMany(this.dataSource.manager, workspaceId, [{ id, providerId }]);
+  }
+
+  /** Sending messages the provider took, with its ids, in one statement. */
+  async markSentMany(
+    m: EntityManager,
+    workspaceId: string,
+    sent: ReadonlyArray<{ id: string; providerId: string }>,
+  ): Promise<void> {
+    await m.query(
+      `UPDATE messages m SET send_state = 'sent', provider_id = s.provider_id, send_error = NULL
+         FROM unnest($2::text[], $3::text[]) AS s(id, provider_id)
+        WHERE m.workspace_id = $1 AND m.id = s.id AND m.send_state = 'sending'`,
+      [workspaceId, sent.map((s) => s.id), sent.map((s) => s.providerId)],
     );
   }
 

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { EmailDoorService } from './email-door.service';
 import { EmailStandingResolver } from './graphql/email-standing.resolver';
-import { MessagingResolver, PersonMessagesResolver } from './graphql/messaging.resolver';
+import { MessagingResolver, PersonMessagesResolver, TimelineEmailResolver } from './graphql/messaging.resolver';
 import { PersonMessagesRepository } from './person-messages.repository';
 import { TemplatesService } from './templates.service';
 import { EmailDoorController } from './http/email-door.controller';
@@ -19,6 +19,7 @@ import { BroadcastRecipientsResolver, BroadcastsResolver } from './broadcasts/gr
     PersonMessagesRepository,
     MessagingResolver,
     PersonMessagesResolver,
+    TimelineEmailResolver,
     EmailStandingResolver,
     BroadcastsResolver,
     BroadcastRecipientsResolver,

@@ -4,6 +4,8 @@ import { ConfirmationMail } from './confirmation-mail';
 import { EmailProcessor } from './jobs/email.processor';
 import { MessagingModule } from './messaging.module';
 import { BroadcastSender } from './broadcasts/broadcast-sender';
+import { RecipientBatch } from './broadcasts/recipient-batch';
+import { RecipientCheck } from './broadcasts/recipient-check';
 import { RecipientTurn } from './broadcasts/recipient-turn';
 
 /**
@@ -12,7 +14,7 @@ import { RecipientTurn } from './broadcasts/recipient-turn';
  */
 @Module({
   imports: [MessagingModule],
-  providers: [EmailProcessor, ConfirmationMail, RecipientTurn, BroadcastSender],
+  providers: [EmailProcessor, ConfirmationMail, RecipientTurn, RecipientCheck, RecipientBatch, BroadcastSender],
 })
 export class MessagingWorkerModule implements OnModuleInit {
   constructor(

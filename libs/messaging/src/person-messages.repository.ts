@@ -21,4 +21,16 @@ export class PersonMessagesRepository {
       [workspaceId, personIds, limit],
     );
   }
+
+  /** Messages by id (a timeline's email rows share their message's id), with their person. */
+  byIds(workspaceId: string, ids: readonly string[]): Promise<MessageRead[]> {
+    return this.reads.query(
+      `SELECT m.id, m.direction, m.at, m.subject, m.text, m.provider_id, m.status, m.address, m.person_id,
+              p.name AS person_name, p.email AS person_email
+         FROM messages m
+         ${personJoin('p', '$1', 'm.person_id', 'LEFT JOIN')}
+        WHERE m.workspace_id = $1 AND m.id = ANY($2::text[])`,
+      [workspaceId, ids],
+    );
+  }
 }

@@ -109,9 +109,10 @@ const toOutboxRow = (r: Record<string, unknown>): OutboxRow => ({
   payload: r.payload as Record<string, unknown>,
   createdAt: r.created_at as Date,
 });
-/** Relayed happenings are kept this long (replays read them), then the sweep deletes them. */
-export const OUTBOX_KEPT_MS = 7 * DAY_MS;
-export const OUTBOX_RETENTION_DAYS = OUTBOX_KEPT_MS / DAY_MS;
+/** Relayed happenings are kept OUTBOX_RETENTION_DAYS (replays read them), then the sweep deletes them. */
+export const outboxKeptMs = (config: Pick<AppConfig, 'outboxRetentionDays'>) => config.outboxRetentionDays * DAY_MS;
+/** Outbox rows one replay page reads at most (each holds one or more happenings). */
+const REPLAY_PAGE_ROWS = 200;
 const POLL_MS = 250;
 
 @Injectable()
@@ -126,6 +127,7 @@ export class OutboxRelayService implements OnApplicationShutdown {
   private cut = false;
   private lastStart = 0;
   private stopped = false;
+  private passes = 0; // at work, in their transaction or follow-ups
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -177,6 +179,15 @@ export class OutboxRelayService implements OnApplicationShutdown {
 
   /** One batch; returns how many outbox rows it relayed. Exposed for tests. */
   async relayOnce(): Promise<number> {
+    this.passes++;
+    try {
+      return await this.pass();
+    } finally {
+      this.passes--;
+    }
+  }
+
+  private async pass(): Promise<number> {
     const followUps: Array<() => Promise<void>> = [];
     this.cut = false;
     const passed = await this.dataSource.transaction(async (manager): Promise<number | RestoreRepaired> => {
@@ -229,12 +240,19 @@ export class OutboxRelayService implements OnApplicationShutdown {
     }
     if (typeof passed === 'number') return passed;
     this.logger.warn(restoreRepairedLine(passed));
-    return this.relayOnce();
+    return this.pass();
+  }
+
+  /** Whether a relay pass is at work in this process (a replay leaves the moment to live deliveries). */
+  get relaying(): boolean {
+    return this.passes > 0;
   }
 
   /**
-   * Happenings of one workspace that occurred in [since, until) and were relayed, oldest first, a page
-   * at a time after the happening `afterId` (replays read them again while they are retained).
+   * Happenings of one workspace written in [since, until) and relayed, in id order, a page at a time after the
+   * happening `afterId` (replays read them again while they are retained). The page reads at most REPLAY_PAGE_ROWS
+   * outbox rows by key before it expands them, so a page costs the same wherever it starts in a long window; none
+   * answered is the window's end.
    */
   async relayedBetween(
     workspaceId: string,
@@ -245,13 +263,26 @@ export class OutboxRelayService implements OnApplicationShutdown {
   ): Promise<OutboxRow[]> {
     const after = afterId ?? '-1';
     const raw: Array<Record<string, unknown>> = await this.dataSource.query(
-      `WITH kept AS (SELECT o.* FROM outbox o
+      `WITH kept AS MATERIALIZED (SELECT o.* FROM outbox o
                       WHERE o.workspace_id = $1 AND o.id >= $6 AND o.created_at >= $2 AND o.created_at < $3
-                        AND (o.xid, o.id) <= ${RELAY_MARK})
+                        AND (o.xid, o.id) <= ${RELAY_MARK}
+                      ORDER BY o.id LIMIT ${REPLAY_PAGE_ROWS})
        SELECT * FROM (${HAPPENINGS_FROM('kept')}) h WHERE h.id > $4 ORDER BY h.id LIMIT $5`,
       [workspaceId, since, until, after, limit, afterId ? outboxRowOf(afterId) : '0'],
     );
     return raw.map(toOutboxRow);
+  }
+
+  /** How many happenings of one workspace written in [since, until) and relayed carry any of these triggers' data. */
+  async countRelayedBetween(workspaceId: string, since: Date, until: Date, triggers: string[]): Promise<number> {
+    const [row]: Array<{ count: string }> = await this.dataSource.query(
+      `WITH kept AS (SELECT o.* FROM outbox o
+                      WHERE o.workspace_id = $1 AND o.created_at >= $2 AND o.created_at < $3
+                        AND (o.xid, o.id) <= ${RELAY_MARK})
+       SELECT count(*) FROM (${HAPPENINGS_FROM('kept')}) h WHERE h.payload -> 'data' ?| $4::text[]`,
+      [workspaceId, since, until, triggers],
+    );
+    return Number(row.count);
   }
 
   /** Retention: deletes happenings relayed and made before `before`, a batch at a time; unrelayed ones stay. */

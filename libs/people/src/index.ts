@@ -1,9 +1,12 @@
 export * from './domain';
 export * from './people.repository';
 export * from './people-read.repository';
+export * from './identities-json';
 export * from './entries/first-touch-sql';
 export * from './people.module';
 export * from './people-query.service';
+export { PEOPLE_SORTS, peopleSort, type PeopleSort, sortedRead } from './people-sort';
+export * from './people-tally.repository';
 export * from './people-chunks';
 export * from './segment-conditions';
 export * from './lists.service';

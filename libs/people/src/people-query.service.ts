@@ -3,17 +3,12 @@
 import { Injectable } from '@nestjs/common';
 import { decodeCursor, pageOf, pageSize } from '@app/edge';
 import { Refusal } from '@app/platform';
-import {
-  COUNT_BOUND,
-  PeopleReadRepository,
-  PersonFilter,
-  PersonListRow,
-  SubscriptionRead,
-} from './people-read.repository';
+import { COUNT_BOUND, PeopleReadRepository, PersonFilter, SubscriptionRead } from './people-read.repository';
 import type { PersonRow } from './people.repository';
+import { decodeSortCursor, encodeSortCursor, NEWEST_FIRST, type PeopleSort } from './people-sort';
 
 export interface PeoplePage {
-  edges: Array<{ cursor: string; node: PersonListRow }>;
+  edges: Array<{ cursor: string; node: PersonRow }>;
   pageInfo: { hasNextPage: boolean; endCursor?: string };
 }
 
@@ -27,12 +22,30 @@ export interface PeopleCount {
 export class PeopleQueryService {
   constructor(private readonly read: PeopleReadRepository) {}
 
-  /** Newest first. first: 1 to 100 (default 50); after: an endCursor of the page before. */
+  /**
+   * Newest first, or in the order asked (peopleSort's). first: 1 to 100 (default 50); after: an endCursor of the page
+   * before, read in the same order.
+   */
   async find(
     workspaceId: string,
-    input: { filter?: PersonFilter; first?: number | null; after?: string | null },
+    input: { filter?: PersonFilter; first?: number | null; after?: string | null; sort?: PeopleSort },
   ): Promise<PeoplePage> {
     const first = pageSize(input.first);
+    const sort = input.sort ?? NEWEST_FIRST;
+    const position = decodeSortCursor(sort, input.after);
+    if (sort.by !== NEWEST_FIRST.by || sort.direction !== NEWEST_FIRST.direction) {
+      const sorted = await this.read.sortedPage(workspaceId, {
+        filter: input.filter ?? {},
+        limit: first + 1,
+        sort,
+        after: position,
+      });
+      const edges = sorted.slice(0, first).map(({ sort_key, ...node }) => ({
+        cursor: encodeSortCursor(sort, { key: sort_key, id: node.id }),
+        node,
+      }));
+      return { edges, pageInfo: { hasNextPage: sorted.length > first, endCursor: edges.at(-1)?.cursor } };
+    }
     const rows = await this.read.page(workspaceId, {
       filter: input.filter ?? {},
       limit: first + 1,

@@ -6,10 +6,13 @@ import type { IdentityKind, SubscriptionStatus, WithdrawnVia } from './domain';
 import { PERSON_COLUMNS as COLUMNS, type PersonRow } from './people.repository';
 import { filterConditions, type PersonFilter, type PersonPageQuery, withoutSearch } from './person-filter';
 import { indexable, pageCandidates, searchCandidates, searchMatch, windowRead } from './people-search';
+import { type PeopleSort, sortedRead, type SortPosition } from './people-sort';
 
 export type { PersonCondition, PersonFilter, PersonPageQuery } from './person-filter';
 
 export type PersonListRow = PersonRow & { at_micros: string };
+/** A row of a sorted page: its key in the order's terms, as text (people-sort.ts). */
+type PersonSortedRow = PersonRow & { sort_key: string };
 
 /** Counting stops here: totalCount is exact below it. */
 export const COUNT_BOUND = 10_000;
@@ -143,6 +146,21 @@ export class PeopleReadRepository {
     const recent = await this.scanPage(workspaceId, query, true);
     if (recent.length === query.limit) return recent;
     return this.candidatesPage(workspaceId, query, fragment);
+  }
+
+  /**
+   * In the order asked (docs/graphql.md#sorting-people), from a position on: the order's index read in order, each
+   * person checked against the filters (search too) as it comes.
+   */
+  sortedPage(
+    workspaceId: string,
+    query: { filter: PersonFilter; limit: number; sort: PeopleSort; after?: SortPosition },
+  ): Promise<PersonSortedRow[]> {
+    const { filter, search } = withoutSearch(query.filter);
+    const { where, args } = filterConditions(workspaceId, filter);
+    if (search) where.push(searchMatch(args, search));
+    const { sort, after, limit } = query;
+    return this.reads.query(sortedRead({ columns: COLUMNS, where, args, sort, after, limit }), args);
   }
 
   /** How many match, counted up to COUNT_BOUND + 1 so a large workspace costs no more than that. */

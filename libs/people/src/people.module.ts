@@ -11,6 +11,7 @@ import { ListsService } from './lists.service';
 import { SubscriptionsRepository } from './subscriptions.repository';
 import { ListsReadRepository } from './lists-read.repository';
 import { ConfirmationsRepository } from './confirmations.repository';
+import { PeopleTallyRepository } from './people-tally.repository';
 
 @Module({
   providers: [
@@ -25,6 +26,7 @@ import { ConfirmationsRepository } from './confirmations.repository';
     SuppressionList,
     PersonDataService,
     PeopleDataParticipant,
+    PeopleTallyRepository,
   ],
   exports: [
     PeopleRepository,
@@ -36,6 +38,7 @@ import { ConfirmationsRepository } from './confirmations.repository';
     ConfirmationsRepository,
     SuppressionList,
     PersonDataService,
+    PeopleTallyRepository,
   ],
 })
 export class PeopleModule implements OnModuleInit {

@@ -19,15 +19,16 @@ export interface PersonRow {
   first_touch: Record<string, unknown> | null;
   first_touch_at: Date | null;
   created_at: Date;
+  /** Last seen and what they paid, as numeric text (domain/activity.ts); last_seen_at is null only unwritten. */
+  last_seen_at: Date | null;
+  revenue: string;
 }
 
 export interface IdentityRow {
   kind: string;
   value: string;
   person_id: string;
-  /**
-   * A new person's created_at, which a write's new identity of them carries (peopleWriteCtes); others' is read by key.
-   */
+  /** A new person's created_at, carried by a write's new identity of them (peopleWriteCtes); others' read by key. */
   person_created_at?: string;
 }
 
@@ -39,8 +40,7 @@ export interface ListRow {
   double_opt_in?: boolean;
 }
 
-/** What a list read answers (ListRow). */
-const LIST_COLUMNS = 'id, address, name, double_opt_in';
+const LIST_COLUMNS = 'id, address, name, double_opt_in'; // what a list read answers (ListRow)
 
 export interface SubscriptionWrite {
   workspace_id: string;
@@ -59,13 +59,12 @@ export interface SubscriptionWrite {
 /** Every column of a person row, as PersonRow (plus merged_into) names them. */
 export const PERSON_COLUMNS =
   `workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields, first_touch, ` +
-  `first_touch_at, created_at, merged_into`;
+  `first_touch_at, created_at, last_seen_at, revenue, merged_into`;
 
-/**
- * The person columns but the workspace as jsonb_to_recordset reads them from a leanRecord, in the people table's order.
- */
-const PERSON_LEAN_RECORD = `id text, name text, email text, stage text, stage_changed_at timestamptz,
-  purchases int, engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz`;
+/** The person columns but the workspace as jsonb_to_recordset reads them from a leanRecord, in the table's order. */
+const PERSON_LEAN_RECORD = `id text, name text, email text, stage text, stage_changed_at timestamptz, purchases int,
+  engaged_at timestamptz, os text, fields jsonb, first_touch jsonb, first_touch_at timestamptz, created_at timestamptz,
+  last_seen_at timestamptz, revenue numeric`;
 const PERSON_RECORD = `workspace_id text, ${PERSON_LEAN_RECORD}`;
 
 /**
@@ -83,14 +82,15 @@ const PERSON_RECORD = `workspace_id text, ${PERSON_LEAN_RECORD}`;
 export function peopleWriteCtes(doc: string, workspace: string): string {
   return `new_people AS (
   INSERT INTO people (workspace_id, id, name, email, stage, stage_changed_at, purchases, engaged_at, os, fields,
-                      first_touch, first_touch_at, created_at, updated_at)
+                      first_touch, first_touch_at, created_at, last_seen_at, revenue, updated_at)
   SELECT ${workspace}, x.*, x.created_at FROM jsonb_to_recordset(${doc} -> 'newPeople') AS x(${PERSON_LEAN_RECORD})
   RETURNING 1),
 changed_people AS (
   UPDATE people p SET name = x.name, email = x.email, stage = x.stage, stage_changed_at = x.stage_changed_at,
          purchases = x.purchases, engaged_at = x.engaged_at, os = x.os, fields = x.fields,
          first_touch = x.first_touch, first_touch_at = x.first_touch_at,
-         created_at = least(p.created_at, x.first_seen), updated_at = now()
+         created_at = least(p.created_at, x.first_seen), last_seen_at = greatest(p.last_seen_at, x.last_seen_at),
+         revenue = x.revenue, updated_at = now()
     FROM jsonb_to_recordset(${doc} -> 'changedPeople') AS x(${PERSON_RECORD}, first_seen timestamptz)
    WHERE p.workspace_id = x.workspace_id AND p.id = x.id
   RETURNING 1),
@@ -211,11 +211,11 @@ export class PeopleRepository {
     return null;
   }
 
-  /** A reply makes the person engaged; the earliest engagement stays. */
+  /** A reply makes the person engaged (the earliest engagement stays) and seen. */
   async markEngaged(m: EntityManager, workspaceId: string, personId: string, at: Date): Promise<void> {
     await m.query(
-      `UPDATE people SET engaged_at = $3, updated_at = now() WHERE workspace_id = $1 AND id = $2 AND ` +
-        `(engaged_at IS NULL OR engaged_at > $3)`,
+      `UPDATE people SET engaged_at = least(coalesce(engaged_at, $3), $3), last_seen_at = greatest(last_seen_at, $3),
+         updated_at = now() WHERE workspace_id = $1 AND id = $2`,
       [workspaceId, personId, at.toISOString()],
     );
   }

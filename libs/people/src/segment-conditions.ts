@@ -16,6 +16,6 @@ export const subscribedNowSql = (workspace: string, person: string, address: str
    WHERE s.workspace_id = ${workspace} AND s.person_id = ${person} AND l.address = ${address}
      AND s.status = 'subscribed')`;
 
-/** Locks these people's rows (FOR UPDATE, in id order) for the rest of the transaction; answers the ids found. */
-export const lockPeopleSql = (workspace: string, ids: string): string =>
-  `SELECT id FROM people WHERE workspace_id = ${workspace} AND id = ANY(${ids}) ORDER BY id FOR UPDATE`;
+/** Locks these people's rows (FOR UPDATE, in id order) for the rest of the transaction; answers those found. */
+export const lockPeopleSql = (workspace: string, ids: string, columns = 'id'): string =>
+  `SELECT ${columns} FROM people WHERE workspace_id = ${workspace} AND id = ANY(${ids}) ORDER BY id FOR UPDATE`;

@@ -8,6 +8,7 @@ export * from './database/database-watch';
 export * from './database/read-database';
 export * from './database/migrate';
 export * from './database/delete-in-batches';
+export * from './database/copy-out';
 export * from './runtime/redis-reachable';
 export * from './runtime/lifecycle';
 export * from './runtime/start-process';

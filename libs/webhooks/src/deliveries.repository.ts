@@ -144,14 +144,20 @@ export class DeliveriesRepository {
     );
   }
 
-  /** The delivery log: the last `limit` deliveries of each endpoint, newest first. */
-  async latestOf(workspaceId: string, endpointIds: readonly string[], limit: number): Promise<DeliveryRow[]> {
+  /** The delivery log: the last `limit` deliveries of each endpoint (only in `state` when named), newest first. */
+  async latestOf(
+    workspaceId: string,
+    endpointIds: readonly string[],
+    limit: number,
+    state: string | null = null,
+  ): Promise<DeliveryRow[]> {
     return this.dataSource.query(
       `SELECT ${DELIVERY_COLUMNS} FROM unnest($2::text[]) AS e(id)
          CROSS JOIN LATERAL (SELECT * FROM deliveries x WHERE x.workspace_id = $1 AND x.endpoint_id = e.id
+                               AND ($4::text IS NULL OR x.state = $4)
                               ORDER BY x.created_at DESC, x.id DESC LIMIT $3) d
         ORDER BY d.created_at DESC, d.id DESC`,
-      [workspaceId, endpointIds, limit],
+      [workspaceId, endpointIds, limit, state],
     );
   }
 

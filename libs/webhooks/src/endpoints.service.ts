@@ -6,7 +6,15 @@ import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
 import { DeliveriesRepository, DeliveryRow } from './deliveries.repository';
 import { DeliveryClaimsRepository } from './delivery-claims.repository';
 import { DeliveryQueue } from './delivery.service';
-import { buildWebhookBody, generateEndpointSecret, isTrigger, sealSecret, TRIGGERS } from './domain';
+import {
+  buildWebhookBody,
+  DELIVERY_STATES,
+  generateEndpointSecret,
+  isDeliveryState,
+  isTrigger,
+  sealSecret,
+  TRIGGERS,
+} from './domain';
 import { EndpointRow, EndpointsRepository } from './endpoints.repository';
 import { attemptJobId, manualRetryJobId } from './jobs/delivery.job';
 import { isRedactedBody } from './person-data.participant';
@@ -115,7 +123,37 @@ export class EndpointsService {
     return endpoint;
   }
 
-  /** A manual Retry: due now and queued; an attempt already out settles it (see DeliveryClaimsRepository.settle). */
+  /** One delivery of the workspace, as the log shows it (Send a test follows the one it made). */
+  async delivery(workspaceId: string, deliveryId: string): Promise<DeliveryRow> {
+    const delivery = await this.deliveries.get(workspaceId, deliveryId);
+    if (!delivery) throw notFound('delivery', deliveryId);
+    return delivery;
+  }
+
+  /** The delivery log of these addresses: the last `limit` of each, newest first, only in `state` when named. */
+  deliveryLog(
+    workspaceId: string,
+    endpointIds: readonly string[],
+    limit: number,
+    state: string | null,
+  ): Promise<DeliveryRow[]> {
+    if (state != null && !isDeliveryState(state)) {
+      throw new Refusal(
+        'invalid_field',
+        `state is one of ${DELIVERY_STATES.join(', ')}; leave it out for every state.`,
+        {
+          field: 'state',
+        },
+      );
+    }
+    return this.deliveries.latestOf(workspaceId, endpointIds, limit, state);
+  }
+
+  /**
+   * A manual Retry, whatever the state: a failed delivery, or a pending one whose last attempt failed, is sent
+   * now as its next attempt (docs/decisions.md#retry-on-any-failed-attempt): due now and queued; an attempt already out
+   * settles it (see DeliveryClaimsRepository.settle).
+   */
   async retry(workspaceId: string, deliveryId: string): Promise<DeliveryRow> {
     const delivery = await this.deliveries.get(workspaceId, deliveryId);
     if (!delivery) throw notFound('delivery', deliveryId);

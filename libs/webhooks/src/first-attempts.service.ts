@@ -82,6 +82,14 @@ export class FirstAttemptsService implements BeforeApplicationShutdown {
     return this.clock.now();
   }
 
+  /**
+   * Whether live first attempts want this process now: some wait for a place, or at least `posting` are out (a
+   * replay starts no post of its own meanwhile, docs/webhooks.md#replaying-a-window).
+   */
+  busy(posting: number): boolean {
+    return this.head < this.backlog.length || this.posting >= posting;
+  }
+
   /** Whether the delivery's first attempt waits in this process (the poll leaves it alone). */
   holds(deliveryId: string): boolean {
     return this.waiting.has(deliveryId);

@@ -1,5 +1,5 @@
 // The worker's part of outgoing webhooks: the relay handler, the delivery processor, the poll that
-// queues again what a lost job or a Redis outage left, and the sweeps (due deliveries, retention).
+// queues again what a lost job or a Redis outage left, the sweeps (due deliveries, retention) and the replays.
 import { Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { DAY_MS, DuePoll, retainedSince, SweepRegistry } from '@app/platform';
 import { OutboxRelayService } from '@app/outbox';
@@ -12,6 +12,7 @@ import { attemptJobId } from './jobs/delivery.job';
 import { DeliveryProcessor } from './jobs/delivery.processor';
 import { closeSafeAgents } from './sending';
 import { WebhookRelayService } from './happening-deliveries';
+import { ReplayRunnerService } from './replay-runner.service';
 import { WebhooksModule } from './webhooks.module';
 
 /** Webhook deliveries and their attempts. */
@@ -26,6 +27,7 @@ const DELIVERIES_KEPT_MS = 30 * DAY_MS;
     DeliveryProcessor,
     EndpointHealthService,
     EndpointRateLimit,
+    ReplayRunnerService,
   ],
 })
 export class WebhooksWorkerModule implements OnModuleInit, OnApplicationShutdown {

@@ -8,6 +8,7 @@ import { DeliveryRecoveryService } from './delivery-recovery.service';
 import { EndpointsRepository } from './endpoints.repository';
 import { EndpointsService } from './endpoints.service';
 import { HappeningDeliveries } from './happening-deliveries';
+import { ReplaysRepository } from './replays.repository';
 import { AddressResolver } from './sending/address-resolver';
 import { DELIVER } from './jobs/delivery.job';
 import { DeliveryGauges } from './delivery-gauges';
@@ -24,6 +25,7 @@ import { WebhooksDataParticipant } from './person-data.participant';
     EndpointsService,
     HappeningDeliveries,
     DeliveryRecoveryService,
+    ReplaysRepository,
     AddressResolver,
     DeliveryGauges,
     WebhooksDataParticipant,
@@ -36,6 +38,7 @@ import { WebhooksDataParticipant } from './person-data.participant';
     EndpointsService,
     HappeningDeliveries,
     DeliveryRecoveryService,
+    ReplaysRepository,
     AddressResolver,
   ],
 })

@@ -19,3 +19,4 @@ export * from './graphql/workspace.types';
 export * from './workspaces.module';
 export * from './graphql/connected-apps.resolver';
 export * from './graphql/viewer.resolver';
+export * from './limits/workspace-limits.resolver';

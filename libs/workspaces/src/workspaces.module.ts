@@ -11,6 +11,8 @@ import { ConnectionsService } from './sign-in/connections.service';
 import { SessionsRepository } from './sign-in/sessions.repository';
 import { SessionsService, SignInClock } from './sign-in/sessions.service';
 import { SignInSweep } from './sign-in/sign-in.sweep';
+import { WorkspaceLimitsRepository } from './limits/workspace-limits.repository';
+import { WorkspaceLimitsService } from './limits/workspace-limits.service';
 
 /** Workspaces, members and keys, and the guards that turn a key into an actor. */
 @Global()
@@ -61,6 +63,12 @@ import { SignInSweep } from './sign-in/sign-in.sweep';
       inject: [ConnectionsRepository, CONFIG, SignInClock],
     },
     SignInSweep,
+    {
+      provide: WorkspaceLimitsRepository,
+      useFactory: (dataSource: DataSource) => new WorkspaceLimitsRepository(typeormSql(dataSource)),
+      inject: [DataSource],
+    },
+    WorkspaceLimitsService,
     SecretKeyGuard,
     GraphqlAuthGuard,
   ],
@@ -74,6 +82,7 @@ import { SignInSweep } from './sign-in/sign-in.sweep';
     SessionsService,
     ConnectionsService,
     SessionsRepository,
+    WorkspaceLimitsService,
   ],
 })
 export class WorkspacesModule {}

@@ -5,6 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { request } from 'undici';
 import { installConsole } from './console-files';
 
 async function serve(dir: string): Promise<{ url: string; server: Server }> {
@@ -27,6 +29,9 @@ describe('the console files at /console', () => {
       '<!doctype html><script type="module" src="/console/assets/index-abc123.js"></script>',
     );
     writeFileSync(join(built, 'assets', 'index-abc123.js'), 'console.log(1)');
+    writeFileSync(join(built, 'assets', 'index-abc123.js.br'), brotliCompressSync('console.log(1)'));
+    writeFileSync(join(built, 'assets', 'index-abc123.js.gz'), gzipSync('console.log(1)'));
+    writeFileSync(join(built, 'assets', 'plain-abc123.css'), 'p{}');
     ({ url, server } = await serve(built));
   });
   afterAll(() => {
@@ -53,6 +58,27 @@ describe('the console files at /console', () => {
     const missing = await fetch(`${url}/console/assets/index-old999.js`);
     expect(missing.status).toBe(404);
     expect(await missing.text()).toMatch(/reload the console/);
+  });
+
+  it("sends the build's brotli or gzip copy to a browser that accepts it, typed as the asset, and the asset itself otherwise", async () => {
+    const asset = `${url}/console/assets/index-abc123.js`;
+    const ask = (encoding: string) => request(asset, { headers: { 'accept-encoding': encoding } });
+    const br = await ask('gzip, deflate, br');
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers['content-type']).toMatch(/^text\/javascript/);
+    expect(br.headers['vary']).toBe('Accept-Encoding');
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(brotliDecompressSync(Buffer.from(await br.body.arrayBuffer())).toString()).toBe('console.log(1)');
+    const gz = await ask('gzip, br;q=0');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(Buffer.from(await gz.body.arrayBuffer())).toString()).toBe('console.log(1)');
+    const plain = await ask('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(await plain.body.text()).toBe('console.log(1)');
+    // No compressed copy made: the file as it is.
+    const css = await request(`${url}/console/assets/plain-abc123.css`, { headers: { 'accept-encoding': 'br' } });
+    expect(css.headers['content-encoding']).toBeUndefined();
+    expect(await css.body.text()).toBe('p{}');
   });
 
   it('leaves other paths and other methods to the rest of the app', async () => {

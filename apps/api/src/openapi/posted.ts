@@ -31,6 +31,7 @@ const INSTANTS: Record<string, string[]> = {
   WireEvent: ['occurred_at', 'expires_at'],
   WirePublicEvent: ['occurred_at', 'expires_at'],
   WireConsent: ['granted_at'],
+  WireEventsExportQuery: ['from', 'to'],
 };
 
 /** The schemas of openapi.schemas.json with the rules above; the file itself stays the compiler's reading. */

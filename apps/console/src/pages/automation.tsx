@@ -1,25 +1,27 @@
 // One automation (docs/graphql.md#automations): its status and the buttons that change it, the start
-// address of a webhook trigger (owners and admins only), its trigger and steps to edit (runs in
-// flight keep the steps they started with), its latest runs with their logs, and how much history it
-// passed over (docs/decisions.md#history-starts-no-automation), in one query.
-import { useState } from 'react';
+// address of a webhook trigger (owners and admins only), its latest runs as a table with a status filter
+// (docs/console.md#logs), its trigger and steps to edit, folded unless it is a draft (runs in flight keep
+// the steps they started with), and how much history it passed over
+// (docs/decisions.md#history-starts-no-automation), in one query.
+import { useRef, useState } from 'react';
 import { useMutation, useQuery } from 'urql';
 import { refusalOf } from '../client';
 import { graphql, ResultOf } from '../graphql';
 import { Page, Section } from '../ui/page';
-import { Loaded } from '../ui/state';
+import { StateFilter } from '../ui/log-table';
+import { Empty, Loaded } from '../ui/state';
 import { Time } from '../ui/time';
 import { useChangeRight } from '../viewer';
 import { AutomationForm, AutomationInput } from './automations/automation-form';
 import { draftOf, stepInWords, triggerInWords } from './automations/draft';
-import { RUN_FIELDS, Runs } from './automations/runs';
+import { RUN_FIELDS, RUN_STATES, Runs } from './automations/runs';
 import { StartAddress } from './automations/start-address';
 import { StatusBadge, StatusButtons } from './automations/status';
 import './automations/automations.css';
 
 const AUTOMATION = graphql(
   `
-    query Automation($id: ID!, $manager: Boolean!) {
+    query Automation($id: ID!, $manager: Boolean!, $status: String) {
       automation(id: $id) {
         id
         number
@@ -41,7 +43,7 @@ const AUTOMATION = graphql(
           template
           seconds
         }
-        runs(first: 20) {
+        runs(first: 20, status: $status) {
           ...AutomationRunFields
         }
       }
@@ -127,7 +129,8 @@ function Edit({ automation }: { automation: Automation }) {
     setSaved(!answer.error);
   };
   return (
-    <Section title="Trigger and steps">
+    <details className="folded" open={automation.status === 'draft'}>
+      <summary>Edit trigger and steps</summary>
       <p className="hint">
         Saving changes the automation from now on: runs in flight keep the steps they started with.
       </p>
@@ -143,28 +146,76 @@ function Edit({ automation }: { automation: Automation }) {
           Saved.
         </p>
       ) : null}
+    </details>
+  );
+}
+
+interface Filter {
+  status: string;
+  setStatus: (status: string) => void;
+}
+
+function RunLog({ automation, filter }: { automation: Automation; filter: Filter }) {
+  const count = automation.runs.length;
+  const which = filter.status ? ` ${filter.status}` : '';
+  const shown = `${count} ${count === 1 ? 'run' : 'runs'}${which}, the latest 20 at most`;
+  return (
+    <Section
+      title="Runs"
+      actions={
+        <StateFilter
+          label="Status"
+          states={RUN_STATES}
+          value={filter.status}
+          shown={shown}
+          onChange={filter.setStatus}
+        />
+      }
+    >
+      {count > 0 ? (
+        <Runs runs={automation.runs} />
+      ) : (
+        <Empty>
+          {filter.status ? `No ${filter.status} runs.` : 'No runs yet. Only a running automation starts runs.'}
+        </Empty>
+      )}
     </Section>
   );
 }
 
-function Automation({ automation, segmentNames }: { automation: Automation; segmentNames: SegmentNames }) {
+function Automation({
+  automation,
+  segmentNames,
+  filter,
+}: {
+  automation: Automation;
+  segmentNames: SegmentNames;
+  filter: Filter;
+}) {
   return (
     <Page title={automation.name}>
       <Facts automation={automation} segmentNames={segmentNames} />
       <StatusButtons id={automation.id} status={automation.status} />
       {automation.address ? <StartAddress address={automation.address} /> : null}
-      <Edit key={automation.id} automation={automation} />
-      <Section title="Runs">
-        <Runs runs={automation.runs} />
+      <RunLog automation={automation} filter={filter} />
+      <Section title="Trigger and steps">
+        <Edit key={automation.id} automation={automation} />
       </Section>
     </Page>
   );
 }
 
+type Data = ResultOf<typeof AUTOMATION>;
+
 export function AutomationPage({ id }: { id: string }) {
   const right = useChangeRight();
-  const [result] = useQuery({ query: AUTOMATION, variables: { id, manager: right.allowed } });
-  if (!result.data) {
+  const [status, setStatus] = useState('');
+  const [result] = useQuery({ query: AUTOMATION, variables: { id, manager: right.allowed, status: status || null } });
+  // While another status's runs load, the page keeps showing the last answer (the filter keeps its focus).
+  const last = useRef<Data | undefined>(undefined);
+  if (result.data || !result.fetching) last.current = result.data;
+  const data = last.current;
+  if (!data) {
     return (
       <Page title="Automation">
         <Loaded result={result} what="Loading the automation">
@@ -173,6 +224,6 @@ export function AutomationPage({ id }: { id: string }) {
       </Page>
     );
   }
-  const segmentNames = new Map(result.data.segments.map((s) => [s.id, s.name]));
-  return <Automation automation={result.data.automation} segmentNames={segmentNames} />;
+  const segmentNames = new Map(data.segments.map((s) => [s.id, s.name]));
+  return <Automation automation={data.automation} segmentNames={segmentNames} filter={{ status, setStatus }} />;
 }

@@ -1,61 +1,24 @@
-// People: search by email, name or ids, filter by stage, list, engaged and segment, page by cursor,
-// with the count. The question lives in the URL: q, stage, list, engaged (yes/no), segment (its id), after
-// (the page's cursor) and back (the cursors of the pages before it, comma-separated, for Previous).
+// People: search by email, name or ids, filter by stage, list, engaged and segment, sort by a column, page by
+// cursor, with the count. The question lives in the URL: q, stage, list, engaged (yes/no), segment (its id), sort
+// and dir (docs/graphql.md#sorting-people), after (the page's cursor) and back (the cursors of the pages before
+// it, comma-separated, for Previous).
 import { FormEvent, useEffect, useState } from 'react';
-import { Link, useSearchParams } from 'wouter';
+import { useSearchParams } from 'wouter';
 import { useQuery } from 'urql';
-import { graphql, ResultOf } from '../graphql';
+import type { ResultOf } from '../graphql';
 import { Page } from '../ui/page';
 import { Field, Select } from '../ui/controls';
 import { Empty, Failed, Loading } from '../ui/state';
-import { Time } from '../ui/time';
-import { STAGES, stageName } from '../ui/stage';
+import { STAGES } from '../ui/stage';
+import { LISTS, orderOf, PEOPLE, variablesOf } from './people/people-questions';
+import { PeopleTable } from './people/people-table';
 
-const PAGE_SIZE = 25;
 const TYPING_PAUSE_MS = 300;
-
-const PEOPLE = graphql(`
-  query People($filter: PeopleFilter, $segment: ID, $first: Int, $after: String) {
-    people(filter: $filter, segment: $segment, first: $first, after: $after) {
-      totalCount
-      totalCountExact
-      pageInfo {
-        endCursor
-        hasNextPage
-      }
-      edges {
-        cursor
-        node {
-          id
-          email
-          name
-          stage
-          engaged
-          createdAt
-        }
-      }
-    }
-  }
-`);
-
-const LISTS = graphql(`
-  query PeopleLists {
-    lists {
-      id
-      address
-      name
-    }
-    segments {
-      id
-      name
-    }
-  }
-`);
 
 type Connection = ResultOf<typeof PEOPLE>['people'];
 type Changes = Record<string, string | undefined>;
 
-const FILTERS = ['q', 'stage', 'list', 'engaged', 'segment'] as const;
+const FILTERS = ['q', 'stage', 'list', 'engaged', 'segment', 'sort', 'dir'] as const;
 
 /** The URL's search params with some changed (an empty value removes it). */
 function withChanges(params: URLSearchParams, changes: Changes): URLSearchParams {
@@ -65,16 +28,6 @@ function withChanges(params: URLSearchParams, changes: Changes): URLSearchParams
     else next.set(key, value);
   }
   return next;
-}
-
-function filterOf(params: URLSearchParams) {
-  const engaged = params.get('engaged');
-  return {
-    search: params.get('q') || undefined,
-    stage: params.get('stage') || undefined,
-    list: params.get('list') || undefined,
-    engaged: engaged === 'yes' ? true : engaged === 'no' ? false : undefined,
-  };
 }
 
 /** The first page in the back param (cursors are base64url, never this word, never a comma). */
@@ -104,15 +57,7 @@ export function PeoplePage() {
 // change, which leaves useSearchParams (useSyncExternalStore) of the same component blind to the next
 // return to an earlier URL (Previous, the browser's Back).
 function Answer({ params, change }: { params: URLSearchParams; change: (changes: Changes) => void }) {
-  const [result] = useQuery({
-    query: PEOPLE,
-    variables: {
-      filter: filterOf(params),
-      segment: params.get('segment') || undefined,
-      first: PAGE_SIZE,
-      after: params.get('after') || undefined,
-    },
-  });
+  const [result] = useQuery({ query: PEOPLE, variables: variablesOf(params) });
   if (result.error && !result.data) return <Failed error={result.error} />;
   if (!result.data) return <Loading what="Finding people" />;
   return <Results people={result.data.people} params={params} change={change} />;
@@ -227,7 +172,13 @@ function Results({
       {people.edges.length === 0 ? (
         <Empty>No one matches. Try fewer words or another filter.</Empty>
       ) : (
-        <PeopleTable people={people} />
+        <PeopleTable
+          people={people.edges.map((edge) => edge.node)}
+          {...orderOf(params)}
+          onSort={(sort, direction) =>
+            change({ sort: sort === 'created' ? undefined : sort, dir: direction === 'desc' ? undefined : direction })
+          }
+        />
       )}
       <nav className="pager" aria-label="Pages of people">
         <button type="button" className="secondary" disabled={back.length === 0} onClick={previous}>
@@ -239,35 +190,5 @@ function Results({
         <span className="muted">Page {back.length + 1}</span>
       </nav>
     </>
-  );
-}
-
-function PeopleTable({ people }: { people: Connection }) {
-  return (
-    <table>
-      <thead>
-        <tr>
-          <th scope="col">Person</th>
-          <th scope="col">Stage</th>
-          <th scope="col">Engaged</th>
-          <th scope="col">First seen</th>
-        </tr>
-      </thead>
-      <tbody>
-        {people.edges.map(({ node }) => (
-          <tr key={node.id}>
-            <td>
-              <Link href={`/people/${encodeURIComponent(node.id)}`}>{node.email ?? node.name ?? node.id}</Link>
-              {node.email && node.name ? <span className="muted"> {node.name}</span> : null}
-            </td>
-            <td>{stageName(node.stage)}</td>
-            <td>{node.engaged ? 'Yes' : 'No'}</td>
-            <td>
-              <Time value={node.createdAt} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
   );
 }

@@ -1,6 +1,7 @@
-// A person: name or email as the heading; stage, identities, fields, first touch, the segments they are in,
-// subscriptions with their consent, the timeline (types filter in the URL: ?types=purchase,note) and
-// emails, all in one query; sending an email and adding a note re-read it; the person's data on request.
+// A person: name or email as the heading; the summary (stage, value, last seen, first touch) beside the timeline
+// on a wide screen, above it on a narrow one (docs/console.md#a-persons-page); identities, fields, segments,
+// subscriptions with their consent, email standing, emails and the person's data on request, all in one query.
+// The timeline's kinds are in the URL (?types=purchase,note); sending an email and adding a note re-read it.
 import { useState } from 'react';
 import { useSearchParams } from 'wouter';
 import { useQuery } from 'urql';
@@ -8,6 +9,7 @@ import { graphql } from '../graphql';
 import { Page } from '../ui/page';
 import { Empty, Loaded } from '../ui/state';
 import { Facts, PERSON_FACTS } from './person/identity-facts';
+import { PERSON_SUMMARY, Summary } from './person/summary';
 import { PERSON_SEGMENTS, SegmentChips } from './person/segment-chips';
 import { PERSON_SUBSCRIPTIONS, Subscriptions } from './person/subscriptions';
 import { Timeline, TIMELINE_PAGE, TIMELINE_PAGE_SIZE, typesOf } from './person/timeline';
@@ -24,18 +26,31 @@ const PERSON = graphql(
         id
         email
         name
+        ...PersonSummary
         ...PersonFacts
         ...PersonSegments
         ...PersonSubscriptions
         ...PersonEmails
         ...PersonEmailStanding
+        timelineKinds {
+          type
+          count
+        }
         timeline(first: $first, types: $types) {
           ...TimelinePage
         }
       }
     }
   `,
-  [PERSON_FACTS, PERSON_SEGMENTS, PERSON_SUBSCRIPTIONS, PERSON_EMAILS, PERSON_EMAIL_STANDING, TIMELINE_PAGE],
+  [
+    PERSON_SUMMARY,
+    PERSON_FACTS,
+    PERSON_SEGMENTS,
+    PERSON_SUBSCRIPTIONS,
+    PERSON_EMAILS,
+    PERSON_EMAIL_STANDING,
+    TIMELINE_PAGE,
+  ],
 );
 
 export function PersonPage({ id }: { id: string }) {
@@ -70,15 +85,30 @@ function PersonAnswer({ id, types, setTypes }: { id: string; types: string[]; se
       {({ person }) =>
         person ? (
           <Page title={person.name ?? person.email ?? person.id}>
-            <Facts person={person} />
-            <SegmentChips person={person} />
-            <Subscriptions person={person} />
-            <EmailStanding person={person} onLifted={reread} />
-            <Emails personId={person.id} person={person} onSent={reread} />
-            <Timeline personId={person.id} types={types} firstPage={person.timeline} onTypes={setTypes}>
-              <NoteForm personId={person.id} onAdded={reread} />
-            </Timeline>
-            <PersonData personId={person.id} onErased={setErased} />
+            <div className="person-layout">
+              <div className="person-side">
+                <Summary person={person} />
+              </div>
+              <div className="person-main">
+                <Timeline
+                  personId={person.id}
+                  types={types}
+                  kinds={person.timelineKinds}
+                  firstPage={person.timeline}
+                  onTypes={setTypes}
+                >
+                  <NoteForm personId={person.id} onAdded={reread} />
+                </Timeline>
+                <Emails personId={person.id} person={person} onSent={reread} />
+              </div>
+              <div className="person-more">
+                <SegmentChips person={person} />
+                <Facts person={person} />
+                <Subscriptions person={person} />
+                <EmailStanding person={person} onLifted={reread} />
+                <PersonData personId={person.id} onErased={setErased} />
+              </div>
+            </div>
           </Page>
         ) : (
           <Page title="No such person">

@@ -102,14 +102,14 @@ export function Select({
   );
 }
 
-/** A secret shown once (a key, a signing secret, a door's address), with a copy button. */
-export function ShownOnce({ label, value }: { label: string; value: string }) {
+/** A value to copy (an address to paste into a provider), with a Copy button; `note` says what it is for. */
+export function CopyValue({ label, value, note }: { label: string; value: string; note: ReactNode }) {
   const [copied, setCopied] = useState(false);
   const id = useId();
   return (
     <div className="shown-once" role="status">
       <p id={id}>
-        <strong>{label}</strong>: shown once. Copy it now; it is never shown again.
+        <strong>{label}</strong>: {note}
       </p>
       <code aria-labelledby={id} className="secret">
         {value}
@@ -127,4 +127,9 @@ export function ShownOnce({ label, value }: { label: string; value: string }) {
       </button>
     </div>
   );
+}
+
+/** A secret shown once (a key, a signing secret), with a copy button. */
+export function ShownOnce({ label, value }: { label: string; value: string }) {
+  return <CopyValue label={label} value={value} note="shown once. Copy it now; it is never shown again." />;
 }

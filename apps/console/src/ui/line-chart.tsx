@@ -11,6 +11,17 @@ export interface Series {
 
 const COLOURS = ['#2563eb', '#dc2626', '#059669', '#d97706', '#7c3aed', '#db2777', '#0891b2', '#65a30d'];
 
+/** Axes drawn in the theme's colours (the canvas does not read CSS): labels in the muted ink, grid in the line. */
+function axis(element: HTMLElement): uPlot.Axis {
+  const style = getComputedStyle(element);
+  const line = style.getPropertyValue('--line').trim() || '#d1d5db';
+  return {
+    stroke: style.getPropertyValue('--muted').trim() || '#4b5563',
+    grid: { stroke: line, width: 1 },
+    ticks: { stroke: line, width: 1 },
+  };
+}
+
 export function LineChart({ series, height = 260 }: { series: Series[]; height?: number }) {
   const box = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -26,7 +37,7 @@ export function LineChart({ series, height = 260 }: { series: Series[]; height?:
           {},
           ...series.map((s, i) => ({ label: s.key || '(none)', stroke: COLOURS[i % COLOURS.length], width: 2 })),
         ],
-        axes: [{}, { size: 60 }],
+        axes: [axis(element), { ...axis(element), size: 60 }],
       },
       data,
       element,

@@ -1,14 +1,25 @@
 // {BASE_URL}/sign-in. A member signs in with a secret key, a one-time email link or
 // the operator's ADMIN_TOKEN; the session is a cookie (HttpOnly, SameSite=Lax, Secure under https).
-// Plain HTML with no script; a refusal is shown on the page (role alert) with its status.
+// Plain HTML with no script; a refusal is shown on the page (role alert) with its status. Signing in
+// ends where `next` says, else in the console (docs/console.md#signing-in); a signed-in browser asking
+// for /sign-in is sent on the same way.
 import { Controller, Get, Inject, Post, Req, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { AppConfig, CONFIG, isRefusal, RateLimits, Refusal } from '@app/platform';
-import { safeNext, SessionsService, SignedIn, WorkspacesService } from '@app/workspaces';
-import { renderLinkPage, renderSignedInPage, renderSignInPage, renderWorkspacePicker } from '../pages';
+import { safeNext, SessionsService, SignedIn } from '@app/workspaces';
+import { renderLinkPage, renderSignInPage, renderWorkspacePicker } from '../pages';
 import { SignInMail } from '../sign-in-mail';
 import { clearSessionCookie, formField, fromOwnPages, sendPage, sessionTokenOf, setSessionCookie } from './browser';
+
+/** Where signing in ends when nothing asked for a page: the console, which opens on its home page. */
+const CONSOLE = '/console/';
+
+/** The page to end on: the one asked for, or the console (never /sign-in itself, which would only send on). */
+const landing = (next: unknown): string => {
+  const safe = safeNext(next);
+  return safe === '/sign-in' ? CONSOLE : safe;
+};
 
 const LINK_SENT = 'If that address belongs to a member, a sign-in link is on its way. It works once, for 15 minutes.';
 
@@ -18,7 +29,6 @@ const LINK_SENT = 'If that address belongs to a member, a sign-in link is on its
 export class SignInController {
   constructor(
     private readonly sessions: SessionsService,
-    private readonly workspaces: WorkspacesService,
     private readonly limits: RateLimits,
     private readonly mail: SignInMail,
     @Inject(CONFIG) private readonly config: AppConfig,
@@ -27,9 +37,8 @@ export class SignInController {
   @Get('sign-in')
   async page(@Req() req: Request, @Res() res: Response) {
     const signedIn = await this.sessions.current(sessionTokenOf(req));
-    if (!signedIn) return this.signInPage(res, 200, safeNext(req.query.next));
-    if (typeof req.query.next === 'string') return res.redirect(303, safeNext(req.query.next));
-    return this.signedInPage(res, signedIn);
+    if (!signedIn) return this.signInPage(res, 200, landing(req.query.next));
+    return res.redirect(303, landing(req.query.next));
   }
 
   @Post('sign-in/key')
@@ -161,18 +170,6 @@ export class SignInController {
       operator: !!this.config.adminToken,
     });
     sendPage(res, status, html);
-  }
-
-  private async signedInPage(res: Response, signedIn: SignedIn) {
-    const workspace = signedIn.auth ? await this.workspaces.get(signedIn.auth.workspaceId) : null;
-    const canSwitch = (await this.sessions.memberships(signedIn)).length > 1;
-    const shown =
-      workspace && signedIn.auth ? { name: workspace.name, slug: workspace.slug, role: signedIn.auth.role } : null;
-    sendPage(
-      res,
-      200,
-      renderSignedInPage({ email: signedIn.email, operator: signedIn.operator, workspace: shown, canSwitch }),
-    );
   }
 
   private async pickerPage(

@@ -3,7 +3,6 @@ export * from './page';
 export * from './sign-in.page';
 export * from './consent.page';
 export * from './workspace-picker.page';
-export * from './signed-in.page';
 export * from './link.page';
 export * from './preferences.page';
 export * from './confirmation.page';

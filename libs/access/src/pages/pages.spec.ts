@@ -4,7 +4,6 @@ import {
   escapeHtml,
   renderConsentPage,
   renderPage,
-  renderSignedInPage,
   renderSignInPage,
   renderWorkspacePicker,
   SignInPageInput,
@@ -39,14 +38,6 @@ const picker = (v = 'x'): string =>
     ],
   });
 
-const signedIn = (v = 'x'): string =>
-  renderSignedInPage({
-    email: `ada${v}@example.com`,
-    operator: false,
-    workspace: { name: `Acme ${v}`, slug: `acme${v}`, role: `admin${v}` },
-    canSwitch: true,
-  });
-
 const pages: Array<[string, string]> = [
   [
     'sign-in, every way on',
@@ -56,8 +47,6 @@ const pages: Array<[string, string]> = [
   ['consent', consent()],
   ['workspace picker', picker()],
   ['workspace picker, no workspaces', renderWorkspacePicker({ email: 'ada@example.com', next: '/', workspaces: [] })],
-  ['signed in', signedIn()],
-  ['signed in, the operator', renderSignedInPage({ email: null, operator: true, workspace: null, canSwitch: false })],
 ];
 
 const attr = (tag: string, name: string): string | undefined => new RegExp(`\\b${name}="([^"]*)"`).exec(tag)?.[1];
@@ -285,31 +274,6 @@ describe('renderWorkspacePicker', () => {
 
   it('escapes every value', () => {
     const html = picker(hostile);
-    expect(html).not.toContain(hostile);
-    expect(html).not.toContain('<img');
-  });
-});
-
-describe('renderSignedInPage', () => {
-  it('says who and where, links the explorer and the switch, and signs out by POST', () => {
-    const html = signedIn();
-    expect(html).toContain('<h1>Signed in</h1>');
-    expect(html).toContain('adax@example.com');
-    expect(html).toContain('Acme x');
-    expect(html).toContain('<a href="/graphql">Open the GraphQL explorer</a>');
-    expect(html).toContain('<a href="/sign-in/workspace">Switch workspace</a>');
-    expect(buttonTexts(formAt(html, '/sign-out')!)).toEqual(['Sign out']);
-  });
-
-  it('names the operator, and leaves out the switch when there is nothing to switch to', () => {
-    const html = renderSignedInPage({ email: null, operator: true, workspace: null, canSwitch: false });
-    expect(html).toContain('Signed in as the operator.');
-    expect(html).not.toContain('Switch workspace');
-    expect(html).toContain('<a href="/graphql">Open the GraphQL explorer</a>');
-  });
-
-  it('escapes every value', () => {
-    const html = signedIn(hostile);
     expect(html).not.toContain(hostile);
     expect(html).not.toContain('<img');
   });

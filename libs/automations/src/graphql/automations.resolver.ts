@@ -8,7 +8,7 @@ import { groupedLoader, Loaders } from '@app/edge';
 import { Refusal } from '@app/platform';
 import { AutomationRow } from '../automations.repository';
 import { AutomationsService } from '../automations.service';
-import { RunRow, RunsRepository } from '../runs.repository';
+import { RunLogRow } from '../runs.repository';
 import {
   AutomationRunType,
   AutomationType,
@@ -32,22 +32,22 @@ const automationView = (row: AutomationRow, addressShown: string | null = null):
   createdAt: new Date(row.created_at),
 });
 
-const runView = (row: RunRow): AutomationRunType => ({
+const runView = (row: RunLogRow): AutomationRunType => ({
   id: row.id,
   status: row.state,
   startedAt: new Date(row.created_at),
   finishedAt: row.finished_at ? new Date(row.finished_at) : undefined,
-  person: row.person_id ? { id: row.person_id } : undefined,
+  person: row.person_id ? { id: row.person_id, email: row.person_email, name: row.person_name } : undefined,
   log: row.log.map((entry) => ({ at: new Date(entry.at), line: entry.line })),
+  trigger: row.trigger,
+  stepCount: row.steps.length,
+  stepsDone: Math.min(row.step, row.steps.length),
 });
 
 @Resolver(() => AutomationType)
 @UseGuards(GraphqlAuthGuard)
 export class AutomationsResolver {
-  constructor(
-    private readonly service: AutomationsService,
-    private readonly runLog: RunsRepository,
-  ) {}
+  constructor(private readonly service: AutomationsService) {}
 
   @Mutation(() => CreatedAutomationType, {
     description: 'A new automation is a draft. The address (webhook trigger) is shown here and on automation(id).',
@@ -99,18 +99,21 @@ export class AutomationsResolver {
     return automation.addressShown ?? null;
   }
 
-  @ResolveField(() => [AutomationRunType], { description: 'The latest runs, newest first, with their log lines.' })
+  @ResolveField(() => [AutomationRunType], {
+    description: 'The latest runs (in that status: running, waiting, finished or failed, when given), newest first.',
+  })
   async runs(
     @Parent() automation: AutomationType,
     @Context() ctx: { loaders?: Loaders },
     @Args('first', { type: () => Int, nullable: true, defaultValue: RUNS_SHOWN.default }) first: number,
+    @Args('status', { type: () => String, nullable: true }) status: string | null,
   ) {
     const shown = Math.min(Math.max(first, 1), RUNS_SHOWN.max);
     const loader = groupedLoader(
       ctx,
-      `automation-runs:${automation.workspaceId}:${shown}`,
-      (ids) => this.runLog.latestOf(automation.workspaceId, ids, shown),
-      (row: RunRow) => row.automation_id,
+      `automation-runs:${automation.workspaceId}:${shown}:${status ?? ''}`,
+      (ids) => this.service.runs(automation.workspaceId, ids, shown, status ?? null),
+      (row: RunLogRow) => row.automation_id,
     );
     return (await loader.load(automation.id)).map(runView);
   }

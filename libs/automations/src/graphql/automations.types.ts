@@ -59,6 +59,9 @@ export class CreatedAutomationType {
 @ObjectType('AutomationRunPerson')
 export class AutomationRunPersonType {
   @Field(() => ID) id: string;
+  @Field(() => String, { nullable: true, description: 'Their email as it is now; absent when they have none.' })
+  email?: string | null;
+  @Field(() => String, { nullable: true }) name?: string | null;
 }
 
 @ObjectType('AutomationLogLine')
@@ -75,6 +78,12 @@ export class AutomationRunType {
   @Field({ nullable: true }) finishedAt?: Date;
   @Field(() => AutomationRunPersonType, { nullable: true }) person?: AutomationRunPersonType;
   @Field(() => [AutomationLogLineType]) log: AutomationLogLineType[];
+  @Field(() => AutomationTriggerType, {
+    description: 'The trigger the run started with (an edit leaves it as it was).',
+  })
+  trigger: AutomationTriggerType;
+  @Field(() => Int, { description: 'The steps the run started with.' }) stepCount: number;
+  @Field(() => Int, { description: 'Steps run so far, the one a failed run stopped at included.' }) stepsDone: number;
 }
 
 @InputType()

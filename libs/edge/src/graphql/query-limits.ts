@@ -52,7 +52,9 @@ export const UNPAGED_LIST_SIZE = 10;
 
 function pageArgument(args: Record<string, any>): { name: string; value: unknown } | null {
   if (args.first !== undefined && args.first !== null) return { name: 'first', value: args.first };
-  if (args.limit !== undefined && args.limit !== null) return { name: 'limit', value: args.limit };
+  // A String limit names a rate limit (setWorkspaceLimit), not a page size.
+  if (args.limit !== undefined && args.limit !== null && typeof args.limit !== 'string')
+    return { name: 'limit', value: args.limit };
   for (const [name, value] of Object.entries(args)) {
     if (value && typeof value === 'object' && value.first !== undefined && value.first !== null)
       return { name: `${name}.first`, value: value.first };

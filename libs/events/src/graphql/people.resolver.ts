@@ -4,7 +4,7 @@ import { UseGuards } from '@nestjs/common';
 import { Args, Context, ID, Int, Mutation, Parent, Query, ResolveField, Resolver } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
 import { groupedLoader, Loaders } from '@app/edge';
-import { PeopleCount, PeopleQueryService, PersonFilter, PersonRow } from '@app/people';
+import { PEOPLE_SORTS, peopleSort, PeopleCount, PeopleQueryService, PersonFilter, PersonRow } from '@app/people';
 import type { TimelineRow } from '../timeline.repository';
 import { TimelineService } from '../timeline.service';
 import { SegmentsService } from '../segments/segments.service';
@@ -16,6 +16,7 @@ import {
   SubscriptionType,
   TimelineConnectionType,
   TimelineEntryType,
+  TimelineKindType,
 } from './people.types';
 
 type PersonView = PersonType & { workspaceId: string };
@@ -35,11 +36,15 @@ export function personView(row: PersonRow): PersonView {
     fields: row.fields,
     firstTouch: row.first_touch ?? undefined,
     createdAt: new Date(row.created_at),
+    lastSeenAt: new Date(row.last_seen_at ?? row.created_at),
+    revenue: Number(row.revenue),
   };
 }
 
-export function timelineEntryView(r: TimelineRow): TimelineEntryType {
+/** A timeline row as the API answers it; its workspace goes with it for the fields resolved per row. */
+export function timelineEntryView(r: TimelineRow): TimelineEntryType & { workspaceId: string } {
   return {
+    workspaceId: r.workspace_id,
     id: r.id,
     type: r.type,
     occurredAt: new Date(r.occurred_at),
@@ -70,17 +75,23 @@ export class PeopleResolver {
     return row ? personView(row) : null;
   }
 
-  @Query(() => PersonConnectionType, { name: 'people', description: 'Newest first; first is 1 to 100 (default 50).' })
+  @Query(() => PersonConnectionType, {
+    name: 'people',
+    description: 'Newest first unless sorted; first is 1 to 100 (default 50); after is read in the same order.',
+  })
   async findPeople(
     @Member() auth: AuthContext,
     @Args('filter', { nullable: true }) filter?: PeopleFilter,
     @Args('first', { type: () => Int, nullable: true }) first?: number,
     @Args('after', { nullable: true }) after?: string,
     @Args('segment', { type: () => ID, nullable: true, description: "Only the segment's members." }) segment?: string,
+    @Args('sort', { nullable: true, description: `${PEOPLE_SORTS.join(', ')} (default created).` }) sort?: string,
+    @Args('direction', { nullable: true, description: 'desc (default) or asc.' }) direction?: string,
   ): Promise<ConnectionView> {
+    const order = peopleSort(sort, direction);
     const among = segment ? await this.segments.inSegment(auth.workspaceId, segment) : undefined;
     const asked: PersonFilter = { ...(filter ?? {}), ...(among ? { among } : {}) };
-    const page = await this.people.find(auth.workspaceId, { filter: asked, first, after });
+    const page = await this.people.find(auth.workspaceId, { filter: asked, first, after, sort: order });
     const edges = page.edges.map((e) => ({ cursor: e.cursor, node: personView(e.node) }));
     return { workspaceId: auth.workspaceId, filter: asked, edges, pageInfo: page.pageInfo };
   }
@@ -138,6 +149,19 @@ export class PeopleResolver {
       confirmedAt: s.confirmed_at ?? undefined,
       confirmedIp: s.confirmed_ip ?? undefined,
     }));
+  }
+
+  @ResolveField(() => [TimelineKindType], {
+    description: 'The kinds on the timeline and how many of each, the most frequent first.',
+  })
+  timelineKinds(@Parent() person: PersonView, @Context() ctx: { loaders?: Loaders }) {
+    const name = `timeline-kinds:${person.workspaceId}`;
+    return groupedLoader(
+      ctx,
+      name,
+      (ids) => this.timelines.kindsOf(person.workspaceId, ids),
+      (r) => r.person_id,
+    ).load(person.id);
   }
 
   @ResolveField(() => TimelineConnectionType, {

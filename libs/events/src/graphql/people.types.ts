@@ -82,6 +82,12 @@ export class TimelineEntryType {
   @Field({ nullable: true }) expiresAt?: Date;
 }
 
+@ObjectType('TimelineKind', { description: 'A kind of row on a timeline (an event name, note, stage_changed...).' })
+export class TimelineKindType {
+  @Field() type: string;
+  @Field(() => Int) count: number;
+}
+
 @ObjectType('Person')
 export class PersonType {
   @Field(() => ID) id: string;
@@ -94,6 +100,12 @@ export class PersonType {
   @Field(() => GraphQLJSON) fields: unknown;
   @Field(() => GraphQLJSON, { nullable: true }) firstTouch?: unknown;
   @Field() createdAt: Date;
+  @Field({
+    description: 'When they last did something: an event, a support post, a subscribe or a reply, to the minute.',
+  })
+  lastSeenAt: Date;
+  @Field(() => Float, { description: 'What they paid, as the people list sorts it: payments less refunds.' })
+  revenue: number;
 }
 
 @ObjectType('EventName')

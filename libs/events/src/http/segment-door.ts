@@ -138,7 +138,7 @@ async function handle(
 ): Promise<SegmentAnswer> {
   // The door counted the post as one call; a public key's batch spends the rest before anything is written.
   if (isPublic(req) && post.items.length > 1)
-    await limits.consume('public:event', visitorKey(req), post.items.length - 1, 1);
+    await limits.consume('public:event', visitorKey(req), post.items.length - 1, 1, doorWorkspaceId(req));
   const workspace = req.auth ? await workspaces.get(req.auth.workspaceId) : callerOf(req).workspace!;
   const options = { publicDoor: isPublic(req), recheck: req.auth?.recheck, imported: post.imported };
   const outcomes = post.items.slice() as ItemOutcome[]; // the mapping's refusals stay; the rest are filled in below

@@ -3,7 +3,7 @@
 import { Happening, happening, TriggerData } from '@app/outbox';
 import { isoText, newId } from '@app/platform';
 import type { StoredAnswer, TimelineRow } from '../timeline.repository';
-import type { PersonState } from './person-resolution';
+import type { PersonState } from './person-state';
 
 /** What one ingest transaction writes besides people (IngestUnit). */
 export class IngestLog {

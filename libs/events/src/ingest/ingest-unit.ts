@@ -12,7 +12,6 @@ import {
   ListRow,
   nextStage,
   PeopleRepository,
-  PURCHASE_EVENTS,
   Stage,
   SubscriptionsRepository,
   SuppressionList,
@@ -132,7 +131,7 @@ export class IngestUnit {
     }
   }
 
-  /** Writes everything; `keys` as keyRecheckCte takes them, `segments` the revision checked and whether more follows. */
+  /** Writes all; `keys` as keyRecheckCte takes them, `segments` the revision checked and whether more follows. */
   async flush(keys: string[] = [], segments?: { revision: string | null; follows: boolean }): Promise<void> {
     const follow = (id: string) => this.resolution.follow(id);
     const touchOf = (id: string) => this.resolution.touchOf(id);
@@ -194,10 +193,9 @@ export class IngestUnit {
     });
     if (c.custom) this.log.names.add(c.type);
     this.resolution.touch(person, c.source);
-    const hasPaid = PURCHASE_EVENTS.has(c.type);
     const current = (person.row.stage as Stage) ?? null;
     const stage = nextStage(current, c.type, this.workspace, person.row.purchases);
-    if (hasPaid) person.set('purchases', person.row.purchases + 1);
+    person.paid(c.type, c.value); // after the stage, which counts the purchases before this one
     if (isEngagingEvent(c.type)) this.resolution.engage(person);
     this.log.happen(person.row.id, { event: eventData(row) });
     if (stage) this.enterStage(person, current, stage, c.type);
@@ -235,6 +233,7 @@ export class IngestUnit {
     if (!list) return unknownList(c.list);
     const { person } = await this.resolution.resolve(c.keys);
     this.resolution.touch(person, c.source);
+    person.seenAt(this.now);
     const grantedAt = c.consent.grantedAt ?? this.now;
     const added = await this.peopleRepo.subscribe(this.m, {
       workspace_id: this.workspace.id,
@@ -276,6 +275,7 @@ export class IngestUnit {
     }
     this.resolution.touch(person, c.source);
     this.resolution.engage(person);
+    person.seenAt(this.now);
     const properties: Record<string, unknown> = { message: c.message };
     for (const field of ['from', 'who', 'topic', 'version'] as const) if (c[field]) properties[field] = c[field];
     const row = this.log.timelineRow(person.row.id, 'support', this.now, {

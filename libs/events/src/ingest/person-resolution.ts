@@ -13,14 +13,15 @@ import {
   PeopleRepository,
   PeopleWrite,
   PersonRow,
-  PersonSnapshot,
   personOs,
   planMerge,
   SourceInput,
-  Stage,
 } from '@app/people';
 import type { EntityManager } from 'typeorm';
 import type { IngestLog } from './ingest-unit';
+import { PersonState } from './person-state';
+
+export type { PersonState } from './person-state';
 import type { NamedTouch, TouchKeys } from './touch-keys';
 import type { PersonChange } from '../segments/domain/inputs';
 import { factsOf } from '../segments/domain/evaluate';
@@ -153,7 +154,9 @@ export class PersonResolution {
   written(): PeopleWrite {
     const live = [...this.people.values()].filter((p) => !this.redirect.has(p.row.id));
     return {
-      newPeople: live.filter((p) => p.isNew).map((p) => leanRecord(p.row, 'workspace_id')),
+      newPeople: live
+        .filter((p) => p.isNew)
+        .map((p) => leanRecord({ ...p.row, last_seen_at: p.row.last_seen_at ?? p.row.created_at }, 'workspace_id')),
       changedPeople: live
         .filter((p) => !p.isNew && p.dirty)
         .map((p) => ({ ...leanRecord(p.row), ...(p.redated ? { first_seen: isoText(p.row.created_at) } : {}) })),
@@ -177,6 +180,7 @@ export class PersonResolution {
    * moves it back (docs/decisions.md#history-starts-no-automation).
    */
   seen(person: PersonState, occurredAt: Date): void {
+    person.seenAt(occurredAt);
     if (occurredAt.getTime() >= new Date(person.row.created_at).getTime()) return;
     person.set('created_at', occurredAt);
     if (!person.isNew) person.redated = true;
@@ -220,6 +224,8 @@ export class PersonResolution {
         first_touch: null,
         first_touch_at: null,
         created_at: this.now,
+        last_seen_at: null,
+        revenue: '0',
       },
       true,
       '0',
@@ -236,6 +242,8 @@ export class PersonResolution {
     survivor.set('first_touch', plan.firstTouch);
     survivor.set('first_touch_at', plan.firstTouchAt);
     survivor.set('purchases', plan.purchases);
+    survivor.set('revenue', plan.revenue);
+    survivor.set('last_seen_at', plan.lastSeenAt);
     survivor.set('engaged_at', plan.engagedAt);
     survivor.set('name', plan.name);
     survivor.set('email', plan.email);
@@ -249,49 +257,5 @@ export class PersonResolution {
       if (plan.absorbedIds.includes(id)) this.keyToPerson.set(key, survivor.row.id);
     this.log.timelineRow(survivor.row.id, 'merged', this.now, { properties: { absorbed: plan.absorbedIds } });
     return survivor;
-  }
-}
-
-/** A person as the ingest transaction sees and changes it; written back once at the end. */
-export class PersonState {
-  dirty = false;
-  /** The columns this post changed. */
-  readonly changed = new Set<string>();
-  /** An existing person whose first seen (created_at) an earlier event moved back: written as first_seen. */
-  redated = false;
-  /** The first-touch key as the post leaves the person, once asked (at the write, after every change). */
-  touch?: string;
-
-  constructor(
-    public readonly row: PersonRow,
-    public readonly isNew: boolean,
-    /** The first-touch key of the person's rows already written (as loaded; '0' for a new person). */
-    public readonly loadedTouch: string,
-  ) {}
-
-  snapshot(): PersonSnapshot {
-    const r = this.row;
-    return {
-      id: r.id,
-      createdAt: new Date(r.created_at),
-      stage: (r.stage as Stage) ?? null,
-      stageChangedAt: r.stage_changed_at ? new Date(r.stage_changed_at) : null,
-      firstTouch: r.first_touch,
-      firstTouchAt: r.first_touch_at ? new Date(r.first_touch_at) : null,
-      purchases: r.purchases,
-      engagedAt: r.engaged_at ? new Date(r.engaged_at) : null,
-      name: r.name,
-      email: r.email,
-      os: r.os,
-      fields: r.fields ?? {},
-    };
-  }
-
-  /** Changes the row in place: it is this transaction's own (made here, or read by its load). */
-  set<K extends keyof PersonRow>(field: K, value: PersonRow[K]): void {
-    if (this.row[field] === value) return;
-    this.row[field] = value;
-    this.dirty = true;
-    this.changed.add(field);
   }
 }

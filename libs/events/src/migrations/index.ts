@@ -11,6 +11,7 @@ import { ChartPeopleRollups1767200000002 } from './1767200000002-chart-people-ro
 import { RollupMovedSkipsEmpty1767200000003 } from './1767200000003-rollup-moved-skips-empty';
 import { ValueFromProperties1767340000000 } from './1767340000000-value-from-properties';
 import { LiveSegments1767600000000 } from './1767600000000-live-segments';
+import { EventsExportOrder1768047291513 } from './1768047291513-events-export-order';
 
 export const EVENTS_MIGRATIONS = [
   EventsSchema1763856000005,
@@ -25,4 +26,5 @@ export const EVENTS_MIGRATIONS = [
   RollupMovedSkipsEmpty1767200000003,
   ValueFromProperties1767340000000,
   LiveSegments1767600000000,
+  EventsExportOrder1768047291513,
 ];

@@ -35,13 +35,24 @@ export class DoorsResolver {
 
   @Query(() => [DoorType], {
     name: 'doors',
-    description: "The workspace's third-party doors, oldest first, without their secrets or addresses.",
+    description:
+      "The workspace's third-party doors, oldest first, without their secrets or addresses (see doorAddress).",
   })
   async doorConnections(@Member() auth: AuthContext) {
     return (await this.doors.list(auth.workspaceId)).map(doorView);
   }
 
-  @Mutation(() => ConnectedDoorType, { description: 'The address is shown only here.' })
+  @Query(() => String, {
+    name: 'doorAddress',
+    description: "A door's address again, to paste into its provider; owners and admins only.",
+  })
+  doorAddress(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string) {
+    return this.doors.address(auth.workspaceId, id);
+  }
+
+  @Mutation(() => ConnectedDoorType, {
+    description: 'The address to paste into the provider (doorAddress shows it again).',
+  })
   async connectDoor(@Manager() auth: AuthContext, @Args('input') input: ConnectDoorInput) {
     const { door, address } = await this.doors.connect(auth.workspaceId, input);
     return { door: doorView(door), address };

@@ -50,7 +50,7 @@ const TOOL_DOOR = door({
     // The door spent one call before the body was read; a batch spends the rest before any of it runs, refused
     // whole when it carries more than are left (docs/decisions.md#the-tool-door-counts-calls-and-keeps-json-rpc).
     const calls = callsIn(body);
-    if (calls > 1) await limits.consume(LIMIT.limit, LIMIT.key(req), calls - 1, 1);
+    if (calls > 1) await limits.consume(LIMIT.limit, LIMIT.key(req), calls - 1, 1, req.auth!.workspaceId);
     const empty = emptyBatchAnswer(body);
     if (empty) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify(empty));
     const auth = req.auth!;

@@ -63,7 +63,7 @@ export function messageTools(messages: MessagesService, limits: RateLimits) {
     },
     output: { ok: z.boolean(), id: z.string(), providerId: z.string().optional() },
     run: async (call, input) => {
-      await limits.consume(SEND_LIMIT, call.auth.keyId);
+      await limits.consume(SEND_LIMIT, call.auth.keyId, 1, 0, call.auth.workspaceId);
       return messages.send(call.auth, input);
     },
   });

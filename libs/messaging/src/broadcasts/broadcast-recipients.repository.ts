@@ -5,7 +5,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { workspacePeopleSql } from '@app/people';
+import { lockPeopleSql, workspacePeopleSql } from '@app/people';
 
 export const RECIPIENT_STATES = ['queued', 'sending', 'sent', 'failed', 'skipped', 'cancelled'] as const;
 export type RecipientState = (typeof RECIPIENT_STATES)[number];
@@ -42,6 +42,28 @@ const AUDIENCE_CHUNK = 10_000;
 const KEY = `r.workspace_id = $1 AND r.broadcast_id = $2 AND r.person_id = $3`;
 const MINE = `${KEY} AND r.claimed_by = $4`;
 const RELEASED = `claimed_by = NULL, claimed_at = NULL, updated_at = now()`;
+/** A batch's rows: the workspace $1, the broadcast $2, the claim $3, the people in `s`. */
+const MANY = `r.workspace_id = $1 AND r.broadcast_id = $2 AND r.claimed_by = $3 AND r.person_id = s.person_id`;
+
+/** One broadcast's rows claimed by one worker. */
+export interface RecipientBatchKey {
+  workspaceId: string;
+  broadcastId: string;
+  worker: string;
+}
+
+interface Send {
+  personId: string;
+  messageId: string;
+}
+
+export interface Sent {
+  personId: string;
+  messageId: string;
+  providerId: string;
+}
+
+const batchArgs = (b: RecipientBatchKey) => [b.workspaceId, b.broadcastId, b.worker];
 
 @Injectable()
 export class BroadcastRecipientsRepository {
@@ -127,15 +149,67 @@ export class BroadcastRecipientsRepository {
     return count > 0;
   }
 
+  /**
+   * markSending for many rows of one broadcast in one statement, in the caller's transaction; answers the people
+   * whose rows it marked (the others' claim or the broadcast's sending is gone).
+   */
+  async markSendingMany(m: EntityManager, batch: RecipientBatchKey, sends: readonly Send[]): Promise<Set<string>> {
+    const [rows]: [Array<{ person_id: string }>, number] = await m.query(
+      `UPDATE broadcast_recipients r SET state = 'sending', attempts = r.attempts + 1, message_id = s.message_id,
+          claimed_at = now(), updated_at = now()
+         FROM broadcasts b, unnest($4::text[], $5::text[]) AS s(person_id, message_id)
+        WHERE ${MANY} AND r.state IN ('queued', 'sending') AND b.workspace_id = r.workspace_id
+          AND b.id = r.broadcast_id AND b.state = 'sending'
+       RETURNING r.person_id`,
+      [...batchArgs(batch), sends.map((s) => s.personId), sends.map((s) => s.messageId)],
+    );
+    return new Set(rows.map((r) => r.person_id));
+  }
+
+  /** Sending rows the provider took, settled 'sent' with its ids, in the caller's transaction. */
+  async markSentMany(m: EntityManager, batch: RecipientBatchKey, sent: readonly Sent[]): Promise<void> {
+    await m.query(
+      `UPDATE broadcast_recipients r SET state = 'sent', provider_id = s.provider_id, reason = NULL, sent_at = now(),
+          ${RELEASED}
+         FROM unnest($4::text[], $5::text[]) AS s(person_id, provider_id)
+        WHERE ${MANY} AND r.state = 'sending'`,
+      [...batchArgs(batch), sent.map((s) => s.personId), sent.map((s) => s.providerId)],
+    );
+  }
+
+  /** Queued rows whose person may not get it now, skipped with each one's reason. */
+  async markSkippedMany(batch: RecipientBatchKey, skips: ReadonlyArray<{ personId: string; reason: string }>) {
+    if (!skips.length) return;
+    await this.dataSource.query(
+      `UPDATE broadcast_recipients r SET state = 'skipped', reason = s.reason, ${RELEASED}
+         FROM unnest($4::text[], $5::text[]) AS s(person_id, reason)
+        WHERE ${MANY} AND r.state = 'queued'`,
+      [...batchArgs(batch), skips.map((s) => s.personId), skips.map((s) => s.reason)],
+    );
+  }
+
+  /** Gives claims back untouched. */
+  async releaseMany(batch: RecipientBatchKey, personIds: readonly string[]): Promise<void> {
+    if (!personIds.length) return;
+    await this.dataSource.query(
+      `UPDATE broadcast_recipients r SET ${RELEASED} FROM unnest($4::text[]) AS s(person_id) WHERE ${MANY}`,
+      [...batchArgs(batch), personIds],
+    );
+  }
+
+  /** The people of a batch, locked as a one-to-one send locks its person; answers those found, merged or not. */
+  lockPeople(
+    m: EntityManager,
+    workspaceId: string,
+    personIds: readonly string[],
+  ): Promise<Array<{ id: string; email: string | null; merged_into: string | null }>> {
+    return m.query(lockPeopleSql('$1', '$2::text[]', 'id, email, merged_into'), [workspaceId, personIds]);
+  }
+
   async markSent(k: RecipientKey, worker: string, providerId: string): Promise<boolean> {
     return this.settle(k, worker, 'sending', `state = 'sent', provider_id = $5, reason = NULL, sent_at = now()`, [
       providerId,
     ]);
-  }
-
-  /** A recipient who may not get it now: skipped, with the reason. */
-  async markSkipped(k: RecipientKey, worker: string, reason: string): Promise<boolean> {
-    return this.settle(k, worker, 'queued', `state = 'skipped', reason = $5`, [reason]);
   }
 
   /** A permanent failure, the last transient one, or an email that could not be made for this person. */

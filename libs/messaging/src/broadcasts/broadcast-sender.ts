@@ -11,7 +11,8 @@ import { BroadcastMovesService } from './broadcast-moves.service';
 import { BroadcastRecipientsRepository, ClaimedRecipient } from './broadcast-recipients.repository';
 import { BroadcastsRepository } from './broadcasts.repository';
 import { BroadcastsService } from './broadcasts.service';
-import { Pace, RecipientTurn } from './recipient-turn';
+import { RecipientBatch } from './recipient-batch';
+import { inLanes, Pace, RecipientTurn, Slots } from './recipient-turn';
 
 /** The wait between looks when there is nothing to send, and after a look that failed. */
 const IDLE_MS = 500;
@@ -29,6 +30,8 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
   private running: Promise<void> | null = null;
   private nextSendAt = 0;
   private readonly letters = new Map<string, { at: number; letter: BroadcastLetter | null }>();
+  /** The recipients (broadcast and person) a batch of this process is working on. */
+  private readonly working = new Set<string>();
 
   constructor(
     private readonly recipients: BroadcastRecipientsRepository,
@@ -36,6 +39,7 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
     private readonly service: BroadcastsService,
     private readonly moves: BroadcastMovesService,
     private readonly turn: RecipientTurn,
+    private readonly batch: RecipientBatch,
     @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
@@ -43,7 +47,9 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
   onApplicationBootstrap(): void {
     // Without a provider nothing can leave: the broadcasts wait, sending, for a worker that has one.
     if (!this.provider) return this.logger.warn('No email provider (SMTP_URL or RESEND_API_KEY): broadcasts wait.');
-    this.running = this.loop();
+    // Several claims at once (BROADCAST_BATCHES_IN_FLIGHT), so one batch's reads and commits overlap another's sends.
+    const loops = Array.from({ length: this.config.broadcastBatchesInFlight }, (_, i) => this.loop(i));
+    this.running = Promise.all(loops).then(() => undefined);
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -58,14 +64,20 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
     return Math.max(1, Math.min(MAX_CLAIM, Math.floor((rate * this.config.broadcastLeaseMs) / 4_000)));
   }
 
-  private async loop(): Promise<void> {
+  private async loop(index: number): Promise<void> {
     let failing = false;
     while (!this.stopped) {
+      if (index > 0 && this.config.broadcastMessagesPerSecond > 0) {
+        // At a set pace the pace is the bound, not the round trips: one batch at a time, so a pause leaves at most
+        // one batch's emails (stored before it, each at its slot) still to go.
+        await sleep(IDLE_MS);
+        continue;
+      }
       let claimed: ClaimedRecipient[] = [];
       try {
         await this.moves.startDue();
         claimed = await this.recipients.claim(this.worker, this.config.broadcastLeaseMs, this.claimSize);
-        await this.work(claimed);
+        await this.workOnce(claimed);
         if (claimed.length === 0) await this.broadcasts.finishDone();
         failing = false;
       } catch (error) {
@@ -80,29 +92,59 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
   }
 
   /**
-   * The claimed rows' turns, BROADCAST_SENDS_IN_FLIGHT at once: each send waits on the provider and the database's
-   * commits, so one at a time leaves the process idle; a crash's window is that many emails
-   * (docs/decisions.md#a-broadcast-sends-at-most-once-per-person-where-the-provider-confirms). Rows left when stopping, or of a broadcast no longer
-   * sending, go back.
+   * The rows no other batch of this process is working on: a claim whose lease ran out while this process still
+   * works on it (a slow provider) is taken again by the claim, and left to the batch that has it.
    */
-  private async work(claimed: ClaimedRecipient[]): Promise<void> {
-    let next = 0;
-    const lane = async () => {
-      while (next < claimed.length) await this.one(claimed[next++]);
-    };
-    await Promise.all(Array.from({ length: Math.min(this.config.broadcastSendsInFlight, claimed.length) }, lane));
+  private async workOnce(claimed: ClaimedRecipient[]): Promise<void> {
+    const key = (r: ClaimedRecipient) => `${r.broadcast_id} ${r.person_id}`;
+    const mine = claimed.filter((r) => !this.working.has(key(r)));
+    for (const r of mine) this.working.add(key(r));
+    try {
+      await this.work(mine);
+    } finally {
+      for (const r of mine) this.working.delete(key(r));
+    }
   }
 
-  private async one(r: ClaimedRecipient): Promise<void> {
-    const k = { workspaceId: r.workspace_id, broadcastId: r.broadcast_id, personId: r.person_id };
-    const letter = this.stopped ? null : await this.letterOf(r.workspace_id, r.broadcast_id);
-    if (!letter) return this.recipients.release(k, this.worker);
-    try {
-      await this.turn.take(this.worker, letter, r, this.pace);
-    } catch (error) {
-      // The row stays claimed: after the lease this worker or another takes it again.
-      this.logger.error(`broadcast ${r.broadcast_id}: ${(error as Error).message}`);
+  /**
+   * The claimed rows' turns: an interrupted send's one at a time, the queued ones of each broadcast in batches of
+   * what this process sends in a fifth of a second at its pace (so a person's check is that fresh when their email
+   * leaves). Rows left when stopping, or of a broadcast no longer sending, go back.
+   */
+  private async work(claimed: ClaimedRecipient[]): Promise<void> {
+    for (const [broadcastId, rows] of groupBy(claimed, (r) => r.broadcast_id)) {
+      const { workspace_id } = rows[0];
+      for (let i = 0; i < rows.length; i += this.batchSize) {
+        const some = rows.slice(i, i + this.batchSize);
+        const letter = this.stopped ? null : await this.letterOf(workspace_id, broadcastId);
+        const batch = { workspaceId: workspace_id, broadcastId, worker: this.worker };
+        if (!letter)
+          await this.recipients.releaseMany(
+            batch,
+            some.map((r) => r.person_id),
+          );
+        else await this.turns(letter, some);
+      }
     }
+  }
+
+  private async turns(letter: BroadcastLetter, rows: ClaimedRecipient[]): Promise<void> {
+    try {
+      const interrupted = rows.filter((r) => r.state === 'sending');
+      await inLanes(interrupted, this.config.broadcastSendsInFlight, (r) =>
+        this.turn.take(this.worker, letter, r, this.pace),
+      );
+      const queued = rows.filter((r) => r.state !== 'sending');
+      if (queued.length) await this.batch.take(this.worker, letter, queued, this.pace);
+    } catch (error) {
+      // The rows stay claimed: after the lease this worker or another takes them again.
+      this.logger.error(`broadcast ${letter.broadcastId}: ${(error as Error).message}`);
+    }
+  }
+
+  private get batchSize(): number {
+    const rate = this.config.broadcastMessagesPerSecond;
+    return rate === 0 ? MAX_CLAIM : Math.max(1, Math.min(MAX_CLAIM, Math.floor(rate / 5)));
   }
 
   /**
@@ -125,8 +167,12 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
     return letter;
   }
 
+  /** This process's calls to the provider, BROADCAST_SENDS_IN_FLIGHT at once. */
+  private slots: Slots | null = null;
+
   /** This process's send slots: 1 / BROADCAST_MESSAGES_PER_SECOND seconds apart (none when 0). */
   private readonly pace: Pace = {
+    inFlight: (call) => (this.slots ??= new Slots(this.config.broadcastSendsInFlight)).run(call),
     wait: async () => {
       const rate = this.config.broadcastMessagesPerSecond;
       if (rate === 0) return;
@@ -140,6 +186,12 @@ export class BroadcastSender implements OnApplicationBootstrap, OnApplicationShu
       if (rate > 0) this.nextSendAt = Math.max(Date.now(), this.nextSendAt - 1000 / rate);
     },
   };
+}
+
+function groupBy<T>(items: readonly T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
 }
 
 function sleep(ms: number): Promise<void> {

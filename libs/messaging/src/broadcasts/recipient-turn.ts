@@ -1,29 +1,58 @@
-// One recipient's turn (docs/decisions.md#a-broadcast-sends-at-most-once-per-person-where-the-provider-confirms):
-// at the pace's slot, asked again whether they may get it; the row marked 'sending' and the message stored in one
-// commit before the provider is called; settled after. A row found 'sending' was interrupted: its stored message is
-// sent again with the same Message-ID.
+// An interrupted recipient's turn
+// (docs/decisions.md#a-broadcast-sends-at-most-once-per-person-where-the-provider-confirms):
+// a row found 'sending' was taken over from a stopped worker, and its stored message is sent again with the same
+// Message-ID unless the provider's id shows it left. Also the settlement of a provider's refusal, for every turn.
 import { Inject, Injectable } from '@nestjs/common';
-import { SegmentsService } from '@app/events';
-import { happening, OutboxWriter } from '@app/outbox';
-import { PeopleReadRepository, PersonRow } from '@app/people';
-import { AppConfig, CONFIG, newId, Refusal } from '@app/platform';
-import { EmailStandingService } from '../email-standing.service';
+import { AppConfig, CONFIG } from '@app/platform';
 import { MessagesRepository } from '../messages.repository';
 import { EMAIL_PROVIDER } from '../messaging.tokens';
 import type { EmailProvider, OutgoingMail } from '../providers';
 import { BroadcastLetter, BroadcastMailer } from './broadcast-mail';
 import { BroadcastRecipientsRepository, ClaimedRecipient, RecipientKey } from './broadcast-recipients.repository';
 import { BroadcastsRepository } from './broadcasts.repository';
-import { isPermanentFailure, retryDelayMs, skipReason, SkipReason } from './domain/recipient';
+import { isPermanentFailure, retryDelayMs } from './domain/recipient';
 
-/** The pace of one process's sends: a slot waited for, and given back by a turn that sends nothing. */
+/**
+ * The pace of one process's sends: a slot waited for, and given back by a turn that sends nothing; and its
+ * calls to the provider, BROADCAST_SENDS_IN_FLIGHT at once whichever batch makes them.
+ */
 export interface Pace {
   wait(): Promise<void>;
   giveBack(): void;
+  inFlight<T>(call: () => Promise<T>): Promise<T>;
+}
+
+/** At most `size` calls at once; the others wait their turn, first come first served. */
+export class Slots {
+  private busy = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly size: number) {}
+
+  async run<T>(call: () => Promise<T>): Promise<T> {
+    if (this.busy >= this.size) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    else this.busy++;
+    try {
+      return await call();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.busy--;
+    }
+  }
+}
+
+/** `work` for each item, `lanes` of them at once, in the items' order. */
+export async function inLanes<T>(items: readonly T[], lanes: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lane = async () => {
+    while (next < items.length) await work(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(lanes, items.length) }, lane));
 }
 
 /** Who takes the turn, whose row, and the attempt it is. */
-interface Turn {
+export interface Turn {
   worker: string;
   k: RecipientKey;
   attempts: number;
@@ -35,99 +64,21 @@ export class RecipientTurn {
     private readonly recipients: BroadcastRecipientsRepository,
     private readonly broadcasts: BroadcastsRepository,
     private readonly messages: MessagesRepository,
-    private readonly people: PeopleReadRepository,
-    private readonly segments: SegmentsService,
-    private readonly standing: EmailStandingService,
     private readonly mailer: BroadcastMailer,
-    private readonly outbox: OutboxWriter,
     @Inject(EMAIL_PROVIDER) private readonly provider: EmailProvider | null,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
-  /**
-   * The recipient's turn once the pace gives it a slot, so the check, the mark and the send follow one another at
-   * once; a turn that sends nothing gives the slot back.
-   */
+  /** An interrupted send's turn once the pace gives it a slot; a turn that sends nothing gives the slot back. */
   async take(worker: string, letter: BroadcastLetter, r: ClaimedRecipient, pace: Pace): Promise<void> {
     await pace.wait();
-    const sent = await this.turnOf(worker, letter, r);
+    const k = { workspaceId: r.workspace_id, broadcastId: r.broadcast_id, personId: r.person_id };
+    const sent = await this.resend({ worker, k, attempts: r.attempts + 1 }, letter, r.message_id!, pace);
     if (!sent) pace.giveBack();
   }
 
-  /** True when the provider was called. */
-  private async turnOf(worker: string, letter: BroadcastLetter, r: ClaimedRecipient): Promise<boolean> {
-    const k = { workspaceId: r.workspace_id, broadcastId: r.broadcast_id, personId: r.person_id };
-    const turn = { worker, k, attempts: r.attempts + 1 };
-    if (r.state === 'sending' && r.message_id) return this.resend(turn, letter, r.message_id);
-    const now = await this.now(letter, r.person_id);
-    if (typeof now === 'string') {
-      await this.recipients.markSkipped(k, worker, now);
-      return false;
-    }
-    const messageId = r.message_id ?? newId('msg');
-    let mail: Awaited<ReturnType<BroadcastMailer['compose']>>;
-    try {
-      mail = await this.mailer.compose(letter, now, messageId);
-    } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      await this.recipients.markFailed(k, worker, error.message);
-      return false;
-    }
-    const stored = await this.recipients.transaction(async (m) => {
-      if (!(await this.recipients.markSending(m, k, worker, messageId))) return false;
-      if (r.message_id) return true;
-      const person = await this.messages.lockPerson(m, k.workspaceId, k.personId);
-      if (!person?.email) throw new Error(`The person of broadcast ${k.broadcastId}'s turn is gone.`);
-      const at = new Date();
-      const { rendered } = mail;
-      await this.messages.insert(m, {
-        workspaceId: k.workspaceId,
-        id: messageId,
-        personId: person.id,
-        direction: 'out',
-        at,
-        ...{ subject: rendered.subject, text: rendered.text, html: rendered.html },
-        templateId: null,
-        sendState: 'sending',
-        address: person.email,
-        broadcastId: k.broadcastId,
-      });
-      const data = { event: { event: 'email_sent', id: messageId, occurred_at: at.toISOString() } };
-      await this.outbox.write(m, [happening(k.workspaceId, person.id, at, data)]);
-      return true;
-    });
-    if (!stored) {
-      await this.recipients.release(k, worker);
-      return false;
-    }
-    this.outbox.kick();
-    return this.deliver(turn, messageId, {
-      from: this.config.emailFrom,
-      to: now.email!,
-      ...{ subject: mail.rendered.subject, html: mail.rendered.html, text: mail.rendered.text },
-      headers: mail.headers,
-      messageId: mail.messageIdHeader,
-    });
-  }
-
-  /** The person as they are now, or why they get nothing now. */
-  private async now(letter: BroadcastLetter, personId: string): Promise<PersonRow | SkipReason> {
-    const { workspaceId, audience } = letter;
-    const [person] = await this.people.byIds(workspaceId, [personId]);
-    let inAudience = false;
-    if (person && audience.kind === 'list') {
-      const subscriptions = await this.people.subscriptionsOf(workspaceId, [personId]);
-      inAudience = subscriptions.some((s) => s.list_id === audience.listId && s.status === 'subscribed');
-    } else if (person && audience.kind === 'segment') {
-      inAudience = (await this.segments.ofPeople(workspaceId, [personId])).some((s) => s.id === audience.id);
-    }
-    const standing = person ? await this.standing.of(workspaceId, person) : { optOut: null, undeliverable: null };
-    const reason = skipReason({ person: person ?? null, inAudience, audience: audience.kind, ...standing });
-    return reason ?? person!;
-  }
-
   /** An interrupted send's message again, as it was stored, with the same Message-ID. */
-  private async resend(turn: Turn, letter: BroadcastLetter, messageId: string): Promise<boolean> {
+  private async resend(turn: Turn, letter: BroadcastLetter, messageId: string, pace: Pace): Promise<boolean> {
     const { worker, k } = turn;
     const stored = await this.broadcasts.outgoing(k.workspaceId, messageId);
     if (!stored?.address) {
@@ -145,31 +96,39 @@ export class RecipientTurn {
       return false;
     }
     const { headers, messageIdHeader } = this.mailer.headers(letter, k.personId, messageId);
-    return this.deliver(turn, messageId, {
+    const mail = {
       from: this.config.emailFrom,
       to: stored.address,
       ...{ subject: stored.subject, html: stored.html ?? '', text: stored.text },
       headers,
       messageId: messageIdHeader,
-    });
+    };
+    return this.deliver(turn, messageId, mail, pace);
   }
 
   /** The provider's call, then the settlement: sent, retried later, or failed for good. */
-  private async deliver({ worker, k, attempts }: Turn, messageId: string, mail: OutgoingMail): Promise<boolean> {
+  private async deliver(turn: Turn, messageId: string, mail: OutgoingMail, pace: Pace): Promise<boolean> {
     if (!this.provider) throw new Error('No email provider is configured.');
+    const { worker, k, attempts } = turn;
+    const provider = this.provider;
     let providerId: string;
     try {
-      ({ providerId } = await this.provider.send(mail));
+      ({ providerId } = await pace.inFlight(() => provider.send(mail)));
     } catch (error) {
-      const message = (error as Error).message || 'The provider refused the email.';
-      const delay = isPermanentFailure(error) ? null : retryDelayMs(attempts, this.config.retryUnitMs);
-      if (delay !== null) await this.recipients.retryLater(k, worker, message, delay);
-      else if (await this.recipients.markFailed(k, worker, message))
-        await this.messages.markFailed(k.workspaceId, messageId, message);
+      await this.failed({ worker, k, attempts }, messageId, error);
       return true;
     }
     await this.messages.markSent(k.workspaceId, messageId, providerId);
     await this.recipients.markSent(k, worker, providerId);
     return true;
+  }
+
+  /** The provider refused: the row retried later for a transient failure, else failed for good with its message. */
+  async failed({ worker, k, attempts }: Turn, messageId: string, error: unknown): Promise<void> {
+    const message = (error as Error).message || 'The provider refused the email.';
+    const delay = isPermanentFailure(error) ? null : retryDelayMs(attempts, this.config.retryUnitMs);
+    if (delay !== null) await this.recipients.retryLater(k, worker, message, delay);
+    else if (await this.recipients.markFailed(k, worker, message))
+      await this.messages.markFailed(k.workspaceId, messageId, message);
   }
 }

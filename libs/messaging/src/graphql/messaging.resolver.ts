@@ -16,7 +16,7 @@ import {
 } from '@nestjs/graphql';
 import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces';
 import { groupedLoader, Loaders, pageSize } from '@app/edge';
-import { PersonType } from '@app/events';
+import { PersonType, TimelineEntryType } from '@app/events';
 import { messageView, MessagesService } from '../messages.service';
 import { PersonMessagesRepository } from '../person-messages.repository';
 import { TemplatesService } from '../templates.service';
@@ -194,5 +194,27 @@ export class PersonMessagesResolver {
       (r) => r.person_id,
     ).load(person.id);
     return rows.map(messageView);
+  }
+}
+
+@Resolver(() => TimelineEntryType)
+@UseGuards(GraphqlAuthGuard)
+export class TimelineEmailResolver {
+  constructor(private readonly personMessages: PersonMessagesRepository) {}
+
+  @ResolveField(() => MessageType, {
+    nullable: true,
+    description: "An email_sent or email_received row's email: its subject and what the provider last said of it.",
+  })
+  async email(@Parent() entry: TimelineEntryType & { workspaceId?: string }, @Context() ctx: { loaders?: Loaders }) {
+    const workspaceId = entry.workspaceId;
+    if (!workspaceId || (entry.type !== 'email_sent' && entry.type !== 'email_received')) return null;
+    const [row] = await groupedLoader(
+      ctx,
+      `timeline-emails:${workspaceId}`,
+      (ids) => this.personMessages.byIds(workspaceId, ids),
+      (r) => r.id,
+    ).load(entry.id);
+    return row ? messageView(row) : null;
   }
 }

@@ -2,6 +2,7 @@
 // person, so keys that named two join them (docs/rest.md#events).
 import type { IdentifyStatus } from '@app/wire';
 import type { Stage } from './stage-ladder';
+import { addToRevenue } from './activity';
 
 export type IdentityKind = 'email' | 'anon_id' | 'account_id';
 
@@ -72,10 +73,14 @@ export interface PersonSnapshot {
   email: string | null;
   os?: string | null;
   fields?: Record<string, string | number>;
+  /** What they paid, as numeric text (domain/activity.ts). */
+  revenue?: string;
+  lastSeenAt?: Date | null;
 }
 
 /** The survivor's values after a merge: a snapshot's values, every one decided. */
-export type MergedPerson = Omit<PersonSnapshot, 'id' | 'createdAt'> & Required<Pick<PersonSnapshot, 'os' | 'fields'>>;
+export type MergedPerson = Omit<PersonSnapshot, 'id' | 'createdAt'> &
+  Required<Pick<PersonSnapshot, 'os' | 'fields' | 'revenue' | 'lastSeenAt'>>;
 
 export interface MergePlan extends MergedPerson {
   survivorId: string;
@@ -102,9 +107,9 @@ function pickBy(
 
 /**
  * People named by one post become the oldest of them. The earliest first touch wins; the stage of
- * the one whose last stage change is latest wins; purchases add up; the earliest engagement stays;
- * name, email and os are the survivor's unless null (then the next oldest's); fields of older
- * people win on the same key. Given one person, the plan absorbs nobody.
+ * the one whose last stage change is latest wins; purchases and revenue add up; the latest last seen and
+ * the earliest engagement stay; name, email and os are the survivor's unless null (then the next
+ * oldest's); fields of older people win on the same key. Given one person, the plan absorbs nobody.
  */
 export function planMerge(people: PersonSnapshot[]): MergePlan {
   if (people.length === 0) throw new Error('planMerge needs at least one person');
@@ -138,6 +143,13 @@ export function planMerge(people: PersonSnapshot[]): MergePlan {
     email: first((p) => p.email),
     os: first((p) => p.os),
     fields: Object.assign({}, ...[...ordered].reverse().map((p) => p.fields ?? {})),
+    revenue: people.reduce((sum, p) => addToRevenue(sum, Number(p.revenue ?? 0)), '0'),
+    lastSeenAt:
+      pickBy(
+        ordered.filter((p) => p.lastSeenAt),
+        (p) => p.lastSeenAt!.getTime(),
+        true,
+      )?.lastSeenAt ?? null,
   };
   return { survivorId: ordered[0].id, absorbedIds: ordered.slice(1).map((p) => p.id), ...merged };
 }

@@ -3,3 +3,4 @@ export * from './identity';
 export * from './first-touch';
 export * from './suppression';
 export * from './consent';
+export * from './activity';

@@ -7,6 +7,7 @@ import { IdentitiesPersonCreated1767100000000 } from './1767100000000-identities
 import { IdentitiesSearchC1767150000000 } from './1767150000000-identities-search-c';
 import { SubscriptionWithdrawal1767400000000 } from './1767400000000-subscription-withdrawal';
 import { DoubleOptIn1767450000000 } from './1767450000000-double-opt-in';
+import { PeopleActivity1767800052731 } from './1767800052731-people-activity';
 
 export const PEOPLE_MIGRATIONS = [
   PeopleSchema1763856000004,
@@ -17,4 +18,5 @@ export const PEOPLE_MIGRATIONS = [
   IdentitiesSearchC1767150000000,
   SubscriptionWithdrawal1767400000000,
   DoubleOptIn1767450000000,
+  PeopleActivity1767800052731,
 ];

@@ -26,6 +26,23 @@ describe('configuration is validated at start (docs/configuration.md#settings)',
   it.each([
     [{ PORT: 'eighty' }, /PORT must be a whole number/],
     [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL must be a URL/],
+    [
+      { DATABASE_URL: 'postgres://a:5432,,b:5432/db?target_session_attrs=read-write' },
+      /DATABASE_URL must be a URL .*as libpq writes them.*; its host list has an empty entry/,
+    ],
+    [
+      { DATABASE_URL: 'postgres://a:5432,b:x/db?target_session_attrs=read-write' },
+      /DATABASE_URL .*"b:x" is not a host/,
+    ],
+    [{ DATABASE_URL: 'postgres://a,b/db' }, /DATABASE_URL lists several hosts: add target_session_attrs=read-write/],
+    [
+      { DATABASE_URL: 'postgres://a,b/db?target_session_attrs=standby' },
+      /DATABASE_URL is where the service writes, so its target_session_attrs must be read-write or primary, not standby/,
+    ],
+    [
+      { DATABASE_URL: 'postgres://a/db', DATABASE_READ_URL: 'postgres://b,c/db?target_session_attrs=slave' },
+      /DATABASE_READ_URL .*target_session_attrs must be one of .*not "slave"/,
+    ],
     [{ REDIS_URL: 'nope' }, /REDIS_URL must be a URL/],
     [
       { REDIS_CLUSTER_NODES: '10.0.0.1:7000,10.0.0.2' },
@@ -39,6 +56,18 @@ describe('configuration is validated at start (docs/configuration.md#settings)',
   ])('refuses a wrong setting with one sentence naming it: %o', (env, message) => {
     expect(() => loadConfig({ APP_SECRET: secret, ...env })).toThrow(ConfigError);
     expect(() => loadConfig({ APP_SECRET: secret, ...env })).toThrow(message);
+  });
+
+  it('DATABASE_URL and DATABASE_READ_URL take a list of hosts with target_session_attrs, as libpq does', () => {
+    const config = loadConfig({
+      APP_SECRET: secret,
+      DATABASE_URL: 'postgres://app@10.0.0.1:5432,10.0.0.2:5432/lifeline?target_session_attrs=read-write',
+      DATABASE_READ_URL: 'postgres://app@10.0.0.2:5432,10.0.0.1:5432/lifeline?target_session_attrs=prefer-standby',
+    });
+    expect(config.databaseUrl).toBe(
+      'postgres://app@10.0.0.1:5432,10.0.0.2:5432/lifeline?target_session_attrs=read-write',
+    );
+    expect(config.databaseReadUrl).toMatch(/prefer-standby$/);
   });
 
   it('REDIS_CLUSTER_NODES lists the seed nodes of a Redis Cluster; unset, one Redis', () => {

@@ -2,7 +2,10 @@
 import { readFileSync } from 'node:fs';
 import { parseEnv } from 'node:util';
 import { DEFAULT_WATCH_SETTINGS } from '../database/domain/server-state';
+import { databaseAddress } from './database-settings';
 import { emailSettings, EmailSettings } from './email-settings';
+import { outboxSettings, OutboxSettings } from './outbox-settings';
+import { limitSettings, LimitSettings } from '../rate-limits/limit-settings';
 
 export class ConfigError extends Error {
   constructor(message: string) {
@@ -11,7 +14,7 @@ export class ConfigError extends Error {
   }
 }
 
-export interface AppConfig extends EmailSettings {
+export interface AppConfig extends EmailSettings, LimitSettings, OutboxSettings {
   nodeEnv: 'development' | 'production' | 'test';
   port: number;
   baseUrl: string;
@@ -67,10 +70,7 @@ export interface AppConfig extends EmailSettings {
   segmentFillChunk: number;
 }
 
-export interface RedisNode {
-  host: string;
-  port: number;
-}
+export type RedisNode = { host: string; port: number };
 
 type Env = Record<string, string | undefined>;
 
@@ -178,15 +178,11 @@ function checkedSettings(env: Env, resolved: ResolvedByLauncher, production: boo
 
 /** The primary's address (the launcher's embedded one when DATABASE_URL is unset) and the replica's, if any. */
 function databaseUrls(env: Env, resolved: ResolvedByLauncher) {
-  const databaseUrl = url(
-    { DATABASE_URL: env.DATABASE_URL || resolved.databaseUrl },
-    'DATABASE_URL',
-    ['postgres:', 'postgresql:'],
-    'postgres://postgres@127.0.0.1:5432/lifeline',
-  );
+  const given = env.DATABASE_URL || resolved.databaseUrl || 'postgres://postgres@127.0.0.1:5432/lifeline';
+  const databaseUrl = databaseAddress('DATABASE_URL', given, true);
   const embeddedDatabase = !env.DATABASE_URL && !!resolved.databaseUrl;
-  const databaseReadUrl =
-    optional(env, 'DATABASE_READ_URL') && url(env, 'DATABASE_READ_URL', ['postgres:', 'postgresql:']);
+  const read = optional(env, 'DATABASE_READ_URL');
+  const databaseReadUrl = read && databaseAddress('DATABASE_READ_URL', read, false);
   if (databaseReadUrl && !env.DATABASE_URL) {
     throw new ConfigError(
       'DATABASE_READ_URL names a replica of DATABASE_URL: set DATABASE_URL to its primary, or unset DATABASE_READ_URL.',
@@ -267,6 +263,8 @@ export function loadConfig(env: Env, resolved: ResolvedByLauncher = {}): AppConf
     segmentSweepMs: int(env, 'SEGMENT_SWEEP_MS', 15_000, 100, 3_600_000),
     segmentFillChunk: int(env, 'SEGMENT_FILL_CHUNK', 2_000, 10, 100_000),
     ...emailSettings(env),
+    ...outboxSettings(env),
+    ...limitSettings(env),
   };
 }
 

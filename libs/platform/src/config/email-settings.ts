@@ -20,6 +20,8 @@ export interface EmailSettings {
   broadcastLeaseMs: number;
   /** Broadcast emails one worker process has with the provider at once: also the most a crash can send twice. */
   broadcastSendsInFlight: number;
+  /** Batches of recipients one worker process works on at once: one's reads and commits beside another's sends. */
+  broadcastBatchesInFlight: number;
   /** DKIM signing of every email sent over SMTP, when DKIM_PRIVATE_KEY is set; null otherwise. */
   dkim: DkimSettings | null;
 }
@@ -49,7 +51,8 @@ export function emailSettings(env: Env): EmailSettings {
   return {
     broadcastMessagesPerSecond: int(env, 'BROADCAST_MESSAGES_PER_SECOND', 50, 0, 10_000),
     broadcastLeaseMs: int(env, 'BROADCAST_LEASE_MS', 60_000, 1_000, 3_600_000),
-    broadcastSendsInFlight: int(env, 'BROADCAST_SENDS_IN_FLIGHT', 1, 1, 64),
+    broadcastSendsInFlight: int(env, 'BROADCAST_SENDS_IN_FLIGHT', 5, 1, 64),
+    broadcastBatchesInFlight: int(env, 'BROADCAST_BATCHES_IN_FLIGHT', 3, 1, 16),
     dkim: dkimSettings(env),
   };
 }

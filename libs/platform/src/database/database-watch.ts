@@ -2,8 +2,8 @@
 // its pool go out and come back; when one has waited DATABASE_STALL_MS it asks the server SELECT 1 on a
 // connection of its own, kept open beside the pool's (a busy server is slowest at new connections), and
 // domain/server-state.ts says from what it heard whether the server is down or only slow.
-import { Client } from 'pg';
-import { DatabaseUnavailable, isConnectionFailure } from '../errors/unavailable';
+import type { Client } from 'pg';
+import { DatabaseUnavailable, isConnectionFailure, isReadOnlyRefusal } from '../errors/unavailable';
 import { DATABASE_OUTAGE, Outage } from '../runtime/outage';
 import { Clock, ClockTimer, SYSTEM_CLOCK } from '../time/clock';
 import {
@@ -14,6 +14,7 @@ import {
   silenceAllowedMs,
   WatchSettings,
 } from './domain/server-state';
+import { connectionConfig, TargetedClient } from './targeted-client';
 import type { WatchedClient } from './time-limits';
 
 const TICK_MS = 250;
@@ -97,7 +98,22 @@ export class DatabaseWatch {
     // a statement's own error is the server's answer; a failed or given-up connection is not
     if (!error || !(error instanceof DatabaseUnavailable || isConnectionFailure(error)))
       this.heardAt = this.clock.now();
+    if (isReadOnlyRefusal(error)) return this.demoted(client, error);
     return error ? this.failed(error) : error;
+  }
+
+  /**
+   * A write on client was refused as read-only: its server is a standby now (docs/operations.md#failover). The
+   * connection is ended, so the pool's next one looks for the primary; the watch's own is cut and the server asked
+   * at once on a new one, which finds the new primary or, while there is none, begins the outage.
+   */
+  private demoted(client: WatchedClient, error: unknown): DatabaseUnavailable {
+    client.end().catch(() => undefined);
+    const line = this.line?.client;
+    this.dropLine();
+    if (line) cut(line);
+    this.ask();
+    return this.unavailable(error);
   }
 
   /**
@@ -189,8 +205,8 @@ export class DatabaseWatch {
   /** The watch's own connection, connected once and kept while it lasts. */
   private ownLine(): Promise<Client> {
     if (this.line) return this.line.ready;
-    const client = new Client({
-      connectionString: this.url,
+    const client = new TargetedClient({
+      ...connectionConfig(this.url),
       keepAlive: true,
       application_name: WATCH_APPLICATION_NAME,
     });
@@ -252,7 +268,7 @@ export class DatabaseWatch {
    */
   private probe(): Promise<string | null> {
     const within = silenceAllowedMs(this.settings);
-    const client = new Client({ connectionString: this.url, connectionTimeoutMillis: within });
+    const client = new TargetedClient({ ...connectionConfig(this.url), connectionTimeoutMillis: within });
     client.on('error', () => undefined);
     const asked = new Promise<string | null>((resolve) => {
       const timer = this.clock.setTimeout(() => resolve(`no answer within ${within} ms`), within);

@@ -1,9 +1,9 @@
 // TypeORM on PostgreSQL: schema changes only through migrations, never synchronize.
-import { Client } from 'pg';
 import { DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import type { Outage } from '../runtime/outage';
 import type { Clock } from '../time/clock';
+import { connectionConfig, TargetedClient } from './targeted-client';
 import { DatabaseLimits, limitedPoolOptions, WatchedClient } from './time-limits';
 
 /**
@@ -16,24 +16,30 @@ export function dataSourceOptions(
   clock?: Clock,
 ): DataSourceOptions {
   const limits = config.databaseConnectTimeoutMs ? limitedPoolOptions(config as DatabaseLimits, outage, clock) : {};
+  // TypeORM and pg read one host: the first; the client tries the others (targeted-client.ts)
+  const { connectionString, databaseHosts } = connectionConfig(config.databaseUrl);
   return {
     type: 'postgres',
-    url: config.databaseUrl,
+    url: connectionString,
     migrationsTableName: 'migrations',
     migrationsTransactionMode: 'each',
     synchronize: false,
     logging: false,
-    extra: { max: config.databasePoolSize, idleTimeoutMillis: 30_000, Client: WatchedClient, ...limits },
+    extra: { max: config.databasePoolSize, idleTimeoutMillis: 30_000, Client: WatchedClient, databaseHosts, ...limits },
   };
 }
 
-/** Creates the database named in the URL when it is missing (PGlite has only its one database). */
+/**
+ * Creates the database named in the URL when it is missing (PGlite has only its one database), on the host of its list
+ * that target_session_attrs chooses.
+ */
 export async function ensureDatabase(databaseUrl: string): Promise<void> {
-  const url = new URL(databaseUrl);
+  const { connectionString, databaseHosts } = connectionConfig(databaseUrl);
+  const url = new URL(connectionString);
   const name = decodeURIComponent(url.pathname.replace(/^\//, '')) || 'postgres';
   if (name === 'postgres') return;
   url.pathname = '/postgres';
-  const client = new Client({ connectionString: url.toString() });
+  const client = new TargetedClient({ connectionString: url.toString(), databaseHosts });
   await client.connect();
   try {
     const found = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);

@@ -2,10 +2,10 @@
 // `npm run migrate` processes starting at once on one database migrate it exactly once; the others
 // wait on the lock, then find nothing pending. The lock is held by its own connection, so a process
 // that dies mid-way releases it with that connection.
-import { Client } from 'pg';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import type { AppConfig } from '../config/config';
 import { dataSourceOptions, ensureDatabase } from './database';
+import { connectionConfig, TargetedClient } from './targeted-client';
 import { appliedMigrations, Migration, MigrationState, migrationStates, splitRecords } from './migration-state';
 
 type Settings = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize'>;
@@ -14,6 +14,12 @@ type Log = (line: string) => void;
 /** pg_advisory_lock key of the migrations: "lifeline" in ASCII, fits a bigint. */
 export const MIGRATION_LOCK_KEY = '7811666963486590565';
 
+/** The migrations' data source: one connection, to the host its list chooses (the primary, under read-write). */
+function oneConnection(settings: Settings): DataSourceOptions {
+  const options = dataSourceOptions(settings);
+  return { ...options, extra: { ...options.extra, max: 1 } } as DataSourceOptions;
+}
+
 async function underLock<T>(
   settings: Settings,
   migrations: Migration[],
@@ -21,7 +27,7 @@ async function underLock<T>(
   work: (dataSource: DataSource) => Promise<T>,
 ): Promise<T> {
   await ensureDatabase(settings.databaseUrl);
-  const lock = new Client({ connectionString: settings.databaseUrl });
+  const lock = new TargetedClient(connectionConfig(settings.databaseUrl));
   await lock.connect();
   try {
     const taken = await lock.query('SELECT pg_try_advisory_lock($1::bigint) AS taken', [MIGRATION_LOCK_KEY]);
@@ -29,7 +35,7 @@ async function underLock<T>(
       log('Another process is migrating this database: waiting for it to finish.');
       await lock.query('SELECT pg_advisory_lock($1::bigint)', [MIGRATION_LOCK_KEY]);
     }
-    const dataSource = new DataSource({ ...dataSourceOptions(settings), migrations, extra: { max: 1 } });
+    const dataSource = new DataSource({ ...oneConnection(settings), migrations });
     await dataSource.initialize();
     try {
       await recordSplits(dataSource, migrations);
@@ -84,7 +90,7 @@ export async function revertMigration(
 /** The state of every migration, read without the lock. */
 export async function showMigrations(settings: Settings, migrations: Migration[]): Promise<MigrationState[]> {
   await ensureDatabase(settings.databaseUrl);
-  const dataSource = new DataSource({ ...dataSourceOptions(settings), extra: { max: 1 } });
+  const dataSource = new DataSource(oneConnection(settings));
   await dataSource.initialize();
   try {
     return migrationStates(migrations, await appliedMigrations(dataSource));

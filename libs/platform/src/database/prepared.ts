@@ -8,8 +8,8 @@
 // sending a statement inside it first sets statement_timeout (once while it stays set), and its first
 // statement outside it is preceded by a reset, on the same connection (pg runs its queries in order).
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { Client } from 'pg';
 import { PipelinedClient, PipelinedQuery } from './pipelined';
+import { TargetedClient } from './targeted-client';
 import type { DataSource, EntityManager } from 'typeorm';
 
 /**
@@ -89,8 +89,8 @@ export const readScope = new AsyncLocalStorage<ReadScope>();
 
 const TIMED = Symbol('statementTimeoutSet');
 
-/** A pg Client that applies the read scope's timeout (pg Pool's `Client` option). */
-export class ScopedTimeoutClient extends Client implements PipelinedClient {
+/** A pg Client that applies the read scope's timeout (pg Pool's `Client` option), on the host its list chooses. */
+export class ScopedTimeoutClient extends TargetedClient implements PipelinedClient {
   /** The timeout this connection was last set to (0: the default). */
   private [TIMED] = 0;
   pipelining = false;

@@ -46,6 +46,14 @@ export function isConnectionFailure(error: unknown): boolean {
   return CONNECTION_CODES.has(code ?? '') || SERVER_GOING.test(code ?? '') || CONNECTION_MESSAGES.test(message ?? '');
 }
 
+/**
+ * SQLSTATE 25006 read_only_sql_transaction on a connection of the primary's pool: its server has become a standby (a
+ * primary demoted in a failover, docs/operations.md#failover), so the write was refused and nothing changed.
+ */
+export function isReadOnlyRefusal(error: unknown): boolean {
+  return (error as { code?: string } | null)?.code === '25006';
+}
+
 /** The error and what it wraps (TypeORM's driverError, an Error's cause), outermost first. */
 function* chain(error: unknown): Generator<unknown> {
   for (let depth = 0; error && depth < 5; depth++) {

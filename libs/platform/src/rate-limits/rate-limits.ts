@@ -16,26 +16,16 @@ import type { AppConfig } from '../config/config';
 import { CONFIG } from '../config/config.token';
 import { Refusal } from '../errors/refusal';
 import { REDIS, type RedisClient } from '../redis/redis';
-
-export const WINDOW_SECONDS = 600;
-
-export const LIMITS = {
-  server: 600,
-  mcp: 600,
-  automation: 600,
-  // Beyond the spec: GraphQL reads and writes per secret key
-  // (docs/security.md#graphql-no-caller-can-stall-the-service).
-  graphql: 1200,
-  // Beyond the spec: sign-in attempts per client IP, and email links asked for per address.
-  'sign-in:ip': 30,
-  'sign-in:email': 5,
-  'public:subscribe': 20,
-  'public:identify': 60,
-  'public:event': 240,
-  'public:support': 10,
-} as const;
-
-export type LimitName = keyof typeof LIMITS;
+import { LimitPeaks } from './limit-peaks';
+import {
+  LIMITS,
+  type LimitName,
+  MAX_PER_TEN_MINUTES,
+  WINDOW_SECONDS,
+  type WorkspaceLimit,
+  workspaceLimitOf,
+} from './limit-settings';
+import type { LimitStore } from './limit-store';
 
 /** How often each process reports what it admitted locally. */
 export const SYNC_MS = 200;
@@ -45,6 +35,10 @@ export const LOCAL_SHARE = 0.1;
 interface Tally {
   name: LimitName;
   key: string;
+  /** The workspace whose limit this is, when the door knows it: its override applies. */
+  workspaceId: string | undefined;
+  /** The calls a window allows, as last resolved: a new figure takes back the allowance in hand. */
+  bound: number;
   /** Admitted here, not yet reported to Redis. */
   pending: number;
   /** Calls this process may still admit before asking Redis. */
@@ -62,16 +56,35 @@ export class RateLimits implements OnApplicationShutdown {
   private readonly limiters = new Map<LimitName, RateLimiterRedis>();
   private readonly tallies = new Map<string, Tally>();
   private timer: NodeJS.Timeout | null = null;
+  private store: LimitStore | null = null;
+  private readonly peaks = new LimitPeaks(() => this.store);
 
   constructor(
     @Inject(REDIS) private readonly redis: RedisClient,
     @Inject(CONFIG) private readonly config: AppConfig,
   ) {}
 
+  /** The workspaces lib gives the store of overrides and peaks at start-up (docs/operations.md#limits). */
+  useStore(store: LimitStore): void {
+    this.store = store;
+  }
+
+  /** The calls a window of this limit allows: the workspace's override, else the deployment's default. */
+  private bound(name: LimitName, workspaceId: string | undefined): number | Promise<number> {
+    const limit = workspaceLimitOf(name);
+    if (!limit) return LIMITS[name];
+    const fallback = this.config.limitDefaults?.[limit] ?? LIMITS[name];
+    if (!workspaceId || !this.store) return fallback;
+    const overrides = this.store.overridesOf(workspaceId);
+    if (overrides instanceof Promise) return overrides.then((known) => known.get(limit) ?? fallback);
+    return overrides.get(limit) ?? fallback;
+  }
+
   private limiter(name: LimitName): RateLimiterRedis {
     let limiter = this.limiters.get(name);
     if (!limiter) {
-      const points = LIMITS[name];
+      // The library never refuses by itself: consume compares the count with the workspace's figure.
+      const points = MAX_PER_TEN_MINUTES;
       limiter = new RateLimiterRedis({
         storeClient: this.redis,
         points,
@@ -87,11 +100,15 @@ export class RateLimits implements OnApplicationShutdown {
   /**
    * Counts one call for key (or `points` calls at once: a batch's items); refuses with rate_limited once the window's
    * allowance is spent. Calls counted at once are refused together when they are more than the window has left, and
-   * then the post spends nothing, the `before` of its calls counted already (by its door) included.
+   * then the post spends nothing, the `before` of its calls counted already (by its door) included. With the
+   * workspace named, its override (or the deployment's default) is the limit, read again for every post.
    */
-  async consume(name: LimitName, key: string, points = 1, before = 0): Promise<void> {
+  async consume(name: LimitName, key: string, points = 1, before = 0, workspaceId?: string): Promise<void> {
     const id = `${name}:${key}`;
+    const resolved = this.bound(name, workspaceId);
+    const bound = typeof resolved === 'number' ? resolved : await resolved;
     let tally = this.tallies.get(id);
+    if (tally && tally.bound !== bound) [tally.bound, tally.allowance] = [bound, 0]; // the next call asks Redis
     for (;;) {
       const live = tally !== undefined && Date.now() < tally.resetAt;
       if (tally && live && tally.allowance >= points) {
@@ -106,30 +123,54 @@ export class RateLimits implements OnApplicationShutdown {
       await tally.flight.catch(() => undefined);
       tally = this.tallies.get(id);
     }
-    const fresh = tally ?? { name, key, pending: 0, allowance: 0, resetAt: 0, left: LIMITS[name], flight: null };
+    const fresh = tally ?? {
+      name,
+      key,
+      workspaceId,
+      bound,
+      pending: 0,
+      allowance: 0,
+      resetAt: 0,
+      left: bound,
+      flight: null,
+    };
     this.tallies.set(id, fresh);
     this.startReporting(); // also forgets tallies whose window has ended (one per visitor IP on public doors)
     const result = await this.report(fresh, points);
-    if (result.consumedPoints > LIMITS[name]) {
-      const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
-      if (points + before === 1) throw new Refusal('rate_limited', this.overSentence(name, retryAfter), { retryAfter });
-      const carried = points + before;
-      await this.giveBack(fresh, carried);
-      const left = Math.max(0, LIMITS[name] - (result.consumedPoints - carried));
-      throw new Refusal(
-        'rate_limited',
-        `Over ${LIMITS[name]} calls in ten minutes: this post carries ${carried} and ${left} are left; send at most ` +
-          `${left}, or wait ${retryAfter} seconds and send it again.`,
-        { retryAfter },
-      );
-    }
+    if (result.consumedPoints > bound) await this.refuse(fresh, result, points + before);
   }
 
-  private overSentence(name: LimitName, retryAfter: number): string {
+  /** Refuses a post over the window's figure; a post of several calls spends nothing (they are given back). */
+  private async refuse(tally: Tally, result: RateLimiterRes, carried: number): Promise<never> {
+    const bound = tally.bound;
+    const retryAfter = Math.max(1, Math.ceil(result.msBeforeNext / 1000));
+    // RateLimit-Policy (the IETF draft's header): the figure that refused, per window of 600 seconds.
+    const extra = { retryAfter, headers: { 'RateLimit-Policy': `${bound};w=${WINDOW_SECONDS}` } };
+    const left = carried === 1 ? 0 : Math.max(0, bound - (result.consumedPoints - carried));
+    this.notePeak(tally, bound - left, true);
+    if (carried === 1) throw new Refusal('rate_limited', this.overSentence(tally.name, bound, retryAfter), extra);
+    await this.giveBack(tally, carried);
+    throw new Refusal(
+      'rate_limited',
+      `Over ${bound} calls in ten minutes: this post carries ${carried} and ${left} are left; send at most ` +
+        `${left}, or wait ${retryAfter} seconds and send it again.`,
+      extra,
+    );
+  }
+
+  private overSentence(name: LimitName, bound: number, retryAfter: number): string {
     return (
-      `Over ${LIMITS[name]} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} ` +
+      `Over ${bound} ${name === 'graphql' ? 'requests' : 'posts'} in ten minutes: wait ${retryAfter} ` +
       `seconds and send it again.`
     );
+  }
+
+  /** What the owners' view of limits counts: how much of its window a key had spent. */
+  private notePeak(tally: Tally, used: number, refused: boolean): void {
+    const limit: WorkspaceLimit | undefined = workspaceLimitOf(tally.name);
+    if (!limit || !tally.workspaceId || !this.store) return;
+    const { workspaceId, key, resetAt, bound } = tally;
+    this.peaks.note({ workspaceId, limit, key, resetAt, used, bound, refused });
   }
 
   /** A post refused for its calls spends nothing: Redis counted them, so they are taken back. */
@@ -157,11 +198,12 @@ export class RateLimits implements OnApplicationShutdown {
     } finally {
       if (tally.flight === asked) tally.flight = null;
     }
-    const left = LIMITS[tally.name] - result.consumedPoints;
+    const left = tally.bound - result.consumedPoints;
     // Calls admitted while this was on its way (pending again) spend the new allowance already.
     tally.allowance = left > 0 ? Math.max(0, Math.floor(left * LOCAL_SHARE) - tally.pending) : 0;
     tally.left = left;
     tally.resetAt = Date.now() + result.msBeforeNext;
+    if (left >= 0) this.notePeak(tally, result.consumedPoints, false);
     return result;
   }
 
@@ -185,6 +227,7 @@ export class RateLimits implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     await this.reportAll();
+    await this.peaks.stop();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
 }

@@ -1,6 +1,7 @@
 // A database or Redis that cannot be reached is one sentence naming the setting and the fixes,
 // never a stack trace or a retry loop in the logs. No Redis client here: the CLI reads this.
 import { ConfigError } from '../config/config';
+import { hostListOf, hostsNamed } from '../database/domain/host-list';
 
 const NETWORK_CODES: Record<string, string> = {
   ECONNREFUSED: 'nothing accepts connections there',
@@ -12,6 +13,8 @@ const NETWORK_CODES: Record<string, string> = {
 };
 
 function where(url: string): string {
+  const list = url.startsWith('postgres') ? hostListOf(url) : null;
+  if (list && !('problem' in list) && list.hosts.length > 1) return hostsNamed(list);
   try {
     const parsed = new URL(url);
     return `${parsed.hostname}:${parsed.port || (parsed.protocol.startsWith('redis') ? 6379 : 5432)}`;
@@ -27,6 +30,10 @@ function reason(error: unknown): string | null {
   if (network) return network;
   if (code === '28P01' || code === '28000') return 'the user or password is refused';
   if (code === '3D000') return 'that database does not exist';
+  // a list of hosts (database/targeted-client.ts): why the last could not be reached, or that none was of the kind
+  const noHost = error as { name?: string; sessionsOfAnotherKind?: number; wanted?: string; cause?: unknown };
+  if (noHost?.name === 'NoHostFits')
+    return noHost.sessionsOfAnotherKind ? `none of them ${noHost.wanted} just now` : reason(noHost.cause);
   if (/NOAUTH|WRONGPASS/.test(message ?? '')) return 'the password is refused';
   return null;
 }

@@ -1,9 +1,11 @@
 // The worker's side of the sweeps: one repeatable job a minute runs every registered sweep.
 import { InjectQueue, Processor, WorkerHost } from '@nestjs/bullmq';
 import { Injectable, Module, OnApplicationBootstrap } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import type { Job, Queue } from 'bullmq';
 import { queueModule } from '../queues/queue-module';
 import { SWEEP_JOB, SWEEP_SCHEDULE } from '../queues/queues';
+import { WorkerErrors } from '../queues/worker-errors';
 import { SweepRegistry } from './sweeps';
 
 @Processor(SWEEP_JOB.queue)
@@ -34,5 +36,9 @@ export class SweepSchedule implements OnApplicationBootstrap {
   }
 }
 
-@Module({ imports: [queueModule(SWEEP_JOB.queue)], providers: [SweepsProcessor, SweepSchedule] })
+/** Also every queue worker's error listener (WorkerErrors): the worker app imports this module once. */
+@Module({
+  imports: [queueModule(SWEEP_JOB.queue), DiscoveryModule],
+  providers: [SweepsProcessor, SweepSchedule, WorkerErrors],
+})
 export class SweepsWorkerModule {}

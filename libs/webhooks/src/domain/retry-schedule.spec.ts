@@ -1,5 +1,5 @@
 // docs/webhooks.md#delivery-retries-and-the-log: the retry schedule, and after the last attempt.
-import { MAX_ATTEMPTS, RETRY_DELAYS_MINUTES, nextAttemptDelayMs } from './retry-schedule';
+import { isDeliveryState, MAX_ATTEMPTS, RETRY_DELAYS_MINUTES, nextAttemptDelayMs } from './retry-schedule';
 
 describe('retry schedule', () => {
   it('waits 1, 5, 30, 120 and 720 minutes after attempts 1 to 5', () => {
@@ -38,5 +38,13 @@ describe('retry schedule', () => {
   it('refuses a count of attempts that is negative or not whole', () => {
     expect(() => nextAttemptDelayMs(-1)).toThrow(RangeError);
     expect(() => nextAttemptDelayMs(1.5)).toThrow(RangeError);
+  });
+});
+
+describe('delivery states', () => {
+  it('are pending, succeeded and failed, and nothing else', () => {
+    expect(['pending', 'succeeded', 'failed'].every(isDeliveryState)).toBe(true);
+    expect(isDeliveryState('retrying')).toBe(false);
+    expect(isDeliveryState(undefined)).toBe(false);
   });
 });

@@ -18,3 +18,11 @@ export function nextAttemptDelayMs(attemptsMade: number, unitMs = 60_000): numbe
   if (attemptsMade >= MAX_ATTEMPTS) return null;
   return RETRY_DELAYS_MINUTES[attemptsMade - 1] * unitMs;
 }
+
+/** What a delivery can be: still to be sent or retried, sent, or failed after its last attempt. */
+export const DELIVERY_STATES = ['pending', 'succeeded', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+export function isDeliveryState(value: unknown): value is DeliveryState {
+  return typeof value === 'string' && (DELIVERY_STATES as readonly string[]).includes(value);
+}

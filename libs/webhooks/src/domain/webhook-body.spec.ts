@@ -7,6 +7,7 @@ import {
   generateEndpointSecret,
   happeningDelivery,
   mostSpecificTrigger,
+  recordOfBody,
   signBody,
   signStandard,
   standardWebhookKey,
@@ -277,5 +278,22 @@ describe('Standard Webhooks signature', () => {
   it('the key is the part after whsec_ decoded from base64 (base64url reads the same)', () => {
     expect(standardWebhookKey(secret)).toEqual(Buffer.alloc(24, 1));
     expect(standardWebhookKey('whsec_' + Buffer.alloc(32, 250).toString('base64url'))).toEqual(Buffer.alloc(32, 250));
+  });
+});
+
+describe('the record a stored body named', () => {
+  it("is the body's record id, email and name as sent", () => {
+    const body = buildWebhookBody({
+      ...base,
+      record: { id: 'per_1', kind: 'person', name: 'Ada', email: 'ada@x.test' },
+    });
+    expect(recordOfBody(body)).toEqual({ id: 'per_1', email: 'ada@x.test', name: 'Ada' });
+  });
+
+  it('has no email or name when the body carried none, and is null for a body that names nobody', () => {
+    const body = buildWebhookBody({ ...base, record: { id: 'per_2', kind: 'person', name: '' } });
+    expect(recordOfBody(body)).toEqual({ id: 'per_2', email: null, name: null });
+    expect(recordOfBody('{"id":"dlv_1","type":"event","redacted":true}')).toBeNull();
+    expect(recordOfBody('not json')).toBeNull();
   });
 });

@@ -115,6 +115,20 @@ export function webhookBodyWithId(deliveryId: string, afterId: string): string {
   return `{"id":${JSON.stringify(deliveryId)},${afterId}`;
 }
 
+/** Who a stored body named, as it was sent (the delivery log shows the person by email); null when it named nobody. */
+export function recordOfBody(body: string): { id: string; email: string | null; name: string | null } | null {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  const record = (parsed as { record?: unknown } | null)?.record as Record<string, unknown> | undefined;
+  if (!record || typeof record !== 'object' || typeof record.id !== 'string') return null;
+  const text = (value: unknown) => (typeof value === 'string' && value !== '' ? value : null);
+  return { id: record.id, email: text(record.email), name: text(record.name) };
+}
+
 /** data of an automation http_request body; trigger.event only when the trigger is an event. */
 export function automationStepData(
   automation: { number: number; name: string },

@@ -5,7 +5,7 @@ import { AuthContext, GraphqlAuthGuard, Manager, Member } from '@app/workspaces'
 import { groupedLoader, Loaders } from '@app/edge';
 import { AttemptRow, DeliveriesRepository, DeliveryRow } from '../deliveries.repository';
 import { DeliveryRecoveryService } from '../delivery-recovery.service';
-import { successRate, SUCCESS_RATE_WINDOW_MS } from '../domain';
+import { recordOfBody, successRate, SUCCESS_RATE_WINDOW_MS } from '../domain';
 import { EndpointRow, EndpointsRepository, EndpointSuccessRate } from '../endpoints.repository';
 import { EndpointsService } from '../endpoints.service';
 import {
@@ -45,6 +45,7 @@ const deliveryView = (row: DeliveryRow): DeliveryType => ({
   nextAttemptAt: row.next_attempt_at ? new Date(row.next_attempt_at) : undefined,
   createdAt: new Date(row.created_at),
   body: row.body,
+  person: recordOfBody(row.body),
 });
 
 const attemptView = (row: AttemptRow): DeliveryAttemptType => ({
@@ -62,7 +63,6 @@ export class EndpointsResolver {
   constructor(
     private readonly endpoints: EndpointsService,
     private readonly recovery: DeliveryRecoveryService,
-    private readonly deliveryLog: DeliveriesRepository,
     private readonly endpointRows: EndpointsRepository,
   ) {}
 
@@ -94,8 +94,15 @@ export class EndpointsResolver {
     return true;
   }
 
+  @Query(() => DeliveryType, { description: 'One delivery, with its attempts (what Send a test made, as it goes).' })
+  async webhookDelivery(@Member() auth: AuthContext, @Args('id', { type: () => ID }) id: string) {
+    return deliveryView(await this.endpoints.delivery(auth.workspaceId, id));
+  }
+
   @Mutation(() => DeliveryType, {
-    description: 'Sends the delivery again now, with the same body; never twice at once.',
+    description:
+      'Sends the delivery again now, with the same body, as its next attempt: a failed one, or a pending one whose ' +
+      'last attempt failed (it need not wait for the schedule); never twice at once.',
   })
   async retryDelivery(@Manager() auth: AuthContext, @Args('id', { type: () => ID }) id: string) {
     return deliveryView(await this.endpoints.retry(auth.workspaceId, id));
@@ -134,7 +141,9 @@ export class EndpointsResolver {
   }
 
   @Mutation(() => Int, {
-    description: 'Sends the happenings of [since, until) again as new deliveries (kept 7 days); answers how many.',
+    description:
+      'Sends the happenings of [since, until) again as new deliveries, after live ones (the outbox keeps them ' +
+      'OUTBOX_RETENTION_DAYS, 30 by default); answers how many.',
   })
   async replayEvents(
     @Manager() auth: AuthContext,
@@ -160,12 +169,18 @@ export class EndpointsResolver {
     return counts ? successRate(counts.succeeded, counts.failed) : null;
   }
 
-  @ResolveField(() => [DeliveryType], { description: 'The last twenty deliveries, newest first.' })
-  async deliveries(@Parent() endpoint: WebhookEndpointType, @Context() ctx: { loaders?: Loaders }) {
+  @ResolveField(() => [DeliveryType], {
+    description: 'The last twenty deliveries (in that state: pending, succeeded or failed, when given), newest first.',
+  })
+  async deliveries(
+    @Parent() endpoint: WebhookEndpointType,
+    @Context() ctx: { loaders?: Loaders },
+    @Args('state', { type: () => String, nullable: true }) state: string | null,
+  ) {
     const rows = await loader(
       ctx,
-      `deliveries:${endpoint.workspaceId}`,
-      (ids) => this.deliveryLog.latestOf(endpoint.workspaceId, ids, DELIVERY_LOG_SIZE),
+      `deliveries:${endpoint.workspaceId}:${state ?? ''}`,
+      (ids) => this.endpoints.deliveryLog(endpoint.workspaceId, ids, DELIVERY_LOG_SIZE, state ?? null),
       (row: DeliveryRow) => row.endpoint_id,
     ).load(endpoint.id);
     return rows.map(deliveryView);

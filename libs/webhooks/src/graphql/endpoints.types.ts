@@ -12,6 +12,13 @@ export class DeliveryAttemptType {
   @Field({ nullable: true, description: 'Why the attempt failed, when it did.' }) error?: string;
 }
 
+@ObjectType('DeliveryPerson', { description: 'Who the body named, as it was sent.' })
+export class DeliveryPersonType {
+  @Field(() => ID, { description: 'The record id in the body (per_test for Send a test).' }) id: string;
+  @Field(() => String, { nullable: true }) email: string | null;
+  @Field(() => String, { nullable: true }) name: string | null;
+}
+
 @ObjectType('Delivery')
 export class DeliveryType {
   @Field(() => ID) id: string;
@@ -22,6 +29,11 @@ export class DeliveryType {
   @Field({ nullable: true }) nextAttemptAt?: Date;
   @Field() createdAt: Date;
   @Field({ description: 'The exact body sent, signed, on every attempt.' }) body: string;
+  @Field(() => DeliveryPersonType, {
+    nullable: true,
+    description: "The body's record as sent; absent when it named nobody (an erased person's body is gone).",
+  })
+  person: DeliveryPersonType | null;
   workspaceId: string;
 }
 

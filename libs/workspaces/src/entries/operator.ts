@@ -3,7 +3,15 @@
 // TypeORM, GraphQL or Redis (an index pulls in ~2,000 modules), which is why the CLI imports this
 // entry rather than the index; test/runtime.e2e-spec.ts checks what a call loads.
 import type { Client } from 'pg';
-import { appliedMigrations, type AppConfig, type Migration, migrationStates, pgSql } from '@app/platform/plain';
+import {
+  appliedMigrations,
+  type AppConfig,
+  connectionConfig,
+  type Migration,
+  migrationStates,
+  pgSql,
+  TargetedClient,
+} from '@app/platform/plain';
 import { MembersService } from '../members.service';
 import { WorkspacesRepository } from '../workspaces.repository';
 import { WorkspacesService } from '../workspaces.service';
@@ -29,8 +37,8 @@ export interface OperatorSession {
 type Settings = Pick<AppConfig, 'databaseUrl' | 'databasePoolSize' | 'baseUrl'>;
 
 async function connect(databaseUrl: string): Promise<Client> {
-  const { Client } = await import('pg'); // here, not at the top: `--help` needs no database
-  const client = new Client({ connectionString: databaseUrl });
+  // the host of the list that target_session_attrs chooses (docs/operations.md#failover)
+  const client = new TargetedClient(connectionConfig(databaseUrl));
   try {
     await client.connect();
     return client;

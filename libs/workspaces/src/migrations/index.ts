@@ -6,6 +6,7 @@ import { SignIn1766000000000 } from './1766000000000-sign-in';
 import { HistoryWindow1767310000000 } from './1767310000000-history-window';
 import { OAuthCodeGrant1767330000000 } from './1767330000000-oauth-code-grant';
 import { PostalAddress1767700000000 } from './1767700000000-postal-address';
+import { WorkspaceLimits1768023417785 } from './1768023417785-workspace-limits';
 
 export const WORKSPACES_MIGRATIONS = [
   WorkspacesSchema1763856000001,
@@ -15,4 +16,5 @@ export const WORKSPACES_MIGRATIONS = [
   HistoryWindow1767310000000,
   OAuthCodeGrant1767330000000,
   PostalAddress1767700000000,
+  WorkspaceLimits1768023417785,
 ];

@@ -1,6 +1,6 @@
 // The chart's numbers as a table (the chart itself is aria-hidden): a row per bucket, a column per
-// series key (all without breakdown; the first-touch value, or (none), with one).
-import type { Series } from '../../ui/line-chart';
+// series (the event's name; with a breakdown, the event and the first-touch value, or (none)).
+import type { LabelledSeries } from './events-chart';
 import { bucketName } from './question';
 
 const NUMBER = new Intl.NumberFormat(undefined, { maximumFractionDigits: 2 });
@@ -10,7 +10,7 @@ export function ChartTable({
   interval,
   caption,
 }: {
-  series: readonly Series[];
+  series: readonly LabelledSeries[];
   interval: string;
   caption: string;
 }) {
@@ -23,8 +23,8 @@ export function ChartTable({
           <tr>
             <th scope="col">Bucket (UTC)</th>
             {series.map((s) => (
-              <th key={s.key} scope="col" className="number">
-                {s.key}
+              <th key={s.label} scope="col" className="number">
+                {s.label}
               </th>
             ))}
           </tr>
@@ -36,7 +36,7 @@ export function ChartTable({
                 <time dateTime={at}>{bucketName(at, interval)}</time>
               </th>
               {series.map((s) => (
-                <td key={s.key} className="number">
+                <td key={s.label} className="number">
                   {NUMBER.format(s.points[row]?.value ?? 0)}
                 </td>
               ))}

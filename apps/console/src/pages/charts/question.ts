@@ -1,5 +1,6 @@
-// The question a chart asks (docs/graphql.md#activity-and-charts), as the URL keeps it: event, measure, interval,
-// range (a quick choice of days, or custom UTC dates from and to) and breakdown. Buckets are UTC.
+// The question a chart asks (docs/graphql.md#activity-and-charts, docs/console.md#charts), as the URL keeps it:
+// one or more events, measure, interval, range (a quick choice of days, or custom UTC dates from and to) and
+// breakdown; and the period just before the range, which the totals are set against. Buckets are UTC.
 
 export const MEASURES: [string, string][] = [
   ['count', 'Count of events'],
@@ -25,8 +26,12 @@ export const RANGES: [string, string][] = [
   ['custom', 'Custom dates'],
 ];
 
+/** Events charted at once, a series (or a breakdown's series) each. */
+export const MAX_EVENTS = 5;
+
 export interface Question {
-  event: string;
+  /** In the URL as events=a,b (event=a, the older address, still reads); empty: the most frequent one. */
+  events: string[];
   measure: string;
   interval: string;
   range: string;
@@ -47,12 +52,17 @@ function quickDates(range: string, now = Date.now()): { from: string; to: string
   return { from: dateOf(now - (days - 1) * DAY_MS), to: dateOf(now) };
 }
 
+function eventsOf(params: URLSearchParams): string[] {
+  const named = (params.get('events') ?? params.get('event') ?? '').split(',').filter(Boolean);
+  return [...new Set(named)].slice(0, MAX_EVENTS);
+}
+
 export function questionOf(params: URLSearchParams): Question {
   const range = known(RANGES, params.get('range'), '30d');
   const quick = quickDates(range === 'custom' ? '30d' : range);
   const custom = range === 'custom';
   return {
-    event: params.get('event') ?? '',
+    events: eventsOf(params),
     measure: known(MEASURES, params.get('measure'), 'count'),
     interval: known(INTERVALS, params.get('interval'), 'day'),
     range,
@@ -62,16 +72,23 @@ export function questionOf(params: URLSearchParams): Question {
   };
 }
 
-/** chart(input): whole UTC days from the start of from to the end of to. */
-export function chartInput(question: Question) {
+/** chart(input) of one event: whole UTC days from the start of from to the end of to. */
+export function chartInput(question: Question, event: string, dates: { from: string; to: string } = question) {
   return {
-    event: question.event,
+    event,
     measure: question.measure,
     interval: question.interval,
-    from: `${question.from}T00:00:00.000Z`,
-    to: `${question.to}T23:59:59.999Z`,
+    from: `${dates.from}T00:00:00.000Z`,
+    to: `${dates.to}T23:59:59.999Z`,
     breakdown: question.breakdown || null,
   };
+}
+
+/** The period just before the question's: as many days, ending the day before it starts. */
+export function previousDates(question: Pick<Question, 'from' | 'to'>): { from: string; to: string } {
+  const from = Date.parse(`${question.from}T00:00:00.000Z`);
+  const days = Math.round((Date.parse(`${question.to}T00:00:00.000Z`) - from) / DAY_MS) + 1;
+  return { from: dateOf(from - days * DAY_MS), to: dateOf(from - DAY_MS) };
 }
 
 /** A bucket's start as its interval reads it, in UTC. */
@@ -88,7 +105,7 @@ const nameIn = (choices: [string, string][], value: string) => choices.find(([v]
 export function questionInWords(question: Question): string {
   const by = question.breakdown ? `, by ${nameIn(BREAKDOWNS, question.breakdown).toLowerCase()}` : '';
   return (
-    `${nameIn(MEASURES, question.measure)} of ${question.event} per ${question.interval}, ${question.from} to ` +
-    `${question.to} (UTC)${by}`
+    `${nameIn(MEASURES, question.measure)} of ${question.events.join(', ')} per ${question.interval}, ` +
+    `${question.from} to ${question.to} (UTC)${by}`
   );
 }

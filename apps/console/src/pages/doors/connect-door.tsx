@@ -1,21 +1,17 @@
-// Connecting a third-party door (docs/graphql.md#third-party-doors): payment, auth_a and hosting take the signing
-// secret their provider shows, auth_b takes the business's domain, hosting may post stars. The door's
-// address is answered once, here.
+// Connecting a third-party door (docs/graphql.md#third-party-doors): Stripe, Clerk and GitHub take the signing
+// secret their provider shows, Kinde takes the business's domain, GitHub may post stars. The door's
+// address is answered here, and shown again on the door's entry when asked.
 import { FormEvent, useState } from 'react';
 import { useMutation } from 'urql';
 import { refusalOf } from '../../client';
 import { graphql } from '../../graphql';
-import { ChangeButton, Field, Select, ShownOnce } from '../../ui/controls';
+import { ChangeButton, CopyValue, Field, Select } from '../../ui/controls';
 import { Alert } from '../../ui/state';
+import { DOOR_SYSTEMS, doorName } from '../../ui/words';
 import { useChangeRight } from '../../viewer';
 
-/** The four kinds, in the interface's words, with the system each stands for (docs/rest.md#third-party-doors). */
-export const DOOR_KINDS: Record<string, string> = {
-  payment: 'payment (Stripe)',
-  auth_a: 'auth_a (Clerk)',
-  auth_b: 'auth_b (Kinde)',
-  hosting: 'hosting (GitHub)',
-};
+/** The four kinds a workspace connects (the email door is the deployment's own). */
+const KINDS = ['payment', 'auth_a', 'auth_b', 'hosting'];
 
 const SECRET_HINTS: Record<string, string> = {
   payment: "The endpoint's signing secret from the payment processor's dashboard; it starts with whsec_.",
@@ -120,9 +116,9 @@ export function ConnectDoor({ onConnected }: { onConnected: () => void }) {
         disabled={!right.allowed}
         onChange={(e) => setFields({ ...EMPTY, kind: e.target.value })}
       >
-        {Object.entries(DOOR_KINDS).map(([kind, label]) => (
+        {KINDS.map((kind) => (
           <option key={kind} value={kind}>
-            {label}
+            {`${doorName(kind)} (${DOOR_SYSTEMS[kind].what})`}
           </option>
         ))}
       </Select>
@@ -133,11 +129,14 @@ export function ConnectDoor({ onConnected }: { onConnected: () => void }) {
       <Alert refused={refusalOf(result.error)} />
       {connected ? (
         <>
-          <ShownOnce
-            label={`Address of the ${DOOR_KINDS[connected.door.kind] ?? connected.door.kind} door`}
+          <CopyValue
+            label={`Address of the ${doorName(connected.door.kind)} door`}
             value={connected.address}
+            note={
+              `paste it into ${doorName(connected.door.kind)}'s webhook settings. ` +
+              'Show address on the door shows it again.'
+            }
           />
-          <p className="muted">Paste it into the provider's webhook settings.</p>
         </>
       ) : null}
     </form>

@@ -1,13 +1,13 @@
-// A person's timeline, newest first: the first page comes with the person's query; More reads the
-// next page by its cursor, on demand. The type filter is the URL's types param (comma-separated).
-import { FormEvent, ReactNode, useEffect, useState } from 'react';
+// A person's timeline, newest first: the first page comes with the person's query; More reads the next page by
+// its cursor, on demand. The kinds shown are the URL's types param (comma-separated), ticked among the kinds the
+// timeline holds (Person.timelineKinds); none ticked shows every kind.
+import { ReactNode, useEffect, useState } from 'react';
 import { useClient } from 'urql';
 import { Refused, refusalOf } from '../../client';
 import { FragmentOf, graphql, readFragment, ResultOf } from '../../graphql';
 import { Section } from '../../ui/page';
-import { Field } from '../../ui/controls';
 import { Alert, Empty } from '../../ui/state';
-import { Time } from '../../ui/time';
+import { kindName, TimelineRow } from './timeline-row';
 
 export const TIMELINE_PAGE_SIZE = 50;
 
@@ -21,6 +21,12 @@ export const TIMELINE_PAGE = graphql(`
         value
         detail
         properties
+        source
+        email {
+          subject
+          status
+          direction
+        }
       }
     }
     pageInfo {
@@ -49,26 +55,28 @@ type Entry = ResultOf<typeof TIMELINE_PAGE>['edges'][number]['node'];
 interface TimelineProps {
   personId: string;
   types: string[];
+  /** The kinds on the whole timeline, with how many of each. */
+  kinds: Array<{ type: string; count: number }>;
   firstPage: FragmentOf<typeof TIMELINE_PAGE>;
   onTypes(types: string[]): void;
   /** The note form, shown above the entries. */
   children?: ReactNode;
 }
 
-export function Timeline({ personId, types, firstPage, onTypes, children }: TimelineProps) {
+export function Timeline({ personId, types, kinds, firstPage, onTypes, children }: TimelineProps) {
   const first = readFragment(TIMELINE_PAGE, firstPage);
   const more = useMore(personId, types, first.pageInfo);
   const entries = [...first.edges.map((e) => e.node), ...more.entries];
   return (
     <Section title="Timeline">
-      <TypeFilter types={types} onTypes={onTypes} />
       {children}
+      <KindFilter kinds={kinds} types={types} onTypes={onTypes} />
       {entries.length === 0 ? (
-        <Empty>{types.length ? 'No entries of these types.' : 'Nothing on the timeline yet.'}</Empty>
+        <Empty>{types.length ? 'No entries of these kinds.' : 'Nothing on the timeline yet.'}</Empty>
       ) : (
         <ol className="timeline" aria-label="Timeline">
           {entries.map((entry) => (
-            <TimelineItem key={entry.id} entry={entry} />
+            <TimelineRow key={entry.id} entry={entry} />
           ))}
         </ol>
       )}
@@ -116,50 +124,43 @@ function useMore(personId: string, types: string[], firstInfo: { endCursor?: str
   return { entries, loading, refused, hasNextPage: cursor.hasNextPage, load: () => void load() };
 }
 
-function TimelineItem({ entry }: { entry: Entry }) {
-  const properties =
-    entry.properties && typeof entry.properties === 'object' && Object.keys(entry.properties).length
-      ? JSON.stringify(entry.properties)
-      : null;
+/** A checkbox per kind on the timeline (and per kind in the URL the timeline no longer holds). */
+function KindFilter({
+  kinds,
+  types,
+  onTypes,
+}: {
+  kinds: Array<{ type: string; count: number }>;
+  types: string[];
+  onTypes(types: string[]): void;
+}) {
+  const offered = [
+    ...kinds,
+    ...types.filter((t) => !kinds.some((k) => k.type === t)).map((type) => ({ type, count: 0 })),
+  ];
+  if (offered.length < 2 && types.length === 0) return null;
+  const toggle = (type: string, on: boolean) =>
+    onTypes(on ? [...types.filter((t) => t !== type), type] : types.filter((t) => t !== type));
   return (
-    <li>
-      <span className="type">{entry.type}</span> <Time value={entry.occurredAt} />
-      {entry.value !== null && entry.value !== undefined ? <span> · value {entry.value}</span> : null}
-      {entry.detail ? <div className="detail">{entry.detail}</div> : null}
-      {properties ? <div className="muted properties">{properties}</div> : null}
-    </li>
-  );
-}
-
-function TypeFilter({ types, onTypes }: { types: string[]; onTypes(types: string[]): void }) {
-  const [text, setText] = useState(types.join(', '));
-  const shown = types.join(', ');
-  useEffect(() => setText(shown), [shown]);
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    onTypes(typesOf(text));
-  };
-  return (
-    <form className="filters" onSubmit={submit}>
-      <Field
-        label="Event types"
-        value={text}
-        onChange={(e) => setText(e.target.value)}
-        hint="Comma-separated, like purchase, note; empty shows every type."
-      />
-      <button type="submit" className="secondary">
-        Filter
-      </button>
+    <fieldset className="kinds">
+      <legend>Show</legend>
+      {offered.map(({ type, count }) => (
+        <label key={type} className="kind-choice">
+          <input type="checkbox" checked={types.includes(type)} onChange={(e) => toggle(type, e.target.checked)} />
+          <span>{kindName(type)}</span>
+          <span className="count">{count}</span>
+        </label>
+      ))}
       {types.length ? (
         <button type="button" className="secondary" onClick={() => onTypes([])}>
-          Show every type
+          Show every kind
         </button>
       ) : null}
-    </form>
+    </fieldset>
   );
 }
 
-/** The types of a comma-separated text (or of the URL's types param). */
+/** The types of a comma-separated text (the URL's types param). */
 export function typesOf(text: string | null): string[] {
   return (text ?? '')
     .split(',')

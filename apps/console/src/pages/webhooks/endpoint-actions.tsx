@@ -1,13 +1,15 @@
 // What an owner or admin does to one address (docs/graphql.md#webhooks): rotate its
 // secret (the previous one keeps signing 24 hours), send a test, enable it again, delete it.
-import { ReactNode } from 'react';
-import { useMutation } from 'urql';
+import { ReactNode, useCallback, useState } from 'react';
+import { useMutation, useQuery } from 'urql';
 import { useLocation } from 'wouter';
 import { refusalOf } from '../../client';
-import { graphql } from '../../graphql';
+import { graphql, readFragment } from '../../graphql';
 import { ChangeButton, ShownOnce } from '../../ui/controls';
 import { ConfirmStep } from '../../ui/confirm-step';
-import { Alert } from '../../ui/state';
+import { StateBadge } from '../../ui/log-table';
+import { Alert, Loading } from '../../ui/state';
+import { DELIVERY_ENTRY, LastAnswer, useRefreshWhilePending } from './delivery-log';
 
 const ROTATE = graphql(`
   mutation RotateWebhookSecret($endpointId: ID!) {
@@ -25,6 +27,18 @@ const SEND_TEST = graphql(`
     }
   }
 `);
+
+const SENT = graphql(
+  `
+    query SentTestDelivery($id: ID!) {
+      webhookDelivery(id: $id) {
+        id
+        ...DeliveryEntry
+      }
+    }
+  `,
+  [DELIVERY_ENTRY],
+);
 
 const ENABLE = graphql(`
   mutation EnableWebhookEndpoint($id: ID!) {
@@ -74,21 +88,50 @@ export function RotateSecret({ endpointId }: { endpointId: string }) {
   );
 }
 
+/** What Send a test made, read again while it is pending: its state and the answer of its last attempt. */
+function SentTest({ id }: { id: string }) {
+  const [result, reexecute] = useQuery({ query: SENT, variables: { id }, requestPolicy: 'network-only' });
+  const refresh = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
+  const entry = result.data?.webhookDelivery;
+  const delivery = entry ? readFragment(DELIVERY_ENTRY, entry) : null;
+  useRefreshWhilePending(delivery ? [delivery.state] : [], refresh);
+  if (!delivery) return result.error ? <Alert refused={refusalOf(result.error)} /> : <Loading what="Sending" />;
+  const last = delivery.attempts.at(-1);
+  return (
+    <p className="sent-test" role="status">
+      Test delivery <code>{delivery.id}</code>: <StateBadge state={delivery.state} />{' '}
+      {last ? (
+        <>
+          attempt {last.number} answered <LastAnswer delivery={delivery} />
+          {last.durationMs != null ? <span className="muted"> in {last.durationMs} ms</span> : null}
+        </>
+      ) : (
+        <span className="muted">waiting for the first attempt…</span>
+      )}
+    </p>
+  );
+}
+
 export function SendTest({ endpointId, onSent }: { endpointId: string; onSent: () => void }) {
   const [result, send] = useMutation(SEND_TEST);
+  const [sent, setSent] = useState<string | null>(null);
   return (
-    <div>
-      <p>Posts a real body of type test (data {'{}'}) to the address; it appears in the delivery log below.</p>
+    <div className="send-test">
       <ChangeButton
         type="button"
         disabled={result.fetching}
         onClick={async () => {
-          if ((await send({ endpointId })).data) onSent();
+          const answer = await send({ endpointId });
+          if (answer.data) {
+            setSent(answer.data.sendTestDelivery.id);
+            onSent();
+          }
         }}
       >
         Send a test
-      </ChangeButton>
-      <Outcome error={result.error} />
+      </ChangeButton>{' '}
+      <span className="muted">Posts a real body of type test (data {'{}'}); its answer shows here and in the log.</span>
+      <Outcome error={result.error}>{sent ? <SentTest key={sent} id={sent} /> : null}</Outcome>
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { graphql } from '../../graphql';
 import { ChangeButton, Field } from '../../ui/controls';
 import { Alert } from '../../ui/state';
 import { useChangeRight } from '../../viewer';
+import { ReplayProgress } from './replay-progress';
 
 const RECOVER = graphql(`
   mutation RecoverDeliveries($endpointId: ID!, $since: DateTime!) {
@@ -68,15 +69,19 @@ export function Replay({ endpointId, onQueued }: { endpointId: string; onQueued:
   const right = useChangeRight();
   const [span, setSpan] = useState({ from: '', until: '' });
   const [result, replay] = useMutation(REPLAY);
+  const [asked, setAsked] = useState(0);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    if ((await replay({ endpointId, since: instantOf(span.from), until: instantOf(span.until) })).data) onQueued();
+    if ((await replay({ endpointId, since: instantOf(span.from), until: instantOf(span.until) })).data) {
+      setAsked((n) => n + 1);
+      onQueued();
+    }
   };
   return (
     <form onSubmit={submit} aria-label="Replay a window">
       <p>
-        Sends the happenings of the window (from included, until excluded) again as new deliveries; happenings are kept
-        7 days.
+        Sends the happenings of the window (from included, until excluded) again as new deliveries, after live ones;
+        happenings are kept 30 days unless the deployment keeps them longer (OUTBOX_RETENTION_DAYS).
       </p>
       <div className="filters">
         <Field
@@ -101,6 +106,7 @@ export function Replay({ endpointId, onQueued }: { endpointId: string; onQueued:
       </div>
       <Alert refused={refusalOf(result.error)} />
       <Queued count={result.fetching ? undefined : result.data?.replayEvents} />
+      <ReplayProgress endpointId={endpointId} asked={asked} />
     </form>
   );
 }

@@ -210,8 +210,8 @@ export class OpenDoor<S = DoorServices, P = unknown> {
     let result: unknown;
     try {
       if (door.rateLimit) {
-        const { limit, key } = door.rateLimit;
-        await this.limits.consume(typeof limit === 'function' ? limit(req) : limit, key(req));
+        const name = typeof door.rateLimit.limit === 'function' ? door.rateLimit.limit(req) : door.rateLimit.limit;
+        await this.limits.consume(name, door.rateLimit.key(req), 1, 0, doorWorkspaceId(req)); // its workspace's figure
       }
       const parsed = door.parse ? door.parse(req) : (req.body as P);
       if (parsed instanceof Refusal) {
