@@ -5,7 +5,7 @@
 // resident memory every 100 ms (target: peak ≤ 100 MB above its rest before the first export). Single-event posts
 // on the same workspace at BENCH_RATE (200) posts/s on 16 connections, in BENCH_SECONDS (10) s rounds: a quiet
 // round before, between and after the exports, and rounds back to back while each export streams (target: the
-// median p99 while exporting ≤ 1.5× the quiet median).
+// median p99 while exporting ≤ 1.5× the quiet median; BENCH_QUIET_ROUNDS (2) quiet rounds each time).
 import { readFileSync } from 'node:fs';
 import { get } from 'node:http';
 import { loadavg } from 'node:os';
@@ -19,6 +19,8 @@ const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
 const PEOPLE = Number(process.env.BENCH_PEOPLE ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATE = Number(process.env.BENCH_RATE ?? 200);
+/** Quiet rounds before, between and after the exports, each time. */
+const QUIET_ROUNDS = Number(process.env.BENCH_QUIET_ROUNDS ?? 2);
 const DATABASE = benchDatabase('lifeline_bench_export');
 // In months a fresh database has partitions for (the current one and three ahead): no sweep moves rows meanwhile.
 const NOW = new Date();
@@ -100,7 +102,7 @@ async function ingestRound(target: Ingest, seconds = SECONDS) {
   return { p50: result.latency.p50, p99: result.latency.p99, other: result.non2xx + result.errors };
 }
 
-type IngestRound = Awaited<ReturnType<typeof ingestRound>>;
+type IngestRound = Awaited<ReturnType<typeof ingestRound>> & { peak?: number };
 
 const rssMb = (pid: number) =>
   Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -127,17 +129,26 @@ function exportOnce(url: string, key: string, gzip: boolean) {
   });
 }
 
-/** An export streamed while ingest rounds run back to back and the api's memory is sampled. */
-async function duringExport(url: string, key: string, gzip: boolean, target: Ingest, apiPid: number) {
-  let peak = 0;
+/** The api's peak resident memory while `work` runs, sampled every 100 ms. */
+async function peakWhile<T>(apiPid: number, work: () => Promise<T>): Promise<T & { peak: number }> {
+  let peak = rssMb(apiPid);
   const sampler = setInterval(() => (peak = Math.max(peak, rssMb(apiPid))), 100);
-  const rounds: IngestRound[] = [];
-  let done = false;
-  const exported = exportOnce(url, key, gzip).finally(() => (done = true));
-  while (!done) rounds.push(await ingestRound(target));
-  const result = await exported;
-  clearInterval(sampler);
-  return { ...result, peak, rounds, gzip };
+  try {
+    return { ...(await work()), peak };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+/** An export streamed while ingest rounds run back to back and the api's memory is sampled. */
+function duringExport(url: string, key: string, gzip: boolean, target: Ingest, apiPid: number) {
+  return peakWhile(apiPid, async () => {
+    const rounds: IngestRound[] = [];
+    let done = false;
+    const exported = exportOnce(url, key, gzip).finally(() => (done = true));
+    while (!done) rounds.push(await ingestRound(target));
+    return { ...(await exported), rounds, gzip };
+  });
 }
 
 type Export = Awaited<ReturnType<typeof duringExport>>;
@@ -156,7 +167,12 @@ async function run(log: (s: string) => void): Promise<string> {
     const quiet: IngestRound[] = [await ingestRound(target)];
     await sleep(2_000);
     const rest = rssMb(apiPid);
-    log(`api at rest ${rest.toFixed(0)} MB; quiet p99 ${quiet[0].p99} ms`);
+    // The quiet rounds' own peak: what ingest alone grows the api by (its young generation), beside the export's.
+    const quietRounds = async () => {
+      for (let n = 0; n < QUIET_ROUNDS; n++) quiet.push(await peakWhile(apiPid, () => ingestRound(target)));
+    };
+    await quietRounds();
+    log(`api at rest ${rest.toFixed(0)} MB; quiet p99 ${quiet.map((q) => q.p99).join(' / ')} ms`);
     const exports: Export[] = [];
     for (const gzip of [false, true]) {
       exports.push(await duringExport(service.url, owner, gzip, target, apiPid));
@@ -164,7 +180,7 @@ async function run(log: (s: string) => void): Promise<string> {
       log(
         `export${gzip ? ' (gzip)' : ''}: ${e.lines} lines in ${e.seconds.toFixed(1)} s, peak ${e.peak.toFixed(0)} MB`,
       );
-      quiet.push(await ingestRound(target));
+      await quietRounds();
     }
     return report({ filled, rest, quiet, exports });
   } finally {
@@ -189,6 +205,7 @@ function report({
   const duringP99 = median(during.map((r) => r.p99));
   const p99s = (rounds: IngestRound[]) => rounds.map((r) => r.p99).join(' / ');
   const refused = [...quiet, ...during].reduce((n, r) => n + r.other, 0);
+  const quietPeak = Math.max(...quiet.map((q) => q.peak ?? 0));
   const line = (e: Export) => {
     const rate = e.lines / e.seconds;
     return `- ${e.gzip ? `gzip (Content-Encoding ${e.encoding})` : 'plain'}: **${e.lines.toLocaleString('en')} lines** (${e.lines === EVENTS ? 'every event, once' : `**not ${EVENTS.toLocaleString('en')}**`}) in ${e.seconds.toFixed(1)} s, **${Math.round(rate).toLocaleString('en')} events/s** (target ≥ 50,000), ${(e.bytes / 1e6).toFixed(0)} MB on the wire; api RSS peak ${e.peak.toFixed(0)} MB, **${(e.peak - rest).toFixed(0)} MB above rest** (target ≤ 100); ingest p99 in its rounds ${p99s(e.rounds)} ms`;
@@ -200,7 +217,8 @@ machine's 2 cores beside PostgreSQL. The api at rest: ${rest.toFixed(0)} MB. Loa
 ${exports.map(line).join('\n')}
 - Ingest on the same workspace, single events at ${RATE} posts/s on 16 connections, ${SECONDS} s rounds: p99 quiet
   **${quietP99} ms** (rounds ${p99s(quiet)}: before, between and after the exports), while exporting **${duringP99} ms**
-  (median of ${during.length} rounds): **${(duringP99 / quietP99).toFixed(2)}×** (target ≤ 1.5×); ${refused} answers not 2xx.`;
+  (median of ${during.length} rounds): **${(duringP99 / quietP99).toFixed(2)}×** (target ≤ 1.5×); ${refused} answers not 2xx.
+- The api's RSS peak in the quiet rounds (ingest alone): ${quietPeak.toFixed(0)} MB, ${(quietPeak - rest).toFixed(0)} MB above rest.`;
 }
 
 async function main() {
