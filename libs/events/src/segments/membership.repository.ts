@@ -121,12 +121,15 @@ function compiled(segments: LiveSegment[]): Compiled {
 }
 
 /**
- * The planner set to key probes for the rest of the transaction (as the ingest load sets it), so the membership
- * statement that follows, prepared once per connection, is planned as probes by key however empty segment_members
- * was when it was planned: a fill's first chunks would otherwise keep a plan reading the whole table.
+ * The planner set to key probes for the rest of the transaction (as the ingest load sets it), and planning the
+ * membership statement for this call's own pairs (a custom plan): a refresh outside a post (a fill's chunk, a sweep,
+ * one person's unsubscribe) runs on any pooled connection, whose prepared statement may have been planned when
+ * segment_members was empty. A plan kept from then took 5 to 10 s a fill's chunk of 2,000 people at a million
+ * (550 people a second); planned afresh, the same chunk took 30 ms. Planning costs a few milliseconds a call.
  */
 const PROBES_ONLY = `SELECT set_config('enable_seqscan', 'off', true), set_config('enable_bitmapscan', 'off', true),
-  set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true)`;
+  set_config('enable_hashjoin', 'off', true), set_config('enable_mergejoin', 'off', true),
+  set_config('plan_cache_mode', 'force_custom_plan', true)`;
 
 /**
  * Reads a workspace's segments and revision inside `m` (a transaction's manager or the data source's); `probes`: and
