@@ -21,6 +21,8 @@ export type {
 
 const DELIVERY_COLUMNS =
   'd.workspace_id, d.id, d.endpoint_id, d.type, d.body, d.state, d.attempts, d.next_attempt_at, d.created_at';
+const ATTEMPT_COLUMNS =
+  'SELECT delivery_id, number, started_at, duration_ms, status_code, body_excerpt, error FROM delivery_attempts';
 
 @Injectable()
 export class DeliveriesRepository {
@@ -127,9 +129,15 @@ export class DeliveriesRepository {
     return deleteInBatches(this.dataSource, 'deliveries', 'created_at < $2', [before]);
   }
 
+  /**
+   * One delivery and its attempts in one statement, so the two agree: read apart, an attempt settled between
+   * them showed a pending delivery with its attempt's answer, or a retried one without it.
+   */
   async get(workspaceId: string, deliveryId: string): Promise<DeliveryRow | null> {
     const [row] = await this.dataSource.query(
-      `SELECT ${DELIVERY_COLUMNS} FROM deliveries d WHERE d.workspace_id = $1 AND d.id = $2`,
+      `SELECT ${DELIVERY_COLUMNS}, coalesce((SELECT json_agg(a ORDER BY a.number) FROM (${ATTEMPT_COLUMNS}
+                 WHERE workspace_id = d.workspace_id AND delivery_id = d.id) a), '[]') AS attempt_rows
+         FROM deliveries d WHERE d.workspace_id = $1 AND d.id = $2`,
       [workspaceId, deliveryId],
     );
     return row ?? null;
@@ -163,8 +171,7 @@ export class DeliveriesRepository {
 
   async attemptsOf(workspaceId: string, deliveryIds: readonly string[]): Promise<AttemptRow[]> {
     return this.dataSource.query(
-      `SELECT delivery_id, number, started_at, duration_ms, status_code, body_excerpt, error FROM delivery_attempts
-        WHERE workspace_id = $1 AND delivery_id = ANY($2::text[]) ORDER BY delivery_id, number`,
+      `${ATTEMPT_COLUMNS} WHERE workspace_id = $1 AND delivery_id = ANY($2::text[]) ORDER BY delivery_id, number`,
       [workspaceId, deliveryIds],
     );
   }

@@ -68,6 +68,8 @@ export interface DeliveryRow {
   attempts: number;
   next_attempt_at: Date | null;
   created_at: Date;
+  /** Its attempts, first first, when read in the same statement as the row (one snapshot: they agree with it). */
+  attempt_rows?: AttemptRow[];
 }
 
 export interface AttemptRow {

@@ -46,6 +46,7 @@ const deliveryView = (row: DeliveryRow): DeliveryType => ({
   createdAt: new Date(row.created_at),
   body: row.body,
   person: recordOfBody(row.body),
+  attemptRows: row.attempt_rows,
 });
 
 const attemptView = (row: AttemptRow): DeliveryAttemptType => ({
@@ -196,6 +197,7 @@ export class DeliveryResolver {
     description: 'Every attempt, first first, with the answer each received.',
   })
   async attempts(@Parent() delivery: DeliveryType, @Context() ctx: { loaders?: Loaders }) {
+    if (delivery.attemptRows) return delivery.attemptRows.map(attemptView);
     const rows = await loader(
       ctx,
       `attempts:${delivery.workspaceId}`,

@@ -1,5 +1,6 @@
 // GraphQL shapes of outgoing webhooks (docs/graphql.md#webhooks).
 import { Field, ID, InputType, Int, ObjectType } from '@nestjs/graphql';
+import type { AttemptRow } from '../deliveries.types';
 
 @ObjectType('DeliveryAttempt', { description: 'One attempt and the answer it received.' })
 export class DeliveryAttemptType {
@@ -35,6 +36,8 @@ export class DeliveryType {
   })
   person: DeliveryPersonType | null;
   workspaceId: string;
+  /** Its attempts when read with it (one delivery), else read by the field's loader. */
+  attemptRows?: AttemptRow[];
 }
 
 @ObjectType('WebhookEndpoint')
