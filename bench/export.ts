@@ -1,15 +1,15 @@
 // npm run bench:export — GET /api/v1/events/export (docs/rest.md#every-event-out-as-a-stream) over BENCH_EVENTS
 // (10,000,000) events of one workspace, written with SQL over 60 days for BENCH_PEOPLE (100,000) people with an
-// email each. One Lifeline (api + worker, NODE_ENV=production) on a fresh database. The bench reads the whole range
-// twice over HTTP, plain then gzipped, counting the lines (target ≥ 50,000 events/s), while it samples the api's
-// resident memory every 100 ms (target: peak ≤ 100 MB above its rest before the first export). Single-event posts
+// email each. One Lifeline (api + worker, NODE_ENV=production) on a fresh database. A reader process of its own
+// reads the whole range over HTTP, counting the lines (target ≥ 50,000 events/s): once alone, then plain and
+// gzipped beside ingest, while the bench samples the api's resident memory every 100 ms (target: peak ≤ 100 MB
+// above its rest before the first export; the quiet rounds' own peak is reported beside it). Single-event posts
 // on the same workspace at BENCH_RATE (200) posts/s on 16 connections, in BENCH_SECONDS (10) s rounds: a quiet
 // round before, between and after the exports, and rounds back to back while each export streams (target: the
 // median p99 while exporting ≤ 1.5× the quiet median; BENCH_QUIET_ROUNDS (2) quiet rounds each time).
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { get } from 'node:http';
 import { loadavg } from 'node:os';
-import { createGunzip } from 'node:zlib';
 import autocannon from 'autocannon';
 import type { Client } from 'pg';
 import { connect } from './measure';
@@ -107,25 +107,30 @@ type IngestRound = Awaited<ReturnType<typeof ingestRound>> & { peak?: number };
 const rssMb = (pid: number) =>
   Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
-/** The whole range over HTTP, its lines counted as they come (gunzipped when asked for gzip). */
+/**
+ * The reader of an export: a process of its own, as a warehouse's loader is, so its work on the lines (and gunzip)
+ * never delays the ingest rounds' answers in this process's event loop. It prints {lines, bytes, encoding}.
+ */
+const READER = `
+const [url, key, gzip] = process.argv.slice(1);
+require('node:http').get(url, { headers: { authorization: 'Bearer ' + key, 'accept-encoding': gzip === '1' ? 'gzip' : 'identity' } }, (res) => {
+  if (res.statusCode !== 200) { console.error('export answered ' + res.statusCode); process.exit(1); }
+  let lines = 0, bytes = 0;
+  res.on('data', (chunk) => (bytes += chunk.length));
+  const body = gzip === '1' ? res.pipe(require('node:zlib').createGunzip()) : res;
+  body.on('data', (chunk) => { for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++; });
+  body.on('end', () => console.log(JSON.stringify({ lines, bytes, encoding: res.headers['content-encoding'] })));
+}).on('error', (e) => { console.error(e.message); process.exit(1); });`;
+
+/** The whole range over HTTP, its lines counted as they come (gunzipped when asked for gzip), by READER. */
 function exportOnce(url: string, key: string, gzip: boolean) {
   const started = Date.now();
   return new Promise<{ lines: number; bytes: number; seconds: number; encoding?: string }>((resolve, reject) => {
-    const headers = { authorization: `Bearer ${key}`, 'accept-encoding': gzip ? 'gzip' : 'identity' };
-    get(`${url}/api/v1/events/export?from=${FROM}&to=${TO}`, { headers }, (res) => {
-      if (res.statusCode !== 200) return reject(new Error(`export answered ${res.statusCode}`));
-      let lines = 0;
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => (bytes += chunk.length));
-      const body = gzip ? res.pipe(createGunzip()) : res;
-      body.on('data', (chunk: Buffer) => {
-        for (let i = chunk.indexOf(10); i !== -1; i = chunk.indexOf(10, i + 1)) lines++;
-      });
-      body.on('end', () =>
-        resolve({ lines, bytes, seconds: (Date.now() - started) / 1000, encoding: res.headers['content-encoding'] }),
-      );
-      body.on('error', reject);
-    }).on('error', reject);
+    const target = `${url}/api/v1/events/export?from=${FROM}&to=${TO}`;
+    execFile(process.execPath, ['-e', READER, target, key, gzip ? '1' : '0'], (error, out) => {
+      if (error) return reject(error);
+      resolve({ ...JSON.parse(out), seconds: (Date.now() - started) / 1000 });
+    });
   });
 }
 
@@ -171,8 +176,14 @@ async function run(log: (s: string) => void): Promise<string> {
     const quietRounds = async () => {
       for (let n = 0; n < QUIET_ROUNDS; n++) quiet.push(await peakWhile(apiPid, () => ingestRound(target)));
     };
+    // The export's own memory: alone, with no posts growing the api's young generation beside it.
+    const alone = await peakWhile(apiPid, () => exportOnce(service.url, owner, false));
+    log(
+      `api at rest ${rest.toFixed(0)} MB; export alone: ${alone.lines} lines in ${alone.seconds.toFixed(1)} s, ` +
+        `peak ${alone.peak.toFixed(0)} MB`,
+    );
     await quietRounds();
-    log(`api at rest ${rest.toFixed(0)} MB; quiet p99 ${quiet.map((q) => q.p99).join(' / ')} ms`);
+    log(`quiet p99 ${quiet.map((q) => q.p99).join(' / ')} ms`);
     const exports: Export[] = [];
     for (const gzip of [false, true]) {
       exports.push(await duringExport(service.url, owner, gzip, target, apiPid));
@@ -182,7 +193,7 @@ async function run(log: (s: string) => void): Promise<string> {
       );
       await quietRounds();
     }
-    return report({ filled, rest, quiet, exports });
+    return report({ filled, rest, quiet, exports, alone });
   } finally {
     await db.end();
     await service.stop();
@@ -194,11 +205,13 @@ function report({
   rest,
   quiet,
   exports,
+  alone,
 }: {
   filled: number;
   rest: number;
   quiet: IngestRound[];
   exports: Export[];
+  alone: { lines: number; seconds: number; peak: number };
 }) {
   const quietP99 = median(quiet.map((q) => q.p99));
   const during = exports.flatMap((e) => e.rounds);
@@ -214,6 +227,7 @@ function report({
 ${filled.toFixed(0)} s), exported whole over HTTP by the bench (which counts the lines), one Lifeline (api + worker) on this
 machine's 2 cores beside PostgreSQL. The api at rest: ${rest.toFixed(0)} MB. Load average ${loadavg()[0].toFixed(1)} at the end.
 
+- alone (no posts beside it): ${alone.lines.toLocaleString('en')} lines in ${alone.seconds.toFixed(1)} s, **${Math.round(alone.lines / alone.seconds).toLocaleString('en')} events/s**; api RSS peak ${alone.peak.toFixed(0)} MB, **${(alone.peak - rest).toFixed(0)} MB above rest** (target ≤ 100)
 ${exports.map(line).join('\n')}
 - Ingest on the same workspace, single events at ${RATE} posts/s on 16 connections, ${SECONDS} s rounds: p99 quiet
   **${quietP99} ms** (rounds ${p99s(quiet)}: before, between and after the exports), while exporting **${duringP99} ms**
