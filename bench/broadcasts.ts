@@ -8,12 +8,12 @@
 // while it sends (target: the median of those ≤ 1.5× the quiet median). A send still going after BENCH_DEADLINE_S
 // (600) is cancelled and reported unfinished; BENCH_ANALYZE=1 analyzes broadcast_recipients once sending starts.
 import { loadavg } from 'node:os';
-import autocannon from 'autocannon';
 import type { Client } from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { freePort } from '@app/platform';
 import { byPid, CpuMeter, postgresOf } from './cpu';
 import { connect } from './measure';
+import { postRound, type PostRound as IngestRound, type PostTarget, POSTS_PER_KEY } from './post-rounds';
 import { benchDatabase, gql, median, sleep, startService, workspaceWithKeys, writeResults } from './support';
 
 const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 100_000);
@@ -25,7 +25,6 @@ const ANALYZE = process.env.BENCH_ANALYZE === '1';
 /** BENCH_SENDS_IN_FLIGHT: the worker's BROADCAST_SENDS_IN_FLIGHT and nodemailer's pool (?maxConnections) together. */
 const IN_FLIGHT = process.env.BENCH_SENDS_IN_FLIGHT;
 const DATABASE = benchDatabase('lifeline_bench_broadcasts');
-const POSTS_PER_KEY = 500;
 /** Keys enough that none is used for more than 500 posts (the limit is 600 per key per ten minutes). */
 const KEYS = 2 + Math.ceil(((2 * ROUNDS + 2) * SECONDS * RATE) / POSTS_PER_KEY);
 
@@ -88,44 +87,14 @@ async function fillSubscribers(db: Client, ws: string, n: number): Promise<numbe
   return (Date.now() - started) / 1000;
 }
 
-interface Ingest {
-  url: string;
-  keys: string[];
-  posts: number;
-}
-
-/** One round of single events at RATE posts/s: its latency percentiles and answers. */
-async function ingestRound(target: Ingest, seconds = SECONDS) {
-  const result = await autocannon({
-    url: `${target.url}/api/v1/events`,
-    connections: 16,
-    overallRate: RATE,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          const n = target.posts++;
-          const key = target.keys[Math.floor(n / POSTS_PER_KEY) % target.keys.length];
-          const body = { type: 'pageview', email: address(1 + (n % SUBSCRIBERS)), properties: { n } };
-          return {
-            ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-            body: JSON.stringify(body),
-          };
-        },
-      },
-    ],
-  });
-  return { p50: result.latency.p50, p99: result.latency.p99, ok: result['2xx'], other: result.non2xx + result.errors };
-}
-
-type IngestRound = Awaited<ReturnType<typeof ingestRound>>;
+/** One round of single events at RATE posts/s on the workspace: its latency percentiles and answers. */
+const ingestRound = (target: PostTarget, seconds = SECONDS) =>
+  postRound(target, { rate: RATE, seconds, email: (n) => address(1 + (n % SUBSCRIBERS)) });
 
 const PROGRESS = `query($id: ID!) { broadcast(id: $id) { state audience sent failed skipped pending startedAt finishedAt } }`;
 
 /** Rounds of posts while the broadcast sends (up to ROUNDS, none begun once it is over); then waits for its end. */
-async function duringSend(url: string, key: string, id: string, target: Ingest, log: (s: string) => void) {
+async function duringSend(url: string, key: string, id: string, target: PostTarget, log: (s: string) => void) {
   const rounds: IngestRound[] = [];
   const until = Date.now() + DEADLINE_MS;
   let progress = (await gql(url, PROGRESS, { id }, key)).broadcast;
@@ -205,7 +174,7 @@ async function run(log: (s: string) => void): Promise<string> {
     const [owner, ...keys] = made.secretKeys;
     const { fill, id } = await prepare(service.url, owner, db, made.workspaceId);
     log(`${SUBSCRIBERS} subscribers in ${fill.toFixed(1)} s`);
-    const target: Ingest = { url: service.url, keys, posts: 0 };
+    const target: PostTarget = { url: service.url, keys, posts: 0 };
     await ingestRound(target, 5); // warm-up: connections open, statements planned
     const quiet: IngestRound[] = [];
     for (let r = 0; r < ROUNDS; r++) quiet.push(await ingestRound(target));

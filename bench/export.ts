@@ -10,9 +10,9 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import autocannon from 'autocannon';
 import type { Client } from 'pg';
 import { connect } from './measure';
+import { postRound, type PostRound, type PostTarget, POSTS_PER_KEY } from './post-rounds';
 import { benchDatabase, median, sleep, startService, workspaceWithKeys, writeResults } from './support';
 
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 10_000_000);
@@ -29,7 +29,6 @@ Date.parse(`${new Date().getUTCFullYear() + (new Date().getUTCMonth() >= 9 ? 1 :
   59 * 86_400_000;
 const FROM = new Date(END - 60 * 86_400_000).toISOString();
 const TO = new Date(END).toISOString();
-const POSTS_PER_KEY = 500;
 /** Enough keys for the rounds of two exports at the slowest rate worth measuring (25,000 events/s). */
 const KEYS = 2 + Math.ceil(((3 + (2 * EVENTS) / 25_000 / SECONDS) * SECONDS * RATE) / POSTS_PER_KEY);
 
@@ -70,39 +69,11 @@ async function fill(db: Client, ws: string): Promise<number> {
   return (Date.now() - started) / 1000;
 }
 
-interface Ingest {
-  url: string;
-  keys: string[];
-  posts: number;
-}
+/** One round of single events at RATE posts/s on the workspace: its latency percentiles and answers. */
+const ingestRound = (target: PostTarget, seconds = SECONDS) =>
+  postRound(target, { rate: RATE, seconds, email: (n) => `p${1 + (n % PEOPLE)}@bench.test` });
 
-/** One round of single events at RATE posts/s: its latency percentiles. */
-async function ingestRound(target: Ingest, seconds = SECONDS) {
-  const result = await autocannon({
-    url: `${target.url}/api/v1/events`,
-    connections: 16,
-    overallRate: RATE,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req) => {
-          const n = target.posts++;
-          const key = target.keys[Math.floor(n / POSTS_PER_KEY) % target.keys.length];
-          const body = { type: 'pageview', email: `p${1 + (n % PEOPLE)}@bench.test`, properties: { n } };
-          return {
-            ...req,
-            headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
-            body: JSON.stringify(body),
-          };
-        },
-      },
-    ],
-  });
-  return { p50: result.latency.p50, p99: result.latency.p99, other: result.non2xx + result.errors };
-}
-
-type IngestRound = Awaited<ReturnType<typeof ingestRound>> & { peak?: number };
+type IngestRound = PostRound & { peak?: number };
 
 const rssMb = (pid: number) =>
   Number(/^VmRSS:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
@@ -146,7 +117,7 @@ async function peakWhile<T>(apiPid: number, work: () => Promise<T>): Promise<T &
 }
 
 /** An export streamed while ingest rounds run back to back and the api's memory is sampled. */
-function duringExport(url: string, key: string, gzip: boolean, target: Ingest, apiPid: number) {
+function duringExport(url: string, key: string, gzip: boolean, target: PostTarget, apiPid: number) {
   return peakWhile(apiPid, async () => {
     const rounds: IngestRound[] = [];
     let done = false;
@@ -166,7 +137,7 @@ async function run(log: (s: string) => void): Promise<string> {
     const [owner, ...keys] = made.secretKeys;
     const filled = await fill(db, made.workspaceId);
     log(`${EVENTS.toLocaleString('en')} events written in ${filled.toFixed(0)} s`);
-    const target: Ingest = { url: service.url, keys, posts: 0 };
+    const target: PostTarget = { url: service.url, keys, posts: 0 };
     await ingestRound(target, 5); // warm-up: connections open, statements planned
     const apiPid = service.pids.api!;
     const quiet: IngestRound[] = [await ingestRound(target)];
