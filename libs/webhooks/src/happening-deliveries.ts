@@ -13,6 +13,7 @@ import { OutboxHandler, OutboxRow } from '@app/outbox';
 import { WorkspacesRepository } from '@app/workspaces';
 import { PeopleReadRepository } from '@app/people';
 import { DeliveriesRepository, NewDelivery } from './deliveries.repository';
+import type { ClaimedAttempt } from './deliveries.types';
 import { previousSecretSql } from './delivery-claims.repository';
 import { FirstAttemptsService } from './first-attempts.service';
 import { happeningDelivery, Trigger, webhookBodyAfterId, webhookBodyWithId, WebhookRecord } from './domain';
@@ -128,6 +129,21 @@ export class HappeningDeliveries {
 export type RelayEndpoint = HearingEndpoint &
   Pick<EndpointRow, 'url' | 'secret_sealed' | 'rate_limit_per_second'> & { previous_secret_sealed: string | null };
 
+/** The first attempt of a delivery stored claimed (the relay's, a replay's), as its sender takes it. */
+export function firstClaim(d: NewDelivery, e: RelayEndpoint): ClaimedAttempt {
+  return {
+    number: 1,
+    type: d.type,
+    body: d.body,
+    endpointId: e.id,
+    url: e.url,
+    secretSealed: e.secret_sealed,
+    previousSecretSealed: e.previous_secret_sealed ?? null,
+    rateLimitPerSecond: e.rate_limit_per_second ?? null,
+    tookOver: false,
+  };
+}
+
 @Injectable()
 export class WebhookRelayService implements OutboxHandler<RelayEndpoint> {
   readonly name = 'webhooks';
@@ -175,22 +191,7 @@ export class WebhookRelayService implements OutboxHandler<RelayEndpoint> {
           if (!claimed) return { workspaceId, deliveryId };
           const d = made.get(deliveryId)!;
           const e = byId.get(`${workspaceId}/${d.endpointId}`)!;
-          return {
-            workspaceId,
-            deliveryId,
-            claimedAt,
-            claimed: {
-              number: 1,
-              type: d.type,
-              body: d.body,
-              endpointId: e.id,
-              url: e.url,
-              secretSealed: e.secret_sealed,
-              previousSecretSealed: e.previous_secret_sealed ?? null,
-              rateLimitPerSecond: e.rate_limit_per_second ?? null,
-              tookOver: false,
-            },
-          };
+          return { workspaceId, deliveryId, claimedAt, claimed: firstClaim(d, e) };
         }),
       );
   }

@@ -13,7 +13,7 @@ import { DeliveriesRepository } from './deliveries.repository';
 import { DeliveryClaimsRepository } from './delivery-claims.repository';
 import { DeliveryService } from './delivery.service';
 import { FirstAttemptsService, PRECLAIM_START_WITHIN_MS } from './first-attempts.service';
-import { HappeningDeliveries, RelayEndpoint } from './happening-deliveries';
+import { firstClaim, HappeningDeliveries, RelayEndpoint } from './happening-deliveries';
 import { ReplayRow, ReplaysRepository } from './replays.repository';
 
 /** Happenings per page: each page's deliveries are stored in one transaction and sent before the next is read. */
@@ -116,17 +116,7 @@ export class ReplayRunnerService implements OnApplicationBootstrap, BeforeApplic
           workspaceId: d.workspaceId,
           deliveryId: d.id,
           claimedAt,
-          claimed: {
-            number: 1,
-            type: d.type,
-            body: d.body,
-            endpointId: endpoint.id,
-            url: endpoint.url,
-            secretSealed: endpoint.secret_sealed,
-            previousSecretSealed: endpoint.previous_secret_sealed ?? null,
-            rateLimitPerSecond: endpoint.rate_limit_per_second ?? null,
-            tookOver: false,
-          },
+          claimed: firstClaim(d, endpoint),
         }));
       })
       .catch((error: Error) => {
